@@ -1,0 +1,1 @@
+"""The ``mtpalette`` command-line tool: one thin module per subcommand."""

@@ -1,0 +1,29 @@
+"""The typer application: registers the subcommands and turns user errors into exit code 2."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from mtpalette.cli import demo, score
+from mtpalette.errors import UserInputError
+
+app = typer.Typer(
+    name="mtpalette",
+    help="Machine-translation evaluation metrics: score, meta-evaluate, train, report.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("score")(score.score)
+app.command("demo")(demo.demo)
+
+
+def main() -> None:
+    """Entry point: run the app; a :class:`UserInputError` becomes one line and exit code 2."""
+    try:
+        app()
+    except UserInputError as exc:
+        typer.echo(f"mtpalette: error: {exc}", err=True)
+        sys.exit(2)

@@ -1,0 +1,38 @@
+"""Errors that describe a user's mistake rather than a bug.
+
+A :class:`UserInputError` is turned by the command-line tool into a one-line message and exit
+code 2, never a traceback. It names the file and the line when the mistake is in a file.
+"""
+
+from __future__ import annotations
+
+
+class UserInputError(Exception):
+    """Bad input from the user: a file, a line, a spec string or an option.
+
+    Parameters
+    ----------
+    message:
+        What was wrong and what was expected.
+    path:
+        The file the mistake is in, if any.
+    line:
+        The 1-based line number inside ``path``, if known.
+
+    Examples
+    --------
+    >>> str(UserInputError("expected 3 columns, found 2", path="j.tsv", line=7))
+    'j.tsv:7: expected 3 columns, found 2'
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None):
+        self.message = message
+        self.path = path
+        self.line = line
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = f"{self.path}:{self.line}: " if self.line is not None else f"{self.path}: "
+        return f"{where}{self.message}"

@@ -1,0 +1,1 @@
+"""Reading and validating inputs; every error names the file and the line."""

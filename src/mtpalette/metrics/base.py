@@ -1,0 +1,198 @@
+"""The metric interface: sufficient statistics, sentence and corpus scores, signatures.
+
+A metric maps every (candidate, references) pair to a fixed-length row of numbers, its
+*sufficient statistics*. The sentence score is a function of one row; the corpus score a
+function of all rows (usually of their sum, as in BLEU; ROUGE averages sentence scores).
+Bootstrap resampling and significance tests resample rows, never text.
+
+Metrics that share work declare the same :meth:`Metric.group_key`; the scorer then calls
+:meth:`Metric.compute_group` once for all of them (BLEU-S1..9 share one n-gram pass).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from mtpalette.text.encode import TextView
+from mtpalette.text.ragged import Ragged
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """Encoded candidates and the references of their segments.
+
+    Attributes
+    ----------
+    hyp:
+        ``P`` candidate rows.
+    seg:
+        int64 array of length ``P``: the segment of each candidate. Several candidates may
+        share a segment (n-best lists, several systems); a reference's work is done once per
+        segment.
+    refs:
+        ``R * S`` reference rows, reference ``k`` of segment ``s`` at row ``k * S + s``.
+    ref_mask:
+        bool array ``(R, S)``; False where segment ``s`` has no ``k``-th reference (its row is
+        empty and ignored).
+    """
+
+    hyp: Ragged
+    seg: np.ndarray
+    refs: Ragged
+    ref_mask: np.ndarray
+
+    @property
+    def n_refs(self) -> int:
+        return self.ref_mask.shape[0]
+
+    @property
+    def n_segments(self) -> int:
+        return self.ref_mask.shape[1]
+
+    def __len__(self) -> int:
+        return len(self.hyp)
+
+    def refs_of(self, s: int) -> list[np.ndarray]:
+        """The present references of segment ``s`` (slow path, for tests and references)."""
+        S = self.n_segments
+        return [self.refs[k * S + s] for k in range(self.n_refs) if self.ref_mask[k, s]]
+
+
+@dataclass(frozen=True)
+class Signature:
+    """Everything needed to reproduce a number, printed like sacrebleu's signatures.
+
+    Examples
+    --------
+    >>> str(Signature("bleus:4", {"nrefs": 2, "tok": "13a"}, version="0.1.0"))
+    'bleus:4|nrefs:2|tok:13a|version:0.1.0'
+    """
+
+    metric: str
+    fields: dict[str, Any] = field(default_factory=dict)
+    version: str = ""
+
+    def __str__(self) -> str:
+        parts = [self.metric] + [f"{k}:{_fmt(v)}" for k, v in self.fields.items()]
+        parts.append(f"version:{self.version}")
+        return "|".join(parts)
+
+    def with_fields(self, **more: Any) -> Signature:
+        return Signature(self.metric, {**self.fields, **more}, self.version)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"metric": self.metric, **self.fields, "version": self.version, "text": str(self)}
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+@dataclass(frozen=True)
+class Score:
+    """A corpus-level score with its signature."""
+
+    metric: str
+    value: float
+    signature: Signature
+    higher_is_better: bool
+
+    def __str__(self) -> str:
+        return f"{self.metric} = {self.value:.4f}  ({self.signature})"
+
+
+class Metric(ABC):
+    """Base class of every metric.
+
+    Subclasses set ``name`` (the spec family, e.g. ``"bleus"``), ``higher_is_better``,
+    ``options`` (spec keywords and their converters), ``positional`` (the keyword a bare spec
+    argument sets, e.g. ``n`` in ``bleus:4``) and implement :meth:`compute`,
+    :meth:`sentence_scores` and, when the corpus score is not the sentence formula applied to
+    the summed statistics, :meth:`corpus_score`.
+    """
+
+    name: ClassVar[str]
+    higher_is_better: ClassVar[bool] = True
+    positional: ClassVar[str | None] = None
+    options: ClassVar[dict[str, Any]] = {}
+    #: the scale the score is reported on, e.g. "0-100" (as sacrebleu) or "0-1"
+    scale: ClassVar[str] = "0-1"
+
+    def __init__(self, *, tokenize: str = "13a", lowercase: bool = False) -> None:
+        self.tokenize = tokenize
+        self.lowercase = lowercase
+
+    # ----- identity -------------------------------------------------------------------
+    def params(self) -> dict[str, Any]:
+        """The metric's own parameters (not tokenizer or case), in signature order."""
+        return {}
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec string, e.g. ``bleus:4`` or ``rouge-w:1.2``."""
+        params = self.params()
+        if self.positional is not None and self.positional in params:
+            rest = {k: v for k, v in params.items() if k != self.positional}
+            head = f"{self.name}:{_fmt(params[self.positional])}"
+            return head + "".join(f",{k}={_fmt(v)}" for k, v in rest.items())
+        if params:
+            return f"{self.name}:" + ",".join(f"{k}={_fmt(v)}" for k, v in params.items())
+        return self.name
+
+    def view(self) -> TextView:
+        """How this metric wants its text tokenized."""
+        return TextView(self.tokenize, self.lowercase)
+
+    def signature_fields(self) -> dict[str, Any]:
+        """Fields added to the signature besides tokenizer and case (e.g. smoothing)."""
+        return {}
+
+    def signature(self, *, n_refs: int) -> Signature:
+        from mtpalette import __version__
+
+        view = self.view()
+        fields: dict[str, Any] = {"nrefs": n_refs, **self.signature_fields()}
+        fields["tok"] = view.tokenizer
+        fields["case"] = "lc" if view.lowercase else "mixed"
+        fields["scale"] = self.scale
+        return Signature(self.spec, fields, __version__)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}>"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.spec == self.spec and (
+            other.view() == self.view()
+        )
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.spec, self.view()))
+
+    # ----- computation ----------------------------------------------------------------
+    def group_key(self) -> Hashable:
+        """Metrics with equal keys are computed together by :meth:`compute_group`."""
+        return (type(self), self.spec, self.view())
+
+    @classmethod
+    def compute_group(cls, metrics: Sequence[Metric], pairs: Pairs) -> list[np.ndarray]:
+        """Sufficient statistics for several metrics of this class sharing one pass."""
+        return [m.compute(pairs) for m in metrics]
+
+    @abstractmethod
+    def compute(self, pairs: Pairs) -> np.ndarray:
+        """Sufficient statistics: a float64 array with one row per candidate."""
+
+    @abstractmethod
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        """One score per row of ``stats``."""
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        """The corpus score; by default the sentence formula on the summed statistics."""
+        return float(self.sentence_scores(stats.sum(axis=0, keepdims=True))[0])

@@ -1,0 +1,243 @@
+"""BLEU (corpus and sentence, sacrebleu's smoothing methods) and BLEU-S (Lin and Och, 2004).
+
+Sufficient statistics per candidate, as in sacrebleu: ``[hyp_len, ref_len, correct_1..N,
+total_1..N]``, where ``ref_len`` is the reference length closest to the candidate's (the
+shorter one on a tie) and ``correct_n`` the n-gram matches clipped by the largest count in
+any one reference. The corpus score applies the formula to the summed rows.
+
+References
+----------
+Papineni et al. (2002), BLEU. Chen and Cherry (2014), smoothing methods 1-3 (``floor``,
+``add-k``, ``exp``), as implemented by sacrebleu (Post, 2018). Lin and Och (2004), ORANGE,
+section 4: BLEU-S adds one to the n-gram hits and totals for n > 1.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from mtpalette.kernels.ngram import ngram_matches, ngram_totals
+from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.registry import register
+
+#: sacrebleu's floor for log(0): keeps a zero precision from raising while scoring ~0.
+_LOG_ZERO = -9999999999.0
+SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
+
+
+def closest_ref_lengths(pairs: Pairs) -> np.ndarray:
+    """Per candidate, the present reference length closest to its length (shorter on ties)."""
+    hyp_len = pairs.hyp.lengths()
+    ref_len = pairs.refs.lengths().reshape(pairs.n_refs, pairs.n_segments)[:, pairs.seg]
+    mask = pairs.ref_mask[:, pairs.seg]
+    diff = np.where(mask, np.abs(ref_len - hyp_len[None, :]), np.iinfo(np.int64).max)
+    # order by (difference, length): the closest, then the shortest among equally close
+    key = diff * (ref_len.max(initial=0) + 1) + np.where(mask, ref_len, 0)
+    best = np.argmin(key, axis=0)
+    return ref_len[best, np.arange(len(hyp_len))]
+
+
+def ngram_stats(pairs: Pairs, max_n: int) -> np.ndarray:
+    """``[hyp_len, ref_len, correct_1..max_n, total_1..max_n]`` per candidate (float64)."""
+    hyp_len = pairs.hyp.lengths()
+    correct = ngram_matches(pairs, max_n)[:, 0, :]
+    total = ngram_totals(hyp_len, max_n)
+    return np.column_stack([hyp_len, closest_ref_lengths(pairs), correct, total]).astype(
+        np.float64
+    )
+
+
+def bleu_from_stats(
+    row: np.ndarray,
+    max_n: int,
+    *,
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+) -> float:
+    """BLEU (0-100) from one row of statistics, exactly as sacrebleu's ``compute_bleu``.
+
+    Examples
+    --------
+    >>> row = np.array([4, 4, 3, 1, 0, 0, 4, 3, 2, 1], dtype=float)
+    >>> round(bleu_from_stats(row, 4, smooth="add-k", effective_order=False), 4)
+    34.1716
+    """
+    hyp_len, ref_len = row[0], row[1]
+    correct = [float(c) for c in row[2 : 2 + max_n]]
+    total = [float(t) for t in row[2 + max_n : 2 + 2 * max_n]]
+    if smooth_value is None:
+        smooth_value = SMOOTH_DEFAULTS[smooth]
+    bp = 1.0
+    if hyp_len < ref_len:
+        bp = math.exp(1 - ref_len / hyp_len) if hyp_len > 0 else 0.0
+    if not any(correct):
+        return 0.0
+    precisions = [0.0] * max_n
+    mteval = 1.0
+    eff_order = max_n
+    for n in range(max_n):
+        if smooth == "add-k" and n > 0:
+            correct[n] += smooth_value
+            total[n] += smooth_value
+        if total[n] == 0:
+            break
+        if effective_order:
+            eff_order = n + 1
+        if correct[n] == 0:
+            if smooth == "exp":
+                mteval *= 2
+                precisions[n] = 100.0 / (mteval * total[n])
+            elif smooth == "floor":
+                precisions[n] = 100.0 * smooth_value / total[n]
+        else:
+            precisions[n] = 100.0 * correct[n] / total[n]
+    logs = [math.log(p) if p != 0.0 else _LOG_ZERO for p in precisions[:eff_order]]
+    return bp * math.exp(sum(logs) / eff_order)
+
+
+def _order(text: str) -> int:
+    n = int(text)
+    if not 1 <= n <= 20:
+        raise ValueError("the n-gram order must be between 1 and 20")
+    return n
+
+
+def _yes_no(text: str) -> bool:
+    if text.lower() in {"yes", "true", "1", "y"}:
+        return True
+    if text.lower() in {"no", "false", "0", "n"}:
+        return False
+    raise ValueError("expected yes or no")
+
+
+class _NgramFamily(Metric):
+    """Shared pass: every BLEU-like metric of one text view reads one n-gram count table."""
+
+    def group_key(self):
+        return ("ngram-precision", self.view())
+
+    @classmethod
+    def compute_group(cls, metrics: Sequence[Metric], pairs: Pairs) -> list[np.ndarray]:
+        top = max(m.n for m in metrics)
+        full = ngram_stats(pairs, top)
+        return [m.select(full, top) for m in metrics]
+
+    def compute(self, pairs: Pairs) -> np.ndarray:
+        return ngram_stats(pairs, self.n)
+
+    def select(self, full: np.ndarray, top: int) -> np.ndarray:
+        """The columns of this metric's order out of a table computed up to order ``top``."""
+        n = self.n
+        cols = [0, 1, *range(2, 2 + n), *range(2 + top, 2 + top + n)]
+        return full[:, cols]
+
+
+@register
+class BLEU(_NgramFamily):
+    """BLEU with sacrebleu's smoothing: ``bleu``, ``bleu:smooth=floor,value=0.1``, ``bleu:n=2``.
+
+    ``eff`` (effective order) defaults to sacrebleu's convention: off for the corpus score,
+    on for sentence scores (as ``sacrebleu.sentence_bleu``).
+    """
+
+    name = "bleu"
+    scale = "0-100"
+    options: ClassVar[dict[str, Any]] = {
+        "n": _order,
+        "smooth": str,
+        "value": float,
+        "eff": _yes_no,
+    }
+
+    def __init__(self, *, n: int = 4, smooth: str = "exp", value: float | None = None,
+                 eff: bool | None = None, **common: Any) -> None:
+        super().__init__(**common)
+        if smooth not in SMOOTH_DEFAULTS:
+            raise ValueError(f"smooth must be one of {', '.join(SMOOTH_DEFAULTS)}")
+        self.n = n
+        self.smooth = smooth
+        self.value = value if value is not None else SMOOTH_DEFAULTS[smooth]
+        self.eff = eff
+
+    def params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.n != 4:
+            out["n"] = self.n
+        if self.smooth != "exp":
+            out["smooth"] = self.smooth
+        if self.value is not None and self.value != SMOOTH_DEFAULTS[self.smooth]:
+            out["value"] = self.value
+        if self.eff is not None:
+            out["eff"] = self.eff
+        return out
+
+    def signature_fields(self) -> dict[str, Any]:
+        smooth = self.smooth if self.value is None else f"{self.smooth}[{self.value:.2f}]"
+        eff = {None: "corpus:no,sentence:yes", True: "yes", False: "no"}[self.eff]
+        return {"order": self.n, "smooth": smooth, "eff": eff, "multiref": "max-clip"}
+
+    def _score(self, row: np.ndarray, effective: bool) -> float:
+        return bleu_from_stats(row, self.n, smooth=self.smooth, smooth_value=self.value,
+                               effective_order=effective)
+
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        effective = True if self.eff is None else self.eff
+        return np.array([self._score(row, effective) for row in stats])
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        effective = False if self.eff is None else self.eff
+        return self._score(stats.sum(axis=0), effective)
+
+
+@register
+class BLEUS(_NgramFamily):
+    """Smoothed sentence BLEU of the ORANGE paper: ``bleus:4``, grid ``bleus:1..9``.
+
+    Precision of order 1 is unsmoothed; for n > 1 one is added to the hits and to the total.
+    A candidate with no unigram match scores 0. Brevity penalty and closest reference length
+    as in BLEU. Equal to sacrebleu's ``add-k`` smoothing with k = 1 and no effective order.
+
+    Examples
+    --------
+    >>> m = BLEUS(n=2)
+    >>> row = np.array([[3, 4, 2, 0, 3, 2]], dtype=float)  # 2/3 unigrams, 0/2 bigrams
+    >>> round(float(m.sentence_scores(row)[0]), 6)  # exp(1-4/3) * sqrt(2/3 * 1/3)
+    34.016269
+    """
+
+    name = "bleus"
+    scale = "0-100"
+    positional = "n"
+    options: ClassVar[dict[str, Any]] = {"n": _order}
+
+    def __init__(self, *, n: int = 4, **common: Any) -> None:
+        super().__init__(**common)
+        self.n = n
+
+    def params(self) -> dict[str, Any]:
+        return {"n": self.n}
+
+    def signature_fields(self) -> dict[str, Any]:
+        return {"smooth": "add-one(n>1)", "multiref": "max-clip"}
+
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        return bleus_scores(stats, self.n)
+
+
+def bleus_scores(stats: np.ndarray, n: int) -> np.ndarray:
+    """BLEU-S (0-100) for every row of ``[hyp_len, ref_len, correct_1..n, total_1..n]``."""
+    hyp_len, ref_len = stats[:, 0], stats[:, 1]
+    correct = stats[:, 2 : 2 + n].copy()
+    total = stats[:, 2 + n : 2 + 2 * n].copy()
+    correct[:, 1:] += 1.0
+    total[:, 1:] += 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logp = np.log(100.0 * correct / total).sum(axis=1) / n
+        bp = np.where(hyp_len < ref_len, np.exp(1.0 - ref_len / hyp_len), 1.0)
+        score = bp * np.exp(logp)
+    return np.where((stats[:, 2] > 0) & (hyp_len > 0), score, 0.0)

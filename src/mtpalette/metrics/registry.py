@@ -1,0 +1,156 @@
+"""Spec strings: ``family[:arg][,key=value...]``, with grids, mapped to metric objects.
+
+Grammar (one spec):
+
+* ``bleus`` - the family with default parameters;
+* ``bleus:6`` - the family's positional parameter (``n`` for BLEU-S, ``a`` for ROUGE-W...);
+* ``bleu:smooth=exp,n=4`` or ``bleus:4,eff=yes`` - keyword parameters;
+* grids in any value: ``1..9`` (step 1), ``1.1..2.0/0.1`` (a step), ``0..9|*`` or
+  ``0..9,*`` for the positional (a list, ``|`` anywhere), so ``bleus:1..9`` is nine metrics
+  and ``rouge-s:0..9,*`` eleven. Several grids expand to their product.
+"""
+
+from __future__ import annotations
+
+import itertools
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from mtpalette.errors import UserInputError
+from mtpalette.metrics.base import Metric
+
+_REGISTRY: dict[str, type[Metric]] = {}
+
+
+def register(cls: type[Metric]) -> type[Metric]:
+    """Class decorator: make ``cls`` available under ``cls.name`` in spec strings."""
+    if cls.name in _REGISTRY and _REGISTRY[cls.name] is not cls:
+        raise ValueError(f"metric name {cls.name!r} registered twice")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def known_metrics() -> list[str]:
+    """Names of every registered metric family, sorted."""
+    return sorted(_REGISTRY)
+
+
+def metric_class(name: str) -> type[Metric]:
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UserInputError(
+            f"unknown metric {name!r}; known metrics: {', '.join(known_metrics())}"
+        ) from None
+
+
+def expand_values(text: str) -> list[str]:
+    """Expand a grid expression into its values, as strings.
+
+    Examples
+    --------
+    >>> expand_values("1..4")
+    ['1', '2', '3', '4']
+    >>> expand_values("1.1..1.5/0.2|*")
+    ['1.1', '1.3', '1.5', '*']
+    """
+    out: list[str] = []
+    for item in text.split("|"):
+        item = item.strip()
+        if ".." not in item:
+            out.append(item)
+            continue
+        lo_text, hi_text = item.split("..", 1)
+        step_text = None
+        if "/" in hi_text:
+            hi_text, step_text = hi_text.split("/", 1)
+        try:
+            lo, hi = Decimal(lo_text), Decimal(hi_text)
+            step = Decimal(step_text) if step_text is not None else Decimal(1)
+        except InvalidOperation:
+            raise UserInputError(f"bad range {item!r}: expected LOW..HIGH or LOW..HIGH/STEP") from None
+        if step <= 0 or hi < lo:
+            raise UserInputError(f"bad range {item!r}: need LOW <= HIGH and a positive STEP")
+        value = lo
+        while value <= hi:
+            out.append(str(value))
+            value += step
+    return out
+
+
+def _split_spec(spec: str) -> tuple[str, list[str], dict[str, str]]:
+    name, _, rest = spec.strip().partition(":")
+    positional: list[str] = []
+    keywords: dict[str, str] = {}
+    if rest:
+        for part in rest.split(","):
+            part = part.strip()
+            if "=" in part:
+                key, _, value = part.partition("=")
+                keywords[key.strip()] = value.strip()
+            else:
+                positional.append(part)
+    return name.strip().lower(), positional, keywords
+
+
+def parse_spec(spec: str, **common: Any) -> list[Metric]:
+    """All metrics named by one spec string (a grid gives several).
+
+    ``common`` holds run-wide settings (``tokenize``, ``lowercase``) that a spec keyword may
+    override.
+
+    Examples
+    --------
+    >>> [m.spec for m in parse_spec("bleus:1..3")]
+    ['bleus:1', 'bleus:2', 'bleus:3']
+    """
+    name, positional, keywords = _split_spec(spec)
+    cls = metric_class(name)
+    if positional:
+        if cls.positional is None:
+            raise UserInputError(f"metric {name!r} takes no positional argument (in {spec!r})")
+        keywords[cls.positional] = "|".join(positional)
+    allowed = dict(cls.options)
+    allowed.setdefault("tok", str)
+    allowed.setdefault("lc", _parse_bool)
+    for key in keywords:
+        if key not in allowed:
+            raise UserInputError(
+                f"metric {name!r} has no option {key!r} (in {spec!r}); "
+                f"its options: {', '.join(sorted(allowed))}"
+            )
+    grid = [[(k, v) for v in expand_values(text)] for k, text in keywords.items()]
+    metrics = []
+    for combo in itertools.product(*grid):
+        kwargs = dict(common)
+        for key, text in combo:
+            try:
+                value = allowed[key](text)
+            except (ValueError, TypeError) as exc:
+                raise UserInputError(f"bad value {text!r} for {key!r} in {spec!r}: {exc}") from None
+            target = {"tok": "tokenize", "lc": "lowercase"}.get(key, key)
+            kwargs[target] = value
+        try:
+            metrics.append(cls(**kwargs))
+        except ValueError as exc:
+            raise UserInputError(f"bad metric spec {spec!r}: {exc}") from None
+    return metrics
+
+
+def parse_specs(specs: list[str], **common: Any) -> list[Metric]:
+    """Parse several specs, keeping order and dropping duplicates."""
+    out: list[Metric] = []
+    for spec in specs:
+        for metric in parse_spec(spec, **common):
+            if metric not in out:
+                out.append(metric)
+    return out
+
+
+def _parse_bool(text: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in {"1", "yes", "true", "y"}:
+        return True
+    if lowered in {"0", "no", "false", "n"}:
+        return False
+    raise ValueError("expected yes or no")

@@ -1,0 +1,79 @@
+"""Run many metrics over one set of texts: tokenize once per view, share work per group."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.text.encode import Encoder, TextView
+from mtpalette.text.ragged import Ragged
+
+
+@dataclass
+class TextPairs:
+    """Candidates as text, each tied to a segment, and the references of every segment.
+
+    ``refs[k][s]`` is the ``k``-th reference of segment ``s`` or ``None`` when that segment
+    has fewer references.
+
+    Examples
+    --------
+    >>> tp = TextPairs.parallel(["a b"], [["a b"], ["a c"]])
+    >>> tp.n_refs, tp.n_segments, tp.seg.tolist()
+    (2, 1, [0])
+    """
+
+    hyps: Sequence[str]
+    seg: np.ndarray
+    refs: Sequence[Sequence[str | None]]
+    _encoders: dict[TextView, Encoder] = field(default_factory=dict, repr=False)
+    _pairs: dict[TextView, Pairs] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def parallel(cls, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> TextPairs:
+        """One candidate per segment, as in a system output file with its references."""
+        return cls(hyps, np.arange(len(hyps), dtype=np.int64), refs)
+
+    @property
+    def n_refs(self) -> int:
+        return len(self.refs)
+
+    @property
+    def n_segments(self) -> int:
+        return len(self.refs[0]) if self.refs else 0
+
+    def encoder(self, view: TextView) -> Encoder:
+        if view not in self._encoders:
+            self._encoders[view] = Encoder(view)
+        return self._encoders[view]
+
+    def encoded(self, view: TextView) -> Pairs:
+        """The pairs encoded for ``view``; computed once and cached."""
+        if view not in self._pairs:
+            enc = self.encoder(view)
+            mask = np.array([[r is not None for r in ref] for ref in self.refs], dtype=bool)
+            mask = mask.reshape(self.n_refs, self.n_segments)
+            ref_rows = [enc.encode_line(r) if r is not None else [] for ref in self.refs for r in ref]
+            self._pairs[view] = Pairs(
+                hyp=enc.encode(self.hyps),
+                seg=np.asarray(self.seg, dtype=np.int64),
+                refs=Ragged.from_rows(ref_rows),
+                ref_mask=mask,
+            )
+        return self._pairs[view]
+
+
+def compute_stats(metrics: Sequence[Metric], pairs: TextPairs) -> dict[Metric, np.ndarray]:
+    """Sufficient statistics of every metric, sharing tokenization and grouped passes."""
+    groups: dict[object, list[Metric]] = {}
+    for metric in metrics:
+        groups.setdefault(metric.group_key(), []).append(metric)
+    out: dict[Metric, np.ndarray] = {}
+    for members in groups.values():
+        cls = type(members[0])
+        stats = cls.compute_group(members, pairs.encoded(members[0].view()))
+        out.update(zip(members, stats, strict=True))
+    return {m: out[m] for m in metrics}

@@ -1,0 +1,1 @@
+"""Text normalisation, tokenizers and the int encoding shared by every metric."""

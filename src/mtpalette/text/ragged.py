@@ -1,0 +1,59 @@
+"""Ragged (CSR) arrays of int32 token ids: one row per segment."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Ragged:
+    """Rows of int32 ids stored as one flat array plus offsets.
+
+    Row ``i`` is ``ids[offsets[i]:offsets[i + 1]]``. Kernels take ``ids`` and ``offsets``
+    directly; Python code may index a :class:`Ragged` like a list.
+
+    Examples
+    --------
+    >>> r = Ragged.from_rows([[1, 2], [], [3]])
+    >>> len(r), r[0].tolist(), r.lengths().tolist()
+    (3, [1, 2], [2, 0, 1])
+    """
+
+    ids: np.ndarray
+    offsets: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.ids.dtype != np.int32 or self.offsets.dtype != np.int64:
+            raise TypeError("Ragged needs int32 ids and int64 offsets")
+
+    @classmethod
+    def from_rows(cls, rows) -> Ragged:
+        rows = list(rows)
+        lengths = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
+        offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        ids = np.fromiter((t for r in rows for t in r), dtype=np.int32, count=int(offsets[-1]))
+        return cls(ids, offsets)
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, i: int) -> np.ndarray:
+        return self.ids[self.offsets[i] : self.offsets[i + 1]]
+
+    def lengths(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def take(self, rows: np.ndarray) -> Ragged:
+        """A new :class:`Ragged` holding ``rows`` (an int array of row numbers) in order."""
+        rows = np.asarray(rows, dtype=np.int64)
+        lengths = self.lengths()[rows]
+        offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        if len(rows) == 0:
+            return Ragged(np.zeros(0, np.int32), offsets)
+        starts = self.offsets[rows]
+        index = np.repeat(starts - offsets[:-1], lengths) + np.arange(offsets[-1])
+        return Ragged(self.ids[index], offsets)
