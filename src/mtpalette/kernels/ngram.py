@@ -167,7 +167,7 @@ def ngram_matches_slow(hyp, refs, max_n: int, *, per_ref: bool = False) -> np.nd
     Examples
     --------
     >>> ngram_matches_slow([1, 2, 1], [[1, 2], [1, 1]], 2).tolist()
-    [[2, 1]]
+    [[3, 1]]
     """
     hyp_counts = ngram_counts_slow(hyp, max_n)
     ref_counts = [ngram_counts_slow(r, max_n) for r in refs]

@@ -64,8 +64,8 @@ def bleu_from_stats(
     Examples
     --------
     >>> row = np.array([4, 4, 3, 1, 0, 0, 4, 3, 2, 1], dtype=float)
-    >>> round(bleu_from_stats(row, 4, smooth="add-k", effective_order=False), 4)
-    34.1716
+    >>> bleu_from_stats(row, 4, smooth="add-k")  # 100 * (3/4 * 2/4 * 1/3 * 1/2) ** (1/4)
+    50.000000000000014
     """
     hyp_len, ref_len = row[0], row[1]
     correct = [float(c) for c in row[2 : 2 + max_n]]
@@ -206,8 +206,8 @@ class BLEUS(_NgramFamily):
     --------
     >>> m = BLEUS(n=2)
     >>> row = np.array([[3, 4, 2, 0, 3, 2]], dtype=float)  # 2/3 unigrams, 0/2 bigrams
-    >>> round(float(m.sentence_scores(row)[0]), 6)  # exp(1-4/3) * sqrt(2/3 * 1/3)
-    34.016269
+    >>> round(float(m.sentence_scores(row)[0]), 6)  # 100 * exp(1-4/3) * sqrt(2/3 * 1/3)
+    33.77761
     """
 
     name = "bleus"

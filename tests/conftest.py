@@ -1,0 +1,49 @@
+"""Shared fixtures: the bundled real data (WMT21 TED, MQM-annotated), see NOTICE."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+
+from mtpalette.io.plain import read_lines
+
+_NOT_SYSTEMS = {"source.txt", "seg_ids.txt"}
+
+
+def _load(lp: str, ref_names: list[str]) -> tuple[dict[str, list[str]], list[list[str]]]:
+    root = resources.files("mtpalette") / "data" / "mqm_ted" / lp
+    refs = [read_lines(str(root / f"{name}.txt")) for name in ref_names]
+    systems = {
+        p.name[:-4]: read_lines(str(p))
+        for p in sorted(root.iterdir(), key=lambda p: p.name)
+        if p.name.endswith(".txt") and p.name not in _NOT_SYSTEMS and p.name[:-4] not in ref_names
+    }
+    return systems, refs
+
+
+@pytest.fixture(scope="session")
+def ted_zhen():
+    """zh-en TED: ``(systems, refs)``; 13 systems x 529 segments, 2 English references."""
+    return _load("zhen", ["ref", "refB"])
+
+
+@pytest.fixture(scope="session")
+def ted_ende():
+    """en-de TED: ``(systems, refs)``; 13 systems x 529 segments, 1 German reference."""
+    return _load("ende", ["ref"])
+
+
+@pytest.fixture(scope="session")
+def real_pairs(ted_zhen, ted_ende):
+    """At least 2,000 real (hypothesis, references) pairs with 2 references and with 1.
+
+    Returns ``{"two_refs": (hyps, refs), "one_ref": (hyps, refs)}`` with the systems'
+    outputs concatenated and the references repeated to match.
+    """
+    out = {}
+    for key, (systems, refs) in {"two_refs": ted_zhen, "one_ref": ted_ende}.items():
+        names = sorted(systems)[:5]
+        hyps = [line for name in names for line in systems[name]]
+        out[key] = (hyps, [ref * len(names) for ref in refs])
+    return out
