@@ -7,6 +7,7 @@ import sys
 import typer
 
 from mtpalette.cli import demo, score
+from mtpalette.cli import orange as _orange
 from mtpalette.errors import UserInputError
 
 app = typer.Typer(
@@ -18,6 +19,7 @@ app = typer.Typer(
 )
 app.command("score")(score.score)
 app.command("demo")(demo.demo)
+app.command("orange", cls=_orange.VariadicCommand)(_orange.orange)
 
 
 def main() -> None:

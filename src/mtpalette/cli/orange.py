@@ -1,0 +1,318 @@
+"""``mtpalette orange``: ORANGE meta-evaluation of metrics, printed as the paper's tables.
+
+Example (the whole grid of Lin and Och 2004 in one command)::
+
+    mtpalette orange --refs refA.txt refB.txt --systems-dir outputs/ \\
+        -m 'bleus:1..9' nist wer per rouge-l 'rouge-w:1.1..2.0/0.1' 'rouge-s:0..9,*' \\
+        --out-dir orange-run/
+
+``--refs``, ``--systems``, ``-m`` and ``--exclude`` take several values after one flag (or
+the flag repeated).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from typer.core import TyperCommand
+
+from mtpalette.errors import UserInputError
+from mtpalette.io.nbest import list_system_files, read_nbest, read_systems, system_names
+from mtpalette.io.plain import read_lines
+from mtpalette.io.runfile import Run, file_record, write_csv, write_jsonl
+from mtpalette.metaeval.candidates import ONE_REFERENCE, CandidateLists, compare_candidates
+from mtpalette.metaeval.orange import (
+    ORACLES,
+    TIE_POLICIES,
+    OrangeCurve,
+    OrangeTable,
+    check_oracle,
+    error_analysis,
+    evaluate,
+    orange_curve,
+    tie_weight,
+)
+from mtpalette.metrics import parse_specs
+
+#: options that take every following value up to the next option
+VARIADIC = {"--refs", "-r", "--systems", "-s", "--metrics", "-m", "--exclude"}
+Opt = typer.Option
+#: curve points when --out-dir is used without --curve-step
+CURVE_POINTS = 64
+
+
+class VariadicCommand(TyperCommand):
+    """A command whose list options take several values after one flag.
+
+    ``--refs a b -m x y`` is read as ``--refs a --refs b -m x -m y``.
+    """
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, expand_variadic(args))
+
+
+def expand_variadic(args: list[str], variadic: set[str] = VARIADIC) -> list[str]:
+    """Repeat a list option's flag before each of its values.
+
+    Examples
+    --------
+    >>> expand_variadic(["--refs", "a", "b", "-m", "bleus:1..9", "wer", "--ties", "mid"])
+    ['--refs', 'a', '--refs', 'b', '-m', 'bleus:1..9', '-m', 'wer', '--ties', 'mid']
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            out.extend(args[i:])
+            break
+        if arg in variadic:
+            j = i + 1
+            while j < len(args) and not (args[j].startswith("-") and len(args[j]) > 1):
+                out += [arg, args[j]]
+                j += 1
+            if j == i + 1:
+                out.append(arg)  # no value: let the parser report it
+            i = j
+            continue
+        out.append(arg)
+        i += 1
+    return out
+
+
+def orange(
+    refs: Annotated[list[Path], Opt("--refs", "-r",
+                                    help="Reference files, 2 or more: --refs A B.")],
+    nbest: Annotated[Path | None, Opt("--nbest", help="n-best file (Moses or JSONL).")] = None,
+    nbest_format: Annotated[str, Opt("--nbest-format", help="auto, moses or jsonl.")] = "auto",
+    id_base: Annotated[int, Opt("--id-base", help="First segment id of the n-best.")] = 0,
+    systems: Annotated[list[Path] | None,
+                       Opt("--systems", "-s", help="System files: -s A B C.")] = None,
+    systems_dir: Annotated[Path | None,
+                           Opt("--systems-dir", help="Folder of system outputs.")] = None,
+    systems_glob: Annotated[str, Opt("--systems-glob", help="File pattern in the folder.")] = "*",
+    exclude: Annotated[list[str] | None,
+                       Opt("--exclude", help="File patterns to leave out.")] = None,
+    metrics: Annotated[list[str] | None,
+                       Opt("-m", "--metrics", help="Metric specs: -m bleus:1..9 wer.")] = None,
+    oracle: Annotated[str, Opt("--oracle", help=" or ".join(ORACLES))] = "leave-one-out",
+    ties: Annotated[str, Opt("--ties", help=", ".join(TIE_POLICIES))] = "mid",
+    bootstrap: Annotated[int, Opt("--bootstrap", help="Resamples (0: none).")] = 1000,
+    seed: Annotated[int, Opt("--seed", help="Seed of the bootstrap.")] = 12345,
+    confidence: Annotated[float, Opt("--confidence", help="Interval coverage.")] = 0.95,
+    min_candidates: Annotated[int, Opt("--min-candidates",
+                                       help="Leave out shorter lists.")] = 1,
+    max_candidates: Annotated[int | None, Opt("--max-candidates",
+                                              help="Keep the first N of each list.")] = None,
+    curve_step: Annotated[int | None, Opt("--curve-step", help="ORANGE-vs-N step.")] = None,
+    out_dir: Annotated[Path | None, Opt("--out-dir", help="Write every output here.")] = None,
+    json_out: Annotated[Path | None, Opt("--json", help="Run file (JSON).")] = None,
+    csv_out: Annotated[Path | None, Opt("--csv", help="Table as CSV.")] = None,
+    curve_csv: Annotated[Path | None, Opt("--curve-csv", help="Curve as CSV.")] = None,
+    curve_plot: Annotated[Path | None, Opt("--curve-plot", help="Curve plot (.png).")] = None,
+    errors: Annotated[Path | None, Opt("--errors", help="Error analysis (JSONL).")] = None,
+    errors_max: Annotated[int, Opt("--errors-max",
+                                   help="Candidates kept per segment in errors.")] = 20,
+    tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
+    lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
+    quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Rank the references among candidate translations (ORANGE, Lin and Och 2004)."""
+    check_oracle(oracle)
+    tie_weight(ties)
+    metrics = metrics or ["bleus:4"]
+    exclude = exclude or []
+    if bootstrap < 0:
+        raise UserInputError("--bootstrap must be 0 or more")
+    if not 0.0 < confidence < 1.0:
+        raise UserInputError("--confidence must be between 0 and 1, e.g. 0.95")
+    if (max_candidates is not None and max_candidates < 1) or errors_max < 0 or (
+        curve_step is not None and curve_step < 1
+    ):
+        raise UserInputError("--max-candidates and --curve-step must be positive, "
+                             "--errors-max 0 or more")
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        json_out = json_out or out_dir / "run.json"
+        csv_out = csv_out or out_dir / "table.csv"
+        curve_csv = curve_csv or out_dir / "curve.csv"
+        curve_plot = curve_plot or out_dir / "curve.png"
+        errors = errors or out_dir / "errors.jsonl"
+
+    ref_lines = [read_lines(p) for p in refs]
+    for path, lines in zip(refs[1:], ref_lines[1:], strict=True):
+        if len(lines) != len(ref_lines[0]):
+            raise UserInputError(f"has {len(lines)} lines but {refs[0]} has "
+                                 f"{len(ref_lines[0])}", path=str(path))
+    if len(refs) < 2:
+        raise UserInputError(ONE_REFERENCE)
+    lists, candidate_files = _load_lists(refs, ref_lines, nbest, nbest_format, id_base,
+                                         systems, systems_dir, systems_glob, exclude)
+    if max_candidates is not None:
+        lists = lists.head(max_candidates)
+    parsed = parse_specs(list(metrics), tokenize=tokenize, lowercase=lowercase)
+
+    console = Console(stderr=True, quiet=quiet)
+    comparisons = _score(console, lists, parsed, oracle, keep_scores=errors is not None)
+    table = evaluate(comparisons, ties=ties, n_resamples=bootstrap, confidence=confidence,
+                     seed=seed, min_candidates=min_candidates)
+    curve = None
+    if curve_step is not None or curve_csv is not None or curve_plot is not None:
+        max_n = int(lists.n_candidates.max())
+        step = curve_step or max(1, math.ceil(max_n / CURVE_POINTS))
+        curve = orange_curve(comparisons, step=step, ties=ties, min_candidates=min_candidates)
+
+    print_table(Console(), table, title=_title(lists, oracle))
+    outputs: dict[str, Any] = {}
+    if csv_out is not None:
+        write_csv(csv_out, [row.to_dict() for row in table.rows])
+        outputs["table_csv"] = str(csv_out)
+    if curve is not None and curve_csv is not None:
+        write_csv(curve_csv, curve.rows())
+        outputs["curve_csv"] = str(curve_csv)
+    if curve is not None and curve_plot is not None:
+        from mtpalette.report.curves import plot_orange_curve
+
+        plot_orange_curve(curve, curve_plot)
+        outputs["curve_plot"] = str(curve_plot)
+    if errors is not None:
+        n = write_jsonl(errors, (
+            record for c in comparisons
+            for record in error_analysis(c, ties=ties, texts=lists.texts, origins=lists.origins,
+                                         references=lists.refs, max_per_segment=errors_max)
+        ))
+        outputs["errors_jsonl"] = str(errors)
+        outputs["errors_records"] = n
+    if json_out is not None:
+        run = _run_record(table, curve, lists, refs, candidate_files, metrics,
+                          tokenize=tokenize, lowercase=lowercase, id_base=id_base,
+                          min_candidates=min_candidates, max_candidates=max_candidates,
+                          errors_max=errors_max, outputs=outputs)
+        run.outputs["run_json"] = str(json_out)
+        run.save(json_out)
+    for key, value in outputs.items():
+        if key != "errors_records":
+            console.print(f"wrote {value}", style="dim")
+
+
+def _load_lists(refs, ref_lines, nbest, nbest_format, id_base, systems, systems_dir,
+                systems_glob, exclude) -> tuple[CandidateLists, list[Path]]:
+    """The candidate lists from exactly one of --nbest, --systems, --systems-dir."""
+    given = sum(x is not None and x != [] for x in (nbest, systems, systems_dir))
+    if given != 1:
+        raise UserInputError("give the candidates once: --nbest FILE, --systems FILE... or "
+                             "--systems-dir DIR")
+    names = [Path(p).name for p in refs]
+    if nbest is not None:
+        lists = CandidateLists.from_nbest(read_nbest(nbest, fmt=nbest_format), ref_lines,
+                                          id_base=id_base, ref_names=names)
+        return lists, [nbest]
+    if systems_dir is not None:
+        ref_paths = {Path(p).resolve() for p in refs}
+        files = [p for p in list_system_files(systems_dir, pattern=systems_glob, exclude=exclude)
+                 if p.resolve() not in ref_paths]
+    else:
+        files = list(systems)
+    if not files:
+        raise UserInputError("no system file left once the references are set aside")
+    outputs = read_systems(files, system_names(files))
+    return CandidateLists.from_systems(outputs, ref_lines, ref_names=names), files
+
+
+def _score(console: Console, lists, parsed, oracle, *, keep_scores: bool):
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    if console.quiet or not console.is_terminal:
+        return compare_candidates(lists, parsed, oracle=oracle, keep_scores=keep_scores)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=True) as bar:
+        task = bar.add_task("scoring", total=None)
+
+        def progress(done: int, total: int, what: str) -> None:
+            bar.update(task, completed=done, total=total, description=what[:60])
+
+        return compare_candidates(lists, parsed, oracle=oracle, keep_scores=keep_scores,
+                                  progress=progress)
+
+
+def _title(lists: CandidateLists, oracle: str) -> str:
+    n = lists.n_candidates
+    kind = lists.info.get("kind", "")
+    return (f"ORANGE ({oracle}): {lists.n_segments} segments, {lists.n_refs} references, "
+            f"{int(n.min())}-{int(n.max())} candidates per list ({kind})")
+
+
+def print_table(console: Console, table: OrangeTable, *, title: str = "") -> None:
+    """The table in the paper's layout: Method, ORANGE, Avg Rank, 95% interval of the average
+    rank, and a mark for the best metric and those statistically equivalent to it."""
+    conf = f"{100 * table.confidence:g}%"
+    if title:
+        console.print(title, soft_wrap=True, highlight=False)
+    t = Table()
+    t.add_column("Method")
+    t.add_column("ORANGE", justify="right")
+    t.add_column("Avg Rank", justify="right")
+    t.add_column(f"{conf}-CI-L", justify="right")
+    t.add_column(f"{conf}-CI-U", justify="right")
+    t.add_column("", justify="left")
+    digits = 1 if table.n_candidates["max"] >= 100 else 2
+    for row in table.rows:
+        mark, style = "", None
+        if row.best:
+            mark, style = "best", "bold green"
+        elif row.equivalent and table.n_resamples:
+            mark, style = "= best", "yellow"
+        t.add_row(row.metric, f"{100 * row.orange.value:.2f}%",
+                  f"{row.avg_rank.value:.{digits}f}", _num(row.avg_rank.low, digits),
+                  _num(row.avg_rank.high, digits), mark, style=style)
+    console.print(t)
+    skipped = f", {table.n_skipped} left out (too few candidates)" if table.n_skipped else ""
+    console.print(
+        f"oracle: {table.oracle}; ties: {table.ties}; ORANGE = mean of rank/(N_i+1) over "
+        f"{table.n_segments} segments{skipped}; bootstrap: {table.n_resamples} resamples, "
+        f"seed {table.seed}", style="dim", highlight=False, soft_wrap=True,
+    )
+    if table.test:
+        console.print(f"'= best': {table.test}", style="dim", highlight=False, soft_wrap=True)
+    for row in table.rows:
+        console.print(row.signature, style="dim", highlight=False, soft_wrap=True)
+
+
+def _num(x: float, digits: int) -> str:
+    return "-" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def _run_record(table: OrangeTable, curve: OrangeCurve | None, lists: CandidateLists, refs,
+                candidate_files, specs, **settings: Any) -> Run:
+    outputs = settings.pop("outputs")
+    return Run(
+        "orange",
+        inputs={
+            "refs": [file_record(p) for p in refs],
+            "candidates": {"kind": lists.info.get("kind"),
+                           "files": [file_record(p) for p in candidate_files],
+                           "systems": lists.info.get("systems")},
+            "n_segments": lists.n_segments,
+            "n_candidates": {"total": len(lists.texts), "min": int(lists.n_candidates.min()),
+                             "max": int(lists.n_candidates.max())},
+        },
+        settings={"oracle": table.oracle, "ties": table.ties, "bootstrap": table.n_resamples,
+                  "confidence": table.confidence, "metric_specs": list(specs),
+                  "metrics": [row.metric for row in table.rows], **settings},
+        signatures={row.metric: row.signature for row in table.rows},
+        seeds={"bootstrap": table.seed},
+        results={"table": table.to_dict(),
+                 "curve": None if curve is None else curve.to_dict()},
+        outputs=outputs,
+    )

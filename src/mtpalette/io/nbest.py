@@ -1,0 +1,368 @@
+"""Candidate lists: Moses n-best files, JSONL n-best files, and several systems' output files.
+
+Moses n-best format, one hypothesis per line::
+
+    id ||| hypothesis ||| features ||| score
+
+``id`` is the segment's index (0-based by default), the features field is free text such as
+``LM0= -12.3 TM0= -1.5 -2.0`` (parsed on demand by :func:`parse_features`) and the score a
+number; fields after the score (word alignments) are ignored. Only ``id ||| hypothesis`` is
+required. Ids need not be contiguous, a segment may have any number of hypotheses (or none),
+and the hypotheses of one segment keep their file order (the n-best order).
+
+JSONL n-best: one object per line, either one hypothesis ``{"id": 3, "hyp": "...",
+"score": -1.2, "features": {...}}`` or a whole list ``{"id": 3, "hyps": ["...", "..."],
+"scores": [...]}``.
+
+System outputs: one plain-text file per system, one line per segment, all aligned with the
+references (a WMT system-output folder, or the files given one by one).
+
+Every error names the file and the line.
+
+References
+----------
+Moses decoder, ``moses -n-best-list`` output format (Koehn et al., 2007).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mtpalette.errors import UserInputError
+from mtpalette.io.plain import read_lines
+
+FORMATS = ("auto", "moses", "jsonl")
+_MOSES_SHAPE = "expected 'id ||| hypothesis ||| features ||| score'"
+
+
+@dataclass(frozen=True)
+class NBestList:
+    """The hypotheses of an n-best file, in file order.
+
+    Attributes
+    ----------
+    ids:
+        int64 segment id of each hypothesis, as written in the file.
+    hyps:
+        The hypothesis texts.
+    features:
+        The raw features field of each hypothesis (``""`` when absent; JSON text in JSONL).
+    scores:
+        float64 decoder score of each hypothesis (NaN when absent).
+    lines:
+        The 1-based line number of each hypothesis in ``path``.
+    path:
+        The file it was read from.
+    """
+
+    ids: np.ndarray
+    hyps: list[str]
+    features: list[str]
+    scores: np.ndarray
+    lines: np.ndarray
+    path: str
+
+    def __len__(self) -> int:
+        return len(self.hyps)
+
+    def group(self, n_segments: int, *, id_base: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """Hypotheses grouped by segment: ``(order, offsets)``.
+
+        ``order[offsets[s]:offsets[s + 1]]`` are the hypotheses of segment ``s`` (id
+        ``s + id_base``) in file order. Ids outside ``0..n_segments - 1`` (after subtracting
+        ``id_base``) are an error naming the line.
+
+        Examples
+        --------
+        >>> nb = NBestList(np.array([2, 0, 2]), ["a", "b", "c"], ["", "", ""],
+        ...                np.full(3, np.nan), np.array([1, 2, 3]), "x.nbest")
+        >>> order, offsets = nb.group(3)
+        >>> order.tolist(), offsets.tolist()
+        ([1, 0, 2], [0, 1, 1, 3])
+        """
+        seg = self.ids - id_base
+        bad = np.flatnonzero((seg < 0) | (seg >= n_segments))
+        if bad.size:
+            i = int(bad[0])
+            raise UserInputError(
+                f"segment id {int(self.ids[i])} is outside 0..{n_segments - 1 + id_base}: the "
+                f"references have {n_segments} lines and ids are {id_base}-based"
+                + ("" if id_base else " (use an id base of 1 for 1-based ids)"),
+                path=self.path, line=int(self.lines[i]),
+            )
+        order = np.argsort(seg, kind="stable")
+        offsets = np.zeros(n_segments + 1, dtype=np.int64)
+        np.cumsum(np.bincount(seg, minlength=n_segments), out=offsets[1:])
+        return order.astype(np.int64), offsets
+
+
+def read_nbest(path: str | Path, *, fmt: str = "auto") -> NBestList:
+    """Read an n-best file (Moses or JSONL; ``auto`` looks at the suffix and first line).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "t.nbest")
+    >>> _ = open(p, "w").write("0 ||| a b ||| lm: -1 ||| -2.5\\n2 ||| c ||| ||| -1\\n")
+    >>> nb = read_nbest(p)
+    >>> nb.ids.tolist(), nb.hyps, nb.scores.tolist(), nb.lines.tolist()
+    ([0, 2], ['a b', 'c'], [-2.5, -1.0], [1, 2])
+    """
+    if fmt not in FORMATS:
+        raise UserInputError(f"unknown n-best format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    lines = read_lines(path)
+    if fmt == "auto":
+        first = next((ln for ln in lines if ln.strip()), "")
+        is_json = str(path).endswith((".jsonl", ".json")) or first.lstrip().startswith("{")
+        fmt = "jsonl" if is_json else "moses"
+    parse = _parse_jsonl if fmt == "jsonl" else _parse_moses
+    return parse(lines, str(path))
+
+
+def _trailing_blank_start(lines: Sequence[str]) -> int:
+    end = len(lines)
+    while end > 0 and not lines[end - 1].strip():
+        end -= 1
+    return end
+
+
+def _parse_moses(lines: Sequence[str], path: str) -> NBestList:
+    ids: list[int] = []
+    hyps: list[str] = []
+    feats: list[str] = []
+    scores: list[float] = []
+    numbers: list[int] = []
+    end = _trailing_blank_start(lines)
+    for number, line in enumerate(lines[:end], start=1):
+        if not line.strip():
+            raise UserInputError(f"empty line; {_MOSES_SHAPE}", path=path, line=number)
+        fields = line.split("|||")
+        if len(fields) < 2:
+            raise UserInputError(f"no '|||' separator; {_MOSES_SHAPE}", path=path, line=number)
+        id_text = fields[0].strip()
+        try:
+            seg_id = int(id_text)
+        except ValueError:
+            raise UserInputError(
+                f"segment id {id_text!r} is not an integer; {_MOSES_SHAPE}", path=path, line=number
+            ) from None
+        if seg_id < 0:
+            raise UserInputError(f"segment id {seg_id} is negative", path=path, line=number)
+        score = math.nan
+        if len(fields) >= 4:
+            score_text = fields[3].strip()
+            if score_text:
+                try:
+                    score = float(score_text)
+                except ValueError:
+                    raise UserInputError(
+                        f"score {score_text!r} is not a number; {_MOSES_SHAPE}", path=path,
+                        line=number,
+                    ) from None
+        ids.append(seg_id)
+        hyps.append(fields[1].strip())
+        feats.append(fields[2].strip() if len(fields) >= 3 else "")
+        scores.append(score)
+        numbers.append(number)
+    return _make(ids, hyps, feats, scores, numbers, path)
+
+
+def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:
+    ids: list[int] = []
+    hyps: list[str] = []
+    feats: list[str] = []
+    scores: list[float] = []
+    numbers: list[int] = []
+    shape = 'expected {"id": N, "hyp": "..."} or {"id": N, "hyps": [...]}'
+    end = _trailing_blank_start(lines)
+    for number, line in enumerate(lines[:end], start=1):
+        if not line.strip():
+            raise UserInputError(f"empty line; {shape}", path=path, line=number)
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UserInputError(f"invalid JSON ({exc.msg}); {shape}", path=path,
+                                 line=number) from None
+        if not isinstance(obj, dict):
+            raise UserInputError(f"not a JSON object; {shape}", path=path, line=number)
+        seg_id = obj.get("id")
+        if isinstance(seg_id, bool) or not isinstance(seg_id, int) or seg_id < 0:
+            raise UserInputError(f"'id' must be a non-negative integer, got {seg_id!r}; {shape}",
+                                 path=path, line=number)
+        if "hyps" in obj:
+            texts, line_scores = obj["hyps"], obj.get("scores")
+            if not isinstance(texts, list):
+                raise UserInputError("'hyps' must be a list of strings", path=path, line=number)
+            if line_scores is not None and (
+                not isinstance(line_scores, list) or len(line_scores) != len(texts)
+            ):
+                raise UserInputError("'scores' must be a list as long as 'hyps'", path=path,
+                                     line=number)
+            features = obj.get("features")
+            if features is not None and (
+                not isinstance(features, list) or len(features) != len(texts)
+            ):
+                raise UserInputError("'features' must be a list as long as 'hyps'", path=path,
+                                     line=number)
+        elif "hyp" in obj:
+            texts = [obj["hyp"]]
+            line_scores = None if obj.get("score") is None else [obj["score"]]
+            features = None if obj.get("features") is None else [obj["features"]]
+        else:
+            raise UserInputError(f"no 'hyp' or 'hyps' key; {shape}", path=path, line=number)
+        for j, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise UserInputError(f"hypothesis {text!r} is not a string", path=path,
+                                     line=number)
+            score = math.nan
+            if line_scores is not None and line_scores[j] is not None:
+                value = line_scores[j]
+                if isinstance(value, bool) or not isinstance(value, int | float):
+                    raise UserInputError(f"score {value!r} is not a number", path=path,
+                                         line=number)
+                score = float(value)
+            feature = "" if features is None else features[j]
+            ids.append(seg_id)
+            hyps.append(text)
+            feats.append(feature if isinstance(feature, str) else json.dumps(feature))
+            scores.append(score)
+            numbers.append(number)
+    return _make(ids, hyps, feats, scores, numbers, path)
+
+
+def _make(ids, hyps, feats, scores, numbers, path) -> NBestList:
+    if not hyps:
+        raise UserInputError("no hypotheses in the n-best file", path=path)
+    return NBestList(
+        np.asarray(ids, dtype=np.int64), hyps, feats, np.asarray(scores, dtype=np.float64),
+        np.asarray(numbers, dtype=np.int64), path,
+    )
+
+
+def parse_features(text: str, *, path: str | None = None,
+                   line: int | None = None) -> dict[str, list[float]]:
+    """Parse a Moses features field (``name= v1 v2 name2: v3``) into name -> values.
+
+    Values before any name are kept under ``""``.
+
+    Examples
+    --------
+    >>> parse_features("LM0= -12.5 TM0= -1 -2.25 d: 0")
+    {'LM0': [-12.5], 'TM0': [-1.0, -2.25], 'd': [0.0]}
+    """
+    out: dict[str, list[float]] = {}
+    name = ""
+    for token in text.split():
+        if token.endswith(("=", ":")):
+            name = token[:-1]
+            out.setdefault(name, [])
+            continue
+        try:
+            value = float(token)
+        except ValueError:
+            raise UserInputError(f"feature token {token!r} is neither 'name=' nor a number",
+                                 path=path, line=line) from None
+        out.setdefault(name, []).append(value)
+    return out
+
+
+def write_moses_nbest(path: str | Path, ids: Sequence[int], hyps: Sequence[str],
+                      features: Sequence[str] | None = None,
+                      scores: Sequence[float] | None = None) -> None:
+    """Write hypotheses as a Moses n-best file (features and score empty when not given)."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for j, (seg_id, hyp) in enumerate(zip(ids, hyps, strict=True)):
+            if "\n" in hyp or "|||" in hyp:
+                raise ValueError(f"hypothesis {j} contains a newline or '|||'")
+            feature = "" if features is None else features[j]
+            score = "" if scores is None else repr(float(scores[j]))
+            fh.write(f"{int(seg_id)} ||| {hyp} ||| {feature} ||| {score}\n")
+
+
+def list_system_files(directory: str | Path, *, pattern: str = "*",
+                      exclude: Sequence[str] = ()) -> list[Path]:
+    """The system-output files of a folder: regular, non-hidden, matching ``pattern`` and
+    none of the ``exclude`` globs, sorted by name.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> for n in ["b.txt", "a.txt", "source.txt", ".hidden"]:
+    ...     _ = open(os.path.join(d, n), "w").write("x\\n")
+    >>> [p.name for p in list_system_files(d, exclude=["source.txt"])]
+    ['a.txt', 'b.txt']
+    """
+    root = Path(directory)
+    if not root.is_dir():
+        raise UserInputError("not a directory (expected a folder of system outputs)",
+                             path=str(root))
+    files = sorted(
+        p for p in root.iterdir()
+        if p.is_file() and not p.name.startswith(".") and fnmatch.fnmatch(p.name, pattern)
+        and not any(fnmatch.fnmatch(p.name, ex) for ex in exclude)
+    )
+    if not files:
+        raise UserInputError(f"no system files match {pattern!r} (excluding "
+                             f"{', '.join(exclude) or 'nothing'})", path=str(root))
+    return files
+
+
+def system_names(paths: Sequence[str | Path]) -> list[str]:
+    """Short system names: file names without the dot-separated parts they all share at the
+    start and at the end.
+
+    Examples
+    --------
+    >>> system_names(["x/newstest2021.de-en.hyp.UEdin.en", "x/newstest2021.de-en.hyp.SMU.en"])
+    ['UEdin', 'SMU']
+    >>> system_names(["a/Nemo.txt"])
+    ['Nemo']
+    """
+    parts = [Path(p).name.split(".") for p in paths]
+    if len(parts) == 1:
+        return [".".join(parts[0][:-1]) if len(parts[0]) > 1 else parts[0][0]]
+    shortest = min(len(p) for p in parts)
+    head = 0
+    while head < shortest - 1 and len({p[head] for p in parts}) == 1:
+        head += 1
+    tail = 0
+    while tail < shortest - head - 1 and len({p[len(p) - 1 - tail] for p in parts}) == 1:
+        tail += 1
+    names = [".".join(p[head : len(p) - tail]) for p in parts]
+    if len(set(names)) != len(names):
+        names = [Path(p).name for p in paths]
+    return names
+
+
+def read_systems(paths: Sequence[str | Path],
+                 names: Sequence[str] | None = None) -> dict[str, list[str]]:
+    """Several systems' output files, by system name in the given order.
+
+    Raises a :class:`UserInputError` when two files get the same name or the files differ in
+    length (naming the file).
+    """
+    if not paths:
+        raise UserInputError("no system files given")
+    names = list(names) if names is not None else system_names(paths)
+    if len(set(names)) != len(names):
+        raise UserInputError(f"two system files have the same name: {names}")
+    out: dict[str, list[str]] = {}
+    for name, path in zip(names, paths, strict=True):
+        lines = read_lines(path)
+        if out:
+            first_name, first = next(iter(out.items()))
+            if len(lines) != len(first):
+                raise UserInputError(
+                    f"has {len(lines)} lines but system {first_name!r} has {len(first)}",
+                    path=str(path),
+                )
+        out[name] = lines
+    return out

@@ -1,0 +1,230 @@
+"""Saving runs: one JSON file with inputs, settings, signatures, seeds and results; CSV/JSONL.
+
+A *run* records everything needed to redraw a report or repeat the computation: the command
+line, the input files (path, size, SHA-256, line count), the settings, every signature and
+seed, and the results. Every file is written atomically: into a temporary file in the same
+folder, flushed to disk, then moved over the target with :func:`os.replace`, so a reader never
+sees a half-written file and an interrupted run leaves the previous file intact.
+
+Values are made JSON-safe on the way out: dataclasses (through their ``to_dict`` when they
+have one), numpy scalars and arrays, paths; non-finite floats become ``null``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import dataclasses
+import datetime as _dt
+import hashlib
+import io
+import json
+import math
+import os
+import sys
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mtpalette.errors import UserInputError
+
+RUN_FORMAT = "mtpalette-run"
+RUN_FORMAT_VERSION = 1
+
+
+def to_jsonable(obj: Any) -> Any:
+    """A copy of ``obj`` made of dicts, lists, strings, numbers, booleans and ``None``.
+
+    Examples
+    --------
+    >>> to_jsonable({"a": np.float32(0.5), "b": np.arange(2), "c": float("nan"), "d": Path("x")})
+    {'a': 0.5, 'b': [0, 1], 'c': None, 'd': 'x'}
+    """
+    if obj is None or isinstance(obj, bool | str):
+        return obj
+    if isinstance(obj, int | np.integer) and not isinstance(obj, np.bool_):
+        return int(obj)
+    if isinstance(obj, float | np.floating):
+        value = float(obj)
+        return value if math.isfinite(value) else None
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    if isinstance(obj, np.ndarray):
+        return [to_jsonable(v) for v in obj.tolist()]
+    if isinstance(obj, Path):
+        return str(obj)
+    if isinstance(obj, Mapping):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple | set | frozenset):
+        return [to_jsonable(v) for v in obj]
+    if hasattr(obj, "to_dict"):
+        return to_jsonable(obj.to_dict())
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return to_jsonable(dataclasses.asdict(obj))
+    return str(obj)
+
+
+@contextlib.contextmanager
+def atomic_writer(path: str | Path, *, newline: str | None = None):
+    """Open a text file for writing that replaces ``path`` only when the block succeeds.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "out.txt")
+    >>> with atomic_writer(p) as fh:
+    ...     _ = fh.write("done\\n")
+    >>> open(p).read(), sorted(os.listdir(os.path.dirname(p)))
+    ('done\\n', ['out.txt'])
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise UserInputError("the output folder does not exist", path=str(folder))
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; use the usual mode
+        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_json(path: str | Path, obj: Any, *, indent: int | None = 1) -> None:
+    """Write ``obj`` (made JSON-safe) atomically."""
+    text = json.dumps(to_jsonable(obj), indent=indent, ensure_ascii=False, allow_nan=False)
+    with atomic_writer(path) as fh:
+        fh.write(text + "\n")
+
+
+def write_jsonl(path: str | Path, records: Iterable[Any]) -> int:
+    """Write one JSON object per line atomically; returns the number of records."""
+    n = 0
+    with atomic_writer(path) as fh:
+        for record in records:
+            fh.write(json.dumps(to_jsonable(record), ensure_ascii=False, allow_nan=False) + "\n")
+            n += 1
+    return n
+
+
+def csv_text(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
+    """Rows as CSV text (header first); floats at full precision, ``None`` as empty.
+
+    Examples
+    --------
+    >>> print(csv_text([{"metric": "bleus:4", "orange": 0.25}]), end="")
+    metric,orange
+    bleus:4,0.25
+    """
+    if columns is None:
+        columns = list(rows[0]) if rows else []
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(["" if (v := to_jsonable(row.get(c))) is None else v for c in columns])
+    return buf.getvalue()
+
+
+def write_csv(path: str | Path, rows: Sequence[Mapping[str, Any]],
+              columns: Sequence[str] | None = None) -> None:
+    """Write rows as a CSV file atomically."""
+    text = csv_text(rows, columns)
+    with atomic_writer(path, newline="") as fh:
+        fh.write(text)
+
+
+def file_record(path: str | Path, *, count_lines: bool = True) -> dict[str, Any]:
+    """Path, size, SHA-256 and line count of an input file, to record it in a run."""
+    p = Path(path)
+    digest = hashlib.sha256()
+    lines = 0
+    with open(p, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+            lines += block.count(b"\n")
+    out: dict[str, Any] = {"path": str(p), "bytes": p.stat().st_size,
+                           "sha256": digest.hexdigest()}
+    if count_lines:
+        out["lines"] = lines
+    return out
+
+
+@dataclass
+class Run:
+    """One run of a meta-evaluation (or any command) as saved to disk.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "run.json")
+    >>> Run("orange", settings={"ties": "mid"}, seeds={"bootstrap": 12345},
+    ...     results={"table": []}).save(p)
+    >>> d = load_run(p)
+    >>> d["kind"], d["seeds"], d["format_version"]
+    ('orange', {'bootstrap': 12345}, 1)
+    """
+
+    kind: str
+    inputs: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
+    signatures: dict[str, Any] = field(default_factory=dict)
+    seeds: dict[str, Any] = field(default_factory=dict)
+    results: dict[str, Any] = field(default_factory=dict)
+    outputs: dict[str, Any] = field(default_factory=dict)
+    command: list[str] = field(default_factory=lambda: list(sys.argv))
+    created: str = field(
+        default_factory=lambda: _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+    )
+
+    def to_dict(self) -> dict[str, Any]:
+        from mtpalette import __version__
+
+        return {
+            "format": RUN_FORMAT,
+            "format_version": RUN_FORMAT_VERSION,
+            "kind": self.kind,
+            "mtpalette_version": __version__,
+            "created": self.created,
+            "command": self.command,
+            "inputs": self.inputs,
+            "settings": self.settings,
+            "signatures": self.signatures,
+            "seeds": self.seeds,
+            "results": self.results,
+            "outputs": self.outputs,
+        }
+
+    def save(self, path: str | Path) -> None:
+        """Write the run as one JSON file, atomically."""
+        write_json(path, self.to_dict())
+
+
+def load_run(path: str | Path) -> dict[str, Any]:
+    """Read a run file back as a dict, checking that it is one."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserInputError("file not found", path=str(path)) from None
+    except json.JSONDecodeError as exc:
+        raise UserInputError(f"not a JSON file ({exc.msg})", path=str(path),
+                             line=exc.lineno) from None
+    if not isinstance(data, dict) or data.get("format") != RUN_FORMAT:
+        raise UserInputError(f"not an mtpalette run file (no \"format\": \"{RUN_FORMAT}\")",
+                             path=str(path))
+    return data

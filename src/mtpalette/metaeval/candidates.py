@@ -1,0 +1,346 @@
+"""Candidate lists for ORANGE and their scoring against subsets of the references.
+
+A :class:`CandidateLists` holds, for every segment, its candidates in list order (an n-best
+list, or one output per system in the order the systems were given) and ``R`` references.
+:func:`compare_candidates` scores everything needed by one oracle definition and returns, per
+metric, a :class:`~mtpalette.metaeval.orange.Comparisons`.
+
+Work is shared as much as the metric interface allows:
+
+* ``leave-one-out``: for each held-out reference ``k`` one :class:`TextPairs` holds every
+  segment's candidates plus ``r_k`` as one more candidate of its segment, scored against the
+  other ``R - 1`` references; every metric group (``bleus:1..9`` one n-gram pass,
+  ``rouge-s:0..9,*`` one skip-bigram pass) runs once per ``k`` over all segments. ``R``
+  scorings of ``P + S`` texts in all.
+* ``average-score``: the candidates once against all ``R`` references, and each ``r_k`` once
+  against the other ``R - 1``.
+* All :class:`TextPairs` share one encoder per text view, so each distinct line is
+  tokenized once per run; identical candidates of one segment (systems that agree) are
+  scored once.
+* Each group's statistics are turned into scores and compared with the oracle right away, so
+  memory holds per metric two small counters per candidate (and, for error analysis, one
+  float32 score).
+
+References
+----------
+Lin and Och (2004), ORANGE, sections 2 and 4. Yu et al., Limited ORANGE (several systems'
+outputs as the candidate list).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mtpalette.errors import UserInputError
+from mtpalette.io.nbest import NBestList
+from mtpalette.metaeval.orange import Comparisons, check_oracle, compare_with_oracle
+from mtpalette.metrics.base import Metric
+from mtpalette.metrics.scoring import TextPairs, compute_stats
+from mtpalette.text.encode import Encoder, TextView
+
+#: ``progress(done, total, what)`` is called after each step of the scoring
+Progress = Callable[[int, int, str], None]
+
+ONE_REFERENCE = (
+    "ORANGE needs at least 2 references per segment: a reference is ranked by scoring it "
+    "against the other references, and with a single reference there is nothing to score it "
+    "against honestly (got 1 reference file). The feature-ranked variant with a pivot, which "
+    "works with one reference, is not available yet."
+)
+
+
+@dataclass
+class CandidateLists:
+    """Every segment's candidates (in list order) and its ``R`` references.
+
+    Attributes
+    ----------
+    texts:
+        All candidates, segment after segment.
+    offsets:
+        int64 ``(S + 1,)``: segment ``s`` owns ``texts[offsets[s]:offsets[s + 1]]``.
+    refs:
+        ``refs[k][s]``: reference ``k`` of segment ``s``.
+    origins:
+        Per candidate, where it came from (a system name, or ``n-best #j``).
+    ref_names:
+        A name per reference stream (file names), for reports.
+
+    Examples
+    --------
+    >>> cl = CandidateLists.from_systems({"A": ["a b", "c"], "B": ["a", "c d"]},
+    ...                                  [["a b", "c d"], ["a c", "c"]])
+    >>> cl.texts, cl.offsets.tolist(), cl.origins
+    (['a b', 'a', 'c', 'c d'], [0, 2, 4], ['A', 'B', 'A', 'B'])
+    """
+
+    texts: list[str]
+    offsets: np.ndarray
+    refs: list[list[str]]
+    origins: list[str] | None = None
+    ref_names: list[str] | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.offsets = np.asarray(self.offsets, dtype=np.int64)
+        if self.offsets.ndim != 1 or len(self.offsets) < 1 or self.offsets[0] != 0 or (
+            np.any(np.diff(self.offsets) < 0)
+        ) or self.offsets[-1] != len(self.texts):
+            raise ValueError("offsets must rise from 0 to len(texts)")
+        S = len(self.offsets) - 1
+        for k, ref in enumerate(self.refs):
+            if len(ref) != S:
+                name = self.ref_names[k] if self.ref_names else f"reference {k + 1}"
+                raise UserInputError(f"{name} has {len(ref)} segments, the candidate lists {S}")
+            if any(r is None for r in ref):
+                raise UserInputError("every segment needs every reference (found a missing one)")
+        if self.origins is not None and len(self.origins) != len(self.texts):
+            raise ValueError("one origin per candidate")
+
+    @property
+    def n_segments(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def n_refs(self) -> int:
+        return len(self.refs)
+
+    @property
+    def n_candidates(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def segment_of_candidates(self) -> np.ndarray:
+        """The segment of every candidate, ``(P,)`` int64."""
+        return np.repeat(np.arange(self.n_segments, dtype=np.int64), self.n_candidates)
+
+    @classmethod
+    def from_systems(cls, systems: Mapping[str, Sequence[str]], refs: Sequence[Sequence[str]],
+                     *, ref_names: Sequence[str] | None = None) -> CandidateLists:
+        """One candidate per system and segment, in the order of ``systems``."""
+        if not systems:
+            raise UserInputError("no system outputs given")
+        if not refs:
+            raise UserInputError("no reference given")
+        S = len(refs[0])
+        for name, lines in systems.items():
+            if len(lines) != S:
+                raise UserInputError(
+                    f"system {name!r} has {len(lines)} lines but the references have {S}"
+                )
+        columns = list(systems.values())
+        texts = [col[s] for s in range(S) for col in columns]
+        names = list(systems)
+        M = len(columns)
+        return cls(texts, np.arange(0, M * S + 1, M, dtype=np.int64), [list(r) for r in refs],
+                   names * S, list(ref_names) if ref_names else None,
+                   {"kind": "systems", "systems": names})
+
+    @classmethod
+    def from_nbest(cls, nbest: NBestList, refs: Sequence[Sequence[str]], *, id_base: int = 0,
+                   ref_names: Sequence[str] | None = None) -> CandidateLists:
+        """The hypotheses of an n-best file, grouped by segment id, each list in file order."""
+        if not refs:
+            raise UserInputError("no reference given")
+        order, offsets = nbest.group(len(refs[0]), id_base=id_base)
+        texts = [nbest.hyps[i] for i in order]
+        rank = np.arange(len(order)) - np.repeat(offsets[:-1], np.diff(offsets))
+        origins = [f"n-best #{r + 1}" for r in rank.tolist()]
+        return cls(texts, offsets, [list(r) for r in refs], origins,
+                   list(ref_names) if ref_names else None,
+                   {"kind": "nbest", "path": nbest.path, "id_base": id_base})
+
+    def head(self, n: int) -> CandidateLists:
+        """The first ``n`` candidates of every list.
+
+        Examples
+        --------
+        >>> cl = CandidateLists(["a", "b", "c"], [0, 2, 3], [["x", "y"], ["x", "z"]])
+        >>> cl.head(1).texts
+        ['a', 'c']
+        """
+        keep = np.minimum(self.n_candidates, n)
+        offsets = np.zeros(self.n_segments + 1, dtype=np.int64)
+        np.cumsum(keep, out=offsets[1:])
+        idx = np.arange(offsets[-1], dtype=np.int64) + np.repeat(
+            self.offsets[:-1] - offsets[:-1], keep
+        )
+        return CandidateLists([self.texts[i] for i in idx], offsets, self.refs,
+                              None if self.origins is None else [self.origins[i] for i in idx],
+                              self.ref_names, dict(self.info))
+
+
+def _unique_candidates(lists: CandidateLists) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Distinct (segment, text) pairs: their texts, segments, and each candidate's index."""
+    seen: dict[tuple[int, str], int] = {}
+    texts: list[str] = []
+    segs: list[int] = []
+    inverse = np.empty(len(lists.texts), dtype=np.int64)
+    for i, (s, text) in enumerate(zip(lists.segment_of_candidates().tolist(), lists.texts,
+                                      strict=True)):
+        key = (s, text)
+        j = seen.get(key)
+        if j is None:
+            j = seen[key] = len(texts)
+            texts.append(text)
+            segs.append(s)
+        inverse[i] = j
+    return texts, np.asarray(segs, dtype=np.int64), inverse
+
+
+def display_names(metrics: Sequence[Metric]) -> list[str]:
+    """Each metric's spec, with its text view added where two specs would otherwise clash.
+
+    Examples
+    --------
+    >>> from mtpalette.metrics import parse_specs
+    >>> display_names(parse_specs(["bleus:4", "bleus:4,tok=intl", "bleus:2"]))
+    ['bleus:4[tok=13a]', 'bleus:4[tok=intl]', 'bleus:2']
+    """
+    specs = [m.spec for m in metrics]
+    out = []
+    for m, spec in zip(metrics, specs, strict=True):
+        if specs.count(spec) > 1:
+            view = m.view()
+            spec += f"[tok={view.tokenizer}{',lc' if view.lowercase else ''}]"
+        out.append(spec)
+    return out
+
+
+def _groups(metrics: Sequence[Metric]) -> list[list[Metric]]:
+    groups: dict[object, list[Metric]] = {}
+    for m in metrics:
+        groups.setdefault(m.group_key(), []).append(m)
+    return list(groups.values())
+
+
+class _Accumulator:
+    """Per metric: comparison counts per candidate and, optionally, summed scores."""
+
+    def __init__(self, n_cand: int, n_seg: int, n_comparisons: int, keep_scores: bool) -> None:
+        counter = np.uint8 if n_comparisons < 256 else np.int32
+        self.better = np.zeros(n_cand, dtype=counter)
+        self.ties = np.zeros(n_cand, dtype=counter)
+        self.cand_sum = np.zeros(n_cand, dtype=np.float32) if keep_scores else None
+        self.oracle_sum = np.zeros(n_seg, dtype=np.float64)
+
+    def add(self, cand: np.ndarray, oracle: np.ndarray, seg: np.ndarray,
+            higher_is_better: bool) -> None:
+        better, tie = compare_with_oracle(cand, oracle[seg], higher_is_better=higher_is_better)
+        self.better += better
+        self.ties += tie
+        if self.cand_sum is not None:
+            self.cand_sum += cand.astype(np.float32)
+
+
+def _scores(group: Sequence[Metric], pairs: TextPairs) -> Mapping[Metric, np.ndarray]:
+    stats = compute_stats(group, pairs)
+    out = {}
+    for m in group:
+        out[m] = np.asarray(m.sentence_scores(stats.pop(m)), dtype=np.float64)
+    return out
+
+
+def compare_candidates(
+    lists: CandidateLists,
+    metrics: Sequence[Metric],
+    *,
+    oracle: str = "leave-one-out",
+    keep_scores: bool = False,
+    progress: Progress | None = None,
+) -> list[Comparisons]:
+    """Score candidates and references as ``oracle`` requires; one Comparisons per metric.
+
+    Parameters
+    ----------
+    lists:
+        The candidate lists with ``R >= 2`` references.
+    metrics:
+        Parsed metrics (:func:`mtpalette.metrics.parse_specs`).
+    oracle:
+        ``leave-one-out`` or ``average-score`` (see :mod:`mtpalette.metaeval.orange`).
+    keep_scores:
+        Keep each candidate's score (mean over the held-out references, float32) and each
+        segment's oracle score, for error analysis.
+    progress:
+        Called as ``progress(done, total, what)`` after each metric group and reference.
+
+    Examples
+    --------
+    >>> from mtpalette.metrics import parse_specs
+    >>> cl = CandidateLists.from_systems({"A": ["a b c"], "B": ["x y z"]},
+    ...                                  [["a b c"], ["a b d"]])
+    >>> [c] = compare_candidates(cl, parse_specs(["bleus:1"], tokenize="none"))
+    >>> c.better.tolist(), c.ties.tolist()  # "a b c" ties with r1 and beats r2; "x y z" loses
+    ([1, 0], [1, 0])
+    """
+    check_oracle(oracle)
+    R, S = lists.n_refs, lists.n_segments
+    if R < 2:
+        raise UserInputError(ONE_REFERENCE)
+    if not metrics:
+        raise UserInputError("no metric given")
+    seg = lists.segment_of_candidates()
+    u_texts, u_seg, inverse = _unique_candidates(lists)
+    U = len(u_texts)
+    groups = _groups(metrics)
+    encoders: dict[TextView, Encoder] = {}
+    n_comparisons = R if oracle == "leave-one-out" else 1
+    acc = {m: _Accumulator(len(seg), S, n_comparisons, keep_scores) for m in metrics}
+    steps = (R if oracle == "leave-one-out" else R + 1) * len(groups)
+    done = 0
+
+    def step(what: str) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, steps, what)
+
+    if oracle == "leave-one-out":
+        hyp_seg = np.concatenate([u_seg, np.arange(S, dtype=np.int64)])
+        for k in range(R):
+            others = [lists.refs[j] for j in range(R) if j != k]
+            pairs = TextPairs(u_texts + list(lists.refs[k]), hyp_seg, others,
+                              _encoders=encoders)
+            for group in groups:
+                for m, sc in _scores(group, pairs).items():
+                    acc[m].add(sc[:U][inverse], sc[U:], seg, m.higher_is_better)
+                    acc[m].oracle_sum += sc[U:]
+                step(f"reference {k + 1}/{R} held out: {group[0].spec}")
+            del pairs
+    else:
+        all_refs = [list(r) for r in lists.refs]
+        for k in range(R):
+            others = [lists.refs[j] for j in range(R) if j != k]
+            pairs = TextPairs(lists.refs[k], np.arange(S, dtype=np.int64), others,
+                              _encoders=encoders)
+            for group in groups:
+                for m, sc in _scores(group, pairs).items():
+                    acc[m].oracle_sum += sc
+                step(f"reference {k + 1}/{R} against the others: {group[0].spec}")
+        pairs = TextPairs(u_texts, u_seg, all_refs, _encoders=encoders)
+        for group in groups:
+            for m, sc in _scores(group, pairs).items():
+                acc[m].add(sc[inverse], acc[m].oracle_sum / R, seg, m.higher_is_better)
+            step(f"candidates against all references: {group[0].spec}")
+        del pairs
+
+    out = []
+    for m, name in zip(metrics, display_names(metrics), strict=True):
+        a = acc[m]
+        if oracle == "leave-one-out":
+            signature = m.signature(n_refs=R - 1)
+        else:
+            signature = m.signature(n_refs=R).with_fields(oracle_nrefs=R - 1)
+        cand_scores = None
+        if a.cand_sum is not None:
+            cand_scores = a.cand_sum / np.float32(n_comparisons)
+        out.append(Comparisons(
+            name, m.higher_is_better, lists.offsets.copy(), a.better, a.ties, n_comparisons,
+            oracle, R, str(signature), cand_scores,
+            a.oracle_sum / R if keep_scores else None,
+        ))
+    return out

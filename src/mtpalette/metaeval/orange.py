@@ -1,0 +1,615 @@
+"""ORANGE: how high a metric ranks the human references among machine translations.
+
+For segment ``i`` with candidates ``c_1..c_{N_i}`` (an n-best list, or several systems'
+outputs) and references ``r_1..r_R`` (R >= 2), a metric scores the candidates and an *oracle*;
+the oracle's rank among the candidates, divided by ``N_i + 1``, is low for a metric that
+prefers human translations. Two oracle definitions are offered:
+
+``leave-one-out`` (Lin and Och 2004, section 2; the fairer one)
+    For each ``k``, ``r_k`` and every candidate are scored against the same ``R - 1`` other
+    references; ``r_k`` is ranked among the candidates; the segment's rank is the mean of the
+    ``R`` ranks. References and candidates are scored under identical conditions.
+``average-score`` (section 4, eq. 10; what the paper's tables used)
+    Each ``r_k`` is scored against the other ``R - 1`` references and the mean of those ``R``
+    scores is the oracle score; the candidates are scored against *all* ``R`` references
+    (with the metric's own multi-reference policy) and the oracle is ranked among them.
+    Note the asymmetry: candidates see one reference more than the references do, so with a
+    metric whose score grows with the number of references (BLEU's max-clipping, best-of-R
+    edit distances) the candidates are favoured and ORANGE is higher (worse) than with
+    ``leave-one-out``. It is offered to reproduce the paper.
+
+Rank of the oracle among ``N`` candidates: ``1 + #(strictly better) + w * #(ties)`` with
+``w = 1/2`` (``mid``, default), ``0`` (``optimistic``) or ``1`` (``pessimistic``); better
+follows the metric's direction (WER, PER, TER: lower is better). Two scores tie when they
+differ by at most ``1e-9`` relative (so that one quantity computed in two floating-point ways
+still ties). With ``leave-one-out`` the rank is the mean over the ``R`` held-out references,
+so each candidate carries two counts: in how many of the ``R`` comparisons it beats the oracle
+and in how many it ties.
+
+ORANGE = ``(1/S) * sum_i rank_i / (N_i + 1)``: the paper's eq. 10 normalises by ``S (N + 1)``
+with one N for all segments; real n-best lists and system pools vary in length, so each
+segment is normalised by its own ``N_i + 1`` (equal to eq. 10 when N is constant). Segments
+with fewer than ``min_candidates`` (at least 1) candidates are left out and counted. The
+average rank (the paper's "Avg Rank") is reported next to it.
+
+95% confidence intervals come from a bootstrap over segments; the same resampled segments
+serve every metric, so the difference between a metric and the best one (lowest ORANGE) is a
+paired bootstrap: a metric is *equivalent* to the best (the paper's grey cells) when the 95%
+interval of that difference includes 0.
+
+References
+----------
+Lin and Och (2004), ORANGE: a method for evaluating automatic evaluation metrics for machine
+translation, COLING; sections 2 and 4, eq. 10, tables 2-7, figure 1. Yu et al., Limited
+ORANGE (candidate lists from several MT systems). Koehn (2004), paired bootstrap resampling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mtpalette.errors import UserInputError
+from mtpalette.stats.bootstrap import (
+    BootstrapCI,
+    PairedDiff,
+    bootstrap_cis,
+    compare_with_best,
+    resolve_seed,
+)
+
+ORACLES = ("leave-one-out", "average-score")
+TIE_POLICIES: dict[str, float] = {"mid": 0.5, "optimistic": 0.0, "pessimistic": 1.0}
+#: scores within this relative distance are ties
+TIE_RTOL = 1e-9
+EQUIVALENCE_TEST = (
+    "paired bootstrap over segments: a metric is equivalent to the best (lowest ORANGE) when "
+    "the {conf:g}% {method} interval of its per-segment ORANGE difference with the best "
+    "includes 0"
+)
+
+
+def tie_weight(policy: str) -> float:
+    """The share of tied candidates counted above the oracle.
+
+    Examples
+    --------
+    >>> tie_weight("mid"), tie_weight("optimistic"), tie_weight("pessimistic")
+    (0.5, 0.0, 1.0)
+    """
+    try:
+        return TIE_POLICIES[policy]
+    except KeyError:
+        raise UserInputError(
+            f"unknown tie policy {policy!r}; expected one of {', '.join(TIE_POLICIES)}"
+        ) from None
+
+
+def check_oracle(oracle: str) -> str:
+    """``oracle`` if it names an oracle definition, else a :class:`UserInputError`."""
+    if oracle not in ORACLES:
+        raise UserInputError(
+            f"unknown oracle definition {oracle!r}; expected one of {', '.join(ORACLES)}"
+        )
+    return oracle
+
+
+def compare_with_oracle(cand: np.ndarray, oracle: np.ndarray, *,
+                        higher_is_better: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Element-wise: is each candidate strictly better than the oracle, and is it a tie?
+
+    NaN scores are neither better nor tied.
+
+    Examples
+    --------
+    >>> better, tie = compare_with_oracle(np.array([3.0, 2.0, 1.0]), np.array(2.0),
+    ...                                   higher_is_better=True)
+    >>> better.tolist(), tie.tolist()
+    ([True, False, False], [False, True, False])
+    >>> compare_with_oracle(np.array([0.1]), np.array(0.2), higher_is_better=False)[0].tolist()
+    [True]
+    """
+    cand = np.asarray(cand, dtype=np.float64)
+    oracle = np.asarray(oracle, dtype=np.float64)
+    diff = cand - oracle if higher_is_better else oracle - cand
+    scale = np.maximum(1.0, np.maximum(np.abs(cand), np.abs(oracle)))
+    tie = np.abs(diff) <= TIE_RTOL * scale
+    better = (diff > 0) & ~tie
+    return better, tie
+
+
+def rank_of_oracle(oracle_score: float, cand_scores: Sequence[float], *,
+                   higher_is_better: bool = True, ties: str = "mid") -> float:
+    """The rank of one oracle score among candidate scores (1 is best).
+
+    Examples
+    --------
+    >>> # two candidates above 0.5, two tied with it, one below
+    >>> scores = [0.9, 0.7, 0.5, 0.5, 0.1]
+    >>> [rank_of_oracle(0.5, scores, ties=t) for t in ("optimistic", "mid", "pessimistic")]
+    [3.0, 4.0, 5.0]
+    >>> rank_of_oracle(0.2, [0.1, 0.3], higher_is_better=False)  # an error rate: 0.1 is better
+    2.0
+    """
+    better, tie = compare_with_oracle(np.asarray(cand_scores, dtype=np.float64),
+                                      np.asarray(oracle_score), higher_is_better=higher_is_better)
+    return 1.0 + float(better.sum()) + tie_weight(ties) * float(tie.sum())
+
+
+def orange_score(ranks: Sequence[float], n_candidates: Sequence[int]) -> float:
+    """ORANGE from per-segment oracle ranks: the mean of ``rank_i / (N_i + 1)``.
+
+    Examples
+    --------
+    >>> round(orange_score([235.0], [1024]), 4)  # Lin and Och (2004), table 2: BLEUS6
+    0.2293
+    >>> orange_score([2.0, 2.0], [3, 1])  # per-segment normalisation: (2/4 + 2/2) / 2
+    0.75
+    """
+    r = np.asarray(ranks, dtype=np.float64)
+    n = np.asarray(n_candidates, dtype=np.float64)
+    return float(np.mean(r / (n + 1.0)))
+
+
+@dataclass(frozen=True)
+class Comparisons:
+    """How each candidate of each segment compares with the oracle, for one metric.
+
+    Attributes
+    ----------
+    metric:
+        The metric's spec.
+    higher_is_better:
+        The metric's direction.
+    offsets:
+        int64 ``(S + 1,)``: the candidates of segment ``s`` are ``offsets[s]:offsets[s + 1]``,
+        in list order.
+    better, ties:
+        ``(P,)`` counts: in how many of the ``n_comparisons`` comparisons each candidate is
+        strictly better than / tied with the oracle.
+    n_comparisons:
+        ``K``: ``R`` for ``leave-one-out``, 1 for ``average-score``.
+    oracle:
+        The oracle definition.
+    n_refs:
+        Number of references per segment.
+    signature:
+        The metric's signature (without the ORANGE settings).
+    cand_scores, oracle_scores:
+        Optional, for error analysis: each candidate's score and each segment's oracle score,
+        averaged over the ``K`` comparisons.
+    """
+
+    metric: str
+    higher_is_better: bool
+    offsets: np.ndarray
+    better: np.ndarray
+    ties: np.ndarray
+    n_comparisons: int
+    oracle: str = "leave-one-out"
+    n_refs: int = 0
+    signature: str = ""
+    cand_scores: np.ndarray | None = field(default=None, repr=False)
+    oracle_scores: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def n_segments(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def n_candidates(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    @classmethod
+    def from_scores(cls, metric: str, cand_scores: Any, oracle_scores: Any, offsets: Any, *,
+                    higher_is_better: bool = True, oracle: str = "leave-one-out",
+                    n_refs: int = 0, signature: str = "") -> Comparisons:
+        """Comparisons from scores: ``cand_scores`` ``(K, P)``, ``oracle_scores`` ``(K, S)``.
+
+        Row ``k`` holds the scores of comparison ``k`` (held-out reference ``k`` for
+        ``leave-one-out``; a single row for ``average-score``). 1-D inputs mean ``K = 1``.
+
+        Examples
+        --------
+        >>> c = Comparisons.from_scores("m", [0.9, 0.5, 0.1], [0.5], [0, 3])
+        >>> c.better.tolist(), c.ties.tolist(), segment_ranks(c).tolist()
+        ([1, 0, 0], [0, 1, 0], [2.5])
+        """
+        cand = np.atleast_2d(np.asarray(cand_scores, dtype=np.float64))
+        orc = np.atleast_2d(np.asarray(oracle_scores, dtype=np.float64))
+        offsets = np.asarray(offsets, dtype=np.int64)
+        n_cand = np.diff(offsets)
+        if cand.shape[0] != orc.shape[0] or orc.shape[1] != len(n_cand) or (
+            cand.shape[1] != offsets[-1]
+        ):
+            raise ValueError("cand_scores (K, P) and oracle_scores (K, S) do not match offsets")
+        seg = np.repeat(np.arange(len(n_cand)), n_cand)
+        better, tie = compare_with_oracle(cand, orc[:, seg], higher_is_better=higher_is_better)
+        return cls(metric, higher_is_better, offsets, better.sum(axis=0).astype(np.int32),
+                   tie.sum(axis=0).astype(np.int32), cand.shape[0], oracle, n_refs, signature,
+                   cand.mean(axis=0), orc.mean(axis=0))
+
+
+def _segment_sums(values: np.ndarray, offsets: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Per segment, the sum of its first ``keep[s]`` values."""
+    csum = np.zeros(len(values) + 1)
+    np.cumsum(values, out=csum[1:])
+    starts = offsets[:-1]
+    return csum[starts + keep] - csum[starts]
+
+
+def segment_ranks(comp: Comparisons, *, ties: str = "mid",
+                  cutoff: int | None = None) -> np.ndarray:
+    """The oracle's rank in every segment (mean over the ``K`` comparisons).
+
+    With ``cutoff`` only the first ``cutoff`` candidates of each list count.
+
+    Examples
+    --------
+    >>> c = Comparisons.from_scores("m", [0.9, 0.5, 0.1, 0.8], [0.5, 0.2], [0, 3, 4])
+    >>> segment_ranks(c).tolist(), segment_ranks(c, cutoff=1).tolist()
+    ([2.5, 2.0], [2.0, 2.0])
+    """
+    w = tie_weight(ties)
+    values = comp.better.astype(np.float64) + w * comp.ties.astype(np.float64)
+    n_cand = comp.n_candidates
+    keep = n_cand if cutoff is None else np.minimum(n_cand, cutoff)
+    return 1.0 + _segment_sums(values, comp.offsets, keep) / comp.n_comparisons
+
+
+@dataclass(frozen=True)
+class OrangeRow:
+    """One metric's line of the ORANGE table.
+
+    ``orange`` is a fraction (0.229 for 22.9%); ``diff_to_best`` the paired difference of
+    ORANGE with the best metric's (``None`` without bootstrap); ``equivalent`` says that the
+    difference is not significant (the paper's grey cells; also True for the best itself).
+    """
+
+    metric: str
+    orange: BootstrapCI
+    avg_rank: BootstrapCI
+    best: bool
+    equivalent: bool
+    diff_to_best: PairedDiff | None
+    signature: str
+    higher_is_better: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.diff_to_best
+        return {
+            "metric": self.metric,
+            "orange": self.orange.value,
+            "orange_low": self.orange.low,
+            "orange_high": self.orange.high,
+            "avg_rank": self.avg_rank.value,
+            "avg_rank_low": self.avg_rank.low,
+            "avg_rank_high": self.avg_rank.high,
+            "best": self.best,
+            "equivalent_to_best": self.equivalent,
+            "diff_to_best": None if d is None else d.diff,
+            "diff_low": None if d is None else d.low,
+            "diff_high": None if d is None else d.high,
+            "p_value": None if d is None else d.p_value,
+            "n_segments": self.orange.n,
+            "metric_higher_is_better": self.higher_is_better,
+            "signature": self.signature,
+        }
+
+
+@dataclass(frozen=True)
+class OrangeTable:
+    """The ORANGE table of several metrics on the same candidate lists."""
+
+    rows: list[OrangeRow]
+    oracle: str
+    ties: str
+    n_resamples: int
+    confidence: float
+    seed: int | None
+    n_segments: int
+    n_skipped: int
+    n_refs: int
+    n_candidates: dict[str, float]
+    segment_ranks: np.ndarray = field(repr=False)
+    segments: np.ndarray = field(repr=False)
+    test: str = ""
+
+    @property
+    def best(self) -> OrangeRow:
+        return next(row for row in self.rows if row.best)
+
+    def to_dict(self, *, with_segment_ranks: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "oracle": self.oracle,
+            "ties": self.ties,
+            "bootstrap": self.n_resamples,
+            "confidence": self.confidence,
+            "seed": self.seed,
+            "n_segments": self.n_segments,
+            "n_skipped": self.n_skipped,
+            "n_refs": self.n_refs,
+            "n_candidates": self.n_candidates,
+            "equivalence_test": self.test,
+            "rows": [row.to_dict() for row in self.rows],
+        }
+        if with_segment_ranks:
+            out["segments"] = self.segments
+            out["segment_ranks"] = {
+                row.metric: np.round(self.segment_ranks[:, j], 6)
+                for j, row in enumerate(self.rows)
+            }
+        return out
+
+
+def _check_same_lists(comparisons: Sequence[Comparisons]) -> None:
+    if not comparisons:
+        raise UserInputError("no metric to evaluate")
+    first = comparisons[0]
+    for c in comparisons[1:]:
+        if not np.array_equal(c.offsets, first.offsets) or c.oracle != first.oracle:
+            raise ValueError("all comparisons must come from the same candidate lists and oracle")
+
+
+def _kept_segments(comp: Comparisons, min_candidates: int) -> np.ndarray:
+    keep = comp.n_candidates >= max(1, min_candidates)
+    if not keep.any():
+        raise UserInputError(f"no segment has at least {max(1, min_candidates)} candidate(s)")
+    return keep
+
+
+def orange_signature(comp: Comparisons, *, ties: str, n_resamples: int, seed: int | None,
+                     confidence: float, method: str, min_candidates: int = 1) -> str:
+    """The metric's signature extended with every ORANGE setting."""
+    parts = [comp.signature or comp.metric, f"orange:{comp.oracle}", f"refs:{comp.n_refs}",
+             f"ties:{ties}", "norm:per-segment"]
+    if min_candidates > 1:
+        parts.append(f"minN:{min_candidates}")
+    parts.append(f"bs:{n_resamples}")
+    if n_resamples:
+        parts += [f"seed:{seed}", f"ci:{confidence:g}-{method}"]
+    return "|".join(parts)
+
+
+def evaluate(
+    comparisons: Sequence[Comparisons],
+    *,
+    ties: str = "mid",
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int | np.random.Generator | None = 12345,
+    method: str = "percentile",
+    min_candidates: int = 1,
+) -> OrangeTable:
+    """The ORANGE table: ORANGE and average rank of every metric with bootstrap intervals,
+    and which metrics are statistically equivalent to the best.
+
+    Parameters
+    ----------
+    comparisons:
+        One :class:`Comparisons` per metric, all on the same candidate lists.
+    ties:
+        ``mid``, ``optimistic`` or ``pessimistic``.
+    n_resamples:
+        Bootstrap resamples over segments (0: no intervals, no equivalence test).
+    confidence, method:
+        Interval coverage and kind (``percentile`` or ``basic``).
+    seed:
+        Seed of the bootstrap; every interval and the paired test use the same resamples.
+    min_candidates:
+        Segments with fewer candidates are left out (the paper dropped lists shorter than
+        1024); segments without candidates are always left out.
+
+    Examples
+    --------
+    >>> a = Comparisons.from_scores("a", [0.9, 0.5, 0.1, 0.8], [0.5, 0.9], [0, 3, 4])
+    >>> t = evaluate([a], n_resamples=0)
+    >>> r = t.rows[0]
+    >>> r.avg_rank.value, r.orange.value  # ranks 2.5 of 3, 1 of 1: (2.5/4 + 1/2) / 2
+    (1.75, 0.5625)
+    """
+    _check_same_lists(comparisons)
+    tie_weight(ties)
+    first = comparisons[0]
+    keep = _kept_segments(first, min_candidates)
+    n_cand = first.n_candidates[keep].astype(np.float64)
+    ranks = np.column_stack([segment_ranks(c, ties=ties)[keep] for c in comparisons])
+    norm = ranks / (n_cand + 1.0)[:, None]
+    M = len(comparisons)
+    recorded: int | None = None
+    if n_resamples > 0:
+        if isinstance(seed, np.random.Generator):
+            seed = int(seed.integers(0, 2**32))
+        _, recorded = resolve_seed(seed)
+        cis = bootstrap_cis(np.hstack([norm, ranks]), n_resamples=n_resamples,
+                            confidence=confidence, method=method, seed=recorded)
+        versus = compare_with_best(norm, higher_is_better=False, n_resamples=n_resamples,
+                                   confidence=confidence, method=method, seed=recorded)
+        best, equivalent, diffs = versus.best, versus.equivalent, versus.diffs
+    else:
+        nan = float("nan")
+        cis = [BootstrapCI(float(v), nan, nan, len(n_cand), 0, confidence, "none", None)
+               for v in np.concatenate([norm.mean(axis=0), ranks.mean(axis=0)])]
+        best = int(np.argmin(norm.mean(axis=0)))
+        equivalent = np.arange(M) == best
+        diffs = [None] * M
+    rows = [
+        OrangeRow(c.metric, cis[j], cis[M + j], j == best, bool(equivalent[j]), diffs[j],
+                  orange_signature(c, ties=ties, n_resamples=n_resamples, seed=recorded,
+                                   confidence=confidence, method=method,
+                                   min_candidates=min_candidates),
+                  c.higher_is_better)
+        for j, c in enumerate(comparisons)
+    ]
+    all_n = first.n_candidates[keep]
+    return OrangeTable(
+        rows, first.oracle, ties, n_resamples, confidence, recorded, int(keep.sum()),
+        int((~keep).sum()), first.n_refs,
+        {"min": int(all_n.min()), "max": int(all_n.max()), "mean": float(all_n.mean())},
+        ranks, np.flatnonzero(keep),
+        EQUIVALENCE_TEST.format(conf=100 * confidence, method=method) if n_resamples else "",
+    )
+
+
+@dataclass(frozen=True)
+class OrangeCurve:
+    """ORANGE and average rank of every metric when only the first ``n`` candidates of each
+    list are kept, for each cutoff ``n`` (the paper's figure 1)."""
+
+    cutoffs: np.ndarray
+    orange: dict[str, np.ndarray]
+    avg_rank: dict[str, np.ndarray]
+    ties: str
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Long format: one row per (cutoff, metric)."""
+        return [
+            {"cutoff": int(n), "metric": metric, "orange": float(self.orange[metric][i]),
+             "avg_rank": float(self.avg_rank[metric][i])}
+            for i, n in enumerate(self.cutoffs) for metric in self.orange
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ties": self.ties, "cutoffs": self.cutoffs, "orange": self.orange,
+                "avg_rank": self.avg_rank}
+
+
+def curve_cutoffs(max_n: int, step: int) -> np.ndarray:
+    """Cutoffs ``1, 1 + step, 1 + 2 step, ...`` and always ``max_n`` itself.
+
+    Examples
+    --------
+    >>> curve_cutoffs(10, 4).tolist()
+    [1, 5, 9, 10]
+    """
+    if step < 1:
+        raise UserInputError("the curve step must be at least 1")
+    cut = np.arange(1, max_n + 1, step, dtype=np.int64)
+    if cut.size == 0 or cut[-1] != max_n:
+        cut = np.append(cut, max_n)
+    return cut
+
+
+def orange_curve(comparisons: Sequence[Comparisons], *, step: int = 1,
+                 cutoffs: Sequence[int] | None = None, ties: str = "mid",
+                 min_candidates: int = 1) -> OrangeCurve:
+    """ORANGE at each cutoff ``n``, keeping the first ``n`` candidates of each list in order.
+
+    A segment with ``N_i < n`` candidates keeps all of them and is normalised by
+    ``N_i + 1``. The segments are those of :func:`evaluate` (same ``min_candidates``), so the
+    last point equals the table's value.
+
+    Examples
+    --------
+    >>> a = Comparisons.from_scores("a", [0.9, 0.5, 0.1, 0.8], [0.5, 0.9], [0, 3, 4])
+    >>> c = orange_curve([a])
+    >>> # n=1: (2/2 + 1/2)/2; n=2: (2.5/3 + 1/2)/2; n=3: (2.5/4 + 1/2)/2
+    >>> c.cutoffs.tolist(), c.orange["a"].round(6).tolist()
+    ([1, 2, 3], [0.75, 0.666667, 0.5625])
+    """
+    _check_same_lists(comparisons)
+    first = comparisons[0]
+    keep = _kept_segments(first, min_candidates)
+    n_cand = first.n_candidates[keep]
+    cut = (curve_cutoffs(int(n_cand.max()), step) if cutoffs is None
+           else np.asarray(sorted(set(int(n) for n in cutoffs)), dtype=np.int64))
+    if cut.size == 0 or cut[0] < 1:
+        raise UserInputError("curve cutoffs must be positive")
+    orange: dict[str, np.ndarray] = {}
+    avg: dict[str, np.ndarray] = {}
+    w = tie_weight(ties)
+    starts = first.offsets[:-1][keep]
+    for c in comparisons:
+        # one cumulative sum per metric serves every cutoff
+        csum = np.zeros(len(c.better) + 1)
+        np.cumsum(c.better + w * c.ties.astype(np.float64), out=csum[1:])
+        o = np.empty(len(cut))
+        a = np.empty(len(cut))
+        for i, n in enumerate(cut):
+            kept = np.minimum(n_cand, n)
+            ranks = 1.0 + (csum[starts + kept] - csum[starts]) / c.n_comparisons
+            o[i] = np.mean(ranks / (kept + 1.0))
+            a[i] = ranks.mean()
+        orange[c.metric] = o
+        avg[c.metric] = a
+    return OrangeCurve(cut, orange, avg, ties)
+
+
+def error_analysis(
+    comp: Comparisons,
+    *,
+    ties: str = "mid",
+    texts: Sequence[str] | None = None,
+    origins: Sequence[str] | None = None,
+    references: Sequence[Sequence[str]] | None = None,
+    max_per_segment: int | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Per segment, the candidates that outrank the oracle (one JSON-ready dict per segment).
+
+    A candidate *outranks* the oracle when it scores strictly better in at least one of the
+    ``K`` comparisons (``beats`` says in how many; with ``leave-one-out`` K = R). Candidates
+    are listed by ``beats`` then by score, best first; ``max_per_segment`` keeps the first
+    ones (``n_outranking`` always gives the full count). Segments where no candidate
+    outranks the oracle are skipped.
+
+    Parameters
+    ----------
+    comp:
+        The metric's comparisons (with ``cand_scores`` and ``oracle_scores`` for scores).
+    texts, origins:
+        Per candidate (flat, in list order): its text and where it came from (system name or
+        n-best position).
+    references:
+        ``references[k][s]``: the reference texts, to show next to the candidates.
+
+    Examples
+    --------
+    >>> c = Comparisons.from_scores("m", [0.9, 0.5, 0.1], [0.5], [0, 3])
+    >>> rec = next(error_analysis(c, texts=["a", "b", "c"]))
+    >>> rec["oracle_rank"], [(x["text"], x["score"]) for x in rec["candidates"]]
+    (2.5, [('a', 0.9)])
+    """
+    ranks = segment_ranks(comp, ties=ties)
+    sign = 1.0 if comp.higher_is_better else -1.0
+    for s in range(comp.n_segments):
+        lo, hi = int(comp.offsets[s]), int(comp.offsets[s + 1])
+        beats = comp.better[lo:hi].astype(np.int64)  # counters may be unsigned
+        idx = np.flatnonzero(beats > 0)
+        if idx.size == 0:
+            continue
+        if comp.cand_scores is not None:
+            scores = comp.cand_scores[lo:hi]
+            order = np.lexsort((-sign * scores[idx], -beats[idx]))
+        else:
+            order = np.argsort(-beats[idx], kind="stable")
+        idx = idx[order]
+        if max_per_segment is not None:
+            idx = idx[:max_per_segment]
+        cands = []
+        for j in idx:
+            item: dict[str, Any] = {"index": int(j), "beats": int(beats[j])}
+            if comp.cand_scores is not None:
+                item["score"] = round(float(comp.cand_scores[lo + j]), 6)
+            if origins is not None:
+                item["origin"] = origins[lo + j]
+            if texts is not None:
+                item["text"] = texts[lo + j]
+            cands.append(item)
+        record: dict[str, Any] = {
+            "metric": comp.metric,
+            "segment": s,
+            "n_candidates": hi - lo,
+            "n_comparisons": comp.n_comparisons,
+            "oracle": comp.oracle,
+            "oracle_rank": float(ranks[s]),
+            "n_outranking": int((beats > 0).sum()),
+        }
+        if comp.oracle_scores is not None:
+            record["oracle_score"] = float(comp.oracle_scores[s])
+        if references is not None:
+            record["references"] = [ref[s] for ref in references]
+        record["candidates"] = cands
+        yield record

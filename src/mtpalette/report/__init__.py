@@ -1,0 +1,1 @@
+"""Reports: tables, plots and the HTML report."""
