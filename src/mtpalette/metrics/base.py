@@ -150,6 +150,14 @@ class Metric(ABC):
         """How this metric wants its text tokenized."""
         return TextView(self.tokenize, self.lowercase)
 
+    def extra_views(self) -> tuple[TextView, ...]:
+        """Further encodings the metric reads besides :meth:`view` (chrF++ reads words too).
+
+        Their :class:`Pairs` are passed to :meth:`compute_group` / :meth:`compute` after the
+        main one, in this order.
+        """
+        return ()
+
     def signature_fields(self) -> dict[str, Any]:
         """Fields added to the signature besides tokenizer and case (e.g. smoothing)."""
         return {}
@@ -178,15 +186,17 @@ class Metric(ABC):
     # ----- computation ----------------------------------------------------------------
     def group_key(self) -> Hashable:
         """Metrics with equal keys are computed together by :meth:`compute_group`."""
-        return (type(self), self.spec, self.view())
+        return (type(self), self.spec, self.view(), self.extra_views())
 
     @classmethod
-    def compute_group(cls, metrics: Sequence[Metric], pairs: Pairs) -> list[np.ndarray]:
+    def compute_group(
+        cls, metrics: Sequence[Metric], pairs: Pairs, *extra: Pairs
+    ) -> list[np.ndarray]:
         """Sufficient statistics for several metrics of this class sharing one pass."""
-        return [m.compute(pairs) for m in metrics]
+        return [m.compute(pairs, *extra) for m in metrics]
 
     @abstractmethod
-    def compute(self, pairs: Pairs) -> np.ndarray:
+    def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:
         """Sufficient statistics: a float64 array with one row per candidate."""
 
     @abstractmethod

@@ -74,6 +74,8 @@ def compute_stats(metrics: Sequence[Metric], pairs: TextPairs) -> dict[Metric, n
     out: dict[Metric, np.ndarray] = {}
     for members in groups.values():
         cls = type(members[0])
-        stats = cls.compute_group(members, pairs.encoded(members[0].view()))
+        first = members[0]
+        extra = [pairs.encoded(view) for view in first.extra_views()]
+        stats = cls.compute_group(members, pairs.encoded(first.view()), *extra)
         out.update(zip(members, stats, strict=True))
     return {m: out[m] for m in metrics}

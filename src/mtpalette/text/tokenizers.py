@@ -131,6 +131,13 @@ TOKENIZERS: dict[str, Tokenizer] = {
 }
 
 
+def register_tokenizer(name: str, tokenizer: Tokenizer) -> None:
+    """Make ``tokenizer`` available as ``name`` (a metric family's own word splitting)."""
+    if TOKENIZERS.get(name, tokenizer) is not tokenizer:
+        raise ValueError(f"tokenizer {name!r} registered twice")
+    TOKENIZERS[name] = tokenizer
+
+
 def get_tokenizer(name: str) -> Tokenizer:
     """The tokenizer registered as ``name``; unknown names list the known ones.
 
