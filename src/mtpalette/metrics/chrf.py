@@ -34,7 +34,7 @@ def chrf_words(line: str) -> list[str]:
     Examples
     --------
     >>> chrf_words('"Hello, world." (x)')
-    ['"Hello,', 'world', '.', '(', 'x)']
+    ['"Hello', ',', 'world.', '"', '(x', ')']
     """
     out: list[str] = []
     for word in line.split():
