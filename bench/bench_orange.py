@@ -52,8 +52,7 @@ class Clock:
     def lap(self, name: str) -> None:
         now = time.perf_counter()
         self.phases.append((name, now - self.last))
-        print(f"  {name:<38} {now - self.last:8.1f} s   peak RSS {peak_mb():7.0f} MB",
-              flush=True)
+        print(f"  {name:<38} {now - self.last:8.1f} s   peak RSS {peak_mb():7.0f} MB", flush=True)
         self.last = now
 
     @property
@@ -128,11 +127,15 @@ def main() -> int:
         else:
             print(f"note: metric family {family!r} is not available yet; {spec!r} skipped")
     metrics = parse_specs(specs)
-    print(f"ORANGE benchmark: {args.segments} segments x {args.candidates} candidates x "
-          f"{args.refs} references, oracle {args.oracle}, {len(metrics)} metrics "
-          f"({' '.join(specs)}), bootstrap {args.bootstrap}")
-    print("candidates: the 22 WMT19 en-de system outputs of each segment, then German "
-          "sentences POOLED from other segments' outputs (WMT19 + WMT21 en-de, similar length)")
+    print(
+        f"ORANGE benchmark: {args.segments} segments x {args.candidates} candidates x "
+        f"{args.refs} references, oracle {args.oracle}, {len(metrics)} metrics "
+        f"({' '.join(specs)}), bootstrap {args.bootstrap}"
+    )
+    print(
+        "candidates: the 22 WMT19 en-de system outputs of each segment, then German "
+        "sentences POOLED from other segments' outputs (WMT19 + WMT21 en-de, similar length)"
+    )
 
     clock = Clock()
     segments, ids, hyps, refs = pooled_nbest(args.segments, args.candidates, args.seed)
@@ -146,8 +149,14 @@ def main() -> int:
         clock.lap("read n-best")
     keep_refs = [[r[s] for s in segments.tolist()] for r in refs]
     remap = {int(s): i for i, s in enumerate(segments.tolist())}
-    nbest = type(nbest)(np.array([remap[int(i)] for i in nbest.ids]), nbest.hyps,
-                        nbest.features, nbest.scores, nbest.lines, nbest.path)
+    nbest = type(nbest)(
+        np.array([remap[int(i)] for i in nbest.ids]),
+        nbest.hyps,
+        nbest.features,
+        nbest.scores,
+        nbest.lines,
+        nbest.path,
+    )
     lists = CandidateLists.from_nbest(nbest, keep_refs)
     del nbest, ids, hyps
     clock.lap("group into candidate lists")
@@ -159,26 +168,38 @@ def main() -> int:
         print(f"    [{done:>3}/{total}] {what:<55} {now - step_t[0]:7.1f} s", flush=True)
         step_t[0] = now
 
-    comps = compare_candidates(lists, metrics, oracle=args.oracle, keep_scores=True,
-                               progress=progress)
+    comps = compare_candidates(
+        lists, metrics, oracle=args.oracle, keep_scores=True, progress=progress
+    )
     clock.lap("score + compare (all metrics)")
     table = evaluate(comps, n_resamples=args.bootstrap, seed=args.seed)
     clock.lap(f"ORANGE table + bootstrap ({args.bootstrap})")
     curve = orange_curve(comps, step=args.curve_step)
     clock.lap(f"curve (step {args.curve_step}, {len(curve.cutoffs)} points)")
     with tempfile.TemporaryDirectory() as tmp:
-        n = write_jsonl(Path(tmp) / "errors.jsonl", (
-            rec for c in comps for rec in error_analysis(
-                c, texts=lists.texts, origins=lists.origins, max_per_segment=args.errors_max)))
+        n = write_jsonl(
+            Path(tmp) / "errors.jsonl",
+            (
+                rec
+                for c in comps
+                for rec in error_analysis(
+                    c, texts=lists.texts, origins=lists.origins, max_per_segment=args.errors_max
+                )
+            ),
+        )
     clock.lap(f"error analysis ({n:,} records)")
 
     print(f"\n{'Method':<14}{'ORANGE':>9}{'AvgRank':>10}{'CI-L':>8}{'CI-U':>8}")
     for row in table.rows:
         mark = "best" if row.best else ("= best" if row.equivalent else "")
-        print(f"{row.metric:<14}{100 * row.orange.value:8.2f}%{row.avg_rank.value:10.1f}"
-              f"{row.avg_rank.low:8.1f}{row.avg_rank.high:8.1f}  {mark}")
-    print(f"\nTOTAL {clock.total:.1f} s wall, peak RSS {peak_mb():.0f} MB "
-          f"({len(lists.texts):,} candidates, {len(metrics)} metrics, {args.refs} refs)")
+        print(
+            f"{row.metric:<14}{100 * row.orange.value:8.2f}%{row.avg_rank.value:10.1f}"
+            f"{row.avg_rank.low:8.1f}{row.avg_rank.high:8.1f}  {mark}"
+        )
+    print(
+        f"\nTOTAL {clock.total:.1f} s wall, peak RSS {peak_mb():.0f} MB "
+        f"({len(lists.texts):,} candidates, {len(metrics)} metrics, {args.refs} refs)"
+    )
     return 0
 
 

@@ -49,13 +49,16 @@ def main(shared: Path, out: Path) -> None:
             lines = "".join(by_seg[s].replace("\n", " ") + "\n" for s in segs)
             (dst / f"{system}.txt").write_text(lines, encoding="utf-8")
         for name in (f"mqm_ted_{lp}.tsv", f"mqm_ted_{lp}.avg_seg_scores.tsv"):
-            with open(src / name, "rb") as fin, gzip.GzipFile(
-                dst / f"{name}.gz", "wb", mtime=0
-            ) as fout:
+            with (
+                open(src / name, "rb") as fin,
+                gzip.GzipFile(dst / f"{name}.gz", "wb", mtime=0) as fout,
+            ):
                 shutil.copyfileobj(fin, fout)
         print(f"{lp}: {len(segs)} segments, {len(texts)} systems -> {dst}")
 
 
 if __name__ == "__main__":
-    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parents[2] / "shared" / "data"
+    shared = (
+        Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parents[2] / "shared" / "data"
+    )
     main(shared, Path(__file__).parents[1] / "src" / "mtpalette" / "data" / "mqm_ted")

@@ -49,10 +49,14 @@ def experiments(zh_tokenize: str) -> dict[str, dict]:
         "wmt21-en-de": w21("en-de", "ACD", "de"),
         "wmt21-en-zh": w21("en-zh", "AB", "zh", zh_tokenize),
         "wmt19-en-de": {
-            "refs": [W19 / "references" / "newstest2019-ende-ref.de",
-                     DATA / "ntrex" / "NTREX-128" / "newstest2019-ref.deu.txt",
-                     *(EXTRA / f"wmt19-ende-{n}.ref"
-                       for n in ("ar", "arp", "hqall", "hqp", "hqr", "wmtp"))],
+            "refs": [
+                W19 / "references" / "newstest2019-ende-ref.de",
+                DATA / "ntrex" / "NTREX-128" / "newstest2019-ref.deu.txt",
+                *(
+                    EXTRA / f"wmt19-ende-{n}.ref"
+                    for n in ("ar", "arp", "hqall", "hqp", "hqr", "wmtp")
+                ),
+            ],
             "systems_dir": W19 / "system-outputs" / "en-de",
             "glob": "newstest2019.*",
             "tokenize": "13a",
@@ -83,13 +87,32 @@ def run_one(name: str, exp: dict, oracle: str, specs: list[str], args) -> Path:
         refs = _slice(refs, args.segments, tmp / "refs")
         systems = _slice(systems, args.segments, tmp / "systems")
     out = Path(args.out_dir) / name / oracle
-    argv = ["orange", "--refs", *map(str, refs), "--systems", *map(str, systems),
-            "-m", *specs, "--oracle", oracle, "--bootstrap", str(args.bootstrap),
-            "--seed", str(args.seed), "--tokenize", exp["tokenize"], "--out-dir", str(out)]
+    argv = [
+        "orange",
+        "--refs",
+        *map(str, refs),
+        "--systems",
+        *map(str, systems),
+        "-m",
+        *specs,
+        "--oracle",
+        oracle,
+        "--bootstrap",
+        str(args.bootstrap),
+        "--seed",
+        str(args.seed),
+        "--tokenize",
+        exp["tokenize"],
+        "--out-dir",
+        str(out),
+    ]
     if args.quiet:
         argv.append("--quiet")
-    print(f"\n=== {name} ({len(systems)} systems, {len(refs)} references, "
-          f"tokenize {exp['tokenize']}), oracle {oracle}", flush=True)
+    print(
+        f"\n=== {name} ({len(systems)} systems, {len(refs)} references, "
+        f"tokenize {exp['tokenize']}), oracle {oracle}",
+        flush=True,
+    )
     app(argv, standalone_mode=False)
     return out / "run.json"
 
@@ -98,21 +121,25 @@ def markdown(run_file: Path, name: str) -> str:
     run = json.loads(run_file.read_text(encoding="utf-8"))
     t = run["results"]["table"]
     n = t["n_candidates"]
-    head = (f"### {name}, oracle `{t['oracle']}`\n\n"
-            f"{t['n_segments']} segments, {t['n_refs']} references, {n['max']} systems per "
-            f"list, ties `{t['ties']}`, bootstrap {t['bootstrap']} (seed {t['seed']}), "
-            f"tokenize `{run['settings']['tokenize']}`. **bold** = best, = : statistically "
-            "equivalent to the best (95% paired bootstrap).\n\n"
-            "| Method | ORANGE | Avg Rank | 95%-CI-L | 95%-CI-U | |\n"
-            "|---|---:|---:|---:|---:|---|\n")
+    head = (
+        f"### {name}, oracle `{t['oracle']}`\n\n"
+        f"{t['n_segments']} segments, {t['n_refs']} references, {n['max']} systems per "
+        f"list, ties `{t['ties']}`, bootstrap {t['bootstrap']} (seed {t['seed']}), "
+        f"tokenize `{run['settings']['tokenize']}`. **bold** = best, = : statistically "
+        "equivalent to the best (95% paired bootstrap).\n\n"
+        "| Method | ORANGE | Avg Rank | 95%-CI-L | 95%-CI-U | |\n"
+        "|---|---:|---:|---:|---:|---|\n"
+    )
     lines = []
     for r in t["rows"]:
         mark = "**best**" if r["best"] else ("=" if r["equivalent_to_best"] else "")
         low = "-" if r["avg_rank_low"] is None else f"{r['avg_rank_low']:.2f}"
         high = "-" if r["avg_rank_high"] is None else f"{r['avg_rank_high']:.2f}"
         method = f"**{r['metric']}**" if r["best"] else r["metric"]
-        lines.append(f"| {method} | {100 * r['orange']:.2f}% | {r['avg_rank']:.2f} | {low} "
-                     f"| {high} | {mark} |")
+        lines.append(
+            f"| {method} | {100 * r['orange']:.2f}% | {r['avg_rank']:.2f} | {low} "
+            f"| {high} | {mark} |"
+        )
     return head + "\n".join(lines) + "\n"
 
 
@@ -145,9 +172,11 @@ def main() -> int:
     unknown = set(names) - set(todo)
     if unknown:
         ap.error(f"unknown experiments {sorted(unknown)}; known: {', '.join(todo)}")
-    parts = ["# ORANGE on WMT multi-reference test sets\n",
-             "Candidate lists: the MT systems' outputs for each segment (Limited ORANGE). "
-             f"Metrics: {' '.join(specs)}.\n"]
+    parts = [
+        "# ORANGE on WMT multi-reference test sets\n",
+        "Candidate lists: the MT systems' outputs for each segment (Limited ORANGE). "
+        f"Metrics: {' '.join(specs)}.\n",
+    ]
     if args.segments:
         parts.append(f"**Only the first {args.segments} segments of each set (a check).**\n")
     for name in names:

@@ -55,7 +55,9 @@ def corpus_score(
     parsed = parse_specs(list(metrics), tokenize=tokenize, lowercase=lowercase)
     stats = compute_stats(parsed, pairs)
     return [
-        Score(m.spec, m.corpus_score(stats[m]), m.signature(n_refs=pairs.n_refs), m.higher_is_better)
+        Score(
+            m.spec, m.corpus_score(stats[m]), m.signature(n_refs=pairs.n_refs), m.higher_is_better
+        )
         for m in parsed
     ]
 

@@ -97,7 +97,7 @@ def test_jsonl_both_shapes_and_autodetect(tmp_path):
     ("obj", "message"),
     [
         ('{"id": 0, "hyp": "a"', "invalid JSON"),
-        ('[1, 2]', "not a JSON object"),
+        ("[1, 2]", "not a JSON object"),
         ('{"hyp": "a"}', "'id' must be a non-negative integer"),
         ('{"id": "3", "hyp": "a"}', "'id' must be a non-negative integer"),
         ('{"id": 0}', "no 'hyp' or 'hyps'"),
@@ -146,8 +146,13 @@ def test_system_names_strip_shared_parts():
 
 
 def test_system_folder_and_files(tmp_path):
-    for name, text in {"sysA.txt": "a\nb\n", "sysB.txt": "c\nd\n", "source.txt": "s\nt\n",
-                       ".hidden": "x\n", "short.txt": "e\n"}.items():
+    for name, text in {
+        "sysA.txt": "a\nb\n",
+        "sysB.txt": "c\nd\n",
+        "source.txt": "s\nt\n",
+        ".hidden": "x\n",
+        "short.txt": "e\n",
+    }.items():
         _write(tmp_path, name, text)
     files = list_system_files(tmp_path, exclude=["source.txt", "short*"])
     assert [f.name for f in files] == ["sysA.txt", "sysB.txt"]

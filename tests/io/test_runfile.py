@@ -48,8 +48,16 @@ def test_missing_folder_is_a_user_error(tmp_path):
 
 def test_json_safe_values():
     ci = bootstrap_ci([1.0, 2.0, 3.0], n_resamples=20, seed=1)
-    out = to_jsonable({"ci": ci, "nan": math.nan, "inf": np.float64(np.inf),
-                       "arr": np.array([[1, 2]]), "flag": np.bool_(True), "t": (1, 2)})
+    out = to_jsonable(
+        {
+            "ci": ci,
+            "nan": math.nan,
+            "inf": np.float64(np.inf),
+            "arr": np.array([[1, 2]]),
+            "flag": np.bool_(True),
+            "t": (1, 2),
+        }
+    )
     assert out["ci"]["value"] == 2.0 and out["ci"]["seed"] == 1
     assert out["nan"] is None and out["inf"] is None
     assert out["arr"] == [[1, 2]] and out["flag"] is True and out["t"] == [1, 2]
@@ -57,13 +65,18 @@ def test_json_safe_values():
 
 
 def test_csv_and_jsonl(tmp_path):
-    write_csv(tmp_path / "t.csv", [{"m": "bleus:4", "v": 0.25, "x": None},
-                                   {"m": "wer", "v": np.float32(0.5), "x": math.nan}])
+    write_csv(
+        tmp_path / "t.csv",
+        [{"m": "bleus:4", "v": 0.25, "x": None}, {"m": "wer", "v": np.float32(0.5), "x": math.nan}],
+    )
     assert (tmp_path / "t.csv").read_text() == "m,v,x\nbleus:4,0.25,\nwer,0.5,\n"
     n = write_jsonl(tmp_path / "e.jsonl", ({"i": i} for i in range(3)))
     assert n == 3
     assert [json.loads(x) for x in (tmp_path / "e.jsonl").read_text().splitlines()] == [
-        {"i": 0}, {"i": 1}, {"i": 2}]
+        {"i": 0},
+        {"i": 1},
+        {"i": 2},
+    ]
 
 
 def test_run_round_trip_and_file_records(tmp_path):
@@ -71,8 +84,13 @@ def test_run_round_trip_and_file_records(tmp_path):
     src.write_text("a\nb\n")
     rec = file_record(src)
     assert rec["lines"] == 2 and rec["bytes"] == 4 and len(rec["sha256"]) == 64
-    run = Run("orange", inputs={"refs": [rec]}, seeds={"bootstrap": 3},
-              results={"x": np.arange(2)}, command=["mtpalette", "orange"])
+    run = Run(
+        "orange",
+        inputs={"refs": [rec]},
+        seeds={"bootstrap": 3},
+        results={"x": np.arange(2)},
+        command=["mtpalette", "orange"],
+    )
     run.save(tmp_path / "run.json")
     data = load_run(tmp_path / "run.json")
     assert data["format"] == "mtpalette-run" and data["kind"] == "orange"

@@ -139,8 +139,14 @@ def test_from_systems_keeps_system_order():
 
 def test_from_nbest_groups_by_id_in_file_order():
     # ids non-contiguous and interleaved; segment 1 has no hypothesis
-    nb = NBestList(np.array([2, 0, 2, 0]), ["c1", "a1", "c2", "a2"], [""] * 4,
-                   np.full(4, np.nan), np.array([1, 2, 3, 4]), "x.nbest")
+    nb = NBestList(
+        np.array([2, 0, 2, 0]),
+        ["c1", "a1", "c2", "a2"],
+        [""] * 4,
+        np.full(4, np.nan),
+        np.array([1, 2, 3, 4]),
+        "x.nbest",
+    )
     refs = [["r", "s", "t"], ["r2", "s2", "t2"]]
     lists = CandidateLists.from_nbest(nb, refs)
     assert lists.texts == ["a1", "a2", "c1", "c2"]
@@ -152,8 +158,9 @@ def test_from_nbest_groups_by_id_in_file_order():
 
 
 def test_duplicates_within_a_segment_are_scored_once_and_counted_each():
-    lists = CandidateLists(["a b c d", "a b c d", "x y"], np.array([0, 3]),
-                           [["a b c d"], ["a b e f"]])
+    lists = CandidateLists(
+        ["a b c d", "a b c d", "x y"], np.array([0, 3]), [["a b c d"], ["a b e f"]]
+    )
     [comp] = compare_candidates(lists, _bleus1())
     assert comp.better.tolist() == [1, 1, 0] and comp.ties.tolist() == [1, 1, 0]
 
@@ -183,8 +190,9 @@ def test_batched_scoring_equals_pair_by_pair_on_real_data(ted_zhen):
                 loo_ranks[s] += rank_of_oracle(oracle[s], [cand[n][s] for n in names]) / 2
         assert segment_ranks(comp).tolist() == pytest.approx(loo_ranks.tolist(), abs=1e-12)
         cand_all = {n: sentence_scores(outputs[n], refs, [spec])[spec] for n in names}
-        as_ranks = [rank_of_oracle(oracle_mean[s], [cand_all[n][s] for n in names])
-                    for s in range(S)]
+        as_ranks = [
+            rank_of_oracle(oracle_mean[s], [cand_all[n][s] for n in names]) for s in range(S)
+        ]
         assert segment_ranks(as_comp).tolist() == pytest.approx(as_ranks, abs=1e-12)
 
 
@@ -195,8 +203,9 @@ def test_error_analysis_from_scored_lists():
 
     lists = _lists()
     [comp] = compare_candidates(lists, _bleus1(), keep_scores=True)
-    recs = list(error_analysis(comp, texts=lists.texts, origins=lists.origins,
-                               references=lists.refs))
+    recs = list(
+        error_analysis(comp, texts=lists.texts, origins=lists.origins, references=lists.refs)
+    )
     assert [r["segment"] for r in recs] == [0, 1]
     assert [(c["text"], c["beats"]) for c in recs[0]["candidates"]] == [("a b c d", 1)]
     assert recs[0]["candidates"][0]["score"] == pytest.approx(75.0)

@@ -38,8 +38,11 @@ def test_rank_direction_lower_is_better():
 
 
 def test_ties_are_relative_not_exact():
-    better, tie = compare_with_oracle(np.array([50.0 + 1e-12, 50.0 + 1e-6, 0.1 + 0.2]),
-                                      np.array([50.0, 50.0, 0.3]), higher_is_better=True)
+    better, tie = compare_with_oracle(
+        np.array([50.0 + 1e-12, 50.0 + 1e-6, 0.1 + 0.2]),
+        np.array([50.0, 50.0, 0.3]),
+        higher_is_better=True,
+    )
     assert tie.tolist() == [True, False, True]
     assert better.tolist() == [False, True, False]
 
@@ -94,8 +97,7 @@ def test_leave_one_out_ranks_average_over_held_out_references():
     # K = 2 comparisons for one segment of 3 candidates
     # k = 0: oracle 0.5, candidates [0.6, 0.5, 0.1] -> 1 better, 1 tie -> rank 2.5
     # k = 1: oracle 0.7, candidates [0.6, 0.9, 0.8] -> 2 better       -> rank 3
-    comp = Comparisons.from_scores("m", [[0.6, 0.5, 0.1], [0.6, 0.9, 0.8]], [[0.5], [0.7]],
-                                   [0, 3])
+    comp = Comparisons.from_scores("m", [[0.6, 0.5, 0.1], [0.6, 0.9, 0.8]], [[0.5], [0.7]], [0, 3])
     assert comp.better.tolist() == [1, 1, 1] and comp.ties.tolist() == [0, 1, 0]
     assert segment_ranks(comp, ties="mid").tolist() == [(2.5 + 3.0) / 2]
     assert segment_ranks(comp, ties="optimistic").tolist() == [(2.0 + 3.0) / 2]
@@ -198,8 +200,11 @@ def test_error_analysis_lists_outranking_candidates_best_first():
     comp = Comparisons.from_scores(
         "m", [[0.6, 0.1, 0.9], [0.4, 0.2, 0.8]], [[0.5], [0.5]], [0, 3], n_refs=2
     )
-    [rec] = list(error_analysis(comp, texts=["a", "b", "c"], origins=["S1", "S2", "S3"],
-                                references=[["r1"], ["r2"]]))
+    [rec] = list(
+        error_analysis(
+            comp, texts=["a", "b", "c"], origins=["S1", "S2", "S3"], references=[["r1"], ["r2"]]
+        )
+    )
     assert rec["n_outranking"] == 2 and rec["oracle_rank"] == 1 + (1 + 2) / 2
     assert [c["origin"] for c in rec["candidates"]] == ["S3", "S1"]
     assert [c["beats"] for c in rec["candidates"]] == [2, 1]
@@ -211,8 +216,7 @@ def test_error_analysis_lists_outranking_candidates_best_first():
 
 def test_error_analysis_respects_direction():
     # lower is better: 0.1 beats the oracle 0.3, 0.2 beats it too and is listed after 0.1
-    comp = Comparisons.from_scores("wer", [0.2, 0.1, 0.9], [0.3], [0, 3],
-                                   higher_is_better=False)
+    comp = Comparisons.from_scores("wer", [0.2, 0.1, 0.9], [0.3], [0, 3], higher_is_better=False)
     [rec] = list(error_analysis(comp))
     assert [c["index"] for c in rec["candidates"]] == [1, 0]
 

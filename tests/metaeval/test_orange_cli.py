@@ -32,14 +32,38 @@ def _run(args):
 
 def test_systems_dir_end_to_end(tmp_path, ted_zhen):
     out = tmp_path / "run"
-    result = _run(["--refs", *REFS, "--systems-dir", str(ZHEN), "--exclude", *NOT_SYSTEMS,
-                   "-m", "bleus:1..4", "bleu", "--bootstrap", "200", "--seed", "3",
-                   "--curve-step", "4", "--out-dir", str(out), "--quiet"])
+    result = _run(
+        [
+            "--refs",
+            *REFS,
+            "--systems-dir",
+            str(ZHEN),
+            "--exclude",
+            *NOT_SYSTEMS,
+            "-m",
+            "bleus:1..4",
+            "bleu",
+            "--bootstrap",
+            "200",
+            "--seed",
+            "3",
+            "--curve-step",
+            "4",
+            "--out-dir",
+            str(out),
+            "--quiet",
+        ]
+    )
     assert result.exit_code == 0, result.output
     for word in ("Method", "ORANGE", "Avg Rank", "95%-CI-L", "bleus:3", "best", "seed:3"):
         assert word in result.output
-    assert {p.name for p in out.iterdir()} == {"run.json", "table.csv", "curve.csv",
-                                               "curve.png", "errors.jsonl"}
+    assert {p.name for p in out.iterdir()} == {
+        "run.json",
+        "table.csv",
+        "curve.csv",
+        "curve.png",
+        "errors.jsonl",
+    }
     run = json.loads((out / "run.json").read_text())
     rows = run["results"]["table"]["rows"]
     assert [r["metric"] for r in rows] == ["bleus:1", "bleus:2", "bleus:3", "bleus:4", "bleu"]
@@ -96,15 +120,34 @@ def test_nbest_with_varying_lengths_matches_library(tmp_path, ted_zhen):
         p = tmp_path / f"ref{k}.txt"
         p.write_text("\n".join(ref[:S]) + "\n", encoding="utf-8")
         ref_files.append(str(p))
-    result = _run(["--refs", *ref_files, "--nbest", str(nbest), "-m", "bleus:4",
-                   "--oracle", "average-score", "--ties", "pessimistic", "--bootstrap", "100",
-                   "--json", str(tmp_path / "r.json"), "--quiet"])
+    result = _run(
+        [
+            "--refs",
+            *ref_files,
+            "--nbest",
+            str(nbest),
+            "-m",
+            "bleus:4",
+            "--oracle",
+            "average-score",
+            "--ties",
+            "pessimistic",
+            "--bootstrap",
+            "100",
+            "--json",
+            str(tmp_path / "r.json"),
+            "--quiet",
+        ]
+    )
     assert result.exit_code == 0, result.output
     run = json.loads((tmp_path / "r.json").read_text())
     table = run["results"]["table"]
     assert table["n_segments"] == S - 1 and table["n_skipped"] == 1
-    assert table["n_candidates"] == {"min": 3, "max": 9, "mean": pytest.approx(
-        sum(3 + s % 7 for s in range(S) if s != 4) / (S - 1))}
+    assert table["n_candidates"] == {
+        "min": 3,
+        "max": 9,
+        "mean": pytest.approx(sum(3 + s % 7 for s in range(S) if s != 4) / (S - 1)),
+    }
     row = table["rows"][0]
     assert "orange:average-score" in row["signature"] and "ties:pessimistic" in row["signature"]
     lists = CandidateLists(
@@ -118,8 +161,17 @@ def test_nbest_with_varying_lengths_matches_library(tmp_path, ted_zhen):
 
 
 def test_one_reference_is_refused_with_exit_code_2():
-    cmd = [sys.executable, "-c", "from mtpalette.cli.app import main; main()", "orange",
-           "--refs", REFS[0], "--systems", str(ZHEN / "SMU.txt"), str(ZHEN / "NiuTrans.txt")]
+    cmd = [
+        sys.executable,
+        "-c",
+        "from mtpalette.cli.app import main; main()",
+        "orange",
+        "--refs",
+        REFS[0],
+        "--systems",
+        str(ZHEN / "SMU.txt"),
+        str(ZHEN / "NiuTrans.txt"),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
     assert "ORANGE needs at least 2 references" in proc.stderr
@@ -134,9 +186,11 @@ def test_candidates_must_be_given_once():
 
 def test_bad_options_are_user_errors():
     base = ["--refs", *REFS, "--systems", str(ZHEN / "SMU.txt"), str(ZHEN / "MiSS.txt")]
-    for extra, message in ((["--ties", "median"], "unknown tie policy"),
-                           (["--oracle", "best"], "unknown oracle"),
-                           (["-m", "nosuchmetric"], "unknown metric")):
+    for extra, message in (
+        (["--ties", "median"], "unknown tie policy"),
+        (["--oracle", "best"], "unknown oracle"),
+        (["-m", "nosuchmetric"], "unknown metric"),
+    ):
         result = _run([*base, *extra])
         assert isinstance(result.exception, UserInputError), result.output
         assert message in str(result.exception)

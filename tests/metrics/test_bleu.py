@@ -19,7 +19,9 @@ SMOOTHING = [("none", None), ("floor", 0.1), ("add-k", 1.0), ("exp", None)]
 
 
 def _sacre_sentences(bleu, hyps, refs):
-    return np.array([bleu.sentence_score(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)])
+    return np.array(
+        [bleu.sentence_score(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)]
+    )
 
 
 @pytest.mark.parametrize("nrefs", ["one_ref", "two_refs"])
@@ -51,7 +53,9 @@ def test_default_sentence_bleu_is_sacrebleu_sentence_bleu(real_pairs):
 
     hyps, refs = real_pairs["two_refs"]
     ours = sentence_scores(hyps[:800], [r[:800] for r in refs], ["bleu"])["bleu"]
-    theirs = [sacrebleu.sentence_bleu(h, [r[i] for r in refs]).score for i, h in enumerate(hyps[:800])]
+    theirs = [
+        sacrebleu.sentence_bleu(h, [r[i] for r in refs]).score for i, h in enumerate(hyps[:800])
+    ]
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-9)
 
 
@@ -70,11 +74,15 @@ def test_variable_number_of_references(ted_zhen):
     hyps = systems["Online-W"]
     ref_b = [r if i % 3 else None for i, r in enumerate(ref_b)]
     ours = corpus_score(hyps, [ref_a, ref_b], ["bleu"])[0]
-    assert ours.value == pytest.approx(SacreBLEU().corpus_score(hyps, [ref_a, ref_b]).score, abs=1e-9)
+    assert ours.value == pytest.approx(
+        SacreBLEU().corpus_score(hyps, [ref_a, ref_b]).score, abs=1e-9
+    )
     sent = sentence_scores(hyps, [ref_a, ref_b], ["bleu"])["bleu"]
     sacre = SacreBLEU(effective_order=True)
-    expected = [sacre.sentence_score(h, [r for r in (a, b) if r is not None]).score
-                for h, a, b in zip(hyps, ref_a, ref_b, strict=True)]
+    expected = [
+        sacre.sentence_score(h, [r for r in (a, b) if r is not None]).score
+        for h, a, b in zip(hyps, ref_a, ref_b, strict=True)
+    ]
     np.testing.assert_allclose(sent, expected, rtol=0, atol=1e-9)
 
 

@@ -14,7 +14,9 @@ from mtpalette.text.tokenizers import tokenize_13a
 
 
 def _tok(hyps, refs):
-    return [tokenize_13a(h) for h in hyps], [[tokenize_13a(r[i]) for r in refs] for i in range(len(hyps))]
+    return [tokenize_13a(h) for h in hyps], [
+        [tokenize_13a(r[i]) for r in refs] for i in range(len(hyps))
+    ]
 
 
 @pytest.mark.parametrize("nrefs", ["one_ref", "two_refs"])

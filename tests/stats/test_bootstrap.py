@@ -43,8 +43,9 @@ def test_generator_seed_records_none():
 def test_fast_mean_equals_generic_statistic():
     x = np.random.default_rng(3).normal(size=(57, 3))
     fast = bootstrap_distribution(x, n_resamples=300, rng=np.random.default_rng(5))
-    slow = bootstrap_distribution(x, lambda s: s.mean(axis=0), n_resamples=300,
-                                  rng=np.random.default_rng(5))
+    slow = bootstrap_distribution(
+        x, lambda s: s.mean(axis=0), n_resamples=300, rng=np.random.default_rng(5)
+    )
     assert fast.shape == (300, 3)
     np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-12)
 
@@ -54,9 +55,13 @@ def test_fast_path_batches_do_not_change_results():
     x = np.random.default_rng(4).random(30_000)
     d = bootstrap_distribution(x, n_resamples=150, rng=np.random.default_rng(9))
     rng = np.random.default_rng(9)
-    idx = np.concatenate([rng.integers(0, 30_000, size=(66, 30_000)),
-                          rng.integers(0, 30_000, size=(66, 30_000)),
-                          rng.integers(0, 30_000, size=(18, 30_000))])
+    idx = np.concatenate(
+        [
+            rng.integers(0, 30_000, size=(66, 30_000)),
+            rng.integers(0, 30_000, size=(66, 30_000)),
+            rng.integers(0, 30_000, size=(18, 30_000)),
+        ]
+    )
     np.testing.assert_allclose(d, x[idx].mean(axis=1), rtol=1e-10)
 
 

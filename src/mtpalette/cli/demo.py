@@ -17,8 +17,12 @@ def demo() -> None:
     """Score every system of the bundled zh-en TED data against its two references."""
     root = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
     refs = [read_lines(str(root / "ref.txt")), read_lines(str(root / "refB.txt"))]
-    systems = sorted(p.name[:-4] for p in root.iterdir() if p.name.endswith(".txt")
-                     and p.name not in {"ref.txt", "refB.txt", "source.txt", "seg_ids.txt"})
+    systems = sorted(
+        p.name[:-4]
+        for p in root.iterdir()
+        if p.name.endswith(".txt")
+        and p.name not in {"ref.txt", "refB.txt", "source.txt", "seg_ids.txt"}
+    )
     from mtpalette.metrics.registry import known_metrics
 
     specs = [s for s in DEMO_METRICS if s.split(":")[0] in known_metrics()]

@@ -86,29 +86,34 @@ def expand_variadic(args: list[str], variadic: set[str] = VARIADIC) -> list[str]
 
 
 def orange(
-    refs: Annotated[list[Path], Opt("--refs", "-r",
-                                    help="Reference files, 2 or more: --refs A B.")],
+    refs: Annotated[
+        list[Path], Opt("--refs", "-r", help="Reference files, 2 or more: --refs A B.")
+    ],
     nbest: Annotated[Path | None, Opt("--nbest", help="n-best file (Moses or JSONL).")] = None,
     nbest_format: Annotated[str, Opt("--nbest-format", help="auto, moses or jsonl.")] = "auto",
     id_base: Annotated[int, Opt("--id-base", help="First segment id of the n-best.")] = 0,
-    systems: Annotated[list[Path] | None,
-                       Opt("--systems", "-s", help="System files: -s A B C.")] = None,
-    systems_dir: Annotated[Path | None,
-                           Opt("--systems-dir", help="Folder of system outputs.")] = None,
+    systems: Annotated[
+        list[Path] | None, Opt("--systems", "-s", help="System files: -s A B C.")
+    ] = None,
+    systems_dir: Annotated[
+        Path | None, Opt("--systems-dir", help="Folder of system outputs.")
+    ] = None,
     systems_glob: Annotated[str, Opt("--systems-glob", help="File pattern in the folder.")] = "*",
-    exclude: Annotated[list[str] | None,
-                       Opt("--exclude", help="File patterns to leave out.")] = None,
-    metrics: Annotated[list[str] | None,
-                       Opt("-m", "--metrics", help="Metric specs: -m bleus:1..9 wer.")] = None,
+    exclude: Annotated[
+        list[str] | None, Opt("--exclude", help="File patterns to leave out.")
+    ] = None,
+    metrics: Annotated[
+        list[str] | None, Opt("-m", "--metrics", help="Metric specs: -m bleus:1..9 wer.")
+    ] = None,
     oracle: Annotated[str, Opt("--oracle", help=" or ".join(ORACLES))] = "leave-one-out",
     ties: Annotated[str, Opt("--ties", help=", ".join(TIE_POLICIES))] = "mid",
     bootstrap: Annotated[int, Opt("--bootstrap", help="Resamples (0: none).")] = 1000,
     seed: Annotated[int, Opt("--seed", help="Seed of the bootstrap.")] = 12345,
     confidence: Annotated[float, Opt("--confidence", help="Interval coverage.")] = 0.95,
-    min_candidates: Annotated[int, Opt("--min-candidates",
-                                       help="Leave out shorter lists.")] = 1,
-    max_candidates: Annotated[int | None, Opt("--max-candidates",
-                                              help="Keep the first N of each list.")] = None,
+    min_candidates: Annotated[int, Opt("--min-candidates", help="Leave out shorter lists.")] = 1,
+    max_candidates: Annotated[
+        int | None, Opt("--max-candidates", help="Keep the first N of each list.")
+    ] = None,
     curve_step: Annotated[int | None, Opt("--curve-step", help="ORANGE-vs-N step.")] = None,
     out_dir: Annotated[Path | None, Opt("--out-dir", help="Write every output here.")] = None,
     json_out: Annotated[Path | None, Opt("--json", help="Run file (JSON).")] = None,
@@ -116,8 +121,9 @@ def orange(
     curve_csv: Annotated[Path | None, Opt("--curve-csv", help="Curve as CSV.")] = None,
     curve_plot: Annotated[Path | None, Opt("--curve-plot", help="Curve plot (.png).")] = None,
     errors: Annotated[Path | None, Opt("--errors", help="Error analysis (JSONL).")] = None,
-    errors_max: Annotated[int, Opt("--errors-max",
-                                   help="Candidates kept per segment in errors.")] = 20,
+    errors_max: Annotated[
+        int, Opt("--errors-max", help="Candidates kept per segment in errors.")
+    ] = 20,
     tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
     lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress bar.")] = False,
@@ -131,11 +137,14 @@ def orange(
         raise UserInputError("--bootstrap must be 0 or more")
     if not 0.0 < confidence < 1.0:
         raise UserInputError("--confidence must be between 0 and 1, e.g. 0.95")
-    if (max_candidates is not None and max_candidates < 1) or errors_max < 0 or (
-        curve_step is not None and curve_step < 1
+    if (
+        (max_candidates is not None and max_candidates < 1)
+        or errors_max < 0
+        or (curve_step is not None and curve_step < 1)
     ):
-        raise UserInputError("--max-candidates and --curve-step must be positive, "
-                             "--errors-max 0 or more")
+        raise UserInputError(
+            "--max-candidates and --curve-step must be positive, --errors-max 0 or more"
+        )
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         json_out = json_out or out_dir / "run.json"
@@ -147,20 +156,28 @@ def orange(
     ref_lines = [read_lines(p) for p in refs]
     for path, lines in zip(refs[1:], ref_lines[1:], strict=True):
         if len(lines) != len(ref_lines[0]):
-            raise UserInputError(f"has {len(lines)} lines but {refs[0]} has "
-                                 f"{len(ref_lines[0])}", path=str(path))
+            raise UserInputError(
+                f"has {len(lines)} lines but {refs[0]} has {len(ref_lines[0])}", path=str(path)
+            )
     if len(refs) < 2:
         raise UserInputError(ONE_REFERENCE)
-    lists, candidate_files = _load_lists(refs, ref_lines, nbest, nbest_format, id_base,
-                                         systems, systems_dir, systems_glob, exclude)
+    lists, candidate_files = _load_lists(
+        refs, ref_lines, nbest, nbest_format, id_base, systems, systems_dir, systems_glob, exclude
+    )
     if max_candidates is not None:
         lists = lists.head(max_candidates)
     parsed = parse_specs(list(metrics), tokenize=tokenize, lowercase=lowercase)
 
     console = Console(stderr=True, quiet=quiet)
     comparisons = _score(console, lists, parsed, oracle, keep_scores=errors is not None)
-    table = evaluate(comparisons, ties=ties, n_resamples=bootstrap, confidence=confidence,
-                     seed=seed, min_candidates=min_candidates)
+    table = evaluate(
+        comparisons,
+        ties=ties,
+        n_resamples=bootstrap,
+        confidence=confidence,
+        seed=seed,
+        min_candidates=min_candidates,
+    )
     curve = None
     if curve_step is not None or curve_csv is not None or curve_plot is not None:
         max_n = int(lists.n_candidates.max())
@@ -181,18 +198,39 @@ def orange(
         plot_orange_curve(curve, curve_plot)
         outputs["curve_plot"] = str(curve_plot)
     if errors is not None:
-        n = write_jsonl(errors, (
-            record for c in comparisons
-            for record in error_analysis(c, ties=ties, texts=lists.texts, origins=lists.origins,
-                                         references=lists.refs, max_per_segment=errors_max)
-        ))
+        n = write_jsonl(
+            errors,
+            (
+                record
+                for c in comparisons
+                for record in error_analysis(
+                    c,
+                    ties=ties,
+                    texts=lists.texts,
+                    origins=lists.origins,
+                    references=lists.refs,
+                    max_per_segment=errors_max,
+                )
+            ),
+        )
         outputs["errors_jsonl"] = str(errors)
         outputs["errors_records"] = n
     if json_out is not None:
-        run = _run_record(table, curve, lists, refs, candidate_files, metrics,
-                          tokenize=tokenize, lowercase=lowercase, id_base=id_base,
-                          min_candidates=min_candidates, max_candidates=max_candidates,
-                          errors_max=errors_max, outputs=outputs)
+        run = _run_record(
+            table,
+            curve,
+            lists,
+            refs,
+            candidate_files,
+            metrics,
+            tokenize=tokenize,
+            lowercase=lowercase,
+            id_base=id_base,
+            min_candidates=min_candidates,
+            max_candidates=max_candidates,
+            errors_max=errors_max,
+            outputs=outputs,
+        )
         run.outputs["run_json"] = str(json_out)
         run.save(json_out)
     for key, value in outputs.items():
@@ -200,22 +238,28 @@ def orange(
             console.print(f"wrote {value}", style="dim")
 
 
-def _load_lists(refs, ref_lines, nbest, nbest_format, id_base, systems, systems_dir,
-                systems_glob, exclude) -> tuple[CandidateLists, list[Path]]:
+def _load_lists(
+    refs, ref_lines, nbest, nbest_format, id_base, systems, systems_dir, systems_glob, exclude
+) -> tuple[CandidateLists, list[Path]]:
     """The candidate lists from exactly one of --nbest, --systems, --systems-dir."""
     given = sum(x is not None and x != [] for x in (nbest, systems, systems_dir))
     if given != 1:
-        raise UserInputError("give the candidates once: --nbest FILE, --systems FILE... or "
-                             "--systems-dir DIR")
+        raise UserInputError(
+            "give the candidates once: --nbest FILE, --systems FILE... or --systems-dir DIR"
+        )
     names = [Path(p).name for p in refs]
     if nbest is not None:
-        lists = CandidateLists.from_nbest(read_nbest(nbest, fmt=nbest_format), ref_lines,
-                                          id_base=id_base, ref_names=names)
+        lists = CandidateLists.from_nbest(
+            read_nbest(nbest, fmt=nbest_format), ref_lines, id_base=id_base, ref_names=names
+        )
         return lists, [nbest]
     if systems_dir is not None:
         ref_paths = {Path(p).resolve() for p in refs}
-        files = [p for p in list_system_files(systems_dir, pattern=systems_glob, exclude=exclude)
-                 if p.resolve() not in ref_paths]
+        files = [
+            p
+            for p in list_system_files(systems_dir, pattern=systems_glob, exclude=exclude)
+            if p.resolve() not in ref_paths
+        ]
     else:
         files = list(systems)
     if not files:
@@ -235,22 +279,31 @@ def _score(console: Console, lists, parsed, oracle, *, keep_scores: bool):
 
     if console.quiet or not console.is_terminal:
         return compare_candidates(lists, parsed, oracle=oracle, keep_scores=keep_scores)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=True) as bar:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
         task = bar.add_task("scoring", total=None)
 
         def progress(done: int, total: int, what: str) -> None:
             bar.update(task, completed=done, total=total, description=what[:60])
 
-        return compare_candidates(lists, parsed, oracle=oracle, keep_scores=keep_scores,
-                                  progress=progress)
+        return compare_candidates(
+            lists, parsed, oracle=oracle, keep_scores=keep_scores, progress=progress
+        )
 
 
 def _title(lists: CandidateLists, oracle: str) -> str:
     n = lists.n_candidates
     kind = lists.info.get("kind", "")
-    return (f"ORANGE ({oracle}): {lists.n_segments} segments, {lists.n_refs} references, "
-            f"{int(n.min())}-{int(n.max())} candidates per list ({kind})")
+    return (
+        f"ORANGE ({oracle}): {lists.n_segments} segments, {lists.n_refs} references, "
+        f"{int(n.min())}-{int(n.max())} candidates per list ({kind})"
+    )
 
 
 def print_table(console: Console, table: OrangeTable, *, title: str = "") -> None:
@@ -273,15 +326,24 @@ def print_table(console: Console, table: OrangeTable, *, title: str = "") -> Non
             mark, style = "best", "bold green"
         elif row.equivalent and table.n_resamples:
             mark, style = "= best", "yellow"
-        t.add_row(row.metric, f"{100 * row.orange.value:.2f}%",
-                  f"{row.avg_rank.value:.{digits}f}", _num(row.avg_rank.low, digits),
-                  _num(row.avg_rank.high, digits), mark, style=style)
+        t.add_row(
+            row.metric,
+            f"{100 * row.orange.value:.2f}%",
+            f"{row.avg_rank.value:.{digits}f}",
+            _num(row.avg_rank.low, digits),
+            _num(row.avg_rank.high, digits),
+            mark,
+            style=style,
+        )
     console.print(t)
     skipped = f", {table.n_skipped} left out (too few candidates)" if table.n_skipped else ""
     console.print(
         f"oracle: {table.oracle}; ties: {table.ties}; ORANGE = mean of rank/(N_i+1) over "
         f"{table.n_segments} segments{skipped}; bootstrap: {table.n_resamples} resamples, "
-        f"seed {table.seed}", style="dim", highlight=False, soft_wrap=True,
+        f"seed {table.seed}",
+        style="dim",
+        highlight=False,
+        soft_wrap=True,
     )
     if table.test:
         console.print(f"'= best': {table.test}", style="dim", highlight=False, soft_wrap=True)
@@ -293,26 +355,43 @@ def _num(x: float, digits: int) -> str:
     return "-" if math.isnan(x) else f"{x:.{digits}f}"
 
 
-def _run_record(table: OrangeTable, curve: OrangeCurve | None, lists: CandidateLists, refs,
-                candidate_files, specs, **settings: Any) -> Run:
+def _run_record(
+    table: OrangeTable,
+    curve: OrangeCurve | None,
+    lists: CandidateLists,
+    refs,
+    candidate_files,
+    specs,
+    **settings: Any,
+) -> Run:
     outputs = settings.pop("outputs")
     return Run(
         "orange",
         inputs={
             "refs": [file_record(p) for p in refs],
-            "candidates": {"kind": lists.info.get("kind"),
-                           "files": [file_record(p) for p in candidate_files],
-                           "systems": lists.info.get("systems")},
+            "candidates": {
+                "kind": lists.info.get("kind"),
+                "files": [file_record(p) for p in candidate_files],
+                "systems": lists.info.get("systems"),
+            },
             "n_segments": lists.n_segments,
-            "n_candidates": {"total": len(lists.texts), "min": int(lists.n_candidates.min()),
-                             "max": int(lists.n_candidates.max())},
+            "n_candidates": {
+                "total": len(lists.texts),
+                "min": int(lists.n_candidates.min()),
+                "max": int(lists.n_candidates.max()),
+            },
         },
-        settings={"oracle": table.oracle, "ties": table.ties, "bootstrap": table.n_resamples,
-                  "confidence": table.confidence, "metric_specs": list(specs),
-                  "metrics": [row.metric for row in table.rows], **settings},
+        settings={
+            "oracle": table.oracle,
+            "ties": table.ties,
+            "bootstrap": table.n_resamples,
+            "confidence": table.confidence,
+            "metric_specs": list(specs),
+            "metrics": [row.metric for row in table.rows],
+            **settings,
+        },
         signatures={row.metric: row.signature for row in table.rows},
         seeds={"bootstrap": table.seed},
-        results={"table": table.to_dict(),
-                 "curve": None if curve is None else curve.to_dict()},
+        results={"table": table.to_dict(), "curve": None if curve is None else curve.to_dict()},
         outputs=outputs,
     )

@@ -31,18 +31,30 @@ def score(
         columns = {m.spec: m.sentence_scores(stats[m]) for m in parsed}
         if fmt == "json":
             for i in range(len(hyps)):
-                typer.echo(json.dumps({"segment": i + 1, **{k: float(v[i]) for k, v in columns.items()}}))
+                typer.echo(
+                    json.dumps({"segment": i + 1, **{k: float(v[i]) for k, v in columns.items()}})
+                )
         else:
             typer.echo("\t".join(["segment", *columns]))
             for i in range(len(hyps)):
                 typer.echo("\t".join([str(i + 1), *(f"{v[i]:.6f}" for v in columns.values())]))
         return
     scores = [
-        Score(m.spec, m.corpus_score(stats[m]), m.signature(n_refs=len(ref_lines)), m.higher_is_better)
+        Score(
+            m.spec, m.corpus_score(stats[m]), m.signature(n_refs=len(ref_lines)), m.higher_is_better
+        )
         for m in parsed
     ]
     if fmt == "json":
-        typer.echo(json.dumps([{"metric": s.metric, "score": s.value, "signature": str(s.signature)} for s in scores], indent=1))
+        typer.echo(
+            json.dumps(
+                [
+                    {"metric": s.metric, "score": s.value, "signature": str(s.signature)}
+                    for s in scores
+                ],
+                indent=1,
+            )
+        )
     elif fmt == "tsv":
         for s in scores:
             typer.echo(f"{s.metric}\t{s.value:.6f}\t{s.signature}")

@@ -95,7 +95,8 @@ class NBestList:
                 f"segment id {int(self.ids[i])} is outside 0..{n_segments - 1 + id_base}: the "
                 f"references have {n_segments} lines and ids are {id_base}-based"
                 + ("" if id_base else " (use an id base of 1 for 1-based ids)"),
-                path=self.path, line=int(self.lines[i]),
+                path=self.path,
+                line=int(self.lines[i]),
             )
         order = np.argsort(seg, kind="stable")
         offsets = np.zeros(n_segments + 1, dtype=np.int64)
@@ -163,7 +164,8 @@ def _parse_moses(lines: Sequence[str], path: str) -> NBestList:
                     score = float(score_text)
                 except ValueError:
                     raise UserInputError(
-                        f"score {score_text!r} is not a number; {_MOSES_SHAPE}", path=path,
+                        f"score {score_text!r} is not a number; {_MOSES_SHAPE}",
+                        path=path,
                         line=number,
                     ) from None
         ids.append(seg_id)
@@ -188,14 +190,18 @@ def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise UserInputError(f"invalid JSON ({exc.msg}); {shape}", path=path,
-                                 line=number) from None
+            raise UserInputError(
+                f"invalid JSON ({exc.msg}); {shape}", path=path, line=number
+            ) from None
         if not isinstance(obj, dict):
             raise UserInputError(f"not a JSON object; {shape}", path=path, line=number)
         seg_id = obj.get("id")
         if isinstance(seg_id, bool) or not isinstance(seg_id, int) or seg_id < 0:
-            raise UserInputError(f"'id' must be a non-negative integer, got {seg_id!r}; {shape}",
-                                 path=path, line=number)
+            raise UserInputError(
+                f"'id' must be a non-negative integer, got {seg_id!r}; {shape}",
+                path=path,
+                line=number,
+            )
         if "hyps" in obj:
             texts, line_scores = obj["hyps"], obj.get("scores")
             if not isinstance(texts, list):
@@ -203,14 +209,16 @@ def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:
             if line_scores is not None and (
                 not isinstance(line_scores, list) or len(line_scores) != len(texts)
             ):
-                raise UserInputError("'scores' must be a list as long as 'hyps'", path=path,
-                                     line=number)
+                raise UserInputError(
+                    "'scores' must be a list as long as 'hyps'", path=path, line=number
+                )
             features = obj.get("features")
             if features is not None and (
                 not isinstance(features, list) or len(features) != len(texts)
             ):
-                raise UserInputError("'features' must be a list as long as 'hyps'", path=path,
-                                     line=number)
+                raise UserInputError(
+                    "'features' must be a list as long as 'hyps'", path=path, line=number
+                )
         elif "hyp" in obj:
             texts = [obj["hyp"]]
             line_scores = None if obj.get("score") is None else [obj["score"]]
@@ -219,14 +227,12 @@ def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:
             raise UserInputError(f"no 'hyp' or 'hyps' key; {shape}", path=path, line=number)
         for j, text in enumerate(texts):
             if not isinstance(text, str):
-                raise UserInputError(f"hypothesis {text!r} is not a string", path=path,
-                                     line=number)
+                raise UserInputError(f"hypothesis {text!r} is not a string", path=path, line=number)
             score = math.nan
             if line_scores is not None and line_scores[j] is not None:
                 value = line_scores[j]
                 if isinstance(value, bool) or not isinstance(value, int | float):
-                    raise UserInputError(f"score {value!r} is not a number", path=path,
-                                         line=number)
+                    raise UserInputError(f"score {value!r} is not a number", path=path, line=number)
                 score = float(value)
             feature = "" if features is None else features[j]
             ids.append(seg_id)
@@ -241,13 +247,18 @@ def _make(ids, hyps, feats, scores, numbers, path) -> NBestList:
     if not hyps:
         raise UserInputError("no hypotheses in the n-best file", path=path)
     return NBestList(
-        np.asarray(ids, dtype=np.int64), hyps, feats, np.asarray(scores, dtype=np.float64),
-        np.asarray(numbers, dtype=np.int64), path,
+        np.asarray(ids, dtype=np.int64),
+        hyps,
+        feats,
+        np.asarray(scores, dtype=np.float64),
+        np.asarray(numbers, dtype=np.int64),
+        path,
     )
 
 
-def parse_features(text: str, *, path: str | None = None,
-                   line: int | None = None) -> dict[str, list[float]]:
+def parse_features(
+    text: str, *, path: str | None = None, line: int | None = None
+) -> dict[str, list[float]]:
     """Parse a Moses features field (``name= v1 v2 name2: v3``) into name -> values.
 
     Values before any name are kept under ``""``.
@@ -267,15 +278,20 @@ def parse_features(text: str, *, path: str | None = None,
         try:
             value = float(token)
         except ValueError:
-            raise UserInputError(f"feature token {token!r} is neither 'name=' nor a number",
-                                 path=path, line=line) from None
+            raise UserInputError(
+                f"feature token {token!r} is neither 'name=' nor a number", path=path, line=line
+            ) from None
         out.setdefault(name, []).append(value)
     return out
 
 
-def write_moses_nbest(path: str | Path, ids: Sequence[int], hyps: Sequence[str],
-                      features: Sequence[str] | None = None,
-                      scores: Sequence[float] | None = None) -> None:
+def write_moses_nbest(
+    path: str | Path,
+    ids: Sequence[int],
+    hyps: Sequence[str],
+    features: Sequence[str] | None = None,
+    scores: Sequence[float] | None = None,
+) -> None:
     """Write hypotheses as a Moses n-best file (features and score empty when not given)."""
     with open(path, "w", encoding="utf-8") as fh:
         for j, (seg_id, hyp) in enumerate(zip(ids, hyps, strict=True)):
@@ -286,8 +302,9 @@ def write_moses_nbest(path: str | Path, ids: Sequence[int], hyps: Sequence[str],
             fh.write(f"{int(seg_id)} ||| {hyp} ||| {feature} ||| {score}\n")
 
 
-def list_system_files(directory: str | Path, *, pattern: str = "*",
-                      exclude: Sequence[str] = ()) -> list[Path]:
+def list_system_files(
+    directory: str | Path, *, pattern: str = "*", exclude: Sequence[str] = ()
+) -> list[Path]:
     """The system-output files of a folder: regular, non-hidden, matching ``pattern`` and
     none of the ``exclude`` globs, sorted by name.
 
@@ -302,16 +319,22 @@ def list_system_files(directory: str | Path, *, pattern: str = "*",
     """
     root = Path(directory)
     if not root.is_dir():
-        raise UserInputError("not a directory (expected a folder of system outputs)",
-                             path=str(root))
+        raise UserInputError(
+            "not a directory (expected a folder of system outputs)", path=str(root)
+        )
     files = sorted(
-        p for p in root.iterdir()
-        if p.is_file() and not p.name.startswith(".") and fnmatch.fnmatch(p.name, pattern)
+        p
+        for p in root.iterdir()
+        if p.is_file()
+        and not p.name.startswith(".")
+        and fnmatch.fnmatch(p.name, pattern)
         and not any(fnmatch.fnmatch(p.name, ex) for ex in exclude)
     )
     if not files:
-        raise UserInputError(f"no system files match {pattern!r} (excluding "
-                             f"{', '.join(exclude) or 'nothing'})", path=str(root))
+        raise UserInputError(
+            f"no system files match {pattern!r} (excluding {', '.join(exclude) or 'nothing'})",
+            path=str(root),
+        )
     return files
 
 
@@ -342,8 +365,9 @@ def system_names(paths: Sequence[str | Path]) -> list[str]:
     return names
 
 
-def read_systems(paths: Sequence[str | Path],
-                 names: Sequence[str] | None = None) -> dict[str, list[str]]:
+def read_systems(
+    paths: Sequence[str | Path], names: Sequence[str] | None = None
+) -> dict[str, list[str]]:
     """Several systems' output files, by system name in the given order.
 
     Raises a :class:`UserInputError` when two files get the same name or the files differ in

@@ -41,7 +41,8 @@ def read_lines(path: str | Path, *, allow_empty: bool = False) -> list[str]:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise UserInputError(
-            f"invalid UTF-8 (byte 0x{data[exc.start]:02x}); expected UTF-8 text", path=name,
+            f"invalid UTF-8 (byte 0x{data[exc.start]:02x}); expected UTF-8 text",
+            path=name,
             line=line,
         ) from None
     if text.startswith("\ufeff"):
@@ -55,7 +56,9 @@ def read_lines(path: str | Path, *, allow_empty: bool = False) -> list[str]:
     return lines
 
 
-def read_parallel(hyp_path: str | Path, ref_paths: list[str | Path]) -> tuple[list[str], list[list[str]]]:
+def read_parallel(
+    hyp_path: str | Path, ref_paths: list[str | Path]
+) -> tuple[list[str], list[list[str]]]:
     """A hypothesis file and its reference files, checked to have the same number of lines."""
     hyps = read_lines(hyp_path)
     refs = []

@@ -141,8 +141,9 @@ def csv_text(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = 
     return buf.getvalue()
 
 
-def write_csv(path: str | Path, rows: Sequence[Mapping[str, Any]],
-              columns: Sequence[str] | None = None) -> None:
+def write_csv(
+    path: str | Path, rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None
+) -> None:
     """Write rows as a CSV file atomically."""
     text = csv_text(rows, columns)
     with atomic_writer(path, newline="") as fh:
@@ -158,8 +159,7 @@ def file_record(path: str | Path, *, count_lines: bool = True) -> dict[str, Any]
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
             lines += block.count(b"\n")
-    out: dict[str, Any] = {"path": str(p), "bytes": p.stat().st_size,
-                           "sha256": digest.hexdigest()}
+    out: dict[str, Any] = {"path": str(p), "bytes": p.stat().st_size, "sha256": digest.hexdigest()}
     if count_lines:
         out["lines"] = lines
     return out
@@ -222,9 +222,11 @@ def load_run(path: str | Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise UserInputError("file not found", path=str(path)) from None
     except json.JSONDecodeError as exc:
-        raise UserInputError(f"not a JSON file ({exc.msg})", path=str(path),
-                             line=exc.lineno) from None
+        raise UserInputError(
+            f"not a JSON file ({exc.msg})", path=str(path), line=exc.lineno
+        ) from None
     if not isinstance(data, dict) or data.get("format") != RUN_FORMAT:
-        raise UserInputError(f"not an mtpalette run file (no \"format\": \"{RUN_FORMAT}\")",
-                             path=str(path))
+        raise UserInputError(
+            f'not an mtpalette run file (no "format": "{RUN_FORMAT}")', path=str(path)
+        )
     return data

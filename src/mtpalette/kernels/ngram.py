@@ -50,8 +50,26 @@ def _runs_hist(a, a0, a1, b, b0, b1, max_n, prev, cur, hist_rows):
 
 
 @nb.njit(cache=True, nogil=True)
-def _pair_matches(hyp_ids, h0, h1, ref_ids, ref_off, seg, n_seg, n_refs, ref_mask, max_n,
-                  per_ref, out, prev, cur, self_hist, first, ref_hist, best):
+def _pair_matches(
+    hyp_ids,
+    h0,
+    h1,
+    ref_ids,
+    ref_off,
+    seg,
+    n_seg,
+    n_refs,
+    ref_mask,
+    max_n,
+    per_ref,
+    out,
+    prev,
+    cur,
+    self_hist,
+    first,
+    ref_hist,
+    best,
+):
     H = h1 - h0
     # self matches: count of each n-gram in the hypothesis, and whether i is a first occurrence
     _runs_hist(hyp_ids, h0, h1, hyp_ids, h0, h1, max_n, prev, cur, self_hist)
@@ -62,8 +80,11 @@ def _pair_matches(hyp_ids, h0, h1, ref_ids, ref_off, seg, n_seg, n_refs, ref_mas
         for kk in range(ii):
             if hyp_ids[h0 + kk] == x:
                 length = 0
-                while (length < max_n and ii + length < H
-                       and hyp_ids[h0 + ii + length] == hyp_ids[h0 + kk + length]):
+                while (
+                    length < max_n
+                    and ii + length < H
+                    and hyp_ids[h0 + ii + length] == hyp_ids[h0 + kk + length]
+                ):
                     length += 1
                 if length > m:
                     m = length
@@ -122,9 +143,26 @@ def _matches_kernel(hyp_ids, hyp_off, seg, ref_ids, ref_off, ref_mask, max_n, pe
         best = np.zeros((max_h + 1, max_n), dtype=np.int64)
         first = np.zeros(max_h + 1, dtype=np.int64)
         for p in range(c * chunk, min(P, (c + 1) * chunk)):
-            _pair_matches(hyp_ids, hyp_off[p], hyp_off[p + 1], ref_ids, ref_off, seg[p], n_seg,
-                          n_refs, ref_mask, max_n, per_ref, out[p], prev, cur, self_hist, first,
-                          ref_hist, best)
+            _pair_matches(
+                hyp_ids,
+                hyp_off[p],
+                hyp_off[p + 1],
+                ref_ids,
+                ref_off,
+                seg[p],
+                n_seg,
+                n_refs,
+                ref_mask,
+                max_n,
+                per_ref,
+                out[p],
+                prev,
+                cur,
+                self_hist,
+                first,
+                ref_hist,
+                best,
+            )
     return out
 
 
@@ -136,8 +174,17 @@ def ngram_matches(pairs, max_n: int, *, per_ref: bool = False) -> np.ndarray:
     clipped count against reference ``k`` alone (zero where that reference is missing).
     """
     n_chunks = max(1, min(len(pairs.hyp), 64 * nb.get_num_threads()))
-    return _matches_kernel(pairs.hyp.ids, pairs.hyp.offsets, pairs.seg, pairs.refs.ids,
-                           pairs.refs.offsets, pairs.ref_mask, max_n, per_ref, n_chunks)
+    return _matches_kernel(
+        pairs.hyp.ids,
+        pairs.hyp.offsets,
+        pairs.seg,
+        pairs.refs.ids,
+        pairs.refs.offsets,
+        pairs.ref_mask,
+        max_n,
+        per_ref,
+        n_chunks,
+    )
 
 
 def ngram_totals(lengths: np.ndarray, max_n: int) -> np.ndarray:

@@ -87,9 +87,13 @@ class CandidateLists:
 
     def __post_init__(self) -> None:
         self.offsets = np.asarray(self.offsets, dtype=np.int64)
-        if self.offsets.ndim != 1 or len(self.offsets) < 1 or self.offsets[0] != 0 or (
-            np.any(np.diff(self.offsets) < 0)
-        ) or self.offsets[-1] != len(self.texts):
+        if (
+            self.offsets.ndim != 1
+            or len(self.offsets) < 1
+            or self.offsets[0] != 0
+            or (np.any(np.diff(self.offsets) < 0))
+            or self.offsets[-1] != len(self.texts)
+        ):
             raise ValueError("offsets must rise from 0 to len(texts)")
         S = len(self.offsets) - 1
         for k, ref in enumerate(self.refs):
@@ -118,8 +122,13 @@ class CandidateLists:
         return np.repeat(np.arange(self.n_segments, dtype=np.int64), self.n_candidates)
 
     @classmethod
-    def from_systems(cls, systems: Mapping[str, Sequence[str]], refs: Sequence[Sequence[str]],
-                     *, ref_names: Sequence[str] | None = None) -> CandidateLists:
+    def from_systems(
+        cls,
+        systems: Mapping[str, Sequence[str]],
+        refs: Sequence[Sequence[str]],
+        *,
+        ref_names: Sequence[str] | None = None,
+    ) -> CandidateLists:
         """One candidate per system and segment, in the order of ``systems``."""
         if not systems:
             raise UserInputError("no system outputs given")
@@ -135,13 +144,24 @@ class CandidateLists:
         texts = [col[s] for s in range(S) for col in columns]
         names = list(systems)
         M = len(columns)
-        return cls(texts, np.arange(0, M * S + 1, M, dtype=np.int64), [list(r) for r in refs],
-                   names * S, list(ref_names) if ref_names else None,
-                   {"kind": "systems", "systems": names})
+        return cls(
+            texts,
+            np.arange(0, M * S + 1, M, dtype=np.int64),
+            [list(r) for r in refs],
+            names * S,
+            list(ref_names) if ref_names else None,
+            {"kind": "systems", "systems": names},
+        )
 
     @classmethod
-    def from_nbest(cls, nbest: NBestList, refs: Sequence[Sequence[str]], *, id_base: int = 0,
-                   ref_names: Sequence[str] | None = None) -> CandidateLists:
+    def from_nbest(
+        cls,
+        nbest: NBestList,
+        refs: Sequence[Sequence[str]],
+        *,
+        id_base: int = 0,
+        ref_names: Sequence[str] | None = None,
+    ) -> CandidateLists:
         """The hypotheses of an n-best file, grouped by segment id, each list in file order."""
         if not refs:
             raise UserInputError("no reference given")
@@ -149,9 +169,14 @@ class CandidateLists:
         texts = [nbest.hyps[i] for i in order]
         rank = np.arange(len(order)) - np.repeat(offsets[:-1], np.diff(offsets))
         origins = [f"n-best #{r + 1}" for r in rank.tolist()]
-        return cls(texts, offsets, [list(r) for r in refs], origins,
-                   list(ref_names) if ref_names else None,
-                   {"kind": "nbest", "path": nbest.path, "id_base": id_base})
+        return cls(
+            texts,
+            offsets,
+            [list(r) for r in refs],
+            origins,
+            list(ref_names) if ref_names else None,
+            {"kind": "nbest", "path": nbest.path, "id_base": id_base},
+        )
 
     def head(self, n: int) -> CandidateLists:
         """The first ``n`` candidates of every list.
@@ -168,9 +193,14 @@ class CandidateLists:
         idx = np.arange(offsets[-1], dtype=np.int64) + np.repeat(
             self.offsets[:-1] - offsets[:-1], keep
         )
-        return CandidateLists([self.texts[i] for i in idx], offsets, self.refs,
-                              None if self.origins is None else [self.origins[i] for i in idx],
-                              self.ref_names, dict(self.info))
+        return CandidateLists(
+            [self.texts[i] for i in idx],
+            offsets,
+            self.refs,
+            None if self.origins is None else [self.origins[i] for i in idx],
+            self.ref_names,
+            dict(self.info),
+        )
 
 
 def _unique_candidates(lists: CandidateLists) -> tuple[list[str], np.ndarray, np.ndarray]:
@@ -179,8 +209,9 @@ def _unique_candidates(lists: CandidateLists) -> tuple[list[str], np.ndarray, np
     texts: list[str] = []
     segs: list[int] = []
     inverse = np.empty(len(lists.texts), dtype=np.int64)
-    for i, (s, text) in enumerate(zip(lists.segment_of_candidates().tolist(), lists.texts,
-                                      strict=True)):
+    for i, (s, text) in enumerate(
+        zip(lists.segment_of_candidates().tolist(), lists.texts, strict=True)
+    ):
         key = (s, text)
         j = seen.get(key)
         if j is None:
@@ -227,8 +258,9 @@ class _Accumulator:
         self.cand_sum = np.zeros(n_cand, dtype=np.float32) if keep_scores else None
         self.oracle_sum = np.zeros(n_seg, dtype=np.float64)
 
-    def add(self, cand: np.ndarray, oracle: np.ndarray, seg: np.ndarray,
-            higher_is_better: bool) -> None:
+    def add(
+        self, cand: np.ndarray, oracle: np.ndarray, seg: np.ndarray, higher_is_better: bool
+    ) -> None:
         better, tie = compare_with_oracle(cand, oracle[seg], higher_is_better=higher_is_better)
         self.better += better
         self.ties += tie
@@ -303,8 +335,7 @@ def compare_candidates(
         hyp_seg = np.concatenate([u_seg, np.arange(S, dtype=np.int64)])
         for k in range(R):
             others = [lists.refs[j] for j in range(R) if j != k]
-            pairs = TextPairs(u_texts + list(lists.refs[k]), hyp_seg, others,
-                              _encoders=encoders)
+            pairs = TextPairs(u_texts + list(lists.refs[k]), hyp_seg, others, _encoders=encoders)
             for group in groups:
                 for m, sc in _scores(group, pairs).items():
                     acc[m].add(sc[:U][inverse], sc[U:], seg, m.higher_is_better)
@@ -315,8 +346,9 @@ def compare_candidates(
         all_refs = [list(r) for r in lists.refs]
         for k in range(R):
             others = [lists.refs[j] for j in range(R) if j != k]
-            pairs = TextPairs(lists.refs[k], np.arange(S, dtype=np.int64), others,
-                              _encoders=encoders)
+            pairs = TextPairs(
+                lists.refs[k], np.arange(S, dtype=np.int64), others, _encoders=encoders
+            )
             for group in groups:
                 for m, sc in _scores(group, pairs).items():
                     acc[m].oracle_sum += sc
@@ -338,9 +370,19 @@ def compare_candidates(
         cand_scores = None
         if a.cand_sum is not None:
             cand_scores = a.cand_sum / np.float32(n_comparisons)
-        out.append(Comparisons(
-            name, m.higher_is_better, lists.offsets.copy(), a.better, a.ties, n_comparisons,
-            oracle, R, str(signature), cand_scores,
-            a.oracle_sum / R if keep_scores else None,
-        ))
+        out.append(
+            Comparisons(
+                name,
+                m.higher_is_better,
+                lists.offsets.copy(),
+                a.better,
+                a.ties,
+                n_comparisons,
+                oracle,
+                R,
+                str(signature),
+                cand_scores,
+                a.oracle_sum / R if keep_scores else None,
+            )
+        )
     return out

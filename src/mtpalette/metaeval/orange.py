@@ -97,8 +97,9 @@ def check_oracle(oracle: str) -> str:
     return oracle
 
 
-def compare_with_oracle(cand: np.ndarray, oracle: np.ndarray, *,
-                        higher_is_better: bool) -> tuple[np.ndarray, np.ndarray]:
+def compare_with_oracle(
+    cand: np.ndarray, oracle: np.ndarray, *, higher_is_better: bool
+) -> tuple[np.ndarray, np.ndarray]:
     """Element-wise: is each candidate strictly better than the oracle, and is it a tie?
 
     NaN scores are neither better nor tied.
@@ -121,8 +122,13 @@ def compare_with_oracle(cand: np.ndarray, oracle: np.ndarray, *,
     return better, tie
 
 
-def rank_of_oracle(oracle_score: float, cand_scores: Sequence[float], *,
-                   higher_is_better: bool = True, ties: str = "mid") -> float:
+def rank_of_oracle(
+    oracle_score: float,
+    cand_scores: Sequence[float],
+    *,
+    higher_is_better: bool = True,
+    ties: str = "mid",
+) -> float:
     """The rank of one oracle score among candidate scores (1 is best).
 
     Examples
@@ -134,8 +140,11 @@ def rank_of_oracle(oracle_score: float, cand_scores: Sequence[float], *,
     >>> rank_of_oracle(0.2, [0.1, 0.3], higher_is_better=False)  # an error rate: 0.1 is better
     2.0
     """
-    better, tie = compare_with_oracle(np.asarray(cand_scores, dtype=np.float64),
-                                      np.asarray(oracle_score), higher_is_better=higher_is_better)
+    better, tie = compare_with_oracle(
+        np.asarray(cand_scores, dtype=np.float64),
+        np.asarray(oracle_score),
+        higher_is_better=higher_is_better,
+    )
     return 1.0 + float(better.sum()) + tie_weight(ties) * float(tie.sum())
 
 
@@ -204,9 +213,18 @@ class Comparisons:
         return np.diff(self.offsets)
 
     @classmethod
-    def from_scores(cls, metric: str, cand_scores: Any, oracle_scores: Any, offsets: Any, *,
-                    higher_is_better: bool = True, oracle: str = "leave-one-out",
-                    n_refs: int = 0, signature: str = "") -> Comparisons:
+    def from_scores(
+        cls,
+        metric: str,
+        cand_scores: Any,
+        oracle_scores: Any,
+        offsets: Any,
+        *,
+        higher_is_better: bool = True,
+        oracle: str = "leave-one-out",
+        n_refs: int = 0,
+        signature: str = "",
+    ) -> Comparisons:
         """Comparisons from scores: ``cand_scores`` ``(K, P)``, ``oracle_scores`` ``(K, S)``.
 
         Row ``k`` holds the scores of comparison ``k`` (held-out reference ``k`` for
@@ -222,15 +240,27 @@ class Comparisons:
         orc = np.atleast_2d(np.asarray(oracle_scores, dtype=np.float64))
         offsets = np.asarray(offsets, dtype=np.int64)
         n_cand = np.diff(offsets)
-        if cand.shape[0] != orc.shape[0] or orc.shape[1] != len(n_cand) or (
-            cand.shape[1] != offsets[-1]
+        if (
+            cand.shape[0] != orc.shape[0]
+            or orc.shape[1] != len(n_cand)
+            or (cand.shape[1] != offsets[-1])
         ):
             raise ValueError("cand_scores (K, P) and oracle_scores (K, S) do not match offsets")
         seg = np.repeat(np.arange(len(n_cand)), n_cand)
         better, tie = compare_with_oracle(cand, orc[:, seg], higher_is_better=higher_is_better)
-        return cls(metric, higher_is_better, offsets, better.sum(axis=0).astype(np.int32),
-                   tie.sum(axis=0).astype(np.int32), cand.shape[0], oracle, n_refs, signature,
-                   cand.mean(axis=0), orc.mean(axis=0))
+        return cls(
+            metric,
+            higher_is_better,
+            offsets,
+            better.sum(axis=0).astype(np.int32),
+            tie.sum(axis=0).astype(np.int32),
+            cand.shape[0],
+            oracle,
+            n_refs,
+            signature,
+            cand.mean(axis=0),
+            orc.mean(axis=0),
+        )
 
 
 def _segment_sums(values: np.ndarray, offsets: np.ndarray, keep: np.ndarray) -> np.ndarray:
@@ -241,8 +271,7 @@ def _segment_sums(values: np.ndarray, offsets: np.ndarray, keep: np.ndarray) -> 
     return csum[starts + keep] - csum[starts]
 
 
-def segment_ranks(comp: Comparisons, *, ties: str = "mid",
-                  cutoff: int | None = None) -> np.ndarray:
+def segment_ranks(comp: Comparisons, *, ties: str = "mid", cutoff: int | None = None) -> np.ndarray:
     """The oracle's rank in every segment (mean over the ``K`` comparisons).
 
     With ``cutoff`` only the first ``cutoff`` candidates of each list count.
@@ -339,8 +368,7 @@ class OrangeTable:
         if with_segment_ranks:
             out["segments"] = self.segments
             out["segment_ranks"] = {
-                row.metric: np.round(self.segment_ranks[:, j], 6)
-                for j, row in enumerate(self.rows)
+                row.metric: np.round(self.segment_ranks[:, j], 6) for j, row in enumerate(self.rows)
             }
         return out
 
@@ -361,11 +389,24 @@ def _kept_segments(comp: Comparisons, min_candidates: int) -> np.ndarray:
     return keep
 
 
-def orange_signature(comp: Comparisons, *, ties: str, n_resamples: int, seed: int | None,
-                     confidence: float, method: str, min_candidates: int = 1) -> str:
+def orange_signature(
+    comp: Comparisons,
+    *,
+    ties: str,
+    n_resamples: int,
+    seed: int | None,
+    confidence: float,
+    method: str,
+    min_candidates: int = 1,
+) -> str:
     """The metric's signature extended with every ORANGE setting."""
-    parts = [comp.signature or comp.metric, f"orange:{comp.oracle}", f"refs:{comp.n_refs}",
-             f"ties:{ties}", "norm:per-segment"]
+    parts = [
+        comp.signature or comp.metric,
+        f"orange:{comp.oracle}",
+        f"refs:{comp.n_refs}",
+        f"ties:{ties}",
+        "norm:per-segment",
+    ]
     if min_candidates > 1:
         parts.append(f"minN:{min_candidates}")
     parts.append(f"bs:{n_resamples}")
@@ -424,32 +465,66 @@ def evaluate(
         if isinstance(seed, np.random.Generator):
             seed = int(seed.integers(0, 2**32))
         _, recorded = resolve_seed(seed)
-        cis = bootstrap_cis(np.hstack([norm, ranks]), n_resamples=n_resamples,
-                            confidence=confidence, method=method, seed=recorded)
-        versus = compare_with_best(norm, higher_is_better=False, n_resamples=n_resamples,
-                                   confidence=confidence, method=method, seed=recorded)
+        cis = bootstrap_cis(
+            np.hstack([norm, ranks]),
+            n_resamples=n_resamples,
+            confidence=confidence,
+            method=method,
+            seed=recorded,
+        )
+        versus = compare_with_best(
+            norm,
+            higher_is_better=False,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            method=method,
+            seed=recorded,
+        )
         best, equivalent, diffs = versus.best, versus.equivalent, versus.diffs
     else:
         nan = float("nan")
-        cis = [BootstrapCI(float(v), nan, nan, len(n_cand), 0, confidence, "none", None)
-               for v in np.concatenate([norm.mean(axis=0), ranks.mean(axis=0)])]
+        cis = [
+            BootstrapCI(float(v), nan, nan, len(n_cand), 0, confidence, "none", None)
+            for v in np.concatenate([norm.mean(axis=0), ranks.mean(axis=0)])
+        ]
         best = int(np.argmin(norm.mean(axis=0)))
         equivalent = np.arange(M) == best
         diffs = [None] * M
     rows = [
-        OrangeRow(c.metric, cis[j], cis[M + j], j == best, bool(equivalent[j]), diffs[j],
-                  orange_signature(c, ties=ties, n_resamples=n_resamples, seed=recorded,
-                                   confidence=confidence, method=method,
-                                   min_candidates=min_candidates),
-                  c.higher_is_better)
+        OrangeRow(
+            c.metric,
+            cis[j],
+            cis[M + j],
+            j == best,
+            bool(equivalent[j]),
+            diffs[j],
+            orange_signature(
+                c,
+                ties=ties,
+                n_resamples=n_resamples,
+                seed=recorded,
+                confidence=confidence,
+                method=method,
+                min_candidates=min_candidates,
+            ),
+            c.higher_is_better,
+        )
         for j, c in enumerate(comparisons)
     ]
     all_n = first.n_candidates[keep]
     return OrangeTable(
-        rows, first.oracle, ties, n_resamples, confidence, recorded, int(keep.sum()),
-        int((~keep).sum()), first.n_refs,
+        rows,
+        first.oracle,
+        ties,
+        n_resamples,
+        confidence,
+        recorded,
+        int(keep.sum()),
+        int((~keep).sum()),
+        first.n_refs,
         {"min": int(all_n.min()), "max": int(all_n.max()), "mean": float(all_n.mean())},
-        ranks, np.flatnonzero(keep),
+        ranks,
+        np.flatnonzero(keep),
         EQUIVALENCE_TEST.format(conf=100 * confidence, method=method) if n_resamples else "",
     )
 
@@ -467,14 +542,23 @@ class OrangeCurve:
     def rows(self) -> list[dict[str, Any]]:
         """Long format: one row per (cutoff, metric)."""
         return [
-            {"cutoff": int(n), "metric": metric, "orange": float(self.orange[metric][i]),
-             "avg_rank": float(self.avg_rank[metric][i])}
-            for i, n in enumerate(self.cutoffs) for metric in self.orange
+            {
+                "cutoff": int(n),
+                "metric": metric,
+                "orange": float(self.orange[metric][i]),
+                "avg_rank": float(self.avg_rank[metric][i]),
+            }
+            for i, n in enumerate(self.cutoffs)
+            for metric in self.orange
         ]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ties": self.ties, "cutoffs": self.cutoffs, "orange": self.orange,
-                "avg_rank": self.avg_rank}
+        return {
+            "ties": self.ties,
+            "cutoffs": self.cutoffs,
+            "orange": self.orange,
+            "avg_rank": self.avg_rank,
+        }
 
 
 def curve_cutoffs(max_n: int, step: int) -> np.ndarray:
@@ -493,9 +577,14 @@ def curve_cutoffs(max_n: int, step: int) -> np.ndarray:
     return cut
 
 
-def orange_curve(comparisons: Sequence[Comparisons], *, step: int = 1,
-                 cutoffs: Sequence[int] | None = None, ties: str = "mid",
-                 min_candidates: int = 1) -> OrangeCurve:
+def orange_curve(
+    comparisons: Sequence[Comparisons],
+    *,
+    step: int = 1,
+    cutoffs: Sequence[int] | None = None,
+    ties: str = "mid",
+    min_candidates: int = 1,
+) -> OrangeCurve:
     """ORANGE at each cutoff ``n``, keeping the first ``n`` candidates of each list in order.
 
     A segment with ``N_i < n`` candidates keeps all of them and is normalised by
@@ -514,8 +603,11 @@ def orange_curve(comparisons: Sequence[Comparisons], *, step: int = 1,
     first = comparisons[0]
     keep = _kept_segments(first, min_candidates)
     n_cand = first.n_candidates[keep]
-    cut = (curve_cutoffs(int(n_cand.max()), step) if cutoffs is None
-           else np.asarray(sorted(set(int(n) for n in cutoffs)), dtype=np.int64))
+    cut = (
+        curve_cutoffs(int(n_cand.max()), step)
+        if cutoffs is None
+        else np.asarray(sorted(set(int(n) for n in cutoffs)), dtype=np.int64)
+    )
     if cut.size == 0 or cut[0] < 1:
         raise UserInputError("curve cutoffs must be positive")
     orange: dict[str, np.ndarray] = {}

@@ -176,8 +176,8 @@ class Metric(ABC):
         return f"<{type(self).__name__} {self.spec}>"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.spec == self.spec and (
-            other.view() == self.view()
+        return (
+            type(other) is type(self) and other.spec == self.spec and (other.view() == self.view())
         )
 
     def __hash__(self) -> int:

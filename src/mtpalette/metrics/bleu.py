@@ -46,9 +46,7 @@ def ngram_stats(pairs: Pairs, max_n: int) -> np.ndarray:
     hyp_len = pairs.hyp.lengths()
     correct = ngram_matches(pairs, max_n)[:, 0, :]
     total = ngram_totals(hyp_len, max_n)
-    return np.column_stack([hyp_len, closest_ref_lengths(pairs), correct, total]).astype(
-        np.float64
-    )
+    return np.column_stack([hyp_len, closest_ref_lengths(pairs), correct, total]).astype(np.float64)
 
 
 def bleu_from_stats(
@@ -154,8 +152,15 @@ class BLEU(_NgramFamily):
         "eff": _yes_no,
     }
 
-    def __init__(self, *, n: int = 4, smooth: str = "exp", value: float | None = None,
-                 eff: bool | None = None, **common: Any) -> None:
+    def __init__(
+        self,
+        *,
+        n: int = 4,
+        smooth: str = "exp",
+        value: float | None = None,
+        eff: bool | None = None,
+        **common: Any,
+    ) -> None:
         super().__init__(**common)
         if smooth not in SMOOTH_DEFAULTS:
             raise ValueError(f"smooth must be one of {', '.join(SMOOTH_DEFAULTS)}")
@@ -182,8 +187,9 @@ class BLEU(_NgramFamily):
         return {"order": self.n, "smooth": smooth, "eff": eff, "multiref": "max-clip"}
 
     def _score(self, row: np.ndarray, effective: bool) -> float:
-        return bleu_from_stats(row, self.n, smooth=self.smooth, smooth_value=self.value,
-                               effective_order=effective)
+        return bleu_from_stats(
+            row, self.n, smooth=self.smooth, smooth_value=self.value, effective_order=effective
+        )
 
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         effective = True if self.eff is None else self.eff

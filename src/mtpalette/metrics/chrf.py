@@ -125,8 +125,9 @@ class ChrF(Metric):
     scale = "0-100"
     options: ClassVar[dict[str, Any]] = {"n": int, "w": int, "beta": float, "eps": _yes_no}
 
-    def __init__(self, *, n: int = 6, w: int = 0, beta: float = 2.0, eps: bool = False,
-                 **common: Any) -> None:
+    def __init__(
+        self, *, n: int = 6, w: int = 0, beta: float = 2.0, eps: bool = False, **common: Any
+    ) -> None:
         super().__init__(**common)
         if n < 1 or w < 0:
             raise ValueError("need a character order n >= 1 and a word order w >= 0")
@@ -155,8 +156,14 @@ class ChrF(Metric):
         return sig.with_fields(tok="none(chars)")
 
     def signature_fields(self) -> dict[str, Any]:
-        return {"nc": self.n, "nw": self.w, "beta": self.beta, "space": False,
-                "eff": not self.eps, "multiref": "best-f"}
+        return {
+            "nc": self.n,
+            "nw": self.w,
+            "beta": self.beta,
+            "space": False,
+            "eff": not self.eps,
+            "multiref": "best-f",
+        }
 
     def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:
         stats = order_stats(pairs, self.n)

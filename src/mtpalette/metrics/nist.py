@@ -93,8 +93,17 @@ class NIST(Metric):
                 numer = prev_counts[g.prefix].astype(np.float64)
             info = corpus_information(counts, numer)
             prev_ids = grams[k - 1].ids if k > 0 else g.ids
-            block = nist_order_kernel(g.ids, prev_ids, g.prefix, rows.offsets, pairs.seg,
-                                      pairs.ref_mask, n_hyp, info, k + 1)
+            block = nist_order_kernel(
+                g.ids,
+                prev_ids,
+                g.prefix,
+                rows.offsets,
+                pairs.seg,
+                pairs.ref_mask,
+                n_hyp,
+                info,
+                k + 1,
+            )
             out[:, k::n][:, :5] = block
         out[:, 5 * n] = pairs.hyp.lengths()
         return out

@@ -68,7 +68,9 @@ def expand_values(text: str) -> list[str]:
             lo, hi = Decimal(lo_text), Decimal(hi_text)
             step = Decimal(step_text) if step_text is not None else Decimal(1)
         except InvalidOperation:
-            raise UserInputError(f"bad range {item!r}: expected LOW..HIGH or LOW..HIGH/STEP") from None
+            raise UserInputError(
+                f"bad range {item!r}: expected LOW..HIGH or LOW..HIGH/STEP"
+            ) from None
         if step <= 0 or hi < lo:
             raise UserInputError(f"bad range {item!r}: need LOW <= HIGH and a positive STEP")
         value = lo

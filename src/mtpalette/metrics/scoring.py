@@ -9,7 +9,6 @@ import numpy as np
 
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.text.encode import Encoder, TextView
-from mtpalette.text.ragged import Ragged
 
 
 @dataclass
@@ -56,11 +55,10 @@ class TextPairs:
             enc = self.encoder(view)
             mask = np.array([[r is not None for r in ref] for ref in self.refs], dtype=bool)
             mask = mask.reshape(self.n_refs, self.n_segments)
-            ref_rows = [enc.encode_line(r) if r is not None else [] for ref in self.refs for r in ref]
             self._pairs[view] = Pairs(
                 hyp=enc.encode(self.hyps),
                 seg=np.asarray(self.seg, dtype=np.int64),
-                refs=Ragged.from_rows(ref_rows),
+                refs=enc.encode([r for ref in self.refs for r in ref]),
                 ref_mask=mask,
             )
         return self._pairs[view]

@@ -43,8 +43,13 @@ def pick_metrics(curve: OrangeCurve, *, max_lines: int = MAX_LINES) -> list[str]
     return list(best.values())
 
 
-def plot_orange_curve(curve: OrangeCurve, path: str | Path, *,
-                      metrics: Sequence[str] | None = None, title: str | None = None) -> Path:
+def plot_orange_curve(
+    curve: OrangeCurve,
+    path: str | Path,
+    *,
+    metrics: Sequence[str] | None = None,
+    title: str | None = None,
+) -> Path:
     """Draw ORANGE (%) against the list length N for each metric and save it to ``path``
     (the format follows the suffix: .png, .pdf, .svg).
 
@@ -65,8 +70,14 @@ def plot_orange_curve(curve: OrangeCurve, path: str | Path, *,
     ax = fig.add_subplot(1, 1, 1)
     x = curve.cutoffs
     for name in names:
-        ax.plot(x, 100.0 * curve.orange[name], label=name, linewidth=1.4,
-                marker="o" if len(x) <= 20 else None, markersize=3)
+        ax.plot(
+            x,
+            100.0 * curve.orange[name],
+            label=name,
+            linewidth=1.4,
+            marker="o" if len(x) <= 20 else None,
+            markersize=3,
+        )
     ax.set_xlabel("N (first N candidates of each list)")
     ax.set_ylabel("ORANGE (%)")
     ax.set_title(title or f"ORANGE vs N (ties: {curve.ties}); lower is better")

@@ -154,8 +154,9 @@ def _index_batches(n: int, n_resamples: int, rng: np.random.Generator) -> Iterat
         done += m
 
 
-def _check(data: Any, n_resamples: int, confidence: float = 0.95,
-           method: str = "percentile") -> np.ndarray:
+def _check(
+    data: Any, n_resamples: int, confidence: float = 0.95, method: str = "percentile"
+) -> np.ndarray:
     x = np.asarray(data, dtype=np.float64)
     if x.ndim == 0 or x.shape[0] == 0:
         raise ValueError("the data must have at least one row to resample")
@@ -213,8 +214,11 @@ def bootstrap_distribution(
             out[done : done + m] = counts @ flat / n
             done += m
         return out.reshape((n_resamples, *x.shape[1:]))
-    rows = [np.asarray(statistic(x[r]), dtype=np.float64)
-            for idx in _index_batches(n, n_resamples, rng) for r in idx]
+    rows = [
+        np.asarray(statistic(x[r]), dtype=np.float64)
+        for idx in _index_batches(n, n_resamples, rng)
+        for r in idx
+    ]
     return np.stack(rows)
 
 
@@ -224,8 +228,9 @@ def _value(x: np.ndarray, statistic: Statistic | None) -> np.ndarray:
     return np.asarray(statistic(x), dtype=np.float64)
 
 
-def _interval(dist: np.ndarray, value: np.ndarray, confidence: float,
-              method: str) -> tuple[np.ndarray, np.ndarray]:
+def _interval(
+    dist: np.ndarray, value: np.ndarray, confidence: float, method: str
+) -> tuple[np.ndarray, np.ndarray]:
     alpha = 1.0 - confidence
     lo, hi = np.quantile(dist, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
     if method == "basic":
@@ -261,8 +266,16 @@ def bootstrap_cis(
     value = value.reshape(-1)
     lo, hi = _interval(dist, value, confidence, method)
     return [
-        BootstrapCI(float(value[j]), float(lo[j]), float(hi[j]), x.shape[0], n_resamples,
-                    confidence, method, recorded)
+        BootstrapCI(
+            float(value[j]),
+            float(lo[j]),
+            float(hi[j]),
+            x.shape[0],
+            n_resamples,
+            confidence,
+            method,
+            recorded,
+        )
         for j in range(value.shape[0])
     ]
 
@@ -300,21 +313,39 @@ def bootstrap_ci(
     x = _check(data, n_resamples, confidence, method)
     if statistic is None and x.ndim != 1:
         raise ValueError("the default statistic (the mean) needs 1-D data; use bootstrap_cis")
-    cis = bootstrap_cis(x, statistic, n_resamples=n_resamples, confidence=confidence,
-                        method=method, seed=seed)
+    cis = bootstrap_cis(
+        x, statistic, n_resamples=n_resamples, confidence=confidence, method=method, seed=seed
+    )
     if len(cis) != 1:
         raise ValueError("the statistic returned a vector; use bootstrap_cis")
     return cis[0]
 
 
-def _paired(dist_a: np.ndarray, dist_b: np.ndarray, diff: float, n: int, n_resamples: int,
-            confidence: float, method: str, recorded: int | None) -> PairedDiff:
+def _paired(
+    dist_a: np.ndarray,
+    dist_b: np.ndarray,
+    diff: float,
+    n: int,
+    n_resamples: int,
+    confidence: float,
+    method: str,
+    recorded: int | None,
+) -> PairedDiff:
     d = dist_a - dist_b
     lo, hi = _interval(d, np.asarray(diff), confidence, method)
     extreme = int(np.count_nonzero(np.abs(d - diff) >= abs(diff) - 1e-12 * abs(diff)))
     p_value = (1 + extreme) / (n_resamples + 1)
-    return PairedDiff(float(diff), float(lo), float(hi), min(1.0, p_value), n, n_resamples,
-                      confidence, method, recorded)
+    return PairedDiff(
+        float(diff),
+        float(lo),
+        float(hi),
+        min(1.0, p_value),
+        n,
+        n_resamples,
+        confidence,
+        method,
+        recorded,
+    )
 
 
 def paired_bootstrap(
@@ -350,6 +381,7 @@ def paired_bootstrap(
         da, db = dist[:, 0, 0], dist[:, 1, 0]
         diff = float(xa.mean() - xb.mean())
     else:
+
         def both(sample: np.ndarray) -> np.ndarray:
             return np.array([float(statistic(sample[:, 0])), float(statistic(sample[:, 1]))])
 
@@ -403,8 +435,16 @@ def compare_with_best(
         raise ValueError("the statistic must return one value per column")
     best = int(np.argmax(values) if higher_is_better else np.argmin(values))
     diffs = [
-        _paired(dist[:, j], dist[:, best], float(values[j] - values[best]), x.shape[0],
-                n_resamples, confidence, method, recorded)
+        _paired(
+            dist[:, j],
+            dist[:, best],
+            float(values[j] - values[best]),
+            x.shape[0],
+            n_resamples,
+            confidence,
+            method,
+            recorded,
+        )
         for j in range(values.shape[0])
     ]
     equivalent = np.array([not d.significant for d in diffs], dtype=bool)

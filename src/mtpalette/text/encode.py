@@ -74,6 +74,9 @@ class Vocabulary:
 class Encoder:
     """Tokenize and encode lines for one :class:`TextView`, each distinct line once.
 
+    Distinct lines are kept as rows of one growing :class:`Ragged`; encoding a list of lines
+    looks each line up once and gathers its row with one vectorised take.
+
     Examples
     --------
     >>> enc = Encoder(TextView("none"))
@@ -85,13 +88,34 @@ class Encoder:
     def __init__(self, view: TextView) -> None:
         self.view = view
         self.vocab = Vocabulary()
-        self._cache: dict[str, list[int]] = {}
+        self._row_of: dict[str, int] = {}
+        self._pending: list[list[int]] = []
+        self._rows = Ragged.from_rows([])
+
+    def _row(self, line: str) -> int:
+        row = self._row_of.get(line)
+        if row is None:
+            row = self._row_of[line] = len(self._row_of)
+            self._pending.append(self.vocab.ids(self.view.tokens(line)))
+        return row
+
+    def _distinct(self) -> Ragged:
+        if self._pending:
+            new = Ragged.from_rows(self._pending)
+            self._pending = []
+            offsets = np.concatenate([self._rows.offsets, new.offsets[1:] + self._rows.offsets[-1]])
+            self._rows = Ragged(np.concatenate([self._rows.ids, new.ids]), offsets)
+        return self._rows
 
     def encode_line(self, line: str) -> list[int]:
-        ids = self._cache.get(line)
-        if ids is None:
-            ids = self._cache[line] = self.vocab.ids(self.view.tokens(line))
-        return ids
+        """The ids of one line."""
+        return self._distinct()[self._row(line)].tolist()
 
-    def encode(self, lines: Sequence[str]) -> Ragged:
-        return Ragged.from_rows([self.encode_line(line) for line in lines])
+    def encode(self, lines: Sequence[str | None]) -> Ragged:
+        """The ids of every line, one row each; ``None`` gives an empty row."""
+        rows = np.fromiter(
+            (self._row(line if line is not None else "") for line in lines),
+            dtype=np.int64,
+            count=len(lines),
+        )
+        return self._distinct().take(rows)

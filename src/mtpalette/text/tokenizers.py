@@ -28,7 +28,7 @@ Tokenizer = Callable[[str], list[str]]
 
 # mteval-v13a: the single-character class that is always split off. Splitting a character
 # off needs no context, so str.translate does it exactly and much faster than re.sub.
-_13A_ALWAYS = "{|}~[\\]^_` !\"#$%&()*+:;<=>?@/"
+_13A_ALWAYS = '{|}~[\\]^_` !"#$%&()*+:;<=>?@/'
 _13A_TABLE = str.maketrans({c: f" {c} " for c in _13A_ALWAYS})
 _13A_PERIOD_COMMA_AFTER = re.compile(r"([^0-9])([\.,])")
 _13A_PERIOD_COMMA_BEFORE = re.compile(r"([\.,])([^0-9])")
