@@ -6,10 +6,13 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 from mtpalette import corpus_score, sentence_scores
 from mtpalette.metrics import parse_specs
+from mtpalette.metrics.bleu import bleu_from_stats, bleu_scores
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.text.tokenizers import tokenize_13a
 
@@ -163,3 +166,25 @@ def test_signature_names_everything():
     text = str(score.signature)
     for part in ("bleus:4", "nrefs:2", "tok:13a", "case:lc", "smooth:add-one(n>1)", "version:"):
         assert part in text
+
+
+@st.composite
+def stat_rows(draw):
+    n = draw(st.integers(1, 6))
+    hyp_len = draw(st.integers(0, 12))
+    total = [max(hyp_len - k, 0) for k in range(n)]
+    correct = [draw(st.integers(0, t)) for t in total]
+    for k in range(1, n):  # a matched k-gram implies matched (k-1)-grams
+        correct[k] = min(correct[k], correct[k - 1])
+    ref_len = draw(st.integers(0, 15))
+    return n, np.array([hyp_len, ref_len, *correct, *total], dtype=float)
+
+
+@settings(max_examples=400, deadline=None)
+@given(stat_rows(), st.sampled_from(SMOOTHING), st.booleans())
+def test_vectorised_formula_equals_scalar_twin(row, smoothing, eff):
+    n, stats = row
+    smooth, value = smoothing
+    fast = bleu_scores(stats[None, :], n, smooth=smooth, smooth_value=value, effective_order=eff)
+    slow = bleu_from_stats(stats, n, smooth=smooth, smooth_value=value, effective_order=eff)
+    assert fast[0] == pytest.approx(slow, rel=1e-12, abs=0)  # numpy vs libm log: an ulp

@@ -98,6 +98,63 @@ def bleu_from_stats(
     return bp * math.exp(sum(logs) / eff_order)
 
 
+def bleu_scores(
+    stats: np.ndarray,
+    max_n: int,
+    *,
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    effective_order: bool = False,
+) -> np.ndarray:
+    """:func:`bleu_from_stats` for every row at once (vectorised over rows, same arithmetic).
+
+    Examples
+    --------
+    >>> rows = np.array([[4, 4, 3, 1, 0, 0, 4, 3, 2, 1], [0, 3, 0, 0, 0, 0, 0, 0, 0, 0]], float)
+    >>> bleu_scores(rows, 4, smooth="add-k").tolist()
+    [50.000000000000014, 0.0]
+    """
+    if smooth_value is None:
+        smooth_value = SMOOTH_DEFAULTS[smooth]
+    hyp_len, ref_len = stats[:, 0], stats[:, 1]
+    correct = stats[:, 2 : 2 + max_n].copy()
+    total = stats[:, 2 + max_n : 2 + 2 * max_n].copy()
+    rows = len(stats)
+    any_match = (correct > 0).any(axis=1)
+    if smooth == "add-k":
+        correct[:, 1:] += smooth_value
+        total[:, 1:] += smooth_value
+    precisions = np.zeros((rows, max_n))
+    running = np.ones(rows, dtype=bool)  # no order with total 0 met yet
+    eff = np.full(rows, max_n)
+    mteval = np.ones(rows)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for n in range(max_n):
+            running &= total[:, n] != 0
+            if effective_order:
+                eff = np.where(running, n + 1, eff)
+            zero = running & (correct[:, n] == 0)
+            if smooth == "exp":
+                mteval = np.where(zero, mteval * 2, mteval)
+                precisions[:, n] = np.where(zero, 100.0 / (mteval * total[:, n]), 0.0)
+            elif smooth == "floor":
+                precisions[:, n] = np.where(zero, 100.0 * smooth_value / total[:, n], 0.0)
+            hit = running & (correct[:, n] != 0)
+            precisions[:, n] = np.where(hit, 100.0 * correct[:, n] / total[:, n], precisions[:, n])
+        logs = np.zeros(rows)
+        for n in range(max_n):
+            p = precisions[:, n]
+            term = np.where(p != 0.0, np.log(np.where(p != 0.0, p, 1.0)), _LOG_ZERO)
+            logs = np.where(n < eff, logs + term, logs)
+        bp = np.where(
+            hyp_len < ref_len,
+            np.where(hyp_len > 0, np.exp(1 - ref_len / np.where(hyp_len > 0, hyp_len, 1)), 0.0),
+            1.0,
+        )
+        score = bp * np.exp(logs / eff)
+    return np.where(any_match, score, 0.0)
+
+
 def _order(text: str) -> int:
     n = int(text)
     if not 1 <= n <= 20:
@@ -186,18 +243,17 @@ class BLEU(_NgramFamily):
         eff = {None: "corpus:no,sentence:yes", True: "yes", False: "no"}[self.eff]
         return {"order": self.n, "smooth": smooth, "eff": eff, "multiref": "max-clip"}
 
-    def _score(self, row: np.ndarray, effective: bool) -> float:
-        return bleu_from_stats(
-            row, self.n, smooth=self.smooth, smooth_value=self.value, effective_order=effective
+    def _scores(self, stats: np.ndarray, effective: bool) -> np.ndarray:
+        return bleu_scores(
+            stats, self.n, smooth=self.smooth, smooth_value=self.value, effective_order=effective
         )
 
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
-        effective = True if self.eff is None else self.eff
-        return np.array([self._score(row, effective) for row in stats])
+        return self._scores(stats, True if self.eff is None else self.eff)
 
     def corpus_score(self, stats: np.ndarray) -> float:
         effective = False if self.eff is None else self.eff
-        return self._score(stats.sum(axis=0), effective)
+        return float(self._scores(stats.sum(axis=0, keepdims=True), effective)[0])
 
 
 @register
