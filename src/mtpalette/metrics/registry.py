@@ -82,6 +82,9 @@ def expand_values(text: str) -> list[str]:
 
 def _split_spec(spec: str) -> tuple[str, list[str], dict[str, str]]:
     name, _, rest = spec.strip().partition(":")
+    if "," in name:  # "rouge-l,beta=2": options without a positional argument
+        name, _, head = name.partition(",")
+        rest = f"{head},{rest}" if rest else head
     positional: list[str] = []
     keywords: dict[str, str] = {}
     if rest:

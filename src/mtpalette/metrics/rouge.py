@@ -1,0 +1,331 @@
+"""ROUGE-N, ROUGE-L, ROUGE-W-a, ROUGE-S-d / ROUGE-S*, ROUGE-SU-d (Lin, 2004; Lin and Och, 2004).
+
+Every variant computes a precision P and a recall R against each reference, and the
+F-measure F = (1 + beta^2) P R / (R + beta^2 P) (beta = 1 by default, as in the papers'
+examples). Several references: ``multiref=max`` (default) keeps the reference with the
+highest F, as rouge-score's ``score_multi`` and ROUGE-1.5.5's ``-f B``; ``multiref=avg``
+averages P, R and F over the references. The statistics row of a candidate is ``[P, R, F]``;
+the sentence score is one of them (``score=f|p|r``) and the corpus score is the mean of the
+sentence scores, as ROUGE-1.5.5 reports an average over sentences.
+
+* ROUGE-N (``rouge-n:2``): clipped n-gram matches over candidate / reference n-grams.
+* ROUGE-L (``rouge-l``): LCS length over candidate / reference length (paper eqs. 1-3).
+* ROUGE-W-a (``rouge-w:1.2``): weighted LCS with f(k) = k^a, R = f^-1(WLCS / f(m)),
+  P = f^-1(WLCS / f(n)) (eqs. 4-6); a = 1 is ROUGE-L. ``compat=rouge155`` reproduces the
+  ROUGE-1.5.5 script, which divides the recall by f(f(m)) instead of f(m).
+* ROUGE-S-d (``rouge-s:4``, ``rouge-s:*``): skip-bigrams with at most d words in between
+  (S0 = bigrams), clipped counts, over the number of such skip-bigrams in each sentence
+  (C(n, 2) for S*). On "police killed the gunman" vs "police kill the gunman": S0 = 0.333,
+  S1 = 0.4, S4 = 0.5.
+* ROUGE-SU-d (``rouge-su:4``): ROUGE-S-d plus unigrams counted as ROUGE-1.5.5 does, every
+  word but a sentence's last (the value on the example above is 0.556 = 5/9).
+
+Grids share work: all ROUGE-S/SU of one text view are one skip-bigram pass, all ROUGE-W of
+one view one table pass per exponent.
+
+References
+----------
+Lin (2004), ROUGE: a package for automatic evaluation of summaries. Lin and Och (2004),
+ORANGE, section 3. rouge-score (Google Research) ``rouge_scorer.py`` for ROUGE-N/L.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from mtpalette.kernels.ngram import ngram_matches
+from mtpalette.kernels.skipbigram import skip_matches_kernel, skip_pair_totals
+from mtpalette.kernels.subsequence import lcs_per_ref, wlcs_per_ref
+from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.registry import register
+from mtpalette.text.ragged import Ragged
+
+_SCORE_COLUMN = {"p": 0, "r": 1, "f": 2}
+
+
+def f_measure(p: np.ndarray, r: np.ndarray, beta: float) -> np.ndarray:
+    """(1 + beta^2) P R / (R + beta^2 P), 0 where P = R = 0.
+
+    Examples
+    --------
+    >>> f_measure(np.array([0.5, 0.0]), np.array([1.0, 0.0]), 1.0).tolist()
+    [0.6666666666666666, 0.0]
+    """
+    b2 = beta * beta
+    denom = r + b2 * p
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denom > 0, (1 + b2) * p * r / np.where(denom > 0, denom, 1.0), 0.0)
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+
+
+def _choice(text: str, allowed: tuple[str, ...]) -> str:
+    if text not in allowed:
+        raise ValueError(f"expected one of {', '.join(allowed)}")
+    return text
+
+
+class _Rouge(Metric):
+    """Shared options and the per-reference -> per-candidate reduction."""
+
+    options: ClassVar[dict[str, Any]] = {
+        "beta": float,
+        "score": lambda t: _choice(t, ("f", "p", "r")),
+        "multiref": lambda t: _choice(t, ("max", "avg")),
+    }
+
+    def __init__(
+        self, *, beta: float = 1.0, score: str = "f", multiref: str = "max", **common: Any
+    ) -> None:
+        super().__init__(**common)
+        self.beta, self.score, self.multiref = beta, score, multiref
+
+    def _common_params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.beta != 1.0:
+            out["beta"] = self.beta
+        if self.score != "f":
+            out["score"] = self.score
+        if self.multiref != "max":
+            out["multiref"] = self.multiref
+        return out
+
+    def signature_fields(self) -> dict[str, Any]:
+        return {
+            "beta": self.beta,
+            "score": self.score,
+            "multiref": self.multiref,
+            "corpus": "mean-of-sentences",
+        }
+
+    def reduce(self, p: np.ndarray, r: np.ndarray, present: np.ndarray) -> np.ndarray:
+        """``(P, R)`` per-reference precision and recall -> ``[P, R, F]`` per candidate."""
+        f = f_measure(p, r, self.beta)
+        if self.multiref == "max":
+            best = np.argmax(np.where(present, f, -np.inf), axis=1)
+            idx = np.arange(len(best))
+            return np.column_stack([p[idx, best], r[idx, best], f[idx, best]])
+        count = np.maximum(present.sum(axis=1), 1)
+        return np.column_stack([np.where(present, x, 0.0).sum(axis=1) / count for x in (p, r, f)])
+
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        return stats[:, _SCORE_COLUMN[self.score]]
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        return float(self.sentence_scores(stats).mean()) if len(stats) else 0.0
+
+
+def _present(pairs: Pairs) -> np.ndarray:
+    return pairs.ref_mask[:, pairs.seg].T  # (P, R)
+
+
+def _ref_lengths(pairs: Pairs) -> np.ndarray:
+    return pairs.refs.lengths().reshape(pairs.n_refs, pairs.n_segments)[:, pairs.seg].T
+
+
+@register
+class RougeN(_Rouge):
+    """ROUGE-N: ``rouge-n:1``, ``rouge-n:2`` (clipped n-gram matches)."""
+
+    name = "rouge-n"
+    positional = "n"
+    options: ClassVar[dict[str, Any]] = {**_Rouge.options, "n": int}
+
+    def __init__(self, *, n: int = 2, **kw: Any) -> None:
+        super().__init__(**kw)
+        if n < 1:
+            raise ValueError("n must be at least 1")
+        self.n = n
+
+    def params(self) -> dict[str, Any]:
+        return {"n": self.n, **self._common_params()}
+
+    def compute(self, pairs: Pairs) -> np.ndarray:
+        matches = ngram_matches(pairs, self.n, per_ref=True)[:, :, self.n - 1].astype(float)
+        hyp_total = np.maximum(pairs.hyp.lengths() - self.n + 1, 0)[:, None]
+        ref_total = np.maximum(_ref_lengths(pairs) - self.n + 1, 0)
+        return self.reduce(_ratio(matches, hyp_total), _ratio(matches, ref_total), _present(pairs))
+
+
+@register
+class RougeL(_Rouge):
+    """ROUGE-L: LCS-based F-measure (ORANGE paper eqs. 1-3).
+
+    Examples
+    --------
+    >>> from mtpalette import sentence_scores
+    >>> out = sentence_scores(["police kill the gunman", "the gunman kill police"],
+    ...                       [["police killed the gunman"] * 2], ["rouge-l"])
+    >>> out["rouge-l"].tolist()
+    [0.75, 0.5]
+    """
+
+    name = "rouge-l"
+
+    def params(self) -> dict[str, Any]:
+        return self._common_params()
+
+    def compute(self, pairs: Pairs) -> np.ndarray:
+        lcs = lcs_per_ref(pairs)
+        p = _ratio(lcs, pairs.hyp.lengths()[:, None])
+        return self.reduce(p, _ratio(lcs, _ref_lengths(pairs)), _present(pairs))
+
+
+@register
+class RougeW(_Rouge):
+    """ROUGE-W-a: ``rouge-w:1.2``, grid ``rouge-w:1.1..2.0/0.1``; ``compat=rouge155``.
+
+    Examples
+    --------
+    >>> from mtpalette import sentence_scores
+    >>> (out,) = sentence_scores(["A B C D H I K", "A H B K C I D"], [["A B C D E F G"] * 2],
+    ...                          ["rouge-w:2"], tokenize="none").values()
+    >>> out.round(3).tolist()
+    [0.571, 0.286]
+    """
+
+    name = "rouge-w"
+    positional = "a"
+    options: ClassVar[dict[str, Any]] = {
+        **_Rouge.options,
+        "a": float,
+        "compat": lambda t: _choice(t, ("paper", "rouge155")),
+    }
+
+    def __init__(self, *, a: float = 1.2, compat: str = "paper", **kw: Any) -> None:
+        super().__init__(**kw)
+        if a < 1:
+            raise ValueError("the weight exponent a must be at least 1")
+        self.a, self.compat = a, compat
+
+    def params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"a": self.a, **self._common_params()}
+        if self.compat != "paper":
+            out["compat"] = self.compat
+        return out
+
+    def group_key(self):
+        return ("rouge-w", self.view())
+
+    @classmethod
+    def compute_group(cls, metrics: Sequence[Metric], pairs: Pairs) -> list[np.ndarray]:
+        alphas = sorted({m.a for m in metrics})
+        table = wlcs_per_ref(pairs, alphas)
+        return [m._from_wlcs(table[:, :, alphas.index(m.a)], pairs) for m in metrics]
+
+    def compute(self, pairs: Pairs) -> np.ndarray:
+        return self._from_wlcs(wlcs_per_ref(pairs, [self.a])[:, :, 0], pairs)
+
+    def _from_wlcs(self, wlcs: np.ndarray, pairs: Pairs) -> np.ndarray:
+        a = self.a
+        m = _ref_lengths(pairs).astype(float)
+        n = pairs.hyp.lengths().astype(float)[:, None]
+        f_m = m**a if self.compat == "paper" else (m**a) ** a
+        r = _ratio(wlcs, f_m) ** (1 / a)
+        p = _ratio(wlcs, n**a) ** (1 / a)
+        return self.reduce(p, r, _present(pairs))
+
+
+def _drop_last(r: Ragged) -> Ragged:
+    lengths = np.maximum(r.lengths() - 1, 0)
+    keep = np.ones(len(r.ids), dtype=bool)
+    ends = r.offsets[1:][r.lengths() > 0] - 1
+    keep[ends] = False
+    offsets = np.zeros(len(r) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return Ragged(r.ids[keep], offsets)
+
+
+class _SkipFamily(_Rouge):
+    """ROUGE-S and ROUGE-SU share one skip-bigram pass per text view."""
+
+    positional = "d"
+    unigrams: ClassVar[bool] = False
+    options: ClassVar[dict[str, Any]] = {
+        **_Rouge.options,
+        "d": lambda t: None if t.strip() == "*" else int(t),
+    }
+
+    def __init__(self, *, d: int | None = 4, **kw: Any) -> None:
+        super().__init__(**kw)
+        if d is not None and d < 0:
+            raise ValueError("the skip distance d must be >= 0 or *")
+        self.d = d
+
+    def params(self) -> dict[str, Any]:
+        return {"d": "*" if self.d is None else self.d, **self._common_params()}
+
+    def group_key(self):
+        return ("rouge-skip", self.view())
+
+    @classmethod
+    def compute_group(cls, metrics: Sequence[Metric], pairs: Pairs) -> list[np.ndarray]:
+        return _skip_group(metrics, pairs)
+
+    def compute(self, pairs: Pairs) -> np.ndarray:
+        return _skip_group([self], pairs)[0]
+
+
+def _skip_group(metrics: Sequence[_SkipFamily], pairs: Pairs) -> list[np.ndarray]:
+    finite = [m.d for m in metrics if m.d is not None]
+    n_buckets = (max(finite) if finite else 0) + 2  # gaps 0..max, then "any gap"
+    vocab = int(max(pairs.hyp.ids.max(initial=0), pairs.refs.ids.max(initial=0))) + 1
+    matches = skip_matches_kernel(
+        pairs.hyp.ids,
+        pairs.hyp.offsets,
+        pairs.seg,
+        pairs.refs.ids,
+        pairs.refs.offsets,
+        pairs.ref_mask,
+        vocab,
+        n_buckets,
+    )
+    hyp_total = skip_pair_totals(pairs.hyp.lengths(), n_buckets)  # (P, B)
+    ref_len = _ref_lengths(pairs)
+    ref_total = skip_pair_totals(ref_len.ravel(), n_buckets).reshape(*ref_len.shape, n_buckets)
+    uni = None
+    if any(m.unigrams for m in metrics):
+        short = Pairs(_drop_last(pairs.hyp), pairs.seg, _drop_last(pairs.refs), pairs.ref_mask)
+        uni = ngram_matches(short, 1, per_ref=True)[:, :, 0].astype(float)
+    out = []
+    for m in metrics:
+        b = n_buckets - 1 if m.d is None else m.d
+        num = matches[:, :, b]
+        h_den = hyp_total[:, b][:, None]
+        r_den = ref_total[:, :, b]
+        if m.unigrams:
+            num = num + uni
+            h_den = h_den + np.maximum(pairs.hyp.lengths() - 1, 0)[:, None]
+            r_den = r_den + np.maximum(ref_len - 1, 0)
+        out.append(m.reduce(_ratio(num, h_den), _ratio(num, r_den), _present(pairs)))
+    return out
+
+
+@register
+class RougeS(_SkipFamily):
+    """ROUGE-S-d: ``rouge-s:4``, ``rouge-s:*``, grid ``rouge-s:0..9,*``.
+
+    Examples
+    --------
+    >>> from mtpalette import sentence_scores
+    >>> cands = ["police kill the gunman", "the gunman kill police", "the gunman police killed"]
+    >>> out = sentence_scores(cands, [["police killed the gunman"] * 3], ["rouge-s:*"])
+    >>> out["rouge-s:*"].round(3).tolist()
+    [0.5, 0.167, 0.333]
+    """
+
+    name = "rouge-s"
+
+
+@register
+class RougeSU(_SkipFamily):
+    """ROUGE-SU-d: ROUGE-S-d plus unigrams (``rouge-su:4``)."""
+
+    name = "rouge-su"
+    unigrams = True

@@ -1,0 +1,113 @@
+"""ROUGE family: the papers' worked examples, rouge-score parity on real data, properties."""
+
+import numpy as np
+import pytest
+from rouge_score import rouge_scorer, tokenize
+
+from mtpalette import sentence_scores
+from mtpalette.metrics.registry import parse_spec
+
+REF = "police killed the gunman"
+
+
+def _one(hyps, refs, spec, **kw):
+    (out,) = sentence_scores(hyps, refs, [spec], **kw).values()
+    return out
+
+
+def test_orange_paper_rouge_l():  # section 3.1: S2 = 3/4, S3 = 2/4
+    out = _one(["police kill the gunman", "the gunman kill police"], [[REF] * 2], "rouge-l")
+    assert out.tolist() == [0.75, 0.5]
+
+
+def test_orange_paper_rouge_w():  # section 3.2, f(k) = k^2: Y1 = 0.571, Y2 = 0.286
+    hyps = ["A B C D H I K", "A H B K C I D"]
+    out = _one(hyps, [["A B C D E F G"] * 2], "rouge-w:2", tokenize="none")
+    # Y1: one run of 4, WLCS = 16, f^-1(16/49) = 4/7; Y2: four runs of 1, WLCS = 4 -> 2/7.
+    np.testing.assert_allclose(out, [4 / 7, 2 / 7], rtol=1e-12)
+    assert out.round(3).tolist() == [0.571, 0.286]
+    rouge_l = _one(hyps, [["A B C D E F G"] * 2], "rouge-l", tokenize="none")
+    assert rouge_l[0] == rouge_l[1]  # ROUGE-L cannot tell them apart
+
+
+def test_rouge_w_rouge155_compatibility():
+    # ROUGE-1.5.5 divides the recall by f(f(m)) = 49^2 = 2401 (DESIGN.md): R = 0.0816,
+    # P = 0.571, F = 0.143 on Y1.
+    metric = parse_spec("rouge-w:2,compat=rouge155", tokenize="none")[0]
+    from mtpalette.metrics.scoring import TextPairs, compute_stats
+
+    stats = compute_stats([metric], TextPairs.parallel(["A B C D H I K"], [["A B C D E F G"]]))
+    p, r, f = stats[metric][0]
+    assert (round(r, 4), round(p, 3), round(f, 3)) == (0.0816, 0.571, 0.143)
+
+
+def test_orange_paper_rouge_s():  # section 3.3, beta = 1, no skip limit
+    hyps = ["police kill the gunman", "the gunman kill police", "the gunman police killed"]
+    out = _one(hyps, [[REF] * 3], "rouge-s:*")
+    np.testing.assert_allclose(out, [0.5, 1 / 6, 1 / 3], rtol=1e-12)
+
+
+def test_skip_distances_checked_against_rouge155():  # DESIGN.md: S0, S1, S4, SU4
+    out = sentence_scores(
+        ["police kill the gunman"], [[REF]], ["rouge-s:0", "rouge-s:1", "rouge-s:4", "rouge-su:4"]
+    )
+    got = [round(float(v[0]), 3) for v in out.values()]
+    assert got == [0.333, 0.4, 0.5, 0.556]
+
+
+def test_rouge_w_at_one_is_rouge_l(real_pairs):
+    hyps, refs = real_pairs["two_refs"]
+    a = _one(hyps[:400], [r[:400] for r in refs], "rouge-w:1")
+    b = _one(hyps[:400], [r[:400] for r in refs], "rouge-l")
+    np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
+
+
+def _rouge_score_tokens(text):
+    return " ".join(tokenize.tokenize(text, None))
+
+
+@pytest.mark.parametrize("nrefs", ["one_ref", "two_refs"])
+def test_equals_rouge_score(real_pairs, nrefs):
+    hyps, refs = real_pairs[nrefs]
+    assert len(hyps) >= 2000
+    th = [_rouge_score_tokens(h) for h in hyps]
+    tr = [[_rouge_score_tokens(x) for x in r] for r in refs]
+    ours = sentence_scores(th, tr, ["rouge-n:1", "rouge-n:2", "rouge-l"], tokenize="none")
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"])
+    expected = {"rouge1": [], "rouge2": [], "rougeL": []}
+    for i, h in enumerate(hyps):
+        result = scorer.score_multi([r[i] for r in refs], h)
+        for key in expected:
+            expected[key].append(result[key].fmeasure)
+    np.testing.assert_allclose(ours["rouge-n:1"], expected["rouge1"], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ours["rouge-n:2"], expected["rouge2"], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ours["rouge-l"], expected["rougeL"], rtol=0, atol=1e-12)
+
+
+def test_grid_in_one_pass_equals_separate(real_pairs):
+    hyps, refs = real_pairs["two_refs"]
+    hyps, refs = hyps[:300], [r[:300] for r in refs]
+    grid = sentence_scores(hyps, refs, ["rouge-s:0..9,*", "rouge-su:4", "rouge-w:1.1..2.0/0.1"])
+    assert len(grid) == 11 + 1 + 10
+    for spec in ("rouge-s:3", "rouge-s:*", "rouge-su:4", "rouge-w:1.3"):
+        np.testing.assert_array_equal(grid[spec], _one(hyps, refs, spec))
+
+
+def test_ranges_identity_and_policies(real_pairs):
+    hyps, refs = real_pairs["two_refs"]
+    hyps, refs = hyps[:300], [r[:300] for r in refs]
+    specs = ["rouge-n:2", "rouge-l", "rouge-w:1.5", "rouge-s:4", "rouge-s:*", "rouge-su:4"]
+    for multiref in ("max", "avg"):
+        out = sentence_scores(hyps, refs, [f"{s},multiref={multiref}" for s in specs])
+        for values in out.values():
+            assert ((values >= 0) & (values <= 1 + 1e-12)).all()
+    same = sentence_scores(refs[0], [refs[0]], specs)
+    long_enough = np.array([len(r.split()) >= 3 for r in refs[0]])
+    for values in same.values():
+        np.testing.assert_allclose(values[long_enough], 1.0, rtol=1e-12)
+
+
+def test_max_and_avg_policies_differ_as_defined():
+    hyps, refs = ["a b c d"], [["a b c d"], ["a b x y"]]
+    assert _one(hyps, refs, "rouge-n:1") == 1.0
+    assert _one(hyps, refs, "rouge-n:1,multiref=avg") == pytest.approx(0.75)
