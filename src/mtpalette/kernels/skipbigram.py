@@ -109,7 +109,8 @@ def skip_matches_slow(hyp, ref, max_gap: int | None) -> int:
 
     Examples
     --------
-    >>> skip_matches_slow("police killed the gunman".split(), "the gunman police killed".split(), None)
+    >>> skip_matches_slow("police killed the gunman".split(), "the gunman police killed".split(),
+    ...                   None)
     2
     """
 
