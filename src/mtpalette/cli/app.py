@@ -6,8 +6,8 @@ import sys
 
 import typer
 
-from mtpalette.cli import demo, score
-from mtpalette.cli import orange as _orange
+from mtpalette.cli import demo, orange, score
+from mtpalette.cli.variadic import VariadicCommand
 from mtpalette.errors import UserInputError
 
 app = typer.Typer(
@@ -17,9 +17,9 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.command("score")(score.score)
+app.command("score", cls=VariadicCommand)(score.score)
 app.command("demo")(demo.demo)
-app.command("orange", cls=_orange.VariadicCommand)(_orange.orange)
+app.command("orange", cls=VariadicCommand)(orange.orange)
 
 
 def main() -> None:

@@ -19,7 +19,6 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.table import Table
-from typer.core import TyperCommand
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import list_system_files, read_nbest, read_systems, system_names
@@ -39,50 +38,9 @@ from mtpalette.metaeval.orange import (
 )
 from mtpalette.metrics import parse_specs
 
-#: options that take every following value up to the next option
-VARIADIC = {"--refs", "-r", "--systems", "-s", "--metrics", "-m", "--exclude"}
 Opt = typer.Option
 #: curve points when --out-dir is used without --curve-step
 CURVE_POINTS = 64
-
-
-class VariadicCommand(TyperCommand):
-    """A command whose list options take several values after one flag.
-
-    ``--refs a b -m x y`` is read as ``--refs a --refs b -m x -m y``.
-    """
-
-    def parse_args(self, ctx, args: list[str]) -> list[str]:
-        return super().parse_args(ctx, expand_variadic(args))
-
-
-def expand_variadic(args: list[str], variadic: set[str] = VARIADIC) -> list[str]:
-    """Repeat a list option's flag before each of its values.
-
-    Examples
-    --------
-    >>> expand_variadic(["--refs", "a", "b", "-m", "bleus:1..9", "wer", "--ties", "mid"])
-    ['--refs', 'a', '--refs', 'b', '-m', 'bleus:1..9', '-m', 'wer', '--ties', 'mid']
-    """
-    out: list[str] = []
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            out.extend(args[i:])
-            break
-        if arg in variadic:
-            j = i + 1
-            while j < len(args) and not (args[j].startswith("-") and len(args[j]) > 1):
-                out += [arg, args[j]]
-                j += 1
-            if j == i + 1:
-                out.append(arg)  # no value: let the parser report it
-            i = j
-            continue
-        out.append(arg)
-        i += 1
-    return out
 
 
 def orange(

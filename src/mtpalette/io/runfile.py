@@ -85,7 +85,12 @@ def atomic_writer(path: str | Path, *, newline: str | None = None):
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise UserInputError("the output folder does not exist", path=str(folder))
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise UserInputError(
+            f"cannot write the output here ({exc.strerror})", path=str(path)
+        ) from None
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; use the usual mode
         with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as fh:

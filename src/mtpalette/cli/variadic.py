@@ -1,0 +1,51 @@
+"""List options that take several values after one flag, as sacrebleu's ``-r a b``.
+
+click reads one value per flag; :class:`VariadicCommand` rewrites ``--refs a b -m x y`` into
+``--refs a --refs b -m x -m y`` before parsing.
+"""
+
+from __future__ import annotations
+
+from typer.core import TyperCommand
+
+#: options that take every following value up to the next option
+VARIADIC = {"--refs", "-r", "--systems", "-s", "--metrics", "-m", "--exclude", "--ref-col"}
+
+
+class VariadicCommand(TyperCommand):
+    """A command whose list options take several values after one flag.
+
+    ``--refs a b -m x y`` is read as ``--refs a --refs b -m x -m y``.
+    """
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, expand_variadic(args))
+
+
+def expand_variadic(args: list[str], variadic: set[str] = VARIADIC) -> list[str]:
+    """Repeat a list option's flag before each of its values.
+
+    Examples
+    --------
+    >>> expand_variadic(["--refs", "a", "b", "-m", "bleus:1..9", "wer", "--ties", "mid"])
+    ['--refs', 'a', '--refs', 'b', '-m', 'bleus:1..9', '-m', 'wer', '--ties', 'mid']
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            out.extend(args[i:])
+            break
+        if arg in variadic:
+            j = i + 1
+            while j < len(args) and not (args[j].startswith("-") and len(args[j]) > 1):
+                out += [arg, args[j]]
+                j += 1
+            if j == i + 1:
+                out.append(arg)  # no value: let the parser report it
+            i = j
+            continue
+        out.append(arg)
+        i += 1
+    return out
