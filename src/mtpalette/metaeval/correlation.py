@@ -1,0 +1,662 @@
+"""Correlation with human judgments: metrics x judgments -> a table with intervals and clusters.
+
+A *task* is human scores of several systems' translations of the same items (segments),
+the translations and the references (:class:`SegmentData`). Every metric scores every rated
+translation once (:func:`score_segments`, sharing tokenization and grouped passes); then
+:func:`correlation_table` correlates each metric with the human scores:
+
+* **direction**: scores are oriented so that higher is better before correlating - an error
+  metric (WER, PER, TER) is negated - so a good metric has a *positive* correlation whatever
+  its direction (as mt-metrics-eval, which stores error metrics negated). The table records
+  each metric's own direction.
+* **level** ``segment`` (with ``grouping`` ``none`` / ``item`` / ``system``) or ``system``
+  (the mean human score of each system against the metric's *corpus* score on the same rated
+  segments, or the mean of its segment scores with ``system_score="mean"``).
+* **interval**: percentile bootstrap over items (segments), the same resamples for every
+  metric; at system level the system scores are recomputed on each resample.
+* **clusters**: metrics sorted by correlation, a new cluster starting when a metric of the
+  current one is significantly better (mt-metrics-eval's ranks). The test is ``permutation``
+  (PERM-BOTH, mt-metrics-eval's default), ``bootstrap`` (paired, on the interval's
+  resamples), ``williams`` (Pearson without grouping only) or ``none``.
+
+Relative rankings (WMT12) and system-only human scores (WMT21 rankings) have their own
+entries, :func:`rr_table` and :func:`system_table`.
+
+References
+----------
+Machacek and Bojar (2014), Results of the WMT14 Metrics Shared Task; Mathur et al. (2020),
+WMT20; Freitag et al. (2021, 2022), WMT21/22 Metrics (MQM, significance clusters).
+google-research/mt-metrics-eval ``data.GetCorrelations``, ``data.CompareMetrics``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mtpalette.errors import UserInputError
+from mtpalette.io.judgments import Judgments, PreferencePairs, ScoredTexts
+from mtpalette.metaeval.candidates import display_names
+from mtpalette.metrics.base import Metric
+from mtpalette.metrics.scoring import TextPairs, compute_stats
+from mtpalette.stats.bootstrap import BootstrapCI, Seed, resolve_seed
+from mtpalette.stats.correlation import (
+    GROUPINGS,
+    STATISTICS,
+    canonical_statistic,
+    rr_kendall,
+)
+from mtpalette.stats.significance import (
+    LEVELS,
+    TESTS,
+    CorrelationResamples,
+    bootstrap_correlations,
+    bootstrap_system_correlations,
+    counts_of,
+    index_batches,
+    percentile_interval,
+    permutation_test,
+    significance_clusters,
+    williams_sig_diff,
+    williams_test,
+)
+
+SYSTEM_SCORES = ("corpus", "mean")
+
+
+# ----------------------------------------------------------------------------------------
+# data
+# ----------------------------------------------------------------------------------------
+@dataclass
+class SegmentData:
+    """Human scores of ``S`` systems on ``I`` items, the translations and the references.
+
+    Attributes
+    ----------
+    systems:
+        System names (rows).
+    human:
+        ``(S, I)`` human scores, higher is better, NaN where unrated.
+    hyps:
+        ``hyps[s][i]``: system ``s``'s translation of item ``i``.
+    refs:
+        ``refs[k][i]``: reference ``k`` of item ``i``.
+    items:
+        The judgments' id of each item.
+    info:
+        Provenance (files, dropped systems, format).
+    """
+
+    systems: list[str]
+    human: np.ndarray
+    hyps: list[list[str]]
+    refs: list[list[str]]
+    items: list[Any]
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.human = np.asarray(self.human, dtype=np.float64)
+        S, n = self.human.shape
+        if len(self.systems) != S or len(self.hyps) != S or any(len(h) != n for h in self.hyps):
+            raise ValueError("systems, human scores and translations do not match")
+        if not self.refs or any(len(r) != n for r in self.refs):
+            raise ValueError("every reference stream needs one entry per item")
+
+    @property
+    def n_systems(self) -> int:
+        return len(self.systems)
+
+    @property
+    def n_items(self) -> int:
+        return self.human.shape[1]
+
+    @property
+    def n_rated(self) -> int:
+        return int((~np.isnan(self.human)).sum())
+
+    @classmethod
+    def from_judgments(
+        cls,
+        judgments: Judgments,
+        outputs: Mapping[str, Sequence[str]],
+        refs: Sequence[Sequence[str]],
+        *,
+        seg_ids: Sequence[Any] | None = None,
+        id_base: int | None = None,
+        ref_names: Sequence[str] | None = None,
+    ) -> SegmentData:
+        """Align judgments with system output files (one line per segment) and references.
+
+        Systems with outputs but no judgments are an error; judged systems without outputs
+        are left out (listed in ``info["unscored_systems"]``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> j = Judgments(["A", "B"], [1, 2], np.array([[0.5, 0.1], [0.2, np.nan]]), "generic",
+        ...               "j.tsv", item_base=1)
+        >>> d = SegmentData.from_judgments(j, {"A": ["a1", "a2"], "B": ["b1", "b2"]},
+        ...                                [["r1", "r2"]])
+        >>> d.hyps, d.n_rated
+        ([['a1', 'a2'], ['b1', 'b2']], 3)
+        """
+        if not refs:
+            raise UserInputError("no reference given")
+        n_lines = len(refs[0])
+        for k, r in enumerate(refs):
+            if len(r) != n_lines:
+                name = ref_names[k] if ref_names else f"reference {k + 1}"
+                raise UserInputError(f"{name} has {len(r)} lines, the first reference {n_lines}")
+        unjudged = [s for s in outputs if s not in judgments.systems]
+        if unjudged:
+            raise UserInputError(
+                f"no judgments for system(s) {', '.join(unjudged)}; judged systems: "
+                f"{', '.join(judgments.systems)}", path=judgments.path)
+        systems = [s for s in judgments.systems if s in outputs]
+        if not systems:
+            raise UserInputError("no judged system has an output file")
+        lines = judgments.line_indices(seg_ids=seg_ids, id_base=id_base)
+        for s in systems:
+            if len(outputs[s]) != n_lines:
+                raise UserInputError(f"system {s!r} has {len(outputs[s])} lines, the references "
+                                     f"{n_lines}")
+        if lines.size and lines.max() >= n_lines:
+            bad = int(np.argmax(lines))
+            raise UserInputError(
+                f"segment id {judgments.items[bad]!r} points to line {int(lines.max()) + 1}, "
+                f"but the texts have {n_lines} lines", path=judgments.path)
+        sub = judgments.select(systems)
+        hyps = [[outputs[s][line] for line in lines.tolist()] for s in systems]
+        ref_cols = [[r[line] for line in lines.tolist()] for r in refs]
+        info = {"judgments": judgments.path, "format": judgments.kind,
+                "unscored_systems": [s for s in judgments.systems if s not in outputs],
+                "lines": lines}
+        return cls(systems, sub.scores, hyps, ref_cols, list(judgments.items), info)
+
+    @classmethod
+    def from_scored_texts(cls, st: ScoredTexts, *, name: str = "all") -> SegmentData:
+        """One row of judged translations (WMT17 test set): a single pseudo-system."""
+        return cls([name], st.scores[None, :], [list(st.hyps)], [list(st.refs)],
+                   list(range(1, len(st) + 1)), {"judgments": st.path, "format": "wmt17-testset"})
+
+    def select_items(self, keep: Sequence[int] | np.ndarray) -> SegmentData:
+        """Only these item columns (e.g. the first ``n`` for a quick run)."""
+        idx = np.asarray(keep, dtype=np.int64)
+        return SegmentData(self.systems, self.human[:, idx],
+                           [[h[i] for i in idx.tolist()] for h in self.hyps],
+                           [[r[i] for i in idx.tolist()] for r in self.refs],
+                           [self.items[i] for i in idx.tolist()], dict(self.info))
+
+    def drop_systems(self, names: Sequence[str]) -> SegmentData:
+        keep = [k for k, s in enumerate(self.systems) if s not in set(names)]
+        return SegmentData([self.systems[k] for k in keep], self.human[keep],
+                           [self.hyps[k] for k in keep], self.refs, self.items, dict(self.info))
+
+
+@dataclass
+class MetricScores:
+    """One metric's scores of every rated translation of a :class:`SegmentData`.
+
+    ``seg`` holds the metric's own scores (NaN where unrated); :meth:`oriented` negates an
+    error metric. ``stats[s]`` are the sufficient statistics of system ``s``'s rated items
+    (rows in item order, ``rated[s]`` marking which), for corpus scores.
+    """
+
+    name: str
+    metric: Metric
+    seg: np.ndarray
+    stats: list[np.ndarray] = field(repr=False)
+    rated: np.ndarray = field(repr=False)
+    signature: str
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.metric.higher_is_better
+
+    @property
+    def sign(self) -> float:
+        return 1.0 if self.metric.higher_is_better else -1.0
+
+    def oriented(self) -> np.ndarray:
+        """Segment scores with higher = better."""
+        return self.sign * self.seg
+
+    def corpus_scores(self, counts: np.ndarray | None = None) -> np.ndarray:
+        """Oriented corpus score of each system on its rated items, each item repeated
+        ``counts[r, i]`` times (``(m, S)``; one row of ones when ``counts`` is None)."""
+        n_items = self.seg.shape[1]
+        if counts is None:
+            counts = np.ones((1, n_items))
+        out = np.empty((counts.shape[0], len(self.stats)))
+        for s, st in enumerate(self.stats):
+            c = counts[:, self.rated[s]].astype(np.int64)
+            for r in range(counts.shape[0]):
+                rows = np.repeat(st, c[r], axis=0)
+                out[r, s] = self.metric.corpus_score(rows) if len(rows) else np.nan
+        return self.sign * out
+
+
+def _unique_texts(data: SegmentData) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct (item, text) pairs among the rated entries, and each entry's index."""
+    rated = ~np.isnan(data.human)
+    seen: dict[tuple[int, str], int] = {}
+    texts: list[str] = []
+    segs: list[int] = []
+    s_idx, i_idx = np.nonzero(rated)
+    inverse = np.empty(len(s_idx), dtype=np.int64)
+    for e, (s, i) in enumerate(zip(s_idx.tolist(), i_idx.tolist(), strict=True)):
+        text = data.hyps[s][i]
+        j = seen.get((i, text))
+        if j is None:
+            j = seen[(i, text)] = len(texts)
+            texts.append(text)
+            segs.append(i)
+        inverse[e] = j
+    return texts, np.asarray(segs, dtype=np.int64), inverse, np.stack([s_idx, i_idx])
+
+
+def score_segments(data: SegmentData, metrics: Sequence[Metric]) -> list[MetricScores]:
+    """Every metric's score of every rated translation (identical texts scored once).
+
+    Examples
+    --------
+    >>> from mtpalette.metrics import parse_specs
+    >>> d = SegmentData(["A", "B"], [[1.0, 0.0], [0.0, np.nan]], [["a b", "c"], ["a", "d"]],
+    ...                 [["a b", "c d"]], [1, 2])
+    >>> [s] = score_segments(d, parse_specs(["bleus:2"], tokenize="none"))
+    >>> s.seg.round(1).tolist()  # "c" vs "c d": precisions 1, brevity penalty exp(1 - 2)
+    [[100.0, 36.8], [36.8, nan]]
+    """
+    if not metrics:
+        raise UserInputError("no metric given")
+    texts, segs, inverse, where = _unique_texts(data)
+    if not texts:
+        raise UserInputError("no rated translation to score")
+    pairs = TextPairs(texts, segs, data.refs)
+    stats = compute_stats(list(metrics), pairs)
+    rated = ~np.isnan(data.human)
+    out = []
+    for m, name in zip(metrics, display_names(metrics), strict=True):
+        st = stats[m][inverse]
+        scores = np.asarray(m.sentence_scores(st), dtype=np.float64)
+        seg = np.full(data.human.shape, np.nan)
+        seg[where[0], where[1]] = scores
+        # entries are in row-major order: system by system, items ascending
+        bounds = np.r_[0, np.cumsum(rated.sum(axis=1))]
+        per_system = [st[bounds[s]:bounds[s + 1]] for s in range(data.n_systems)]
+        out.append(MetricScores(name, m, seg, per_system, rated,
+                                str(m.signature(n_refs=len(data.refs)))))
+    return out
+
+
+# ----------------------------------------------------------------------------------------
+# tables
+# ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CorrelationRow:
+    """One metric's line: correlation, interval, significance cluster (1 = best)."""
+
+    metric: str
+    ci: BootstrapCI
+    cluster: int | None
+    higher_is_better: bool
+    signature: str
+    epsilon: float | None = None
+
+    @property
+    def value(self) -> float:
+        return self.ci.value
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "metric": self.metric,
+            "correlation": self.ci.value,
+            "low": self.ci.low,
+            "high": self.ci.high,
+            "cluster": self.cluster,
+            "epsilon": self.epsilon,
+            "metric_higher_is_better": self.higher_is_better,
+            "oriented": "negated" if not self.higher_is_better else "as is",
+            "signature": self.signature,
+        }
+
+
+@dataclass(frozen=True)
+class CorrelationTable:
+    """Metrics ranked by their correlation with human scores."""
+
+    rows: list[CorrelationRow]
+    statistic: str
+    grouping: str
+    level: str
+    unit: str
+    n_units: int
+    n_resamples: int
+    confidence: float
+    seed: int | None
+    test: str
+    alpha: float
+    n_permutations: int
+    comparisons: list[dict[str, Any]]
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def row(self, metric: str) -> CorrelationRow:
+        return next(r for r in self.rows if r.metric == metric)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "statistic": self.statistic,
+            "grouping": self.grouping,
+            "level": self.level,
+            "resampling_unit": self.unit,
+            "n_units": self.n_units,
+            "bootstrap": self.n_resamples,
+            "confidence": self.confidence,
+            "seed": self.seed,
+            "test": self.test,
+            "alpha": self.alpha,
+            "permutations": self.n_permutations,
+            "orientation": "error metrics are negated: higher correlation is better for all",
+            "rows": [r.to_dict() for r in self.rows],
+            "comparisons": self.comparisons,
+            **self.info,
+        }
+
+
+def _check(statistic: str, grouping: str, level: str, test: str) -> str:
+    try:
+        statistic = canonical_statistic(statistic)
+    except ValueError:
+        raise UserInputError(f"unknown statistic {statistic!r}; expected one of "
+                             f"{', '.join(STATISTICS)}") from None
+    if grouping not in GROUPINGS:
+        raise UserInputError(f"unknown grouping {grouping!r}; expected one of "
+                             f"{', '.join(GROUPINGS)}")
+    if level not in LEVELS:
+        raise UserInputError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
+    if level == "system" and grouping != "none":
+        raise UserInputError("system-level correlations take no grouping (--grouping none)")
+    if test not in TESTS:
+        raise UserInputError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
+    if test == "williams" and not (statistic == "pearson" and grouping == "none"):
+        raise UserInputError("Williams' test is for Pearson correlations without grouping")
+    return statistic
+
+
+def correlation_table(
+    data: SegmentData,
+    scores: Sequence[MetricScores],
+    *,
+    statistic: str = "pearson",
+    grouping: str = "none",
+    level: str = "segment",
+    system_score: str = "corpus",
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: Seed = 12345,
+    test: str = "permutation",
+    n_permutations: int = 1000,
+    alpha: float = 0.05,
+    epsilon: float | None = 0.0,
+    threshold: float = 25.0,
+) -> CorrelationTable:
+    """Correlate every metric with the human scores; intervals and significance clusters.
+
+    Parameters
+    ----------
+    data, scores:
+        The task and its metric scores (:func:`score_segments`).
+    statistic, grouping, level, epsilon, threshold:
+        See :mod:`mtpalette.stats.correlation`; ``epsilon=None`` calibrates acc-eq/tau-eq.
+    system_score:
+        At system level: ``corpus`` (the metric's corpus score) or ``mean`` (of its segment
+        scores), both on the human-rated segments.
+    n_resamples, confidence, seed:
+        Bootstrap over items (0: no interval).
+    test, n_permutations, alpha:
+        Significance test for the clusters (see the module docstring).
+
+    Examples
+    --------
+    >>> from mtpalette.metrics import parse_specs
+    >>> rng = np.random.default_rng(0)
+    >>> hyps = [[" ".join(rng.choice(list("abcd"), 4)) for _ in range(30)] for _ in range(3)]
+    >>> refs = [["a b c d"] * 30]
+    >>> human = np.array([[h.count("a") for h in row] for row in hyps], dtype=float)
+    >>> d = SegmentData(["S1", "S2", "S3"], human, hyps, refs, list(range(30)))
+    >>> sc = score_segments(d, parse_specs(["bleus:1", "wer"], tokenize="none"))
+    >>> t = correlation_table(d, sc, statistic="kendall", n_resamples=100, test="bootstrap")
+    >>> [r.metric for r in t.rows], t.rows[0].cluster
+    (['bleus:1', 'wer'], 1)
+    """
+    statistic = _check(statistic, grouping, level, test)
+    if system_score not in SYSTEM_SCORES:
+        raise UserInputError(f"unknown system score {system_score!r}; expected corpus or mean")
+    if not scores:
+        raise UserInputError("no metric given")
+    human = data.human
+    mats = [s.oriented() for s in scores]
+    fns = None
+    if level == "system" and system_score == "corpus":
+        fns = [s.corpus_scores for s in scores]
+    try:
+        res = bootstrap_correlations(
+            human, mats, statistic, grouping=grouping, level=level, system_scores=fns,
+            n_resamples=n_resamples, confidence=confidence, seed=seed, epsilon=epsilon,
+            threshold=threshold)
+    except ValueError as exc:
+        raise UserInputError(str(exc)) from None
+    names = [s.name for s in scores]
+    perm_rng = np.random.default_rng([res.seed if res.seed is not None else 0, 1])
+
+    def sys_vectors(j: int) -> tuple[np.ndarray, np.ndarray]:
+        from mtpalette.stats.correlation import system_means
+
+        h = system_means(human)
+        if fns is not None:
+            return h, fns[j](None)[0]
+        return h, system_means(np.where(np.isnan(human), np.nan, mats[j]))
+
+    def p_value(a: int, b: int) -> float:
+        if test == "bootstrap":
+            return res.paired_p_value(a, b)
+        if test == "williams":
+            if level == "system":
+                ha, ma = sys_vectors(a)
+                _, mb = sys_vectors(b)
+                return _williams_one_sided(ha, ma, mb)
+            p, ra, rb = williams_sig_diff(human, mats[a], mats[b])
+            return p if ra >= rb else 1.0 - p
+        if level == "system":
+            ha, ma = sys_vectors(a)
+            _, mb = sys_vectors(b)
+            return permutation_test(ha, ma, mb, statistic, n_permutations=n_permutations,
+                                    seed=perm_rng, epsilon=epsilon,
+                                    threshold=threshold).p_value
+        return permutation_test(human, mats[a], mats[b], statistic, grouping=grouping,
+                                n_permutations=n_permutations, seed=perm_rng,
+                                epsilon=epsilon, threshold=threshold).p_value
+
+    return _table(res, names, scores, p_value, test, alpha, n_permutations,
+                  {"n_systems": data.n_systems, "n_items": data.n_items,
+                   "n_rated": data.n_rated, "system_score": system_score
+                   if level == "system" else None, "systems": list(data.systems)})
+
+
+def _williams_one_sided(h: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    from mtpalette.stats.correlation import pearson
+
+    ra, rb, rab = pearson(h, a), pearson(h, b), pearson(a, b)
+    p = williams_test(ra, rb, rab, h.size)
+    return p if ra >= rb else 1.0 - p
+
+
+def _table(res: CorrelationResamples, names: list[str], scores: Sequence[Any], p_value,
+           test: str, alpha: float, n_permutations: int, info: dict) -> CorrelationTable:
+    clusters = None
+    comparisons: list[dict[str, Any]] = []
+    if test != "none":
+        clusters = significance_clusters(res.values, p_value, alpha=alpha, test=test,
+                                         names=names)
+        comparisons = [{"better": names[a], "worse": names[b], "p_value": p}
+                       for (a, b), p in clusters.p_values.items()]
+        order = clusters.order
+    else:
+        order = sorted(range(len(names)), key=lambda j: (-np.nan_to_num(res.values[j],
+                                                                        nan=-np.inf), names[j]))
+    rows = []
+    for j in order:
+        sc = scores[j]
+        rows.append(CorrelationRow(
+            names[j], res.cis[j], None if clusters is None else clusters.rank[j],
+            bool(sc.higher_is_better), sc.signature,
+            None if res.epsilons is None else res.epsilons[j]))
+    return CorrelationTable(rows, res.statistic, res.grouping, res.level, res.unit, res.n_units,
+                            res.n_resamples, res.confidence, res.seed, test, alpha,
+                            n_permutations if test == "permutation" else 0, comparisons, info)
+
+
+@dataclass(frozen=True)
+class _Named:
+    """Direction and signature of a metric known only by name (system-level tables)."""
+
+    higher_is_better: bool
+    signature: str
+
+
+def system_table(
+    human: Mapping[str, float],
+    metric_scores: Mapping[str, Mapping[str, float]],
+    *,
+    directions: Mapping[str, bool] | None = None,
+    signatures: Mapping[str, str] | None = None,
+    statistic: str = "pearson",
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: Seed = 12345,
+    test: str = "permutation",
+    n_permutations: int = 1000,
+    alpha: float = 0.05,
+    epsilon: float | None = 0.0,
+) -> CorrelationTable:
+    """System-level correlation when humans scored systems only (WMT system rankings).
+
+    ``metric_scores[metric][system]`` are the metric's own (corpus) scores; error metrics are
+    negated using ``directions`` (True = higher is better). Intervals resample systems.
+
+    Examples
+    --------
+    >>> human = {"A": 0.3, "B": 0.1, "C": -0.2, "D": 0.0}
+    >>> t = system_table(human, {"bleu": {"A": 30, "B": 25, "C": 20, "D": 22},
+    ...                          "wer": {"A": 0.5, "B": 0.6, "C": 0.4, "D": 0.7}},
+    ...                  directions={"bleu": True, "wer": False}, statistic="kendall",
+    ...                  n_resamples=50, test="none")
+    >>> [(r.metric, round(r.value, 3)) for r in t.rows]
+    [('bleu', 1.0), ('wer', 0.0)]
+    """
+    statistic = _check(statistic, "none", "system", test)
+    systems = list(human)
+    names = list(metric_scores)
+    if not names:
+        raise UserInputError("no metric given")
+    directions = directions or {}
+    signatures = signatures or {}
+    for name in names:
+        missing = [s for s in systems if s not in metric_scores[name]]
+        if missing:
+            raise UserInputError(f"metric {name!r} has no score for system(s) "
+                                 f"{', '.join(missing)}")
+    h = np.array([human[s] for s in systems], dtype=np.float64)
+    sign = {n: 1.0 if directions.get(n, True) else -1.0 for n in names}
+    mats = [sign[n] * np.array([metric_scores[n][s] for s in systems], dtype=np.float64)
+            for n in names]
+    try:
+        res = bootstrap_system_correlations(h, mats, statistic, n_resamples=n_resamples,
+                                            confidence=confidence, seed=seed, epsilon=epsilon)
+    except ValueError as exc:
+        raise UserInputError(str(exc)) from None
+    perm_rng = np.random.default_rng([res.seed if res.seed is not None else 0, 1])
+
+    def p_value(a: int, b: int) -> float:
+        if test == "bootstrap":
+            return res.paired_p_value(a, b)
+        if test == "williams":
+            return _williams_one_sided(h, mats[a], mats[b])
+        return permutation_test(h, mats[a], mats[b], statistic, n_permutations=n_permutations,
+                                seed=perm_rng, epsilon=epsilon).p_value
+
+    info = [_Named(directions.get(n, True), signatures.get(n, n)) for n in names]
+    return _table(res, names, info, p_value, test, alpha, n_permutations,
+                  {"n_systems": len(systems), "systems": systems})
+
+
+# ----------------------------------------------------------------------------------------
+# relative rankings
+# ----------------------------------------------------------------------------------------
+def rr_table(
+    pairs: PreferencePairs,
+    data: SegmentData,
+    scores: Sequence[MetricScores],
+    *,
+    metric_ties: str = "discordant",
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: Seed = 12345,
+    alpha: float = 0.05,
+) -> CorrelationTable:
+    """WMT12 relative-ranking tau of every metric (human ties excluded).
+
+    ``data`` holds the judged systems' translations with ``data.items`` the 0-based lines
+    and ``data.human`` finite wherever a translation takes part in a pair. Intervals and the
+    clusters' paired test resample source segments (lines).
+    """
+    if metric_ties not in ("discordant", "exclude"):
+        raise UserInputError("metric ties must be 'discordant' or 'exclude'")
+    row = {s: k for k, s in enumerate(data.systems)}
+    col = {int(i): k for k, i in enumerate(data.items)}
+    try:
+        rb = np.array([row[s] for s in pairs.better])
+        rw = np.array([row[s] for s in pairs.worse])
+        ci = np.array([col[int(x)] for x in pairs.line])
+    except KeyError as exc:
+        raise UserInputError(f"a judged system or line has no translation: {exc}") from None
+    n_items = data.n_items
+    per_metric = []
+    values = np.empty(len(scores))
+    for j, sc in enumerate(scores):
+        m = sc.oriented()
+        b, w = m[rb, ci], m[rw, ci]
+        if np.isnan(b).any() or np.isnan(w).any():
+            raise UserInputError(f"metric {sc.name} has no score for a judged translation")
+        values[j] = rr_kendall(b, w, metric_ties=metric_ties)
+        con = np.bincount(ci, b > w, minlength=n_items)
+        tie = np.bincount(ci, b == w, minlength=n_items)
+        dis = np.bincount(ci, b < w, minlength=n_items)
+        if metric_ties == "discordant":
+            dis = dis + tie
+        per_metric.append((con, dis))
+    rng, recorded = resolve_seed(seed)
+    dist = np.full((n_resamples, len(scores)), np.nan)
+    done = 0
+    for idx in index_batches(n_items, n_resamples, rng):
+        counts = counts_of(idx, n_items)
+        for j, (con, dis) in enumerate(per_metric):
+            num = counts @ (con - dis)
+            den = counts @ (con + dis)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                dist[done:done + len(idx), j] = np.where(den > 0, num / den, np.nan)
+        done += len(idx)
+    cis = []
+    for j in range(len(scores)):
+        lo, hi = percentile_interval(dist[:, j], confidence) if n_resamples else (np.nan,) * 2
+        cis.append(BootstrapCI(float(values[j]), lo, hi, n_items, n_resamples, confidence,
+                               "percentile", recorded))
+    res = CorrelationResamples("rr-kendall", "none", "segment", values, dist, cis, "items",
+                               n_items, n_resamples, confidence, recorded)
+    names = [s.name for s in scores]
+    return _table(res, names, scores, res.paired_p_value, "bootstrap", alpha, 0,
+                  {"n_pairs": int(len(pairs.line)), "n_human_ties": pairs.n_ties,
+                   "metric_ties": metric_ties, "n_systems": data.n_systems})
