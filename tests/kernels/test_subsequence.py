@@ -74,12 +74,7 @@ def test_skip_bigrams(case, max_gap):
     pairs = _pairs(hyps, refs)
     n_buckets = max_gap + 2
     out = skip_matches_kernel(
-        pairs.hyp.ids,
-        pairs.hyp.offsets,
-        pairs.seg,
-        pairs.refs.ids,
-        pairs.refs.offsets,
-        pairs.ref_mask,
+        *pairs.arrays(),
         4,
         n_buckets,
     )

@@ -21,8 +21,12 @@ import numpy as np
 
 
 @nb.njit(cache=True, nogil=True)
-def _runs_hist(a, a0, a1, b, b0, b1, max_n, prev, cur, hist_rows):
-    """Fill ``hist_rows[i - a0, n]`` with #{j : L(i, j) >= n + 1} for every i of a."""
+def _runs_hist(a, a0, a1, b, b0, b1, max_n, prev, cur, hist_rows, first):
+    """Fill ``hist_rows[i - a0, n]`` with #{j : L(i, j) >= n + 1} for every i of a.
+
+    When ``first`` has room (a matched against itself), also ``first[i]`` = max over j < i of
+    L(i, j): the n-gram at i occurred earlier for every order up to that value.
+    """
     la = a1 - a0
     lb = b1 - b0
     for j in range(lb + 1):
@@ -45,6 +49,12 @@ def _runs_hist(a, a0, a1, b, b0, b1, max_n, prev, cur, hist_rows):
         # suffix sums: row[n] = #{j : L >= n + 1}
         for n in range(max_n - 2, -1, -1):
             row[n] += row[n + 1]
+        if len(first) > ii:
+            m = 0
+            for jj in range(ii):
+                if cur[jj] > m:
+                    m = cur[jj]
+            first[ii] = m
         for j in range(lb + 1):
             prev[j] = cur[j]
 
@@ -71,24 +81,9 @@ def _pair_matches(
     best,
 ):
     H = h1 - h0
-    # self matches: count of each n-gram in the hypothesis, and whether i is a first occurrence
-    _runs_hist(hyp_ids, h0, h1, hyp_ids, h0, h1, max_n, prev, cur, self_hist)
-    # first[i] = max over i' < i of L(i, i'): the n-gram at i is new for orders above it
-    for ii in range(H):
-        m = 0
-        x = hyp_ids[h0 + ii]
-        for kk in range(ii):
-            if hyp_ids[h0 + kk] == x:
-                length = 0
-                while (
-                    length < max_n
-                    and ii + length < H
-                    and hyp_ids[h0 + ii + length] == hyp_ids[h0 + kk + length]
-                ):
-                    length += 1
-                if length > m:
-                    m = length
-        first[ii] = m
+    no_first = first[:0]
+    # self matches: count of each n-gram in the hypothesis, and its first occurrence
+    _runs_hist(hyp_ids, h0, h1, hyp_ids, h0, h1, max_n, prev, cur, self_hist, first)
     if not per_ref:
         for ii in range(H):
             for n in range(max_n):
@@ -99,7 +94,7 @@ def _pair_matches(
         r = k * n_seg + seg
         r0 = ref_off[r]
         r1 = ref_off[r + 1]
-        _runs_hist(hyp_ids, h0, h1, ref_ids, r0, r1, max_n, prev, cur, ref_hist)
+        _runs_hist(hyp_ids, h0, h1, ref_ids, r0, r1, max_n, prev, cur, ref_hist, no_first)
         if per_ref:
             for ii in range(H):
                 for n in range(first[ii], min(max_n, H - ii)):
@@ -175,12 +170,7 @@ def ngram_matches(pairs, max_n: int, *, per_ref: bool = False) -> np.ndarray:
     """
     n_chunks = max(1, min(len(pairs.hyp), 64 * nb.get_num_threads()))
     return _matches_kernel(
-        pairs.hyp.ids,
-        pairs.hyp.offsets,
-        pairs.seg,
-        pairs.refs.ids,
-        pairs.refs.offsets,
-        pairs.ref_mask,
+        *pairs.arrays(),
         max_n,
         per_ref,
         n_chunks,

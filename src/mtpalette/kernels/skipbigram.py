@@ -38,9 +38,23 @@ def _pairs_sorted(tokens, vocab, n_buckets):
 
 
 @nb.njit(cache=True, parallel=True, nogil=True)
-def skip_matches_kernel(hyp_ids, hyp_off, seg, ref_ids, ref_off, ref_mask, vocab, n_buckets):
-    """Clipped matches ``(P, R, n_buckets)``: column d counts pairs with gap <= d (the last
-    column: any gap); NaN where the reference is missing."""
+def _all_keys_sorted(ids, off, vocab, n_buckets):
+    """The sorted skip-bigram keys of every row, as one flat array with row offsets."""
+    n_rows = len(off) - 1
+    key_off = np.zeros(n_rows + 1, dtype=np.int64)
+    for r in range(n_rows):
+        n = off[r + 1] - off[r]
+        key_off[r + 1] = key_off[r] + n * (n - 1) // 2
+    keys = np.empty(key_off[n_rows], dtype=np.int64)
+    for r in nb.prange(n_rows):
+        keys[key_off[r] : key_off[r + 1]] = _pairs_sorted(
+            ids[off[r] : off[r + 1]], vocab, n_buckets
+        )
+    return keys, key_off
+
+
+@nb.njit(cache=True, parallel=True, nogil=True)
+def _matches(hyp_ids, hyp_off, seg, ref_keys, ref_key_off, ref_mask, vocab, n_buckets):
     n_refs, n_seg = ref_mask.shape
     P = len(hyp_off) - 1
     out = np.full((P, n_refs, n_buckets), np.nan)
@@ -53,7 +67,7 @@ def skip_matches_kernel(hyp_ids, hyp_off, seg, ref_ids, ref_off, ref_mask, vocab
             if not ref_mask[k, s]:
                 continue
             r = k * n_seg + s
-            rk = _pairs_sorted(ref_ids[ref_off[r] : ref_off[r + 1]], vocab, n_buckets)
+            rk = ref_keys[ref_key_off[r] : ref_key_off[r + 1]]
             total = np.zeros(n_buckets, dtype=np.int64)
             i = 0
             j = 0
@@ -83,6 +97,14 @@ def skip_matches_kernel(hyp_ids, hyp_off, seg, ref_ids, ref_off, ref_mask, vocab
             for b in range(n_buckets):
                 out[p, k, b] = total[b]
     return out
+
+
+def skip_matches_kernel(hyp_ids, hyp_off, seg, ref_ids, ref_off, ref_mask, vocab, n_buckets):
+    """Clipped matches ``(P, R, n_buckets)``: column d counts pairs with gap <= d (the last
+    column: any gap); NaN where the reference is missing. Each reference's pairs are listed
+    and sorted once, however many candidates share it."""
+    ref_keys, ref_key_off = _all_keys_sorted(ref_ids, ref_off, vocab, n_buckets)
+    return _matches(hyp_ids, hyp_off, seg, ref_keys, ref_key_off, ref_mask, vocab, n_buckets)
 
 
 def skip_pair_totals(lengths: np.ndarray, n_buckets: int) -> np.ndarray:

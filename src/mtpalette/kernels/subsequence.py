@@ -118,12 +118,7 @@ def _run(kind: int, pairs, alphas=None) -> np.ndarray:
     alphas = np.zeros(1) if alphas is None else np.asarray(alphas, dtype=np.float64)
     return _per_ref(
         kind,
-        pairs.hyp.ids,
-        pairs.hyp.offsets,
-        pairs.seg,
-        pairs.refs.ids,
-        pairs.refs.offsets,
-        pairs.ref_mask,
+        *pairs.arrays(),
         alphas,
     )
 

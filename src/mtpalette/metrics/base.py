@@ -57,6 +57,25 @@ class Pairs:
     def __len__(self) -> int:
         return len(self.hyp)
 
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The flat arrays kernels take: hyp ids, hyp offsets, seg, ref ids, ref offsets, mask."""
+        return (
+            self.hyp.ids,
+            self.hyp.offsets,
+            self.seg,
+            self.refs.ids,
+            self.refs.offsets,
+            self.ref_mask,
+        )
+
+    def ref_lengths(self) -> np.ndarray:
+        """``(P, R)``: the length of each candidate's k-th reference (0 where missing)."""
+        return self.refs.lengths().reshape(self.n_refs, self.n_segments)[:, self.seg].T
+
+    def present(self) -> np.ndarray:
+        """``(P, R)``: whether each candidate's k-th reference exists."""
+        return self.ref_mask[:, self.seg].T
+
     def refs_of(self, s: int) -> list[np.ndarray]:
         """The present references of segment ``s`` (slow path, for tests and references)."""
         S = self.n_segments

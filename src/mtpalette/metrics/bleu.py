@@ -32,8 +32,8 @@ SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k":
 def closest_ref_lengths(pairs: Pairs) -> np.ndarray:
     """Per candidate, the present reference length closest to its length (shorter on ties)."""
     hyp_len = pairs.hyp.lengths()
-    ref_len = pairs.refs.lengths().reshape(pairs.n_refs, pairs.n_segments)[:, pairs.seg]
-    mask = pairs.ref_mask[:, pairs.seg]
+    ref_len = pairs.ref_lengths().T
+    mask = pairs.present().T
     diff = np.where(mask, np.abs(ref_len - hyp_len[None, :]), np.iinfo(np.int64).max)
     # order by (difference, length): the closest, then the shortest among equally close
     key = diff * (ref_len.max(initial=0) + 1) + np.where(mask, ref_len, 0)

@@ -58,7 +58,7 @@ def order_stats(pairs: Pairs, max_n: int) -> np.ndarray:
     matches = ngram_matches(pairs, max_n, per_ref=True)  # (P, R, n)
     orders = np.arange(1, max_n + 1)
     hyp = np.maximum(pairs.hyp.lengths()[:, None] - orders[None, :] + 1, 0)  # (P, n)
-    ref_len = pairs.refs.lengths().reshape(pairs.n_refs, pairs.n_segments)[:, pairs.seg]
+    ref_len = pairs.ref_lengths().T
     ref = np.maximum(ref_len.T[:, :, None] - orders[None, None, :] + 1, 0)  # (P, R, n)
     hyp = np.where(ref > 0, hyp[:, None, :], 0)
     return np.stack([hyp, ref, matches], axis=-1).astype(np.float64)
@@ -170,7 +170,7 @@ class ChrF(Metric):
         if self.w:
             stats = np.concatenate([stats, order_stats(extra[0], self.w)], axis=2)
         f = f_scores(stats, self.beta, self.eps)  # (P, R)
-        present = pairs.ref_mask[:, pairs.seg].T
+        present = pairs.present()
         best = np.argmax(np.where(present, f, -np.inf), axis=1)
         chosen = stats[np.arange(len(best)), best]  # (P, order, 3)
         return chosen.reshape(len(best), -1)

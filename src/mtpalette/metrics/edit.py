@@ -41,7 +41,7 @@ class _ErrorRate(Metric):
 
     def compute(self, pairs: Pairs) -> np.ndarray:
         errors = self.errors_per_ref(pairs)  # (P, R), NaN where missing
-        ref_len = pairs.refs.lengths().reshape(pairs.n_refs, pairs.n_segments)[:, pairs.seg].T
+        ref_len = pairs.ref_lengths()
         rate = errors / np.maximum(ref_len, 1)
         best = np.argmin(np.where(np.isnan(rate), np.inf, rate), axis=1)
         idx = np.arange(len(best))
@@ -88,6 +88,6 @@ class PER(_ErrorRate):
     def errors_per_ref(self, pairs: Pairs) -> np.ndarray:
         matches = ngram_matches(pairs, 1, per_ref=True)[:, :, 0].astype(np.float64)
         hyp_len = pairs.hyp.lengths()[:, None]
-        ref_len = pairs.refs.lengths().reshape(pairs.n_refs, pairs.n_segments)[:, pairs.seg].T
+        ref_len = pairs.ref_lengths()
         errors = np.maximum(hyp_len, ref_len) - matches
-        return np.where(pairs.ref_mask[:, pairs.seg].T, errors, np.nan)
+        return np.where(pairs.present(), errors, np.nan)

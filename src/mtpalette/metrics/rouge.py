@@ -121,14 +121,6 @@ class _Rouge(Metric):
         return float(self.sentence_scores(stats).mean()) if len(stats) else 0.0
 
 
-def _present(pairs: Pairs) -> np.ndarray:
-    return pairs.ref_mask[:, pairs.seg].T  # (P, R)
-
-
-def _ref_lengths(pairs: Pairs) -> np.ndarray:
-    return pairs.refs.lengths().reshape(pairs.n_refs, pairs.n_segments)[:, pairs.seg].T
-
-
 @register
 class RougeN(_Rouge):
     """ROUGE-N: ``rouge-n:1``, ``rouge-n:2`` (clipped n-gram matches)."""
@@ -149,8 +141,8 @@ class RougeN(_Rouge):
     def compute(self, pairs: Pairs) -> np.ndarray:
         matches = ngram_matches(pairs, self.n, per_ref=True)[:, :, self.n - 1].astype(float)
         hyp_total = np.maximum(pairs.hyp.lengths() - self.n + 1, 0)[:, None]
-        ref_total = np.maximum(_ref_lengths(pairs) - self.n + 1, 0)
-        return self.reduce(_ratio(matches, hyp_total), _ratio(matches, ref_total), _present(pairs))
+        ref_total = np.maximum(pairs.ref_lengths() - self.n + 1, 0)
+        return self.reduce(_ratio(matches, hyp_total), _ratio(matches, ref_total), pairs.present())
 
 
 @register
@@ -174,7 +166,7 @@ class RougeL(_Rouge):
     def compute(self, pairs: Pairs) -> np.ndarray:
         lcs = lcs_per_ref(pairs)
         p = _ratio(lcs, pairs.hyp.lengths()[:, None])
-        return self.reduce(p, _ratio(lcs, _ref_lengths(pairs)), _present(pairs))
+        return self.reduce(p, _ratio(lcs, pairs.ref_lengths()), pairs.present())
 
 
 @register
@@ -224,12 +216,12 @@ class RougeW(_Rouge):
 
     def _from_wlcs(self, wlcs: np.ndarray, pairs: Pairs) -> np.ndarray:
         a = self.a
-        m = _ref_lengths(pairs).astype(float)
+        m = pairs.ref_lengths().astype(float)
         n = pairs.hyp.lengths().astype(float)[:, None]
         f_m = m**a if self.compat == "paper" else (m**a) ** a
         r = _ratio(wlcs, f_m) ** (1 / a)
         p = _ratio(wlcs, n**a) ** (1 / a)
-        return self.reduce(p, r, _present(pairs))
+        return self.reduce(p, r, pairs.present())
 
 
 def _drop_last(r: Ragged) -> Ragged:
@@ -277,17 +269,12 @@ def _skip_group(metrics: Sequence[_SkipFamily], pairs: Pairs) -> list[np.ndarray
     n_buckets = (max(finite) if finite else 0) + 2  # gaps 0..max, then "any gap"
     vocab = int(max(pairs.hyp.ids.max(initial=0), pairs.refs.ids.max(initial=0))) + 1
     matches = skip_matches_kernel(
-        pairs.hyp.ids,
-        pairs.hyp.offsets,
-        pairs.seg,
-        pairs.refs.ids,
-        pairs.refs.offsets,
-        pairs.ref_mask,
+        *pairs.arrays(),
         vocab,
         n_buckets,
     )
     hyp_total = skip_pair_totals(pairs.hyp.lengths(), n_buckets)  # (P, B)
-    ref_len = _ref_lengths(pairs)
+    ref_len = pairs.ref_lengths()
     ref_total = skip_pair_totals(ref_len.ravel(), n_buckets).reshape(*ref_len.shape, n_buckets)
     uni = None
     if any(m.unigrams for m in metrics):
@@ -303,7 +290,7 @@ def _skip_group(metrics: Sequence[_SkipFamily], pairs: Pairs) -> list[np.ndarray
             num = num + uni
             h_den = h_den + np.maximum(pairs.hyp.lengths() - 1, 0)[:, None]
             r_den = r_den + np.maximum(ref_len - 1, 0)
-        out.append(m.reduce(_ratio(num, h_den), _ratio(num, r_den), _present(pairs)))
+        out.append(m.reduce(_ratio(num, h_den), _ratio(num, r_den), pairs.present()))
     return out
 
 
