@@ -1,4 +1,4 @@
-"""ROUGE-L vs rouge-score, WER vs jiwer, and the ROUGE-S0..9,* grid in one pass, one run.
+"""ROUGE-L vs rouge-score, WER vs jiwer, TER vs sacrebleu, the ROUGE-S0..9,* grid: one run.
 
 Usage: python bench/bench_rouge_edit.py [--pairs 50000] [--peer-pairs 3000]
 
@@ -54,6 +54,14 @@ def main() -> None:
     peer = len(hyps) / t
     score, e2e = ours(["wer"], hyps, one, tokenize="none")
     rows += [("WER, 1 ref (corpus call, all pairs)", "jiwer.wer(list, list)", peer, score, e2e)]
+
+    from sacrebleu.metrics import TER
+
+    ter = TER()
+    t, _ = timed(lambda: [ter.sentence_score(hyps[i], [one[0][i]]) for i in range(k)])
+    peer = k / t
+    score, e2e = ours(["ter"], hyps, one)
+    rows += [("TER, 1 ref", "sacrebleu TER", peer, score, e2e)]
 
     score, e2e = ours(["rouge-s:0..9,*"], hyps, refs)
     rows += [("ROUGE-S0..9,* (11 metrics), 2 refs", "-", float("nan"), score, e2e)]
