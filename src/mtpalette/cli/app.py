@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from mtpalette.cli import demo, orange, score
+from mtpalette.cli import agree, correlate, demo, orange, score
 from mtpalette.cli.variadic import VariadicCommand
 from mtpalette.errors import UserInputError
 
@@ -20,6 +20,8 @@ app = typer.Typer(
 app.command("score", cls=VariadicCommand)(score.score)
 app.command("demo")(demo.demo)
 app.command("orange", cls=VariadicCommand)(orange.orange)
+app.command("correlate", cls=VariadicCommand)(correlate.correlate)
+app.command("agree", cls=VariadicCommand)(agree.agree)
 
 
 def main() -> None:

@@ -903,9 +903,45 @@ def read_judgments(
         return read_wmt_seg_scores(path)
     if fmt == "generic":
         return read_generic(path, id_base=1 if id_base is None else id_base)
+    if fmt == "wmt17-testset":
+        raise UserInputError(
+            "a WMT17 test-set file holds its own texts: read it with read_wmt17_testset",
+            path=str(path),
+        )
     raise UserInputError(
         f"unknown judgment format {fmt!r}; expected auto or one of {', '.join(FORMATS)}"
     )
+
+
+def bundled_mqm_ted(lp: str) -> dict[str, Any]:
+    """Paths of the bundled WMT21 TED MQM data of ``lp`` (``ende`` or ``zhen``).
+
+    Returns ``judgments`` (the MQM TSV), ``avg`` (the average-score file), ``refs`` (``ref``,
+    and ``refB`` for zh-en), ``systems`` (the 13 MT systems' outputs), ``seg_ids`` (MQM's
+    seg_id of each line) and ``source``.
+
+    Examples
+    --------
+    >>> d = bundled_mqm_ted("zhen")
+    >>> [p.name for p in d["refs"]], len(d["systems"])
+    (['ref.txt', 'refB.txt'], 13)
+    """
+    from importlib import resources
+
+    if lp not in ("ende", "zhen"):
+        raise UserInputError(f"no bundled MQM TED data for {lp!r}; expected ende or zhen")
+    root = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / lp))
+    ref_names = ["ref.txt", "refB.txt"] if lp == "zhen" else ["ref.txt"]
+    special = {*ref_names, "source.txt", "seg_ids.txt"}
+    systems = sorted(p for p in root.iterdir() if p.suffix == ".txt" and p.name not in special)
+    return {
+        "judgments": root / f"mqm_ted_{lp}.tsv.gz",
+        "avg": root / f"mqm_ted_{lp}.avg_seg_scores.tsv.gz",
+        "refs": [root / n for n in ref_names],
+        "systems": systems,
+        "seg_ids": root / "seg_ids.txt",
+        "source": root / "source.txt",
+    }
 
 
 def guess_format(path: str | Path) -> str:
@@ -922,6 +958,8 @@ def guess_format(path: str | Path) -> str:
         return "wmt-da-seg"
     if words[:5] == ["SYS", "SID", "RAW.SCR", "Z.SCR", "N"]:
         return "wmt-seg-scores"
+    if cols[:5] == ["lp", "source", "translation", "reference", "human_score"]:
+        return "wmt17-testset"
     if first.startswith("{") or ("system" in cols and "score" in cols):
         return "generic"
     raise UserInputError(

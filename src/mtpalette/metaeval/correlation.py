@@ -154,46 +154,70 @@ class SegmentData:
         if unjudged:
             raise UserInputError(
                 f"no judgments for system(s) {', '.join(unjudged)}; judged systems: "
-                f"{', '.join(judgments.systems)}", path=judgments.path)
+                f"{', '.join(judgments.systems)}",
+                path=judgments.path,
+            )
         systems = [s for s in judgments.systems if s in outputs]
         if not systems:
             raise UserInputError("no judged system has an output file")
         lines = judgments.line_indices(seg_ids=seg_ids, id_base=id_base)
         for s in systems:
             if len(outputs[s]) != n_lines:
-                raise UserInputError(f"system {s!r} has {len(outputs[s])} lines, the references "
-                                     f"{n_lines}")
+                raise UserInputError(
+                    f"system {s!r} has {len(outputs[s])} lines, the references {n_lines}"
+                )
         if lines.size and lines.max() >= n_lines:
             bad = int(np.argmax(lines))
             raise UserInputError(
                 f"segment id {judgments.items[bad]!r} points to line {int(lines.max()) + 1}, "
-                f"but the texts have {n_lines} lines", path=judgments.path)
+                f"but the texts have {n_lines} lines",
+                path=judgments.path,
+            )
         sub = judgments.select(systems)
         hyps = [[outputs[s][line] for line in lines.tolist()] for s in systems]
         ref_cols = [[r[line] for line in lines.tolist()] for r in refs]
-        info = {"judgments": judgments.path, "format": judgments.kind,
-                "unscored_systems": [s for s in judgments.systems if s not in outputs],
-                "lines": lines}
+        info = {
+            "judgments": judgments.path,
+            "format": judgments.kind,
+            "unscored_systems": [s for s in judgments.systems if s not in outputs],
+            "lines": lines,
+        }
         return cls(systems, sub.scores, hyps, ref_cols, list(judgments.items), info)
 
     @classmethod
     def from_scored_texts(cls, st: ScoredTexts, *, name: str = "all") -> SegmentData:
         """One row of judged translations (WMT17 test set): a single pseudo-system."""
-        return cls([name], st.scores[None, :], [list(st.hyps)], [list(st.refs)],
-                   list(range(1, len(st) + 1)), {"judgments": st.path, "format": "wmt17-testset"})
+        return cls(
+            [name],
+            st.scores[None, :],
+            [list(st.hyps)],
+            [list(st.refs)],
+            list(range(1, len(st) + 1)),
+            {"judgments": st.path, "format": "wmt17-testset"},
+        )
 
     def select_items(self, keep: Sequence[int] | np.ndarray) -> SegmentData:
         """Only these item columns (e.g. the first ``n`` for a quick run)."""
         idx = np.asarray(keep, dtype=np.int64)
-        return SegmentData(self.systems, self.human[:, idx],
-                           [[h[i] for i in idx.tolist()] for h in self.hyps],
-                           [[r[i] for i in idx.tolist()] for r in self.refs],
-                           [self.items[i] for i in idx.tolist()], dict(self.info))
+        return SegmentData(
+            self.systems,
+            self.human[:, idx],
+            [[h[i] for i in idx.tolist()] for h in self.hyps],
+            [[r[i] for i in idx.tolist()] for r in self.refs],
+            [self.items[i] for i in idx.tolist()],
+            dict(self.info),
+        )
 
     def drop_systems(self, names: Sequence[str]) -> SegmentData:
         keep = [k for k, s in enumerate(self.systems) if s not in set(names)]
-        return SegmentData([self.systems[k] for k in keep], self.human[keep],
-                           [self.hyps[k] for k in keep], self.refs, self.items, dict(self.info))
+        return SegmentData(
+            [self.systems[k] for k in keep],
+            self.human[keep],
+            [self.hyps[k] for k in keep],
+            self.refs,
+            self.items,
+            dict(self.info),
+        )
 
 
 @dataclass
@@ -286,9 +310,10 @@ def score_segments(data: SegmentData, metrics: Sequence[Metric]) -> list[MetricS
         seg[where[0], where[1]] = scores
         # entries are in row-major order: system by system, items ascending
         bounds = np.r_[0, np.cumsum(rated.sum(axis=1))]
-        per_system = [st[bounds[s]:bounds[s + 1]] for s in range(data.n_systems)]
-        out.append(MetricScores(name, m, seg, per_system, rated,
-                                str(m.signature(n_refs=len(data.refs)))))
+        per_system = [st[bounds[s] : bounds[s + 1]] for s in range(data.n_systems)]
+        out.append(
+            MetricScores(name, m, seg, per_system, rated, str(m.signature(n_refs=len(data.refs))))
+        )
     return out
 
 
@@ -370,11 +395,13 @@ def _check(statistic: str, grouping: str, level: str, test: str) -> str:
     try:
         statistic = canonical_statistic(statistic)
     except ValueError:
-        raise UserInputError(f"unknown statistic {statistic!r}; expected one of "
-                             f"{', '.join(STATISTICS)}") from None
+        raise UserInputError(
+            f"unknown statistic {statistic!r}; expected one of {', '.join(STATISTICS)}"
+        ) from None
     if grouping not in GROUPINGS:
-        raise UserInputError(f"unknown grouping {grouping!r}; expected one of "
-                             f"{', '.join(GROUPINGS)}")
+        raise UserInputError(
+            f"unknown grouping {grouping!r}; expected one of {', '.join(GROUPINGS)}"
+        )
     if level not in LEVELS:
         raise UserInputError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
     if level == "system" and grouping != "none":
@@ -444,9 +471,18 @@ def correlation_table(
         fns = [s.corpus_scores for s in scores]
     try:
         res = bootstrap_correlations(
-            human, mats, statistic, grouping=grouping, level=level, system_scores=fns,
-            n_resamples=n_resamples, confidence=confidence, seed=seed, epsilon=epsilon,
-            threshold=threshold)
+            human,
+            mats,
+            statistic,
+            grouping=grouping,
+            level=level,
+            system_scores=fns,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+            epsilon=epsilon,
+            threshold=threshold,
+        )
     except ValueError as exc:
         raise UserInputError(str(exc)) from None
     names = [s.name for s in scores]
@@ -473,17 +509,44 @@ def correlation_table(
         if level == "system":
             ha, ma = sys_vectors(a)
             _, mb = sys_vectors(b)
-            return permutation_test(ha, ma, mb, statistic, n_permutations=n_permutations,
-                                    seed=perm_rng, epsilon=epsilon,
-                                    threshold=threshold).p_value
-        return permutation_test(human, mats[a], mats[b], statistic, grouping=grouping,
-                                n_permutations=n_permutations, seed=perm_rng,
-                                epsilon=epsilon, threshold=threshold).p_value
+            return permutation_test(
+                ha,
+                ma,
+                mb,
+                statistic,
+                n_permutations=n_permutations,
+                seed=perm_rng,
+                epsilon=epsilon,
+                threshold=threshold,
+            ).p_value
+        return permutation_test(
+            human,
+            mats[a],
+            mats[b],
+            statistic,
+            grouping=grouping,
+            n_permutations=n_permutations,
+            seed=perm_rng,
+            epsilon=epsilon,
+            threshold=threshold,
+        ).p_value
 
-    return _table(res, names, scores, p_value, test, alpha, n_permutations,
-                  {"n_systems": data.n_systems, "n_items": data.n_items,
-                   "n_rated": data.n_rated, "system_score": system_score
-                   if level == "system" else None, "systems": list(data.systems)})
+    return _table(
+        res,
+        names,
+        scores,
+        p_value,
+        test,
+        alpha,
+        n_permutations,
+        {
+            "n_systems": data.n_systems,
+            "n_items": data.n_items,
+            "n_rated": data.n_rated,
+            "system_score": system_score if level == "system" else None,
+            "systems": list(data.systems),
+        },
+    )
 
 
 def _williams_one_sided(h: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
@@ -494,29 +557,58 @@ def _williams_one_sided(h: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
     return p if ra >= rb else 1.0 - p
 
 
-def _table(res: CorrelationResamples, names: list[str], scores: Sequence[Any], p_value,
-           test: str, alpha: float, n_permutations: int, info: dict) -> CorrelationTable:
+def _table(
+    res: CorrelationResamples,
+    names: list[str],
+    scores: Sequence[Any],
+    p_value,
+    test: str,
+    alpha: float,
+    n_permutations: int,
+    info: dict,
+) -> CorrelationTable:
     clusters = None
     comparisons: list[dict[str, Any]] = []
     if test != "none":
-        clusters = significance_clusters(res.values, p_value, alpha=alpha, test=test,
-                                         names=names)
-        comparisons = [{"better": names[a], "worse": names[b], "p_value": p}
-                       for (a, b), p in clusters.p_values.items()]
+        clusters = significance_clusters(res.values, p_value, alpha=alpha, test=test, names=names)
+        comparisons = [
+            {"better": names[a], "worse": names[b], "p_value": p}
+            for (a, b), p in clusters.p_values.items()
+        ]
         order = clusters.order
     else:
-        order = sorted(range(len(names)), key=lambda j: (-np.nan_to_num(res.values[j],
-                                                                        nan=-np.inf), names[j]))
+        order = sorted(
+            range(len(names)), key=lambda j: (-np.nan_to_num(res.values[j], nan=-np.inf), names[j])
+        )
     rows = []
     for j in order:
         sc = scores[j]
-        rows.append(CorrelationRow(
-            names[j], res.cis[j], None if clusters is None else clusters.rank[j],
-            bool(sc.higher_is_better), sc.signature,
-            None if res.epsilons is None else res.epsilons[j]))
-    return CorrelationTable(rows, res.statistic, res.grouping, res.level, res.unit, res.n_units,
-                            res.n_resamples, res.confidence, res.seed, test, alpha,
-                            n_permutations if test == "permutation" else 0, comparisons, info)
+        rows.append(
+            CorrelationRow(
+                names[j],
+                res.cis[j],
+                None if clusters is None else clusters.rank[j],
+                bool(sc.higher_is_better),
+                sc.signature,
+                None if res.epsilons is None else res.epsilons[j],
+            )
+        )
+    return CorrelationTable(
+        rows,
+        res.statistic,
+        res.grouping,
+        res.level,
+        res.unit,
+        res.n_units,
+        res.n_resamples,
+        res.confidence,
+        res.seed,
+        test,
+        alpha,
+        n_permutations if test == "permutation" else 0,
+        comparisons,
+        info,
+    )
 
 
 @dataclass(frozen=True)
@@ -567,15 +659,22 @@ def system_table(
     for name in names:
         missing = [s for s in systems if s not in metric_scores[name]]
         if missing:
-            raise UserInputError(f"metric {name!r} has no score for system(s) "
-                                 f"{', '.join(missing)}")
+            raise UserInputError(f"metric {name!r} has no score for system(s) {', '.join(missing)}")
     h = np.array([human[s] for s in systems], dtype=np.float64)
     sign = {n: 1.0 if directions.get(n, True) else -1.0 for n in names}
-    mats = [sign[n] * np.array([metric_scores[n][s] for s in systems], dtype=np.float64)
-            for n in names]
+    mats = [
+        sign[n] * np.array([metric_scores[n][s] for s in systems], dtype=np.float64) for n in names
+    ]
     try:
-        res = bootstrap_system_correlations(h, mats, statistic, n_resamples=n_resamples,
-                                            confidence=confidence, seed=seed, epsilon=epsilon)
+        res = bootstrap_system_correlations(
+            h,
+            mats,
+            statistic,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+            epsilon=epsilon,
+        )
     except ValueError as exc:
         raise UserInputError(str(exc)) from None
     perm_rng = np.random.default_rng([res.seed if res.seed is not None else 0, 1])
@@ -585,12 +684,27 @@ def system_table(
             return res.paired_p_value(a, b)
         if test == "williams":
             return _williams_one_sided(h, mats[a], mats[b])
-        return permutation_test(h, mats[a], mats[b], statistic, n_permutations=n_permutations,
-                                seed=perm_rng, epsilon=epsilon).p_value
+        return permutation_test(
+            h,
+            mats[a],
+            mats[b],
+            statistic,
+            n_permutations=n_permutations,
+            seed=perm_rng,
+            epsilon=epsilon,
+        ).p_value
 
     info = [_Named(directions.get(n, True), signatures.get(n, n)) for n in names]
-    return _table(res, names, info, p_value, test, alpha, n_permutations,
-                  {"n_systems": len(systems), "systems": systems})
+    return _table(
+        res,
+        names,
+        info,
+        p_value,
+        test,
+        alpha,
+        n_permutations,
+        {"n_systems": len(systems), "systems": systems},
+    )
 
 
 # ----------------------------------------------------------------------------------------
@@ -647,16 +761,42 @@ def rr_table(
             num = counts @ (con - dis)
             den = counts @ (con + dis)
             with np.errstate(invalid="ignore", divide="ignore"):
-                dist[done:done + len(idx), j] = np.where(den > 0, num / den, np.nan)
+                dist[done : done + len(idx), j] = np.where(den > 0, num / den, np.nan)
         done += len(idx)
     cis = []
     for j in range(len(scores)):
         lo, hi = percentile_interval(dist[:, j], confidence) if n_resamples else (np.nan,) * 2
-        cis.append(BootstrapCI(float(values[j]), lo, hi, n_items, n_resamples, confidence,
-                               "percentile", recorded))
-    res = CorrelationResamples("rr-kendall", "none", "segment", values, dist, cis, "items",
-                               n_items, n_resamples, confidence, recorded)
+        cis.append(
+            BootstrapCI(
+                float(values[j]), lo, hi, n_items, n_resamples, confidence, "percentile", recorded
+            )
+        )
+    res = CorrelationResamples(
+        "rr-kendall",
+        "none",
+        "segment",
+        values,
+        dist,
+        cis,
+        "items",
+        n_items,
+        n_resamples,
+        confidence,
+        recorded,
+    )
     names = [s.name for s in scores]
-    return _table(res, names, scores, res.paired_p_value, "bootstrap", alpha, 0,
-                  {"n_pairs": int(len(pairs.line)), "n_human_ties": pairs.n_ties,
-                   "metric_ties": metric_ties, "n_systems": data.n_systems})
+    return _table(
+        res,
+        names,
+        scores,
+        res.paired_p_value,
+        "bootstrap",
+        alpha,
+        0,
+        {
+            "n_pairs": int(len(pairs.line)),
+            "n_human_ties": pairs.n_ties,
+            "metric_ties": metric_ties,
+            "n_systems": data.n_systems,
+        },
+    )

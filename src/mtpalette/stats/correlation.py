@@ -38,8 +38,10 @@ tie is ``|m_i - m_j| <= epsilon`` (``epsilon = 0``: equality); a gold tie is equ
 * relative-ranking tau (WMT12, :func:`rr_kendall`): from human pairwise preferences with
   human ties excluded; a metric tie is discordant (WMT12) or left out.
 
-Kendall counts take ``O(n log n)`` time (a merge count of inversions in numpy) for large
-vectors and are computed for all small groups at once by broadcasting.
+Kendall counts take ``O(n log n)`` time for large vectors (a numba merge count of inversions,
+with a plain-Python twin for tests) and are computed for all small groups at once by
+broadcasting. (numba is the one dependency of this module besides numpy and scipy: the
+bootstrap and permutation tests recount pairs thousands of times.)
 
 References
 ----------
@@ -54,10 +56,10 @@ to Ship (pairwise accuracy). Callison-Burch et al. (2012), Findings of WMT12, se
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numba as nb
 import numpy as np
 
 GROUPINGS = ("none", "item", "system")
@@ -202,7 +204,7 @@ def dense_ranks(x: np.ndarray) -> np.ndarray:
 
 
 def count_inversions(a: Any) -> int:
-    """Number of pairs ``i < j`` with ``a[i] > a[j]``, in ``O(n log^2 n)`` numpy operations.
+    """Number of pairs ``i < j`` with ``a[i] > a[j]`` (a merge count, ``O(n log n)``).
 
     Examples
     --------
@@ -212,112 +214,163 @@ def count_inversions(a: Any) -> int:
     v = np.asarray(a)
     if v.size < 2:
         return 0
-    return int(inversions_per_element(dense_ranks(v)).sum())
+    return int(inversions_per_element(v).sum())
 
 
-def inversions_per_element(r: np.ndarray) -> np.ndarray:
-    """For each ``j``, the number of ``i < j`` with ``r[i] > r[j]`` (``r``: int64 >= 0).
-
-    A bottom-up merge count: at each pass, blocks of ``2w`` hold two sorted runs of ``w``;
-    each element of a right run counts the elements of its left run that are larger. The
-    element's count is credited to its original position.
+def inversions_per_element(r: Any) -> np.ndarray:
+    """For each ``j``, the number of ``i < j`` with ``r[i] > r[j]`` (``O(n log n)``).
 
     Examples
     --------
     >>> inversions_per_element(np.array([3, 1, 2, 2, 0])).tolist()
     [0, 1, 1, 1, 4]
     """
-    n = r.size
-    out = np.zeros(n, dtype=np.int64)
-    if n < 2:
-        return out
-    big = int(r.max()) + 1
-    idx = np.arange(n, dtype=np.int64)
-    where = idx.copy()  # original position of the element now at each slot
-    total_keys = r.astype(np.int64)
-    w = 1
-    while w < n:
-        block = idx // (2 * w)
-        right = ((idx // w) % 2).astype(bool)
-        keys = block * big + total_keys
-        left_keys = keys[~right]  # sorted: sorted runs with increasing block offsets
-        rblock = block[right]
-        end = np.searchsorted(left_keys, (rblock + 1) * big, side="left")
-        pos = np.searchsorted(left_keys, keys[right], side="right")
-        out[where[right]] += end - pos
-        order = np.argsort(keys, kind="stable")  # each block's keys stay in its positions
-        total_keys = total_keys[order]
-        where = where[order]
-        w *= 2
+    v = np.ascontiguousarray(np.asarray(r, dtype=np.float64).ravel())
+    out = np.zeros(v.size, dtype=np.int64)
+    if v.size > 1:
+        _merge_count(
+            v.copy(),
+            np.arange(v.size),
+            0,
+            v.size,
+            out,
+            np.empty_like(v),
+            np.empty(v.size, dtype=np.int64),
+        )
     return out
 
 
-def _run_pairs(*sorted_columns: np.ndarray) -> int:
-    """Pairs of entries equal in every column, the rows being sorted so equal rows are runs."""
-    n = sorted_columns[0].size
-    if n < 2:
-        return 0
-    change = np.zeros(n - 1, dtype=bool)
-    for col in sorted_columns:
-        change |= col[1:] != col[:-1]
-    bounds = np.flatnonzero(np.r_[True, change, True])
-    runs = np.diff(bounds)
-    return int((runs * (runs - 1) // 2).sum())
+@nb.njit(cache=True, nogil=True)
+def _merge_count(vals, pos, lo0, hi0, out, tv, tp):  # pragma: no cover - compiled
+    """Bottom-up merge sort of ``vals[lo0:hi0]`` in place; an element taken from a right run
+    is credited (``out[pos[j]]``) with the elements still waiting in the left run, all
+    strictly larger. ``tv``/``tp`` are scratch arrays as long as ``vals``."""
+    n = hi0 - lo0
+    w = 1
+    src_v, src_p, dst_v, dst_p = vals, pos, tv, tp
+    while w < n:
+        lo = lo0
+        while lo < hi0:
+            mid = min(lo + w, hi0)
+            hi = min(lo + 2 * w, hi0)
+            i, j, k = lo, mid, lo
+            while i < mid and j < hi:
+                if src_v[j] < src_v[i]:
+                    out[src_p[j]] += mid - i
+                    dst_v[k] = src_v[j]
+                    dst_p[k] = src_p[j]
+                    j += 1
+                else:
+                    dst_v[k] = src_v[i]
+                    dst_p[k] = src_p[i]
+                    i += 1
+                k += 1
+            while i < mid:
+                dst_v[k] = src_v[i]
+                dst_p[k] = src_p[i]
+                i += 1
+                k += 1
+            while j < hi:
+                dst_v[k] = src_v[j]
+                dst_p[k] = src_p[j]
+                j += 1
+                k += 1
+            lo = hi
+        src_v, dst_v = dst_v, src_v
+        src_p, dst_p = dst_p, src_p
+        w *= 2
+    if src_v is not vals:  # leave the sorted slice in vals
+        for k in range(lo0, hi0):
+            vals[k] = src_v[k]
+            pos[k] = src_p[k]
+
+
+@nb.njit(cache=True, nogil=True)
+def _grouped_counts_kernel(g, m, offsets, out):  # pragma: no cover - compiled
+    """Pair counts of every group; rows sorted by (group, gold, metric). ``out`` is (G, 5)."""
+    n = m.size
+    inv = np.zeros(n, dtype=np.int64)
+    vals = m.copy()
+    pos = np.arange(n)
+    tv = np.empty_like(vals)
+    tp = np.empty(n, dtype=np.int64)
+    for k in range(offsets.size - 1):
+        lo, hi = offsets[k], offsets[k + 1]
+        size = hi - lo
+        tie_g = 0
+        tie_b = 0
+        run_g = 1
+        run_b = 1
+        for i in range(lo + 1, hi + 1):
+            same_g = i < hi and g[i] == g[i - 1]
+            same_b = same_g and m[i] == m[i - 1]
+            if same_g:
+                run_g += 1
+            else:
+                tie_g += run_g * (run_g - 1) // 2
+                run_g = 1
+            if same_b:
+                run_b += 1
+            else:
+                tie_b += run_b * (run_b - 1) // 2
+                run_b = 1
+        _merge_count(vals, pos, lo, hi, inv, tv, tp)
+        dis = 0
+        for i in range(lo, hi):
+            dis += inv[i]
+        tie_m = 0
+        run_m = 1
+        for i in range(lo + 1, hi + 1):  # vals[lo:hi] is now sorted
+            if i < hi and vals[i] == vals[i - 1]:
+                run_m += 1
+            else:
+                tie_m += run_m * (run_m - 1) // 2
+                run_m = 1
+        total = size * (size - 1) // 2
+        out[k, 0] = total - dis - tie_g - tie_m + tie_b
+        out[k, 1] = dis
+        out[k, 2] = tie_g - tie_b
+        out[k, 3] = tie_m - tie_b
+        out[k, 4] = tie_b
+
+
+def inversions_slow(r: Any) -> np.ndarray:
+    """Plain-Python twin of :func:`inversions_per_element` (``O(n^2)``), for tests."""
+    v = [float(x) for x in np.asarray(r).ravel()]
+    return np.array(
+        [sum(1 for i in range(j) if v[i] > v[j]) for j in range(len(v))], dtype=np.int64
+    )
 
 
 def grouped_pair_counts_merge(
     g: np.ndarray, m: np.ndarray, gid: np.ndarray, n_groups: int
 ) -> np.ndarray:
-    """``(G, 5)`` pair counts of every group (``gid``: group of each entry), by merge counting.
+    """``(G, 5)`` pair counts of every group (``gid``: group of each entry), ``O(n log n)``.
 
-    Sorting by (group, gold, metric) puts every group's entries together with no inversion
-    inside a gold tie and none across groups, so each entry's inversions are discordant pairs
-    of its own group.
+    Sorting by (group, gold, metric) leaves no inversion inside a gold tie; the merge count
+    of each group's metric values is then its number of discordant pairs. Slow twin:
+    :func:`_pair_counts_matrix`.
     """
     order = np.lexsort((m, g, gid))
-    gs, ms, ids = g[order], m[order], gid[order]
-    ranks = dense_ranks(ms) + ids * (ms.size + 1)
-    dis = np.bincount(ids, inversions_per_element(ranks), minlength=n_groups)
-    tie_g = _run_pairs_by(ids, n_groups, ids, gs)
-    tie_b = _run_pairs_by(ids, n_groups, ids, gs, ms)
-    order_m = np.lexsort((m, gid))
-    tie_m = _run_pairs_by(gid[order_m], n_groups, gid[order_m], m[order_m])
-    sizes = np.bincount(gid, minlength=n_groups).astype(np.int64)
-    total = sizes * (sizes - 1) // 2
-    con = total - dis - tie_g - tie_m + tie_b
-    return np.column_stack([con, dis, tie_g - tie_b, tie_m - tie_b, tie_b]).astype(np.int64)
-
-
-def _run_pairs_by(ids: np.ndarray, n_groups: int, *sorted_columns: np.ndarray) -> np.ndarray:
-    """Per group, pairs of entries equal in every column (rows sorted so they form runs)."""
-    n = ids.size
-    out = np.zeros(n_groups, dtype=np.int64)
-    if n < 2:
-        return out
-    change = np.zeros(n - 1, dtype=bool)
-    for col in sorted_columns:
-        change |= col[1:] != col[:-1]
-    starts = np.flatnonzero(np.r_[True, change])
-    runs = np.diff(np.r_[starts, n])
-    np.add.at(out, ids[starts], runs * (runs - 1) // 2)
+    sizes = np.bincount(gid, minlength=n_groups)
+    offsets = np.zeros(n_groups + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    out = np.zeros((n_groups, 5), dtype=np.int64)
+    _grouped_counts_kernel(
+        np.ascontiguousarray(g[order], dtype=np.float64),
+        np.ascontiguousarray(m[order], dtype=np.float64),
+        offsets,
+        out,
+    )
     return out
 
 
 def _pair_counts_merge(g: np.ndarray, m: np.ndarray) -> np.ndarray:
-    n = g.size
-    order = np.lexsort((m, g))  # by gold, then metric: no inversion inside a gold tie
-    gs, ms = g[order], m[order]
-    dis = count_inversions(ms)
-    tie_g = _run_pairs(gs)
-    tie_b = _run_pairs(gs, ms)
-    tie_m = _run_pairs(np.sort(m))
-    total = n * (n - 1) // 2
-    con = total - dis - tie_g - tie_m + tie_b
-    return np.array([con, dis, tie_g - tie_b, tie_m - tie_b, tie_b], dtype=np.int64)
+    return grouped_pair_counts_merge(g, m, np.zeros(g.size, dtype=np.int64), 1)[0]
 
 
 def _pair_counts_matrix(g: np.ndarray, m: np.ndarray, epsilon: float) -> np.ndarray:
-    """Counts by enumerating pairs in row blocks (``O(n^2)`` time, ``O(n * block)`` memory)."""
+    """Slow twin of the compiled counts: numpy over all pairs, in row blocks (``O(n^2)``)."""
     n = g.size
     out = np.zeros(5, dtype=np.int64)
     step = max(1, 2_000_000 // max(n, 1))
@@ -363,7 +416,16 @@ def pair_counts(gold: Any, metric: Any, *, epsilon: float = 0.0) -> PairCounts:
     if epsilon == 0.0 and g.size > _SMALL_GROUP:
         counts = _pair_counts_merge(g, m)
     else:
-        counts = _pair_counts_matrix(g, m, epsilon)
+        out = np.zeros((1, 5), dtype=np.int64)
+        _pairwise_counts_kernel(
+            g,
+            m,
+            np.array([0, g.size], dtype=np.int64),
+            np.ones(1, dtype=np.bool_),
+            float(epsilon),
+            out,
+        )
+        counts = out[0]
     return PairCounts(*(int(c) for c in counts))
 
 
@@ -588,57 +650,60 @@ def make_groups(human: Any, metric: Any, grouping: str = "none", *, min_size: in
     return Groups(h[rated], m[rated], offsets, labels, flat[rated], grouping)
 
 
-def _padded(values: np.ndarray, groups: Groups, idx: np.ndarray) -> np.ndarray:
-    """The groups ``idx`` as rows of a NaN-padded matrix."""
-    sizes = groups.sizes[idx]
-    width = int(sizes.max())
-    out = np.full((len(idx), width), np.nan)
-    col = np.arange(width)[None, :]
-    mask = col < sizes[:, None]
-    starts = groups.offsets[idx]
-    out[mask] = values[(starts[:, None] + col)[mask]]
-    return out
-
-
 def group_pair_counts(groups: Groups, *, epsilon: float = 0.0) -> np.ndarray:
-    """``(G, 5)`` pair counts ``[C, D, T_gold, T_metric, T_both]`` of every group."""
-    out = np.zeros((groups.n_groups, 5), dtype=np.int64)
+    """``(G, 5)`` pair counts ``[C, D, T_gold, T_metric, T_both]`` of every group.
+
+    Small groups (and any group when ``epsilon > 0``) enumerate their pairs in a compiled
+    loop; larger ones use merge counting.
+    """
     sizes = groups.sizes
-    small = np.flatnonzero(sizes <= _SMALL_GROUP)
-    # small groups, all at once, in batches of bounded memory
-    if small.size:
-        width = int(sizes[small].max())
-        batch = max(1, 4_000_000 // (width * width))
-        for lo in range(0, small.size, batch):
-            idx = small[lo : lo + batch]
-            g = _padded(groups.gold, groups, idx)
-            m = _padded(groups.metric, groups, idx)
-            dg = g[:, :, None] - g[:, None, :]
-            dm = m[:, :, None] - m[:, None, :]
-            present = ~np.isnan(g)
-            upper = np.triu(np.ones((g.shape[1], g.shape[1]), dtype=bool), k=1)
-            valid = present[:, :, None] & present[:, None, :] & upper[None]
-            tie_g = dg == 0.0
-            tie_m = np.abs(dm) <= epsilon
-            rest = valid & ~tie_g & ~tie_m
-            con = rest & ((dg > 0) == (dm > 0))
-            out[idx, 0] = con.sum(axis=(1, 2))
-            out[idx, 1] = (rest & ~con).sum(axis=(1, 2))
-            out[idx, 2] = (valid & tie_g & ~tie_m).sum(axis=(1, 2))
-            out[idx, 3] = (valid & ~tie_g & tie_m).sum(axis=(1, 2))
-            out[idx, 4] = (valid & tie_g & tie_m).sum(axis=(1, 2))
-    large = np.flatnonzero(sizes > _SMALL_GROUP)
-    if large.size and epsilon == 0.0:
+    out = np.zeros((groups.n_groups, 5), dtype=np.int64)
+    small = (sizes <= _SMALL_GROUP) | (epsilon > 0)
+    if small.any():
+        _pairwise_counts_kernel(
+            np.ascontiguousarray(groups.gold),
+            np.ascontiguousarray(groups.metric),
+            groups.offsets,
+            small,
+            float(epsilon),
+            out,
+        )
+    large = np.flatnonzero(~small)
+    if large.size:
         gid_all = np.repeat(np.arange(groups.n_groups), sizes)
-        sel = np.isin(gid_all, large)
+        sel = ~small[gid_all]
         out[large] = grouped_pair_counts_merge(
             groups.gold[sel], groups.metric[sel], gid_all[sel], groups.n_groups
         )[large]
-    else:
-        for k in large:
-            g, m = groups.group(int(k))
-            out[k] = pair_counts(g, m, epsilon=epsilon).as_array()
     return out
+
+
+@nb.njit(cache=True, nogil=True)
+def _pairwise_counts_kernel(g, m, offsets, use, epsilon, out):  # pragma: no cover - compiled
+    """Pair counts of the groups ``use`` by enumerating their pairs (``O(k^2)`` per group).
+
+    Slow twin: :func:`_pair_counts_matrix`.
+    """
+    for k in range(offsets.size - 1):
+        if not use[k]:
+            continue
+        lo, hi = offsets[k], offsets[k + 1]
+        for i in range(lo, hi):
+            for j in range(i + 1, hi):
+                dg = g[i] - g[j]
+                dm = m[i] - m[j]
+                tie_g = dg == 0.0
+                tie_m = abs(dm) <= epsilon
+                if tie_g and tie_m:
+                    out[k, 4] += 1
+                elif tie_g:
+                    out[k, 2] += 1
+                elif tie_m:
+                    out[k, 3] += 1
+                elif (dg > 0) == (dm > 0):
+                    out[k, 0] += 1
+                else:
+                    out[k, 1] += 1
 
 
 def _group_pearson(groups: Groups, ranks: bool = False) -> np.ndarray:
@@ -925,20 +990,3 @@ def tie_calibration(
     events = pair_events(groups)
     value, eps = calibrate(events, variant)
     return TieCalibration(value, eps, variant, groups.n_groups, int(events.n_pairs.sum()))
-
-
-def correlations_by_group(
-    human: Any,
-    metrics: Sequence[Any],
-    statistic: str,
-    *,
-    grouping: str,
-    epsilon: float = 0.0,
-    threshold: float = 25.0,
-) -> list[np.ndarray]:
-    """Per metric, the values of every group (see :func:`group_values`)."""
-    out = []
-    for metric in metrics:
-        groups = make_groups(human, metric, grouping)
-        out.append(group_values(groups, statistic, epsilon=epsilon, threshold=threshold))
-    return out

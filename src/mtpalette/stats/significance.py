@@ -35,7 +35,7 @@ google-research/mt-metrics-eval ``stats.PermutationSigDiff``, ``stats.WilliamsTe
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -238,8 +238,15 @@ def bootstrap_correlations(
             H, Ms, fns, statistic, epsilon, threshold, n_resamples, rng
         )
     else:
-        values, dist, eps = _segment_level(
-            H, Ms, statistic, grouping, epsilon, threshold, n_resamples, rng
+        values, dist, eps = resampled_correlations(
+            H,
+            Ms,
+            statistic,
+            grouping=grouping,
+            epsilon=epsilon,
+            threshold=threshold,
+            batches=index_batches(n_items, n_resamples, rng),
+            n_resamples=n_resamples,
         )
     cis = []
     for j in range(len(Ms)):
@@ -265,7 +272,26 @@ def bootstrap_correlations(
     )
 
 
-def _segment_level(H, Ms, statistic, grouping, epsilon, threshold, n_resamples, rng):
+def resampled_correlations(
+    human: Any,
+    metrics: Sequence[Any],
+    statistic: str,
+    *,
+    grouping: str = "none",
+    epsilon: float | None = 0.0,
+    threshold: float = 25.0,
+    batches: Iterable[np.ndarray],
+    n_resamples: int,
+) -> tuple[np.ndarray, np.ndarray, list[float] | None]:
+    """Segment-level correlations on given resamples of the items.
+
+    ``batches`` yields index arrays ``(m, I)`` (rows: resamples) summing to ``n_resamples``
+    rows, so that other statistics (ORANGE) can be resampled with the same items. Returns
+    the values ``(M,)``, the resampled values ``(B, M)`` and the calibrated thresholds.
+    """
+    statistic = canonical_statistic(statistic)
+    H = as_matrix(human)
+    Ms = [as_matrix(m) for m in metrics]
     M = len(Ms)
     variant = _calibrated(statistic, epsilon)
     values = np.empty(M)
@@ -288,7 +314,7 @@ def _segment_level(H, Ms, statistic, grouping, epsilon, threshold, n_resamples, 
     if n_resamples == 0:
         return values, dist[:0], eps_out
     done = 0
-    for idx in index_batches(n_items, n_resamples, rng):
+    for idx in batches:
         b = idx.shape[0]
         if per_item:
             counts = counts_of(idx, n_items)
@@ -312,6 +338,8 @@ def _segment_level(H, Ms, statistic, grouping, epsilon, threshold, n_resamples, 
                         h, m[:, cols], statistic, grouping, epsilon, threshold
                     )[0]
         done += b
+    if done != n_resamples:
+        raise ValueError(f"the batches hold {done} resamples, expected {n_resamples}")
     return values, dist, eps_out
 
 

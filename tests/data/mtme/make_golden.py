@@ -3,7 +3,9 @@
 Usage (see README.md in this folder for the exact commit)::
 
     git -C MTME_CLONE archive HEAD mt_metrics_eval | tar -x -C /tmp/mtme
-    PYTHONPATH=/tmp/mtme python tests/data/mtme/make_golden.py > tests/data/mtme/golden.json
+    pip install --target /tmp/mtme_deps dacite
+    PYTHONPATH=/tmp/mtme:/tmp/mtme_deps python tests/data/mtme/make_golden.py \
+        > tests/data/mtme/golden.json
 
 Inputs, stored in the output next to the values:
 
@@ -24,9 +26,8 @@ import gzip
 import json
 import math
 import sys
-from importlib import resources
-
 import types
+from importlib import resources
 
 import numpy as np
 import sacrebleu
@@ -38,14 +39,16 @@ from mt_metrics_eval import data as mtme_data  # noqa: E402
 from mt_metrics_eval import stats  # noqa: E402
 
 SEGMENTS = 30
+#: the mt-metrics-eval commit the archive in /tmp/mtme was taken from
+MTME_COMMIT = "68a481aea1a787392d55af8f76ac8ef40c5f4664"
 
 
 def synthetic() -> tuple[list[list[float | None]], list[list[float]]]:
     rng = np.random.default_rng(20230)
-    S, I = 6, 12
-    base = rng.normal(size=(S, I))
-    human = np.round((50 + 20 * base + 10 * rng.normal(size=(S, I))) / 5) * 5
-    metric = np.round(base + 0.8 * rng.normal(size=(S, I)), 1)
+    shape = (6, 12)
+    base = rng.normal(size=shape)
+    human = np.round((50 + 20 * base + 10 * rng.normal(size=shape)) / 5) * 5
+    metric = np.round(base + 0.8 * rng.normal(size=shape), 1)
     gold: list[list[float | None]] = human.tolist()
     for s, i in [(0, 3), (2, 7), (5, 0), (4, 11), (1, 7)]:
         gold[s][i] = None
@@ -55,9 +58,9 @@ def synthetic() -> tuple[list[list[float | None]], list[list[float]]]:
 def noisy_ties() -> tuple[list[list[float | None]], list[list[float]]]:
     """Human scores with many ties and a metric = human + small noise: calibration helps."""
     rng = np.random.default_rng(7)
-    S, I = 8, 15
-    human = rng.integers(0, 4, size=(S, I)).astype(float)
-    metric = np.round(human + 0.3 * rng.normal(size=(S, I)), 2)
+    shape = (8, 15)
+    human = rng.integers(0, 4, size=shape).astype(float)
+    metric = np.round(human + 0.3 * rng.normal(size=shape), 2)
     gold: list[list[float | None]] = human.tolist()
     gold[3][4] = None
     return gold, metric.tolist()
@@ -131,8 +134,8 @@ def values(gold, metric, *, like_threshold: float, epsilon: float) -> dict:
     # system level: mean over each system's rated items
     g_sys = [float(np.mean([v for v in row if v is not None])) for row in gold]
     m_sys = [
-        float(np.mean([m for v, m in zip(grow, mrow) if v is not None]))
-        for grow, mrow in zip(gold, metric)
+        float(np.mean([m for v, m in zip(grow, mrow, strict=True) if v is not None]))
+        for grow, mrow in zip(gold, metric, strict=True)
     ]
     sys_corr = stats.Correlation(len(g_sys), g_sys, m_sys)
     agree, pairs = stats.Agreement(g_sys, m_sys)
@@ -171,11 +174,12 @@ def main() -> None:
     golden = {
         "provenance": {
             "tool": "google-research/mt-metrics-eval",
+            "commit": MTME_COMMIT,
             "functions": "stats.Correlation.{Pearson,Spearman,Kendall,KendallVariants,"
             "KendallLike}, stats.KendallWithTiesOpt(sample_rate=1.0), "
             "stats.Agreement, stats.WilliamsTest, data.AssignRanks",
             "numpy": np.__version__,
-            "command": "PYTHONPATH=/tmp/mtme python tests/data/mtme/make_golden.py",
+            "command": "PYTHONPATH=/tmp/mtme:/tmp/mtme_deps python tests/data/mtme/make_golden.py",
         },
         "synthetic": {
             "gold": gold_s,

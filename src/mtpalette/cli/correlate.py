@@ -1,0 +1,435 @@
+"""``mtpalette correlate``: correlation of metrics with human judgments, with 95% intervals and
+significance clusters.
+
+Examples::
+
+    # the bundled WMT21 TED MQM data (zh-en: references ref and refB, 13 systems)
+    mtpalette correlate --bundled zhen -m bleus:4 chrf wer rouge-l --stat pearson,kendall
+
+    # any judgments aligned with system output files
+    mtpalette correlate --judgments mqm_ted_zhen.tsv --seg-ids seg_ids.txt \\
+        --refs ref.txt refB.txt --systems-dir outputs/ -m bleus:4 nist wer \\
+        --stat acc-eq --grouping item --out-dir corr-run/
+
+Error metrics (WER, PER, TER) are negated before correlating, so a good metric always has a
+positive correlation. ``--refs``, ``--systems``, ``-m`` and ``--exclude`` take several values
+after one flag; ``--stat`` takes a comma-separated list (one table each).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from mtpalette.errors import UserInputError
+from mtpalette.io.judgments import (
+    FORMATS,
+    Judgments,
+    bundled_mqm_ted,
+    guess_format,
+    read_judgments,
+    read_wmt17_testset,
+)
+from mtpalette.io.nbest import list_system_files, read_systems, system_names
+from mtpalette.io.plain import read_lines
+from mtpalette.io.runfile import Run, file_record, write_csv
+from mtpalette.metaeval.correlation import (
+    SYSTEM_SCORES,
+    CorrelationTable,
+    SegmentData,
+    correlation_table,
+    score_segments,
+)
+from mtpalette.metrics import parse_specs
+from mtpalette.stats.correlation import GROUPINGS, STATISTICS
+from mtpalette.stats.significance import LEVELS, TESTS
+
+Opt = typer.Option
+#: how each statistic is labelled in tables
+LABELS = {
+    "pearson": "Pearson r",
+    "spearman": "Spearman rho",
+    "kendall": "Kendall tau-b",
+    "kendall-b": "Kendall tau-b",
+    "kendall-c": "Kendall tau-c",
+    "kendall-like": "WMT Kendall-like tau",
+    "acc-eq": "acc-eq",
+    "tau-eq": "tau-eq",
+    "pairwise-accuracy": "pairwise accuracy",
+    "rr-kendall": "WMT RR tau",
+}
+
+
+def parse_rename(text: str | None) -> dict[str, str]:
+    """``"ref-A=ref,ref-B=refB"`` as a mapping.
+
+    Examples
+    --------
+    >>> parse_rename("ref-A=ref, ref-B=refB")
+    {'ref-A': 'ref', 'ref-B': 'refB'}
+    """
+    out: dict[str, str] = {}
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        old, eq, new = part.partition("=")
+        if not eq or not old.strip() or not new.strip():
+            raise UserInputError(f"bad --rename entry {part.strip()!r}; expected OLD=NEW")
+        out[old.strip()] = new.strip()
+    return out
+
+
+def parse_epsilon(text: str | None) -> float | None:
+    """``None`` or ``cal`` -> calibrate; a number -> a fixed metric tie threshold."""
+    if text is None or text.strip().lower() in ("cal", "calibrate", "auto"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise UserInputError(f"--epsilon must be a number or 'cal', got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise UserInputError("--epsilon must be 0 or more")
+    return value
+
+
+def load_task(
+    *,
+    bundled: str | None,
+    judgments: Path | None,
+    fmt: str,
+    refs: list[Path] | None,
+    systems: list[Path] | None,
+    systems_dir: Path | None,
+    systems_glob: str,
+    exclude: list[str] | None,
+    seg_ids: Path | None,
+    id_base: int | None,
+    lp: str | None,
+    rename: str | None,
+) -> tuple[SegmentData, Judgments, dict[str, Any]]:
+    """The judgments aligned with their texts, from the command-line options."""
+    if (
+        judgments is not None
+        and bundled is None
+        and (
+            fmt == "wmt17-testset" or (fmt == "auto" and guess_format(judgments) == "wmt17-testset")
+        )
+    ):
+        if refs or systems or systems_dir is not None or seg_ids is not None:
+            raise UserInputError(
+                "a WMT17 test-set file holds its own translations and "
+                "references: give no --refs, --systems or --seg-ids"
+            )
+        st = read_wmt17_testset(judgments)
+        if lp is not None or len(set(st.lps)) > 1:
+            if lp is None:
+                raise UserInputError(
+                    "the file has several language pairs; choose one (--lp)", path=str(judgments)
+                )
+            st = st.select_lp(lp)
+        data = SegmentData.from_scored_texts(st)
+        judged = Judgments(
+            ["all"], data.items, data.human, "wmt17-testset", str(judgments), item_base=1
+        )
+        return (
+            data,
+            judged,
+            {
+                "judgments": file_record(judgments),
+                "format": "wmt17-testset",
+                "refs": [],
+                "systems": [],
+                "seg_ids": None,
+                "bundled": None,
+                "unscored_judged_systems": [],
+            },
+        )
+    if bundled is not None:
+        if any(x for x in (judgments, refs, systems, systems_dir, seg_ids)):
+            raise UserInputError(
+                "--bundled replaces --judgments, --refs, --systems and "
+                "--seg-ids; give one or the other"
+            )
+        paths = bundled_mqm_ted(bundled)
+        judgments, refs, seg_ids = paths["judgments"], paths["refs"], paths["seg_ids"]
+        files = paths["systems"]
+    else:
+        if judgments is None or not refs:
+            raise UserInputError(
+                "give --judgments FILE and --refs FILE... (or --bundled zhen|ende)"
+            )
+        given = sum(x is not None and x != [] for x in (systems, systems_dir))
+        if given != 1:
+            raise UserInputError(
+                "give the system outputs once: --systems FILE... or --systems-dir DIR"
+            )
+        if systems_dir is not None:
+            ref_paths = {Path(p).resolve() for p in refs}
+            skip = {Path(p).resolve() for p in (judgments, seg_ids) if p is not None}
+            files = [
+                p
+                for p in list_system_files(systems_dir, pattern=systems_glob, exclude=exclude or [])
+                if p.resolve() not in ref_paths | skip
+            ]
+        else:
+            files = list(systems)
+    if not files:
+        raise UserInputError("no system file left once the references are set aside")
+    judged = read_judgments(judgments, fmt, lp=lp, id_base=id_base).rename(parse_rename(rename))
+    ref_lines = [read_lines(p) for p in refs]
+    outputs = read_systems(files, system_names(files))
+    ids = read_lines(seg_ids) if seg_ids is not None else None
+    data = SegmentData.from_judgments(
+        judged,
+        outputs,
+        ref_lines,
+        seg_ids=ids,
+        id_base=id_base,
+        ref_names=[Path(p).name for p in refs],
+    )
+    inputs = {
+        "judgments": file_record(judgments),
+        "format": judged.kind,
+        "refs": [file_record(p) for p in refs],
+        "systems": [file_record(p) for p in files],
+        "seg_ids": None if seg_ids is None else file_record(seg_ids),
+        "bundled": bundled,
+        "unscored_judged_systems": data.info["unscored_systems"],
+    }
+    return data, judged, inputs
+
+
+def correlate(
+    metrics: Annotated[
+        list[str] | None, Opt("-m", "--metrics", help="Metric specs: -m bleus:4 chrf wer.")
+    ] = None,
+    bundled: Annotated[
+        str | None, Opt("--bundled", help="Use the bundled MQM TED data: zhen or ende.")
+    ] = None,
+    judgments: Annotated[Path | None, Opt("--judgments", "-j", help="Judgment file.")] = None,
+    fmt: Annotated[
+        str, Opt("--format", help="auto, " + ", ".join(FORMATS) + ", wmt17-testset")
+    ] = "auto",
+    refs: Annotated[list[Path] | None, Opt("--refs", "-r", help="Reference files.")] = None,
+    systems: Annotated[
+        list[Path] | None, Opt("--systems", "-s", help="System output files.")
+    ] = None,
+    systems_dir: Annotated[
+        Path | None, Opt("--systems-dir", help="Folder of system outputs.")
+    ] = None,
+    systems_glob: Annotated[str, Opt("--systems-glob", help="File pattern in the folder.")] = "*",
+    exclude: Annotated[
+        list[str] | None, Opt("--exclude", help="File patterns to leave out.")
+    ] = None,
+    seg_ids: Annotated[
+        Path | None, Opt("--seg-ids", help="The judgments' id of each text line.")
+    ] = None,
+    id_base: Annotated[
+        int | None, Opt("--id-base", help="Id of the first line (ids = lines).")
+    ] = None,
+    lp: Annotated[str | None, Opt("--lp", help="Language pair (WMT files).")] = None,
+    rename: Annotated[str | None, Opt("--rename", help="Rename judged systems: A=a,B=b.")] = None,
+    stat: Annotated[
+        str, Opt("--stat", help="Comma-separated: " + ", ".join(STATISTICS))
+    ] = "pearson",
+    grouping: Annotated[str, Opt("--grouping", help=", ".join(GROUPINGS))] = "none",
+    level: Annotated[str, Opt("--level", help=", ".join(LEVELS))] = "segment",
+    system_score: Annotated[
+        str, Opt("--system-score", help="System level: " + " or ".join(SYSTEM_SCORES))
+    ] = "corpus",
+    epsilon: Annotated[
+        str | None, Opt("--epsilon", help="acc-eq/tau-eq tie threshold, or 'cal'.")
+    ] = None,
+    threshold: Annotated[
+        float, Opt("--threshold", help="kendall-like: minimum human difference.")
+    ] = 25.0,
+    bootstrap: Annotated[int, Opt("--bootstrap", help="Resamples (0: none).")] = 1000,
+    seed: Annotated[int, Opt("--seed", help="Seed of the resampling.")] = 12345,
+    confidence: Annotated[float, Opt("--confidence", help="Interval coverage.")] = 0.95,
+    test: Annotated[str, Opt("--test", help="Clusters: " + ", ".join(TESTS))] = "permutation",
+    permutations: Annotated[int, Opt("--permutations", help="Permutation test draws.")] = 1000,
+    alpha: Annotated[float, Opt("--alpha", help="Significance level of clusters.")] = 0.05,
+    max_items: Annotated[
+        int | None, Opt("--max-items", help="Use the first N segments only.")
+    ] = None,
+    out_dir: Annotated[
+        Path | None, Opt("--out-dir", help="Write run.json and tables here.")
+    ] = None,
+    json_out: Annotated[Path | None, Opt("--json", help="Run file (JSON).")] = None,
+    csv_out: Annotated[Path | None, Opt("--csv", help="Tables as CSV.")] = None,
+    tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
+    lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
+    quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress messages.")] = False,
+) -> None:
+    """Correlate metrics with human judgments (MQM, DA): table with CI and clusters."""
+    stats = [s.strip() for s in stat.split(",") if s.strip()]
+    for s in stats:
+        if s not in STATISTICS:
+            raise UserInputError(
+                f"unknown statistic {s!r}; expected one of {', '.join(STATISTICS)}"
+            )
+    if bootstrap < 0 or permutations < 0:
+        raise UserInputError("--bootstrap and --permutations must be 0 or more")
+    if not 0.0 < confidence < 1.0 or not 0.0 < alpha < 1.0:
+        raise UserInputError("--confidence and --alpha must be between 0 and 1")
+    if max_items is not None and max_items < 2:
+        raise UserInputError("--max-items must be at least 2")
+    eps = parse_epsilon(epsilon)
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        json_out = json_out or out_dir / "run.json"
+        csv_out = csv_out or out_dir / "table.csv"
+    console = Console(stderr=True, quiet=quiet)
+    data, judged, inputs = load_task(
+        bundled=bundled,
+        judgments=judgments,
+        fmt=fmt,
+        refs=refs,
+        systems=systems,
+        systems_dir=systems_dir,
+        systems_glob=systems_glob,
+        exclude=exclude,
+        seg_ids=seg_ids,
+        id_base=id_base,
+        lp=lp,
+        rename=rename,
+    )
+    if max_items is not None:
+        data = data.select_items(range(min(max_items, data.n_items)))
+    parsed = parse_specs(list(metrics or ["bleus:4"]), tokenize=tokenize, lowercase=lowercase)
+    console.print(
+        f"scoring {data.n_rated} rated translations with {len(parsed)} metric(s)", style="dim"
+    )
+    scores = score_segments(data, parsed)
+    tables = []
+    for s in stats:
+        console.print(f"{s}: bootstrap and {test} test", style="dim")
+        tables.append(
+            correlation_table(
+                data,
+                scores,
+                statistic=s,
+                grouping=grouping,
+                level=level,
+                system_score=system_score,
+                n_resamples=bootstrap,
+                confidence=confidence,
+                seed=seed,
+                test=test,
+                n_permutations=permutations,
+                alpha=alpha,
+                epsilon=eps,
+                threshold=threshold,
+            )
+        )
+    out = Console()
+    for table in tables:
+        print_table(out, table, title=_title(table, data, judged))
+    for sc in scores:
+        out.print(sc.signature, style="dim", highlight=False, soft_wrap=True)
+    outputs: dict[str, Any] = {}
+    if csv_out is not None:
+        rows = [
+            {"statistic": t.statistic, "grouping": t.grouping, "level": t.level, **r.to_dict()}
+            for t in tables
+            for r in t.rows
+        ]
+        write_csv(csv_out, rows)
+        outputs["table_csv"] = str(csv_out)
+    if json_out is not None:
+        outputs["run_json"] = str(json_out)
+        Run(
+            "correlate",
+            inputs={
+                **inputs,
+                "n_systems": data.n_systems,
+                "n_items": data.n_items,
+                "n_rated": data.n_rated,
+                "systems": data.systems,
+            },
+            settings={
+                "metric_specs": list(metrics or ["bleus:4"]),
+                "statistics": stats,
+                "grouping": grouping,
+                "level": level,
+                "system_score": system_score,
+                "epsilon": "calibrated" if eps is None else eps,
+                "threshold": threshold,
+                "bootstrap": bootstrap,
+                "confidence": confidence,
+                "test": test,
+                "permutations": permutations,
+                "alpha": alpha,
+                "max_items": max_items,
+                "tokenize": tokenize,
+                "lowercase": lowercase,
+            },
+            signatures={s.name: s.signature for s in scores},
+            seeds={"bootstrap": seed, "permutation": [seed, 1]},
+            results={"tables": [t.to_dict() for t in tables]},
+            outputs=outputs,
+        ).save(json_out)
+    for value in outputs.values():
+        console.print(f"wrote {value}", style="dim")
+
+
+def _title(table: CorrelationTable, data: SegmentData, judged: Judgments) -> str:
+    where = (
+        f"{data.n_systems} systems x {data.n_items} segments, {data.n_rated} rated "
+        f"translations ({judged.kind})"
+    )
+    if table.level == "system":
+        return f"System-level {LABELS[table.statistic]} with human scores: {where}"
+    return (
+        f"Segment-level {LABELS[table.statistic]} with human scores, grouping "
+        f"{table.grouping}: {where}"
+    )
+
+
+def print_table(console: Console, table: CorrelationTable, *, title: str = "") -> None:
+    """Metrics by decreasing correlation, with the interval, cluster and direction."""
+    conf = f"{100 * table.confidence:g}%"
+    if title:
+        console.print(title, soft_wrap=True, highlight=False)
+    t = Table()
+    t.add_column("Metric")
+    t.add_column(LABELS.get(table.statistic, table.statistic), justify="right")
+    t.add_column(f"{conf} CI", justify="right")
+    t.add_column("Cluster", justify="right")
+    t.add_column("Dir", justify="center")
+    if any(r.epsilon is not None for r in table.rows):
+        t.add_column("epsilon", justify="right")
+    for r in table.rows:
+        ci = "-" if math.isnan(r.ci.low) else f"[{r.ci.low:.4f}, {r.ci.high:.4f}]"
+        cells = [
+            r.metric,
+            f"{r.value:.4f}",
+            ci,
+            "-" if r.cluster is None else str(r.cluster),
+            "+" if r.higher_is_better else "-",
+        ]
+        if r.epsilon is not None:
+            cells.append(f"{r.epsilon:.4g}")
+        t.add_row(*cells, style="bold green" if r.cluster == 1 else None)
+    console.print(t)
+    test = {
+        "permutation": f"PERM-BOTH permutation test ({table.n_permutations} draws)",
+        "bootstrap": "paired bootstrap on the interval's resamples",
+        "williams": "Williams' test",
+        "none": "no test",
+    }[table.test]
+    console.print(
+        f"interval: percentile bootstrap over {table.unit} ({table.n_units}), "
+        f"{table.n_resamples} resamples, seed {table.seed}; clusters: {test}, alpha "
+        f"{table.alpha:g} (1 = best; a new cluster starts when a better-ranked metric of the "
+        "current one is significantly better); Dir '-': an error metric, negated before "
+        "correlating",
+        style="dim",
+        highlight=False,
+        soft_wrap=True,
+    )

@@ -1,0 +1,293 @@
+"""Does ORANGE agree with humans? Rank metrics by ORANGE and by human correlation on the same
+data and measure how well the two orderings agree.
+
+On a task with human scores and at least two references per segment (:class:`SegmentData`;
+MQM TED zh-en has references ``ref`` and ``refB`` and 13 rated systems):
+
+1. ORANGE (:mod:`mtpalette.metaeval.orange`) ranks each reference among the systems'
+   translations of its segment, per metric; a lower ORANGE is a better metric.
+2. The human correlation (:mod:`mtpalette.metaeval.correlation`) of each metric's scores
+   (candidates against all references) with the human scores; higher is better.
+3. The agreement is Kendall's tau-b between the two orderings of the metrics (ORANGE
+   negated, so +1 means the same ordering). Its interval is a percentile bootstrap over
+   segments: each resample draws segments with replacement, recomputes every metric's
+   ORANGE (the mean of ``rank_i / (N_i + 1)`` over the drawn segments) and human correlation
+   on the *same* drawn segments, and the tau between them.
+
+ORANGE presumes that references are better translations than the systems'. When the
+references were rated too (MQM TED rates ``ref`` and ``refB`` like systems), the *human
+ORANGE* of a reference - its average rank by human score among the systems' translations,
+divided by ``N + 1`` - checks that premise: near 0 when humans prefer the reference, 0.5 at
+chance, near 1 when they prefer every system.
+
+References
+----------
+Lin and Och (2004), ORANGE. Freitag et al. (2021), Experts, Errors, and Context (MQM TED, with
+rated references). Kendall (1945), tau-b.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mtpalette.errors import UserInputError
+from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
+from mtpalette.metaeval.correlation import MetricScores, SegmentData, score_segments
+from mtpalette.metaeval.orange import check_oracle, segment_ranks, tie_weight
+from mtpalette.metrics.base import Metric
+from mtpalette.stats.bootstrap import BootstrapCI, Seed, resolve_seed
+from mtpalette.stats.correlation import GROUPINGS, average_ranks, canonical_statistic, kendall
+from mtpalette.stats.significance import (
+    counts_of,
+    index_batches,
+    percentile_interval,
+    resampled_correlations,
+)
+
+
+@dataclass(frozen=True)
+class MetricAgreement:
+    """One metric's ORANGE and human correlation, with their ranks among the metrics."""
+
+    metric: str
+    orange: BootstrapCI
+    correlation: BootstrapCI
+    orange_rank: float
+    human_rank: float
+    higher_is_better: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "metric": self.metric,
+            "orange": self.orange.value,
+            "orange_low": self.orange.low,
+            "orange_high": self.orange.high,
+            "orange_rank": self.orange_rank,
+            "correlation": self.correlation.value,
+            "correlation_low": self.correlation.low,
+            "correlation_high": self.correlation.high,
+            "human_rank": self.human_rank,
+            "metric_higher_is_better": self.higher_is_better,
+        }
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """ORANGE vs human correlation on the same segments.
+
+    Attributes
+    ----------
+    rows:
+        Per metric, sorted by human correlation (best first).
+    tau:
+        Kendall tau-b between the ORANGE ordering and the human ordering, with its interval.
+    reference_orange:
+        Per rated reference, its human ORANGE (see the module docstring), or empty.
+    """
+
+    rows: list[MetricAgreement]
+    tau: BootstrapCI
+    statistic: str
+    grouping: str
+    oracle: str
+    ties: str
+    n_segments: int
+    n_systems: int
+    n_refs: int
+    n_resamples: int
+    confidence: float
+    seed: int | None
+    reference_orange: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "statistic": self.statistic,
+            "grouping": self.grouping,
+            "oracle": self.oracle,
+            "ties": self.ties,
+            "n_segments": self.n_segments,
+            "n_systems": self.n_systems,
+            "n_refs": self.n_refs,
+            "bootstrap": self.n_resamples,
+            "confidence": self.confidence,
+            "seed": self.seed,
+            "kendall_tau_b": self.tau.value,
+            "tau_low": self.tau.low,
+            "tau_high": self.tau.high,
+            "rows": [r.to_dict() for r in self.rows],
+            "reference_human_orange": self.reference_orange,
+            "method": "Kendall tau-b between -ORANGE and the human correlation over metrics; "
+            "percentile bootstrap over segments, ORANGE and correlations recomputed on the "
+            "same resampled segments",
+        }
+
+
+def human_orange(reference: np.ndarray, systems: np.ndarray, *, ties: str = "mid") -> float:
+    """The mean over segments of the human rank of a reference among the systems, over N+1.
+
+    ``reference`` is ``(I,)``, ``systems`` ``(S, I)`` human scores (higher is better); segments
+    where the reference or every system is unrated are left out.
+
+    Examples
+    --------
+    >>> # segment 1: the reference beats both systems, rank 1 of 3 -> 1/3; segment 2: it ties
+    >>> # one and loses to the other, rank 1 + 1 + 0.5 = 2.5 -> 2.5/3; mean 0.5833
+    >>> round(human_orange(np.array([5.0, 1.0]), np.array([[1.0, 1.0], [2.0, 3.0]])), 4)
+    0.5833
+    """
+    w = tie_weight(ties)
+    ref = np.asarray(reference, dtype=np.float64)
+    sys = np.asarray(systems, dtype=np.float64)
+    vals = []
+    for i in range(ref.size):
+        col = sys[:, i]
+        col = col[~np.isnan(col)]
+        if np.isnan(ref[i]) or col.size == 0:
+            continue
+        rank = 1.0 + np.count_nonzero(col > ref[i]) + w * np.count_nonzero(col == ref[i])
+        vals.append(rank / (col.size + 1.0))
+    return float(np.mean(vals)) if vals else float("nan")
+
+
+def _ranks_desc(values: np.ndarray) -> np.ndarray:
+    """1 = largest; ties share their average rank."""
+    return average_ranks(-np.asarray(values, dtype=np.float64))
+
+
+def agreement(
+    data: SegmentData,
+    metrics: Sequence[Metric],
+    *,
+    statistic: str = "pearson",
+    grouping: str = "none",
+    oracle: str = "leave-one-out",
+    ties: str = "mid",
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: Seed = 12345,
+    epsilon: float | None = 0.0,
+    reference_scores: Mapping[str, np.ndarray] | None = None,
+    scores: Sequence[MetricScores] | None = None,
+) -> Agreement:
+    """Rank ``metrics`` by ORANGE and by human correlation on ``data``; Kendall between them.
+
+    Parameters
+    ----------
+    data:
+        Systems' translations with human scores and ``R >= 2`` references per segment. Every
+        system translation is a candidate of ORANGE (unrated ones too).
+    metrics:
+        At least 2 parsed metrics.
+    statistic, grouping, epsilon:
+        The human correlation (see :func:`mtpalette.metaeval.correlation.correlation_table`).
+    oracle, ties:
+        ORANGE's oracle definition and tie policy.
+    n_resamples, confidence, seed:
+        Bootstrap over segments (0: no interval).
+    reference_scores:
+        Human scores ``(I,)`` of each reference, when the references were rated: their human
+        ORANGE is reported.
+    scores:
+        Precomputed :func:`score_segments` of ``metrics`` (else computed).
+
+    Examples
+    --------
+    >>> from mtpalette.metrics import parse_specs
+    >>> rng = np.random.default_rng(0)
+    >>> words = list("abcdef")
+    >>> hyps = [[" ".join(rng.choice(words, 5)) for _ in range(40)] for _ in range(4)]
+    >>> refs = [["a b c d e"] * 40, ["a b c d f"] * 40]
+    >>> human = np.array([[h.count("a") + h.count("b") for h in row] for row in hyps], float)
+    >>> d = SegmentData(["S1", "S2", "S3", "S4"], human, hyps, refs, list(range(40)))
+    >>> a = agreement(d, parse_specs(["bleus:1", "bleus:2", "per"], tokenize="none"),
+    ...               n_resamples=50, seed=1)
+    >>> len(a.rows), -1.0 <= a.tau.value <= 1.0, a.n_refs
+    (3, True, 2)
+    """
+    statistic = canonical_statistic(statistic)
+    check_oracle(oracle)
+    tie_weight(ties)
+    if grouping not in GROUPINGS:
+        raise UserInputError(f"unknown grouping {grouping!r}")
+    if len(metrics) < 2:
+        raise UserInputError("the agreement of two orderings needs at least 2 metrics")
+    if len(data.refs) < 2:
+        raise UserInputError("ORANGE needs at least 2 references per segment")
+    if scores is None:
+        scores = score_segments(data, metrics)
+    lists = CandidateLists.from_systems(
+        {s: data.hyps[k] for k, s in enumerate(data.systems)}, data.refs
+    )
+    comps = compare_candidates(lists, list(metrics), oracle=oracle)
+    n_items = data.n_items
+    # per segment and metric: rank / (N + 1)
+    norm = np.column_stack([segment_ranks(c, ties=ties) / (c.n_candidates + 1.0) for c in comps])
+    orange_values = norm.mean(axis=0)
+    rng, recorded = resolve_seed(seed)
+    batches = list(index_batches(n_items, n_resamples, rng)) if n_resamples else []
+    try:
+        corr_values, corr_dist, _ = resampled_correlations(
+            data.human,
+            [s.oriented() for s in scores],
+            statistic,
+            grouping=grouping,
+            epsilon=epsilon,
+            batches=iter(batches),
+            n_resamples=n_resamples,
+        )
+    except ValueError as exc:
+        raise UserInputError(str(exc)) from None
+    orange_dist = np.empty((n_resamples, len(metrics)))
+    done = 0
+    for idx in batches:
+        counts = counts_of(idx, n_items)
+        orange_dist[done : done + len(idx)] = counts @ norm / n_items
+        done += len(idx)
+    tau_value = kendall(-orange_values, corr_values) if len(metrics) > 1 else np.nan
+    tau_dist = np.array(
+        [
+            kendall(-orange_dist[r], corr_dist[r]) if not np.isnan(corr_dist[r]).any() else np.nan
+            for r in range(n_resamples)
+        ]
+    )
+
+    def ci(value: float, dist: np.ndarray, n: int) -> BootstrapCI:
+        lo, hi = percentile_interval(dist, confidence) if n_resamples else (np.nan, np.nan)
+        return BootstrapCI(float(value), lo, hi, n, n_resamples, confidence, "percentile", recorded)
+
+    o_rank = average_ranks(orange_values)
+    h_rank = _ranks_desc(corr_values)
+    rows = [
+        MetricAgreement(
+            scores[j].name,
+            ci(orange_values[j], orange_dist[:, j], n_items),
+            ci(corr_values[j], corr_dist[:, j], n_items),
+            float(o_rank[j]),
+            float(h_rank[j]),
+            bool(scores[j].higher_is_better),
+        )
+        for j in range(len(metrics))
+    ]
+    rows.sort(key=lambda r: (r.human_rank, r.metric))
+    ref_orange = {}
+    for name, ref in (reference_scores or {}).items():
+        ref_orange[name] = human_orange(np.asarray(ref, dtype=np.float64), data.human, ties=ties)
+    return Agreement(
+        rows,
+        ci(tau_value, tau_dist, n_items),
+        statistic,
+        grouping,
+        oracle,
+        ties,
+        n_items,
+        data.n_systems,
+        len(data.refs),
+        n_resamples,
+        confidence,
+        recorded,
+        ref_orange,
+    )
