@@ -1,14 +1,20 @@
 """TER, translation edit rate with shifts (Snover et al., 2006), equal to sacrebleu's TER.
 
-Text is lower-cased (unless ``case=yes``) and split on whitespace, as sacrebleu's default
-Tercom tokenizer does; the run's tokenizer is not used. Statistics per candidate: ``[fewest
-edits over the references, mean reference length]``; the score is 100 * edits / length
-(1 for a non-empty candidate against empty references), and the corpus score sums both
-columns first. Lower is better.
+Text goes through Tercom's tokenizer with sacrebleu's switches and defaults, not the run's
+tokenizer: lower-cased unless ``case=yes`` (sacrebleu ``case_sensitive``), split on whitespace,
+with ``norm=yes`` (``normalized``) punctuation split off, ``punct=no`` (``no_punct``)
+punctuation deleted and ``asian=yes`` (``asian_support``) CJK handling added to either (see
+:mod:`mtpalette.text.tercom`).
+
+Statistics per candidate: ``[fewest edits over the references, mean reference length]``, as
+sacrebleu. The score is 100 * edits / length, 100 for a non-empty candidate against empty
+references and 0 when both are empty; the corpus score sums both columns first. Lower is
+better.
 
 References
 ----------
-Snover, Dorr, Schwartz, Micciulla and Makhoul (2006); sacrebleu ``metrics/ter.py``.
+Snover, Dorr, Schwartz, Micciulla and Makhoul (2006), A study of translation edit rate with
+targeted human annotation; sacrebleu ``metrics/ter.py`` (Post, 2018).
 """
 
 from __future__ import annotations
@@ -17,10 +23,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mtpalette.kernels.ter import ter_per_ref
-from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.kernels.ter import BEAM_WIDTH, MAX_SHIFT_DIST, MAX_SHIFT_SIZE, ter_per_ref
+from mtpalette.metrics.base import Metric, Pairs, Signature
 from mtpalette.metrics.registry import register
 from mtpalette.text.encode import TextView
+from mtpalette.text.tercom import tercom_name
 
 
 def _yes_no(text: str) -> bool:
@@ -33,45 +40,71 @@ def _yes_no(text: str) -> bool:
 
 @register
 class TER(Metric):
-    """TER (``ter``; ``ter:case=yes`` keeps case).
+    """TER: ``ter``; options ``case``, ``norm``, ``punct``, ``asian`` (yes/no) as sacrebleu's.
 
     Examples
     --------
     >>> from mtpalette import sentence_scores
     >>> sentence_scores(["b c a"], [["a b c"]], ["ter"])["ter"].tolist()  # one shift
     [33.33333333333333]
+    >>> sentence_scores(["Yes, sir."], [["yes sir"]], ["ter:punct=no"])["ter:punct=no"].tolist()
+    [0.0]
     """
 
     name = "ter"
     scale = "0-100"
     higher_is_better = False
-    options: ClassVar[dict[str, Any]] = {"case": _yes_no}
+    options: ClassVar[dict[str, Any]] = {
+        "case": _yes_no,
+        "norm": _yes_no,
+        "punct": _yes_no,
+        "asian": _yes_no,
+    }
 
-    def __init__(self, *, case: bool = False, **common: Any) -> None:
+    def __init__(
+        self,
+        *,
+        case: bool = False,
+        norm: bool = False,
+        punct: bool = True,
+        asian: bool = False,
+        **common: Any,
+    ) -> None:
         super().__init__(**common)
-        self.case = case
+        self.case, self.norm, self.punct, self.asian = case, norm, punct, asian
 
     def params(self) -> dict[str, Any]:
-        return {"case": True} if self.case else {}
+        defaults = {"case": False, "norm": False, "punct": True, "asian": False}
+        return {k: getattr(self, k) for k, v in defaults.items() if getattr(self, k) != v}
 
     def view(self) -> TextView:
-        return TextView("none", lowercase=not self.case)
+        if self.norm or not self.punct:
+            name = tercom_name(
+                normalized=self.norm, no_punct=not self.punct, asian_support=self.asian
+            )
+        else:  # lower-casing and a whitespace split: the compiled tokenizer
+            name = "none"
+        return TextView(name, lowercase=not self.case)
 
-    def signature(self, *, n_refs: int):
+    def signature(self, *, n_refs: int) -> Signature:
         return super().signature(n_refs=n_refs).with_fields(tok="tercom")
 
     def signature_fields(self) -> dict[str, Any]:
         return {
-            "shifts": "tercom(size<=10,dist<=50,beam=25)",
+            "norm": self.norm,
+            "punct": self.punct,
+            "asian": self.asian,
+            "shifts": f"tercom(size<={MAX_SHIFT_SIZE},dist<={MAX_SHIFT_DIST},beam={BEAM_WIDTH})",
             "multiref": "fewest-edits",
             "length": "mean-ref",
         }
 
     def compute(self, pairs: Pairs) -> np.ndarray:
-        edits = ter_per_ref(*pairs.arrays())
+        edits = ter_per_ref(pairs)
         present = pairs.present()
         best = np.min(np.where(present, edits, np.inf), axis=1)
-        mean_len = np.where(present, pairs.ref_lengths(), 0).sum(axis=1) / present.sum(axis=1)
+        n_present = np.maximum(present.sum(axis=1), 1)
+        mean_len = np.where(present, pairs.ref_lengths(), 0).sum(axis=1) / n_present
         return np.column_stack([best, mean_len])
 
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
@@ -80,6 +113,3 @@ class TER(Metric):
             rate = np.where(length > 0, edits / np.where(length > 0, length, 1), 0.0)
         rate = np.where((length == 0) & (edits > 0), 1.0, rate)
         return 100 * rate
-
-    def corpus_score(self, stats: np.ndarray) -> float:
-        return float(self.sentence_scores(stats.sum(axis=0, keepdims=True))[0])
