@@ -1,5 +1,12 @@
 """The Python API: score texts with any metric spec.
 
+Texts are tokenized once per tokenizer setting and shared by every metric; metrics of one
+family share their passes (``bleus:1..9`` is one n-gram pass). Every corpus score carries a
+:class:`~mtpalette.metrics.Signature`.
+
+References come as *streams*, as in sacrebleu: ``refs[k][i]`` is the ``k``-th reference of
+segment ``i``; ``None`` marks a segment that has fewer references than others.
+
 Examples
 --------
 >>> hyps = ["the cat sat on the mat"]
@@ -11,66 +18,139 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.metrics import Score, parse_specs
+from mtpalette.metrics import Score, Signature, parse_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 
 
-def _pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> TextPairs:
-    if not refs:
-        raise UserInputError("at least one reference stream is needed")
-    for k, ref in enumerate(refs):
-        if len(ref) != len(hyps):
-            raise UserInputError(
-                f"reference stream {k + 1} has {len(ref)} segments, the hypotheses {len(hyps)}"
-            )
-    return TextPairs.parallel(list(hyps), [list(r) for r in refs])
+@dataclass(frozen=True)
+class Scores:
+    """Everything one scoring run computed, for every metric (grids expanded), in order.
+
+    Attributes
+    ----------
+    corpus:
+        One corpus-level :class:`~mtpalette.metrics.Score` (value and signature) per metric.
+    sentence:
+        Spec to an array of segment-level scores, one per segment.
+    stats:
+        Spec to the sufficient statistics, one row per segment (what bootstrap resamples).
+    n_segments, n_refs:
+        The number of segments and of reference streams.
+    """
+
+    corpus: list[Score]
+    sentence: dict[str, np.ndarray]
+    stats: dict[str, np.ndarray]
+    n_segments: int
+    n_refs: int
+
+    @property
+    def specs(self) -> list[str]:
+        """The canonical spec of every metric, in order."""
+        return [s.metric for s in self.corpus]
+
+    @property
+    def signatures(self) -> dict[str, Signature]:
+        """Spec to signature."""
+        return {s.metric: s.signature for s in self.corpus}
 
 
-def corpus_score(
+def score_texts(
     hyps: Sequence[str],
     refs: Sequence[Sequence[str | None]],
-    metrics: Sequence[str],
+    metrics: Sequence[str] | str,
     *,
     tokenize: str = "13a",
     lowercase: bool = False,
-) -> list[Score]:
-    """Corpus-level scores, one per metric (grids expand), each with its signature.
+) -> Scores:
+    """Corpus scores, sentence scores and sufficient statistics of several metrics at once.
 
     Parameters
     ----------
     hyps:
         One candidate per segment.
     refs:
-        Reference streams, each with one entry per segment (``None`` where missing).
+        Reference streams, each with one entry per segment (``None`` where missing; every
+        segment needs at least one reference).
     metrics:
-        Spec strings such as ``"bleu"``, ``"bleus:1..9"``, ``"chrf"``.
+        Spec strings such as ``"bleu"``, ``"bleus:1..9"``, ``"chrf"`` (or one string).
     tokenize, lowercase:
         Run-wide text settings; a spec may override them (``bleu:tok=intl``).
+
+    Raises
+    ------
+    UserInputError
+        Inputs of the wrong shape or type, no segment, a segment without references, an
+        unknown metric, tokenizer or option value.
+
+    References
+    ----------
+    The stream layout and signatures follow sacrebleu (Post, 2018, "A Call for Clarity in
+    Reporting BLEU Scores").
+
+    Examples
+    --------
+    >>> out = score_texts(["a b c d", "a b"], [["a b c d", "a c"]], ["bleus:2", "wer"])
+    >>> out.specs, out.n_segments, out.n_refs
+    (['bleus:2', 'wer'], 2, 1)
+    >>> out.sentence["wer"].tolist(), round(out.corpus[1].value, 4)
+    ([0.0, 0.5], 0.1667)
     """
     pairs = _pairs(hyps, refs)
-    parsed = parse_specs(list(metrics), tokenize=tokenize, lowercase=lowercase)
+    parsed = parse_specs(_specs(metrics), tokenize=tokenize, lowercase=lowercase)
     stats = compute_stats(parsed, pairs)
-    return [
+    corpus = [
         Score(
             m.spec, m.corpus_score(stats[m]), m.signature(n_refs=pairs.n_refs), m.higher_is_better
         )
         for m in parsed
     ]
+    return Scores(
+        corpus=corpus,
+        sentence={m.spec: m.sentence_scores(stats[m]) for m in parsed},
+        stats={m.spec: stats[m] for m in parsed},
+        n_segments=pairs.n_segments,
+        n_refs=pairs.n_refs,
+    )
+
+
+def corpus_score(
+    hyps: Sequence[str],
+    refs: Sequence[Sequence[str | None]],
+    metrics: Sequence[str] | str,
+    *,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+) -> list[Score]:
+    """Corpus-level scores, one per metric (grids expand), each with its signature.
+
+    Parameters are those of :func:`score_texts`.
+
+    Examples
+    --------
+    >>> (s,) = corpus_score(["the cat sat"], [["the cat sat down"]], "wer")
+    >>> s.value, s.higher_is_better, str(s.signature).split("|")[:2]
+    (0.25, False, ['wer', 'nrefs:1'])
+    """
+    return score_texts(hyps, refs, metrics, tokenize=tokenize, lowercase=lowercase).corpus
 
 
 def sentence_scores(
     hyps: Sequence[str],
     refs: Sequence[Sequence[str | None]],
-    metrics: Sequence[str],
+    metrics: Sequence[str] | str,
     *,
     tokenize: str = "13a",
     lowercase: bool = False,
 ) -> dict[str, np.ndarray]:
     """Segment-level scores: a dict from each metric's spec to an array, one per segment.
+
+    Parameters are those of :func:`score_texts`.
 
     Examples
     --------
@@ -78,7 +158,49 @@ def sentence_scores(
     >>> out["bleus:2"].round(2).tolist()
     [100.0]
     """
-    pairs = _pairs(hyps, refs)
-    parsed = parse_specs(list(metrics), tokenize=tokenize, lowercase=lowercase)
-    stats = compute_stats(parsed, pairs)
-    return {m.spec: m.sentence_scores(stats[m]) for m in parsed}
+    return score_texts(hyps, refs, metrics, tokenize=tokenize, lowercase=lowercase).sentence
+
+
+def _specs(metrics: Sequence[str] | str) -> list[str]:
+    specs = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not specs:
+        raise UserInputError("no metric given; e.g. metrics=['bleu', 'chrf']")
+    for spec in specs:
+        if not isinstance(spec, str):
+            raise UserInputError(f"a metric spec must be a string, got {type(spec).__name__}")
+    return specs
+
+
+def _pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> TextPairs:
+    if isinstance(hyps, str):
+        raise UserInputError("hyps must be a list of strings (one per segment), not a string")
+    hyps = list(hyps)
+    if not hyps:
+        raise UserInputError("no segments: hyps is empty")
+    for i, h in enumerate(hyps):
+        if not isinstance(h, str):
+            raise UserInputError(f"hyps[{i}] is {type(h).__name__}, expected a string")
+    if isinstance(refs, str) or not refs:
+        raise UserInputError("refs must be a non-empty list of reference streams")
+    streams = []
+    for k, ref in enumerate(refs):
+        if isinstance(ref, str):
+            raise UserInputError(
+                "refs must be a list of reference streams (one list of strings per reference), "
+                f"but refs[{k}] is a string; with one reference per segment write refs=[refs]"
+            )
+        ref = list(ref)
+        if len(ref) != len(hyps):
+            raise UserInputError(
+                f"reference stream {k + 1} has {len(ref)} segments, the hypotheses {len(hyps)}"
+            )
+        for i, r in enumerate(ref):
+            if r is not None and not isinstance(r, str):
+                raise UserInputError(
+                    f"refs[{k}][{i}] is {type(r).__name__}, expected a string or None"
+                )
+        streams.append(ref)
+    for i in range(len(hyps)):
+        if all(ref[i] is None for ref in streams):
+            raise UserInputError(f"segment {i + 1} has no reference (every stream has None)")
+    return TextPairs.parallel(hyps, streams)

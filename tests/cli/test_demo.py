@@ -1,15 +1,52 @@
-"""``mtpalette demo`` runs on the bundled data and writes its ORANGE run."""
+"""``mtpalette demo`` runs on the bundled data, shows the registered families' scores (equal to
+the Python API) and writes its ORANGE run."""
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
+from mtpalette import corpus_score
 from mtpalette.cli.app import app
+from mtpalette.cli.demo import SCORE_METRICS, available, corpus_table
+from mtpalette.errors import UserInputError
+from mtpalette.metrics import known_metrics, parse_specs
 
 
 def test_demo(tmp_path):
     result = CliRunner().invoke(app, ["demo", "--out-dir", str(tmp_path / "run")])
     assert result.exit_code == 0, result.output
     assert "Online-W" in result.output and "ORANGE" in result.output
+    for spec in available(SCORE_METRICS):
+        assert spec in result.output
     run = json.loads((tmp_path / "run" / "run.json").read_text())
-    assert run and (tmp_path / "run" / "curve.png").stat().st_size > 0
+    assert run["kind"] == "orange" and run["results"]
+    assert (tmp_path / "run" / "curve.png").stat().st_size > 0
+
+
+def test_demo_with_chosen_metrics(tmp_path):
+    result = CliRunner().invoke(
+        app, ["demo", "-m", "rouge-l", "wer", "--out-dir", str(tmp_path / "run")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "rouge-l" in result.output and "wer ↓" in result.output
+    assert "bleus:4" not in result.output
+    bad = CliRunner().invoke(app, ["demo", "-m", "nosuch", "--out-dir", str(tmp_path / "x")])
+    assert isinstance(bad.exception, UserInputError)  # main() turns it into exit code 2
+    assert "unknown metric 'nosuch'" in str(bad.exception)
+
+
+def test_demo_picks_registered_families():
+    assert available(["bleu", "not-a-family", "rouge-s:0..9,*"]) == ["bleu", "rouge-s:0..9,*"]
+    families = {s.partition(":")[0] for s in available(SCORE_METRICS)}
+    assert families <= set(known_metrics()) and "bleu" in families
+
+
+def test_one_pass_over_all_systems_equals_one_system_at_a_time(ted_zhen):
+    systems, refs = ted_zhen
+    names = ["Borderline", "Online-W", "metricsystem5"]
+    specs = available(SCORE_METRICS)
+    table = corpus_table(parse_specs(specs), {n: systems[n] for n in names}, refs)
+    for name in names:
+        expected = [s.value for s in corpus_score(systems[name], refs, specs)]
+        assert table[name] == pytest.approx(expected, rel=1e-12, abs=1e-12)

@@ -1,20 +1,27 @@
-"""``mtpalette score``: outputs, and every kind of bad input gives a clear message and exit 2."""
+"""``mtpalette score``: outputs equal the Python API in every format, inputs from files,
+stdin and tables, atomic ``-o``, and every kind of bad input gives a one-line message naming
+the file and line, exit code 2 and no traceback."""
 
+import io
 import json
 import os
+import subprocess
 import sys
 
+import numpy as np
 import pytest
 
-from mtpalette import corpus_score
+from mtpalette import corpus_score, sentence_scores
 from mtpalette.cli.app import main
+
+SPECS = ["bleu", "chrf", "wer", "bleus:1..2"]
+EXPANDED = ["bleu", "chrf", "wer", "bleus:1", "bleus:2"]
 
 
 def run(monkeypatch, capsys, *args, stdin=None):
+    """Run the real entry point (``main``) in-process; returns (exit code, stdout, stderr)."""
     monkeypatch.setattr(sys, "argv", ["mtpalette", *map(str, args)])
     if stdin is not None:
-        import io
-
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
     code = 0
     try:
@@ -25,170 +32,306 @@ def run(monkeypatch, capsys, *args, stdin=None):
     return code, out.out, out.err
 
 
+def _write(path, lines):
+    path.write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+    return path
+
+
 @pytest.fixture
 def files(tmp_path, ted_zhen):
     systems, (ref_a, ref_b) = ted_zhen
-    paths = {}
-    for name, lines in {"hyp": systems["Online-W"], "refA": ref_a, "refB": ref_b}.items():
-        paths[name] = tmp_path / f"{name}.txt"
-        paths[name].write_text("".join(x + "\n" for x in lines), encoding="utf-8")
-    return paths, systems["Online-W"], [ref_a, ref_b]
+    hyps = systems["Online-W"]
+    paths = {
+        "hyp": _write(tmp_path / "hyp.txt", hyps),
+        "refA": _write(tmp_path / "refA.txt", ref_a),
+        "refB": _write(tmp_path / "refB.txt", ref_b),
+    }
+    return paths, hyps, [ref_a, ref_b]
 
 
 def test_corpus_json_equals_api(monkeypatch, capsys, files):
     paths, hyps, refs = files
+    args = ["score", "-i", paths["hyp"], "-f", "json"]
+    code, out, err = run(
+        monkeypatch, capsys, *args, "-r", paths["refA"], paths["refB"], "-m", *SPECS
+    )
+    assert code == 0 and err == ""
+    rows = json.loads(out)
+    api = corpus_score(hyps, refs, SPECS)
+    assert [r["metric"] for r in rows] == EXPANDED
+    assert [r["score"] for r in rows] == [s.value for s in api]  # exact: full precision
+    assert [r["signature"] for r in rows] == [str(s.signature) for s in api]
+    assert [r["higher_is_better"] for r in rows] == [True, True, False, True, True]
+    assert set(rows[0]) == {"metric", "score", "higher_is_better", "signature"}
+    # the flag repeated gives the same run
+    repeated = ["-r", paths["refA"], "-r", paths["refB"], *(x for s in SPECS for x in ("-m", s))]
+    assert run(monkeypatch, capsys, *args, *repeated)[1] == out
+
+
+def test_corpus_text_is_an_aligned_table(monkeypatch, capsys, files):
+    paths, hyps, refs = files
+    code, out, _ = run(
+        monkeypatch, capsys, "score", "-i", paths["hyp"], "-r", paths["refA"], "-m", *SPECS
+    )
+    assert code == 0
+    header, *lines = out.splitlines()
+    assert header.split() == ["metric", "score", "better", "signature"]
+    api = corpus_score(hyps, refs[:1], SPECS)
+    starts = {header.index("signature")}
+    for line, score in zip(lines, api, strict=True):
+        metric, value, better, signature = line.split()
+        assert (metric, value) == (score.metric, f"{score.value:.4f}")
+        assert better == ("higher" if score.higher_is_better else "lower")
+        assert signature == str(score.signature)
+        starts.add(line.index(signature))
+    assert len(starts) == 1  # the signature column is aligned
+    code, out, _ = run(
+        monkeypatch, capsys, "score", "-i", paths["hyp"], "-r", paths["refA"], "-w", "1"
+    )
+    assert out.splitlines()[1].split()[1] == f"{api[0].value:.1f}"
+
+
+def test_corpus_tsv_at_full_precision(monkeypatch, capsys, files):
+    paths, hyps, refs = files
     code, out, _ = run(
         monkeypatch,
         capsys,
-        "score",
-        "-r",
-        paths["refA"],
-        paths["refB"],
-        "-i",
-        paths["hyp"],
-        "-m",
-        "bleu",
-        "chrf",
-        "-f",
-        "json",
+        *["score", "-i", paths["hyp"], "-r", paths["refA"], paths["refB"]],
+        *["-m", *SPECS, "-f", "tsv", "--lowercase", "--tokenize", "intl"],
     )
     assert code == 0
-    rows = json.loads(out)
-    api = corpus_score(hyps, refs, ["bleu", "chrf"])
-    assert [r["score"] for r in rows] == [s.value for s in api]
-    assert rows[0]["signature"].startswith("bleu|nrefs:2|")
+    header, *rows = [line.split("\t") for line in out.splitlines()]
+    assert header == ["metric", "score", "higher_is_better", "signature"]
+    api = corpus_score(hyps, refs, SPECS, lowercase=True, tokenize="intl")
+    assert [float(r[1]) for r in rows] == [s.value for s in api]
+    assert all("|case:lc|" in r[3] for r in rows) and "|tok:intl|" in rows[0][3]
 
 
 def test_sentence_tsv_from_stdin(monkeypatch, capsys, files):
-    paths, hyps, _ = files
-    text = "".join(h + "\n" for h in hyps)
-    code, out, _ = run(
+    paths, hyps, refs = files
+    code, out, err = run(
         monkeypatch,
         capsys,
-        "score",
-        "-r",
-        paths["refA"],
-        "-m",
-        "bleus:4",
-        "--sentence",
-        "-f",
-        "tsv",
-        stdin=text,
+        *["score", "-r", paths["refA"], "-m", "bleus:4", "wer", "--sentence", "-f", "tsv"],
+        stdin="".join(h + "\n" for h in hyps),
     )
     assert code == 0
+    header, *rows = [line.split("\t") for line in out.splitlines()]
+    assert header == ["segment", "bleus:4", "wer"] and len(rows) == len(hyps)
+    api = sentence_scores(hyps, refs[:1], ["bleus:4", "wer"])
+    assert [int(r[0]) for r in rows] == list(range(1, len(hyps) + 1))
+    np.testing.assert_array_equal([float(r[1]) for r in rows], api["bleus:4"])
+    np.testing.assert_array_equal([float(r[2]) for r in rows], api["wer"])
+    # the numbers stay machine-readable; the signatures go to stderr
+    assert [line.split("|")[0] for line in err.splitlines()] == ["# bleus:4", "# wer"]
+
+
+def test_sentence_json_lines_and_text(monkeypatch, capsys, files):
+    paths, hyps, refs = files
+    base = ["score", "-i", paths["hyp"], "-r", paths["refA"], paths["refB"], "--sentence"]
+    code, out, _ = run(monkeypatch, capsys, *base, "-m", "chrf", "rouge-l", "-f", "json")
+    assert code == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    api = sentence_scores(hyps, refs, ["chrf", "rouge-l"])
+    assert len(records) == len(hyps) and set(records[0]) == {"segment", "chrf", "rouge-l"}
+    assert [r["segment"] for r in records] == list(range(1, len(hyps) + 1))
+    np.testing.assert_array_equal([r["chrf"] for r in records], api["chrf"])
+    np.testing.assert_array_equal([r["rouge-l"] for r in records], api["rouge-l"])
+
+    code, out, err = run(monkeypatch, capsys, *base, "-m", "chrf", "rouge-l")
+    assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0] == "segment\tbleus:4" and len(lines) == len(hyps) + 1
+    assert lines[0].split() == ["segment", "chrf", "rouge-l"]
+    for i in (0, 17, len(hyps) - 1):
+        assert lines[i + 1].split() == [
+            str(i + 1),
+            f"{api['chrf'][i]:.4f}",
+            f"{api['rouge-l'][i]:.4f}",
+        ]
+    assert lines[len(hyps) + 1] == "" and lines[-1].startswith("rouge-l|nrefs:2|")
+    _, out, _ = run(monkeypatch, capsys, *base, "-m", "chrf", "-w", "2")
+    assert out.splitlines()[1].split() == ["1", f"{api['chrf'][0]:.2f}"]
 
 
-def test_table_inputs(monkeypatch, capsys, tmp_path):
+def test_table_inputs_equal_plain_files(monkeypatch, capsys, files, tmp_path):
+    paths, hyps, (ref_a, ref_b) = files
     tsv = tmp_path / "d.tsv"
-    tsv.write_text("mt\tref1\tref2\na b c\ta b c\ta b d\n", encoding="utf-8")
-    code, out, _ = run(
+    tsv.write_text(
+        "id\tmt\tref1\tref2\n"
+        + "".join(
+            f"{i}\t{h}\t{a}\t{b}\n"
+            for i, (h, a, b) in enumerate(zip(hyps, ref_a, ref_b, strict=True))
+        ),
+        encoding="utf-8",
+    )
+    jsonl = tmp_path / "d.data"
+    jsonl.write_text(
+        "".join(
+            json.dumps({"hyp": h, "ref": [a, b]}, ensure_ascii=False) + "\n"
+            for h, a, b in zip(hyps, ref_a, ref_b, strict=True)
+        ),
+        encoding="utf-8",
+    )
+    common = ["-m", *SPECS, "-f", "tsv"]
+    plain = run(
         monkeypatch,
         capsys,
-        "score",
-        "--table",
-        tsv,
-        "--hyp-col",
-        "mt",
-        "--ref-col",
-        "ref1",
-        "ref2",
-        "-m",
-        "rouge-l",
-        "-f",
-        "tsv",
+        *["score", "-i", paths["hyp"], "-r", paths["refA"], paths["refB"], *common],
     )
-    assert code == 0 and out.startswith("rouge-l\t1.000000\trouge-l|nrefs:2")
-    jsonl = tmp_path / "d.jsonl"
-    jsonl.write_text('{"hyp": "a b", "ref": "a c"}\n', encoding="utf-8")
-    code, out, _ = run(monkeypatch, capsys, "score", "--table", jsonl, "-m", "wer", "-f", "tsv")
-    assert code == 0 and out.startswith("wer\t0.500000")
+    from_tsv = run(
+        monkeypatch,
+        capsys,
+        *["score", "--table", tsv, "--hyp-col", "mt", "--ref-col", "ref1", "ref2", *common],
+    )
+    from_jsonl = run(
+        monkeypatch, capsys, "score", "--table", jsonl, "--table-format", "jsonl", *common
+    )
+    assert plain[0] == from_tsv[0] == from_jsonl[0] == 0
+    assert from_tsv[1] == plain[1] and from_jsonl[1] == plain[1]
+
+
+def test_jsonl_with_a_variable_number_of_references(monkeypatch, capsys, files, tmp_path):
+    paths, hyps, (ref_a, ref_b) = files
+    jsonl = tmp_path / "v.jsonl"
+    jsonl.write_text(
+        "".join(
+            json.dumps({"hyp": h, "ref": a if i % 2 else [a, b]}, ensure_ascii=False) + "\n"
+            for i, (h, a, b) in enumerate(zip(hyps, ref_a, ref_b, strict=True))
+        ),
+        encoding="utf-8",
+    )
+    code, out, _ = run(monkeypatch, capsys, "score", "--table", jsonl, "-m", "bleu", "-f", "json")
+    assert code == 0
+    holes = [None if i % 2 else b for i, b in enumerate(ref_b)]
+    assert json.loads(out)[0]["score"] == corpus_score(hyps, [ref_a, holes], ["bleu"])[0].value
 
 
 def test_output_file_is_written_atomically(monkeypatch, capsys, files, tmp_path):
     paths, _, _ = files
-    target = tmp_path / "out.json"
-    code, out, _ = run(
-        monkeypatch,
-        capsys,
-        "score",
-        "-r",
-        paths["refA"],
-        "-i",
-        paths["hyp"],
-        "-f",
-        "json",
-        "-o",
-        target,
-    )
-    assert code == 0 and out == "" and json.loads(target.read_text())[0]["metric"] == "bleu"
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    target = tmp_path / "out" / "scores.json"
+    target.parent.mkdir()
+    args = ["score", "-r", paths["refA"], "-i", paths["hyp"], "-f", "json"]
+    _, stdout_text, _ = run(monkeypatch, capsys, *args)
+    code, out, _ = run(monkeypatch, capsys, *args, "-o", target)
+    assert code == 0 and out == "" and target.read_text(encoding="utf-8") == stdout_text
+    assert os.listdir(target.parent) == ["scores.json"]
+    # a failing run leaves the previous file untouched and no temporary file behind
+    code, _, err = run(monkeypatch, capsys, *args, "-m", "nosuch", "-o", target)
+    assert code == 2 and "unknown metric 'nosuch'" in err
+    assert target.read_text(encoding="utf-8") == stdout_text
+    assert os.listdir(target.parent) == ["scores.json"]
 
 
 def _bad_inputs(tmp_path, paths):
-    short = tmp_path / "short.txt"
-    short.write_text("one line\n", encoding="utf-8")
-    bad_utf8 = tmp_path / "bad.txt"
-    bad_utf8.write_bytes(b"fine\nbad \xff byte\n")
-    empty = tmp_path / "empty.txt"
-    empty.write_text("", encoding="utf-8")
-    tsv = tmp_path / "t.tsv"
-    tsv.write_text("hyp\tref\na\tb\nonly-one-field\n", encoding="utf-8")
-    jsonl = tmp_path / "t.jsonl"
-    jsonl.write_text('{"hyp": "a", "ref": "b"}\n{"hyp": "a"\n', encoding="utf-8")
-    nofield = tmp_path / "n.jsonl"
-    nofield.write_text('{"hyp": "a", "ref": "b"}\n{"hyp": "a"}\n', encoding="utf-8")
-    ro = tmp_path / "readonly"
-    ro.mkdir()
-    os.chmod(ro, 0o500)
+    def make(name, content):
+        path = tmp_path / name
+        path.write_bytes(content if isinstance(content, bytes) else content.encode())
+        return path
+
+    short = make("short.txt", "one line\n")
+    bad_utf8 = make("bad.txt", b"fine\nbad \xff byte\n")
+    empty = make("empty.txt", "")
+    tsv = make("t.tsv", "hyp\tref\na\tb\nonly-one-field\n")
+    header_only = make("h.tsv", "hyp\tref\n")
+    jsonl = make("t.jsonl", '{"hyp": "a", "ref": "b"}\n{"hyp": "a"\n')
+    nofield = make("n.jsonl", '{"hyp": "a", "ref": "b"}\n{"hyp": "a"}\n')
     hyp, ref = paths["hyp"], paths["refA"]
+    out_dir = tmp_path / "existing-dir"
+    out_dir.mkdir()
     return [
-        (["-r", short, "-i", hyp], f"{short}: has 1 lines but the hypotheses"),
-        (["-r", ref, "-i", bad_utf8], f"{bad_utf8}:2: invalid UTF-8"),
+        (["-r", short, "-i", hyp], f"{short}: has 1 line but the hypotheses ({hyp}) have 529"),
+        (["-r", ref, "-i", bad_utf8], f"{bad_utf8}:2: invalid UTF-8 (byte 0xff at byte 5"),
         (["-r", ref, "-i", empty], f"{empty}: the file is empty"),
-        (["-r", tmp_path / "missing.txt", "-i", hyp], "missing.txt: file not found"),
-        (["-r", tmp_path, "-i", hyp], "is a directory"),
-        (["--table", tsv], f"{tsv}:3: expected 2 tab-separated fields"),
+        (["-r", tmp_path / "missing.txt", "-i", hyp], f"{tmp_path}/missing.txt: file not found"),
+        (["-r", tmp_path, "-i", hyp], f"{tmp_path}: is a directory"),
+        (["-r", ref, "-i", "-", "-r", "-"], "standard input ('-') can be read only once"),
+        (["--table", tsv], f"{tsv}:3: expected 2 tab-separated fields as in the header, found 1"),
         (["--table", tsv, "--hyp-col", "mt"], f"{tsv}:1: no column 'mt'; the header has: hyp, ref"),
+        (["--table", header_only], f"{header_only}:1: the table has a header but no rows"),
         (["--table", jsonl], f"{jsonl}:2: invalid JSON"),
-        (["--table", nofield], f"{nofield}:2: no field 'ref'"),
-        (["-r", ref, "-i", hyp, "-m", "blue"], "unknown metric 'blue'; known metrics: bleu"),
-        (["-r", ref, "-i", hyp, "-m", "bleus:x"], "bad value 'x' for 'n'"),
-        (["-r", ref, "-i", hyp, "--tokenize", "moses"], "unknown tokenizer 'moses'"),
-        (["-r", ref, "-i", hyp, "-o", ro / "out.txt"], "cannot write the output here"),
-        (["-i", hyp], "no references"),
+        (["--table", nofield], f"{nofield}:2: no field 'ref'; this object has: hyp"),
+        (["--table", tsv, "-r", ref], "give either --table or -r/--refs files, not both"),
+        (["--table", tsv, "-i", hyp], "give either --table or -i/--input, not both"),
+        (["-r", ref, "-i", hyp, "--ref-col", "x"], "--ref-col needs --table"),
+        (["-r", ref, "-i", hyp, "-m", "blue"], "unknown metric 'blue'; known metrics: bleu, "),
+        (["-r", ref, "-i", hyp, "-m", "bleus:x"], "bad value 'x' for 'n' in 'bleus:x'"),
+        (["-r", ref, "-i", hyp, "-m", "bleu:nosuch=1"], "metric 'bleu' has no option 'nosuch'"),
+        (["-r", ref, "-i", hyp, "--tokenize", "moses"], "unknown tokenizer 'moses'; known"),
+        (["-r", ref, "-i", hyp, "-o", tmp_path / "no" / "o.txt"], "output folder does not exist"),
+        (["-r", ref, "-i", hyp, "-o", out_dir], f"{out_dir}: is a directory; expected an output"),
+        (["-i", hyp], "no references: give -r REF [REF ...] or --table FILE"),
     ]
 
 
 def test_bad_input_matrix(monkeypatch, capsys, files, tmp_path):
     paths, _, _ = files
-    if os.geteuid() == 0:  # root ignores directory permissions: test it another way
-        pytest.skip("running as root: permission errors cannot be provoked")
-    for args, message in _bad_inputs(tmp_path, paths):
-        code, out, err = run(monkeypatch, capsys, "score", *args)
-        assert code == 2, (args, err)
-        assert message in err, (message, err)
-        assert "Traceback" not in err and out == ""
-
-
-def test_bad_input_matrix_as_root(monkeypatch, capsys, files, tmp_path):
-    paths, _, _ = files
-    cases = [c for c in _bad_inputs(tmp_path, paths) if "cannot write" not in c[1]]
-    cases.append(
-        (
-            ["-r", paths["refA"], "-i", paths["hyp"], "-o", tmp_path / "no" / "o.txt"],
-            "the output folder does not exist",
-        )
-    )
+    before = set(os.listdir(tmp_path))
+    cases = _bad_inputs(tmp_path, paths)
     for args, message in cases:
         code, out, err = run(monkeypatch, capsys, "score", *args)
         assert code == 2, (args, err)
-        assert message in err, (message, err)
-        assert "Traceback" not in err and out == ""
+        assert err.startswith("mtpalette: error: ") and message in err, (message, err)
+        assert err.count("\n") == 1 and "Traceback" not in err and out == ""
     assert not (tmp_path / "no").exists()
+    assert os.listdir(tmp_path / "existing-dir") == []
+    created = set(os.listdir(tmp_path)) - before
+    assert all(not name.startswith(".") for name in created)  # no temporary files left
 
 
-def test_usage_error_exit_code(monkeypatch, capsys):
-    code, _, err = run(monkeypatch, capsys, "score", "--no-such-option")
-    assert code == 2 and "No such option" in err
+@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores file permissions")
+def test_unwritable_and_unreadable(monkeypatch, capsys, files, tmp_path):
+    paths, _, _ = files
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    os.chmod(locked, 0o500)
+    secret = _write(tmp_path / "secret.txt", ["x"])
+    os.chmod(secret, 0o000)
+    try:
+        base = ["score", "-r", paths["refA"], "-i", paths["hyp"]]
+        code, _, err = run(monkeypatch, capsys, *base, "-o", locked / "o.txt")
+        assert code == 2 and "cannot write the output here" in err
+        assert os.listdir(locked) == []
+        code, _, err = run(monkeypatch, capsys, "score", "-r", secret, "-i", paths["hyp"])
+        assert code == 2 and f"{secret}: permission denied" in err
+    finally:
+        os.chmod(locked, 0o700)
+        os.chmod(secret, 0o600)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--no-such-option"], "No such option"),
+        (["-f", "xml"], "'xml' is not one of"),
+        (["-w", "-1"], "--width"),
+        (["--table-format", "csv"], "'csv' is not one of"),
+    ],
+)
+def test_usage_errors_exit_2(monkeypatch, capsys, files, args, message):
+    paths, _, _ = files
+    code, out, err = run(monkeypatch, capsys, "score", "-r", paths["refA"], *args)
+    assert code == 2 and message in err and out == ""
+
+
+def test_installed_entry_point(files, tmp_path):
+    """The console script as users run it: bad input is one line on stderr and exit 2;
+    a good run pipes through stdin."""
+    paths, hyps, refs = files
+    command = [sys.executable, "-c", "from mtpalette.cli.app import main; main()", "score"]
+    bad = subprocess.run(
+        [*command, "-r", paths["refA"], "-i", tmp_path / "missing.txt"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == f"mtpalette: error: {tmp_path}/missing.txt: file not found\n"
+    good = subprocess.run(
+        [*command, "-r", paths["refA"], "-m", "bleu", "-f", "json"],
+        input=paths["hyp"].read_text(encoding="utf-8"),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert good.returncode == 0, good.stderr
+    assert json.loads(good.stdout)[0]["score"] == corpus_score(hyps, refs[:1], "bleu")[0].value

@@ -10,6 +10,9 @@ from mtpalette.cli import agree, correlate, demo, orange, score
 from mtpalette.cli.variadic import VariadicCommand
 from mtpalette.errors import UserInputError
 
+#: the exit code of every usage error: click's bad options and our UserInputError alike
+USAGE_ERROR = 2
+
 app = typer.Typer(
     name="mtpalette",
     help="Machine-translation evaluation metrics: score, meta-evaluate, train, report.",
@@ -18,16 +21,20 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command("score", cls=VariadicCommand)(score.score)
-app.command("demo")(demo.demo)
+app.command("demo", cls=VariadicCommand)(demo.demo)
 app.command("orange", cls=VariadicCommand)(orange.orange)
 app.command("correlate", cls=VariadicCommand)(correlate.correlate)
 app.command("agree", cls=VariadicCommand)(agree.agree)
 
 
 def main() -> None:
-    """Entry point: run the app; a :class:`UserInputError` becomes one line and exit code 2."""
+    """Entry point: run the app; a :class:`UserInputError` becomes one line and exit code 2.
+
+    The exception is caught here, not inside the app, so that tests invoking ``app`` with
+    typer's ``CliRunner`` can inspect it (``result.exception``).
+    """
     try:
         app()
     except UserInputError as exc:
         typer.echo(f"mtpalette: error: {exc}", err=True)
-        sys.exit(2)
+        sys.exit(USAGE_ERROR)

@@ -1,103 +1,137 @@
-"""``mtpalette score``: corpus or sentence scores of one hypothesis set.
+"""``mtpalette score``: corpus or sentence scores of one hypothesis set, with signatures.
 
-Inputs are plain files (``-i HYP -r REF [REF ...]``, ``-`` for stdin) or one TSV/JSONL table
-(``--table data.tsv --hyp-col mt --ref-col ref1 ref2``). Output goes to stdout or, written
-atomically, to ``-o FILE``.
+Inputs, in the spirit of the sacrebleu command line:
+
+* plain files: ``-i HYP -r REF [REF ...]``, one segment per line; ``-`` (the default for
+  ``-i``) is standard input;
+* one table: ``--table data.tsv --hyp-col mt --ref-col ref1 ref2`` (TSV with a header row,
+  or JSON Lines with those fields, chosen by the extension or ``--table-format``).
+
+``-r``, ``-m`` and ``--ref-col`` take several values after one flag, or the flag repeated.
+Output goes to stdout or, written atomically, to ``-o FILE``.
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
+import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from mtpalette.api import score_texts
+from mtpalette.cli.render import corpus_report, sentence_report
 from mtpalette.errors import UserInputError
-from mtpalette.io.plain import read_parallel
+from mtpalette.io.plain import STDIN, read_parallel
 from mtpalette.io.runfile import atomic_writer
-from mtpalette.io.tabular import read_columns
-from mtpalette.metrics import Score, parse_specs
-from mtpalette.metrics.scoring import TextPairs, compute_stats
+from mtpalette.io.tabular import read_segments
 
 Opt = typer.Option
 
 
+class OutputFormat(StrEnum):
+    """Output formats (see :mod:`mtpalette.cli.render`)."""
+
+    text = "text"
+    json = "json"
+    tsv = "tsv"
+
+
+class TableFormat(StrEnum):
+    """Formats of ``--table``."""
+
+    auto = "auto"
+    tsv = "tsv"
+    jsonl = "jsonl"
+
+
 def score(
-    refs: Annotated[list[str] | None, Opt("--refs", "-r", help="Reference files.")] = None,
-    hyp: Annotated[str, Opt("--input", "-i", help="Hypothesis file; '-' is stdin.")] = "-",
-    table: Annotated[Path | None, Opt("--table", help="A TSV or JSONL file instead.")] = None,
+    refs: Annotated[
+        list[str] | None, Opt("--refs", "-r", help="Reference files: -r REF [REF ...].")
+    ] = None,
+    hyp: Annotated[str, Opt("--input", "-i", help="Hypothesis file; '-' is stdin.")] = STDIN,
+    metrics: Annotated[
+        list[str] | None,
+        Opt("--metrics", "-m", help="Metric specs: -m bleu chrf 'bleus:1..9' (default: bleu)."),
+    ] = None,
+    table: Annotated[
+        str | None, Opt("--table", help="A TSV or JSONL file with named columns instead.")
+    ] = None,
+    table_format: Annotated[
+        TableFormat, Opt("--table-format", help="Format of --table; auto: by its extension.")
+    ] = TableFormat.auto,
     hyp_col: Annotated[str, Opt("--hyp-col", help="Hypothesis column of --table.")] = "hyp",
-    ref_cols: Annotated[list[str] | None, Opt("--ref-col", help="Reference columns.")] = None,
-    metrics: Annotated[list[str] | None, Opt("--metrics", "-m", help="Metric specs.")] = None,
+    ref_cols: Annotated[
+        list[str] | None, Opt("--ref-col", help="Reference columns of --table (default: ref).")
+    ] = None,
     sentence: Annotated[bool, Opt("--sentence", help="One row of scores per segment.")] = False,
-    tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
+    tokenize: Annotated[
+        str, Opt("--tokenize", "-tok", help="13a, intl, none, char or zh.")
+    ] = "13a",
     lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
-    fmt: Annotated[str, Opt("--format", "-f", help="text, json or tsv.")] = "text",
+    fmt: Annotated[OutputFormat, Opt("--format", "-f", help="Output format.")] = OutputFormat.text,
+    digits: Annotated[
+        int | None,
+        Opt(
+            "--width",
+            "-w",
+            min=0,
+            max=17,
+            help="Decimals printed (default: 4 in text, all in tsv; json: all).",
+        ),
+    ] = None,
     output: Annotated[Path | None, Opt("--output", "-o", help="Write here (atomically).")] = None,
 ) -> None:
-    """Score hypotheses against one or more references; every score carries a signature."""
-    if fmt not in {"text", "json", "tsv"}:
-        raise UserInputError(f"unknown --format {fmt!r}; expected text, json or tsv")
-    hyps, ref_lines = _inputs(refs, hyp, table, hyp_col, ref_cols)
-    parsed = parse_specs(metrics or ["bleu"], tokenize=tokenize, lowercase=lowercase)
-    stats = compute_stats(parsed, TextPairs.parallel(hyps, ref_lines))
-    if sentence:
-        text = _sentence_text({m.spec: m.sentence_scores(stats[m]) for m in parsed}, fmt)
-    else:
-        scores = [
-            Score(
-                m.spec,
-                m.corpus_score(stats[m]),
-                m.signature(n_refs=len(ref_lines)),
-                m.higher_is_better,
+    """Score hypotheses against one or more references; every score carries a signature.
+
+    Examples: `mtpalette score -i hyp.txt -r ref1.txt ref2.txt -m bleu chrf 'bleus:1..9'`;
+    `cat hyp.txt | mtpalette score -r ref.txt -m wer --sentence -f tsv`;
+    `mtpalette score --table data.tsv --hyp-col mt --ref-col ref1 ref2 -f json -o scores.json`.
+    """
+    hyps, ref_streams = _inputs(refs, hyp, table, table_format.value, hyp_col, ref_cols)
+    fmt = fmt.value
+    with _destination(output) as out:
+        result = score_texts(
+            hyps, ref_streams, metrics or ["bleu"], tokenize=tokenize, lowercase=lowercase
+        )
+        if not sentence:
+            out.write(corpus_report(result.corpus, fmt, digits=digits))
+        elif fmt == "text":
+            text = sentence_report(
+                result.sentence, fmt, signatures=result.signatures, digits=digits
             )
-            for m in parsed
-        ]
-        text = _corpus_text(scores, fmt)
-    if output is None:
-        typer.echo(text, nl=False)
-    else:
-        with atomic_writer(output) as fh:
-            fh.write(text)
+            out.write(text)
+        else:
+            out.write(sentence_report(result.sentence, fmt, digits=digits))
+            for signature in result.signatures.values():  # the numbers stay machine-readable
+                typer.echo(f"# {signature}", err=True)
 
 
-def _inputs(refs, hyp, table, hyp_col, ref_cols) -> tuple[list[str], list[list[str]]]:
+def _inputs(refs, hyp, table, table_format, hyp_col, ref_cols):
     if table is not None:
         if refs:
-            raise UserInputError("give either --table or --refs files, not both")
-        columns = read_columns(table, [hyp_col, *(ref_cols or ["ref"])])
-        return columns[0], columns[1:]
+            raise UserInputError("give either --table or -r/--refs files, not both")
+        if hyp != STDIN:
+            raise UserInputError("give either --table or -i/--input, not both")
+        return read_segments(table, hyp_col, ref_cols or ["ref"], fmt=table_format)
+    if ref_cols:
+        raise UserInputError("--ref-col needs --table")
     if not refs:
-        raise UserInputError("no references: give -r REF [REF ...] or --table")
-    return read_parallel(hyp, list(refs))
+        raise UserInputError("no references: give -r REF [REF ...] or --table FILE")
+    if hyp == STDIN and sys.stdin.isatty():
+        raise UserInputError("no hypotheses: give -i HYP or pipe them on standard input")
+    return read_parallel(hyp, refs)
 
 
-def _corpus_text(scores: list[Score], fmt: str) -> str:
-    if fmt == "json":
-        rows = [
-            {
-                "metric": s.metric,
-                "score": s.value,
-                "higher_is_better": s.higher_is_better,
-                "signature": str(s.signature),
-            }
-            for s in scores
-        ]
-        return json.dumps(rows, indent=1) + "\n"
-    if fmt == "tsv":
-        return "".join(f"{s.metric}\t{s.value:.6f}\t{s.signature}\n" for s in scores)
-    width = max(len(s.metric) for s in scores)
-    return "".join(f"{s.metric:<{width}}  {s.value:10.4f}  {s.signature}\n" for s in scores)
-
-
-def _sentence_text(columns: dict, fmt: str) -> str:
-    n = len(next(iter(columns.values())))
-    if fmt == "json":
-        return "".join(
-            json.dumps({"segment": i + 1, **{k: float(v[i]) for k, v in columns.items()}}) + "\n"
-            for i in range(n)
-        )
-    rows = ["\t".join(["segment", *columns])]
-    rows += ["\t".join([str(i + 1), *(f"{v[i]:.6f}" for v in columns.values())]) for i in range(n)]
-    return "\n".join(rows) + "\n"
+@contextlib.contextmanager
+def _destination(output: Path | None):
+    """Standard output, or an atomic writer: ``-o`` never leaves a partial file behind."""
+    if output is None:
+        yield sys.stdout
+        return
+    if output.is_dir():
+        raise UserInputError("is a directory; expected an output file name", path=str(output))
+    with atomic_writer(output) as fh:
+        yield fh

@@ -1,54 +1,82 @@
-"""Plain text: one segment per line, from a file or standard input."""
+"""Plain text: one segment per line, from a file or standard input (``-``).
+
+Every error is a :class:`~mtpalette.errors.UserInputError` naming the file, and the line when
+there is one: a missing file, a directory, an unreadable file, invalid UTF-8 (with the line
+of the first bad byte), an empty file, and files of a parallel set whose line counts differ.
+
+Lines are split on ``\\n`` only (a ``\\r`` before it is dropped, as is a UTF-8 byte-order
+mark), never on the other characters :meth:`str.splitlines` treats as line breaks (U+2028,
+form feed...), so line ``i`` of every file is segment ``i`` exactly as ``wc -l`` and
+sacrebleu count them.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from mtpalette.errors import UserInputError
 
+#: the file name that stands for standard input
 STDIN = "-"
+
+
+def display_name(path: str | Path) -> str:
+    """How a path is named in messages: ``<stdin>`` for ``-``.
+
+    Examples
+    --------
+    >>> display_name("-"), display_name("refs/ref.en")
+    ('<stdin>', 'refs/ref.en')
+    """
+    return "<stdin>" if str(path) == STDIN else str(path)
 
 
 def read_lines(path: str | Path, *, allow_empty: bool = False) -> list[str]:
     """The lines of a UTF-8 text file (``-`` for standard input), without line ends.
 
-    Errors name the file, and the line for invalid UTF-8.
+    Parameters
+    ----------
+    path:
+        A file, or ``-`` for standard input.
+    allow_empty:
+        Return ``[]`` for an empty file instead of raising.
+
+    Raises
+    ------
+    UserInputError
+        The file is missing, a directory, unreadable, not UTF-8 (the message gives the line
+        and the byte), or empty.
 
     Examples
     --------
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "h.txt")
-    >>> _ = open(p, "w", encoding="utf-8").write("a b\\nc\\n")
+    >>> _ = open(p, "wb").write("a b\\r\\n\\nc\\u2028d\\n".encode())
     >>> read_lines(p)
-    ['a b', 'c']
+    ['a b', '', 'c\\u2028d']
     """
-    name = str(path)
-    if name == STDIN:
+    name = display_name(path)
+    if name == "<stdin>":
         data = sys.stdin.buffer.read()
-        name = "<stdin>"
     else:
-        try:
-            data = Path(path).read_bytes()
-        except FileNotFoundError:
-            raise UserInputError("file not found", path=name) from None
-        except IsADirectoryError:
-            raise UserInputError("is a directory, expected a text file", path=name) from None
-        except PermissionError:
-            raise UserInputError("permission denied", path=name) from None
+        data = _read_bytes(Path(path), name)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise UserInputError(
-            f"invalid UTF-8 (byte 0x{data[exc.start]:02x}); expected UTF-8 text",
+            f"invalid UTF-8 (byte 0x{data[exc.start]:02x} at byte {column} of the line); "
+            "expected UTF-8 text",
             path=name,
             line=line,
         ) from None
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = text.split("\n")
-    if lines and lines[-1] == "":
+    if lines[-1] == "":
         lines.pop()
     lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
     if not lines and not allow_empty:
@@ -56,24 +84,75 @@ def read_lines(path: str | Path, *, allow_empty: bool = False) -> list[str]:
     return lines
 
 
+def _read_bytes(path: Path, name: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise UserInputError("file not found", path=name) from None
+    except IsADirectoryError:
+        raise UserInputError("is a directory, expected a text file", path=name) from None
+    except PermissionError:
+        raise UserInputError("permission denied", path=name) from None
+    except OSError as exc:
+        raise UserInputError(f"cannot read the file ({exc.strerror})", path=name) from None
+
+
+def check_stdin_once(paths: Sequence[str | Path]) -> None:
+    """Refuse a list of inputs that names standard input (``-``) more than once.
+
+    Examples
+    --------
+    >>> check_stdin_once(["-", "ref.txt"])
+    >>> check_stdin_once(["-", "-"])
+    Traceback (most recent call last):
+    mtpalette.errors.UserInputError: standard input ('-') can be read only once; ...
+    """
+    if sum(str(p) == STDIN for p in paths) > 1:
+        raise UserInputError(
+            "standard input ('-') can be read only once; give the other inputs as files"
+        )
+
+
 def read_parallel(
-    hyp_path: str | Path, ref_paths: list[str | Path]
+    hyp_path: str | Path, ref_paths: Sequence[str | Path]
 ) -> tuple[list[str], list[list[str]]]:
-    """A hypothesis file and its reference files, checked to have the same number of lines."""
+    """A hypothesis file and its reference files, checked to have the same number of lines.
+
+    Returns ``(hyps, refs)`` with ``refs[k][i]`` the ``k``-th reference of segment ``i``.
+
+    Raises
+    ------
+    UserInputError
+        A file cannot be read (see :func:`read_lines`), standard input is named twice, or a
+        reference file has a different number of lines than the hypotheses (the message names
+        both files and both counts).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> for name, text in {"h": "a\\nb\\n", "r1": "a\\nc\\n", "r2": "x\\n"}.items():
+    ...     _ = open(os.path.join(d, name), "w").write(text)
+    >>> read_parallel(os.path.join(d, "h"), [os.path.join(d, "r1")])
+    (['a', 'b'], [['a', 'c']])
+    >>> read_parallel(os.path.join(d, "h"), [os.path.join(d, "r2")])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    mtpalette.errors.UserInputError: .../r2: has 1 line but the hypotheses (.../h) have 2 lines; ...
+    """
+    check_stdin_once([hyp_path, *ref_paths])
     hyps = read_lines(hyp_path)
     refs = []
     for path in ref_paths:
         ref = read_lines(path)
         if len(ref) != len(hyps):
-            shorter = min(len(ref), len(hyps)) + 1
             raise UserInputError(
-                f"has {len(ref)} lines but the hypotheses ({_name(hyp_path)}) have {len(hyps)}; "
-                f"the files differ from line {shorter} on",
-                path=str(path),
+                f"has {_lines(len(ref))} but the hypotheses ({display_name(hyp_path)}) "
+                f"have {_lines(len(hyps))}; every file needs one segment per line",
+                path=display_name(path),
             )
         refs.append(ref)
     return hyps, refs
 
 
-def _name(path: str | Path) -> str:
-    return "<stdin>" if str(path) == STDIN else str(path)
+def _lines(n: int) -> str:
+    return f"{n} line" if n == 1 else f"{n} lines"

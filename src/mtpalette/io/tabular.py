@@ -1,26 +1,50 @@
-"""Segments in TSV (a header row names the columns) or JSONL (one object per line).
+"""Segments in a table with named columns: TSV (a header row names them) or JSON Lines.
+
+* TSV: the first line is the header; every row has as many tab-separated fields as the
+  header. Fields are taken literally (no quoting: MT text is full of quotes).
+* JSONL: one JSON object per line; the named fields are strings. For scoring, a reference
+  field may also hold a list of strings (several references) or ``null`` (none), so the
+  number of references may vary from segment to segment.
 
 Errors name the file and the line: a row with the wrong number of fields, a line that is not
-valid JSON or not an object, a missing field, a column that does not exist (listing those
-that do).
+valid JSON or not an object, a missing field or a value of the wrong type, a column that does
+not exist (listing those that do), a header without rows.
 """
 
 from __future__ import annotations
 
-import csv
 import json
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.plain import read_lines
+from mtpalette.io.plain import display_name, read_lines
+
+#: table formats and the file extensions that select them when none is given
+FORMATS = {"tsv": (".tsv", ".tab"), "jsonl": (".jsonl", ".ndjson", ".json")}
+
+
+def table_format(path: str | Path, fmt: str | None = None) -> str:
+    """The format of a table file: ``fmt`` if given, else from the extension (TSV by default).
+
+    Examples
+    --------
+    >>> table_format("judged.jsonl"), table_format("data.tsv"), table_format("-", "jsonl")
+    ('jsonl', 'tsv', 'jsonl')
+    """
+    if fmt is None or fmt == "auto":
+        name = str(path).lower()
+        return next((f for f, exts in FORMATS.items() if name.endswith(exts)), "tsv")
+    if fmt not in FORMATS:
+        raise UserInputError(f"unknown table format {fmt!r}; expected auto, tsv or jsonl")
+    return fmt
 
 
 def read_columns(
-    path: str | Path, columns: list[str], *, fmt: str | None = None
+    path: str | Path, columns: Sequence[str], *, fmt: str | None = None
 ) -> list[list[str]]:
     """The named columns of a TSV or JSONL file, as one list of strings per column.
-
-    ``fmt`` is ``tsv`` or ``jsonl``; by default it follows the file extension.
 
     Examples
     --------
@@ -30,59 +54,154 @@ def read_columns(
     >>> read_columns(p, ["mt", "ref"])
     [['a b'], ['a c']]
     """
-    name = str(path)
-    fmt = fmt or ("jsonl" if name.endswith((".jsonl", ".json")) else "tsv")
-    if fmt not in {"tsv", "jsonl"}:
-        raise UserInputError(f"unknown table format {fmt!r}; expected tsv or jsonl")
+    out: list[list[str]] = [[] for _ in columns]
+    for where, row in _rows(path, columns, fmt):
+        for column, col in zip(out, columns, strict=True):
+            column.append(_string(row[col], col, where))
+    return out
+
+
+def read_segments(
+    path: str | Path,
+    hyp_col: str,
+    ref_cols: Sequence[str],
+    *,
+    fmt: str | None = None,
+) -> tuple[list[str], list[list[str | None]]]:
+    """Hypotheses and references from a table, as ``(hyps, refs)`` with reference streams.
+
+    ``refs[k][i]`` is the ``k``-th reference of segment ``i``, ``None`` where segment ``i``
+    has fewer references (a JSONL reference field may be a list, or ``null``). Reference
+    columns are read in the order given; a list contributes its items in order.
+
+    Raises
+    ------
+    UserInputError
+        See the module: the message names the file and the line; also a segment without any
+        reference.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "d.jsonl")
+    >>> _ = open(p, "w").write('{"mt": "a b", "refs": ["a b", "a c"]}\\n'
+    ...                        '{"mt": "c", "refs": "c d"}\\n')
+    >>> read_segments(p, "mt", ["refs"])
+    (['a b', 'c'], [['a b', 'c d'], ['a c', None]])
+    """
+    if hyp_col in ref_cols:
+        raise UserInputError(f"column {hyp_col!r} is given as the hypotheses and as a reference")
+    hyps: list[str] = []
+    per_segment: list[list[str]] = []
+    for where, row in _rows(path, [hyp_col, *ref_cols], fmt):
+        hyps.append(_string(row[hyp_col], hyp_col, where))
+        refs: list[str] = []
+        for col in ref_cols:
+            refs += _references(row[col], col, where)
+        if not refs:
+            raise UserInputError("this segment has no reference", path=where[0], line=where[1])
+        per_segment.append(refs)
+    n_refs = max(len(r) for r in per_segment)
+    streams = [[r[k] if k < len(r) else None for r in per_segment] for k in range(n_refs)]
+    return hyps, streams
+
+
+def _rows(
+    path: str | Path, columns: Sequence[str], fmt: str | None
+) -> Iterator[tuple[tuple[str, int], dict[str, Any]]]:
+    """``((file, line), row)`` for every data row, checked to have ``columns``."""
+    name = display_name(path)
     lines = read_lines(path)
-    if fmt == "jsonl":
-        return _jsonl_columns(name, lines, columns)
-    return _tsv_columns(name, lines, columns)
+    if table_format(path, fmt) == "jsonl":
+        yield from _jsonl_rows(name, lines, columns)
+    else:
+        yield from _tsv_rows(name, lines, columns)
 
 
-def _tsv_columns(name: str, lines: list[str], columns: list[str]) -> list[list[str]]:
-    rows = list(csv.reader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
-    header = rows[0]
-    index = []
+def _tsv_rows(name: str, lines: list[str], columns: Sequence[str]):
+    header = lines[0].split("\t")
+    seen: set[str] = set()
+    for col in header:
+        if col in seen:
+            raise UserInputError(f"column {col!r} appears twice in the header", path=name, line=1)
+        seen.add(col)
     for col in columns:
-        if col not in header:
+        if col not in seen:
             raise UserInputError(
                 f"no column {col!r}; the header has: {', '.join(header)}", path=name, line=1
             )
-        index.append(header.index(col))
-    out: list[list[str]] = [[] for _ in columns]
-    for number, row in enumerate(rows[1:], start=2):
+    if len(lines) == 1:
+        raise UserInputError("the table has a header but no rows", path=name, line=1)
+    for number, line in enumerate(lines[1:], start=2):
+        row = line.split("\t")
         if len(row) != len(header):
             raise UserInputError(
                 f"expected {len(header)} tab-separated fields as in the header, found {len(row)}",
                 path=name,
                 line=number,
             )
-        for column, i in zip(out, index, strict=True):
-            column.append(row[i])
-    return out
+        yield (name, number), dict(zip(header, row, strict=True))
 
 
-def _jsonl_columns(name: str, lines: list[str], columns: list[str]) -> list[list[str]]:
-    out: list[list[str]] = [[] for _ in columns]
+def _jsonl_rows(name: str, lines: list[str], columns: Sequence[str]):
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             raise UserInputError("empty line; expected one JSON object", path=name, line=number)
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise UserInputError(f"invalid JSON ({exc.msg})", path=name, line=number) from None
+            raise UserInputError(
+                f"invalid JSON ({exc.msg} at column {exc.colno}); expected one JSON object "
+                "per line (JSON Lines)",
+                path=name,
+                line=number,
+            ) from None
         if not isinstance(obj, dict):
-            raise UserInputError("expected a JSON object", path=name, line=number)
-        for column, col in zip(out, columns, strict=True):
+            raise UserInputError(
+                f"expected a JSON object, found {_json_type(obj)}", path=name, line=number
+            )
+        for col in columns:
             if col not in obj:
+                has = ", ".join(map(str, obj)) or "no fields"
                 raise UserInputError(
-                    f"no field {col!r}; this object has: {', '.join(map(str, obj))}",
-                    path=name,
-                    line=number,
+                    f"no field {col!r}; this object has: {has}", path=name, line=number
                 )
-            value = obj[col]
-            if not isinstance(value, str):
-                raise UserInputError(f"field {col!r} is not a string", path=name, line=number)
-            column.append(value)
-    return out
+        yield (name, number), obj
+
+
+def _string(value: Any, col: str, where: tuple[str, int]) -> str:
+    if not isinstance(value, str):
+        raise UserInputError(
+            f"field {col!r} is {_json_type(value)}, expected a string",
+            path=where[0],
+            line=where[1],
+        )
+    return value
+
+
+def _references(value: Any, col: str, where: tuple[str, int]) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [_string(v, f"{col}[{i}]", where) for i, v in enumerate(value)]
+    if isinstance(value, str):
+        return [value]
+    raise UserInputError(
+        f"field {col!r} is {_json_type(value)}, expected a string, a list of strings or null",
+        path=where[0],
+        line=where[1],
+    )
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "a string"

@@ -1,0 +1,148 @@
+"""Tables with named columns (TSV, JSON Lines): values read back exactly, several and variable
+references, and every malformed row reported with its file and line."""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mtpalette.errors import UserInputError
+from mtpalette.io.tabular import read_columns, read_segments, table_format
+
+#: a TSV field: no tab, no line break (the format cannot hold them)
+FIELD = st.text(
+    st.characters(blacklist_characters="\t\n\r\ufeff", blacklist_categories=("Cs",)), max_size=12
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows=st.lists(st.tuples(FIELD, FIELD, FIELD), min_size=1, max_size=6))
+def test_tsv_and_jsonl_round_trip(tmp_path_factory, rows):
+    folder = tmp_path_factory.mktemp("tab")
+    tsv, jsonl = folder / "d.tsv", folder / "d.jsonl"
+    tsv.write_text("src\tmt\tref\n" + "".join("\t".join(r) + "\n" for r in rows), encoding="utf-8")
+    jsonl.write_text(
+        "".join(json.dumps(dict(zip(["src", "mt", "ref"], r, strict=True))) + "\n" for r in rows),
+        encoding="utf-8",
+    )
+    expected = ([r[1] for r in rows], [[r[2] for r in rows]])
+    assert read_segments(tsv, "mt", ["ref"]) == expected
+    assert read_segments(jsonl, "mt", ["ref"]) == expected
+    assert read_columns(tsv, ["ref", "src"]) == [[r[2] for r in rows], [r[0] for r in rows]]
+
+
+def test_real_segments_round_trip(tmp_path, ted_zhen):
+    """Real text with quotes, backslashes and non-Latin script survives both formats."""
+    systems, (ref_a, ref_b) = ted_zhen
+    hyps = systems["SMU"]
+    tsv = tmp_path / "ted.tsv"
+    tsv.write_text(
+        "mt\tref1\tref2\n"
+        + "".join(f"{h}\t{a}\t{b}\n" for h, a, b in zip(hyps, ref_a, ref_b, strict=True)),
+        encoding="utf-8",
+    )
+    jsonl = tmp_path / "ted.jsonl"
+    jsonl.write_text(
+        "".join(
+            json.dumps({"mt": h, "refs": [a, b]}, ensure_ascii=False) + "\n"
+            for h, a, b in zip(hyps, ref_a, ref_b, strict=True)
+        ),
+        encoding="utf-8",
+    )
+    assert read_segments(tsv, "mt", ["ref1", "ref2"]) == (hyps, [ref_a, ref_b])
+    assert read_segments(jsonl, "mt", ["refs"]) == (hyps, [ref_a, ref_b])
+    assert any('"' in h for h in hyps)  # the data does contain quotes
+
+
+def test_variable_references_in_jsonl(tmp_path):
+    path = tmp_path / "v.jsonl"
+    path.write_text(
+        '{"hyp": "a", "ref": ["r1", "r2", "r3"], "extra": "x"}\n'
+        '{"hyp": "b", "ref": "s1", "extra": null}\n'
+        '{"hyp": "c", "ref": null, "extra": "t1"}\n',
+        encoding="utf-8",
+    )
+    assert read_segments(path, "hyp", ["ref", "extra"]) == (
+        ["a", "b", "c"],
+        [["r1", "s1", "t1"], ["r2", None, None], ["r3", None, None], ["x", None, None]],
+    )
+
+
+def test_format_choice(tmp_path):
+    assert table_format("x.JSONL") == "jsonl" and table_format("x.ndjson") == "jsonl"
+    assert table_format("x.tsv") == "tsv" and table_format("x.txt") == "tsv"
+    assert table_format("x.tsv", "jsonl") == "jsonl"
+    with pytest.raises(UserInputError, match="unknown table format 'csv'"):
+        table_format("x.csv", "csv")
+    path = tmp_path / "data.txt"  # a JSONL file with another extension
+    path.write_text('{"hyp": "a", "ref": "b"}\n', encoding="utf-8")
+    assert read_segments(path, "hyp", ["ref"], fmt="jsonl") == (["a"], [["b"]])
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "hyp", "refs", "message"),
+    [
+        ("t.tsv", "hyp\tref\na\tb\nonly-one\n", "hyp", ["ref"], ":3: expected 2 tab-separated"),
+        ("t.tsv", "hyp\tref\na\tb\tc\n", "hyp", ["ref"], ":2: expected 2 tab-separated fields"),
+        ("t.tsv", "hyp\tref\na\tb\n\n", "hyp", ["ref"], ":3: expected 2 tab-separated fields"),
+        (
+            "t.tsv",
+            "mt\tr1\tr2\na\tb\tc\n",
+            "mt",
+            ["ref"],
+            ":1: no column 'ref'; the header has: mt, r1, r2",
+        ),
+        ("t.tsv", "hyp\tref\tref\na\tb\tc\n", "hyp", ["ref"], ":1: column 'ref' appears twice"),
+        ("t.tsv", "hyp\tref\n", "hyp", ["ref"], ":1: the table has a header but no rows"),
+        ("t.tsv", "hyp\tref\na\tb\n", "hyp", ["hyp"], "column 'hyp' is given as the hypotheses"),
+        (
+            "t.jsonl",
+            '{"hyp": "a", "ref": "b"}\n{"hyp": "a"\n',
+            "hyp",
+            ["ref"],
+            ":2: invalid JSON (Expecting ',' delimiter at column 12)",
+        ),
+        ("t.jsonl", '{"hyp": "a"}\n', "hyp", ["ref"], ":1: no field 'ref'; this object has: hyp"),
+        ("t.jsonl", "[1, 2]\n", "hyp", ["ref"], ":1: expected a JSON object, found a list"),
+        ("t.jsonl", '{"hyp": "a", "ref": "b"}\n\n{}\n', "hyp", ["ref"], ":2: empty line"),
+        (
+            "t.jsonl",
+            '{"hyp": 3, "ref": "b"}\n',
+            "hyp",
+            ["ref"],
+            ":1: field 'hyp' is a number, expected a string",
+        ),
+        (
+            "t.jsonl",
+            '{"hyp": "a", "ref": {"x": 1}}\n',
+            "hyp",
+            ["ref"],
+            ":1: field 'ref' is an object, expected a string, a list of strings or null",
+        ),
+        (
+            "t.jsonl",
+            '{"hyp": "a", "ref": ["b", 2]}\n',
+            "hyp",
+            ["ref"],
+            ":1: field 'ref[1]' is a number, expected a string",
+        ),
+        (
+            "t.jsonl",
+            '{"hyp": "a", "ref": []}\n',
+            "hyp",
+            ["ref"],
+            ":1: this segment has no reference",
+        ),
+        ("t.jsonl", "", "hyp", ["ref"], ": the file is empty"),
+    ],
+)
+def test_bad_tables(tmp_path, name, content, hyp, refs, message):
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(UserInputError) as info:
+        read_segments(path, hyp, refs)
+    text = str(info.value)
+    assert message in text
+    if message.startswith(":"):
+        assert text.startswith(f"{path}{message}")
