@@ -1,35 +1,48 @@
 """chrF and chrF++ (Popović, 2015, 2017), exactly as sacrebleu computes them.
 
-Character n-grams are taken over the line with all whitespace removed; chrF++ adds word
-n-grams over words split as sacrebleu does (one leading or trailing ASCII punctuation mark is
-split off a word). Statistics per order are ``[hyp n-grams, ref n-grams, matches]`` against
-the reference that gives the best sentence F-score (the first on ties); the corpus score is the
-F-score of the summed statistics. The run's tokenizer is not used (sacrebleu applies none).
+Character n-grams are taken over the line with all whitespace removed (``ws=yes`` keeps every
+character, whitespace included, and strips nothing); chrF++ adds word n-grams over words split
+as sacrebleu does (whitespace split, then one leading or trailing ASCII punctuation mark split
+off a word). Lower-casing (``lc=yes`` or the run's ``--lowercase``) is Python's ``str.lower``
+as sacrebleu's. The run's tokenizer is not used: sacrebleu applies none.
+
+Sufficient statistics per candidate, in sacrebleu's layout: ``[hyp n-grams, ref n-grams,
+matches]`` for each character order 1..n, then each word order 1..w, against the reference
+that gives the best sentence F-score (the first one on ties, as sacrebleu). The sentence score
+is the F-score of a row, the corpus score the F-score of the summed rows.
 
 References
 ----------
 Popović (2015), chrF: character n-gram F-score for automatic MT evaluation; Popović (2017),
-chrF++: words helping character n-grams. sacrebleu ``metrics/chrf.py`` (Post, 2018).
+chrF++: words helping character n-grams. sacrebleu ``metrics/chrf.py`` and
+``metrics/helpers.py`` (Post, 2018).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from mtpalette.kernels.ngram import ngram_matches
+from mtpalette.kernels.chrf import chrf_ngram_stats
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.registry import register
 from mtpalette.text.encode import TextView
 from mtpalette.text.tokenizers import register_tokenizer
 
-_PUNCTS = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+#: sacrebleu's ``CHRF._PUNCTS``: the marks split off the edge of a word for chrF++
+PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+#: sacrebleu's stand-in for an undefined precision or recall
 _EPS = 1e-16
 
 
 def chrf_words(line: str) -> list[str]:
     """Words for chrF++: whitespace split, then one edge punctuation mark split off.
+
+    A word of two or more characters ending in a mark loses that mark; otherwise one starting
+    with a mark loses that one (sacrebleu's ``CHRF._remove_punctuation``).
 
     Examples
     --------
@@ -38,34 +51,54 @@ def chrf_words(line: str) -> list[str]:
     """
     out: list[str] = []
     for word in line.split():
-        if len(word) > 1 and word[-1] in _PUNCTS:
-            out += [word[:-1], word[-1]]
-        elif len(word) > 1 and word[0] in _PUNCTS:
-            out += [word[0], word[1:]]
-        else:
-            out.append(word)
+        if len(word) > 1:
+            if word[-1] in PUNCTUATION:
+                out += (word[:-1], word[-1])
+                continue
+            if word[0] in PUNCTUATION:
+                out += (word[0], word[1:])
+                continue
+        out.append(word)
     return out
 
 
 register_tokenizer("chrf-words", chrf_words)
 
 
-def order_stats(pairs: Pairs, max_n: int) -> np.ndarray:
-    """``(P, R, max_n, 3)`` array of [hyp count, ref count, matches] per reference and order.
+@dataclass(frozen=True)
+class CharsWithSpaceView(TextView):
+    """Every character of the line, whitespace included and nothing stripped (``ws=yes``).
 
-    As sacrebleu, the hypothesis count is 0 for an order the reference has no n-gram of.
+    Examples
+    --------
+    >>> CharsWithSpaceView(lowercase=True).tokens(" A b ")
+    [' ', 'a', ' ', 'b', ' ']
     """
-    matches = ngram_matches(pairs, max_n, per_ref=True)  # (P, R, n)
-    orders = np.arange(1, max_n + 1)
-    hyp = np.maximum(pairs.hyp.lengths()[:, None] - orders[None, :] + 1, 0)  # (P, n)
-    ref_len = pairs.ref_lengths().T
-    ref = np.maximum(ref_len.T[:, :, None] - orders[None, None, :] + 1, 0)  # (P, R, n)
-    hyp = np.where(ref > 0, hyp[:, None, :], 0)
-    return np.stack([hyp, ref, matches], axis=-1).astype(np.float64)
+
+    tokenizer: str = "chars+space"
+
+    def tokens(self, line: str) -> list[str]:
+        return list(line.lower() if self.lowercase else line)
 
 
 def f_scores(stats: np.ndarray, beta: float, eps_smoothing: bool) -> np.ndarray:
-    """sacrebleu's chrF F-score (0-100) for ``stats[..., order, 3]``, same arithmetic order.
+    """sacrebleu's chrF F-score (0-100) of ``stats[..., order, 3]``, in its arithmetic order.
+
+    Parameters
+    ----------
+    stats:
+        ``[hyp n-grams, ref n-grams, matches]`` per order on the last two axes.
+    beta:
+        Recall is ``beta`` times as important as precision.
+    eps_smoothing:
+        sacrebleu's ``eps_smoothing``: average the per-order F-scores (an undefined precision
+        or recall counts as 1e-16). Otherwise (sacrebleu's default) the F-score of the
+        precision and recall averaged over the orders where both are defined.
+
+    Returns
+    -------
+    numpy.ndarray
+        The scores, shape ``stats.shape[:-2]``.
 
     Examples
     --------
@@ -101,37 +134,109 @@ def f_scores(stats: np.ndarray, beta: float, eps_smoothing: bool) -> np.ndarray:
     return np.where(total != 0, 100 * out, 0.0)
 
 
+def best_reference_stats(
+    per_ref: np.ndarray, present: np.ndarray, beta: float, eps_smoothing: bool
+) -> np.ndarray:
+    """The statistics of each candidate's best reference, flattened to sacrebleu's layout.
+
+    Parameters
+    ----------
+    per_ref:
+        ``(P, R, orders, 3)`` statistics against each reference.
+    present:
+        ``(P, R)`` bool: which references exist.
+    beta, eps_smoothing:
+        As :func:`f_scores`; the best reference has the highest sentence F-score (the first
+        one on ties, as sacrebleu's strict ``>``).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 ``(P, 3 * orders)``.
+
+    Examples
+    --------
+    >>> per_ref = np.array([[[[3, 3, 0]], [[3, 2, 2]]]], dtype=float)  # 1 order, 2 refs
+    >>> best_reference_stats(per_ref, np.ones((1, 2), bool), 2.0, False).tolist()
+    [[3.0, 2.0, 2.0]]
+    """
+    f = np.where(present, f_scores(per_ref, beta, eps_smoothing), -np.inf)
+    best = np.argmax(f, axis=1)
+    chosen = per_ref[np.arange(len(best)), best]
+    return chosen.reshape(len(best), -1).astype(np.float64)
+
+
 def _yes_no(text: str) -> bool:
-    if text.lower() in {"yes", "true", "1"}:
+    if text.lower() in {"yes", "true", "1", "y"}:
         return True
-    if text.lower() in {"no", "false", "0"}:
+    if text.lower() in {"no", "false", "0", "n"}:
         return False
     raise ValueError("expected yes or no")
 
 
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else float(value)
+
+
 @register
 class ChrF(Metric):
-    """chrF (``chrf``) and chrF++ (``chrf:w=2``); options ``n`` (character order, 6), ``w``
-    (word order, 0), ``beta`` (2), ``eps`` (sacrebleu's ``eps_smoothing``, no).
+    """chrF (``chrf``) and chrF++ (``chrf:w=2``), equal to sacrebleu's ``CHRF``.
+
+    Spec options: ``n`` character order (6), ``w`` word order (0; 2 is chrF++), ``beta``
+    (2), ``ws`` keep whitespace in character n-grams (no), ``eps`` sacrebleu's
+    ``eps_smoothing`` (no), ``lc`` lower-case (the run's setting). The run's tokenizer is
+    ignored. Scale 0-100.
+
+    Parameters
+    ----------
+    n:
+        Character n-gram order (0 leaves word n-grams only).
+    w:
+        Word n-gram order.
+    beta:
+        Weight of recall against precision.
+    ws:
+        Keep whitespace characters in the character n-grams.
+    eps:
+        sacrebleu's ``eps_smoothing``; see :func:`f_scores`.
 
     Examples
     --------
     >>> from mtpalette import corpus_score
-    >>> round(corpus_score(["the cat sat"], [["the cat sat"]], ["chrf"])[0].value, 6)
-    100.0
+    >>> hyp, ref = ["the cat sat"], [["the cat sat down"]]
+    >>> [round(s.value, 4) for s in corpus_score(hyp, ref, ["chrf", "chrf:w=2"])]
+    [66.0176, 68.3557]
+
+    (chrF: precision 1 at every order, recall ``(10 - n) / (14 - n)``: 9 characters against
+    13; averaged over n = 1..6, F2 = 5 P R / (4 P + R).)
     """
 
     name = "chrf"
     scale = "0-100"
-    options: ClassVar[dict[str, Any]] = {"n": int, "w": int, "beta": float, "eps": _yes_no}
+    options: ClassVar[dict[str, Any]] = {
+        "n": int,
+        "w": int,
+        "beta": float,
+        "ws": _yes_no,
+        "eps": _yes_no,
+    }
 
     def __init__(
-        self, *, n: int = 6, w: int = 0, beta: float = 2.0, eps: bool = False, **common: Any
+        self,
+        *,
+        n: int = 6,
+        w: int = 0,
+        beta: float = 2.0,
+        ws: bool = False,
+        eps: bool = False,
+        **common: Any,
     ) -> None:
         super().__init__(**common)
-        if n < 1 or w < 0:
-            raise ValueError("need a character order n >= 1 and a word order w >= 0")
-        self.n, self.w, self.beta, self.eps = n, w, beta, eps
+        if n < 0 or w < 0 or n + w < 1:
+            raise ValueError("need orders n >= 0 and w >= 0, at least one of them positive")
+        if not beta > 0:
+            raise ValueError("beta must be positive")
+        self.n, self.w, self.beta, self.ws, self.eps = n, w, _number(beta), ws, eps
 
     def params(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -139,13 +244,17 @@ class ChrF(Metric):
             out["n"] = self.n
         if self.w != 0:
             out["w"] = self.w
-        if self.beta != 2.0:
+        if self.beta != 2:
             out["beta"] = self.beta
+        if self.ws:
+            out["ws"] = True
         if self.eps:
             out["eps"] = True
         return out
 
     def view(self) -> TextView:
+        if self.ws:
+            return CharsWithSpaceView(lowercase=self.lowercase)
         return TextView("char", self.lowercase)
 
     def extra_views(self) -> tuple[TextView, ...]:
@@ -153,30 +262,42 @@ class ChrF(Metric):
 
     def signature(self, *, n_refs: int):
         sig = super().signature(n_refs=n_refs)
-        return sig.with_fields(tok="none(chars)")
+        return sig.with_fields(tok="none")
 
     def signature_fields(self) -> dict[str, Any]:
         return {
             "nc": self.n,
             "nw": self.w,
             "beta": self.beta,
-            "space": False,
+            "space": self.ws,
             "eff": not self.eps,
             "multiref": "best-f",
         }
 
-    def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:
-        stats = order_stats(pairs, self.n)
-        if self.w:
-            stats = np.concatenate([stats, order_stats(extra[0], self.w)], axis=2)
-        f = f_scores(stats, self.beta, self.eps)  # (P, R)
+    def group_key(self):
+        # every chrF variant reading the same texts shares one pass per kind of n-gram
+        return ("chrf", self.view(), self.extra_views())
+
+    @classmethod
+    def compute_group(
+        cls, metrics: Sequence[Metric], pairs: Pairs, *extra: Pairs
+    ) -> list[np.ndarray]:
+        top_n = max(m.n for m in metrics)
+        top_w = max(m.w for m in metrics)
+        chars = chrf_ngram_stats(pairs, top_n) if top_n else None
+        words = chrf_ngram_stats(extra[0], top_w) if top_w else None
         present = pairs.present()
-        best = np.argmax(np.where(present, f, -np.inf), axis=1)
-        chosen = stats[np.arange(len(best)), best]  # (P, order, 3)
-        return chosen.reshape(len(best), -1)
+        out = []
+        for m in metrics:
+            parts = [] if chars is None else [chars[:, :, : m.n]]
+            if m.w:
+                parts.append(words[:, :, : m.w])
+            per_ref = np.concatenate(parts, axis=2) if len(parts) > 1 else parts[0]
+            out.append(best_reference_stats(per_ref, present, m.beta, m.eps))
+        return out
+
+    def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:
+        return self.compute_group([self], pairs, *extra)[0]
 
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         return f_scores(stats.reshape(len(stats), -1, 3), self.beta, self.eps)
-
-    def corpus_score(self, stats: np.ndarray) -> float:
-        return float(self.sentence_scores(stats.sum(axis=0, keepdims=True))[0])

@@ -1,14 +1,31 @@
 """NIST (Doddington, 2002): information-weighted n-gram precision with NIST's length penalty.
 
-Equal to NLTK's ``corpus_nist`` (corpus score) and ``sentence_nist`` (sentence scores).
-The information weight of an n-gram, log2(count(prefix) / count(n-gram)), is estimated from
-the references being scored: for the corpus score from all references of the call, for a
-sentence score from that segment's references alone (NLTK's ``sentence_nist`` is a corpus of
-one segment). A corpus score is therefore defined relative to the references given with it.
+Equal to NLTK's ``corpus_nist`` (corpus score) and ``sentence_nist`` (sentence scores), raw
+(not 0-100), on the tokens of the run's tokenizer (13a by default).
 
-Per order, the reference with the highest information-weighted precision is kept (NLTK's
-rule); the length penalty uses that reference's length, summed over orders and segments.
-An order the candidate is too short for contributes 0 (NLTK divides by zero there).
+Information weights. The weight of an n-gram, ``log2(count(prefix) / count(n-gram))`` (for a
+unigram, ``log2(reference words / count)``), is estimated from the references being scored:
+
+* the corpus score uses the reference n-gram counts of the whole call: every segment's
+  references counted once, however many candidates share the segment (with one candidate per
+  segment, a system output, this is exactly what ``corpus_nist`` sees). **A corpus score is
+  therefore defined relative to the references given with it**: scoring a subset re-estimates
+  the weights. They are computed once per call and each row stores its weighted sums, so rows
+  of one call may be summed (and resampled by the bootstrap, which keeps the weights of the
+  full call);
+* a sentence score uses the counts of that segment's references alone, as ``sentence_nist``
+  (NLTK defines it as a corpus of one segment).
+
+Per order, the reference with the highest information-weighted precision is kept (ties broken
+by the weighted matches, then by the longer reference: NLTK's ``max`` over tuples). The length
+penalty compares ``n`` times the candidate length with the sum over orders of the kept
+reference's length (NLTK's docstring speaks of the average reference length; its code does
+this, and we follow the code). An order the candidate is too short for contributes 0 to the
+precision (NLTK divides by zero there).
+
+Statistics per candidate, blocks of ``n`` columns (order 1..n each): matches weighted with
+corpus weights, the kept reference's length, the same two with the segment's weights, the
+number of candidate n-grams; then the candidate length.
 
 References
 ----------
@@ -21,10 +38,11 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
+import numba as nb
 import numpy as np
 
 from mtpalette.kernels.interning import intern_ngrams
-from mtpalette.kernels.nist import corpus_information, nist_order_kernel
+from mtpalette.kernels.nist import corpus_information, nist_kernel
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.registry import register
 from mtpalette.text.ragged import Ragged
@@ -50,13 +68,46 @@ def length_penalty(ref_len: float, hyp_len: float) -> float:
     return max(min(ratio, 1.0), 0.0)
 
 
+@nb.njit(cache=True, nogil=True)
+def _scores_kernel(stats, n, which):
+    """:meth:`NIST.score_row` on every row: the same operations in the same order."""
+    beta = math.log(0.5) / math.log(1.5) ** 2
+    num0 = 0 if which == 0 else 2 * n
+    refl0 = n if which == 0 else 3 * n
+    out = np.empty(stats.shape[0], dtype=np.float64)
+    for p in range(stats.shape[0]):
+        precision = 0.0
+        ref_len = 0.0
+        for k in range(n):
+            den = stats[p, 4 * n + k]
+            if den > 0:
+                precision += stats[p, num0 + k] / den
+            ref_len += stats[p, refl0 + k]
+        hyp_len = stats[p, 5 * n] * n
+        ratio = hyp_len / ref_len if ref_len > 0 else 0.0
+        if 0 < ratio < 1:
+            penalty = math.exp(beta * math.log(ratio) ** 2)
+        else:
+            penalty = max(min(ratio, 1.0), 0.0)
+        out[p] = precision * penalty
+    return out
+
+
 @register
 class NIST(Metric):
-    """NIST score (raw, not 0-100): ``nist``, ``nist:n=4``.
+    """NIST score (raw, not 0-100): ``nist``, ``nist:n=4``; see the module notes.
 
-    Statistics per candidate and order k: the information-weighted matches with corpus
-    weights and with segment weights, the chosen reference's length for each, and the number
-    of candidate k-grams; then the candidate length.
+    Parameters
+    ----------
+    n:
+        The highest n-gram order (5, as NLTK's default).
+
+    Examples
+    --------
+    >>> from mtpalette import sentence_scores
+    >>> out = sentence_scores(["a b"], [["a b c"]], ["nist:n=2"])["nist:n=2"]
+    >>> round(float(out[0]), 6)  # (2 log2(3) / 2 + 0 / 1) * penalty 0.5 at 2/3 the length
+    0.792481
     """
 
     name = "nist"
@@ -80,44 +131,44 @@ class NIST(Metric):
         rows = _stack(pairs.hyp, pairs.refs)
         grams = intern_ngrams(rows, n)
         n_hyp = len(pairs.hyp)
-        ref_part = slice(int(rows.offsets[n_hyp]), None)
-        total_words = float(pairs.refs.lengths().sum())
-        out = np.zeros((n_hyp, 5 * n + 1))
+        ref_ids = [g.ids[int(rows.offsets[n_hyp]) :] for g in grams]
+        counts = [
+            np.bincount(r[r >= 0], minlength=g.n_ids) for r, g in zip(ref_ids, grams, strict=True)
+        ]
+        width = max(g.n_ids for g in grams)
+        prefix = np.full((n, width), -1, dtype=np.int64)
+        info = np.zeros((n, width), dtype=np.float64)
         for k, g in enumerate(grams):
-            counts = np.bincount(g.ids[ref_part][g.ids[ref_part] >= 0], minlength=g.n_ids)
-            if k == 0:
-                numer = np.full(g.n_ids, total_words, dtype=np.float64)
+            if k == 0:  # a unigram's "prefix count" is the number of reference words
+                numer = np.full(g.n_ids, float(pairs.refs.lengths().sum()))
             else:
-                prev = grams[k - 1].ids[ref_part]
-                prev_counts = np.bincount(prev[prev >= 0], minlength=grams[k - 1].n_ids)
-                numer = prev_counts[g.prefix].astype(np.float64)
-            info = corpus_information(counts, numer)
-            prev_ids = grams[k - 1].ids if k > 0 else g.ids
-            block = nist_order_kernel(
-                g.ids,
-                prev_ids,
-                g.prefix,
-                rows.offsets,
-                pairs.seg,
-                pairs.ref_mask,
-                n_hyp,
-                info,
-                k + 1,
-            )
-            out[:, k::n][:, :5] = block
+                numer = counts[k - 1][g.prefix].astype(np.float64)
+                prefix[k, : g.n_ids] = g.prefix
+            info[k, : g.n_ids] = corpus_information(counts[k], numer)
+        ids = np.stack([g.ids for g in grams])
+        out = np.empty((n_hyp, 5 * n + 1))
+        out[:, : 5 * n] = nist_kernel(
+            ids, prefix, info, rows.offsets, pairs.seg, pairs.ref_mask, n_hyp
+        )
         out[:, 5 * n] = pairs.hyp.lengths()
         return out
 
-    def _score(self, row: np.ndarray, which: int) -> float:
+    def score_row(self, row: np.ndarray, *, corpus: bool) -> float:
+        """The NIST score of one row (plain Python): with the corpus information weights
+        (``corpus=True``, for summed rows) or with the segment's own (a sentence score)."""
         n = self.n
-        num = row[(0 if which == 0 else 2) * n : (1 if which == 0 else 3) * n]
-        refl = row[(1 if which == 0 else 3) * n : (2 if which == 0 else 4) * n]
+        num = row[(0 if corpus else 2) * n : (1 if corpus else 3) * n]
+        refl = row[(1 if corpus else 3) * n : (2 if corpus else 4) * n]
         den = row[4 * n : 5 * n]
         precision = sum(a / b for a, b in zip(num, den, strict=True) if b > 0)
         return precision * length_penalty(float(refl.sum()), float(row[5 * n]) * n)
 
+    def _scores(self, stats: np.ndarray, which: int) -> np.ndarray:
+        stats = np.ascontiguousarray(stats, dtype=np.float64)
+        return _scores_kernel(stats, self.n, which)
+
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
-        return np.array([self._score(row, 1) for row in stats])
+        return self._scores(stats, 1)
 
     def corpus_score(self, stats: np.ndarray) -> float:
-        return self._score(stats.sum(axis=0), 0)
+        return float(self._scores(stats.sum(axis=0, keepdims=True), 0)[0])

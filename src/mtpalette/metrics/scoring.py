@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain, repeat
+from operator import is_not
 
 import numpy as np
 
@@ -52,14 +54,16 @@ class TextPairs:
     def encoded(self, view: TextView) -> Pairs:
         """The pairs encoded for ``view``; computed once and cached."""
         if view not in self._pairs:
-            enc = self.encoder(view)
-            mask = np.array([[r is not None for r in ref] for ref in self.refs], dtype=bool)
-            mask = mask.reshape(self.n_refs, self.n_segments)
+            flat = list(chain.from_iterable(self.refs))
+            mask = np.fromiter(map(is_not, flat, repeat(None)), dtype=bool, count=len(flat))
+            # one call: the new lines of candidates and references are tokenized together
+            both = self.encoder(view).encode([*self.hyps, *flat])
+            P = len(self.hyps)
             self._pairs[view] = Pairs(
-                hyp=enc.encode(self.hyps),
+                hyp=both.span(0, P),
                 seg=np.asarray(self.seg, dtype=np.int64),
-                refs=enc.encode([r for ref in self.refs for r in ref]),
-                ref_mask=mask,
+                refs=both.span(P, len(both)),
+                ref_mask=mask.reshape(self.n_refs, self.n_segments),
             )
         return self._pairs[view]
 

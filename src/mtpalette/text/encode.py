@@ -8,13 +8,15 @@ tokenization.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from mtpalette.text.bulk import encode_lines
 from mtpalette.text.ragged import Ragged
 from mtpalette.text.tokenizers import get_tokenizer
+from mtpalette.text.vocab import Vocabulary
 
 
 @dataclass(frozen=True)
@@ -36,46 +38,13 @@ class TextView:
         return get_tokenizer(self.tokenizer)(line.rstrip())
 
 
-class Vocabulary:
-    """A growing map from token strings to consecutive int32 ids.
-
-    Examples
-    --------
-    >>> v = Vocabulary()
-    >>> v.ids(["a", "b", "a"]), v.token(1), len(v)
-    ([0, 1, 0], 'b', 2)
-    """
-
-    def __init__(self) -> None:
-        self._index: dict[str, int] = {}
-        self._tokens: list[str] = []
-
-    def __len__(self) -> int:
-        return len(self._tokens)
-
-    def ids(self, tokens: Iterable[str]) -> list[int]:
-        index = self._index
-        out = []
-        for tok in tokens:
-            i = index.get(tok)
-            if i is None:
-                i = index[tok] = len(self._tokens)
-                self._tokens.append(tok)
-            out.append(i)
-        return out
-
-    def token(self, i: int) -> str:
-        return self._tokens[i]
-
-    def decode(self, ids: Iterable[int]) -> list[str]:
-        return [self._tokens[i] for i in ids]
-
-
 class Encoder:
     """Tokenize and encode lines for one :class:`TextView`, each distinct line once.
 
     Distinct lines are kept as rows of one growing :class:`Ragged`; encoding a list of lines
-    looks each line up once and gathers its row with one vectorised take.
+    looks each line up once and gathers its row with one compiled take. New lines are
+    tokenized together by the compiled tokenizers of :mod:`mtpalette.text.bulk` (13a, intl,
+    none, char) or line by line for the others.
 
     Examples
     --------
@@ -88,34 +57,36 @@ class Encoder:
     def __init__(self, view: TextView) -> None:
         self.view = view
         self.vocab = Vocabulary()
-        self._row_of: dict[str, int] = {}
-        self._pending: list[list[int]] = []
+        self._row_of: dict[str | None, int] = {}
         self._rows = Ragged.from_rows([])
 
-    def _row(self, line: str) -> int:
-        row = self._row_of.get(line)
-        if row is None:
-            row = self._row_of[line] = len(self._row_of)
-            self._pending.append(self.vocab.ids(self.view.tokens(line)))
-        return row
-
-    def _distinct(self) -> Ragged:
-        if self._pending:
-            new = Ragged.from_rows(self._pending)
-            self._pending = []
-            offsets = np.concatenate([self._rows.offsets, new.offsets[1:] + self._rows.offsets[-1]])
-            self._rows = Ragged(np.concatenate([self._rows.ids, new.ids]), offsets)
-        return self._rows
+    def _add(self, lines: list[str]) -> None:
+        """Tokenize, encode and append ``lines`` (all new) as rows."""
+        view = self.view
+        done = encode_lines(lines, view.tokenizer, view.lowercase, self.vocab)
+        if done is None:
+            ids, counts = self.vocab.ids_of_rows([view.tokens(line) for line in lines])
+        else:
+            ids, counts = done
+        offsets = np.empty(len(counts), dtype=np.int64)
+        np.cumsum(counts, out=offsets)
+        offsets += self._rows.offsets[-1]
+        self._rows = Ragged(
+            np.concatenate([self._rows.ids, ids]),
+            np.concatenate([self._rows.offsets, offsets]),
+        )
 
     def encode_line(self, line: str) -> list[int]:
         """The ids of one line."""
-        return self._distinct()[self._row(line)].tolist()
+        return self.encode([line])[0].tolist()
 
     def encode(self, lines: Sequence[str | None]) -> Ragged:
         """The ids of every line, one row each; ``None`` gives an empty row."""
-        rows = np.fromiter(
-            (self._row(line if line is not None else "") for line in lines),
-            dtype=np.int64,
-            count=len(lines),
-        )
-        return self._distinct().take(rows)
+        row_of = self._row_of
+        new = [line for line in dict.fromkeys(lines) if line not in row_of]
+        if new:
+            first = len(row_of)
+            self._add(["" if line is None else line for line in new])
+            row_of.update(zip(new, range(first, first + len(new)), strict=True))
+        rows = np.fromiter(map(row_of.__getitem__, lines), dtype=np.int64, count=len(lines))
+        return self._rows.take(rows)

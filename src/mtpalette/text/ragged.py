@@ -4,7 +4,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba as nb
 import numpy as np
+
+
+@nb.njit(cache=True, nogil=True)
+def _gather(ids, offsets, rows):
+    """Rows ``rows`` of (ids, offsets), concatenated: the new ids and offsets."""
+    out_off = np.empty(len(rows) + 1, dtype=np.int64)
+    out_off[0] = 0
+    for k in range(len(rows)):
+        r = rows[k]
+        out_off[k + 1] = out_off[k] + offsets[r + 1] - offsets[r]
+    out = np.empty(out_off[-1], dtype=ids.dtype)
+    for k in range(len(rows)):
+        r = rows[k]
+        s = offsets[r]
+        d = out_off[k]
+        for i in range(offsets[r + 1] - s):
+            out[d + i] = ids[s + i]
+    return out, out_off
 
 
 @dataclass(frozen=True)
@@ -46,14 +65,27 @@ class Ragged:
     def lengths(self) -> np.ndarray:
         return np.diff(self.offsets)
 
+    def span(self, lo: int, hi: int) -> Ragged:
+        """Rows ``lo..hi-1`` (the ids are a view, the offsets rebased).
+
+        Examples
+        --------
+        >>> Ragged.from_rows([[1, 2], [], [3]]).span(1, 3).offsets.tolist()
+        [0, 0, 1]
+        """
+        offsets = self.offsets[lo : hi + 1]
+        return Ragged(self.ids[offsets[0] : offsets[-1]], offsets - offsets[0])
+
     def take(self, rows: np.ndarray) -> Ragged:
-        """A new :class:`Ragged` holding ``rows`` (an int array of row numbers) in order."""
+        """A new :class:`Ragged` holding ``rows`` (an int array of row numbers) in order.
+
+        Examples
+        --------
+        >>> Ragged.from_rows([[1, 2], [], [3]]).take(np.array([2, 0, 2])).ids.tolist()
+        [3, 1, 2, 3]
+        """
         rows = np.asarray(rows, dtype=np.int64)
-        lengths = self.lengths()[rows]
-        offsets = np.zeros(len(rows) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        if len(rows) == 0:
-            return Ragged(np.zeros(0, np.int32), offsets)
-        starts = self.offsets[rows]
-        index = np.repeat(starts - offsets[:-1], lengths) + np.arange(offsets[-1])
-        return Ragged(self.ids[index], offsets)
+        if len(rows) and (rows.min() < 0 or rows.max() >= len(self)):
+            raise IndexError("row number out of range")
+        ids, offsets = _gather(self.ids, self.offsets, rows)
+        return Ragged(ids, offsets)

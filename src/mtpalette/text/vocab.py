@@ -1,0 +1,236 @@
+"""An exact vocabulary: token strings to consecutive int32 ids, in a numba hash table.
+
+Tokens are held as UTF-32 code points. A token's 64-bit hash only chooses where to look in an
+open-addressing table; two tokens get the same id only when their code points are equal, so
+there are no collisions. Whole corpora are interned in one compiled call; strings are built
+back only when asked for (:meth:`Vocabulary.token`, :meth:`Vocabulary.decode`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import chain
+
+import numba as nb
+import numpy as np
+
+_FNV_OFFSET = np.uint64(0xCBF29CE484222325)
+_FNV_PRIME = np.uint64(0x100000001B3)
+_MIX = np.uint64(0xFF51AFD7ED558CCD)
+_SHIFT = np.uint64(33)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def hash_start() -> np.uint64:
+    return _FNV_OFFSET
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def hash_step(h: np.uint64, c) -> np.uint64:
+    return (h ^ np.uint64(c)) * _FNV_PRIME
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def hash_end(h: np.uint64) -> np.uint64:
+    """FNV-1a finished with a murmur-style mix so that the low bits are well spread."""
+    h ^= h >> _SHIFT
+    h *= _MIX
+    h ^= h >> _SHIFT
+    return h
+
+
+@nb.njit(cache=True, nogil=True)
+def hash_spans(cp, start, length):
+    """The hash of every token ``cp[start[t]:start[t] + length[t]]``."""
+    out = np.empty(len(start), dtype=np.uint64)
+    for t in range(len(start)):
+        h = hash_start()
+        s = start[t]
+        for k in range(length[t]):
+            h = hash_step(h, cp[s + k])
+        out[t] = hash_end(h)
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def _rehash(table_size, v_hash, n_vocab):
+    table = np.full(table_size, -1, dtype=np.int32)
+    mask = np.uint64(table_size - 1)
+    for v in range(n_vocab):
+        slot = v_hash[v] & mask
+        while table[slot] >= 0:
+            slot = (slot + np.uint64(1)) & mask
+        table[slot] = v
+    return table
+
+
+@nb.njit(cache=True, nogil=True)
+def _intern(cp, start, length, hashes, t0, ids, table, v_hash, v_start, v_len, v_cp, n_vocab, n_cp):
+    """Set ``ids[t]`` for the tokens ``cp[start[t]:start[t] + length[t]]`` from ``t0`` on,
+    adding new tokens to the vocabulary, until the end or until a new token does not fit.
+
+    Returns ``(t, n_vocab, n_cp)``: where it stopped and the new sizes. Tokens are equal only
+    when their code points are; the hash only chooses the slot.
+    """
+    mask = np.uint64(len(table) - 1)
+    cap = min(len(v_hash), len(table) // 2)
+    for t in range(t0, len(start)):
+        h = hashes[t]
+        s = start[t]
+        n = length[t]
+        slot = h & mask
+        while True:
+            v = table[slot]
+            if v < 0:
+                break
+            if v_hash[v] == h and v_len[v] == n:
+                vs = v_start[v]
+                same = True
+                for k in range(n):
+                    if v_cp[vs + k] != cp[s + k]:
+                        same = False
+                        break
+                if same:
+                    break
+            slot = (slot + np.uint64(1)) & mask
+        if v < 0:  # a new token
+            if n_vocab + 1 > cap or n_cp + n > len(v_cp):
+                return t, n_vocab, n_cp
+            v = n_vocab
+            n_vocab += 1
+            v_hash[v] = h
+            v_start[v] = n_cp
+            v_len[v] = n
+            for k in range(n):
+                v_cp[n_cp + k] = cp[s + k]
+            n_cp += n
+            table[slot] = v
+        ids[t] = v
+    return len(start), n_vocab, n_cp
+
+
+def _grown(arr: np.ndarray, need: int) -> np.ndarray:
+    if need <= len(arr):
+        return arr
+    out = np.empty(max(4 * len(arr), need, 1 << 12), dtype=arr.dtype)
+    out[: len(arr)] = arr
+    return out
+
+
+def to_codepoints(text: str) -> np.ndarray:
+    """The code points of ``text`` as a writable uint32 array (lone surrogates kept).
+
+    Examples
+    --------
+    >>> to_codepoints("a€").tolist()
+    [97, 8364]
+    """
+    return np.frombuffer(bytearray(text.encode("utf-32-le", "surrogatepass")), dtype=np.uint32)
+
+
+def from_codepoints(cp: np.ndarray) -> str:
+    """Inverse of :func:`to_codepoints`."""
+    return np.ascontiguousarray(cp, dtype=np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+
+
+class Vocabulary:
+    """A growing, exact map from token strings to consecutive int32 ids.
+
+    Examples
+    --------
+    >>> v = Vocabulary()
+    >>> v.ids(["a", "b", "a"]), v.token(1), len(v)
+    ([0, 1, 0], 'b', 2)
+    >>> v.decode([1, 0, 1])
+    ['b', 'a', 'b']
+    """
+
+    def __init__(self) -> None:
+        self._table = np.full(1024, -1, dtype=np.int32)
+        self._hash = np.zeros(0, dtype=np.uint64)
+        self._start = np.zeros(0, dtype=np.int64)
+        self._len = np.zeros(0, dtype=np.int64)
+        self._cp = np.zeros(0, dtype=np.uint32)
+        self._n = 0
+        self._n_cp = 0
+        self._strings: list[str] = []
+
+    def __len__(self) -> int:
+        return self._n
+
+    def intern_spans(
+        self, cp: np.ndarray, start: np.ndarray, length: np.ndarray, hashes: np.ndarray | None
+    ) -> np.ndarray:
+        """int32 ids of the tokens ``cp[start[t]:start[t] + length[t]]`` (hashes optional)."""
+        if hashes is None:
+            hashes = hash_spans(cp, start, length)
+        ids = np.empty(len(start), dtype=np.int32)
+        t = 0
+        while True:
+            t, self._n, self._n_cp = _intern(
+                cp,
+                start,
+                length,
+                hashes,
+                t,
+                ids,
+                self._table,
+                self._hash,
+                self._start,
+                self._len,
+                self._cp,
+                self._n,
+                self._n_cp,
+            )
+            if t == len(start):
+                return ids
+            # make room for at least the next token, doubling
+            need = self._n + 1
+            if 2 * need > len(self._table):
+                self._table = _rehash(2 * len(self._table), self._hash, self._n)
+            self._hash = _grown(self._hash, need)
+            self._start = _grown(self._start, need)
+            self._len = _grown(self._len, need)
+            self._cp = _grown(self._cp, self._n_cp + int(length[t]))
+
+    def ids_array(self, tokens: Sequence[str]) -> np.ndarray:
+        """int32 ids of ``tokens`` (a list of strings), adding the new ones."""
+        lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+        start = np.zeros(len(tokens), dtype=np.int64)
+        if len(tokens) > 1:
+            np.cumsum(lengths[:-1], out=start[1:])
+        return self.intern_spans(to_codepoints("".join(tokens)), start, lengths, None)
+
+    def ids(self, tokens: Iterable[str]) -> list[int]:
+        """Ids of ``tokens``, adding the new ones."""
+        return self.ids_array(list(tokens)).tolist()
+
+    def ids_of_rows(self, rows: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray]:
+        """Ids of several token lists at once: ``(flat int32 ids, int64 row lengths)``."""
+        lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+        return self.ids_array(list(chain.from_iterable(rows))), lengths
+
+    def _materialise(self, upto: int) -> None:
+        done = len(self._strings)
+        if upto <= done:
+            return
+        lo = self._start[done]
+        hi = self._start[upto - 1] + self._len[upto - 1]
+        text = from_codepoints(self._cp[lo:hi])
+        ends = (self._start[done:upto] + self._len[done:upto] - lo).tolist()
+        begins = (self._start[done:upto] - lo).tolist()
+        self._strings.extend(text[b:e] for b, e in zip(begins, ends, strict=True))
+
+    def token(self, i: int) -> str:
+        """The token string of id ``i``."""
+        if not 0 <= i < self._n:
+            raise IndexError(f"token id {i} out of range (vocabulary of {self._n})")
+        self._materialise(i + 1)
+        return self._strings[i]
+
+    def decode(self, ids: Iterable[int]) -> list[str]:
+        """The token strings of ``ids``."""
+        ids = [int(i) for i in ids]
+        if ids:
+            self._materialise(max(ids) + 1)
+        return [self._strings[i] for i in ids]
