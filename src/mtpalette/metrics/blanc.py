@@ -1,0 +1,317 @@
+"""BLANC (Lita, Rogati and Lavie, 2005): an F-measure over all common skip-n-grams.
+
+Not to be confused with BLANC for summarisation (Vasilyev et al., 2020), a different metric.
+
+For a candidate ``c`` and a reference ``r``, ACS (:mod:`mtpalette.kernels.acs`) gives the
+weighted number ``W_k(c, r)`` of common skip-k-grams for every size ``k``: gaps decay with
+``alpha``, unequal gaps with ``beta`` (paper eqs. 1-6). Then
+
+* precision ``P_k = W_k(c, r) / W_k(c, c)`` and recall ``R_k = W_k(c, r) / W_k(r, r)``: each
+  sentence matched with itself is the normaliser, so a candidate equal to its reference scores
+  1 whatever the parameters. With no repeated words ``W_k(c, c)`` is the weighted number of the
+  candidate's own skip-k-grams (``C(|c|, k)`` when alpha = 0). With repeated words ``W_k``
+  counts every pair of occurrences, so a ratio can exceed 1; it is capped at 1 (the paper
+  leaves the normaliser unspecified; this is our choice, in the signature as ``norm:self``);
+* sizes ``k = 1..n`` (``n=*``: every size, up to the shorter sentence) are mixed with weights
+  ``w_k`` proportional to ``exp(gamma * (k - 1))`` (the paper's size parameter; gamma = 0 is
+  uniform), over the sizes the sentence has (``k <= |c|`` for P, ``k <= |r|`` for R):
+  ``P = sum w_k P_k / sum w_k``;
+* several references: the maximum precision and the maximum recall over the references
+  (paper section 2.2), then ``F = (1 + bf^2) P R / (bf^2 P + R)``.
+
+The statistics row is ``[P, R, F]``, the sentence score F and the corpus score the mean of the
+sentence scores. Special cases (tested): alpha = beta = 0 and k = 2 gives ROUGE-S* skip-bigram
+counts; a very large alpha leaves only contiguous common n-grams; the largest k with
+``W_k > 0`` is the LCS length.
+
+Spec: ``blanc`` or ``blanc:alpha=0.5,beta=0.1,gamma=0,bf=1,n=4,gap=max``; trained parameters
+from a file: ``blanc:@params.json`` (written by ``mtpalette train-blanc``; keywords after the
+file override it). Grids work as everywhere: ``blanc:alpha=0..2/0.5``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from mtpalette.errors import UserInputError
+from mtpalette.kernels.acs import GAP_MODES, acs_counts
+from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.registry import register
+from mtpalette.metrics.rouge import f_measure
+
+#: largest size computed for ``n=*`` (a cap on work for very long sentences)
+MAX_SIZE = 64
+
+
+def _size(text: str) -> int:
+    text = str(text).strip()
+    if text in {"*", "all", "0"}:
+        return 0
+    value = int(text)
+    if value < 1:
+        raise ValueError("n must be a positive size or *")
+    return value
+
+
+def _gap(text: str) -> str:
+    if text not in GAP_MODES:
+        raise ValueError(f"expected one of {', '.join(GAP_MODES)}")
+    return text
+
+
+@dataclass(frozen=True)
+class BlancParams:
+    """BLANC's parameters: gap decay ``alpha``, gap difference ``beta``, size weight exponent
+    ``gamma``, F-measure ``bf``, largest size ``n`` (0: every size) and the ``gap`` mode."""
+
+    alpha: float = 0.0
+    beta: float = 0.0
+    gamma: float = 0.0
+    bf: float = 1.0
+    n: int = 4
+    gap: str = "max"
+
+    def __post_init__(self) -> None:
+        if not (self.alpha >= 0 and self.beta >= 0):
+            raise ValueError("alpha and beta must be >= 0")
+        if not self.bf > 0:
+            raise ValueError("bf must be > 0")
+        if not math.isfinite(self.gamma):
+            raise ValueError("gamma must be finite")
+        if self.n < 0:
+            raise ValueError("n must be >= 1, or 0 for every size")
+        _gap(self.gap)
+
+    def size_weights(self, kmax: int) -> np.ndarray:
+        """Unnormalised ``w_k = exp(gamma * (k - 1))``, ``k = 1..kmax``.
+
+        Examples
+        --------
+        >>> BlancParams(gamma=math.log(2)).size_weights(3).round(6).tolist()
+        [1.0, 2.0, 4.0]
+        """
+        k = np.arange(kmax, dtype=np.float64)
+        return np.exp(self.gamma * k)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, obj: dict[str, Any], *, path: str = "") -> BlancParams:
+        known = {f for f in cls.__dataclass_fields__}
+        raw = obj.get("params", obj)
+        if not isinstance(raw, dict):
+            raise UserInputError("expected a JSON object of BLANC parameters", path=path)
+        unknown = sorted(set(raw) - known)
+        if unknown:
+            raise UserInputError(
+                f"unknown BLANC parameter(s) {', '.join(unknown)}; expected {', '.join(known)}",
+                path=path,
+            )
+        try:
+            return cls(
+                **{
+                    k: (str(v) if k == "gap" else int(v) if k == "n" else float(v))
+                    for k, v in raw.items()
+                }
+            )
+        except (TypeError, ValueError) as exc:
+            raise UserInputError(f"bad BLANC parameters: {exc}", path=path) from None
+
+    @classmethod
+    def load(cls, path: str | Path) -> BlancParams:
+        """Parameters from a JSON file (a bare object, or ``{"params": {...}, ...}``)."""
+        p = Path(path)
+        try:
+            obj = json.loads(p.read_text(encoding="utf-8"))
+        except OSError as exc:
+            msg = f"cannot read BLANC parameters: {exc.strerror}"
+            raise UserInputError(msg, path=str(p)) from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            line = getattr(exc, "lineno", None)
+            raise UserInputError(f"not valid JSON: {exc}", path=str(p), line=line) from None
+        return cls.from_dict(obj, path=str(p))
+
+
+def size_mix(ratios: np.ndarray, has: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``sum_k w_k x_k / sum_k w_k`` over the sizes a sentence has (``has``), last axis.
+
+    Examples
+    --------
+    >>> size_mix(np.array([[1.0, 0.5, 0.0]]), np.array([[True, True, False]]), np.ones(3))
+    array([0.75])
+    """
+    w = np.where(has, weights, 0.0)
+    total = w.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, (w * ratios).sum(axis=-1) / np.where(total > 0, total, 1), 0.0)
+
+
+def blanc_prf(
+    common: np.ndarray,
+    cand_self: np.ndarray,
+    ref_self: np.ndarray,
+    present: np.ndarray,
+    params: BlancParams,
+) -> np.ndarray:
+    """``[P, R, F]`` rows from the counts.
+
+    Parameters
+    ----------
+    common:
+        ``(P, R, K)`` ``W_k(c, r)`` for each candidate and reference (any value where the
+        reference is missing).
+    cand_self, ref_self:
+        ``(P, K)`` ``W_k(c, c)`` and ``(P, R, K)`` ``W_k(r, r)``.
+    present:
+        ``(P, R)`` which references exist.
+    """
+    K = common.shape[-1]
+    if params.n:
+        K = min(K, params.n)
+    common, cand_self, ref_self = common[..., :K], cand_self[..., :K], ref_self[..., :K]
+    w = params.size_weights(K)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_k = np.minimum(common / np.where(cand_self > 0, cand_self, 1)[:, None, :], 1.0)
+        r_k = np.minimum(common / np.where(ref_self > 0, ref_self, 1), 1.0)
+    prec = size_mix(p_k, np.broadcast_to((cand_self > 0)[:, None, :], p_k.shape), w)
+    rec = size_mix(r_k, ref_self > 0, w)
+    prec = np.where(present, prec, -np.inf).max(axis=1, initial=-np.inf)
+    rec = np.where(present, rec, -np.inf).max(axis=1, initial=-np.inf)
+    prec = np.where(np.isfinite(prec), prec, 0.0)
+    rec = np.where(np.isfinite(rec), rec, 0.0)
+    return np.column_stack([prec, rec, f_measure(prec, rec, params.bf)])
+
+
+@dataclass(frozen=True)
+class BlancCounts:
+    """ACS counts of every candidate with each of its references, and of each sentence with
+    itself, for one (alpha, beta, gap): what every BLANC with these three shares."""
+
+    common: np.ndarray
+    cand_self: np.ndarray
+    ref_self: np.ndarray
+    present: np.ndarray
+
+    @classmethod
+    def compute(
+        cls, pairs: Pairs, *, alpha: float, beta: float, gap: str, kmax: int
+    ) -> BlancCounts:
+        P, R, S = len(pairs), pairs.n_refs, pairs.n_segments
+        hyp, refs = pairs.hyp, pairs.refs
+        present = pairs.present()
+        if kmax == 0:
+            longest = max(int(hyp.lengths().max(initial=0)), int(refs.lengths().max(initial=0)))
+            kmax = max(1, min(longest, MAX_SIZE))
+        kw = dict(alpha=alpha, beta=beta, kmax=kmax, gap=gap)
+        p_idx, k_idx = np.nonzero(present)
+        ref_rows = k_idx * S + pairs.seg[p_idx]
+        common = np.zeros((P, R, kmax))
+        common[p_idx, k_idx] = acs_counts(
+            hyp.ids, hyp.offsets, refs.ids, refs.offsets, p_idx, ref_rows, **kw
+        )
+        all_hyp = np.arange(P)
+        cand_self = acs_counts(hyp.ids, hyp.offsets, hyp.ids, hyp.offsets, all_hyp, all_hyp, **kw)
+        rows = np.flatnonzero(pairs.ref_mask.reshape(-1))
+        ref_self_rows = np.zeros((R * S, kmax))
+        ref_self_rows[rows] = acs_counts(
+            refs.ids, refs.offsets, refs.ids, refs.offsets, rows, rows, **kw
+        )
+        ref_self = ref_self_rows.reshape(R, S, kmax)[:, pairs.seg].transpose(1, 0, 2)
+        return cls(common, cand_self, ref_self, present)
+
+    def prf(self, params: BlancParams) -> np.ndarray:
+        return blanc_prf(self.common, self.cand_self, self.ref_self, self.present, params)
+
+
+@register
+class Blanc(Metric):
+    """BLANC with all common skip-n-grams: ``blanc:alpha=..,beta=..,gamma=..,bf=..,n=..``.
+
+    Examples
+    --------
+    >>> from mtpalette import sentence_scores
+    >>> out = sentence_scores(["to exist or not be"], [["to be or not to be"]], ["blanc:n=2"])
+    >>> round(float(out["blanc:alpha=0,beta=0,gamma=0,bf=1,n=2,gap=max"][0]), 4)
+    0.6349
+    """
+
+    name = "blanc"
+    positional = "params"
+    options: ClassVar[dict[str, Any]] = {
+        "params": str,
+        "alpha": float,
+        "beta": float,
+        "gamma": float,
+        "bf": float,
+        "n": _size,
+        "gap": _gap,
+    }
+
+    def __init__(self, *, params: str | BlancParams | None = None, **kwargs: Any) -> None:
+        own = {k: kwargs.pop(k) for k in list(kwargs) if k in BlancParams.__dataclass_fields__}
+        super().__init__(**kwargs)
+        if isinstance(params, BlancParams):
+            base, self.source = params, None
+        elif params:
+            if not params.startswith("@"):
+                raise ValueError(f"a parameter file is written @PATH, got {params!r}")
+            base, self.source = BlancParams.load(params[1:]), Path(params[1:]).name
+        else:
+            base, self.source = BlancParams(), None
+        self.blanc = replace(base, **own)
+
+    def params(self) -> dict[str, Any]:
+        p = self.blanc
+        return {
+            "alpha": _num(p.alpha),
+            "beta": _num(p.beta),
+            "gamma": _num(p.gamma),
+            "bf": _num(p.bf),
+            "n": p.n or "*",
+            "gap": p.gap,
+        }
+
+    def signature_fields(self) -> dict[str, Any]:
+        fields: dict[str, Any] = {"norm": "self", "multiref": "max-p-max-r"}
+        if self.source:
+            fields["from"] = self.source
+        return fields
+
+    def group_key(self) -> Hashable:
+        return ("blanc", self.view())
+
+    @classmethod
+    def compute_group(cls, metrics: Sequence[Metric], pairs: Pairs) -> list[np.ndarray]:
+        by_counts: dict[tuple[float, float, str], list[Blanc]] = {}
+        for m in metrics:
+            assert isinstance(m, Blanc)
+            by_counts.setdefault((m.blanc.alpha, m.blanc.beta, m.blanc.gap), []).append(m)
+        out: dict[int, np.ndarray] = {}
+        for (alpha, beta, gap), members in by_counts.items():
+            sizes = [m.blanc.n for m in members]
+            kmax = 0 if 0 in sizes else max(sizes)
+            counts = BlancCounts.compute(pairs, alpha=alpha, beta=beta, gap=gap, kmax=kmax)
+            for m in members:
+                out[id(m)] = counts.prf(m.blanc)
+        return [out[id(m)] for m in metrics]
+
+    def compute(self, pairs: Pairs) -> np.ndarray:
+        return self.compute_group([self], pairs)[0]
+
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        return stats[:, 2]
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        return float(stats[:, 2].mean()) if len(stats) else 0.0
+
+
+def _num(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else float(x)

@@ -1,0 +1,137 @@
+"""ACS: the fast grid recurrence equals the paper's three steps and the definition itself."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz.distance import LCSseq
+
+from mtpalette.kernels.acs import (
+    acs_counts,
+    acs_counts_brute,
+    acs_counts_slow,
+    acs_pair,
+    skip_ngram_counts,
+    skip_ngram_weight,
+    step_weight,
+)
+from mtpalette.text.encode import Encoder, TextView
+
+small = st.lists(st.integers(0, 3), max_size=7)  # small vocabulary: many repeated words
+medium = st.lists(st.integers(0, 5), max_size=14)
+weights = st.sampled_from([0.0, 0.1, 0.5, 1.0, 2.5])
+gaps = st.sampled_from(["max", "cand"])
+
+
+def close(a, b):
+    np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(small, small, weights, weights, gaps)
+def test_fast_equals_definition(a, b, alpha, beta, gap):
+    kw = dict(alpha=alpha, beta=beta, kmax=7, gap=gap)
+    close(acs_pair(a, b, **kw), acs_counts_brute(a, b, **kw))
+
+
+@settings(max_examples=150, deadline=None)
+@given(medium, medium, weights, weights, gaps, st.integers(1, 15))
+def test_fast_equals_paper_algorithm(a, b, alpha, beta, gap, kmax):
+    kw = dict(alpha=alpha, beta=beta, kmax=kmax, gap=gap)
+    close(acs_pair(a, b, **kw), acs_counts_slow(a, b, **kw))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(medium, medium), min_size=1, max_size=6), weights, weights)
+def test_batched_pairs_equal_single_pairs(cases, alpha, beta):
+    a_rows = [a for a, _ in cases]
+    b_rows = [b for _, b in cases]
+    a_off = np.r_[0, np.cumsum([len(r) for r in a_rows])]
+    b_off = np.r_[0, np.cumsum([len(r) for r in b_rows])]
+    flat = lambda rows: np.array([x for r in rows for x in r], dtype=np.int32)  # noqa: E731
+    idx = np.arange(len(cases))[::-1]
+    out = acs_counts(
+        flat(a_rows), a_off, flat(b_rows), b_off, idx, idx, alpha=alpha, beta=beta, kmax=5
+    )
+    for row, i in zip(out, idx, strict=True):
+        close(row, acs_pair(a_rows[i], b_rows[i], alpha=alpha, beta=beta, kmax=5))
+
+
+def test_paper_counts_to_be_or_not_to_be():
+    # "to be or not to be" has C(6,2) = 15 skip-bigrams and C(6,4) = 15 skip-4-grams
+    counts = skip_ngram_counts([1, 2, 3, 4, 1, 2], alpha=0.0, kmax=6)
+    assert counts[1] == 15 and counts[3] == 15
+    assert counts.tolist() == [math.comb(6, k) for k in range(1, 7)]
+
+
+def test_paper_acs_example_and_lcs():
+    x = [1, 2, 3, 4, 1, 2]  # to be or not to be
+    y = [1, 5, 3, 4, 2]  # to exist or not be
+    counts = acs_pair(x, y, alpha=0, beta=0, kmax=6)
+    # matches (to,1,1) (to,5,1) (be,2,5) (be,6,5) (or,3,3) (not,4,4); LCS "to or not be"
+    assert counts[0] == 6 and counts[3] == 1 and counts[4] == 0
+    assert int(np.flatnonzero(counts)[-1]) + 1 == LCSseq.similarity(x, y) == 4
+
+
+def test_paper_weight_examples():
+    alpha = 0.7
+    # R_0 "machine translated text is evaluated automatically", K_1 "machine translated
+    # stories are chosen automatically": the skip-3-gram has a gap of 3 in both, e^(-3 alpha)
+    assert skip_ngram_weight([0, 1, 5], alpha) == pytest.approx(math.exp(-3 * alpha))
+    # K_2: "machine ... translated ... automatically" at positions 1, 12, 15: e^(-12 alpha)
+    assert skip_ngram_weight([0, 11, 14], alpha) == pytest.approx(math.exp(-12 * alpha))
+    # the pair R_0 / K_1: equal gaps, so delta = 1 and the match weighs e^(-3 alpha)
+    r0 = [1, 2, 3, 4, 5, 6]
+    k1 = [1, 2, 7, 8, 9, 6]
+    assert acs_pair(k1, r0, alpha=alpha, beta=5.0, kmax=3)[2] == pytest.approx(math.exp(-3 * alpha))
+    assert step_weight(3, 3, alpha, 5.0) == pytest.approx(math.exp(-3 * alpha))
+
+
+def test_worst_case_fifty_repeated_words():
+    same = [7] * 50
+    counts = acs_pair(same, same, alpha=0, beta=0, kmax=50)
+    expected = np.array([math.comb(50, k) ** 2 for k in range(1, 51)], dtype=np.float64)
+    np.testing.assert_allclose(counts, expected, rtol=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.permutations(list(range(9))), st.permutations(list(range(9))), st.integers(2, 9))
+def test_skip_bigram_counts_equal_rouge_s(perm_a, perm_b, length):
+    """alpha = beta = 0, size 2, no repeated words: ROUGE-S* (clipped) skip-bigram hits."""
+    a, b = perm_a[:length], perm_b[: max(1, length - 1)]
+    bigrams = lambda s: Counter(  # noqa: E731
+        (s[i], s[j]) for i in range(len(s)) for j in range(i + 1, len(s))
+    )
+    ca, cb = bigrams(a), bigrams(b)
+    hits = sum(min(n, cb[g]) for g, n in ca.items())
+    assert acs_pair(a, b, alpha=0, beta=0, kmax=2)[1] == hits
+
+
+def _encoded_pairs(real_pairs, n):
+    hyps, refs = real_pairs["one_ref"]
+    enc = Encoder(TextView("13a", False)).encode(hyps[:n] + refs[0][:n])
+    return [(enc[i], enc[n + i]) for i in range(n)]
+
+
+def test_large_alpha_counts_contiguous_ngrams(real_pairs):
+    """alpha very large: only chains contiguous in both sentences, i.e. every pair of equal
+    n-gram occurrences (on real sentences, repeated words included)."""
+    for c, r in _encoded_pairs(real_pairs, 300):
+        c, r = c.tolist(), r.tolist()
+        counts = acs_pair(c, r, alpha=60.0, beta=0.0, kmax=4)
+        for k in range(1, 5):
+            gc = Counter(tuple(c[i : i + k]) for i in range(len(c) - k + 1))
+            gr = Counter(tuple(r[i : i + k]) for i in range(len(r) - k + 1))
+            assert counts[k - 1] == pytest.approx(sum(n * gr[g] for g, n in gc.items()), rel=1e-9)
+
+
+def test_largest_size_is_lcs_on_real_pairs(real_pairs):
+    for c, r in _encoded_pairs(real_pairs, 300):
+        counts = acs_pair(c, r, alpha=0.0, beta=0.0, kmax=max(len(c), len(r), 1))
+        top = int(np.flatnonzero(counts)[-1]) + 1 if counts.any() else 0
+        assert top == LCSseq.similarity(c.tolist(), r.tolist())

@@ -1,0 +1,139 @@
+"""BLANC: precision/recall/F over ACS counts, multi-reference rule, parameter files."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mtpalette import sentence_scores
+from mtpalette.errors import UserInputError
+from mtpalette.kernels.acs import acs_pair
+from mtpalette.metrics.blanc import Blanc, BlancParams
+from mtpalette.metrics.registry import parse_spec
+from mtpalette.metrics.scoring import TextPairs, compute_stats
+
+words = st.lists(st.sampled_from("a b c d e f".split()), min_size=1, max_size=10).map(" ".join)
+
+
+def _stats(spec, hyps, refs):
+    [m] = parse_spec(spec, tokenize="none")
+    return compute_stats([m], TextPairs.parallel(hyps, refs))[m]
+
+
+def _slow_prf(hyp, refs, p: BlancParams):
+    """P, R, F written from the definition in the module docstring, one pair at a time."""
+    kw = dict(alpha=p.alpha, beta=p.beta, gap=p.gap)
+    h = [ord(w) for w in hyp.split()]
+    best_p = best_r = 0.0
+    for ref in refs:
+        r = [ord(w) for w in ref.split()]
+        K = p.n or max(len(h), len(r))
+        common = acs_pair(h, r, kmax=K, **kw)
+        cc, rr = acs_pair(h, h, kmax=K, **kw), acs_pair(r, r, kmax=K, **kw)
+        w = [math.exp(p.gamma * k) for k in range(K)]
+        num_p = sum(w[k] * min(common[k] / cc[k], 1) for k in range(K) if cc[k] > 0)
+        num_r = sum(w[k] * min(common[k] / rr[k], 1) for k in range(K) if rr[k] > 0)
+        den_p = sum(w[k] for k in range(K) if cc[k] > 0)
+        den_r = sum(w[k] for k in range(K) if rr[k] > 0)
+        best_p = max(best_p, num_p / den_p if den_p else 0.0)
+        best_r = max(best_r, num_r / den_r if den_r else 0.0)
+    b2 = p.bf**2
+    f = (1 + b2) * best_p * best_r / (b2 * best_p + best_r) if best_p + best_r else 0.0
+    return best_p, best_r, f
+
+
+params = st.builds(
+    BlancParams,
+    alpha=st.sampled_from([0.0, 0.3, 1.0]),
+    beta=st.sampled_from([0.0, 0.5]),
+    gamma=st.sampled_from([-1.0, 0.0, 0.7]),
+    bf=st.sampled_from([0.5, 1.0, 3.0]),
+    n=st.sampled_from([1, 2, 4, 0]),
+    gap=st.sampled_from(["max", "cand"]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(words, st.lists(words, min_size=1, max_size=3), params)
+def test_metric_equals_definition(hyp, refs, p):
+    spec = (
+        f"blanc:alpha={p.alpha},beta={p.beta},gamma={p.gamma},bf={p.bf},n={p.n or '*'},gap={p.gap}"
+    )
+    got = _stats(spec, [hyp], [[r] for r in refs])[0]
+    np.testing.assert_allclose(got, _slow_prf(hyp, refs, p), rtol=1e-9, atol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(words, params)
+def test_identical_sentences_score_one(text, p):
+    spec = f"blanc:alpha={p.alpha},beta={p.beta},gamma={p.gamma},bf={p.bf},n={p.n or '*'}"
+    assert _stats(spec, [text], [[text]])[0].tolist() == pytest.approx([1.0, 1.0, 1.0])
+
+
+def test_max_precision_and_max_recall_come_from_different_references():
+    long = "a b c d e f"  # all of the candidate's words: P = 1, R < 1
+    other = "a b"  # fewer of the candidate's words, but all of its own
+    p, r, _ = _stats("blanc", ["a b c d"], [[long], [other]])[0]
+    p_long, r_long, _ = _stats("blanc", ["a b c d"], [[long]])[0]
+    p_other, r_other, _ = _stats("blanc", ["a b c d"], [[other]])[0]
+    assert p_long > p_other and r_other > r_long
+    assert p == p_long and r == r_other
+
+
+def test_grid_shares_counts_and_equals_single_metrics(real_pairs):
+    hyps, refs = real_pairs["two_refs"]
+    hyps, refs = hyps[:200], [r[:200] for r in refs]
+    grid = parse_spec("blanc:alpha=0|0.5,gamma=-0.5|0.5,n=2|4")
+    pairs = TextPairs.parallel(hyps, refs)
+    together = compute_stats(grid, pairs)
+    for m in grid:
+        alone = compute_stats([m], TextPairs.parallel(hyps, refs))[m]
+        np.testing.assert_array_equal(together[m], alone)
+        assert ((alone >= 0) & (alone <= 1)).all()
+
+
+def test_parameter_file_round_trip(tmp_path, real_pairs):
+    hyps, refs = real_pairs["one_ref"]
+    hyps, refs = hyps[:100], [r[:100] for r in refs]
+    p = BlancParams(alpha=0.4, beta=0.2, gamma=-0.3, bf=2.0, n=3, gap="cand")
+    path = tmp_path / "blanc.json"
+    path.write_text(json.dumps({"params": p.to_dict(), "trained_on": "test"}))
+    [from_file] = parse_spec(f"blanc:@{path}")
+    [direct] = parse_spec("blanc:alpha=0.4,beta=0.2,gamma=-0.3,bf=2,n=3,gap=cand")
+    assert from_file.blanc == p and from_file.spec == direct.spec
+    assert "from:blanc.json" in str(from_file.signature(n_refs=1))
+    a = sentence_scores(hyps, refs, [f"blanc:@{path}"])
+    b = sentence_scores(hyps, refs, [direct.spec])
+    np.testing.assert_array_equal(a[direct.spec], b[direct.spec])
+    [override] = parse_spec(f"blanc:@{path},bf=1")
+    assert override.blanc.bf == 1.0 and override.blanc.alpha == 0.4
+
+
+def test_bad_parameter_files(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"alpha": 0.5,\n "beta": }')
+    with pytest.raises(UserInputError, match=r"bad\.json:2: not valid JSON"):
+        parse_spec(f"blanc:@{bad}")
+    unknown = tmp_path / "unknown.json"
+    unknown.write_text('{"alpha": 0.5, "delta": 1}')
+    with pytest.raises(UserInputError, match="unknown BLANC parameter"):
+        parse_spec(f"blanc:@{unknown}")
+    with pytest.raises(UserInputError, match="cannot read"):
+        parse_spec(f"blanc:@{tmp_path / 'missing.json'}")
+    with pytest.raises(UserInputError, match="alpha and beta"):
+        parse_spec("blanc:alpha=-1")
+    with pytest.raises(UserInputError, match="@PATH"):
+        parse_spec("blanc:params.json")
+
+
+def test_corpus_score_is_mean_of_sentences(real_pairs):
+    hyps, refs = real_pairs["one_ref"]
+    [m] = parse_spec("blanc:alpha=0.5")
+    stats = compute_stats([m], TextPairs.parallel(hyps[:300], [refs[0][:300]]))[m]
+    assert m.corpus_score(stats) == pytest.approx(m.sentence_scores(stats).mean())
+    assert isinstance(m, Blanc) and m.higher_is_better
