@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from mtpalette.cli import agree, correlate, demo, orange, score
+from mtpalette.cli import agree, correlate, demo, orange, score, train_blanc
 from mtpalette.cli.variadic import VariadicCommand
 from mtpalette.errors import UserInputError
 
@@ -25,6 +25,7 @@ app.command("demo", cls=VariadicCommand)(demo.demo)
 app.command("orange", cls=VariadicCommand)(orange.orange)
 app.command("correlate", cls=VariadicCommand)(correlate.correlate)
 app.command("agree", cls=VariadicCommand)(agree.agree)
+app.command("train-blanc", cls=VariadicCommand)(train_blanc.train_blanc_cmd)
 
 
 def main() -> None:

@@ -1,0 +1,169 @@
+"""``mtpalette train-blanc``: fit BLANC's parameters to human judgments or to ORANGE.
+
+Examples::
+
+    # segment-level Pearson with the MQM scores of the bundled TED zh-en data,
+    # the last 30% of the segments held out
+    mtpalette train-blanc --bundled zhen --stat pearson --holdout 0.3 -o blanc-zhen.json
+
+    # minimise ORANGE (leave-one-out) on system outputs with two references
+    mtpalette train-blanc --objective orange --refs ref.txt refB.txt --systems-dir outputs/ \\
+        -o blanc-orange.json
+
+    # then use it wherever a metric spec goes
+    mtpalette score -r ref.txt -c hyp.txt -m blanc:@blanc-zhen.json
+
+The parameter file holds the parameters, the objective, the search seed and every evaluation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from mtpalette.cli.correlate import load_task
+from mtpalette.cli.orange import _load_lists
+from mtpalette.errors import UserInputError
+from mtpalette.io.plain import read_lines
+from mtpalette.io.runfile import write_json
+from mtpalette.metaeval.correlation import SegmentData
+from mtpalette.metrics.blanc import BlancParams
+from mtpalette.train.blanc import HumanObjective, OrangeObjective, train_blanc
+
+Opt = typer.Option
+
+
+def holdout_split(data: SegmentData, fraction: float) -> tuple[SegmentData, SegmentData | None]:
+    """The first ``1 - fraction`` of the items for training, the rest (a contiguous block, so
+    whole talks or documents stay on one side) for testing.
+
+    Examples
+    --------
+    >>> d = SegmentData(["A"], [[1.0, 2.0, 3.0, 4.0]], [["a", "b", "c", "d"]],
+    ...                 [["a", "b", "c", "d"]], [1, 2, 3, 4])
+    >>> train, test = holdout_split(d, 0.25)
+    >>> train.items, test.items
+    ([1, 2, 3], [4])
+    """
+    if fraction == 0:
+        return data, None
+    if not 0 < fraction < 1:
+        raise UserInputError(f"--holdout must be in [0, 1), got {fraction}")
+    cut = int(round(data.n_items * (1 - fraction)))
+    if cut < 2 or data.n_items - cut < 2:
+        raise UserInputError(f"--holdout {fraction} leaves fewer than 2 items on one side")
+    return data.select_items(range(cut)), data.select_items(range(cut, data.n_items))
+
+
+def train_blanc_cmd(
+    objective: Annotated[str, Opt("--objective", help="human or orange.")] = "human",
+    output: Annotated[Path, Opt("--output", "-o", help="Parameter file to write (JSON).")] = Path(
+        "blanc.json"
+    ),
+    bundled: Annotated[str | None, Opt("--bundled", help="Bundled MQM TED: zhen or ende.")] = None,
+    judgments: Annotated[Path | None, Opt("--judgments", "-j", help="Judgment file.")] = None,
+    fmt: Annotated[str, Opt("--format", help="Judgment file format (auto).")] = "auto",
+    lp: Annotated[str | None, Opt("--lp", help="Language pair (WMT files).")] = None,
+    refs: Annotated[list[Path] | None, Opt("--refs", "-r", help="Reference files.")] = None,
+    systems: Annotated[list[Path] | None, Opt("--systems", help="System output files.")] = None,
+    systems_dir: Annotated[Path | None, Opt("--systems-dir", help="Folder of outputs.")] = None,
+    nbest: Annotated[Path | None, Opt("--nbest", help="n-best file (orange).")] = None,
+    seg_ids: Annotated[Path | None, Opt("--seg-ids", help="Line -> segment id file.")] = None,
+    stat: Annotated[str, Opt("--stat", help="Correlation statistic.")] = "pearson",
+    level: Annotated[str, Opt("--level", help="segment or system.")] = "segment",
+    grouping: Annotated[str, Opt("--grouping", help="none, item or system.")] = "none",
+    holdout: Annotated[float, Opt("--holdout", help="Fraction of items held out.")] = 0.0,
+    n: Annotated[int, Opt("--n", help="Largest skip-n-gram size (0: every size).")] = 4,
+    gap: Annotated[str, Opt("--gap", help="Gap decay on max or cand gaps.")] = "max",
+    restarts: Annotated[int, Opt("--restarts", help="Hill-climbing starts.")] = 4,
+    seed: Annotated[int, Opt("--seed", help="Seed of the random restarts.")] = 0,
+    max_evals: Annotated[int, Opt("--max-evals", help="Evaluation budget.")] = 600,
+    tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
+    lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
+    quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Train BLANC (alpha, beta, gamma, bf) by hill-climbing with seeded restarts."""
+    try:
+        base = BlancParams(n=n, gap=gap)
+    except ValueError as exc:
+        raise UserInputError(f"bad BLANC setting: {exc}") from None
+    common = dict(base=base, tokenize=tokenize, lowercase=lowercase)
+    test_obj = None
+    if objective == "human":
+        data, _, _ = load_task(
+            bundled=bundled,
+            judgments=judgments,
+            fmt=fmt,
+            refs=refs,
+            systems=systems,
+            systems_dir=systems_dir,
+            systems_glob="*",
+            exclude=None,
+            seg_ids=seg_ids,
+            id_base=None,
+            lp=lp,
+            rename=None,
+        )
+        train_data, test_data = holdout_split(data, holdout)
+        kw = dict(statistic=stat, level=level, grouping=grouping, **common)
+        obj = HumanObjective([train_data], **kw)
+        if test_data is not None:
+            test_obj = HumanObjective([test_data], **kw)
+    elif objective == "orange":
+        if not refs:
+            raise UserInputError("--objective orange needs --refs (at least two files)")
+        lists, _ = _load_lists(
+            refs, [read_lines(p) for p in refs], nbest, "auto", 0, systems, systems_dir, "*", []
+        )
+        obj = OrangeObjective(lists, **common)
+    else:
+        raise UserInputError(f"unknown objective {objective!r}; expected human or orange")
+    console = Console(stderr=True, quiet=quiet)
+    with Progress(
+        TextColumn("training BLANC"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("best {task.fields[best]}"),
+        console=console,
+        transient=True,
+        disable=quiet or not console.is_terminal,
+    ) as progress:
+        task = progress.add_task("train", total=max_evals, best="-")
+        best = [-np.inf]
+
+        def tick(record):
+            best[0] = max(best[0], record["value"])
+            progress.update(task, advance=1, best=f"{best[0]:.4f}")
+
+        result = train_blanc(
+            obj, restarts=restarts, seed=seed, max_evaluations=max_evals, on_evaluation=tick
+        )
+    record = result.to_dict()
+    default_value = obj.value_of(base)
+    if objective == "orange":
+        default_value = -default_value
+    record["default_value"] = default_value
+    if test_obj is not None:
+        record["test"] = {
+            "value": test_obj.value_of(result.params),
+            "default_value": test_obj.value_of(base),
+            "items": test_obj.tasks[0].data.n_items,
+        }
+    write_json(output, record)
+    what = f"{stat} ({level})" if objective == "human" else "ORANGE (lower is better)"
+    out = Console(quiet=False)
+    p = result.params
+    out.print(
+        f"BLANC trained on {what}: alpha={p.alpha:.4g} beta={p.beta:.4g} gamma={p.gamma:.4g} "
+        f"bf={p.bf:.4g} n={p.n or '*'} gap={p.gap}"
+    )
+    out.print(f"  train: {result.value:.4f} (default parameters {default_value:.4f})")
+    if "test" in record:
+        t = record["test"]
+        out.print(f"  held-out: {t['value']:.4f} (default parameters {t['default_value']:.4f})")
+    out.print(f"  {result.climb.n_evaluations} evaluations, seed {seed}; written to {output}")

@@ -1,0 +1,1 @@
+"""Fitting trainable metrics: BLANC by hill-climbing (against human judgments or ORANGE)."""

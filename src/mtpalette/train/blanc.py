@@ -1,0 +1,266 @@
+"""Training BLANC's parameters against human judgments or against ORANGE.
+
+The parameters (alpha, beta, gamma, bf; ``n`` and the gap mode are fixed per run) are fitted
+by :func:`~mtpalette.train.hillclimb.hill_climb`. An objective maps parameters to a number to
+maximise:
+
+* :class:`HumanObjective` - a correlation statistic of :mod:`mtpalette.stats.correlation`
+  (Pearson, Spearman, Kendall variants, pairwise accuracy...) between BLANC and human scores,
+  at segment level (optionally grouped) or at system level (system means of both), averaged
+  over one or several data sets (e.g. the seven WMT17 DA language pairs);
+* :class:`OrangeObjective` - minus ORANGE (leave-one-out: each reference in turn is held out,
+  ranked among the candidates, all scored against the remaining references) on candidate
+  lists with at least two references.
+
+ACS counts depend only on (alpha, beta, gap); they are computed once per visited pair and
+cached, so steps in gamma and bf cost a few array operations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mtpalette.errors import UserInputError
+from mtpalette.io.runfile import write_json
+from mtpalette.metaeval.candidates import CandidateLists
+from mtpalette.metaeval.correlation import SegmentData
+from mtpalette.metaeval.orange import Comparisons, orange_score, segment_ranks
+from mtpalette.metrics.base import Pairs
+from mtpalette.metrics.blanc import BlancCounts, BlancParams
+from mtpalette.metrics.scoring import TextPairs
+from mtpalette.stats.correlation import correlation, system_means
+from mtpalette.text.encode import TextView
+from mtpalette.train.hillclimb import ClimbResult, Dimension, hill_climb
+
+#: the default search box: alpha, beta in [0, 3]; gamma in [-2, 2]; bf in [0.25, 8] (log)
+DEFAULT_SPACE = (
+    Dimension("alpha", 0.0, 3.0, 0.5),
+    Dimension("beta", 0.0, 3.0, 0.5),
+    Dimension("gamma", -2.0, 2.0, 0.5),
+    Dimension("bf", 0.25, 8.0, 1.0, log=True),
+)
+
+
+class _CountCache:
+    """BLANC counts of one :class:`Pairs` per (alpha, beta), computed on first use."""
+
+    def __init__(self, pairs: Pairs, *, gap: str, n: int) -> None:
+        self.pairs, self.gap, self.n = pairs, gap, n
+        self._cache: dict[tuple[float, float], BlancCounts] = {}
+
+    def get(self, alpha: float, beta: float) -> BlancCounts:
+        key = (round(alpha, 12), round(beta, 12))
+        if key not in self._cache:
+            self._cache[key] = BlancCounts.compute(
+                self.pairs, alpha=alpha, beta=beta, gap=self.gap, kmax=self.n
+            )
+        return self._cache[key]
+
+
+def _params(base: BlancParams, values: dict[str, float]) -> BlancParams:
+    return replace(base, **values)
+
+
+@dataclass
+class _HumanTask:
+    data: SegmentData
+    cache: _CountCache
+    where: tuple[np.ndarray, np.ndarray]
+
+
+class HumanObjective:
+    """Correlation of BLANC with human scores, averaged over data sets.
+
+    Parameters
+    ----------
+    datasets:
+        :class:`SegmentData` (human scores, translations, references).
+    statistic:
+        Any statistic of :func:`mtpalette.stats.correlation.correlation`.
+    level:
+        ``segment`` (``grouping`` as in the correlation module) or ``system`` (the
+        ``statistic`` between the systems' mean human score and mean BLANC score).
+    """
+
+    def __init__(
+        self,
+        datasets: Sequence[SegmentData],
+        *,
+        base: BlancParams,
+        statistic: str = "pearson",
+        level: str = "segment",
+        grouping: str = "none",
+        tokenize: str = "13a",
+        lowercase: bool = False,
+    ) -> None:
+        if level not in ("segment", "system"):
+            raise UserInputError(f"unknown level {level!r}; expected segment or system")
+        self.base, self.statistic, self.level, self.grouping = base, statistic, level, grouping
+        view = TextView(tokenize, lowercase)
+        self.tasks = []
+        for data in datasets:
+            rated = ~np.isnan(data.human)
+            s_idx, i_idx = np.nonzero(rated)
+            texts = [data.hyps[s][i] for s, i in zip(s_idx.tolist(), i_idx.tolist(), strict=True)]
+            pairs = TextPairs(texts, i_idx.astype(np.int64), data.refs).encoded(view)
+            cache = _CountCache(pairs, gap=base.gap, n=base.n)
+            self.tasks.append(_HumanTask(data, cache, (s_idx, i_idx)))
+
+    def scores(self, params: BlancParams) -> list[np.ndarray]:
+        """BLANC's ``(systems, items)`` score matrix of each data set (NaN where unrated)."""
+        out = []
+        for task in self.tasks:
+            f = task.cache.get(params.alpha, params.beta).prf(params)[:, 2]
+            seg = np.full(task.data.human.shape, np.nan)
+            seg[task.where] = f
+            out.append(seg)
+        return out
+
+    def value_of(self, params: BlancParams) -> float:
+        vals = []
+        for task, seg in zip(self.tasks, self.scores(params), strict=True):
+            human = task.data.human
+            if self.level == "system":
+                vals.append(correlation(system_means(human), system_means(seg), self.statistic))
+            else:
+                vals.append(correlation(human, seg, self.statistic, grouping=self.grouping))
+        return float(np.nanmean(vals)) if vals else float("nan")
+
+    def __call__(self, values: dict[str, float]) -> float:
+        return self.value_of(_params(self.base, values))
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "kind": "human",
+            "statistic": self.statistic,
+            "level": self.level,
+            "grouping": self.grouping,
+            "datasets": [
+                {"systems": t.data.n_systems, "items": t.data.n_items, "rated": t.data.n_rated}
+                for t in self.tasks
+            ],
+        }
+
+
+class OrangeObjective:
+    """Minus ORANGE (leave-one-out) of BLANC on candidate lists with R >= 2 references."""
+
+    def __init__(
+        self,
+        lists: CandidateLists,
+        *,
+        base: BlancParams,
+        ties: str = "mid",
+        tokenize: str = "13a",
+        lowercase: bool = False,
+    ) -> None:
+        R, S = lists.n_refs, lists.n_segments
+        if R < 2:
+            raise UserInputError("training on ORANGE needs at least two references per segment")
+        self.base, self.ties, self.lists = base, ties, lists
+        # every candidate, then every reference as a candidate of its own segment, against
+        # all the references; comparison k masks reference k out
+        cand_seg = lists.segment_of_candidates()
+        texts = list(lists.texts) + [lists.refs[k][s] for k in range(R) for s in range(S)]
+        seg = np.r_[cand_seg, np.tile(np.arange(S), R)].astype(np.int64)
+        pairs = TextPairs(texts, seg, lists.refs).encoded(TextView(tokenize, lowercase))
+        self.cache = _CountCache(pairs, gap=base.gap, n=base.n)
+        self.n_cand = len(lists.texts)
+
+    def orange(self, params: BlancParams) -> float:
+        R, S = self.lists.n_refs, self.lists.n_segments
+        counts = self.cache.get(params.alpha, params.beta)
+        P = self.n_cand
+        cand_scores = np.empty((R, P))
+        oracle_scores = np.empty((R, S))
+        for k in range(R):
+            present = counts.present.copy()
+            present[:, k] = False
+            f = BlancCounts(counts.common, counts.cand_self, counts.ref_self, present).prf(params)
+            cand_scores[k] = f[:P, 2]
+            oracle_scores[k] = f[P + k * S : P + (k + 1) * S, 2]
+        comp = Comparisons.from_scores(
+            "blanc", cand_scores, oracle_scores, self.lists.offsets, oracle="leave-one-out"
+        )
+        return orange_score(segment_ranks(comp, ties=self.ties), comp.n_candidates)
+
+    def value_of(self, params: BlancParams) -> float:
+        return -self.orange(params)
+
+    def __call__(self, values: dict[str, float]) -> float:
+        return self.value_of(_params(self.base, values))
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "kind": "orange",
+            "oracle": "leave-one-out",
+            "ties": self.ties,
+            "segments": self.lists.n_segments,
+            "candidates": int(self.n_cand),
+            "references": self.lists.n_refs,
+        }
+
+
+@dataclass
+class BlancTraining:
+    """A trained BLANC: its parameters, the objective's value, the search record."""
+
+    params: BlancParams
+    value: float
+    climb: ClimbResult
+    objective: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        from mtpalette import __version__
+
+        return {
+            "metric": "blanc",
+            "params": self.params.to_dict(),
+            "objective": self.objective,
+            "value": self.value,
+            "search": {
+                "method": "hill-climbing",
+                "seed": self.climb.seed,
+                "restarts": self.climb.restarts,
+                "evaluations": self.climb.n_evaluations,
+            },
+            "history": self.climb.history,
+            "version": __version__,
+        }
+
+    def save(self, path: str | Path) -> None:
+        """Write the parameters and the search record atomically (JSON, ``blanc:@PATH``)."""
+        write_json(path, self.to_dict())
+
+
+def train_blanc(
+    objective: HumanObjective | OrangeObjective,
+    *,
+    space: Sequence[Dimension] = DEFAULT_SPACE,
+    restarts: int = 4,
+    seed: int = 0,
+    halvings: int = 3,
+    max_evaluations: int = 2000,
+    on_evaluation=None,
+) -> BlancTraining:
+    """Fit BLANC's parameters by hill-climbing with seeded restarts."""
+    base = objective.base
+    start = {d.name: getattr(base, d.name) for d in space}
+    climb = hill_climb(
+        objective,
+        space,
+        start=start,
+        restarts=restarts,
+        seed=seed,
+        halvings=halvings,
+        max_evaluations=max_evaluations,
+        on_evaluation=on_evaluation,
+    )
+    best = _params(base, climb.best)
+    value = climb.value if isinstance(objective, HumanObjective) else -climb.value
+    return BlancTraining(best, value, climb, objective.describe())

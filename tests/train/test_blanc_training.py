@@ -1,0 +1,107 @@
+"""BLANC training: the objectives equal the library's own correlation and ORANGE pipelines,
+training helps on held-out real data, runs are reproducible, files are usable as specs."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from mtpalette.cli.app import app
+from mtpalette.cli.train_blanc import holdout_split
+from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
+from mtpalette.io.plain import read_lines
+from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
+from mtpalette.metaeval.correlation import SegmentData, correlation_table, score_segments
+from mtpalette.metaeval.orange import evaluate
+from mtpalette.metrics import parse_specs
+from mtpalette.metrics.blanc import BlancParams
+from mtpalette.train.blanc import HumanObjective, OrangeObjective, train_blanc
+from mtpalette.train.hillclimb import Dimension, hill_climb
+
+PARAMS = BlancParams(alpha=0.3, beta=0.6, gamma=-0.4, bf=2.0, n=3)
+SPEC = "blanc:alpha=0.3,beta=0.6,gamma=-0.4,bf=2,n=3"
+
+
+@pytest.fixture(scope="module")
+def ted_zhen_data():
+    paths = bundled_mqm_ted("zhen")
+    judged = read_judgments(paths["judgments"])
+    refs = [read_lines(p) for p in paths["refs"]]
+    outputs = {p.name[:-4]: read_lines(p) for p in paths["systems"]}
+    return SegmentData.from_judgments(
+        judged, outputs, refs, seg_ids=read_lines(paths["seg_ids"])
+    ), (outputs, refs)
+
+
+def test_human_objective_equals_correlation_table(ted_zhen_data):
+    data, _ = ted_zhen_data
+    data = data.select_items(range(200))
+    [scores] = score_segments(data, parse_specs([SPEC]))
+    for stat in ("pearson", "kendall"):
+        table = correlation_table(data, [scores], statistic=stat, n_resamples=0, test="none")
+        obj = HumanObjective([data], base=PARAMS, statistic=stat)
+        assert obj.value_of(PARAMS) == pytest.approx(table.rows[0].value, rel=1e-12)
+    sys_table = correlation_table(
+        data, [scores], level="system", system_score="mean", n_resamples=0, test="none"
+    )
+    sys_obj = HumanObjective([data], base=PARAMS, level="system")
+    assert sys_obj.value_of(PARAMS) == pytest.approx(sys_table.rows[0].value, rel=1e-12)
+
+
+def test_orange_objective_equals_orange_pipeline(ted_zhen_data):
+    _, (outputs, refs) = ted_zhen_data
+    lists = CandidateLists.from_systems(
+        {k: v[:150] for k, v in outputs.items()}, [r[:150] for r in refs]
+    )
+    [comp] = compare_candidates(lists, parse_specs([SPEC]))
+    table = evaluate([comp], n_resamples=0)
+    obj = OrangeObjective(lists, base=PARAMS)
+    assert obj.orange(PARAMS) == pytest.approx(table.rows[0].orange.value, rel=1e-12)
+
+
+def test_training_beats_default_on_held_out_items(ted_zhen_data, tmp_path):
+    data, _ = ted_zhen_data
+    train, test = holdout_split(data, 0.3)
+    base = BlancParams()
+    result = train_blanc(
+        HumanObjective([train], base=base), restarts=2, seed=3, max_evaluations=120
+    )
+    held_out = HumanObjective([test], base=base)
+    assert held_out.value_of(result.params) > held_out.value_of(base)
+    # reproducible: the same seed gives the same search
+    again = train_blanc(HumanObjective([train], base=base), restarts=2, seed=3, max_evaluations=120)
+    assert again.params == result.params and again.value == result.value
+    # the saved file is a metric spec giving the same scores as the parameters
+    path = tmp_path / "p.json"
+    result.save(path)
+    [from_file] = score_segments(test, parse_specs([f"blanc:@{path}"]))
+    np.testing.assert_array_equal(
+        np.nan_to_num(from_file.seg, nan=-1),
+        np.nan_to_num(held_out.scores(result.params)[0], nan=-1),
+    )
+
+
+def test_hill_climb_respects_bounds_and_budget():
+    seen = []
+    space = [Dimension("x", 0.0, 1.0, 0.4), Dimension("y", 0.5, 4.0, 1.0, log=True)]
+    result = hill_climb(
+        lambda p: seen.append(p) or p["x"] + p["y"], space, restarts=3, seed=0, max_evaluations=25
+    )
+    assert len(seen) == result.n_evaluations <= 25
+    assert all(0 <= p["x"] <= 1 and 0.5 - 1e-12 <= p["y"] <= 4 + 1e-9 for p in seen)
+    assert result.best["x"] == pytest.approx(1.0) and result.best["y"] == pytest.approx(4.0)
+
+
+def test_cli_trains_and_writes_a_usable_file(tmp_path):
+    out = tmp_path / "blanc.json"
+    args = ["train-blanc", "--bundled", "ende", "--holdout", "0.3", "-o", str(out)]
+    result = CliRunner().invoke(app, [*args, "--max-evals", "30", "--restarts", "1", "-q"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(out.read_text())
+    assert record["test"]["items"] > 100 and len(record["history"]) == 30
+    assert parse_specs([f"blanc:@{out}"])[0].blanc == BlancParams(**record["params"])
+    bad = CliRunner().invoke(app, ["train-blanc", "--objective", "nope", "-o", str(out)])
+    assert bad.exit_code != 0 and "unknown objective" in str(bad.exception)
