@@ -89,7 +89,7 @@ def test_options_and_conveniences(data):
         (["a"], [[b"a"]], ["bleu"], "refs[0][0] is bytes"),
         (["a", "b"], [["a", None], [None, None]], ["bleu"], "segment 2 has no reference"),
         (["a"], [["a"]], [], "no metric given"),
-        (["a"], [["a"]], ["blue"], "unknown metric 'blue'; known metrics: bleu, bleus"),
+        (["a"], [["a"]], ["blue"], "unknown metric 'blue'; known metrics: blanc, bleu, bleus"),
         (["a"], [["a"]], ["bleus:0..x"], "bad range '0..x'"),
         (["a"], [["a"]], ["rouge-l:smooth=1"], "has no option 'smooth'"),
     ],

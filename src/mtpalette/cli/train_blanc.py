@@ -44,11 +44,11 @@ def holdout_split(data: SegmentData, fraction: float) -> tuple[SegmentData, Segm
 
     Examples
     --------
-    >>> d = SegmentData(["A"], [[1.0, 2.0, 3.0, 4.0]], [["a", "b", "c", "d"]],
-    ...                 [["a", "b", "c", "d"]], [1, 2, 3, 4])
-    >>> train, test = holdout_split(d, 0.25)
+    >>> d = SegmentData(["A"], [[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]], [list("abcdef")],
+    ...                 [list("abcdef")], [1, 2, 3, 4, 5, 6])
+    >>> train, test = holdout_split(d, 1 / 3)
     >>> train.items, test.items
-    ([1, 2, 3], [4])
+    ([1, 2, 3, 4], [5, 6])
     """
     if fraction == 0:
         return data, None
