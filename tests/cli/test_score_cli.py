@@ -253,7 +253,10 @@ def _bad_inputs(tmp_path, paths):
         (["--table", tsv, "-r", ref], "give either --table or -r/--refs files, not both"),
         (["--table", tsv, "-i", hyp], "give either --table or -i/--input, not both"),
         (["-r", ref, "-i", hyp, "--ref-col", "x"], "--ref-col needs --table"),
-        (["-r", ref, "-i", hyp, "-m", "blue"], "unknown metric 'blue'; known metrics: blanc, bleu, "),
+        (
+            ["-r", ref, "-i", hyp, "-m", "blue"],
+            "unknown metric 'blue'; known metrics: blanc, bleu, ",
+        ),
         (["-r", ref, "-i", hyp, "-m", "bleus:x"], "bad value 'x' for 'n' in 'bleus:x'"),
         (["-r", ref, "-i", hyp, "-m", "bleu:nosuch=1"], "metric 'bleu' has no option 'nosuch'"),
         (["-r", ref, "-i", hyp, "--tokenize", "moses"], "unknown tokenizer 'moses'; known"),

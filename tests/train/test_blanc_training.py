@@ -10,7 +10,6 @@ import pytest
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
-from mtpalette.cli.train_blanc import holdout_split
 from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
@@ -20,6 +19,7 @@ from mtpalette.metrics import parse_specs
 from mtpalette.metrics.blanc import BlancParams
 from mtpalette.train.blanc import HumanObjective, OrangeObjective, train_blanc
 from mtpalette.train.hillclimb import Dimension, hill_climb
+from mtpalette.train.split import holdout_split
 
 PARAMS = BlancParams(alpha=0.3, beta=0.6, gamma=-0.4, bf=2.0, n=3)
 SPEC = "blanc:alpha=0.3,beta=0.6,gamma=-0.4,bf=2,n=3"
@@ -105,3 +105,14 @@ def test_cli_trains_and_writes_a_usable_file(tmp_path):
     assert parse_specs([f"blanc:@{out}"])[0].blanc == BlancParams(**record["params"])
     bad = CliRunner().invoke(app, ["train-blanc", "--objective", "nope", "-o", str(out)])
     assert bad.exit_code != 0 and "unknown objective" in str(bad.exception)
+
+
+def test_document_split_keeps_talks_whole(ted_zhen_data):
+    data, _ = ted_zhen_data
+    assert len(set(data.info["docs"])) > 3
+    train, test = holdout_split(data, 0.3)
+    assert not set(train.info["docs"]) & set(test.info["docs"])
+    assert train.n_items + test.n_items == data.n_items
+    assert test.info["split"]["test_docs"] == sorted(
+        set(test.info["docs"]), key=data.info["docs"].index
+    )

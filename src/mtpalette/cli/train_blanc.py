@@ -31,33 +31,11 @@ from mtpalette.cli.orange import _load_lists
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import write_json
-from mtpalette.metaeval.correlation import SegmentData
 from mtpalette.metrics.blanc import BlancParams
 from mtpalette.train.blanc import HumanObjective, OrangeObjective, train_blanc
+from mtpalette.train.split import holdout_split
 
 Opt = typer.Option
-
-
-def holdout_split(data: SegmentData, fraction: float) -> tuple[SegmentData, SegmentData | None]:
-    """The first ``1 - fraction`` of the items for training, the rest (a contiguous block, so
-    whole talks or documents stay on one side) for testing.
-
-    Examples
-    --------
-    >>> d = SegmentData(["A"], [[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]], [list("abcdef")],
-    ...                 [list("abcdef")], [1, 2, 3, 4, 5, 6])
-    >>> train, test = holdout_split(d, 1 / 3)
-    >>> train.items, test.items
-    ([1, 2, 3, 4], [5, 6])
-    """
-    if fraction == 0:
-        return data, None
-    if not 0 < fraction < 1:
-        raise UserInputError(f"--holdout must be in [0, 1), got {fraction}")
-    cut = int(round(data.n_items * (1 - fraction)))
-    if cut < 2 or data.n_items - cut < 2:
-        raise UserInputError(f"--holdout {fraction} leaves fewer than 2 items on one side")
-    return data.select_items(range(cut)), data.select_items(range(cut, data.n_items))
 
 
 def train_blanc_cmd(
@@ -77,7 +55,10 @@ def train_blanc_cmd(
     stat: Annotated[str, Opt("--stat", help="Correlation statistic.")] = "pearson",
     level: Annotated[str, Opt("--level", help="segment or system.")] = "segment",
     grouping: Annotated[str, Opt("--grouping", help="none, item or system.")] = "none",
-    holdout: Annotated[float, Opt("--holdout", help="Fraction of items held out.")] = 0.0,
+    holdout: Annotated[float, Opt("--holdout", help="Fraction held out for testing.")] = 0.0,
+    holdout_by: Annotated[
+        str, Opt("--holdout-by", help="docs (whole documents, when known) or items.")
+    ] = "docs",
     n: Annotated[int, Opt("--n", help="Largest skip-n-gram size (0: every size).")] = 4,
     gap: Annotated[str, Opt("--gap", help="Gap decay on max or cand gaps.")] = "max",
     restarts: Annotated[int, Opt("--restarts", help="Hill-climbing starts.")] = 4,
@@ -109,7 +90,7 @@ def train_blanc_cmd(
             lp=lp,
             rename=None,
         )
-        train_data, test_data = holdout_split(data, holdout)
+        train_data, test_data = holdout_split(data, holdout, by=holdout_by)
         kw = dict(statistic=stat, level=level, grouping=grouping, **common)
         obj = HumanObjective([train_data], **kw)
         if test_data is not None:
@@ -153,6 +134,7 @@ def train_blanc_cmd(
             "value": test_obj.value_of(result.params),
             "default_value": test_obj.value_of(base),
             "items": test_obj.tasks[0].data.n_items,
+            "split": train_data.info.get("split"),
         }
     write_json(output, record)
     what = f"{stat} ({level})" if objective == "human" else "ORANGE (lower is better)"

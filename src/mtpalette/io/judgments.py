@@ -115,6 +115,9 @@ class Judgments:
         Optional ``(S, I)`` number of raters behind each score.
     targets:
         Optional translations found in the file, ``{system: {item: text}}``.
+    docs:
+        Optional document of each item, ``{item: doc}`` (MQM's ``doc`` column), for splits
+        that keep documents whole.
     """
 
     systems: list[str]
@@ -126,6 +129,7 @@ class Judgments:
     unaligned: str | None = None
     n_raters: np.ndarray | None = field(default=None, repr=False)
     targets: dict[str, dict[Hashable, str]] | None = field(default=None, repr=False)
+    docs: dict[Hashable, str] | None = field(default=None, repr=False)
 
     @property
     def n_rated(self) -> int:
@@ -525,6 +529,8 @@ def read_mqm(path: str | Path, *, weights: Mapping[str, float] | None = None) ->
     order: dict[str, None] = {}
     targets: dict[str, dict[Hashable, str]] = {}
     tcol = col.get("target")
+    dcol = col.get("doc")
+    docs: dict[Hashable, str] = {}
     for line, fields in rows:
         if len(fields) < max(col[c] for c in need) + 1 or len(fields) > width:
             raise UserInputError(
@@ -549,6 +555,8 @@ def read_mqm(path: str | Path, *, weights: Mapping[str, float] | None = None) ->
         order.setdefault(system, None)
         if tcol is not None and tcol < len(fields):
             targets.setdefault(system, {}).setdefault(seg, _SPAN.sub("", fields[tcol]))
+        if dcol is not None and dcol < len(fields):
+            docs.setdefault(seg, fields[dcol].strip())
     if not sums:
         raise UserInputError("no annotation rows in the file", path=name)
     systems = list(order)
@@ -562,7 +570,9 @@ def read_mqm(path: str | Path, *, weights: Mapping[str, float] | None = None) ->
         vals = [round(v, 9) for v in per_rater.values()]
         scores[row[system], colx[seg]] = -sum(vals) / len(vals)
         n_raters[row[system], colx[seg]] = len(vals)
-    return Judgments(systems, items, scores, "mqm", name, None, None, n_raters, targets or None)
+    return Judgments(
+        systems, items, scores, "mqm", name, None, None, n_raters, targets or None, docs or None
+    )
 
 
 def read_mqm_avg(path: str | Path) -> Judgments:

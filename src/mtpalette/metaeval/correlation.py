@@ -182,6 +182,8 @@ class SegmentData:
             "unscored_systems": [s for s in judgments.systems if s not in outputs],
             "lines": lines,
         }
+        if judgments.docs is not None:
+            info["docs"] = [judgments.docs.get(item) for item in judgments.items]
         return cls(systems, sub.scores, hyps, ref_cols, list(judgments.items), info)
 
     @classmethod
@@ -199,13 +201,16 @@ class SegmentData:
     def select_items(self, keep: Sequence[int] | np.ndarray) -> SegmentData:
         """Only these item columns (e.g. the first ``n`` for a quick run)."""
         idx = np.asarray(keep, dtype=np.int64)
+        info = dict(self.info)
+        if "docs" in info:
+            info["docs"] = [info["docs"][i] for i in idx.tolist()]
         return SegmentData(
             self.systems,
             self.human[:, idx],
             [[h[i] for i in idx.tolist()] for h in self.hyps],
             [[r[i] for i in idx.tolist()] for r in self.refs],
             [self.items[i] for i in idx.tolist()],
-            dict(self.info),
+            info,
         )
 
     def drop_systems(self, names: Sequence[str]) -> SegmentData:
