@@ -12,7 +12,7 @@ Experiments (95% percentile bootstrap intervals; clusters from the paired bootst
 * ``orange``: BLANC fitted to minimise ORANGE (leave-one-out) on the first half of WMT21
   de-en (19 systems, references A and B), then ORANGE on the second half and on WMT21 en-de
   (20 systems, references A, C, D), against the same metrics and WER, and its correlation
-  with MQM on TED zh-en.
+  with MQM on TED zh-en and en-de.
 
 Writes ``OUT/summary.md``, the trained parameter files ``OUT/blanc-*.json`` and run files.
 WMT data is read from ``--data-dir`` (default /work/shared/data); what is absent is skipped.
@@ -200,9 +200,10 @@ def orange(args, out_dir: Path):
         )
         parts.append(md)
         results[title] = res
-    md, res = _corr_tables(_ted("zhen"), ["blanc", f"blanc:@{path}"], args, "MQM TED zhen")
-    parts.extend(_rename(m, path, label) for m in md)
-    results["ted-zhen"] = res
+    for lp in ("zhen", "ende"):
+        md, res = _corr_tables(_ted(lp), [*BASELINES, f"blanc:@{path}"], args, f"MQM TED {lp}")
+        parts.extend(_rename(m, path, label) for m in md)
+        results[f"ted-{lp}"] = res
     print("  orange done", flush=True)
     return parts, results
 

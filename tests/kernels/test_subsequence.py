@@ -11,6 +11,8 @@ from mtpalette.kernels.subsequence import (
     levenshtein_per_ref,
     levenshtein_slow,
     wlcs_per_ref,
+    wlcs_rouge155_per_ref,
+    wlcs_rouge155_slow,
     wlcs_slow,
 )
 from mtpalette.metrics.base import Pairs
@@ -96,3 +98,18 @@ def test_skip_totals(length, n_buckets):
             1 for i in range(length) for j in range(i + 1, length) if j - i - 1 <= d
         )
     assert totals[-1] == length * (length - 1) // 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(cases, st.lists(st.sampled_from([1.0, 1.2, 2.0]), min_size=1, max_size=2))
+def test_wlcs_rouge155(case, alphas):
+    hyps, refs = case
+    out = wlcs_rouge155_per_ref(_pairs(hyps, refs), alphas)
+    for p, h in enumerate(hyps):
+        for k, ref in enumerate(refs):
+            if ref[p] is None:
+                assert np.isnan(out[p, k]).all()
+                continue
+            for q, a in enumerate(alphas):
+                expected = wlcs_rouge155_slow(ref[p], h, lambda x, a=a: x**a)
+                assert np.isclose(out[p, k, q], expected, rtol=1e-12)

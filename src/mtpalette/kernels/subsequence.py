@@ -83,11 +83,58 @@ def _wlcs(a, b, alpha, c_row, w_row):
     return c_row[n]
 
 
+@nb.njit(cache=True, nogil=True)
+def _wlcs_rouge155(a, b, alpha):
+    """ROUGE-1.5.5's ROUGE-W hit (a is the reference): the WLCS table with its tie rule
+    ("up" when c[i-1][j] >= c[i][j-1]), one traceback from the corner marking the matched
+    reference positions, and f summed over runs consecutive in the reference."""
+    m = len(a)
+    n = len(b)
+    c = np.zeros((m + 1, n + 1))
+    w = np.zeros((m + 1, n + 1), dtype=np.int64)
+    move = np.zeros((m + 1, n + 1), dtype=np.int8)  # 1 diagonal, 2 up (i - 1), 3 left (j - 1)
+    for i in range(1, m + 1):
+        x = a[i - 1]
+        for j in range(1, n + 1):
+            if b[j - 1] == x:
+                k = w[i - 1, j - 1]
+                c[i, j] = c[i - 1, j - 1] + (k + 1) ** alpha - k**alpha
+                w[i, j] = k + 1
+                move[i, j] = 1
+            elif c[i - 1, j] >= c[i, j - 1]:
+                c[i, j] = c[i - 1, j]
+                move[i, j] = 2
+            else:
+                c[i, j] = c[i, j - 1]
+                move[i, j] = 3
+    marked = np.zeros(m + 1, dtype=np.bool_)
+    i = m
+    j = n
+    while i > 0 and j > 0:
+        if move[i, j] == 1:
+            marked[i] = True
+            i -= 1
+            j -= 1
+        elif move[i, j] == 2:
+            i -= 1
+        else:
+            j -= 1
+    hit = 0.0
+    run = 0
+    for i in range(1, m + 2):
+        if i <= m and marked[i]:
+            run += 1
+        elif run > 0:
+            hit += run**alpha
+            run = 0
+    return hit
+
+
 @nb.njit(cache=True, parallel=True, nogil=True)
 def _per_ref(kind, hyp_ids, hyp_off, seg, ref_ids, ref_off, ref_mask, alphas):
     n_refs, n_seg = ref_mask.shape
     P = len(hyp_off) - 1
-    n_out = len(alphas) if kind == 2 else 1
+    n_out = len(alphas) if kind >= 2 else 1
     out = np.full((P, n_refs, n_out), np.nan)
     width = 1  # one table row, as long as the longest sentence of either side plus one
     for r in range(len(ref_off) - 1):
@@ -108,9 +155,12 @@ def _per_ref(kind, hyp_ids, hyp_off, seg, ref_ids, ref_off, ref_mask, alphas):
                 out[p, k, 0] = _levenshtein(hyp, ref, row)
             elif kind == 1:
                 out[p, k, 0] = _lcs(ref, hyp, row)
-            else:
+            elif kind == 2:
                 for q in range(len(alphas)):
                     out[p, k, q] = _wlcs(ref, hyp, alphas[q], c_row, row)
+            else:
+                for q in range(len(alphas)):
+                    out[p, k, q] = _wlcs_rouge155(ref, hyp, alphas[q])
     return out
 
 
@@ -136,6 +186,11 @@ def lcs_per_ref(pairs) -> np.ndarray:
 def wlcs_per_ref(pairs, alphas) -> np.ndarray:
     """Weighted LCS with f(k) = k ** a for each a in ``alphas``, ``(P, R, len(alphas))``."""
     return _run(2, pairs, alphas)
+
+
+def wlcs_rouge155_per_ref(pairs, alphas) -> np.ndarray:
+    """ROUGE-1.5.5's ROUGE-W hit for each a in ``alphas``, ``(P, R, len(alphas))``."""
+    return _run(3, pairs, alphas)
 
 
 # ------------------------------------------------------------------ slow reference twins
@@ -182,3 +237,46 @@ def wlcs_slow(x, y, f) -> float:
                 c[i][j] = c[i][j - 1]
                 w[i][j] = 0
     return c[m][n]
+
+
+def wlcs_rouge155_slow(x, y, f) -> float:
+    """ROUGE-1.5.5's ROUGE-W hit, written from the script's rules (x is the reference).
+
+    Examples
+    --------
+    >>> f = lambda k: k**2
+    >>> wlcs_rouge155_slow("ABCDEFG", "AHBKCID", f)  # a, b, c, d consecutive in x: f(4)
+    16
+    >>> wlcs_rouge155_slow("AHBKCID", "ABCDEFG", f)  # the same matches, apart in x
+    4
+    """
+    m, n = len(x), len(y)
+    c = [[0] * (n + 1) for _ in range(m + 1)]
+    w = [[0] * (n + 1) for _ in range(m + 1)]
+    move = [[""] * (n + 1) for _ in range(m + 1)]
+    for i in range(1, m + 1):
+        for j in range(1, n + 1):
+            if x[i - 1] == y[j - 1]:
+                k = w[i - 1][j - 1]
+                c[i][j], w[i][j], move[i][j] = c[i - 1][j - 1] + f(k + 1) - f(k), k + 1, "diag"
+            elif c[i - 1][j] >= c[i][j - 1]:
+                c[i][j], move[i][j] = c[i - 1][j], "up"
+            else:
+                c[i][j], move[i][j] = c[i][j - 1], "left"
+    marked = set()
+    i, j = m, n
+    while i > 0 and j > 0:
+        if move[i][j] == "diag":
+            marked.add(i)
+            i, j = i - 1, j - 1
+        elif move[i][j] == "up":
+            i -= 1
+        else:
+            j -= 1
+    hit, run = 0, 0
+    for i in range(1, m + 2):
+        if i in marked:
+            run += 1
+        elif run:
+            hit, run = hit + f(run), 0
+    return hit

@@ -3,8 +3,10 @@
 Every variant computes a precision P and a recall R against each reference, and the
 F-measure F = (1 + beta^2) P R / (R + beta^2 P) (beta = 1 by default, as in the papers'
 examples). Several references: ``multiref=max`` (default) keeps the reference with the
-highest F, as rouge-score's ``score_multi`` and ROUGE-1.5.5's ``-f B``; ``multiref=avg``
-averages P, R and F over the references. The statistics row of a candidate is ``[P, R, F]``;
+highest F, as rouge-score's ``score_multi``; ``multiref=avg`` averages P, R and F over the
+references; ``multiref=rouge155-a`` and ``rouge155-b`` are ROUGE-1.5.5's ``-f A`` (hits and
+counts summed over the references) and ``-f B`` (the reference with the highest recall as the
+script prints it, 5 decimals except for ROUGE-L, the first on ties). The statistics row of a candidate is ``[P, R, F]``;
 the sentence score is one of them (``score=f|p|r``) and the corpus score is the mean of the
 sentence scores, as ROUGE-1.5.5 reports an average over sentences.
 
@@ -12,7 +14,9 @@ sentence scores, as ROUGE-1.5.5 reports an average over sentences.
 * ROUGE-L (``rouge-l``): LCS length over candidate / reference length (paper eqs. 1-3).
 * ROUGE-W-a (``rouge-w:1.2``): weighted LCS with f(k) = k^a, R = f^-1(WLCS / f(m)),
   P = f^-1(WLCS / f(n)) (eqs. 4-6); a = 1 is ROUGE-L. ``compat=rouge155`` reproduces the
-  ROUGE-1.5.5 script, which divides the recall by f(f(m)) instead of f(m).
+  ROUGE-1.5.5 script exactly: its recall divides by f(f(m)) instead of f(m), and its hit is
+  not the WLCS value but f summed over the runs of reference positions, consecutive in the
+  reference only, that one traceback of the table matches (ties going "up").
 * ROUGE-S-d (``rouge-s:4``, ``rouge-s:*``): skip-bigrams with at most d words in between
   (S0 = bigrams), clipped counts, over the number of such skip-bigrams in each sentence
   (C(n, 2) for S*). On "police killed the gunman" vs "police kill the gunman": S0 = 0.333,
@@ -38,12 +42,20 @@ import numpy as np
 
 from mtpalette.kernels.ngram import ngram_matches
 from mtpalette.kernels.skipbigram import skip_matches_kernel, skip_pair_totals
-from mtpalette.kernels.subsequence import lcs_per_ref, wlcs_per_ref
+from mtpalette.kernels.subsequence import lcs_per_ref, wlcs_per_ref, wlcs_rouge155_per_ref
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.registry import register
 from mtpalette.text.ragged import Ragged
 
 _SCORE_COLUMN = {"p": 0, "r": 1, "f": 2}
+#: multi-reference policies; the rouge155 ones are ROUGE-1.5.5's ``-f A`` and ``-f B``
+MULTIREF = ("max", "avg", "rouge155-a", "rouge155-b")
+
+
+def _round5(x: np.ndarray) -> np.ndarray:
+    """``float("%.5f" % x)`` element by element: ROUGE-1.5.5's ``%07.5f`` (sprintf rounds the
+    exact binary value, which ``np.round`` does not always do)."""
+    return np.array([float(f"{v:.5f}") for v in np.ravel(x)]).reshape(np.shape(x))
 
 
 def f_measure(p: np.ndarray, r: np.ndarray, beta: float) -> np.ndarray:
@@ -77,7 +89,7 @@ class _Rouge(Metric):
     options: ClassVar[dict[str, Any]] = {
         "beta": float,
         "score": lambda t: _choice(t, ("f", "p", "r")),
-        "multiref": lambda t: _choice(t, ("max", "avg")),
+        "multiref": lambda t: _choice(t, MULTIREF),
     }
 
     def __init__(
@@ -104,11 +116,47 @@ class _Rouge(Metric):
             "corpus": "mean-of-sentences",
         }
 
-    def reduce(self, p: np.ndarray, r: np.ndarray, present: np.ndarray) -> np.ndarray:
-        """``(P, R)`` per-reference precision and recall -> ``[P, R, F]`` per candidate."""
+    #: ROUGE-1.5.5 ranks references by recall rounded to 5 decimals (not for ROUGE-L)
+    rank_rounded: ClassVar[bool] = True
+
+    def reduce(
+        self,
+        hit: np.ndarray,
+        hyp_count: np.ndarray,
+        ref_count: np.ndarray,
+        present: np.ndarray,
+        *,
+        root: float = 1.0,
+        rank: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Per-reference hits and counts ``(P, R)`` -> ``[P, R, F]`` per candidate.
+
+        P = (hit / hyp_count)^(1/root), R = (hit / ref_count)^(1/root) per reference (root is
+        ROUGE-W's a), then the multi-reference policy:
+
+        * ``max``: the reference with the best F; ``avg``: the mean of P, R and F;
+        * ``rouge155-a`` (ROUGE-1.5.5 ``-f A``): hits and counts summed over the references;
+        * ``rouge155-b`` (``-f B``): the reference with the highest ``rank`` (default: R,
+          rounded to 5 decimals as the script prints it), the first one on ties.
+        """
+        hit = np.broadcast_to(hit, present.shape)
+        hyp_count = np.broadcast_to(hyp_count, present.shape)
+        ref_count = np.broadcast_to(ref_count, present.shape)
+        if self.multiref == "rouge155-a":
+            total = [np.where(present, x, 0.0).sum(axis=1) for x in (hit, hyp_count, ref_count)]
+            p = _ratio(total[0], total[1]) ** (1 / root)
+            r = _ratio(total[0], total[2]) ** (1 / root)
+            return np.column_stack([p, r, f_measure(p, r, self.beta)])
+        p = _ratio(hit, hyp_count) ** (1 / root)
+        r = _ratio(hit, ref_count) ** (1 / root)
         f = f_measure(p, r, self.beta)
-        if self.multiref == "max":
-            best = np.argmax(np.where(present, f, -np.inf), axis=1)
+        if self.multiref in ("max", "rouge155-b"):
+            if self.multiref == "max":
+                key = f
+            else:
+                key = r if rank is None else rank
+                key = _round5(key) if self.rank_rounded else key
+            best = np.argmax(np.where(present, key, -np.inf), axis=1)
             idx = np.arange(len(best))
             return np.column_stack([p[idx, best], r[idx, best], f[idx, best]])
         count = np.maximum(present.sum(axis=1), 1)
@@ -142,7 +190,7 @@ class RougeN(_Rouge):
         matches = ngram_matches(pairs, self.n, per_ref=True)[:, :, self.n - 1].astype(float)
         hyp_total = np.maximum(pairs.hyp.lengths() - self.n + 1, 0)[:, None]
         ref_total = np.maximum(pairs.ref_lengths() - self.n + 1, 0)
-        return self.reduce(_ratio(matches, hyp_total), _ratio(matches, ref_total), pairs.present())
+        return self.reduce(matches, hyp_total, ref_total, pairs.present())
 
 
 @register
@@ -159,14 +207,14 @@ class RougeL(_Rouge):
     """
 
     name = "rouge-l"
+    rank_rounded = False
 
     def params(self) -> dict[str, Any]:
         return self._common_params()
 
     def compute(self, pairs: Pairs) -> np.ndarray:
         lcs = lcs_per_ref(pairs)
-        p = _ratio(lcs, pairs.hyp.lengths()[:, None])
-        return self.reduce(p, _ratio(lcs, pairs.ref_lengths()), pairs.present())
+        return self.reduce(lcs, pairs.hyp.lengths()[:, None], pairs.ref_lengths(), pairs.present())
 
 
 @register
@@ -207,21 +255,29 @@ class RougeW(_Rouge):
 
     @classmethod
     def compute_group(cls, metrics: Sequence[Metric], pairs: Pairs) -> list[np.ndarray]:
-        alphas = sorted({m.a for m in metrics})
-        table = wlcs_per_ref(pairs, alphas)
-        return [m._from_wlcs(table[:, :, alphas.index(m.a)], pairs) for m in metrics]
+        out = []
+        for compat, kernel in (("paper", wlcs_per_ref), ("rouge155", wlcs_rouge155_per_ref)):
+            alphas = sorted({m.a for m in metrics if m.compat == compat})
+            if alphas:
+                table = kernel(pairs, alphas)
+                out += [
+                    (m, m._from_wlcs(table[:, :, alphas.index(m.a)], pairs))
+                    for m in metrics
+                    if m.compat == compat
+                ]
+        found = {id(m): stats for m, stats in out}
+        return [found[id(m)] for m in metrics]
 
     def compute(self, pairs: Pairs) -> np.ndarray:
-        return self._from_wlcs(wlcs_per_ref(pairs, [self.a])[:, :, 0], pairs)
+        return self.compute_group([self], pairs)[0]
 
-    def _from_wlcs(self, wlcs: np.ndarray, pairs: Pairs) -> np.ndarray:
+    def _from_wlcs(self, hit: np.ndarray, pairs: Pairs) -> np.ndarray:
         a = self.a
         m = pairs.ref_lengths().astype(float)
         n = pairs.hyp.lengths().astype(float)[:, None]
         f_m = m**a if self.compat == "paper" else (m**a) ** a
-        r = _ratio(wlcs, f_m) ** (1 / a)
-        p = _ratio(wlcs, n**a) ** (1 / a)
-        return self.reduce(p, r, pairs.present())
+        rank = _ratio(hit, m**a) ** (1 / a)  # ROUGE-1.5.5 -f B ranks with a single weight
+        return self.reduce(hit, n**a, f_m, pairs.present(), root=a, rank=rank)
 
 
 def _drop_last(r: Ragged) -> Ragged:
@@ -290,7 +346,7 @@ def _skip_group(metrics: Sequence[_SkipFamily], pairs: Pairs) -> list[np.ndarray
             num = num + uni
             h_den = h_den + np.maximum(pairs.hyp.lengths() - 1, 0)[:, None]
             r_den = r_den + np.maximum(ref_len - 1, 0)
-        out.append(m.reduce(_ratio(num, h_den), _ratio(num, r_den), pairs.present()))
+        out.append(m.reduce(num, h_den, r_den, pairs.present()))
     return out
 
 
