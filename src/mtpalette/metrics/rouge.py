@@ -6,9 +6,9 @@ examples). Several references: ``multiref=max`` (default) keeps the reference wi
 highest F, as rouge-score's ``score_multi``; ``multiref=avg`` averages P, R and F over the
 references; ``multiref=rouge155-a`` and ``rouge155-b`` are ROUGE-1.5.5's ``-f A`` (hits and
 counts summed over the references) and ``-f B`` (the reference with the highest recall as the
-script prints it, 5 decimals except for ROUGE-L, the first on ties). The statistics row of a candidate is ``[P, R, F]``;
-the sentence score is one of them (``score=f|p|r``) and the corpus score is the mean of the
-sentence scores, as ROUGE-1.5.5 reports an average over sentences.
+script prints it, 5 decimals except for ROUGE-L, the first on ties). The statistics row of a
+candidate is ``[P, R, F]``; the sentence score is one of them (``score=f|p|r``) and the corpus
+score is the mean of the sentence scores, as ROUGE-1.5.5 reports an average over sentences.
 
 * ROUGE-N (``rouge-n:2``): clipped n-gram matches over candidate / reference n-grams.
 * ROUGE-L (``rouge-l``): LCS length over candidate / reference length (paper eqs. 1-3).
