@@ -1,3 +1,3 @@
 """Import every built-in metric family so that each registers its spec name."""
 
-from mtpalette.metrics import blanc, bleu, chrf, edit, gtm, nist, rouge, ter  # noqa: F401
+from mtpalette.metrics import blanc, bleu, chrf, edit, gtm, nist, plugin, rouge, ter  # noqa: F401

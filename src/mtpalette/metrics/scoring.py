@@ -77,6 +77,9 @@ def compute_stats(metrics: Sequence[Metric], pairs: TextPairs) -> dict[Metric, n
     for members in groups.values():
         cls = type(members[0])
         first = members[0]
+        if getattr(cls, "reads_text", False):  # plugins score raw text (metrics/plugin.py)
+            out.update(zip(members, cls.compute_text(members, pairs), strict=True))
+            continue
         extra = [pairs.encoded(view) for view in first.extra_views()]
         stats = cls.compute_group(members, pairs.encoded(first.view()), *extra)
         out.update(zip(members, stats, strict=True))

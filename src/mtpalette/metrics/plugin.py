@@ -1,0 +1,187 @@
+"""Any Python function as a metric: ``plugin:package.module:function`` or an entry point.
+
+A plugin scores batches of raw text::
+
+    def my_metric(hyps: list[str], refs: list[list[str]]) -> list[float]:
+        ...  # refs[i]: the references of hyps[i] (one or more)
+
+    my_metric.higher_is_better = True   # optional (default True)
+    my_metric.version = "1.2"           # optional (default: the package's version)
+
+It is then a metric like any other - ORANGE, correlations, significance, grids of the run -
+named ``plugin:package.module:function`` (options ``higher=yes|no`` override the function's
+direction, ``batch=N`` sets the batch size, 256 by default). An installed package may instead
+declare an entry point in the group ``mtpalette.metrics`` (``name = "pkg.mod:function"``) and
+be named ``plugin:name``.
+
+The signature records the target, the package version and the direction. Texts are passed as
+read (the run's tokenizer does not apply: a neural metric tokenizes for itself), each distinct
+(candidate, references) pair once. The function must return one finite number per candidate.
+
+COMET, for instance (on a machine with ``unbabel-comet`` and its model)::
+
+    # mycomet.py
+    from comet import download_model, load_from_checkpoint
+    _model = load_from_checkpoint(download_model("Unbabel/wmt22-comet-da"))
+
+    def comet(hyps, refs, srcs=None):
+        data = [{"src": "", "mt": h, "ref": r[0]} for h, r in zip(hyps, refs)]
+        return _model.predict(data, batch_size=64, gpus=0).scores
+
+    # mtpalette orange ... -m bleus:4 plugin:mycomet:comet
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Hashable, Sequence
+from importlib import metadata
+from typing import Any, ClassVar
+
+import numpy as np
+
+from mtpalette.errors import UserInputError
+from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.registry import _parse_bool, register
+
+ENTRY_POINT_GROUP = "mtpalette.metrics"
+
+
+def load_target(target: str) -> Callable[..., Any]:
+    """The function named ``module:function`` (dots allowed in both), or an entry point."""
+    if ":" not in target:
+        found = [ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.name == target]
+        if not found:
+            raise UserInputError(
+                f"plugin {target!r}: expected module:function, or the name of an entry point "
+                f"in the group {ENTRY_POINT_GROUP!r} (none is called so)"
+            )
+        return found[0].load()
+    module_name, _, attr = target.partition(":")
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UserInputError(f"plugin {target!r}: cannot import {module_name!r}: {exc}") from None
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise UserInputError(f"plugin {target!r}: {module_name!r} has no {attr!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise UserInputError(f"plugin {target!r} is not callable")
+    return obj
+
+
+def _version(fn: Callable[..., Any]) -> str:
+    if getattr(fn, "version", None):
+        return str(fn.version)
+    top = (getattr(fn, "__module__", "") or "").split(".")[0]
+    try:
+        return metadata.version(top)
+    except metadata.PackageNotFoundError:
+        module = importlib.import_module(top) if top else None
+        return str(getattr(module, "__version__", "unknown"))
+
+
+@register
+class Plugin(Metric):
+    """A Python function scoring (candidate, references) text pairs."""
+
+    name = "plugin"
+    positional = "target"
+    reads_text: ClassVar[bool] = True
+    options: ClassVar[dict[str, Any]] = {"target": str, "higher": _parse_bool, "batch": int}
+    scale = "plugin"
+
+    def __init__(
+        self, *, target: str = "", higher: bool | None = None, batch: int = 256, **common: Any
+    ) -> None:
+        super().__init__(**common)
+        if not target:
+            raise ValueError("name the function: plugin:module:function")
+        if batch < 1:
+            raise ValueError("batch must be >= 1")
+        self.target, self.batch = target, batch
+        self.fn = load_target(target)
+        default = bool(getattr(self.fn, "higher_is_better", True))
+        self._higher = default if higher is None else higher
+        self._higher_given = higher is not None
+
+    @property
+    def higher_is_better(self) -> bool:  # type: ignore[override]
+        return self._higher
+
+    def params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"target": self.target}
+        if self._higher_given:
+            out["higher"] = self._higher
+        return out
+
+    def signature_fields(self) -> dict[str, Any]:
+        return {"plugin_version": _version(self.fn), "higher": self._higher, "text": "raw"}
+
+    def group_key(self) -> Hashable:
+        return ("plugin", self.target, self._higher, self.batch)
+
+    def score_texts(self, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
+        """Call the function batch by batch; check one finite number per candidate."""
+        out = np.empty(len(hyps))
+        for start in range(0, len(hyps), self.batch):
+            h = list(hyps[start : start + self.batch])
+            r = [list(x) for x in refs[start : start + self.batch]]
+            try:
+                got = self.fn(h, r)
+            except UserInputError:
+                raise
+            except Exception as exc:  # the plugin's own failure: say whose
+                raise UserInputError(
+                    f"plugin {self.target!r} failed: {type(exc).__name__}: {exc}"
+                ) from exc
+            values = list(got) if got is not None else []
+            if len(values) != len(h):
+                raise UserInputError(
+                    f"plugin {self.target!r} returned {len(values)} scores for {len(h)} candidates"
+                )
+            for k, v in enumerate(values):
+                try:
+                    x = float(v)
+                except (TypeError, ValueError):
+                    x = math.nan
+                if not math.isfinite(x):
+                    raise UserInputError(
+                        f"plugin {self.target!r} returned {v!r} for candidate {start + k + 1}; "
+                        "expected a finite number"
+                    )
+                out[start + k] = x
+        return out
+
+    @classmethod
+    def compute_text(cls, metrics: Sequence[Metric], pairs: Any) -> list[np.ndarray]:
+        """Statistics from the raw text of a :class:`~mtpalette.metrics.scoring.TextPairs`:
+        each distinct (candidate, references) scored once."""
+        seg = np.asarray(pairs.seg, dtype=np.int64)
+        refs_of = [[r[s] for r in pairs.refs if r[s] is not None] for s in range(pairs.n_segments)]
+        keys: dict[tuple[str, int], int] = {}
+        first: list[int] = []
+        inverse = np.empty(len(pairs.hyps), dtype=np.int64)
+        for p, (h, s) in enumerate(zip(pairs.hyps, seg.tolist(), strict=True)):
+            j = keys.setdefault((h, s), len(first))
+            if j == len(first):
+                first.append(p)
+            inverse[p] = j
+        hyps = [pairs.hyps[p] for p in first]
+        refs = [refs_of[seg[p]] for p in first]
+        out = []
+        for m in metrics:
+            assert isinstance(m, Plugin)
+            out.append(m.score_texts(hyps, refs)[inverse][:, None])
+        return out
+
+    def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:
+        raise UserInputError("a plugin metric scores raw text; call it through compute_stats")
+
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        return stats[:, 0]
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        return float(stats[:, 0].mean()) if len(stats) else 0.0
