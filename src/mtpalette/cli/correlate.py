@@ -26,6 +26,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP, export_all, parse_scores
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import (
     FORMATS,
@@ -44,6 +45,11 @@ from mtpalette.metaeval.correlation import (
     SegmentData,
     correlation_table,
     score_segments,
+)
+from mtpalette.metaeval.external import (
+    export_segment_scores,
+    external_segment_scores,
+    reference_names,
 )
 from mtpalette.metrics import parse_specs
 from mtpalette.stats.correlation import GROUPINGS, STATISTICS
@@ -262,6 +268,8 @@ def correlate(
     ] = None,
     json_out: Annotated[Path | None, Opt("--json", help="Run file (JSON).")] = None,
     csv_out: Annotated[Path | None, Opt("--csv", help="Tables as CSV.")] = None,
+    scores_from: Annotated[list[str] | None, Opt("--scores", help=SCORES_HELP)] = None,
+    export_scores: Annotated[Path | None, Opt("--export-scores", help=EXPORT_HELP)] = None,
     tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
     lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress messages.")] = False,
@@ -301,11 +309,19 @@ def correlate(
     )
     if max_items is not None:
         data = data.select_items(range(min(max_items, data.n_items)))
-    parsed = parse_specs(list(metrics or ["bleus:4"]), tokenize=tokenize, lowercase=lowercase)
+    specs = list(metrics or ([] if scores_from else ["bleus:4"]))
+    parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
+    ref_names = [Path(r["path"]).name for r in inputs["refs"]] or None
+    external = parse_scores(scores_from, reference_names(ref_names, len(data.refs)))
     console.print(
         f"scoring {data.n_rated} rated translations with {len(parsed)} metric(s)", style="dim"
     )
-    scores = score_segments(data, parsed)
+    scores = (score_segments(data, parsed) if parsed else []) + [
+        external_segment_scores(data, m) for m in external
+    ]
+    if export_scores is not None:
+        for path in export_all(export_scores, parsed, lambda m: export_segment_scores(data, m)):
+            console.print(f"wrote {path}", style="dim")
     tables = []
     for s in stats:
         console.print(f"{s}: bootstrap and {test} test", style="dim")
@@ -353,7 +369,8 @@ def correlate(
                 "systems": data.systems,
             },
             settings={
-                "metric_specs": list(metrics or ["bleus:4"]),
+                "metric_specs": specs,
+                "score_files": list(scores_from or []),
                 "statistics": stats,
                 "grouping": grouping,
                 "level": level,

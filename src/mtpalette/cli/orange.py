@@ -20,11 +20,17 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP, export_all, parse_scores
 from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import list_system_files, read_nbest, read_systems, system_names
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import Run, file_record, write_csv, write_jsonl
 from mtpalette.metaeval.candidates import ONE_REFERENCE, CandidateLists, compare_candidates
+from mtpalette.metaeval.external import (
+    export_orange_scores,
+    external_comparisons,
+    reference_names,
+)
 from mtpalette.metaeval.orange import (
     ORACLES,
     TIE_POLICIES,
@@ -82,6 +88,8 @@ def orange(
     errors_max: Annotated[
         int, Opt("--errors-max", help="Candidates kept per segment in errors.")
     ] = 20,
+    scores: Annotated[list[str] | None, Opt("--scores", help=SCORES_HELP)] = None,
+    export_scores: Annotated[Path | None, Opt("--export-scores", help=EXPORT_HELP)] = None,
     tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
     lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress bar.")] = False,
@@ -89,7 +97,7 @@ def orange(
     """Rank the references among candidate translations (ORANGE, Lin and Och 2004)."""
     check_oracle(oracle)
     tie_weight(ties)
-    metrics = metrics or ["bleus:4"]
+    metrics = metrics or ([] if scores else ["bleus:4"])
     exclude = exclude or []
     if bootstrap < 0:
         raise UserInputError("--bootstrap must be 0 or more")
@@ -125,9 +133,14 @@ def orange(
     if max_candidates is not None:
         lists = lists.head(max_candidates)
     parsed = parse_specs(list(metrics), tokenize=tokenize, lowercase=lowercase)
+    external = parse_scores(scores, reference_names(lists, lists.n_refs))
 
     console = Console(stderr=True, quiet=quiet)
     comparisons = _score(console, lists, parsed, oracle, keep_scores=errors is not None)
+    comparisons += [external_comparisons(lists, m, oracle=oracle) for m in external]
+    if export_scores is not None:
+        for path in export_all(export_scores, parsed, lambda m: export_orange_scores(lists, m)):
+            console.print(f"wrote {path}", style="dim")
     table = evaluate(
         comparisons,
         ties=ties,

@@ -9,7 +9,17 @@ from __future__ import annotations
 from typer.core import TyperCommand
 
 #: options that take every following value up to the next option
-VARIADIC = {"--refs", "-r", "--systems", "-s", "--metrics", "-m", "--exclude", "--ref-col"}
+VARIADIC = {
+    "--refs",
+    "-r",
+    "--systems",
+    "-s",
+    "--metrics",
+    "-m",
+    "--exclude",
+    "--ref-col",
+    "--scores",
+}
 
 
 class VariadicCommand(TyperCommand):

@@ -1,0 +1,93 @@
+"""Shared command-line options for external metrics: ``--scores`` and ``--export-scores``.
+
+``--scores NAME=PATH[,higher=no][,layout=mtme]`` adds a metric read from a score file (see
+:mod:`mtpalette.io.scorefile`). With ``layout=mtme`` the path holds ``{ref}``, replaced by each
+reference's name to find its mt-metrics-eval ``.seg.score`` file.
+
+``--export-scores DIR`` writes each built-in metric's scores there in the mtpalette layout
+(``DIR/<metric>.tsv``), ready to be read back with ``--scores``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from mtpalette.errors import UserInputError
+from mtpalette.io.scorefile import read_mt_metrics_eval, read_scores, write_scores
+from mtpalette.metaeval.external import ExternalMetric
+from mtpalette.metrics.base import Metric
+from mtpalette.metrics.registry import _parse_bool
+
+SCORES_HELP = "Metric scores from a file: NAME=PATH[,higher=no][,layout=mtme]."
+EXPORT_HELP = "Write each metric's segment scores to DIR/<metric>.tsv (for --scores)."
+
+
+def parse_scores(values: Sequence[str] | None, ref_names: Sequence[str]) -> list[ExternalMetric]:
+    """The external metrics named by ``--scores`` values.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "c.tsv")
+    >>> _ = open(p, "w").write("system\\tsegment\\tscore\\nA\\t1\\t0.5\\n")
+    >>> [m] = parse_scores([f"comet={p},higher=yes"], ["ref"])
+    >>> m.label, m.higher_is_better
+    ('comet', True)
+    """
+    out = []
+    for value in values or []:
+        name, eq, rest = value.partition("=")
+        if not eq or not name.strip() or not rest:
+            raise UserInputError(f"--scores {value!r}: expected NAME=PATH[,higher=no]")
+        parts = rest.split(",")
+        path, options = parts[0], {}
+        for part in parts[1:]:
+            key, eq2, val = part.partition("=")
+            if not eq2 or key not in ("higher", "layout"):
+                raise UserInputError(
+                    f"--scores {value!r}: unknown option {part!r}; expected higher=yes|no or "
+                    "layout=mtpalette|mtme"
+                )
+            options[key] = val
+        try:
+            higher = _parse_bool(options.get("higher", "yes"))
+        except ValueError as exc:
+            raise UserInputError(f"--scores {value!r}: higher: {exc}") from None
+        layout = options.get("layout", "mtpalette")
+        if layout == "mtme":
+            if "{ref}" not in path:
+                raise UserInputError(f"--scores {value!r}: layout=mtme needs {{ref}} in the path")
+            source = read_mt_metrics_eval([path.format(ref=r) for r in ref_names], ref_names)
+        elif layout == "mtpalette":
+            source = read_scores(path)
+        else:
+            raise UserInputError(f"--scores {value!r}: unknown layout {layout!r}")
+        out.append(ExternalMetric(name.strip(), source, higher_is_better=higher))
+    labels = [m.label for m in out]
+    if len(set(labels)) != len(labels):
+        raise UserInputError("two --scores share a name")
+    return out
+
+
+def file_stem(spec: str) -> str:
+    """A file name for a metric spec: ``rouge-w:1.2`` -> ``rouge-w_1.2``."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", spec).strip("_") or "metric"
+
+
+def export_all(
+    directory: Path,
+    metrics: Sequence[Metric],
+    rows: Callable[[Metric], Iterable[tuple[str, int, str, float]]],
+) -> list[Path]:
+    """Write ``rows(metric)`` of every built-in metric to ``directory/<metric>.tsv``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for m in metrics:
+        if isinstance(m, ExternalMetric):
+            continue
+        path = directory / f"{file_stem(m.spec)}.tsv"
+        write_scores(path, rows(m))
+        written.append(path)
+    return written
