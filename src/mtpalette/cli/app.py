@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from mtpalette.cli import agree, correlate, demo, orange, score, train_blanc
+from mtpalette.cli import agree, audit, correlate, demo, orange, score, train_blanc
 from mtpalette.cli.variadic import VariadicCommand
 from mtpalette.errors import UserInputError
 
@@ -26,6 +26,7 @@ app.command("orange", cls=VariadicCommand)(orange.orange)
 app.command("correlate", cls=VariadicCommand)(correlate.correlate)
 app.command("agree", cls=VariadicCommand)(agree.agree)
 app.command("train-blanc", cls=VariadicCommand)(train_blanc.train_blanc_cmd)
+app.command("audit", cls=VariadicCommand)(audit.audit_cmd)
 
 
 def main() -> None:

@@ -91,6 +91,7 @@ class AuditRow:
     outranked: BootstrapCI
     outranking_candidates: BootstrapCI
     humans_agree: BootstrapCI | None
+    humans_prefer: BootstrapCI | None
     n_outranking_rated: int
     higher_is_better: bool
 
@@ -103,6 +104,7 @@ class AuditRow:
             "outranked": ci(self.outranked),
             "outranking_candidates": ci(self.outranking_candidates),
             "humans_agree": ci(self.humans_agree),
+            "humans_prefer": ci(self.humans_prefer),
             "n_outranking_rated_pairs": self.n_outranking_rated,
             "higher_is_better": self.higher_is_better,
         }
@@ -114,6 +116,7 @@ class Audit:
 
     rows: list[AuditRow]
     human_outranked: BootstrapCI | None
+    human_outranked_strict: BootstrapCI | None
     n_segments: int
     n_refs: int
     n_candidates: int
@@ -123,7 +126,7 @@ class Audit:
     seed: int | None
 
     def to_dict(self) -> dict[str, Any]:
-        h = self.human_outranked
+        h, hs = self.human_outranked, self.human_outranked_strict
         return {
             "n_segments": self.n_segments,
             "n_refs": self.n_refs,
@@ -132,6 +135,9 @@ class Audit:
             "human_outranked": None
             if h is None
             else {"value": h.value, "low": h.low, "high": h.high},
+            "human_outranked_strict": None
+            if hs is None
+            else {"value": hs.value, "low": hs.low, "high": hs.high},
             "rows": [r.to_dict() for r in self.rows],
             "bootstrap": self.n_resamples,
             "confidence": self.confidence,
@@ -143,8 +149,9 @@ class Audit:
                 "the candidate scores strictly better",
                 "humans_agree": "share of the metric's outranking (candidate, reference) pairs, "
                 "both rated, where humans rate the candidate at least as good",
+                "humans_prefer": "the same with the candidate rated strictly better",
                 "human_outranked": "share of (segment, rated reference) cases where some rated "
-                "candidate is rated at least as good as the reference",
+                "candidate is rated at least as good as the reference (strict: better)",
             },
         }
 
@@ -195,6 +202,11 @@ def audit(
     0.25
     """
     R, S = lists.n_refs, lists.n_segments
+    if R < 2 and metrics:
+        raise UserInputError(
+            "the metric part of the audit holds each reference out, so it needs at least 2 "
+            "references per segment; with one, give no metric for the human part alone"
+        )
     seg = lists.segment_of_candidates()
     P = len(seg)
     rng, recorded = resolve_seed(seed)
@@ -213,7 +225,7 @@ def audit(
         return np.bincount(seg, weights=x.astype(np.float64), minlength=S)
 
     rated_pair = None
-    human_ge = None
+    human_ge = human_gt = None
     if candidate_human is not None and reference_human is not None:
         ch = np.asarray(candidate_human, dtype=np.float64)
         rh = np.asarray(reference_human, dtype=np.float64)
@@ -221,6 +233,7 @@ def audit(
             raise ValueError("candidate_human must be (P,) and reference_human (R, S)")
         rated_pair = ~np.isnan(ch)[None, :] & ~np.isnan(rh[:, seg])  # (R, P)
         human_ge = rated_pair & (np.nan_to_num(ch)[None, :] >= np.nan_to_num(rh[:, seg]))
+        human_gt = rated_pair & (np.nan_to_num(ch)[None, :] > np.nan_to_num(rh[:, seg]))
 
     rows = []
     for m in metrics:
@@ -230,23 +243,29 @@ def audit(
         any_beats = np.stack([per_segment(beats[k]) > 0 for k in range(R)])  # (R, S)
         outranked = _Ratio(any_beats.sum(axis=0), np.full(S, R))
         share = _Ratio(per_segment(beats.sum(axis=0)), per_segment(np.full(P, R)))
-        agree = None
+        agree = prefer = None
         n_rated = 0
-        if rated_pair is not None and human_ge is not None:
+        if rated_pair is not None and human_ge is not None and human_gt is not None:
             used = beats & rated_pair
             n_rated = int(used.sum())
-            agree = ci(
-                _Ratio(per_segment((used & human_ge).sum(axis=0)), per_segment(used.sum(axis=0)))
-            )
-        rows.append(AuditRow(m.spec, ci(outranked), ci(share), agree, n_rated, m.higher_is_better))
-    human_out = None
-    if rated_pair is not None and human_ge is not None and reference_human is not None:
+            den = per_segment(used.sum(axis=0))
+            agree = ci(_Ratio(per_segment((used & human_ge).sum(axis=0)), den))
+            prefer = ci(_Ratio(per_segment((used & human_gt).sum(axis=0)), den))
+        rows.append(
+            AuditRow(m.spec, ci(outranked), ci(share), agree, prefer, n_rated, m.higher_is_better)
+        )
+    human_out = human_strict = None
+    if human_ge is not None and human_gt is not None and reference_human is not None:
         rated_ref = ~np.isnan(np.asarray(reference_human, dtype=np.float64))  # (R, S)
-        some = np.stack([per_segment(human_ge[k]) > 0 for k in range(R)]) & rated_ref
-        human_out = ci(_Ratio(some.sum(axis=0), rated_ref.sum(axis=0)))
+        outs = []
+        for rel in (human_ge, human_gt):
+            some = np.stack([per_segment(rel[k]) > 0 for k in range(R)]) & rated_ref
+            outs.append(ci(_Ratio(some.sum(axis=0), rated_ref.sum(axis=0))))
+        human_out, human_strict = outs
     return Audit(
         rows,
         human_out,
+        human_strict,
         S,
         R,
         P,

@@ -1,0 +1,194 @@
+"""``mtpalette audit``: can ORANGE be trusted on this data? How often machine output outranks
+the held-out reference, by each metric and, where the references were rated, by humans.
+
+Examples::
+
+    # the bundled MQM TED zh-en data: 13 systems, references ref and refB rated by MQM too
+    mtpalette audit --bundled zhen -m bleus:4 chrf rouge-l wer
+
+    # metric part only, on any system outputs with two or more references
+    mtpalette audit --refs refA.txt refB.txt --systems-dir outputs/ -m bleus:4 chrf \\
+        --scores comet=comet.tsv
+
+See :mod:`mtpalette.metaeval.audit` for the definitions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from mtpalette.cli.correlate import load_task
+from mtpalette.cli.external_opts import SCORES_HELP, parse_scores
+from mtpalette.cli.orange import _load_lists
+from mtpalette.errors import UserInputError
+from mtpalette.io.plain import read_lines
+from mtpalette.io.runfile import Run
+from mtpalette.metaeval.audit import Audit, audit
+from mtpalette.metaeval.candidates import CandidateLists
+from mtpalette.metaeval.external import reference_names
+from mtpalette.metrics import parse_specs
+from mtpalette.stats.bootstrap import BootstrapCI
+
+Opt = typer.Option
+DEFAULT_METRICS = ["bleus:4", "chrf", "rouge-l", "wer"]
+
+
+def audit_cmd(
+    metrics: Annotated[list[str] | None, Opt("-m", "--metrics", help="Metric specs.")] = None,
+    scores: Annotated[list[str] | None, Opt("--scores", help=SCORES_HELP)] = None,
+    bundled: Annotated[str | None, Opt("--bundled", help="Bundled MQM TED: zhen or ende.")] = None,
+    judgments: Annotated[Path | None, Opt("--judgments", "-j", help="Judgment file.")] = None,
+    fmt: Annotated[str, Opt("--format", help="Judgment file format (auto).")] = "auto",
+    refs: Annotated[list[Path] | None, Opt("--refs", "-r", help="Reference files.")] = None,
+    systems: Annotated[list[Path] | None, Opt("--systems", "-s", help="Output files.")] = None,
+    systems_dir: Annotated[Path | None, Opt("--systems-dir", help="Folder of outputs.")] = None,
+    systems_glob: Annotated[str, Opt("--systems-glob", help="File pattern in the folder.")] = "*",
+    exclude: Annotated[list[str] | None, Opt("--exclude", help="Patterns to leave out.")] = None,
+    nbest: Annotated[Path | None, Opt("--nbest", help="n-best file (no judgments).")] = None,
+    seg_ids: Annotated[Path | None, Opt("--seg-ids", help="Line -> segment id file.")] = None,
+    lp: Annotated[str | None, Opt("--lp", help="Language pair (WMT files).")] = None,
+    bootstrap: Annotated[int, Opt("--bootstrap", help="Resamples (0: none).")] = 1000,
+    seed: Annotated[int, Opt("--seed", help="Seed of the bootstrap.")] = 12345,
+    confidence: Annotated[float, Opt("--confidence", help="Interval coverage.")] = 0.95,
+    json_out: Annotated[Path | None, Opt("--json", help="Run file (JSON).")] = None,
+    tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
+    lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
+    quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress messages.")] = False,
+) -> None:
+    """Audit ORANGE's premise: how often candidates outrank the held-out reference."""
+    if bootstrap < 0 or not 0.0 < confidence < 1.0:
+        raise UserInputError("--bootstrap must be 0 or more and --confidence in (0, 1)")
+    console = Console(stderr=True, quiet=quiet)
+    cand_human = ref_human = None
+    if bundled is not None or judgments is not None:
+        data, judged, inputs = load_task(
+            bundled=bundled,
+            judgments=judgments,
+            fmt=fmt,
+            refs=refs,
+            systems=systems,
+            systems_dir=systems_dir,
+            systems_glob=systems_glob,
+            exclude=exclude,
+            seg_ids=seg_ids,
+            id_base=None,
+            lp=lp,
+            rename=None,
+        )
+        ref_files = [Path(r["path"]).name for r in inputs["refs"]]
+        lists = CandidateLists.from_systems(
+            {s: data.hyps[k] for k, s in enumerate(data.systems)}, data.refs, ref_names=ref_files
+        )
+        cand_human = data.human.T.ravel()
+        ref_human = np.full((len(data.refs), data.n_items), np.nan)
+        for k, name in enumerate(ref_files):
+            stem = name[: -len(Path(name).suffix)] if Path(name).suffix else name
+            if stem in judged.systems:
+                ref_human[k] = judged.scores[judged.systems.index(stem)]
+        if np.isnan(ref_human).all():
+            console.print("note: the references were not rated; metric part only", style="yellow")
+            cand_human = ref_human = None
+    else:
+        if not refs:
+            raise UserInputError("give --bundled, --judgments ..., or --refs with the candidates")
+        lists, _ = _load_lists(
+            refs,
+            [read_lines(p) for p in refs],
+            nbest,
+            "auto",
+            0,
+            systems,
+            systems_dir,
+            systems_glob,
+            exclude or [],
+        )
+        inputs = {"refs": [str(p) for p in refs]}
+    specs = list(metrics or ([] if scores else DEFAULT_METRICS))
+    if lists.n_refs < 2:
+        if metrics or scores:
+            raise UserInputError(
+                "the metric part of the audit needs at least 2 references; with one, give no "
+                "-m/--scores for the human part alone"
+            )
+        specs = []
+    parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
+    parsed += parse_scores(scores, reference_names(lists, lists.n_refs))
+    console.print(
+        f"auditing {lists.n_segments} segments, {lists.n_refs} reference(s), "
+        f"{len(parsed)} metric(s)",
+        style="dim",
+    )
+    result = audit(
+        lists,
+        parsed,
+        candidate_human=cand_human,
+        reference_human=ref_human,
+        n_resamples=bootstrap,
+        confidence=confidence,
+        seed=seed,
+    )
+    print_audit(Console(), result)
+    if json_out is not None:
+        Run(
+            "audit",
+            inputs=inputs,
+            settings={
+                "metric_specs": specs,
+                "score_files": list(scores or []),
+                "bootstrap": bootstrap,
+                "confidence": confidence,
+                "tokenize": tokenize,
+                "lowercase": lowercase,
+            },
+            signatures={m.spec: str(m.signature(n_refs=max(lists.n_refs - 1, 1))) for m in parsed},
+            seeds={"bootstrap": seed},
+            results={"audit": result.to_dict()},
+            outputs={"run_json": str(json_out)},
+        ).save(json_out)
+        console.print(f"wrote {json_out}", style="dim")
+
+
+def _pct(ci: BootstrapCI | None) -> str:
+    if ci is None:
+        return "-"
+    if ci.low != ci.low:
+        return f"{100 * ci.value:.1f}%"
+    return f"{100 * ci.value:.1f}% [{100 * ci.low:.1f}, {100 * ci.high:.1f}]"
+
+
+def print_audit(console: Console, a: Audit) -> None:
+    title = (
+        f"ORANGE premise audit: {a.n_segments} segments, {a.n_refs} reference(s) "
+        f"({', '.join(a.ref_names)}), {a.n_candidates} candidates"
+    )
+    table = Table(title=title)
+    cols = ("Metric", "outranked", "outranking cands", "humans >=", "humans >", "rated pairs")
+    for col in cols:
+        table.add_column(col, justify="left" if col == "Metric" else "right")
+    for r in a.rows:
+        table.add_row(
+            r.metric,
+            _pct(r.outranked),
+            _pct(r.outranking_candidates),
+            _pct(r.humans_agree),
+            _pct(r.humans_prefer),
+            str(r.n_outranking_rated) if r.humans_agree is not None else "-",
+        )
+    if a.human_outranked is not None:
+        table.add_row("humans: some system >=", _pct(a.human_outranked), "-", "-", "-", "-")
+        table.add_row("humans: some system >", _pct(a.human_outranked_strict), "-", "-", "-", "-")
+    console.print(table)
+    console.print(
+        "outranked: share of (segment, held-out reference) cases where some candidate scores "
+        "strictly better than the reference, both against the other references; humans >= "
+        "(>): share of those outranking (candidate, reference) pairs that humans rate at least "
+        f"as good as (better than) the reference; {a.n_resamples} bootstrap resamples over "
+        f"segments (seed {a.seed}), {100 * a.confidence:g}% percentile intervals.",
+        style="dim",
+    )
