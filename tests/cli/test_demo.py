@@ -1,5 +1,5 @@
 """``mtpalette demo`` runs on the bundled data, shows the registered families' scores (equal to
-the Python API) and writes its ORANGE run."""
+the Python API), writes its ORANGE and correlation runs and the report."""
 
 import json
 
@@ -19,9 +19,14 @@ def test_demo(tmp_path):
     assert "Online-W" in result.output and "ORANGE" in result.output
     for spec in available(SCORE_METRICS):
         assert spec in result.output
-    run = json.loads((tmp_path / "run" / "run.json").read_text())
+    run = json.loads((tmp_path / "run" / "orange" / "run.json").read_text())
     assert run["kind"] == "orange" and run["results"]
-    assert (tmp_path / "run" / "curve.png").stat().st_size > 0
+    assert (tmp_path / "run" / "orange" / "curve.png").stat().st_size > 0
+    corr = json.loads((tmp_path / "run" / "correlation" / "run.json").read_text())
+    assert corr["kind"] == "correlate" and corr["results"]["segment_scores"]["human"]
+    report = tmp_path / "run" / "report.html"
+    assert "Report:" in result.output and str(report) in result.output.replace("\n", "")
+    assert report.stat().st_size > 100_000
 
 
 def test_demo_with_chosen_metrics(tmp_path):

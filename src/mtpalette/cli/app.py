@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from mtpalette.cli import agree, audit, correlate, demo, orange, score, train_blanc
+from mtpalette.cli import agree, audit, correlate, demo, orange, report, score, train_blanc
 from mtpalette.cli.variadic import VariadicCommand
 from mtpalette.errors import UserInputError
 
@@ -27,6 +27,7 @@ app.command("correlate", cls=VariadicCommand)(correlate.correlate)
 app.command("agree", cls=VariadicCommand)(agree.agree)
 app.command("train-blanc", cls=VariadicCommand)(train_blanc.train_blanc_cmd)
 app.command("audit", cls=VariadicCommand)(audit.audit_cmd)
+app.command("report")(report.report)
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ import math
 from pathlib import Path
 from typing import Annotated, Any
 
+import numpy as np
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -270,6 +271,10 @@ def correlate(
     csv_out: Annotated[Path | None, Opt("--csv", help="Tables as CSV.")] = None,
     scores_from: Annotated[list[str] | None, Opt("--scores", help=SCORES_HELP)] = None,
     export_scores: Annotated[Path | None, Opt("--export-scores", help=EXPORT_HELP)] = None,
+    keep_scores: Annotated[
+        bool, Opt("--keep-scores", help="Keep segment scores in the run file (for plots).")
+    ] = False,
+    report: Annotated[Path | None, Opt("--report", help="Also write an HTML report.")] = None,
     tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
     lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress messages.")] = False,
@@ -288,6 +293,10 @@ def correlate(
     if max_items is not None and max_items < 2:
         raise UserInputError("--max-items must be at least 2")
     eps = parse_epsilon(epsilon)
+    if report is not None:
+        keep_scores = True
+        if out_dir is None and json_out is None:
+            out_dir = report.parent / (report.stem + "-run")
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         json_out = json_out or out_dir / "run.json"
@@ -388,11 +397,27 @@ def correlate(
             },
             signatures={s.name: s.signature for s in scores},
             seeds={"bootstrap": seed, "permutation": [seed, 1]},
-            results={"tables": [t.to_dict() for t in tables]},
+            results={
+                "tables": [t.to_dict() for t in tables],
+                **({"segment_scores": segment_scores(data, scores)} if keep_scores else {}),
+            },
             outputs=outputs,
         ).save(json_out)
+    if report is not None and json_out is not None:
+        from mtpalette.report.html import write_report
+
+        outputs["report"] = str(write_report([json_out], report))
     for value in outputs.values():
         console.print(f"wrote {value}", style="dim")
+
+
+def segment_scores(data: SegmentData, scores) -> dict[str, Any]:
+    """Every rated translation's human score and metric scores, for scatter plots."""
+    rated = ~np.isnan(data.human)
+    return {
+        "human": [round(float(x), 6) for x in data.human[rated]],
+        "metrics": {s.name: [round(float(x), 6) for x in s.seg[rated]] for s in scores},
+    }
 
 
 def _title(table: CorrelationTable, data: SegmentData, judged: Judgments) -> str:

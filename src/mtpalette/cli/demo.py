@@ -3,7 +3,10 @@
 1. Corpus scores of the 13 systems against both human references, with signatures, as a
    table (the best system per metric in bold).
 2. ORANGE: how each metric ranks the held-out human reference among the 13 systems' outputs
-   (leave-one-out over the two references), written to ``--out-dir``.
+   (leave-one-out over the two references), written to ``--out-dir``/orange.
+3. Correlation of the same metrics with the MQM scores (Pearson and Kendall, 95% intervals),
+   written to ``--out-dir``/correlation.
+4. The HTML report of both runs, ``--out-dir``/report.html.
 
 The metrics shown are those of :data:`SCORE_METRICS` / :data:`ORANGE_METRICS` whose family
 is registered, so the demo follows the families the package has.
@@ -21,10 +24,12 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mtpalette.cli.correlate import correlate
 from mtpalette.cli.orange import orange
 from mtpalette.io.plain import read_lines
 from mtpalette.metrics import Metric, known_metrics, parse_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats
+from mtpalette.report.html import write_report
 
 #: metrics of the score table, in display order (those of unregistered families are skipped);
 #: chosen so that a first run, which compiles their numba kernels, stays under half a minute
@@ -81,7 +86,7 @@ def demo(
         ),
     ] = None,
 ) -> None:
-    """Score the bundled systems and run ORANGE on them."""
+    """Score the bundled systems, run ORANGE and the MQM correlation, write the report."""
     root = Path(str(resources.files("mtpalette").joinpath(*DATA)))
     ref_paths = [root / name for name in REFERENCES]
     systems = sorted(p for p in root.glob("*.txt") if p.name not in NOT_SYSTEMS)
@@ -103,16 +108,34 @@ def demo(
     for m in parsed:
         console.print(f"  {m.signature(n_refs=len(refs))}", style="dim")
     console.print()
+    orange_dir, corr_dir = out_dir / "orange", out_dir / "correlation"
     orange(
         refs=ref_paths,
         systems=systems,
         metrics=metrics or available(ORANGE_METRICS),
-        out_dir=out_dir,
+        out_dir=orange_dir,
         bootstrap=1000,
         seed=12345,
     )
+    console.print()
+    correlate(
+        metrics=score_specs,
+        bundled="zhen",
+        stat="pearson,kendall",
+        bootstrap=1000,
+        seed=12345,
+        test="bootstrap",
+        keep_scores=True,
+        out_dir=corr_dir,
+    )
+    report = write_report(
+        [orange_dir / "run.json", corr_dir / "run.json"],
+        out_dir / "report.html",
+        title="mtpalette demo: WMT21 TED zh-en (MQM)",
+    )
     console.print(
-        f"\nORANGE run written to {out_dir}/ (run.json, table.csv, curve.png, errors.jsonl)"
+        f"\nORANGE run: {orange_dir}/ (run.json, table.csv, curve.png, errors.jsonl); "
+        f"correlation run: {corr_dir}/\n[bold]Report: {report}[/bold] (open it in a browser)"
     )
     more = [s for s in available(MORE_METRICS) if s not in score_specs]
     if more:

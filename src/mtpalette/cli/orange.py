@@ -90,6 +90,7 @@ def orange(
     ] = 20,
     scores: Annotated[list[str] | None, Opt("--scores", help=SCORES_HELP)] = None,
     export_scores: Annotated[Path | None, Opt("--export-scores", help=EXPORT_HELP)] = None,
+    report: Annotated[Path | None, Opt("--report", help="Also write an HTML report.")] = None,
     tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
     lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress bar.")] = False,
@@ -111,6 +112,8 @@ def orange(
         raise UserInputError(
             "--max-candidates and --curve-step must be positive, --errors-max 0 or more"
         )
+    if report is not None and out_dir is None:
+        out_dir = report.parent / (report.stem + "-run")
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         json_out = json_out or out_dir / "run.json"
@@ -204,6 +207,10 @@ def orange(
         )
         run.outputs["run_json"] = str(json_out)
         run.save(json_out)
+    if report is not None and json_out is not None:
+        from mtpalette.report.html import write_report
+
+        outputs["report"] = str(write_report([json_out], report))
     for key, value in outputs.items():
         if key != "errors_records":
             console.print(f"wrote {value}", style="dim")

@@ -61,6 +61,16 @@ def plot_orange_curve(
     >>> p.stat().st_size > 1000
     True
     """
+    fig = orange_curve_figure(curve, metrics=metrics, title=title)
+    out = Path(path)
+    fig.savefig(out)
+    return out
+
+
+def orange_curve_figure(
+    curve: OrangeCurve, *, metrics: Sequence[str] | None = None, title: str | None = None
+):
+    """The ORANGE-vs-N figure (a matplotlib ``Figure`` on an Agg canvas)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -84,6 +94,4 @@ def plot_orange_curve(
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     fig.tight_layout()
-    out = Path(path)
-    fig.savefig(out)
-    return out
+    return fig
