@@ -26,6 +26,7 @@ from rich.table import Table
 from mtpalette.cli.correlate import load_task
 from mtpalette.cli.external_opts import SCORES_HELP, parse_scores
 from mtpalette.cli.orange import _load_lists
+from mtpalette.cli.progress import track
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import Run
@@ -132,6 +133,7 @@ def audit_cmd(
         n_resamples=bootstrap,
         confidence=confidence,
         seed=seed,
+        progress=lambda ms: track(ms, console, "scoring with each reference held out"),
     )
     print_audit(Console(), result)
     if json_out is not None:

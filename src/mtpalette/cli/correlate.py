@@ -28,6 +28,7 @@ from rich.console import Console
 from rich.table import Table
 
 from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP, export_all, parse_scores
+from mtpalette.cli.progress import shown, track
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import (
     FORMATS,
@@ -332,8 +333,9 @@ def correlate(
         for path in export_all(export_scores, parsed, lambda m: export_segment_scores(data, m)):
             console.print(f"wrote {path}", style="dim")
     tables = []
-    for s in stats:
-        console.print(f"{s}: bootstrap and {test} test", style="dim")
+    for s in track(stats, console, f"bootstrap and {test} test"):
+        if not shown(console):
+            console.print(f"{s}: bootstrap and {test} test", style="dim")
         tables.append(
             correlation_table(
                 data,

@@ -180,6 +180,7 @@ def audit(
     n_resamples: int = 1000,
     confidence: float = 0.95,
     seed: Seed = 12345,
+    progress=None,
 ) -> Audit:
     """Audit ORANGE's premise on ``lists`` for every metric.
 
@@ -189,6 +190,8 @@ def audit(
         ``(P,)`` human score of each candidate (NaN where unrated), higher is better.
     reference_human:
         ``(R, S)`` human score of each reference (NaN where unrated).
+    progress:
+        Optional wrapper of the metric loop (e.g. a progress bar's ``track``).
 
     Examples
     --------
@@ -236,7 +239,7 @@ def audit(
         human_gt = rated_pair & (np.nan_to_num(ch)[None, :] > np.nan_to_num(rh[:, seg]))
 
     rows = []
-    for m in metrics:
+    for m in metrics if progress is None else progress(metrics):
         cand, refs = heldout_scores(lists, m)
         sign = 1.0 if m.higher_is_better else -1.0
         beats = sign * cand > sign * refs[:, seg]  # (R, P)
