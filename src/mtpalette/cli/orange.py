@@ -16,11 +16,13 @@ import math
 from pathlib import Path
 from typing import Annotated, Any
 
+import numpy as np
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP, export_all, parse_scores
+from mtpalette.cli.orange_chunked import ChunkedLists, run_chunked
 from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import list_system_files, read_nbest, read_systems, system_names
 from mtpalette.io.plain import read_lines
@@ -43,6 +45,7 @@ from mtpalette.metaeval.orange import (
     tie_weight,
 )
 from mtpalette.metrics import parse_specs
+from mtpalette.parallel import Backend
 
 Opt = typer.Option
 #: curve points when --out-dir is used without --curve-step
@@ -91,6 +94,16 @@ def orange(
     scores: Annotated[list[str] | None, Opt("--scores", help=SCORES_HELP)] = None,
     export_scores: Annotated[Path | None, Opt("--export-scores", help=EXPORT_HELP)] = None,
     report: Annotated[Path | None, Opt("--report", help="Also write an HTML report.")] = None,
+    run_dir: Annotated[
+        Path | None, Opt("--run-dir", help="Chunked, resumable run kept in this folder.")
+    ] = None,
+    resume: Annotated[bool, Opt("--resume", help="Continue the run in --run-dir.")] = False,
+    chunk_size: Annotated[int, Opt("--chunk-size", help="Segments per chunk.")] = 100,
+    backend: Annotated[str, Opt("--backend", help="inproc, processes or dask.")] = "inproc",
+    workers: Annotated[int, Opt("--workers", help="Local workers (processes, dask).")] = 1,
+    scheduler: Annotated[
+        str | None, Opt("--scheduler", help="Dask scheduler address (tcp://host:8786).")
+    ] = None,
     tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
     lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress bar.")] = False,
@@ -114,13 +127,17 @@ def orange(
         )
     if report is not None and out_dir is None:
         out_dir = report.parent / (report.stem + "-run")
+    if resume and run_dir is None:
+        raise UserInputError("--resume needs --run-dir (the folder of the run to continue)")
+    if run_dir is not None:
+        out_dir = out_dir or run_dir
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         json_out = json_out or out_dir / "run.json"
         csv_out = csv_out or out_dir / "table.csv"
         curve_csv = curve_csv or out_dir / "curve.csv"
         curve_plot = curve_plot or out_dir / "curve.png"
-        errors = errors or out_dir / "errors.jsonl"
+        errors = errors or (out_dir / "errors.jsonl" if run_dir is None else None)
 
     ref_lines = [read_lines(p) for p in refs]
     for path, lines in zip(refs[1:], ref_lines[1:], strict=True):
@@ -130,17 +147,53 @@ def orange(
             )
     if len(refs) < 2:
         raise UserInputError(ONE_REFERENCE)
-    lists, candidate_files = _load_lists(
-        refs, ref_lines, nbest, nbest_format, id_base, systems, systems_dir, systems_glob, exclude
-    )
-    if max_candidates is not None:
-        lists = lists.head(max_candidates)
     parsed = parse_specs(list(metrics), tokenize=tokenize, lowercase=lowercase)
-    external = parse_scores(scores, reference_names(lists, lists.n_refs))
-
     console = Console(stderr=True, quiet=quiet)
-    comparisons = _score(console, lists, parsed, oracle, keep_scores=errors is not None)
-    comparisons += [external_comparisons(lists, m, oracle=oracle) for m in external]
+
+    def load():
+        lists, files = _load_lists(
+            refs,
+            ref_lines,
+            nbest,
+            nbest_format,
+            id_base,
+            systems,
+            systems_dir,
+            systems_glob,
+            exclude,
+        )
+        return (lists.head(max_candidates) if max_candidates is not None else lists), files
+
+    if run_dir is not None:
+        if scores or export_scores is not None or max_candidates is not None:
+            raise UserInputError(
+                "--run-dir does not combine with --scores, --export-scores or --max-candidates"
+            )
+        if nbest is not None and nbest_format == "jsonl":
+            raise UserInputError("--run-dir streams Moses n-best files; JSONL is not streamed")
+        comparisons, candidate_files = run_chunked(
+            console,
+            run_dir=run_dir,
+            resume=resume,
+            chunk_size=chunk_size,
+            backend=Backend(backend, workers, scheduler),
+            refs=list(refs),
+            ref_lines=ref_lines,
+            nbest=nbest,
+            id_base=id_base,
+            load_lists=load,
+            parsed=parsed,
+            oracle=oracle,
+            tokenize=tokenize,
+            lowercase=lowercase,
+        )
+        kind = "nbest" if nbest is not None else "systems"
+        lists = ChunkedLists(np.diff(comparisons[0].offsets), len(refs), {"kind": kind})
+    else:
+        lists, candidate_files = load()
+        external = parse_scores(scores, reference_names(lists, lists.n_refs))
+        comparisons = _score(console, lists, parsed, oracle, keep_scores=errors is not None)
+        comparisons += [external_comparisons(lists, m, oracle=oracle) for m in external]
     if export_scores is not None:
         for path in export_all(export_scores, parsed, lambda m: export_orange_scores(lists, m)):
             console.print(f"wrote {path}", style="dim")
@@ -354,7 +407,7 @@ def _run_record(
             },
             "n_segments": lists.n_segments,
             "n_candidates": {
-                "total": len(lists.texts),
+                "total": int(lists.n_candidates.sum()),
                 "min": int(lists.n_candidates.min()),
                 "max": int(lists.n_candidates.max()),
             },

@@ -29,7 +29,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,6 +134,37 @@ def _trailing_blank_start(lines: Sequence[str]) -> int:
     return end
 
 
+def _moses_line(line: str, number: int, path: str) -> tuple[int, str, str, float]:
+    """``(segment id, hypothesis, features, score)`` of one Moses n-best line."""
+    if not line.strip():
+        raise UserInputError(f"empty line; {_MOSES_SHAPE}", path=path, line=number)
+    fields = line.split("|||")
+    if len(fields) < 2:
+        raise UserInputError(f"no '|||' separator; {_MOSES_SHAPE}", path=path, line=number)
+    id_text = fields[0].strip()
+    try:
+        seg_id = int(id_text)
+    except ValueError:
+        raise UserInputError(
+            f"segment id {id_text!r} is not an integer; {_MOSES_SHAPE}", path=path, line=number
+        ) from None
+    if seg_id < 0:
+        raise UserInputError(f"segment id {seg_id} is negative", path=path, line=number)
+    score = math.nan
+    if len(fields) >= 4:
+        score_text = fields[3].strip()
+        if score_text:
+            try:
+                score = float(score_text)
+            except ValueError:
+                raise UserInputError(
+                    f"score {score_text!r} is not a number; {_MOSES_SHAPE}",
+                    path=path,
+                    line=number,
+                ) from None
+    return seg_id, fields[1].strip(), fields[2].strip() if len(fields) >= 3 else "", score
+
+
 def _parse_moses(lines: Sequence[str], path: str) -> NBestList:
     ids: list[int] = []
     hyps: list[str] = []
@@ -142,38 +173,59 @@ def _parse_moses(lines: Sequence[str], path: str) -> NBestList:
     numbers: list[int] = []
     end = _trailing_blank_start(lines)
     for number, line in enumerate(lines[:end], start=1):
-        if not line.strip():
-            raise UserInputError(f"empty line; {_MOSES_SHAPE}", path=path, line=number)
-        fields = line.split("|||")
-        if len(fields) < 2:
-            raise UserInputError(f"no '|||' separator; {_MOSES_SHAPE}", path=path, line=number)
-        id_text = fields[0].strip()
-        try:
-            seg_id = int(id_text)
-        except ValueError:
-            raise UserInputError(
-                f"segment id {id_text!r} is not an integer; {_MOSES_SHAPE}", path=path, line=number
-            ) from None
-        if seg_id < 0:
-            raise UserInputError(f"segment id {seg_id} is negative", path=path, line=number)
-        score = math.nan
-        if len(fields) >= 4:
-            score_text = fields[3].strip()
-            if score_text:
-                try:
-                    score = float(score_text)
-                except ValueError:
-                    raise UserInputError(
-                        f"score {score_text!r} is not a number; {_MOSES_SHAPE}",
-                        path=path,
-                        line=number,
-                    ) from None
+        seg_id, hyp, feat, score = _moses_line(line, number, path)
         ids.append(seg_id)
-        hyps.append(fields[1].strip())
-        feats.append(fields[2].strip() if len(fields) >= 3 else "")
+        hyps.append(hyp)
+        feats.append(feat)
         scores.append(score)
         numbers.append(number)
     return _make(ids, hyps, feats, scores, numbers, path)
+
+
+def iter_moses_segments(path: str | Path) -> Iterator[tuple[int, list[str]]]:
+    """Stream a Moses n-best file: ``(segment id, hypotheses in file order)`` per segment,
+    reading one line at a time, so memory does not grow with the file. The file must list
+    each segment's hypotheses together with ids ascending, as Moses writes them.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "n.txt")
+    >>> _ = open(p, "w").write("0 ||| a b\\n0 ||| a c\\n2 ||| d\\n")
+    >>> list(iter_moses_segments(p))
+    [(0, ['a b', 'a c']), (2, ['d'])]
+    """
+    name = str(path)
+    current, hyps = -1, []
+    blank_at = None
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for number, raw in enumerate(fh, start=1):
+                line = raw.rstrip("\n").rstrip("\r")
+                if not line.strip():
+                    blank_at = blank_at or number
+                    continue
+                if blank_at is not None:
+                    _moses_line("", blank_at, name)  # a blank line inside the file
+                seg_id, hyp, _, _ = _moses_line(line, number, name)
+                if seg_id != current:
+                    if seg_id < current:
+                        raise UserInputError(
+                            f"segment id {seg_id} after {current}: streaming needs each "
+                            "segment's lines together, ids ascending (as Moses writes them)",
+                            path=name,
+                            line=number,
+                        )
+                    if hyps:
+                        yield current, hyps
+                    current, hyps = seg_id, []
+                hyps.append(hyp)
+    except UnicodeDecodeError as exc:
+        raise UserInputError(f"not UTF-8 text: {exc.reason}", path=name) from None
+    except OSError as exc:
+        raise UserInputError(f"cannot read: {exc.strerror}", path=name) from None
+    if hyps:
+        yield current, hyps
 
 
 def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:

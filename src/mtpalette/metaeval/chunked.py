@@ -1,0 +1,244 @@
+"""ORANGE in chunks of segments: bounded memory, any backend, resumable.
+
+A run directory holds:
+
+* ``manifest.json`` - what the run is (inputs with their sha256, metric specs, oracle,
+  tokenizer, chunk size); a resumed run must match it;
+* ``chunks/chunk-00000.parquet`` ... - for each chunk of consecutive segments, each
+  candidate's comparison counts with the oracle per metric (``better:<spec>``,
+  ``ties:<spec>``) and its segment; each file is written to a temporary name and renamed, so
+  a chunk is either complete or absent;
+* after the last chunk, the combined results (:func:`combine`).
+
+Chunks are independent pure functions of their segments (:func:`score_chunk`), so they can run
+on any :mod:`mtpalette.parallel` backend; a run killed at any moment and restarted with
+``resume`` recomputes only the missing chunks and gives the same bytes as an uninterrupted
+run. Candidates are read chunk by chunk (:func:`nbest_chunks` streams a Moses n-best file), so
+memory depends on the chunk size, not on N or the number of segments.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mtpalette.errors import UserInputError
+from mtpalette.io.nbest import iter_moses_segments
+from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
+from mtpalette.metaeval.orange import Comparisons
+from mtpalette.parallel import Backend, chunk_ranges, run_tasks
+
+MANIFEST = "manifest.json"
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """One chunk: its candidate lists and what to compute; picklable for any backend."""
+
+    index: int
+    first_segment: int
+    lists: CandidateLists
+    specs: tuple[str, ...]
+    tokenize: str
+    lowercase: bool
+    oracle: str
+    path: str
+
+
+def chunk_path(run_dir: Path, index: int) -> Path:
+    return run_dir / "chunks" / f"chunk-{index:05d}.parquet"
+
+
+def score_chunk(task: ChunkTask) -> str:
+    """Compare the chunk's candidates with the oracle for every metric; write the Parquet
+    file atomically; return its path. Runs in a worker."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from mtpalette.metrics import parse_specs
+
+    metrics = parse_specs(list(task.specs), tokenize=task.tokenize, lowercase=task.lowercase)
+    comps = compare_candidates(task.lists, metrics, oracle=task.oracle)
+    seg = task.lists.segment_of_candidates() + task.first_segment
+    columns: dict[str, Any] = {"segment": pa.array(seg.astype(np.int64))}
+    for m, c in zip(metrics, comps, strict=True):
+        columns[f"better:{m.spec}"] = pa.array(c.better.astype(np.int32))
+        columns[f"ties:{m.spec}"] = pa.array(c.ties.astype(np.int32))
+    table = pa.table(columns)
+    final = Path(task.path)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = final.with_name(final.name + f".tmp{os.getpid()}")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, final)
+    return str(final)
+
+
+def sha256_of(path: str | Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def prepare_run_dir(run_dir: Path, manifest: dict[str, Any], *, resume: bool) -> None:
+    """Create the run directory, or check that a resumed one holds the same run."""
+    path = run_dir / MANIFEST
+    if path.exists():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:
+            raise UserInputError("the run's manifest is not valid JSON", path=str(path)) from None
+        if not resume:
+            raise UserInputError(
+                "this run directory already holds a run: add --resume to continue it, or "
+                "choose a new directory",
+                path=str(run_dir),
+            )
+        if old != manifest:
+            diff = sorted(k for k in set(old) | set(manifest) if old.get(k) != manifest.get(k))
+            raise UserInputError(
+                f"--resume: the run directory holds a different run ({', '.join(diff)} differ)",
+                path=str(path),
+            )
+        return
+    run_dir.mkdir(parents=True, exist_ok=True)
+    from mtpalette.io.runfile import write_json
+
+    write_json(path, manifest)
+
+
+def run_chunks(
+    chunks: Iterator[tuple[int, int, CandidateLists]],
+    run_dir: Path,
+    *,
+    specs: Sequence[str],
+    tokenize: str,
+    lowercase: bool,
+    oracle: str,
+    backend: Backend,
+    window: int = 0,
+    on_done=None,
+) -> int:
+    """Score every chunk whose file is missing; ``chunks`` yields ``(index, first segment,
+    lists)``. At most ``window`` chunks (default: 2 per worker) are held at once. Returns the
+    number of chunks computed now."""
+    window = window or 2 * backend.workers
+    for stale in (run_dir / "chunks").glob("*.parquet.tmp*"):  # left by a killed run
+        stale.unlink()
+    done = 0
+    batch: list[ChunkTask] = []
+
+    def flush() -> None:
+        nonlocal done
+        for _, path in run_tasks(score_chunk, batch, backend):
+            done += 1
+            if on_done is not None:
+                on_done(path)
+        batch.clear()
+
+    for index, first, lists in chunks:
+        path = chunk_path(run_dir, index)
+        if path.exists():
+            continue
+        batch.append(
+            ChunkTask(index, first, lists, tuple(specs), tokenize, lowercase, oracle, str(path))
+        )
+        if len(batch) >= window:
+            flush()
+    if batch:
+        flush()
+    return done
+
+
+def system_chunks(lists: CandidateLists, size: int) -> Iterator[tuple[int, int, CandidateLists]]:
+    """Chunks of consecutive segments of in-memory candidate lists."""
+    for index, (a, b) in enumerate(chunk_ranges(lists.n_segments, size)):
+        lo, hi = int(lists.offsets[a]), int(lists.offsets[b])
+        yield (
+            index,
+            a,
+            CandidateLists(
+                lists.texts[lo:hi],
+                lists.offsets[a : b + 1] - lo,
+                [r[a:b] for r in lists.refs],
+                None if lists.origins is None else lists.origins[lo:hi],
+                lists.ref_names,
+            ),
+        )
+
+
+def nbest_chunks(
+    path: str | Path,
+    refs: Sequence[Sequence[str]],
+    size: int,
+    *,
+    id_base: int = 0,
+    ref_names: Sequence[str] | None = None,
+) -> Iterator[tuple[int, int, CandidateLists]]:
+    """Chunks of a Moses n-best file, streamed: segments with no hypothesis get an empty
+    list; ids beyond the references are an error."""
+    S = len(refs[0])
+    stream = iter_moses_segments(path)
+    pending = next(stream, None)
+    for index, (a, b) in enumerate(chunk_ranges(S, size)):
+        texts: list[str] = []
+        origins: list[str] = []
+        offsets = [0]
+        for s in range(a, b):
+            if pending is not None and pending[0] - id_base == s:
+                texts += pending[1]
+                origins += [f"n-best #{r + 1}" for r in range(len(pending[1]))]
+                pending = next(stream, None)
+            offsets.append(len(texts))
+        yield (
+            index,
+            a,
+            CandidateLists(
+                texts, offsets, [list(r[a:b]) for r in refs], origins, list(ref_names or []) or None
+            ),
+        )
+    if pending is not None:
+        raise UserInputError(
+            f"segment id {pending[0]} has no reference (the references have {S} lines, ids "
+            f"start at {id_base})",
+            path=str(path),
+        )
+
+
+def combine(
+    run_dir: Path,
+    n_chunks: int,
+    specs: Sequence[str],
+    higher: Sequence[bool],
+    *,
+    n_segments: int,
+    oracle: str,
+    n_refs: int,
+    signatures: Sequence[str],
+) -> list[Comparisons]:
+    """Every metric's :class:`Comparisons` from the chunk files, in segment order."""
+    import pyarrow.parquet as pq
+
+    missing = [i for i in range(n_chunks) if not chunk_path(run_dir, i).exists()]
+    if missing:
+        raise UserInputError(f"chunks {missing[:5]} are missing; run again with --resume")
+    tables = [pq.read_table(chunk_path(run_dir, i)) for i in range(n_chunks)]
+    seg = np.concatenate([t.column("segment").to_numpy() for t in tables])
+    counts = np.bincount(seg, minlength=n_segments)
+    offsets = np.zeros(n_segments + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    K = n_refs if oracle == "leave-one-out" else 1
+    out = []
+    for spec, hib, sig in zip(specs, higher, signatures, strict=True):
+        better = np.concatenate([t.column(f"better:{spec}").to_numpy() for t in tables])
+        ties = np.concatenate([t.column(f"ties:{spec}").to_numpy() for t in tables])
+        out.append(Comparisons(spec, hib, offsets, better, ties, K, oracle, n_refs, sig))
+    return out

@@ -1,0 +1,137 @@
+"""Where work runs: in this process, in local processes, or on a Dask cluster.
+
+One function, :func:`run_tasks`, maps a picklable function over tasks and yields
+``(index, result)`` as tasks finish, on the backend the user chose:
+
+* ``inproc`` (default): one after the other in this process (numba still uses every core
+  inside each task);
+* ``processes``: a local process pool of ``workers`` processes;
+* ``dask``: a ``distributed`` cluster - a ``LocalCluster`` of ``workers`` single-threaded
+  worker processes on loopback, or the scheduler at ``scheduler`` (``tcp://host:8786``). On a
+  SLURM machine, start the cluster with dask-jobqueue and pass its address::
+
+      from dask_jobqueue import SLURMCluster
+      cluster = SLURMCluster(cores=8, memory="16GB", walltime="02:00:00")
+      cluster.scale(jobs=10)
+      print(cluster.scheduler_address)   # give it to --scheduler
+
+Every task is a pure function of its input, and callers combine results by task index, so
+the numbers do not depend on the backend, the number of workers or the finishing order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mtpalette.errors import UserInputError
+
+BACKENDS = ("inproc", "processes", "dask")
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A backend choice: ``name`` in :data:`BACKENDS`, ``workers`` (local backends) and an
+    optional Dask ``scheduler`` address."""
+
+    name: str = "inproc"
+    workers: int = 1
+    scheduler: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in BACKENDS:
+            raise UserInputError(
+                f"unknown backend {self.name!r}; expected one of {', '.join(BACKENDS)}"
+            )
+        if self.workers < 1:
+            raise UserInputError("--workers must be at least 1")
+        if self.scheduler and self.name != "dask":
+            raise UserInputError("--scheduler needs --backend dask")
+
+    def describe(self) -> dict[str, Any]:
+        return {"backend": self.name, "workers": self.workers, "scheduler": self.scheduler}
+
+
+def run_tasks(
+    fn: Callable[[Any], Any], tasks: Sequence[Any], backend: Backend | None = None
+) -> Iterator[tuple[int, Any]]:
+    """``(index, fn(tasks[index]))`` for every task, in finishing order.
+
+    Examples
+    --------
+    >>> sorted(run_tasks(abs, [-1, 2, -3]))
+    [(0, 1), (1, 2), (2, 3)]
+    """
+    backend = backend or Backend()
+    if not tasks:
+        return
+    if backend.name == "inproc":
+        for i, task in enumerate(tasks):
+            yield i, fn(task)
+    elif backend.name == "processes":
+        yield from _processes(fn, tasks, backend.workers)
+    else:
+        yield from _dask(fn, tasks, backend)
+
+
+def _processes(fn, tasks: Sequence[Any], workers: int) -> Iterator[tuple[int, Any]]:
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    # "spawn": a fork of a process that has started numba's threads can deadlock
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
+        futures = {pool.submit(fn, task): i for i, task in enumerate(tasks)}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+
+
+def _dask(fn, tasks: Sequence[Any], backend: Backend) -> Iterator[tuple[int, Any]]:
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:  # pragma: no cover - a dependency
+        raise UserInputError(
+            "the dask backend needs 'distributed' (pip install distributed)"
+        ) from None
+    cluster = None
+    if backend.scheduler:
+        client = Client(backend.scheduler)
+    else:
+        cluster = LocalCluster(
+            n_workers=backend.workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        )
+        client = Client(cluster)
+    try:
+        futures = client.map(fn, list(tasks), pure=False)
+        index = {f.key: i for i, f in enumerate(futures)}
+        for future in as_completed(futures):
+            yield index[future.key], future.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def chunk_ranges(n: int, size: int) -> list[tuple[int, int]]:
+    """``[start, stop)`` ranges of at most ``size`` covering ``range(n)``.
+
+    Examples
+    --------
+    >>> chunk_ranges(5, 2)
+    [(0, 2), (2, 4), (4, 5)]
+    """
+    if size < 1:
+        raise UserInputError("the chunk size must be at least 1")
+    return [(a, min(a + size, n)) for a in range(0, n, size)]
+
+
+def ordered(results: Iterable[tuple[int, Any]], n: int) -> list[Any]:
+    """Results put back in task order."""
+    out: list[Any] = [None] * n
+    for i, r in results:
+        out[i] = r
+    return out

@@ -1,0 +1,200 @@
+"""Chunked ORANGE: the same numbers on every backend (Dask LocalCluster included), streamed
+n-best files, and a run killed with SIGKILL then resumed gives byte-identical results."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from mtpalette.cli.app import app
+from mtpalette.errors import UserInputError
+from mtpalette.io.nbest import write_moses_nbest
+from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
+from mtpalette.metaeval.chunked import combine, nbest_chunks, run_chunks, system_chunks
+from mtpalette.metrics import parse_specs
+from mtpalette.parallel import Backend, chunk_ranges
+
+ROOT = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
+SYSTEMS = ("Facebook-AI", "NiuTrans", "Online-W", "SMU", "DIDI-NLP", "MiSS")
+SPECS = ["bleus:4", "wer", "rouge-w:1.2"]
+
+
+def _head(src: Path, dst: Path, n: int) -> Path:
+    dst.write_text("\n".join(src.read_text(encoding="utf-8").split("\n")[:n]) + "\n")
+    return dst
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("chunked")
+    refs = [_head(ROOT / n, tmp / n, 240) for n in ("ref.txt", "refB.txt")]
+    systems = [_head(ROOT / f"{s}.txt", tmp / f"{s}.txt", 240) for s in SYSTEMS]
+    return refs, systems
+
+
+def _lists(refs, systems):
+    read = lambda p: p.read_text(encoding="utf-8").split("\n")[:240]  # noqa: E731
+    return CandidateLists.from_systems(
+        {p.stem: read(p) for p in systems},
+        [read(r) for r in refs],
+        ref_names=[r.name for r in refs],
+    )
+
+
+def _chunked(lists, run_dir, backend):
+    metrics = parse_specs(SPECS)
+    run_chunks(
+        system_chunks(lists, 50),
+        run_dir,
+        specs=SPECS,
+        tokenize="13a",
+        lowercase=False,
+        oracle="leave-one-out",
+        backend=backend,
+    )
+    return combine(
+        run_dir,
+        len(chunk_ranges(lists.n_segments, 50)),
+        SPECS,
+        [m.higher_is_better for m in metrics],
+        n_segments=lists.n_segments,
+        oracle="leave-one-out",
+        n_refs=2,
+        signatures=["", "", ""],
+    )
+
+
+def test_backends_give_the_same_comparisons(inputs, tmp_path):
+    lists = _lists(*inputs)
+    whole = compare_candidates(lists, parse_specs(SPECS))
+    for name, backend in [
+        ("inproc", Backend()),
+        ("dask", Backend("dask", workers=2)),  # a LocalCluster on loopback, 2 processes
+    ]:
+        got = _chunked(lists, tmp_path / name, backend)
+        for a, b in zip(whole, got, strict=True):
+            np.testing.assert_array_equal(a.better, b.better)
+            np.testing.assert_array_equal(a.ties, b.ties)
+            np.testing.assert_array_equal(a.offsets, b.offsets)
+
+
+def test_streamed_nbest_equals_reading_it_whole(inputs, tmp_path):
+    lists = _lists(*inputs)
+    # a real-text n-best file: every segment's systems' outputs, some segments left empty
+    path = tmp_path / "nbest.txt"
+    keep = [s for s in range(lists.n_segments) if s % 7 != 3]
+    ids = [s for s in keep for _ in range(int(lists.n_candidates[s]))]
+    hyps = [lists.texts[i] for s in keep for i in range(lists.offsets[s], lists.offsets[s + 1])]
+    write_moses_nbest(path, ids, hyps)
+    chunks = list(nbest_chunks(path, lists.refs, 37))
+    assert [c[1] for c in chunks] == [a for a, _ in chunk_ranges(lists.n_segments, 37)]
+    texts = [t for _, _, c in chunks for t in c.texts]
+    assert texts == hyps
+    counts = np.concatenate([c.n_candidates for _, _, c in chunks])
+    assert counts.tolist() == [
+        int(lists.n_candidates[s]) if s in keep else 0 for s in range(lists.n_segments)
+    ]
+    bad = tmp_path / "unsorted.txt"
+    bad.write_text("2 ||| a\n1 ||| b\n")
+    with pytest.raises(UserInputError, match=r"unsorted\.txt:2: segment id 1 after 2"):
+        list(nbest_chunks(bad, lists.refs, 10))
+
+
+def _cli(args):
+    code = "from mtpalette.cli.app import main; main()"
+    return [sys.executable, "-c", code, *args]
+
+
+def test_killed_run_resumes_to_identical_results(inputs, tmp_path):
+    refs, systems = inputs
+    grid = ["-m", "bleus:1..4", "wer", "rouge-w:1.1..2.0/0.1", "rouge-s:0..4"]
+    common = [
+        "orange",
+        "--refs",
+        *map(str, refs),
+        "--systems",
+        *map(str, systems),
+        *grid,
+        "--bootstrap",
+        "200",
+        "--chunk-size",
+        "8",
+        "-q",
+    ]
+    whole = tmp_path / "whole"
+    done = subprocess.run(_cli([*common, "--run-dir", str(whole)]), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    n_chunks = len(chunk_ranges(240, 8))
+
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen(
+        _cli([*common, "--run-dir", str(killed)]), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        have = len(list((killed / "chunks").glob("*.parquet"))) if killed.exists() else 0
+        if have >= 3:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    have = sorted((killed / "chunks").glob("*.parquet"))
+    assert 3 <= len(have) < n_chunks, "the run was not interrupted mid-way"
+    assert not (killed / "table.csv").exists()
+
+    again = subprocess.run(
+        _cli([*common, "--run-dir", str(killed)]), capture_output=True, text=True
+    )
+    assert again.returncode == 2 and "--resume" in again.stderr  # no silent overwrite
+    resumed = subprocess.run(
+        _cli([*common, "--run-dir", str(killed), "--resume"]), capture_output=True, text=True
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    for name in ("table.csv", "curve.csv"):
+        assert (killed / name).read_bytes() == (whole / name).read_bytes()
+    for i in range(n_chunks):
+        a = pq.read_table(whole / "chunks" / f"chunk-{i:05d}.parquet")
+        b = pq.read_table(killed / "chunks" / f"chunk-{i:05d}.parquet")
+        assert a.equals(b)
+    segs = np.concatenate(
+        [
+            pq.read_table(killed / "chunks" / f"chunk-{i:05d}.parquet").column("segment").to_numpy()
+            for i in range(n_chunks)
+        ]
+    )
+    assert np.array_equal(np.unique(segs), np.arange(240))  # none lost
+    assert len(segs) == 240 * len(systems)  # none duplicated
+    assert not list((killed / "chunks").glob("*.tmp*"))
+
+
+def test_resume_refuses_a_different_run(inputs, tmp_path):
+    refs, systems = inputs
+    base = [
+        "orange",
+        "--refs",
+        *map(str, refs),
+        "--systems",
+        *map(str, systems),
+        "--bootstrap",
+        "0",
+        "--chunk-size",
+        "100",
+        "-q",
+        "--run-dir",
+        str(tmp_path / "r"),
+    ]
+    first = CliRunner().invoke(app, [*base, "-m", "bleus:4"])
+    assert first.exit_code == 0, first.output
+    other = CliRunner().invoke(app, [*base, "-m", "wer", "--resume"])
+    assert other.exit_code != 0 and "metric_specs differ" in str(other.exception)
+    orphan = CliRunner().invoke(app, [*base[:-2], "-m", "wer", "--resume"])
+    assert "--resume needs --run-dir" in str(orphan.exception)
