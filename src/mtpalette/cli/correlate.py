@@ -299,7 +299,6 @@ def correlate(
         if out_dir is None and json_out is None:
             out_dir = report.parent / (report.stem + "-run")
     if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
         json_out = json_out or out_dir / "run.json"
         csv_out = csv_out or out_dir / "table.csv"
     console = Console(stderr=True, quiet=quiet)
@@ -355,6 +354,8 @@ def correlate(
             )
         )
     out = Console()
+    if out_dir is not None:  # made only now: a failed run leaves nothing behind
+        out_dir.mkdir(parents=True, exist_ok=True)
     for table in tables:
         print_table(out, table, title=_title(table, data, judged))
     for sc in scores:

@@ -132,7 +132,6 @@ def orange(
     if run_dir is not None:
         out_dir = out_dir or run_dir
     if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
         json_out = json_out or out_dir / "run.json"
         csv_out = csv_out or out_dir / "table.csv"
         curve_csv = curve_csv or out_dir / "curve.csv"
@@ -212,6 +211,8 @@ def orange(
         curve = orange_curve(comparisons, step=step, ties=ties, min_candidates=min_candidates)
 
     print_table(Console(), table, title=_title(lists, oracle))
+    if out_dir is not None:  # made only now: a failed run leaves nothing behind
+        out_dir.mkdir(parents=True, exist_ok=True)
     outputs: dict[str, Any] = {}
     if csv_out is not None:
         write_csv(csv_out, [row.to_dict() for row in table.rows])

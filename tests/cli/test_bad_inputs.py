@@ -1,0 +1,149 @@
+"""Bad input across the commands: one clear line naming the file and the line, exit code 2,
+and no output left behind (``score`` has its own, longer matrix in test_score_cli.py)."""
+
+from __future__ import annotations
+
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from mtpalette.cli.app import main
+
+ROOT = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
+
+
+def _head(src: Path, dst: Path, n: int) -> Path:
+    dst.write_text("\n".join(src.read_text(encoding="utf-8").split("\n")[:n]) + "\n")
+    return dst
+
+
+def run(monkeypatch, capsys, *args):
+    monkeypatch.setattr(sys, "argv", ["mtpalette", *map(str, args)])
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code or 0
+    return code, capsys.readouterr().err
+
+
+def make_cases(tmp: Path):
+    def write(name: str, content) -> Path:
+        p = tmp / name
+        p.write_bytes(content if isinstance(content, bytes) else content.encode())
+        return p
+
+    r1, r2 = (
+        _head(ROOT / "ref.txt", tmp / "r1.txt", 60),
+        _head(ROOT / "refB.txt", tmp / "r2.txt", 60),
+    )
+    s1 = _head(ROOT / "SMU.txt", tmp / "s1.txt", 60)
+    short = _head(ROOT / "MiSS.txt", tmp / "short.txt", 59)
+    nb = write("nb.txt", "0 ||| a b\n1 a c\n")
+    nbu = write("nbu.txt", b"0 ||| a b\n1 ||| a \xff c\n")
+    head = "system\tsegment\tscore\n"
+    j_nan = write("j_nan.tsv", head + "s1\t1\tnan\n")
+    j_dup = write("j_dup.tsv", head + "s1\t1\t0.5\ns1\t1\t0.7\n")
+    j_missing = write("j_missing.tsv", head + "s1\t1\t\n")
+    sc_dup = write("sc.tsv", head + "s1\t1\t0.5\ns1\t1\t0.5\n")
+    refs = ["--refs", r1, r2]
+    out = tmp / "out"
+    return [
+        (
+            ["orange", *refs, "--systems", s1, short, "--out-dir", out],
+            f"{short}: has 59 lines but system 's1' has 60",
+            out,
+        ),
+        (["orange", *refs, "--nbest", nb, "--out-dir", out], f"{nb}:2: no '|||' separator", out),
+        (["orange", *refs, "--nbest", nbu, "--out-dir", out], f"{nbu}:2: invalid UTF-8", out),
+        (
+            ["orange", *refs, "--systems", s1, "-m", "nosuch", "--out-dir", out],
+            "unknown metric 'nosuch'",
+            out,
+        ),
+        (
+            ["orange", *refs, "--systems", s1, "--json", tmp / "nodir" / "run.json"],
+            "the output folder does not exist",
+            tmp / "nodir",
+        ),
+        (
+            ["orange", *refs, "--systems", s1, "--scores", f"x={sc_dup}", "--out-dir", out],
+            f"{sc_dup}:3: duplicate score for system 's1', segment 1",
+            out,
+        ),
+        (
+            ["correlate", "--judgments", j_nan, "--refs", r1, "--systems", s1, "--out-dir", out],
+            f"{j_nan}:2: score is 'nan'; expected a finite number",
+            out,
+        ),
+        (
+            [
+                "correlate",
+                "--judgments",
+                j_missing,
+                "--refs",
+                r1,
+                "--systems",
+                s1,
+                "--out-dir",
+                out,
+            ],
+            f"{j_missing}:2: missing score",
+            out,
+        ),
+        (
+            ["correlate", "--judgments", j_dup, "--refs", r1, "--systems", s1, "--out-dir", out],
+            f"{j_dup}:3: duplicate judgment of system 's1' segment 1 (first on line 2)",
+            out,
+        ),
+        (["audit", *refs, "--nbest", nb], f"{nb}:2: no '|||' separator", None),
+        (
+            [
+                "train-blanc",
+                "--judgments",
+                j_dup,
+                "--refs",
+                r1,
+                "--systems",
+                s1,
+                "-o",
+                out / "b.json",
+            ],
+            f"{j_dup}:3: duplicate judgment",
+            out,
+        ),
+        (["report", tmp / "r1.txt", "-o", out / "x.html"], "r1.txt:1: not a JSON run file", out),
+    ]
+
+
+def test_bad_input_matrix(tmp_path, monkeypatch, capsys):
+    for args, message, leftover in make_cases(tmp_path):
+        code, err = run(monkeypatch, capsys, *args)
+        assert code == 2, (args, err)
+        assert err.startswith("mtpalette: error: ") and message in err, (message, err)
+        assert "Traceback" not in err and err.count("\n") == 1, err
+        if leftover is not None:
+            assert not leftover.exists(), f"{leftover} left behind by {args[0]}"
+
+
+@pytest.mark.parametrize("bad", ["--backend nope", "--workers 0", "--scheduler tcp://x:1"])
+def test_bad_backend_options(tmp_path, monkeypatch, capsys, bad):
+    r1 = _head(ROOT / "ref.txt", tmp_path / "r1.txt", 20)
+    r2 = _head(ROOT / "refB.txt", tmp_path / "r2.txt", 20)
+    s1 = _head(ROOT / "SMU.txt", tmp_path / "s1.txt", 20)
+    code, err = run(
+        monkeypatch,
+        capsys,
+        "orange",
+        "--refs",
+        r1,
+        r2,
+        "--systems",
+        s1,
+        "--run-dir",
+        tmp_path / "run",
+        *bad.split(),
+    )
+    assert code == 2 and err.startswith("mtpalette: error: ")
