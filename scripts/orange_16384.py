@@ -91,7 +91,7 @@ def main(argv=None) -> int:
     with open(out / "curve.csv", encoding="utf-8") as fh:
         curve = list(csv.DictReader(fh))
     cut = {int(r["cutoff"]) for r in curve}
-    show = [n for n in SHOW if n in cut] + ([max(cut)] if max(cut) not in SHOW else [])
+    show = sorted({min(cut, key=lambda c, n=n: abs(c - n)) for n in SHOW})  # nearest cutoffs
     lines = [
         "# ORANGE vs N up to 16,384 (the paper's Figure 1)\n",
         f"{args.segments} segments of WMT19 en-de, {args.candidates} candidates each: the 22 "
