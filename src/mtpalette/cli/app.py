@@ -6,7 +6,17 @@ import sys
 
 import typer
 
-from mtpalette.cli import agree, audit, correlate, demo, orange, report, score, train_blanc
+from mtpalette.cli import (
+    agree,
+    audit,
+    correlate,
+    demo,
+    orange,
+    report,
+    score,
+    train_blanc,
+    train_rose,
+)
 from mtpalette.cli.variadic import VariadicCommand
 from mtpalette.errors import UserInputError
 
@@ -28,6 +38,7 @@ app.command("agree", cls=VariadicCommand)(agree.agree)
 app.command("train-blanc", cls=VariadicCommand)(train_blanc.train_blanc_cmd)
 app.command("audit", cls=VariadicCommand)(audit.audit_cmd)
 app.command("report")(report.report)
+app.command("train-rose", cls=VariadicCommand)(train_rose.train_rose_cmd)
 
 
 def main() -> None:

@@ -1,3 +1,14 @@
 """Import every built-in metric family so that each registers its spec name."""
 
-from mtpalette.metrics import blanc, bleu, chrf, edit, gtm, nist, plugin, rouge, ter  # noqa: F401
+from mtpalette.metrics import (  # noqa: F401
+    blanc,
+    bleu,
+    chrf,
+    edit,
+    gtm,
+    nist,
+    plugin,
+    rose,
+    rouge,
+    ter,
+)

@@ -1,0 +1,83 @@
+"""ROSE as a metric: ``rose:@model.json``, a trained linear model over ROSE's features
+(:mod:`mtpalette.train.rose`, :mod:`mtpalette.metrics.rose_features`).
+
+The model file fixes the language (function words, tagger), the POS features, the tokenizer
+and the case; its content hash is in the signature. The sentence score is the model's value;
+the corpus score is the mean of the sentence scores. Train one with ``mtpalette train-rose``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.registry import register
+
+
+@register
+class Rose(Metric):
+    """A trained ROSE model (``rose:@model.json``)."""
+
+    name = "rose"
+    positional = "model"
+    reads_text: ClassVar[bool] = True
+    options: ClassVar[dict[str, Any]] = {"model": str}
+    scale = "model"
+
+    def __init__(self, *, model: str = "", **common: Any) -> None:
+        from mtpalette.train.rose import FeatureExtractor, RoseModel
+
+        super().__init__(**common)
+        if not model.startswith("@"):
+            raise ValueError("name the trained model file: rose:@model.json")
+        self.path = model[1:]
+        self.model = RoseModel.load(self.path)
+        m = self.model
+        self.extractor = FeatureExtractor(
+            lang=m.lang, pos=m.pos, tokenize=m.tokenize, lowercase=m.lowercase
+        )
+
+    def params(self) -> dict[str, Any]:
+        return {"model": "@" + Path(self.path).name}
+
+    @property
+    def spec(self) -> str:
+        return f"rose:@{Path(self.path).name}"
+
+    def signature_fields(self) -> dict[str, Any]:
+        m = self.model
+        return {
+            "kind": m.kind,
+            "lang": m.lang,
+            "pos": m.pos,
+            "model_sha": self.model.digest(),
+            "rose_tok": m.tokenize,
+            "rose_lc": m.lowercase,
+        }
+
+    def group_key(self) -> Hashable:
+        return ("rose", self.path, self.model.digest())
+
+    @classmethod
+    def compute_text(cls, metrics: Sequence[Metric], pairs: Any) -> list[np.ndarray]:
+        seg = np.asarray(pairs.seg, dtype=np.int64)
+        refs_of = [[r[s] for r in pairs.refs if r[s] is not None] for s in range(pairs.n_segments)]
+        out = []
+        for m in metrics:
+            assert isinstance(m, Rose)
+            X = m.extractor(list(pairs.hyps), [refs_of[s] for s in seg])
+            out.append(m.model.score(X)[:, None])
+        return out
+
+    def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:
+        raise NotImplementedError("ROSE scores raw text; it runs through compute_stats")
+
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        return stats[:, 0]
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        return float(stats[:, 0].mean()) if len(stats) else 0.0
