@@ -10,5 +10,6 @@ from mtpalette.metrics import (  # noqa: F401
     plugin,
     rose,
     rouge,
+    synonym,
     ter,
 )

@@ -1,0 +1,132 @@
+"""Synonym-aware metrics: ``bleus-syn``, ``rouge-l-syn``, ``rouge-s-syn`` (Yu et al.).
+
+Each candidate is transformed toward each reference by the semantic space transformation of
+:mod:`mtpalette.text.synonyms` (exact matches first, then synonyms from Cilin, WordNet or a
+table, the candidate word replaced by the reference word), then scored against that reference
+by the plain metric (BLEU-S with +1 smoothing, ROUGE-L, ROUGE-S). With several references the
+best of the per-reference scores is kept. Options: the plain metric's (``bleus-syn:4``,
+``rouge-s-syn:*``) and ``syn=cilin|wordnet|wordnet:DIR|@table.tsv`` (default ``cilin``; use
+``tok=zh`` for Chinese words). A -syn score is never below the plain one against the same
+reference. The corpus score is the mean of the sentence scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.registry import parse_spec, register
+from mtpalette.text.synonyms import load_synonyms, transform
+from mtpalette.text.tokenizers import get_tokenizer
+
+
+class _SynonymMetric(Metric):
+    reads_text: ClassVar[bool] = True
+    base: ClassVar[str]
+    base_arg: ClassVar[str | None] = None
+    default_arg: ClassVar[str] = ""
+
+    def __init__(self, *, syn: str = "cilin", **kw: Any) -> None:
+        arg = kw.pop(self.base_arg, self.default_arg) if self.base_arg else ""
+        super().__init__(**kw)
+        self.arg = str(arg) if arg is not None else "*"
+        self.syn_spec = syn
+        self.synonyms = load_synonyms(syn)
+        spec = f"{self.base}:{self.arg}" if self.base_arg else self.base
+        [self.plain] = parse_spec(spec, tokenize="none")
+
+    @property
+    def higher_is_better(self) -> bool:  # type: ignore[override]
+        return True
+
+    def params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {self.base_arg: self.arg} if self.base_arg else {}
+        if self.syn_spec != "cilin":
+            out["syn"] = self.syn_spec
+        return out
+
+    def signature_fields(self) -> dict[str, Any]:
+        return {"syn": self.synonyms.label, "sst": "exact-then-synonym", "multiref": "max"}
+
+    def group_key(self) -> Hashable:
+        return (self.name, self.spec, self.view())
+
+    @classmethod
+    def compute_text(cls, metrics: Sequence[Metric], pairs: Any) -> list[np.ndarray]:
+        out = []
+        seg = np.asarray(pairs.seg, dtype=np.int64)
+        for m in metrics:
+            assert isinstance(m, _SynonymMetric)
+            tok = get_tokenizer(m.tokenize)
+
+            def words(text: str, tok=tok, m=m) -> list[str]:
+                return tok(text.lower() if m.lowercase else text)
+
+            hyp_words = [words(h) for h in pairs.hyps]
+            best = np.full(len(pairs.hyps), -np.inf)
+            for stream in pairs.refs:
+                ref_words = [None if r is None else words(r) for r in stream]
+                keep = np.array([ref_words[s] is not None for s in seg])
+                if not keep.any():
+                    continue
+                idx = np.flatnonzero(keep)
+                texts = [
+                    " ".join(transform(hyp_words[p], ref_words[seg[p]], m.synonyms)) for p in idx
+                ]
+                refs = [" ".join(r) if r is not None else None for r in ref_words]
+                from mtpalette.metrics.scoring import TextPairs, compute_stats
+
+                stats = compute_stats([m.plain], TextPairs(texts, seg[idx], [refs]))[m.plain]
+                best[idx] = np.maximum(best[idx], m.plain.sentence_scores(stats))
+            out.append(np.where(np.isfinite(best), best, 0.0)[:, None])
+        return out
+
+    def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:
+        raise NotImplementedError("-syn metrics read raw text; they run through compute_stats")
+
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        return stats[:, 0]
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        return float(stats[:, 0].mean()) if len(stats) else 0.0
+
+
+@register
+class BleusSyn(_SynonymMetric):
+    """``bleus-syn:4``: smoothed sentence BLEU after synonym matching (BLEUS-syn)."""
+
+    name = "bleus-syn"
+    base = "bleus"
+    base_arg = "n"
+    default_arg = "4"
+    positional = "n"
+    options: ClassVar[dict[str, Any]] = {"n": int, "syn": str}
+    scale = "0-100"
+
+
+@register
+class RougeLSyn(_SynonymMetric):
+    """``rouge-l-syn``: ROUGE-L after synonym matching."""
+
+    name = "rouge-l-syn"
+    base = "rouge-l"
+    options: ClassVar[dict[str, Any]] = {"syn": str}
+
+
+@register
+class RougeSSyn(_SynonymMetric):
+    """``rouge-s-syn:*``: ROUGE-S (skip-bigrams, default no distance limit) after synonym
+    matching."""
+
+    name = "rouge-s-syn"
+    base = "rouge-s"
+    base_arg = "d"
+    default_arg = "*"
+    positional = "d"
+    options: ClassVar[dict[str, Any]] = {
+        "d": lambda t: None if t.strip() == "*" else int(t),
+        "syn": str,
+    }
