@@ -114,7 +114,7 @@ def make_cases(tmp: Path):
             f"{j_dup}:3: duplicate judgment",
             out,
         ),
-        (["report", tmp / "r1.txt", "-o", out / "x.html"], "r1.txt:1: not a JSON run file", out),
+        (["report", tmp / "r1.txt", "-o", out / "x.html"], "r1.txt:1: not valid JSON", out),
     ]
 
 

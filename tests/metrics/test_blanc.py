@@ -123,7 +123,7 @@ def test_bad_parameter_files(tmp_path):
     unknown.write_text('{"alpha": 0.5, "delta": 1}')
     with pytest.raises(UserInputError, match="unknown BLANC parameter"):
         parse_spec(f"blanc:@{unknown}")
-    with pytest.raises(UserInputError, match="cannot read"):
+    with pytest.raises(UserInputError, match="file not found; expected BLANC parameters"):
         parse_spec(f"blanc:@{tmp_path / 'missing.json'}")
     with pytest.raises(UserInputError, match="alpha and beta"):
         parse_spec("blanc:alpha=-1")

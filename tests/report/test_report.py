@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
-from mtpalette.report.html import read_run, write_report
+from mtpalette.io.runfile import load_run
+from mtpalette.report.html import write_report
 
 ROOT = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -114,11 +115,11 @@ def test_report_command_and_bad_run_files(report, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "something else"}')
     with pytest.raises(UserInputError, match="not an mtpalette run file"):
-        read_run(bad)
+        load_run(bad)
     broken = tmp_path / "broken.json"
     broken.write_text('{"format":\n')
-    with pytest.raises(UserInputError, match=r"broken\.json:2: not a JSON run file"):
-        read_run(broken)
+    with pytest.raises(UserInputError, match=r"broken\.json:2: not valid JSON"):
+        load_run(broken)
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs it)")

@@ -75,12 +75,10 @@ def audit_cmd(
             refs=refs,
             systems=systems,
             systems_dir=systems_dir,
+            seg_ids=seg_ids,
+            lp=lp,
             systems_glob=systems_glob,
             exclude=exclude,
-            seg_ids=seg_ids,
-            id_base=None,
-            lp=lp,
-            rename=None,
         )
         ref_files = [Path(r["path"]).name for r in inputs["refs"]]
         lists = CandidateLists.from_systems(

@@ -107,18 +107,18 @@ def parse_epsilon(text: str | None) -> float | None:
 
 def load_task(
     *,
-    bundled: str | None,
-    judgments: Path | None,
-    fmt: str,
-    refs: list[Path] | None,
-    systems: list[Path] | None,
-    systems_dir: Path | None,
-    systems_glob: str,
-    exclude: list[str] | None,
-    seg_ids: Path | None,
-    id_base: int | None,
-    lp: str | None,
-    rename: str | None,
+    bundled: str | None = None,
+    judgments: Path | None = None,
+    fmt: str = "auto",
+    refs: list[Path] | None = None,
+    systems: list[Path] | None = None,
+    systems_dir: Path | None = None,
+    systems_glob: str = "*",
+    exclude: list[str] | None = None,
+    seg_ids: Path | None = None,
+    id_base: int | None = None,
+    lp: str | None = None,
+    rename: str | None = None,
 ) -> tuple[SegmentData, Judgments, dict[str, Any]]:
     """The judgments aligned with their texts, from the command-line options."""
     if (

@@ -83,12 +83,8 @@ def train_blanc_cmd(
             refs=refs,
             systems=systems,
             systems_dir=systems_dir,
-            systems_glob="*",
-            exclude=None,
             seg_ids=seg_ids,
-            id_base=None,
             lp=lp,
-            rename=None,
         )
         train_data, test_data = holdout_split(data, holdout, by=holdout_by)
         kw = dict(statistic=stat, level=level, grouping=grouping, **common)

@@ -91,12 +91,8 @@ def train_rose_cmd(
         refs=refs,
         systems=systems,
         systems_dir=systems_dir,
-        systems_glob="*",
-        exclude=None,
         seg_ids=seg_ids,
-        id_base=None,
         lp=lp,
-        rename=None,
     )
     train, test = holdout_split(data, holdout)
     console = Console(stderr=True, quiet=quiet)

@@ -220,16 +220,26 @@ class Run:
         write_json(path, self.to_dict())
 
 
-def load_run(path: str | Path) -> dict[str, Any]:
-    """Read a run file back as a dict, checking that it is one."""
+def read_json(path: str | Path, what: str = "a JSON file") -> Any:
+    """A JSON file's content; an unreadable file or invalid JSON is a :class:`UserInputError`
+    naming the file (and the line) and what was expected."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise UserInputError("file not found", path=str(path)) from None
+        raise UserInputError(f"file not found; expected {what}", path=str(path)) from None
+    except OSError as exc:
+        raise UserInputError(f"cannot read {what}: {exc.strerror}", path=str(path)) from None
+    except UnicodeDecodeError:
+        raise UserInputError(f"not UTF-8 text; expected {what}", path=str(path)) from None
     except json.JSONDecodeError as exc:
         raise UserInputError(
-            f"not a JSON file ({exc.msg})", path=str(path), line=exc.lineno
+            f"not valid JSON ({exc.msg}); expected {what}", path=str(path), line=exc.lineno
         ) from None
+
+
+def load_run(path: str | Path) -> dict[str, Any]:
+    """Read a run file back as a dict, checking that it is one."""
+    data = read_json(path, "an mtpalette run file")
     if not isinstance(data, dict) or data.get("format") != RUN_FORMAT:
         raise UserInputError(
             f'not an mtpalette run file (no "format": "{RUN_FORMAT}")', path=str(path)

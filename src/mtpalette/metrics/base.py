@@ -225,3 +225,28 @@ class Metric(ABC):
     def corpus_score(self, stats: np.ndarray) -> float:
         """The corpus score; by default the sentence formula on the summed statistics."""
         return float(self.sentence_scores(stats.sum(axis=0, keepdims=True))[0])
+
+
+class TextMetric(Metric):
+    """A metric that reads raw text (a plugin, ROSE, the -syn metrics) instead of token ids.
+
+    :func:`~mtpalette.metrics.scoring.compute_stats` hands such a class the
+    :class:`~mtpalette.metrics.scoring.TextPairs` through :meth:`compute_text`. The statistics
+    are one column of sentence scores; the corpus score is their mean.
+    """
+
+    reads_text: ClassVar[bool] = True
+
+    @classmethod
+    @abstractmethod
+    def compute_text(cls, metrics: Sequence[Metric], pairs: Any) -> list[np.ndarray]:
+        """One ``(P, 1)`` array of sentence scores per metric."""
+
+    def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:
+        raise NotImplementedError(f"{self.name} reads raw text: score it through compute_stats")
+
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        return stats[:, 0]
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        return float(stats[:, 0].mean()) if len(stats) else 0.0

@@ -31,7 +31,6 @@ file override it). Grids work as everywhere: ``blanc:alpha=0..2/0.5``.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -41,6 +40,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.io.runfile import read_json
 from mtpalette.kernels.acs import GAP_MODES, acs_counts
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.registry import register
@@ -129,14 +129,7 @@ class BlancParams:
     def load(cls, path: str | Path) -> BlancParams:
         """Parameters from a JSON file (a bare object, or ``{"params": {...}, ...}``)."""
         p = Path(path)
-        try:
-            obj = json.loads(p.read_text(encoding="utf-8"))
-        except OSError as exc:
-            msg = f"cannot read BLANC parameters: {exc.strerror}"
-            raise UserInputError(msg, path=str(p)) from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            line = getattr(exc, "lineno", None)
-            raise UserInputError(f"not valid JSON: {exc}", path=str(p), line=line) from None
+        obj = read_json(p, "BLANC parameters (JSON)")
         return cls.from_dict(obj, path=str(p))
 
 

@@ -42,7 +42,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.base import Metric, TextMetric
 from mtpalette.metrics.registry import _parse_bool, register
 
 ENTRY_POINT_GROUP = "mtpalette.metrics"
@@ -84,12 +84,11 @@ def _version(fn: Callable[..., Any]) -> str:
 
 
 @register
-class Plugin(Metric):
+class Plugin(TextMetric):
     """A Python function scoring (candidate, references) text pairs."""
 
     name = "plugin"
     positional = "target"
-    reads_text: ClassVar[bool] = True
     options: ClassVar[dict[str, Any]] = {"target": str, "higher": _parse_bool, "batch": int}
     scale = "plugin"
 
@@ -176,12 +175,3 @@ class Plugin(Metric):
             assert isinstance(m, Plugin)
             out.append(m.score_texts(hyps, refs)[inverse][:, None])
         return out
-
-    def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:
-        raise UserInputError("a plugin metric scores raw text; call it through compute_stats")
-
-    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
-        return stats[:, 0]
-
-    def corpus_score(self, stats: np.ndarray) -> float:
-        return float(stats[:, 0].mean()) if len(stats) else 0.0

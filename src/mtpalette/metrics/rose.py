@@ -14,17 +14,16 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.base import Metric, TextMetric
 from mtpalette.metrics.registry import register
 
 
 @register
-class Rose(Metric):
+class Rose(TextMetric):
     """A trained ROSE model (``rose:@model.json``)."""
 
     name = "rose"
     positional = "model"
-    reads_text: ClassVar[bool] = True
     options: ClassVar[dict[str, Any]] = {"model": str}
     scale = "model"
 
@@ -72,12 +71,3 @@ class Rose(Metric):
             X = m.extractor(list(pairs.hyps), [refs_of[s] for s in seg])
             out.append(m.model.score(X)[:, None])
         return out
-
-    def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:
-        raise NotImplementedError("ROSE scores raw text; it runs through compute_stats")
-
-    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
-        return stats[:, 0]
-
-    def corpus_score(self, stats: np.ndarray) -> float:
-        return float(stats[:, 0].mean()) if len(stats) else 0.0

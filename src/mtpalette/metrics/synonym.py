@@ -17,14 +17,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.base import Metric, TextMetric
 from mtpalette.metrics.registry import parse_spec, register
+from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.text.synonyms import load_synonyms, transform
 from mtpalette.text.tokenizers import get_tokenizer
 
 
-class _SynonymMetric(Metric):
-    reads_text: ClassVar[bool] = True
+class _SynonymMetric(TextMetric):
     base: ClassVar[str]
     base_arg: ClassVar[str | None] = None
     default_arg: ClassVar[str] = ""
@@ -77,21 +77,10 @@ class _SynonymMetric(Metric):
                     " ".join(transform(hyp_words[p], ref_words[seg[p]], m.synonyms)) for p in idx
                 ]
                 refs = [" ".join(r) if r is not None else None for r in ref_words]
-                from mtpalette.metrics.scoring import TextPairs, compute_stats
-
                 stats = compute_stats([m.plain], TextPairs(texts, seg[idx], [refs]))[m.plain]
                 best[idx] = np.maximum(best[idx], m.plain.sentence_scores(stats))
             out.append(np.where(np.isfinite(best), best, 0.0)[:, None])
         return out
-
-    def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:
-        raise NotImplementedError("-syn metrics read raw text; they run through compute_stats")
-
-    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
-        return stats[:, 0]
-
-    def corpus_score(self, stats: np.ndarray) -> float:
-        return float(stats[:, 0].mean()) if len(stats) else 0.0
 
 
 @register

@@ -24,28 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.runfile import atomic_writer
+from mtpalette.io.runfile import atomic_writer, load_run
 from mtpalette.report.plots import ci_bars, scatter, svg_of
 
 TEMPLATE = "report.html.j2"
 #: outranking candidates kept per segment and metric in the error browser
 ERRORS_PER_SEGMENT = 5
-
-
-def read_run(path: str | Path) -> dict[str, Any]:
-    p = Path(path)
-    try:
-        run = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UserInputError(f"cannot read the run file: {exc.strerror}", path=str(p)) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        line = getattr(exc, "lineno", None)
-        raise UserInputError(f"not a JSON run file: {exc}", path=str(p), line=line) from None
-    if not isinstance(run, dict) or run.get("format") != "mtpalette-run":
-        raise UserInputError(
-            'not an mtpalette run file (expected "format": "mtpalette-run")', path=str(p)
-        )
-    return run
 
 
 def _errors_path(run: dict[str, Any], run_path: Path | None) -> Path | None:
@@ -235,7 +219,7 @@ def write_report(
     """Read run files and write the report atomically; returns its path."""
     if not run_paths:
         raise UserInputError("give at least one run file")
-    runs = [(read_run(p), Path(p)) for p in run_paths]
+    runs = [(load_run(p), Path(p)) for p in run_paths]
     text = build_report(runs, title=title)
     out = Path(output)
     with atomic_writer(out) as fh:

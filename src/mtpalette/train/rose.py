@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.io.runfile import read_json
 from mtpalette.metrics.rose_features import feature_names, features
 from mtpalette.text.tokenizers import get_tokenizer
 
@@ -62,14 +63,7 @@ class RoseModel:
     @classmethod
     def load(cls, path: str | Path) -> RoseModel:
         p = Path(path)
-        try:
-            obj = json.loads(p.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise UserInputError(
-                f"cannot read the ROSE model: {exc.strerror}", path=str(p)
-            ) from None
-        except json.JSONDecodeError as exc:
-            raise UserInputError(f"not valid JSON: {exc}", path=str(p), line=exc.lineno) from None
+        obj = read_json(p, "a ROSE model (JSON)")
         if not isinstance(obj, dict) or obj.get("metric") != "rose":
             raise UserInputError('not a ROSE model (expected "metric": "rose")', path=str(p))
         fields = {k: obj[k] for k in cls.__dataclass_fields__ if k in obj}
