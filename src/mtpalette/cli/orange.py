@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP, export_all, parse_scores
+from mtpalette.cli.limited import run_limited
 from mtpalette.cli.orange_chunked import ChunkedLists, run_chunked
 from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import list_system_files, read_nbest, read_systems, system_names
@@ -94,6 +95,22 @@ def orange(
     scores: Annotated[list[str] | None, Opt("--scores", help=SCORES_HELP)] = None,
     export_scores: Annotated[Path | None, Opt("--export-scores", help=EXPORT_HELP)] = None,
     report: Annotated[Path | None, Opt("--report", help="Also write an HTML report.")] = None,
+    pivot: Annotated[
+        Path | None, Opt("--pivot", help="Limited ORANGE: a pivot translation (one reference).")
+    ] = None,
+    source: Annotated[Path | None, Opt("--source", help="Source sentences (--pivot).")] = None,
+    features: Annotated[str, Opt("--features", help="ade,flu,sim (--pivot).")] = "ade,flu,sim",
+    feature_weights: Annotated[
+        str | None, Opt("--feature-weights", help="One weight per feature (equal).")
+    ] = None,
+    feature_mode: Annotated[str, Opt("--feature-mode", help="pivot (paper) or direct.")] = "pivot",
+    lm_text: Annotated[list[Path] | None, Opt("--lm-text", help="LM training text.")] = None,
+    tm_source: Annotated[list[Path] | None, Opt("--tm-source", help="TM source side.")] = None,
+    tm_target: Annotated[list[Path] | None, Opt("--tm-target", help="TM target side.")] = None,
+    synonyms: Annotated[
+        str | None, Opt("--synonyms", help="For the pivot similarity: cilin, wordnet, @FILE.")
+    ] = None,
+    source_tokenize: Annotated[str, Opt("--source-tokenize", help="Source tokenizer.")] = "13a",
     run_dir: Annotated[
         Path | None, Opt("--run-dir", help="Chunked, resumable run kept in this folder.")
     ] = None,
@@ -144,8 +161,10 @@ def orange(
             raise UserInputError(
                 f"has {len(lines)} lines but {refs[0]} has {len(ref_lines[0])}", path=str(path)
             )
-    if len(refs) < 2:
+    if len(refs) < 2 and pivot is None:
         raise UserInputError(ONE_REFERENCE)
+    if pivot is not None and len(refs) != 1:
+        raise UserInputError("--pivot (Limited ORANGE) takes exactly one reference")
     parsed = parse_specs(list(metrics), tokenize=tokenize, lowercase=lowercase)
     console = Console(stderr=True, quiet=quiet)
 
@@ -188,6 +207,26 @@ def orange(
         )
         kind = "nbest" if nbest is not None else "systems"
         lists = ChunkedLists(np.diff(comparisons[0].offsets), len(refs), {"kind": kind})
+    elif pivot is not None:
+        lists, candidate_files = load()
+        comparisons = run_limited(
+            console,
+            lists,
+            parsed,
+            pivot=pivot,
+            source=source,
+            features=features,
+            weights=feature_weights,
+            mode=feature_mode,
+            lm_text=lm_text,
+            tm_source=tm_source,
+            tm_target=tm_target,
+            synonyms=synonyms,
+            tokenize=tokenize,
+            source_tokenize=source_tokenize,
+        )
+        errors = None
+        oracle = "limited-features"  # the reference ranked by features against the pivot
     else:
         lists, candidate_files = load()
         external = parse_scores(scores, reference_names(lists, lists.n_refs))

@@ -19,6 +19,9 @@ VARIADIC = {
     "--exclude",
     "--ref-col",
     "--scores",
+    "--lm-text",
+    "--tm-source",
+    "--tm-target",
 }
 
 

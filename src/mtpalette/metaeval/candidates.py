@@ -48,8 +48,8 @@ Progress = Callable[[int, int, str], None]
 ONE_REFERENCE = (
     "ORANGE needs at least 2 references per segment: a reference is ranked by scoring it "
     "against the other references, and with a single reference there is nothing to score it "
-    "against honestly (got 1 reference file). The feature-ranked variant with a pivot, which "
-    "works with one reference, is not available yet."
+    "against honestly (got 1 reference file). With one reference, use Limited ORANGE: "
+    "--pivot FILE ranks the reference by features against a pivot translation."
 )
 
 
