@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -131,7 +132,7 @@ def run(setup: dict, extra: list[str], out_dir: Path, args) -> dict[str, dict]:
         if exc.code:
             raise
     with open(out_dir / "table.csv", encoding="utf-8") as fh:
-        return {r["metric"]: r for r in csv.DictReader(fh)}
+        return {re.sub(r"[:,]syn=[^,]*", "", r["metric"]): r for r in csv.DictReader(fh)}
 
 
 def main(argv=None) -> int:

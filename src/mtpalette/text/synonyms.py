@@ -45,7 +45,8 @@ WORDNET_FILES = ("data.noun", "data.verb", "data.adj", "data.adv")
 
 @dataclass(frozen=True)
 class Synonyms:
-    """Synonym groups: ``groups[word]`` is the set of the groups ``word`` belongs to."""
+    """Synonym groups: ``groups[word]`` is the set of the groups ``word`` (lower-cased) belongs
+    to; lookups ignore case."""
 
     name: str
     digest: str
@@ -62,6 +63,7 @@ class Synonyms:
         >>> s.are_synonyms("car", "car")  # a word is not its own synonym
         False
         """
+        a, b = a.lower(), b.lower()
         if a == b:
             return False
         ga = self.groups.get(a)
@@ -76,7 +78,7 @@ def from_groups(name: str, groups: Iterable[Sequence[str]], digest: str = "") ->
     out: dict[str, set[int]] = {}
     for k, group in enumerate(groups):
         for word in group:
-            out.setdefault(word, set()).add(k)
+            out.setdefault(word.lower(), set()).add(k)
     return Synonyms(name, digest, {w: frozenset(g) for w, g in out.items()})
 
 
