@@ -30,21 +30,13 @@ from collections import Counter
 import numba as nb
 import numpy as np
 
+from mtpalette.kernels.tables import chunk_starts, slot, vocab_bound
+
 #: below this many candidate tokens the serial kernel is used (a parallel region costs a
 #: thread wake-up)
 PARALLEL_MIN_TOKENS = 20000
 #: the largest table of n-gram keys indexed directly (larger candidates use a hash table)
 DIRECT_MAX = 1 << 18
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _slot(keys, key):
-    """The slot of ``key`` in the open-addressing table ``keys`` (-1 marks an empty slot)."""
-    mask = len(keys) - 1
-    s = (key * 0x9E3779B1) & mask
-    while keys[s] != -1 and keys[s] != key:
-        s = (s + 1) & mask
-    return s
 
 
 @nb.njit(cache=True, nogil=True)
@@ -89,7 +81,7 @@ def _pair_stats(
                         used[n_used] = s
                         n_used += 1
                 else:
-                    s = _slot(keys, key)
+                    s = slot(keys, key)
                     if keys[s] == -1:
                         keys[s] = key
                         vals[s] = n_used
@@ -119,7 +111,7 @@ def _pair_stats(
                         if direct:
                             g = vals[key]
                         else:
-                            s = _slot(keys, key)
+                            s = slot(keys, key)
                             if keys[s] != -1:
                                 g = vals[s]
                     rid[b + j] = g
@@ -188,14 +180,7 @@ def _setup(hyp_ids, hyp_off, n_refs, max_n, n_chunks):
     """The output array, the vocabulary bound and chunks of about equal numbers of tokens."""
     P = len(hyp_off) - 1
     out = np.zeros((P, n_refs, max_n, 3), dtype=np.int64)
-    vocab = 0
-    for x in hyp_ids:
-        if x >= vocab:
-            vocab = x + 1
-    starts = np.zeros(n_chunks + 1, dtype=np.int64)
-    starts[1:-1] = np.searchsorted(hyp_off, np.linspace(0, hyp_off[-1], n_chunks + 1)[1:-1])
-    starts[-1] = P
-    return out, vocab, starts
+    return out, vocab_bound(hyp_ids), chunk_starts(hyp_off, n_chunks)
 
 
 @nb.njit(cache=True, parallel=True, nogil=True)

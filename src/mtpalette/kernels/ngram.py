@@ -31,6 +31,8 @@ from collections import Counter
 import numba as nb
 import numpy as np
 
+from mtpalette.kernels.tables import chunk_starts, vocab_bound
+
 
 @nb.njit(cache=True, nogil=True)
 def _run_counts(a, h0, H, b, b0, B, head, nxt, max_n, lval, lstamp, hist, rows, is_self, first):
@@ -241,14 +243,7 @@ def _setup(hyp_ids, hyp_off, n_refs, max_n, per_ref, n_chunks):
     """The output array, the vocabulary bound and chunks of about equal numbers of tokens."""
     P = len(hyp_off) - 1
     out = np.zeros((P, n_refs if per_ref else 1, max_n), dtype=np.int64)
-    vocab = 0
-    for x in hyp_ids:
-        if x >= vocab:
-            vocab = x + 1
-    starts = np.zeros(n_chunks + 1, dtype=np.int64)
-    starts[1:-1] = np.searchsorted(hyp_off, np.linspace(0, hyp_off[-1], n_chunks + 1)[1:-1])
-    starts[-1] = P
-    return out, vocab, starts
+    return out, vocab_bound(hyp_ids), chunk_starts(hyp_off, n_chunks)
 
 
 @nb.njit(cache=True, parallel=True, nogil=True)

@@ -27,6 +27,8 @@ from collections import Counter
 import numba as nb
 import numpy as np
 
+from mtpalette.kernels.tables import slot
+
 
 @nb.njit(cache=True, nogil=True)
 def log2_ratio(numer, denom):
@@ -54,16 +56,6 @@ def corpus_information(counts, numer):
         if counts[g] > 0:
             out[g] = log2_ratio(numer[g], counts[g])
     return out
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _slot(keys, key):
-    """The slot of ``key`` in the open-addressing table ``keys`` (-1 marks an empty slot)."""
-    mask = len(keys) - 1
-    s = (key * 0x9E3779B1) & mask
-    while keys[s] != -1 and keys[s] != key:
-        s = (s + 1) & mask
-    return s
 
 
 @nb.njit(cache=True, nogil=True)
@@ -97,7 +89,7 @@ def _candidate(
             if g < 0:
                 continue
             den += 1
-            q = _slot(keys, g)
+            q = slot(keys, g)
             if keys[q] == -1:
                 keys[q] = g
                 vals[q] = n_loc
@@ -112,7 +104,7 @@ def _candidate(
                 for t in range(off[r], off[r + 1]):
                     g = ids[n, t]
                     if g >= 0:
-                        q = _slot(keys, g)
+                        q = slot(keys, g)
                         if keys[q] != -1:
                             seg_count[vals[q]] += 1
         best_c = (-1.0, -1.0, -1.0, -1.0)
@@ -124,7 +116,7 @@ def _candidate(
             for t in range(off[r], off[r + 1]):
                 g = ids[n, t]
                 if g >= 0:
-                    q = _slot(keys, g)
+                    q = slot(keys, g)
                     if keys[q] != -1:
                         rcount[vals[q]] += 1
             num_c = 0.0
@@ -139,7 +131,7 @@ def _candidate(
                 if n == 0:
                     numer = seg_words
                 else:
-                    numer = prev_seg[prev_vals[_slot(prev_keys, prefix[n, g])]]
+                    numer = prev_seg[prev_vals[slot(prev_keys, prefix[n, g])]]
                 num_s += log2_ratio(numer, seg_count[a]) * m
             ref_len = float(off[r + 1] - off[r])
             prec_c = num_c / den if den > 0 else 0.0
