@@ -21,7 +21,7 @@ the numbers do not depend on the backend, the number of workers or the finishing
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,9 +48,6 @@ class Backend:
             raise UserInputError("--workers must be at least 1")
         if self.scheduler and self.name != "dask":
             raise UserInputError("--scheduler needs --backend dask")
-
-    def describe(self) -> dict[str, Any]:
-        return {"backend": self.name, "workers": self.workers, "scheduler": self.scheduler}
 
 
 def run_tasks(
@@ -127,11 +124,3 @@ def chunk_ranges(n: int, size: int) -> list[tuple[int, int]]:
     if size < 1:
         raise UserInputError("the chunk size must be at least 1")
     return [(a, min(a + size, n)) for a in range(0, n, size)]
-
-
-def ordered(results: Iterable[tuple[int, Any]], n: int) -> list[Any]:
-    """Results put back in task order."""
-    out: list[Any] = [None] * n
-    for i, r in results:
-        out[i] = r
-    return out

@@ -33,7 +33,11 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval.candidates import ONE_REFERENCE, CandidateLists
-from mtpalette.metaeval.external import ExternalMetric, reference_names
+from mtpalette.metaeval.external import (
+    ExternalMetric,
+    external_heldout_scores,
+    reference_names,
+)
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.stats.bootstrap import BootstrapCI, Seed, resolve_seed
@@ -48,29 +52,7 @@ def heldout_scores(lists: CandidateLists, metric: Metric) -> tuple[np.ndarray, n
         raise UserInputError(ONE_REFERENCE)
     seg = lists.segment_of_candidates()
     if isinstance(metric, ExternalMetric):
-        names = reference_names(lists, R)
-        origins = lists.origins or []
-        src = metric.source
-        cand = np.array(
-            [
-                [src.get(o, int(s) + 1, names[k]) for o, s in zip(origins, seg, strict=True)]
-                for k in range(R)
-            ]
-        )
-        refs = np.array(
-            [
-                [src.scores.get((names[k], s + 1, names[k]), np.nan) for s in range(S)]
-                for k in range(R)
-            ]
-        )
-        missing = np.isnan(refs)
-        if missing.any():
-            k, s = np.argwhere(missing)[0]
-            refs[k, s] = src.get(names[k], int(s) + 1)
-            refs = np.where(
-                missing, [[src.get(names[k], s + 1) for s in range(S)] for k in range(R)], refs
-            )
-        return cand, refs
+        return external_heldout_scores(lists, metric)
     cand = np.empty((R, len(lists.texts)))
     refs = np.empty((R, S))
     both_seg = np.concatenate([seg, np.arange(S)])

@@ -127,19 +127,7 @@ def external_comparisons(
     seg = lists.segment_of_candidates()
     src = metric.source
     if oracle == "leave-one-out":
-        if not src.has_heldout():
-            raise UserInputError(
-                "leave-one-out ORANGE needs each candidate's score with each reference held "
-                "out (a 'heldout' column); give those rows or use --oracle average-score",
-                path=src.path,
-            )
-        cand = np.array(
-            [
-                [src.get(o, int(s) + 1, refs[k]) for o, s in zip(origins, seg, strict=True)]
-                for k in range(R)
-            ]
-        )
-        orc = np.array([[_ref_score(src, refs[k], s + 1) for s in range(S)] for k in range(R)])
+        cand, orc = external_heldout_scores(lists, metric)
     else:
         cand = np.array([[src.get(o, int(s) + 1) for o, s in zip(origins, seg, strict=True)]])
         orc = np.array(
@@ -155,6 +143,32 @@ def external_comparisons(
         n_refs=R,
         signature=str(metric.signature(n_refs=R)),
     )
+
+
+def external_heldout_scores(
+    lists: CandidateLists, metric: ExternalMetric
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(cand (R, P), refs (R, S))`` looked up: with reference ``k`` held out, each
+    candidate's and reference ``k``'s score against the other references."""
+    R, S = lists.n_refs, lists.n_segments
+    src = metric.source
+    if not src.has_heldout():
+        raise UserInputError(
+            "leave-one-out scores need each candidate's score with each reference held out "
+            "(a 'heldout' column); give those rows or use --oracle average-score",
+            path=src.path,
+        )
+    refs = reference_names(lists, R)
+    origins = _origins(lists)
+    seg = lists.segment_of_candidates()
+    cand = np.array(
+        [
+            [src.get(o, int(s) + 1, refs[k]) for o, s in zip(origins, seg, strict=True)]
+            for k in range(R)
+        ]
+    )
+    orc = np.array([[_ref_score(src, refs[k], s + 1) for s in range(S)] for k in range(R)])
+    return cand, orc
 
 
 def _ref_score(src: ScoreFile, ref: str, segment: int) -> float:
