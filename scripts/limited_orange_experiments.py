@@ -116,7 +116,7 @@ def run(setup: dict, extra: list[str], out_dir: Path, args) -> dict[str, dict]:
         "--tokenize",
         setup["tokenize"],
         "-m",
-        *METRICS,
+        *(f"{m},syn={setup['synonyms']}" if "-syn" in m else m for m in METRICS),
         "--bootstrap",
         str(args.bootstrap),
         "--seed",
