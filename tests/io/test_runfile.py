@@ -103,7 +103,7 @@ def test_load_run_rejects_other_files(tmp_path):
     with pytest.raises(UserInputError, match="not an mtpalette run"):
         load_run(tmp_path / "o.json")
     (tmp_path / "b.json").write_text("{")
-    with pytest.raises(UserInputError, match="not a JSON file"):
+    with pytest.raises(UserInputError, match=r"b\.json:1: not valid JSON"):
         load_run(tmp_path / "b.json")
     with pytest.raises(UserInputError, match="file not found"):
         load_run(tmp_path / "none.json")
