@@ -11,7 +11,7 @@ Examples::
         -o blanc-orange.json
 
     # then use it wherever a metric spec goes
-    mtpalette score -r ref.txt -c hyp.txt -m blanc:@blanc-zhen.json
+    mtpalette score -r ref.txt -i hyp.txt -m blanc:@blanc-zhen.json
 
 The parameter file holds the parameters, the objective, the search seed and every evaluation.
 """
