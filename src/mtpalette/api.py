@@ -24,7 +24,7 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.metrics import Score, Signature, parse_specs
-from mtpalette.metrics.scoring import TextPairs, compute_stats
+from mtpalette.metrics.scoring import TextPairs, compute_stats_on
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,7 @@ def score_texts(
     *,
     tokenize: str = "13a",
     lowercase: bool = False,
+    backend=None,
 ) -> Scores:
     """Corpus scores, sentence scores and sufficient statistics of several metrics at once.
 
@@ -81,6 +82,9 @@ def score_texts(
         Spec strings such as ``"bleu"``, ``"bleus:1..9"``, ``"chrf"`` (or one string).
     tokenize, lowercase:
         Run-wide text settings; a spec may override them (``bleu:tok=intl``).
+    backend:
+        A :class:`mtpalette.parallel.Backend`: metric groups are computed on its workers
+        (the same numbers as in-process).
 
     Raises
     ------
@@ -103,7 +107,7 @@ def score_texts(
     """
     pairs = _pairs(hyps, refs)
     parsed = parse_specs(_specs(metrics), tokenize=tokenize, lowercase=lowercase)
-    stats = compute_stats(parsed, pairs)
+    stats = compute_stats_on(parsed, pairs, backend, tokenize=tokenize, lowercase=lowercase)
     corpus = [
         Score(
             m.spec, m.corpus_score(stats[m]), m.signature(n_refs=pairs.n_refs), m.higher_is_better

@@ -198,3 +198,17 @@ def test_resume_refuses_a_different_run(inputs, tmp_path):
     assert other.exit_code != 0 and "metric_specs differ" in str(other.exception)
     orphan = CliRunner().invoke(app, [*base[:-2], "-m", "wer", "--resume"])
     assert "--resume needs --run-dir" in str(orphan.exception)
+
+
+def test_scoring_on_worker_processes_equals_in_process(ted_zhen):
+    from mtpalette.api import score_texts
+
+    systems, refs = ted_zhen
+    hyps = systems["SMU"][:200]
+    streams = [r[:200] for r in refs]
+    specs = ["bleus:1..4", "nist", "chrf", "rouge-l", "wer"]
+    here = score_texts(hyps, streams, specs)
+    there = score_texts(hyps, streams, specs, backend=Backend("processes", workers=2))
+    for spec in here.specs:
+        np.testing.assert_array_equal(here.stats[spec], there.stats[spec])
+    assert [s.value for s in here.corpus] == [s.value for s in there.corpus]

@@ -27,6 +27,7 @@ from mtpalette.errors import UserInputError
 from mtpalette.io.plain import STDIN, read_parallel
 from mtpalette.io.runfile import atomic_writer
 from mtpalette.io.tabular import read_segments
+from mtpalette.parallel import Backend
 
 Opt = typer.Option
 
@@ -83,6 +84,9 @@ def score(
         ),
     ] = None,
     output: Annotated[Path | None, Opt("--output", "-o", help="Write here (atomically).")] = None,
+    backend: Annotated[str, Opt("--backend", help="inproc, processes or dask.")] = "inproc",
+    workers: Annotated[int, Opt("--workers", help="Local workers.")] = 1,
+    scheduler: Annotated[str | None, Opt("--scheduler", help="Dask scheduler address.")] = None,
 ) -> None:
     """Score hypotheses against one or more references; every score carries a signature.
 
@@ -94,7 +98,12 @@ def score(
     fmt = fmt.value
     with _destination(output) as out:
         result = score_texts(
-            hyps, ref_streams, metrics or ["bleu"], tokenize=tokenize, lowercase=lowercase
+            hyps,
+            ref_streams,
+            metrics or ["bleu"],
+            tokenize=tokenize,
+            lowercase=lowercase,
+            backend=Backend(backend, workers, scheduler),
         )
         if not sentence:
             out.write(corpus_report(result.corpus, fmt, digits=digits))

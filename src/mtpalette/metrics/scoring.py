@@ -84,3 +84,38 @@ def compute_stats(metrics: Sequence[Metric], pairs: TextPairs) -> dict[Metric, n
         stats = cls.compute_group(members, pairs.encoded(first.view()), *extra)
         out.update(zip(members, stats, strict=True))
     return {m: out[m] for m in metrics}
+
+
+def _group_stats(task: tuple) -> list[np.ndarray]:
+    """One metric group's statistics on the whole data (a worker's task)."""
+    from mtpalette.metrics.registry import parse_specs
+
+    specs, hyps, seg, refs, tokenize, lowercase = task
+    metrics = parse_specs(list(specs), tokenize=tokenize, lowercase=lowercase)
+    stats = compute_stats(metrics, TextPairs(hyps, seg, refs))
+    return [stats[m] for m in metrics]
+
+
+def compute_stats_on(
+    metrics: Sequence[Metric], pairs: TextPairs, backend, *, tokenize: str, lowercase: bool
+) -> dict[Metric, np.ndarray]:
+    """:func:`compute_stats` with the metric groups spread over a
+    :class:`~mtpalette.parallel.Backend`: each worker computes whole groups on all the data,
+    so every number equals the in-process one (NIST's corpus-wide information weights
+    included)."""
+    from mtpalette.parallel import run_tasks
+
+    groups: dict[object, list[Metric]] = {}
+    for metric in metrics:
+        groups.setdefault(metric.group_key(), []).append(metric)
+    members = list(groups.values())
+    if backend is None or backend.name == "inproc" or len(members) < 2:
+        return compute_stats(metrics, pairs)
+    tasks = [
+        (tuple(m.spec for m in group), list(pairs.hyps), pairs.seg, pairs.refs, tokenize, lowercase)
+        for group in members
+    ]
+    out: dict[Metric, np.ndarray] = {}
+    for i, stats in run_tasks(_group_stats, tasks, backend):
+        out.update(zip(members[i], stats, strict=True))
+    return {m: out[m] for m in metrics}
