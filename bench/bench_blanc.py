@@ -4,7 +4,7 @@ Usage: python bench/bench_blanc.py [--pairs 20000] [--slow-pairs 300]
 
 * Worst case (Lita et al. 2005, section 2.3.4): two 50-word sentences of one repeated word,
   every size up to 50. The paper reports "less than two seconds on a low-end desktop". Timed:
-  our grid recurrence (numba), and the paper's three-step algorithm in Python (the slow twin,
+  our grid recurrence (Rust core), and the paper's three-step algorithm in Python (the slow twin,
   :func:`mtpalette.kernels.acs.acs_counts_slow`), with their ratio.
 * Real pairs (WMT21 into English when ``../shared/data`` exists, else the bundled TED data):
   BLANC sentence scores per second (n = 4 and every size), scoring encoded text and end to end,

@@ -102,7 +102,7 @@ def main() -> None:
             f"{e2e:10,.0f} {e2e / peer:7.1f}"
         )
 
-    # the edit-distance kernel: numba bit-parallel vs rapidfuzz on the same encoded pairs
+    # the edit-distance kernel: Rust bit-parallel vs rapidfuzz on the same encoded pairs
     pairs = TextPairs.parallel(hyps, refs).encoded(TextView("none"))
     edit_distances(pairs)
     t_nb, ours_d = timed(lambda: edit_distances(pairs), repeat=3)
@@ -110,7 +110,7 @@ def main() -> None:
     assert (ours_d == theirs_d).all()
     n = len(hyps) * pairs.n_refs
     print(
-        f"\nLevenshtein over words, {n:,} pairs x refs: numba {n / t_nb:,.0f}/s, "
+        f"\nLevenshtein over words, {n:,} pairs x refs: mtpalette {n / t_nb:,.0f}/s, "
         f"rapidfuzz cpdist (with id->char conversion) {n / t_rf:,.0f}/s"
     )
 

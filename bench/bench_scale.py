@@ -139,11 +139,11 @@ def main() -> int:
             ]
             t, _ = run(
                 [*common, "--run-dir", str(tmp_path / f"w{workers}")],
-                env={"NUMBA_NUM_THREADS": "1"},
+                env={"RAYON_NUM_THREADS": "1"},
             )
             speed[workers] = t
             print(
-                f"  N = {n}, processes backend, {workers} worker(s), 1 numba thread each: "
+                f"  N = {n}, processes backend, {workers} worker(s), 1 kernel thread each: "
                 f"{t:.1f} s",
                 flush=True,
             )

@@ -1,11 +1,21 @@
 """mtpalette: a workbench for machine-translation evaluation metrics.
 
 The public Python API lives in :mod:`mtpalette.api`; the most used names are re-exported
-here.
+here, imported on first use so that ``import mtpalette`` (and the command line) stays fast.
 """
+
+from __future__ import annotations
+
+from typing import Any
 
 __version__ = "0.1.0"
 
-from mtpalette.api import corpus_score, sentence_scores  # noqa: E402
-
 __all__ = ["__version__", "corpus_score", "sentence_scores"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("corpus_score", "sentence_scores"):
+        from mtpalette import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'mtpalette' has no attribute {name!r}")

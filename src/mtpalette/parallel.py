@@ -3,8 +3,8 @@
 One function, :func:`run_tasks`, maps a picklable function over tasks and yields
 ``(index, result)`` as tasks finish, on the backend the user chose:
 
-* ``inproc`` (default): one after the other in this process (numba still uses every core
-  inside each task);
+* ``inproc`` (default): one after the other in this process (the Rust kernels still use
+  every core inside each task);
 * ``processes``: a local process pool of ``workers`` processes;
 * ``dask``: a ``distributed`` cluster - a ``LocalCluster`` of ``workers`` single-threaded
   worker processes on loopback, or the scheduler at ``scheduler`` (``tcp://host:8786``). On a
@@ -76,7 +76,7 @@ def _processes(fn, tasks: Sequence[Any], workers: int) -> Iterator[tuple[int, An
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    # "spawn": a fork of a process that has started numba's threads can deadlock
+    # "spawn": a fork of a process that has started the kernels' threads can deadlock
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
         futures = {pool.submit(fn, task): i for i, task in enumerate(tasks)}
         for future in as_completed(futures):

@@ -1,44 +1,83 @@
-"""The typer application: registers the subcommands and turns user errors into exit code 2."""
+"""The typer application: lists the subcommands and turns user errors into exit code 2.
+
+Subcommands load lazily: ``mtpalette --help`` imports none of them, and ``mtpalette score``
+imports only the scoring path (not scipy, matplotlib, dask or scikit-learn), so the command
+line starts in a fraction of a second.
+"""
 
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
-from mtpalette.cli import (
-    agree,
-    audit,
-    correlate,
-    demo,
-    orange,
-    report,
-    score,
-    train_blanc,
-    train_rose,
-)
-from mtpalette.cli.variadic import VariadicCommand
 from mtpalette.errors import UserInputError
 
 #: the exit code of every usage error: click's bad options and our UserInputError alike
 USAGE_ERROR = 2
 
+#: name -> (module in mtpalette.cli, function, takes variadic options, one-line help)
+COMMANDS: dict[str, tuple[str, str, bool, str]] = {
+    "score": ("score", "score", True, "Score hypotheses against references, with signatures."),
+    "demo": ("demo", "demo", True, "Score the bundled systems, run ORANGE and MQM, report."),
+    "orange": ("orange", "orange", True, "Rank the references among candidate translations."),
+    "correlate": ("correlate", "correlate", True, "Correlate metrics with human judgments."),
+    "agree": ("agree", "agree", True, "Rank metrics by ORANGE and by human correlation."),
+    "train-blanc": ("train_blanc", "train_blanc_cmd", True, "Train BLANC by hill-climbing."),
+    "audit": ("audit", "audit_cmd", True, "Audit ORANGE's premise on real references."),
+    "report": ("report", "report", False, "Write a self-contained HTML report."),
+    "train-rose": ("train_rose", "train_rose_cmd", True, "Train ROSE on human judgments."),
+}
+
+
+def load_command(name: str) -> Any:
+    """The click command ``name``, its module imported only now."""
+    if name not in COMMANDS:
+        return None
+    module, func, variadic, _ = COMMANDS[name]
+    from mtpalette.cli.variadic import VariadicCommand
+
+    sub = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    callback = getattr(importlib.import_module(f"mtpalette.cli.{module}"), func)
+    sub.command(name, cls=VariadicCommand if variadic else None)(callback)
+    return typer.main.get_command(sub)
+
+
+class LazyGroup(TyperGroup):
+    """A group whose commands are imported when one is run or asked for its help."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        return load_command(cmd_name)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        # click's plain help: rich's would import every command for its short help
+        super(TyperGroup, self).format_help(ctx, formatter)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = [(name, spec[3]) for name, spec in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
 app = typer.Typer(
     name="mtpalette",
+    cls=LazyGroup,
     help="Machine-translation evaluation metrics: score, meta-evaluate, train, report.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.command("score", cls=VariadicCommand)(score.score)
-app.command("demo", cls=VariadicCommand)(demo.demo)
-app.command("orange", cls=VariadicCommand)(orange.orange)
-app.command("correlate", cls=VariadicCommand)(correlate.correlate)
-app.command("agree", cls=VariadicCommand)(agree.agree)
-app.command("train-blanc", cls=VariadicCommand)(train_blanc.train_blanc_cmd)
-app.command("audit", cls=VariadicCommand)(audit.audit_cmd)
-app.command("report")(report.report)
-app.command("train-rose", cls=VariadicCommand)(train_rose.train_rose_cmd)
+
+
+@app.callback()
+def _root() -> None:
+    """Machine-translation evaluation metrics: score, meta-evaluate, train, report."""
 
 
 def main() -> None:

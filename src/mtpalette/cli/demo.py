@@ -31,8 +31,7 @@ from mtpalette.metrics import Metric, known_metrics, parse_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.report.html import write_report
 
-#: metrics of the score table, in display order (those of unregistered families are skipped);
-#: chosen so that a first run, which compiles their numba kernels, stays under half a minute
+#: metrics of the score table, in display order (those of unregistered families are skipped)
 SCORE_METRICS = [
     "bleu",
     "bleus:4",

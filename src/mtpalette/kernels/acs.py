@@ -54,8 +54,9 @@ import itertools
 import math
 from collections.abc import Sequence
 
-import numba as nb
 import numpy as np
+
+from mtpalette import _core
 
 GAP_MODES = {"max": 0, "cand": 1}
 
@@ -99,75 +100,6 @@ def skip_ngram_weight(positions: Sequence[int], alpha: float) -> float:
     return math.exp(-alpha * gaps)
 
 
-@nb.njit(cache=True, nogil=True)
-def _acs_pair(a, b, d, h, v, kmax, out, prev, cur, hs, u_prev, u_cur):
-    """W_1..W_kmax of one pair into ``out``; the work arrays hold at least m * n / n values."""
-    m = len(a)
-    n = len(b)
-    for k in range(kmax):
-        out[k] = 0.0
-    if m == 0 or n == 0 or kmax == 0:
-        return
-    total = 0.0
-    for i in range(m):
-        x = a[i]
-        for j in range(n):
-            if b[j] == x:
-                prev[i * n + j] = 1.0
-                total += 1.0
-            else:
-                prev[i * n + j] = 0.0
-    out[0] = total
-    top = min(kmax, m, n)
-    for k in range(1, top):
-        for j in range(n):
-            hs[j] = 0.0
-            u_prev[j] = 0.0
-        total = 0.0
-        for i in range(m):
-            x = a[i]
-            vs = 0.0
-            for j in range(n):
-                f = prev[i * n + j]
-                hs[j] = f + h * hs[j]
-                vs = f + v * vs
-                diag = u_prev[j - 1] if j > 0 else 0.0
-                u_cur[j] = hs[j] + vs - f + d * diag
-                if b[j] == x and diag != 0.0:
-                    cur[i * n + j] = diag
-                    total += diag
-                else:
-                    cur[i * n + j] = 0.0
-            for j in range(n):
-                u_prev[j] = u_cur[j]
-        out[k] = total
-        if total == 0.0:
-            break
-        for t in range(m * n):
-            prev[t] = cur[t]
-
-
-@nb.njit(cache=True, parallel=True, nogil=True)
-def _acs_many(a_ids, a_off, b_ids, b_off, pa, pb, d, h, v, kmax):
-    P = len(pa)
-    out = np.zeros((P, kmax))
-    for p in nb.prange(P):
-        ra = pa[p]
-        rb = pb[p]
-        a = a_ids[a_off[ra] : a_off[ra + 1]]
-        b = b_ids[b_off[rb] : b_off[rb + 1]]
-        m = len(a)
-        n = len(b)
-        size = max(m * n, 1)
-        prev = np.empty(size)
-        cur = np.empty(size)
-        hs = np.empty(max(n, 1))
-        u_prev = np.empty(max(n, 1))
-        u_cur = np.empty(max(n, 1))
-        _acs_pair(a, b, d, h, v, kmax, out[p], prev, cur, hs, u_prev, u_cur)
-    return out
-
-
 def acs_counts(
     a_ids: np.ndarray,
     a_off: np.ndarray,
@@ -193,17 +125,14 @@ def acs_counts(
     >>> acs_counts(x, off(x), y, off(y), one, one, alpha=0, beta=0, kmax=5).tolist()
     [[6.0, 8.0, 4.0, 1.0, 0.0]]
     """
-    d, h, v = step_factors(alpha, beta, gap)
-    return _acs_many(
-        np.ascontiguousarray(a_ids),
-        np.asarray(a_off, dtype=np.int64),
-        np.ascontiguousarray(b_ids),
-        np.asarray(b_off, dtype=np.int64),
-        np.asarray(pa, dtype=np.int64),
-        np.asarray(pb, dtype=np.int64),
-        d,
-        h,
-        v,
+    return _core.acs_counts(
+        np.ascontiguousarray(a_ids, dtype=np.int32),
+        np.ascontiguousarray(a_off, dtype=np.int64),
+        np.ascontiguousarray(b_ids, dtype=np.int32),
+        np.ascontiguousarray(b_off, dtype=np.int64),
+        np.ascontiguousarray(pa, dtype=np.int64),
+        np.ascontiguousarray(pb, dtype=np.int64),
+        step_factors(alpha, beta, gap),
         int(kmax),
     )
 

@@ -31,127 +31,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-import numba as nb
 import numpy as np
 
-
-@nb.njit(cache=True, nogil=True)
-def _myers(pattern, p0, m, text, t0, n, peq):
-    """Levenshtein distance of pattern[p0:p0+m] (1 <= m <= 64) and text[t0:t0+n]."""
-    one = np.uint64(1)
-    for j in range(m):
-        peq[pattern[p0 + j]] |= one << np.uint64(j)
-    pv = ~np.uint64(0)
-    mv = np.uint64(0)
-    last = one << np.uint64(m - 1)
-    score = m
-    for i in range(n):
-        eq = peq[text[t0 + i]]
-        xv = eq | mv
-        xh = (((eq & pv) + pv) ^ pv) | eq
-        ph = mv | ~(xh | pv)
-        mh = pv & xh
-        if ph & last:
-            score += 1
-        elif mh & last:
-            score -= 1
-        ph = (ph << one) | one  # row 0 of the table grows by one per text word
-        mh = mh << one
-        pv = mh | ~(xv | ph)
-        mv = ph & xv
-    for j in range(m):
-        peq[pattern[p0 + j]] = np.uint64(0)
-    return score
-
-
-@nb.njit(cache=True, nogil=True)
-def _table(a, a0, la, b, b0, lb, row):
-    """Levenshtein distance with one row of the table (any lengths)."""
-    for j in range(lb + 1):
-        row[j] = j
-    for i in range(1, la + 1):
-        diag = row[0]
-        row[0] = i
-        x = a[a0 + i - 1]
-        for j in range(1, lb + 1):
-            up = row[j]
-            best = diag if b[b0 + j - 1] == x else diag + 1
-            if up + 1 < best:
-                best = up + 1
-            if row[j - 1] + 1 < best:
-                best = row[j - 1] + 1
-            row[j] = best
-            diag = up
-    return row[lb]
-
-
-@nb.njit(cache=True, nogil=True)
-def _distance(h, h0, lh, r, r0, lr, peq, row):
-    if lh == 0 or lr == 0:
-        return lh + lr
-    if lr <= 64 and (lr <= lh or lh > 64):
-        return _myers(r, r0, lr, h, h0, lh, peq)
-    if lh <= 64:
-        return _myers(h, h0, lh, r, r0, lr, peq)
-    return _table(h, h0, lh, r, r0, lr, row)
-
-
-@nb.njit(cache=True, nogil=True)
-def _bag(h, h0, lh, r, r0, lr, counts):
-    for j in range(lr):
-        counts[r[r0 + j]] += 1
-    m = 0
-    for i in range(lh):
-        w = h[h0 + i]
-        if counts[w] > 0:
-            counts[w] -= 1
-            m += 1
-    for j in range(lr):
-        counts[r[r0 + j]] = 0
-    return m
-
-
-@nb.njit(cache=True, parallel=True, nogil=True)
-def _per_ref(kind, hyp_ids, hyp_off, seg, ref_ids, ref_off, ref_mask, starts):
-    n_refs, n_seg = ref_mask.shape
-    P = len(hyp_off) - 1
-    out = np.full((P, n_refs), np.nan)
-    vocab = 1
-    for x in hyp_ids:
-        if x >= vocab:
-            vocab = x + 1
-    for x in ref_ids:
-        if x >= vocab:
-            vocab = x + 1
-    width = 1
-    for r in range(len(ref_off) - 1):
-        width = max(width, ref_off[r + 1] - ref_off[r] + 1)
-    for c in nb.prange(len(starts) - 1):
-        peq = np.zeros(vocab, dtype=np.uint64)
-        counts = np.zeros(vocab, dtype=np.int32)
-        row = np.empty(width, dtype=np.int64)
-        for p in range(starts[c], starts[c + 1]):
-            h0 = hyp_off[p]
-            lh = hyp_off[p + 1] - h0
-            for k in range(n_refs):
-                if not ref_mask[k, seg[p]]:
-                    continue
-                q = k * n_seg + seg[p]
-                r0 = ref_off[q]
-                lr = ref_off[q + 1] - r0
-                if kind == 0:
-                    out[p, k] = _distance(hyp_ids, h0, lh, ref_ids, r0, lr, peq, row)
-                else:
-                    out[p, k] = _bag(hyp_ids, h0, lh, ref_ids, r0, lr, counts)
-    return out
-
-
-def _chunks(hyp_off: np.ndarray) -> np.ndarray:
-    """Candidate boundaries of about 16 chunks per thread with equal numbers of words."""
-    P = len(hyp_off) - 1
-    n = max(1, min(P, 16 * nb.get_num_threads()))
-    cuts = np.searchsorted(hyp_off, np.linspace(0, hyp_off[-1], n + 1)[1:-1])
-    return np.concatenate([[0], np.clip(cuts, 0, P), [P]]).astype(np.int64)
+from mtpalette import _core
 
 
 def edit_distances(pairs) -> np.ndarray:
@@ -166,7 +48,7 @@ def edit_distances(pairs) -> np.ndarray:
     >>> edit_distances(pairs).tolist()
     [[1.0, 2.0]]
     """
-    return _per_ref(0, *pairs.arrays(), _chunks(pairs.hyp.offsets))
+    return _core.edit_per_ref(pairs.arrays(), False)
 
 
 def bag_matches(pairs) -> np.ndarray:
@@ -181,7 +63,7 @@ def bag_matches(pairs) -> np.ndarray:
     >>> bag_matches(pairs).tolist()
     [[2.0]]
     """
-    return _per_ref(1, *pairs.arrays(), _chunks(pairs.hyp.offsets))
+    return _core.edit_per_ref(pairs.arrays(), True)
 
 
 # ------------------------------------------------------------------ slow reference twins

@@ -41,107 +41,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numba as nb
 import numpy as np
 
-
-@nb.njit(cache=True, nogil=True)
-def _taken_runs(h, refs_ids, refs_off, rows, n_present, taken):
-    """Lengths of the blocks gtm 1.4 takes for candidate ``h`` against the given references.
-
-    ``rows`` lists the reference rows (of refs_ids/refs_off) in order. Returns the number of
-    blocks written to ``taken``.
-    """
-    n_h = len(h)
-    total = 0
-    for k in range(n_present):
-        q = rows[k]
-        total += refs_off[q + 1] - refs_off[q]
-    width = total + n_present  # one break column after each reference
-    if n_h == 0 or total == 0:
-        return 0
-    mean_len = total / n_present
-    budget = min(float(n_h), mean_len)
-    # run[i, c] = length of the diagonal stretch of hits starting at (i, c)
-    run = np.zeros((n_h + 1, width + 1), dtype=np.int32)
-    col0 = 0
-    longest = 0
-    n_hits = 0
-    for k in range(n_present):
-        q = rows[k]
-        r0 = refs_off[q]
-        n_r = refs_off[q + 1] - r0
-        for i in range(n_h - 1, -1, -1):
-            x = h[i]
-            for j in range(n_r - 1, -1, -1):
-                if refs_ids[r0 + j] == x:
-                    v = run[i + 1, col0 + j + 1] + 1
-                    run[i, col0 + j] = v
-                    n_hits += 1
-                    if v > longest:
-                        longest = v
-        col0 += n_r + 1
-    # the hits in gtm's tie order: later candidate position, then later column
-    hit_i = np.empty(n_hits, dtype=np.int32)
-    hit_c = np.empty(n_hits, dtype=np.int32)
-    q = 0
-    for i in range(n_h - 1, -1, -1):
-        for c in range(width - 1, -1, -1):
-            if run[i, c] > 0:
-                hit_i[q] = i
-                hit_c[q] = c
-                q += 1
-    row_used = np.zeros(n_h, dtype=np.bool_)
-    col_used = np.zeros(width, dtype=np.bool_)
-    n_taken = 0
-    for length in range(longest, 0, -1):
-        for t in range(n_hits):
-            i = hit_i[t]
-            c = hit_c[t]
-            if run[i, c] < length:
-                continue
-            size = min(float(length), budget)
-            cells = math.ceil(size)
-            free = True
-            for d in range(cells):
-                if row_used[i + d] or col_used[c + d]:
-                    free = False
-                    break
-            if not free:
-                continue
-            for d in range(cells):
-                row_used[i + d] = True
-                col_used[c + d] = True
-            taken[n_taken] = size
-            n_taken += 1
-            budget -= size
-            if budget <= 0:
-                return n_taken
-    return n_taken
-
-
-@nb.njit(cache=True, parallel=True, nogil=True)
-def _gtm_kernel(hyp_ids, hyp_off, seg, ref_ids, ref_off, ref_mask, exponents):
-    n_refs, n_seg = ref_mask.shape
-    P = len(hyp_off) - 1
-    n_e = len(exponents)
-    out = np.zeros((P, n_e))
-    for p in nb.prange(P):
-        h = hyp_ids[hyp_off[p] : hyp_off[p + 1]]
-        rows = np.empty(n_refs, dtype=np.int64)
-        n_present = 0
-        for k in range(n_refs):
-            if ref_mask[k, seg[p]]:
-                rows[n_present] = k * n_seg + seg[p]
-                n_present += 1
-        taken = np.empty(len(h) + 1, dtype=np.float64)
-        n_taken = _taken_runs(h, ref_ids, ref_off, rows, n_present, taken)
-        for e in range(n_e):
-            acc = 0.0
-            for t in range(n_taken):
-                acc += taken[t] ** exponents[e]
-            out[p, e] = acc ** (1.0 / exponents[e])
-    return out
+from mtpalette import _core
 
 
 def gtm_mms(pairs, exponents: Sequence[float]) -> np.ndarray:
@@ -156,7 +58,7 @@ def gtm_mms(pairs, exponents: Sequence[float]) -> np.ndarray:
     >>> gtm_mms(pairs, [1.0, 2.0]).round(4).tolist()  # runs of 2 and 3: 5 and sqrt(13)
     [[5.0, 3.6056]]
     """
-    return _gtm_kernel(*pairs.arrays(), np.asarray(exponents, dtype=np.float64))
+    return _core.gtm_mms(pairs.arrays(), np.ascontiguousarray(exponents, dtype=np.float64))
 
 
 # ------------------------------------------------------------------ slow reference twin

@@ -24,13 +24,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-import numba as nb
 import numpy as np
 
-from mtpalette.kernels.tables import slot
+from mtpalette import _core
+
+_LN2 = math.log(2.0)
 
 
-@nb.njit(cache=True, nogil=True)
 def log2_ratio(numer, denom):
     """log2(numer / denom) computed as Python's ``math.log(x, 2)`` does (two natural logs).
 
@@ -42,7 +42,6 @@ def log2_ratio(numer, denom):
     return math.log(numer / denom) / math.log(2.0)
 
 
-@nb.njit(cache=True)
 def corpus_information(counts, numer):
     """Information weight per n-gram id: ``log2(numer / count)`` (0 where the count is 0).
 
@@ -51,168 +50,13 @@ def corpus_information(counts, numer):
     >>> corpus_information(np.array([2, 0, 1]), np.array([4.0, 4.0, 2.0])).tolist()
     [1.0, 0.0, 1.0]
     """
+    counts = np.asarray(counts)
     out = np.zeros(len(counts), dtype=np.float64)
-    for g in range(len(counts)):
-        if counts[g] > 0:
-            out[g] = log2_ratio(numer[g], counts[g])
+    seen = np.flatnonzero(counts > 0)
+    # math.log, not numpy's vectorised log, which may differ from NLTK's in the last bit
+    ratios = (np.asarray(numer, dtype=np.float64)[seen] / counts[seen]).tolist()
+    out[seen] = [math.log(x) / _LN2 for x in ratios]
     return out
-
-
-@nb.njit(cache=True, nogil=True)
-def _candidate(
-    ids, prefix, info, off, p, s, n_hyp, n_seg, ref_mask, out,
-    keys, vals, glob, hcount, seg_count, prev_keys, prev_vals, prev_seg, rcount, used,
-    prev_used,
-):  # fmt: skip
-    """All orders of candidate ``p`` (segment ``s``) into ``out`` (its row of statistics).
-
-    The candidate's distinct n-grams of the current order get local ids in order of first
-    occurrence (a table from global n-gram id to local id); the table of the previous order
-    is kept for the prefix counts of the segment's references. Scratch comes and goes clean.
-    """
-    max_n = ids.shape[0]
-    n_refs = ref_mask.shape[0]
-    h0 = off[p]
-    H = off[p + 1] - h0
-    seg_words = 0
-    for k in range(n_refs):
-        if ref_mask[k, s]:
-            r = n_hyp + k * n_seg + s
-            seg_words += off[r + 1] - off[r]
-    n_prev = 0
-    for n in range(max_n):
-        # the candidate's n-grams: local ids in first-occurrence order, counts
-        n_loc = 0
-        den = 0
-        for t in range(h0, h0 + H):
-            g = ids[n, t]
-            if g < 0:
-                continue
-            den += 1
-            q = slot(keys, g)
-            if keys[q] == -1:
-                keys[q] = g
-                vals[q] = n_loc
-                used[n_loc] = q
-                glob[n_loc] = g
-                n_loc += 1
-            hcount[vals[q]] += 1
-        # their counts in the segment's references (all of them together)
-        for k in range(n_refs):
-            if ref_mask[k, s]:
-                r = n_hyp + k * n_seg + s
-                for t in range(off[r], off[r + 1]):
-                    g = ids[n, t]
-                    if g >= 0:
-                        q = slot(keys, g)
-                        if keys[q] != -1:
-                            seg_count[vals[q]] += 1
-        best_c = (-1.0, -1.0, -1.0, -1.0)
-        best_s = (-1.0, -1.0, -1.0, -1.0)
-        for k in range(n_refs):
-            if not ref_mask[k, s]:
-                continue
-            r = n_hyp + k * n_seg + s
-            for t in range(off[r], off[r + 1]):
-                g = ids[n, t]
-                if g >= 0:
-                    q = slot(keys, g)
-                    if keys[q] != -1:
-                        rcount[vals[q]] += 1
-            num_c = 0.0
-            num_s = 0.0
-            for a in range(n_loc):  # first-occurrence order, as NLTK's Counter intersection
-                if rcount[a] == 0:
-                    continue
-                m = hcount[a] if hcount[a] < rcount[a] else rcount[a]
-                rcount[a] = 0
-                g = glob[a]
-                num_c += info[n, g] * m
-                if n == 0:
-                    numer = seg_words
-                else:
-                    numer = prev_seg[prev_vals[slot(prev_keys, prefix[n, g])]]
-                num_s += log2_ratio(numer, seg_count[a]) * m
-            ref_len = float(off[r + 1] - off[r])
-            prec_c = num_c / den if den > 0 else 0.0
-            prec_s = num_s / den if den > 0 else 0.0
-            cand_c = (prec_c, num_c, float(den), ref_len)
-            cand_s = (prec_s, num_s, float(den), ref_len)
-            if cand_c > best_c:
-                best_c = cand_c
-            if cand_s > best_s:
-                best_s = cand_s
-        out[n] = best_c[1]
-        out[max_n + n] = best_c[3]
-        out[2 * max_n + n] = best_s[1]
-        out[3 * max_n + n] = best_s[3]
-        out[4 * max_n + n] = den
-        # this order's table becomes the previous one (same size, same keys inserted in the
-        # same order: the same slots); the old previous one is cleared
-        for a in range(n_prev):
-            prev_keys[prev_used[a]] = -1
-        for a in range(n_loc):
-            q = used[a]
-            prev_keys[q] = keys[q]
-            prev_vals[q] = a
-            prev_seg[a] = seg_count[a]
-            prev_used[a] = q
-            keys[q] = -1
-            hcount[a] = 0
-            seg_count[a] = 0
-        n_prev = n_loc
-    for a in range(n_prev):
-        prev_keys[prev_used[a]] = -1
-
-
-@nb.njit(cache=True, nogil=True)
-def _chunk(ids, prefix, info, off, seg, ref_mask, n_hyp, p0, p1, out):
-    max_h = 1
-    for p in range(p0, p1):
-        max_h = max(max_h, off[p + 1] - off[p])
-    size = 1
-    while size < 2 * max_h:
-        size *= 2
-    keys = np.full(size, -1, dtype=np.int64)
-    prev_keys = np.full(size, -1, dtype=np.int64)
-    vals = np.empty(size, dtype=np.int64)
-    prev_vals = np.empty(size, dtype=np.int64)
-    glob = np.empty(max_h, dtype=np.int64)
-    hcount = np.zeros(max_h, dtype=np.int64)
-    seg_count = np.zeros(max_h, dtype=np.int64)
-    prev_seg = np.zeros(max_h, dtype=np.int64)
-    rcount = np.zeros(max_h, dtype=np.int64)
-    used = np.empty(max_h, dtype=np.int64)
-    prev_used = np.empty(max_h, dtype=np.int64)
-    n_seg = ref_mask.shape[1]
-    for p in range(p0, p1):
-        _candidate(
-            ids, prefix, info, off, p, seg[p], n_hyp, n_seg, ref_mask, out[p],
-            keys, vals, glob, hcount, seg_count, prev_keys, prev_vals, prev_seg, rcount, used,
-            prev_used,
-        )  # fmt: skip
-
-
-@nb.njit(cache=True, parallel=True, nogil=True)
-def _nist_parallel(ids, prefix, info, off, seg, ref_mask, n_hyp, n_chunks):
-    out = np.zeros((n_hyp, 5 * ids.shape[0]), dtype=np.float64)
-    starts = np.zeros(n_chunks + 1, dtype=np.int64)
-    starts[1:-1] = np.searchsorted(off[: n_hyp + 1], np.linspace(0, off[n_hyp], n_chunks + 1)[1:-1])
-    starts[-1] = n_hyp
-    for c in nb.prange(n_chunks):
-        _chunk(ids, prefix, info, off, seg, ref_mask, n_hyp, starts[c], starts[c + 1], out)
-    return out
-
-
-@nb.njit(cache=True, nogil=True)
-def _nist_serial(ids, prefix, info, off, seg, ref_mask, n_hyp):
-    out = np.zeros((n_hyp, 5 * ids.shape[0]), dtype=np.float64)
-    _chunk(ids, prefix, info, off, seg, ref_mask, n_hyp, 0, n_hyp, out)
-    return out
-
-
-#: below this many candidate tokens the serial kernel is used
-PARALLEL_MIN_TOKENS = 20000
 
 
 def nist_kernel(ids, prefix, info, off, seg, ref_mask, n_hyp: int) -> np.ndarray:
@@ -256,7 +100,7 @@ def nist_kernel(ids, prefix, info, off, seg, ref_mask, n_hyp: int) -> np.ndarray
     >>> out.round(6).tolist()  # 2 log2(3) and 0 for both weightings; lengths 3; 2 and 1
     [[3.169925, 0.0, 3.0, 3.0, 3.169925, 0.0, 3.0, 3.0, 2.0, 1.0]]
     """
-    args = (
+    return _core.nist_stats(
         np.ascontiguousarray(ids, dtype=np.int64),
         np.ascontiguousarray(prefix, dtype=np.int64),
         np.ascontiguousarray(info, dtype=np.float64),
@@ -265,10 +109,6 @@ def nist_kernel(ids, prefix, info, off, seg, ref_mask, n_hyp: int) -> np.ndarray
         np.ascontiguousarray(ref_mask, dtype=np.bool_),
         int(n_hyp),
     )
-    if off[n_hyp] < PARALLEL_MIN_TOKENS:
-        return _nist_serial(*args)
-    n_chunks = max(1, min(n_hyp, 16 * nb.get_num_threads()))
-    return _nist_parallel(*args, n_chunks)
 
 
 # ------------------------------------------------------------------ slow reference twin

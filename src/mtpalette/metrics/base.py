@@ -62,10 +62,10 @@ class Pairs:
         return (
             self.hyp.ids,
             self.hyp.offsets,
-            self.seg,
+            np.ascontiguousarray(self.seg, dtype=np.int64),
             self.refs.ids,
             self.refs.offsets,
-            self.ref_mask,
+            np.ascontiguousarray(self.ref_mask, dtype=np.bool_),
         )
 
     def ref_lengths(self) -> np.ndarray:

@@ -26,9 +26,9 @@ import math
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-import numba as nb
 import numpy as np
 
+from mtpalette import _core
 from mtpalette.kernels.ngram import ngram_matches, ngram_totals
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.registry import register
@@ -51,28 +51,7 @@ def closest_ref_lengths(pairs: Pairs) -> np.ndarray:
     >>> closest_ref_lengths(pairs).tolist()  # 4 and 2 are both 1 away: the shorter
     [2]
     """
-    return _closest(pairs.hyp.offsets, pairs.seg, pairs.refs.offsets, pairs.ref_mask)
-
-
-@nb.njit(cache=True, nogil=True)
-def _closest(hyp_off, seg, ref_off, ref_mask):
-    n_refs, n_seg = ref_mask.shape
-    out = np.zeros(len(seg), dtype=np.int64)
-    for p in range(len(seg)):
-        h = hyp_off[p + 1] - hyp_off[p]
-        best_diff = -1
-        best = 0
-        for k in range(n_refs):
-            if not ref_mask[k, seg[p]]:
-                continue
-            r = k * n_seg + seg[p]
-            length = ref_off[r + 1] - ref_off[r]
-            diff = abs(h - length)
-            if best_diff < 0 or diff < best_diff or (diff == best_diff and length < best):
-                best_diff = diff
-                best = length
-        out[p] = best
-    return out
+    return _core.closest_ref_lengths(pairs.arrays())
 
 
 def ngram_stats(pairs: Pairs, max_n: int) -> np.ndarray:
@@ -149,53 +128,6 @@ def bleu_from_stats(
 _SMOOTH_CODES = {"none": 0, "floor": 1, "add-k": 2, "exp": 3}
 
 
-@nb.njit(cache=True, nogil=True)
-def _bleu_kernel(stats, max_n, smooth, value, effective):
-    """:func:`bleu_from_stats` on every row, the same operations in the same order."""
-    out = np.empty(stats.shape[0], dtype=np.float64)
-    precisions = np.empty(max_n, dtype=np.float64)
-    for p in range(stats.shape[0]):
-        hyp_len = stats[p, 0]
-        ref_len = stats[p, 1]
-        bp = 1.0
-        if hyp_len < ref_len:
-            bp = math.exp(1 - ref_len / hyp_len) if hyp_len > 0 else 0.0
-        matched = False
-        for n in range(max_n):
-            if stats[p, 2 + n] != 0:
-                matched = True
-        if not matched:
-            out[p] = 0.0
-            continue
-        for n in range(max_n):
-            precisions[n] = 0.0
-        mteval = 1.0
-        eff_order = max_n
-        for n in range(max_n):
-            correct = stats[p, 2 + n]
-            total = stats[p, 2 + max_n + n]
-            if smooth == 2 and n > 0:
-                correct += value
-                total += value
-            if total == 0:
-                break
-            if effective:
-                eff_order = n + 1
-            if correct == 0:
-                if smooth == 3:
-                    mteval *= 2
-                    precisions[n] = 100.0 / (mteval * total)
-                elif smooth == 1:
-                    precisions[n] = 100.0 * value / total
-            else:
-                precisions[n] = 100.0 * correct / total
-        logs = 0.0
-        for n in range(eff_order):
-            logs += math.log(precisions[n]) if precisions[n] != 0.0 else _LOG_ZERO
-        out[p] = bp * math.exp(logs / eff_order)
-    return out
-
-
 def bleu_scores(
     stats: np.ndarray,
     max_n: int,
@@ -216,7 +148,7 @@ def bleu_scores(
         smooth_value = SMOOTH_DEFAULTS[smooth]
     value = 0.0 if smooth_value is None else float(smooth_value)
     stats = np.ascontiguousarray(stats, dtype=np.float64)
-    return _bleu_kernel(stats, max_n, _SMOOTH_CODES[smooth], value, bool(effective_order))
+    return _core.bleu_rows(stats, max_n, _SMOOTH_CODES[smooth], float(value), bool(effective_order))
 
 
 def _order(text: str) -> int:

@@ -38,9 +38,9 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
-import numba as nb
 import numpy as np
 
+from mtpalette import _core
 from mtpalette.kernels.interning import intern_ngrams
 from mtpalette.kernels.nist import corpus_information, nist_kernel
 from mtpalette.metrics.base import Metric, Pairs
@@ -66,31 +66,6 @@ def length_penalty(ref_len: float, hyp_len: float) -> float:
         beta = math.log(0.5) / math.log(1.5) ** 2
         return math.exp(beta * math.log(ratio) ** 2)
     return max(min(ratio, 1.0), 0.0)
-
-
-@nb.njit(cache=True, nogil=True)
-def _scores_kernel(stats, n, which):
-    """:meth:`NIST.score_row` on every row: the same operations in the same order."""
-    beta = math.log(0.5) / math.log(1.5) ** 2
-    num0 = 0 if which == 0 else 2 * n
-    refl0 = n if which == 0 else 3 * n
-    out = np.empty(stats.shape[0], dtype=np.float64)
-    for p in range(stats.shape[0]):
-        precision = 0.0
-        ref_len = 0.0
-        for k in range(n):
-            den = stats[p, 4 * n + k]
-            if den > 0:
-                precision += stats[p, num0 + k] / den
-            ref_len += stats[p, refl0 + k]
-        hyp_len = stats[p, 5 * n] * n
-        ratio = hyp_len / ref_len if ref_len > 0 else 0.0
-        if 0 < ratio < 1:
-            penalty = math.exp(beta * math.log(ratio) ** 2)
-        else:
-            penalty = max(min(ratio, 1.0), 0.0)
-        out[p] = precision * penalty
-    return out
 
 
 @register
@@ -164,8 +139,7 @@ class NIST(Metric):
         return precision * length_penalty(float(refl.sum()), float(row[5 * n]) * n)
 
     def _scores(self, stats: np.ndarray, which: int) -> np.ndarray:
-        stats = np.ascontiguousarray(stats, dtype=np.float64)
-        return _scores_kernel(stats, self.n, which)
+        return _core.nist_rows(np.ascontiguousarray(stats, dtype=np.float64), self.n, which)
 
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         return self._scores(stats, 1)

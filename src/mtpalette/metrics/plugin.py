@@ -36,7 +36,6 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable, Hashable, Sequence
-from importlib import metadata
 from typing import Any, ClassVar
 
 import numpy as np
@@ -51,6 +50,8 @@ ENTRY_POINT_GROUP = "mtpalette.metrics"
 def load_target(target: str) -> Callable[..., Any]:
     """The function named ``module:function`` (dots allowed in both), or an entry point."""
     if ":" not in target:
+        from importlib import metadata  # only here: it costs a CLI start 40 ms
+
         found = [ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.name == target]
         if not found:
             raise UserInputError(
@@ -76,6 +77,8 @@ def _version(fn: Callable[..., Any]) -> str:
     if getattr(fn, "version", None):
         return str(fn.version)
     top = (getattr(fn, "__module__", "") or "").split(".")[0]
+    from importlib import metadata
+
     try:
         return metadata.version(top)
     except metadata.PackageNotFoundError:

@@ -38,10 +38,10 @@ tie is ``|m_i - m_j| <= epsilon`` (``epsilon = 0``: equality); a gold tie is equ
 * relative-ranking tau (WMT12, :func:`rr_kendall`): from human pairwise preferences with
   human ties excluded; a metric tie is discordant (WMT12) or left out.
 
-Kendall counts take ``O(n log n)`` time for large vectors (a numba merge count of inversions,
-with a plain-Python twin for tests) and are computed for all small groups at once by
-broadcasting. (numba is the one dependency of this module besides numpy and scipy: the
-bootstrap and permutation tests recount pairs thousands of times.)
+Kendall counts take ``O(n log n)`` time for large vectors (a merge count of inversions in the
+Rust core, with a plain-Python twin for tests) and are computed for all small groups at once
+by broadcasting. (:mod:`mtpalette._core` is the one dependency of this module besides numpy
+and scipy: the bootstrap and permutation tests recount pairs thousands of times.)
 
 References
 ----------
@@ -59,8 +59,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numba as nb
 import numpy as np
+
+from mtpalette import _core
 
 GROUPINGS = ("none", "item", "system")
 #: statistic names; "kendall" is tau-b
@@ -226,112 +227,7 @@ def inversions_per_element(r: Any) -> np.ndarray:
     [0, 1, 1, 1, 4]
     """
     v = np.ascontiguousarray(np.asarray(r, dtype=np.float64).ravel())
-    out = np.zeros(v.size, dtype=np.int64)
-    if v.size > 1:
-        _merge_count(
-            v.copy(),
-            np.arange(v.size),
-            0,
-            v.size,
-            out,
-            np.empty_like(v),
-            np.empty(v.size, dtype=np.int64),
-        )
-    return out
-
-
-@nb.njit(cache=True, nogil=True)
-def _merge_count(vals, pos, lo0, hi0, out, tv, tp):  # pragma: no cover - compiled
-    """Bottom-up merge sort of ``vals[lo0:hi0]`` in place; an element taken from a right run
-    is credited (``out[pos[j]]``) with the elements still waiting in the left run, all
-    strictly larger. ``tv``/``tp`` are scratch arrays as long as ``vals``."""
-    n = hi0 - lo0
-    w = 1
-    src_v, src_p, dst_v, dst_p = vals, pos, tv, tp
-    while w < n:
-        lo = lo0
-        while lo < hi0:
-            mid = min(lo + w, hi0)
-            hi = min(lo + 2 * w, hi0)
-            i, j, k = lo, mid, lo
-            while i < mid and j < hi:
-                if src_v[j] < src_v[i]:
-                    out[src_p[j]] += mid - i
-                    dst_v[k] = src_v[j]
-                    dst_p[k] = src_p[j]
-                    j += 1
-                else:
-                    dst_v[k] = src_v[i]
-                    dst_p[k] = src_p[i]
-                    i += 1
-                k += 1
-            while i < mid:
-                dst_v[k] = src_v[i]
-                dst_p[k] = src_p[i]
-                i += 1
-                k += 1
-            while j < hi:
-                dst_v[k] = src_v[j]
-                dst_p[k] = src_p[j]
-                j += 1
-                k += 1
-            lo = hi
-        src_v, dst_v = dst_v, src_v
-        src_p, dst_p = dst_p, src_p
-        w *= 2
-    if src_v is not vals:  # leave the sorted slice in vals
-        for k in range(lo0, hi0):
-            vals[k] = src_v[k]
-            pos[k] = src_p[k]
-
-
-@nb.njit(cache=True, nogil=True)
-def _grouped_counts_kernel(g, m, offsets, out):  # pragma: no cover - compiled
-    """Pair counts of every group; rows sorted by (group, gold, metric). ``out`` is (G, 5)."""
-    n = m.size
-    inv = np.zeros(n, dtype=np.int64)
-    vals = m.copy()
-    pos = np.arange(n)
-    tv = np.empty_like(vals)
-    tp = np.empty(n, dtype=np.int64)
-    for k in range(offsets.size - 1):
-        lo, hi = offsets[k], offsets[k + 1]
-        size = hi - lo
-        tie_g = 0
-        tie_b = 0
-        run_g = 1
-        run_b = 1
-        for i in range(lo + 1, hi + 1):
-            same_g = i < hi and g[i] == g[i - 1]
-            same_b = same_g and m[i] == m[i - 1]
-            if same_g:
-                run_g += 1
-            else:
-                tie_g += run_g * (run_g - 1) // 2
-                run_g = 1
-            if same_b:
-                run_b += 1
-            else:
-                tie_b += run_b * (run_b - 1) // 2
-                run_b = 1
-        _merge_count(vals, pos, lo, hi, inv, tv, tp)
-        dis = 0
-        for i in range(lo, hi):
-            dis += inv[i]
-        tie_m = 0
-        run_m = 1
-        for i in range(lo + 1, hi + 1):  # vals[lo:hi] is now sorted
-            if i < hi and vals[i] == vals[i - 1]:
-                run_m += 1
-            else:
-                tie_m += run_m * (run_m - 1) // 2
-                run_m = 1
-        total = size * (size - 1) // 2
-        out[k, 0] = total - dis - tie_g - tie_m + tie_b
-        out[k, 1] = dis
-        out[k, 2] = tie_g - tie_b
-        out[k, 3] = tie_m - tie_b
-        out[k, 4] = tie_b
+    return _core.inversions_per_element(v)
 
 
 def inversions_slow(r: Any) -> np.ndarray:
@@ -355,14 +251,11 @@ def grouped_pair_counts_merge(
     sizes = np.bincount(gid, minlength=n_groups)
     offsets = np.zeros(n_groups + 1, dtype=np.int64)
     np.cumsum(sizes, out=offsets[1:])
-    out = np.zeros((n_groups, 5), dtype=np.int64)
-    _grouped_counts_kernel(
+    return _core.grouped_pair_counts(
         np.ascontiguousarray(g[order], dtype=np.float64),
         np.ascontiguousarray(m[order], dtype=np.float64),
         offsets,
-        out,
     )
-    return out
 
 
 def _pair_counts_merge(g: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -416,14 +309,12 @@ def pair_counts(gold: Any, metric: Any, *, epsilon: float = 0.0) -> PairCounts:
     if epsilon == 0.0 and g.size > _SMALL_GROUP:
         counts = _pair_counts_merge(g, m)
     else:
-        out = np.zeros((1, 5), dtype=np.int64)
-        _pairwise_counts_kernel(
-            g,
-            m,
+        out = _core.pairwise_counts(
+            np.ascontiguousarray(g, dtype=np.float64),
+            np.ascontiguousarray(m, dtype=np.float64),
             np.array([0, g.size], dtype=np.int64),
             np.ones(1, dtype=np.bool_),
             float(epsilon),
-            out,
         )
         counts = out[0]
     return PairCounts(*(int(c) for c in counts))
@@ -660,13 +551,12 @@ def group_pair_counts(groups: Groups, *, epsilon: float = 0.0) -> np.ndarray:
     out = np.zeros((groups.n_groups, 5), dtype=np.int64)
     small = (sizes <= _SMALL_GROUP) | (epsilon > 0)
     if small.any():
-        _pairwise_counts_kernel(
-            np.ascontiguousarray(groups.gold),
-            np.ascontiguousarray(groups.metric),
-            groups.offsets,
-            small,
+        out += _core.pairwise_counts(
+            np.ascontiguousarray(groups.gold, dtype=np.float64),
+            np.ascontiguousarray(groups.metric, dtype=np.float64),
+            np.ascontiguousarray(groups.offsets, dtype=np.int64),
+            np.ascontiguousarray(small, dtype=np.bool_),
             float(epsilon),
-            out,
         )
     large = np.flatnonzero(~small)
     if large.size:
@@ -676,34 +566,6 @@ def group_pair_counts(groups: Groups, *, epsilon: float = 0.0) -> np.ndarray:
             groups.gold[sel], groups.metric[sel], gid_all[sel], groups.n_groups
         )[large]
     return out
-
-
-@nb.njit(cache=True, nogil=True)
-def _pairwise_counts_kernel(g, m, offsets, use, epsilon, out):  # pragma: no cover - compiled
-    """Pair counts of the groups ``use`` by enumerating their pairs (``O(k^2)`` per group).
-
-    Slow twin: :func:`_pair_counts_matrix`.
-    """
-    for k in range(offsets.size - 1):
-        if not use[k]:
-            continue
-        lo, hi = offsets[k], offsets[k + 1]
-        for i in range(lo, hi):
-            for j in range(i + 1, hi):
-                dg = g[i] - g[j]
-                dm = m[i] - m[j]
-                tie_g = dg == 0.0
-                tie_m = abs(dm) <= epsilon
-                if tie_g and tie_m:
-                    out[k, 4] += 1
-                elif tie_g:
-                    out[k, 2] += 1
-                elif tie_m:
-                    out[k, 3] += 1
-                elif (dg > 0) == (dm > 0):
-                    out[k, 0] += 1
-                else:
-                    out[k, 1] += 1
 
 
 def _group_pearson(groups: Groups, ranks: bool = False) -> np.ndarray:

@@ -4,26 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba as nb
 import numpy as np
 
-
-@nb.njit(cache=True, nogil=True)
-def _gather(ids, offsets, rows):
-    """Rows ``rows`` of (ids, offsets), concatenated: the new ids and offsets."""
-    out_off = np.empty(len(rows) + 1, dtype=np.int64)
-    out_off[0] = 0
-    for k in range(len(rows)):
-        r = rows[k]
-        out_off[k + 1] = out_off[k] + offsets[r + 1] - offsets[r]
-    out = np.empty(out_off[-1], dtype=ids.dtype)
-    for k in range(len(rows)):
-        r = rows[k]
-        s = offsets[r]
-        d = out_off[k]
-        for i in range(offsets[r + 1] - s):
-            out[d + i] = ids[s + i]
-    return out, out_off
+from mtpalette import _core
 
 
 @dataclass(frozen=True)
@@ -87,5 +70,5 @@ class Ragged:
         rows = np.asarray(rows, dtype=np.int64)
         if len(rows) and (rows.min() < 0 or rows.max() >= len(self)):
             raise IndexError("row number out of range")
-        ids, offsets = _gather(self.ids, self.offsets, rows)
+        ids, offsets = _core.gather(self.ids, self.offsets, rows)
         return Ragged(ids, offsets)

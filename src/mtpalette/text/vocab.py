@@ -1,4 +1,4 @@
-"""An exact vocabulary: token strings to consecutive int32 ids, in a numba hash table.
+"""An exact vocabulary: token strings to consecutive int32 ids, in a hash table (Rust core).
 
 Tokens are held as UTF-32 code points. A token's 64-bit hash only chooses where to look in an
 open-addressing table; two tokens get the same id only when their code points are equal, so
@@ -11,102 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import chain
 
-import numba as nb
 import numpy as np
 
-_FNV_OFFSET = np.uint64(0xCBF29CE484222325)
-_FNV_PRIME = np.uint64(0x100000001B3)
-_MIX = np.uint64(0xFF51AFD7ED558CCD)
-_SHIFT = np.uint64(33)
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def hash_start() -> np.uint64:
-    return _FNV_OFFSET
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def hash_step(h: np.uint64, c) -> np.uint64:
-    return (h ^ np.uint64(c)) * _FNV_PRIME
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def hash_end(h: np.uint64) -> np.uint64:
-    """FNV-1a finished with a murmur-style mix so that the low bits are well spread."""
-    h ^= h >> _SHIFT
-    h *= _MIX
-    h ^= h >> _SHIFT
-    return h
-
-
-@nb.njit(cache=True, nogil=True)
-def hash_spans(cp, start, length):
-    """The hash of every token ``cp[start[t]:start[t] + length[t]]``."""
-    out = np.empty(len(start), dtype=np.uint64)
-    for t in range(len(start)):
-        h = hash_start()
-        s = start[t]
-        for k in range(length[t]):
-            h = hash_step(h, cp[s + k])
-        out[t] = hash_end(h)
-    return out
-
-
-@nb.njit(cache=True, nogil=True)
-def _rehash(table_size, v_hash, n_vocab):
-    table = np.full(table_size, -1, dtype=np.int32)
-    mask = np.uint64(table_size - 1)
-    for v in range(n_vocab):
-        slot = v_hash[v] & mask
-        while table[slot] >= 0:
-            slot = (slot + np.uint64(1)) & mask
-        table[slot] = v
-    return table
-
-
-@nb.njit(cache=True, nogil=True)
-def _intern(cp, start, length, hashes, t0, ids, table, v_hash, v_start, v_len, v_cp, n_vocab, n_cp):
-    """Set ``ids[t]`` for the tokens ``cp[start[t]:start[t] + length[t]]`` from ``t0`` on,
-    adding new tokens to the vocabulary, until the end or until a new token does not fit.
-
-    Returns ``(t, n_vocab, n_cp)``: where it stopped and the new sizes. Tokens are equal only
-    when their code points are; the hash only chooses the slot.
-    """
-    mask = np.uint64(len(table) - 1)
-    cap = min(len(v_hash), len(table) // 2)
-    for t in range(t0, len(start)):
-        h = hashes[t]
-        s = start[t]
-        n = length[t]
-        slot = h & mask
-        while True:
-            v = table[slot]
-            if v < 0:
-                break
-            if v_hash[v] == h and v_len[v] == n:
-                vs = v_start[v]
-                same = True
-                for k in range(n):
-                    if v_cp[vs + k] != cp[s + k]:
-                        same = False
-                        break
-                if same:
-                    break
-            slot = (slot + np.uint64(1)) & mask
-        if v < 0:  # a new token
-            if n_vocab + 1 > cap or n_cp + n > len(v_cp):
-                return t, n_vocab, n_cp
-            v = n_vocab
-            n_vocab += 1
-            v_hash[v] = h
-            v_start[v] = n_cp
-            v_len[v] = n
-            for k in range(n):
-                v_cp[n_cp + k] = cp[s + k]
-            n_cp += n
-            table[slot] = v
-        ids[t] = v
-    return len(start), n_vocab, n_cp
+from mtpalette import _core
 
 
 def _grown(arr: np.ndarray, need: int) -> np.ndarray:
@@ -162,12 +69,15 @@ class Vocabulary:
         self, cp: np.ndarray, start: np.ndarray, length: np.ndarray, hashes: np.ndarray | None
     ) -> np.ndarray:
         """int32 ids of the tokens ``cp[start[t]:start[t] + length[t]]`` (hashes optional)."""
+        cp = np.ascontiguousarray(cp, dtype=np.uint32)
+        start = np.ascontiguousarray(start, dtype=np.int64)
+        length = np.ascontiguousarray(length, dtype=np.int64)
         if hashes is None:
-            hashes = hash_spans(cp, start, length)
+            hashes = _core.hash_spans(cp, start, length)
         ids = np.empty(len(start), dtype=np.int32)
         t = 0
         while True:
-            t, self._n, self._n_cp = _intern(
+            t, self._n, self._n_cp = _core.vocab_intern(
                 cp,
                 start,
                 length,
@@ -187,7 +97,7 @@ class Vocabulary:
             # make room for at least the next token, doubling
             need = self._n + 1
             if 2 * need > len(self._table):
-                self._table = _rehash(2 * len(self._table), self._hash, self._n)
+                self._table = _core.vocab_rehash(2 * len(self._table), self._hash, self._n)
             self._hash = _grown(self._hash, need)
             self._start = _grown(self._start, need)
             self._len = _grown(self._len, need)

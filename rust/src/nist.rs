@@ -1,0 +1,192 @@
+//! NIST's information-weighted n-gram matches, as NLTK computes them; the method is
+//! described in `mtpalette/kernels/nist.py`. Matched n-grams are summed in first-occurrence
+//! order, as NLTK's Counter intersection, so sums and ties come out bit for bit as NLTK's.
+
+use numpy::ndarray::ArrayView2;
+
+use crate::common::par_rows;
+use crate::table::slot;
+
+pub struct NistInput<'a> {
+    pub ids: ArrayView2<'a, i64>,
+    pub prefix: ArrayView2<'a, i64>,
+    pub info: ArrayView2<'a, f64>,
+    pub off: &'a [i64],
+    pub seg: &'a [i64],
+    pub mask: ArrayView2<'a, bool>,
+    pub n_hyp: usize,
+}
+
+struct Scratch {
+    keys: Vec<i64>,
+    vals: Vec<usize>,
+    prev_keys: Vec<i64>,
+    prev_vals: Vec<usize>,
+    glob: Vec<i64>,
+    hcount: Vec<i64>,
+    seg_count: Vec<i64>,
+    prev_seg: Vec<i64>,
+    rcount: Vec<i64>,
+    used: Vec<usize>,
+    prev_used: Vec<usize>,
+}
+
+/// Python's `math.log(numer / denom, 2)`: two natural logs.
+#[inline]
+pub fn log2_ratio(numer: f64, denom: f64) -> f64 {
+    (numer / denom).ln() / 2f64.ln()
+}
+
+/// Lexicographic `a > b`, as Python compares tuples of floats.
+fn tuple_gt(a: &[f64; 4], b: &[f64; 4]) -> bool {
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x > y;
+        }
+    }
+    false
+}
+
+fn candidate(s: &mut Scratch, inp: &NistInput, p: usize, out: &mut [f64]) {
+    let max_n = inp.ids.dim().0;
+    let (n_refs, n_seg) = inp.mask.dim();
+    let sg = inp.seg[p] as usize;
+    let h0 = inp.off[p] as usize;
+    let h1 = inp.off[p + 1] as usize;
+    let rows: Vec<usize> = (0..n_refs)
+        .filter(|&k| inp.mask[[k, sg]])
+        .map(|k| inp.n_hyp + k * n_seg + sg)
+        .collect();
+    let seg_words: i64 = rows.iter().map(|&r| inp.off[r + 1] - inp.off[r]).sum();
+    let mut n_prev = 0;
+    for n in 0..max_n {
+        let mut n_loc = 0;
+        let mut den = 0i64;
+        for t in h0..h1 {
+            let g = inp.ids[[n, t]];
+            if g < 0 {
+                continue;
+            }
+            den += 1;
+            let q = slot(&s.keys, g);
+            if s.keys[q] == -1 {
+                s.keys[q] = g;
+                s.vals[q] = n_loc;
+                s.used[n_loc] = q;
+                s.glob[n_loc] = g;
+                n_loc += 1;
+            }
+            s.hcount[s.vals[q]] += 1;
+        }
+        for &r in &rows {
+            for t in inp.off[r] as usize..inp.off[r + 1] as usize {
+                let g = inp.ids[[n, t]];
+                if g >= 0 {
+                    let q = slot(&s.keys, g);
+                    if s.keys[q] != -1 {
+                        s.seg_count[s.vals[q]] += 1;
+                    }
+                }
+            }
+        }
+        let mut best_c = [-1.0f64; 4];
+        let mut best_s = [-1.0f64; 4];
+        for &r in &rows {
+            for t in inp.off[r] as usize..inp.off[r + 1] as usize {
+                let g = inp.ids[[n, t]];
+                if g >= 0 {
+                    let q = slot(&s.keys, g);
+                    if s.keys[q] != -1 {
+                        s.rcount[s.vals[q]] += 1;
+                    }
+                }
+            }
+            let mut num_c = 0.0;
+            let mut num_s = 0.0;
+            for a in 0..n_loc {
+                if s.rcount[a] == 0 {
+                    continue;
+                }
+                let m = s.hcount[a].min(s.rcount[a]);
+                s.rcount[a] = 0;
+                let g = s.glob[a] as usize;
+                num_c += inp.info[[n, g]] * m as f64;
+                let numer = if n == 0 {
+                    seg_words
+                } else {
+                    s.prev_seg[s.prev_vals[slot(&s.prev_keys, inp.prefix[[n, g]])]]
+                };
+                num_s += log2_ratio(numer as f64, s.seg_count[a] as f64) * m as f64;
+            }
+            let ref_len = (inp.off[r + 1] - inp.off[r]) as f64;
+            let d = den as f64;
+            let prec_c = if den > 0 { num_c / d } else { 0.0 };
+            let prec_s = if den > 0 { num_s / d } else { 0.0 };
+            let cand_c = [prec_c, num_c, d, ref_len];
+            let cand_s = [prec_s, num_s, d, ref_len];
+            if tuple_gt(&cand_c, &best_c) {
+                best_c = cand_c;
+            }
+            if tuple_gt(&cand_s, &best_s) {
+                best_s = cand_s;
+            }
+        }
+        out[n] = best_c[1];
+        out[max_n + n] = best_c[3];
+        out[2 * max_n + n] = best_s[1];
+        out[3 * max_n + n] = best_s[3];
+        out[4 * max_n + n] = den as f64;
+        // this order's table becomes the previous one (same keys inserted in the same
+        // order: the same slots); the old previous one is cleared
+        for a in 0..n_prev {
+            s.prev_keys[s.prev_used[a]] = -1;
+        }
+        for a in 0..n_loc {
+            let q = s.used[a];
+            s.prev_keys[q] = s.keys[q];
+            s.prev_vals[q] = a;
+            s.prev_seg[a] = s.seg_count[a];
+            s.prev_used[a] = q;
+            s.keys[q] = -1;
+            s.hcount[a] = 0;
+            s.seg_count[a] = 0;
+        }
+        n_prev = n_loc;
+    }
+    for a in 0..n_prev {
+        s.prev_keys[s.prev_used[a]] = -1;
+    }
+}
+
+/// `(n_hyp, 5 * max_n)` NIST statistics, flat (see `nist_kernel` in Python).
+pub fn nist_stats(inp: &NistInput) -> Vec<f64> {
+    let max_n = inp.ids.dim().0;
+    let width = 5 * max_n;
+    let mut out = vec![0.0; inp.n_hyp * width];
+    let max_h = inp.off[..=inp.n_hyp]
+        .windows(2)
+        .map(|w| (w[1] - w[0]) as usize)
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let size = (2 * max_h).next_power_of_two();
+    par_rows(
+        &mut out,
+        width,
+        || Scratch {
+            keys: vec![-1; size],
+            vals: vec![0; size],
+            prev_keys: vec![-1; size],
+            prev_vals: vec![0; size],
+            glob: vec![0; max_h],
+            hcount: vec![0; max_h],
+            seg_count: vec![0; max_h],
+            prev_seg: vec![0; max_h],
+            rcount: vec![0; max_h],
+            used: vec![0; max_h],
+            prev_used: vec![0; max_h],
+        },
+        |s, p, row| candidate(s, inp, p, row),
+    );
+    out
+}

@@ -1,0 +1,93 @@
+//! Skip-bigram matches for every maximum skip distance at once (ROUGE-S0..9, S*, SU); the
+//! method is described in `mtpalette/kernels/skipbigram.py`: each sentence's pairs as sorted
+//! keys `(first * V + second) * B + bucket`, merged per pair of sentences.
+
+use rayon::prelude::*;
+
+use crate::common::{par_rows, Pairs};
+
+fn pairs_sorted(tokens: &[i32], vocab: i64, n_buckets: i64, keys: &mut Vec<i64>) {
+    keys.clear();
+    let n = tokens.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            let gap = ((j - i - 1) as i64).min(n_buckets - 1);
+            keys.push((tokens[i] as i64 * vocab + tokens[j] as i64) * n_buckets + gap);
+        }
+    }
+    keys.sort_unstable();
+}
+
+/// Clipped matches `(P, R, n_buckets)` flat: column d counts pairs with gap <= d (the last
+/// column: any gap); NaN where the reference is missing.
+pub fn skip_matches(pairs: &Pairs, vocab: i64, n_buckets: usize) -> Vec<f64> {
+    let nb = n_buckets as i64;
+    // every reference row's keys, once, however many candidates share it
+    let n_rows = pairs.ref_off.len() - 1;
+    let ref_keys: Vec<Vec<i64>> = (0..n_rows)
+        .into_par_iter()
+        .map(|r| {
+            let mut keys = Vec::new();
+            let row = &pairs.refs[pairs.ref_off[r] as usize..pairs.ref_off[r + 1] as usize];
+            pairs_sorted(row, vocab, nb, &mut keys);
+            keys
+        })
+        .collect();
+    let n_refs = pairs.n_refs();
+    let width = n_refs * n_buckets;
+    let mut out = vec![f64::NAN; pairs.len() * width];
+    par_rows(
+        &mut out,
+        width,
+        || {
+            (
+                Vec::new(),
+                vec![0i64; n_buckets],
+                vec![0i64; n_buckets],
+                vec![0i64; n_buckets],
+            )
+        },
+        |(hk, hc, rc, total), p, o| {
+            pairs_sorted(pairs.hyp_row(p), vocab, nb, hk);
+            let s = pairs.seg[p] as usize;
+            for k in 0..n_refs {
+                if !pairs.mask[[k, s]] {
+                    continue;
+                }
+                let rk = &ref_keys[k * pairs.n_seg() + s];
+                total.fill(0);
+                let (mut i, mut j) = (0, 0);
+                while i < hk.len() && j < rk.len() {
+                    let gh = hk[i] / nb;
+                    let gr = rk[j] / nb;
+                    if gh < gr {
+                        i += 1;
+                    } else if gh > gr {
+                        j += 1;
+                    } else {
+                        hc.fill(0);
+                        rc.fill(0);
+                        while i < hk.len() && hk[i] / nb == gh {
+                            hc[(hk[i] % nb) as usize] += 1;
+                            i += 1;
+                        }
+                        while j < rk.len() && rk[j] / nb == gh {
+                            rc[(rk[j] % nb) as usize] += 1;
+                            j += 1;
+                        }
+                        let (mut ch, mut cr) = (0, 0);
+                        for b in 0..n_buckets {
+                            ch += hc[b];
+                            cr += rc[b];
+                            total[b] += ch.min(cr);
+                        }
+                    }
+                }
+                for b in 0..n_buckets {
+                    o[k * n_buckets + b] = total[b] as f64;
+                }
+            }
+        },
+    );
+    out
+}

@@ -1,0 +1,177 @@
+//! Per-reference dynamic programmes over int ids: Levenshtein distance, LCS, weighted LCS
+//! (Lin and Och 2004, section 3.2) and ROUGE-1.5.5's ROUGE-W hit. One table row each, except
+//! ROUGE-1.5.5's hit, which needs the full table for its traceback.
+
+use crate::common::{par_rows, Pairs};
+
+fn levenshtein(a: &[i32], b: &[i32], row: &mut [i64]) -> i64 {
+    let n = b.len();
+    for (j, x) in row.iter_mut().enumerate().take(n + 1) {
+        *x = j as i64;
+    }
+    for i in 1..=a.len() {
+        let mut diag = row[0];
+        row[0] = i as i64;
+        let x = a[i - 1];
+        for j in 1..=n {
+            let up = row[j];
+            let mut best = if b[j - 1] == x { diag } else { diag + 1 };
+            best = best.min(up + 1).min(row[j - 1] + 1);
+            row[j] = best;
+            diag = up;
+        }
+    }
+    row[n]
+}
+
+fn lcs(a: &[i32], b: &[i32], row: &mut [i64]) -> i64 {
+    let n = b.len();
+    row[..=n].fill(0);
+    for &x in a {
+        let mut diag = 0;
+        for j in 1..=n {
+            let up = row[j];
+            if b[j - 1] == x {
+                row[j] = diag + 1;
+            } else if row[j - 1] > up {
+                row[j] = row[j - 1];
+            }
+            diag = up;
+        }
+    }
+    row[n]
+}
+
+/// The paper's WLCS with f(k) = k^alpha (`a` is the reference X, `b` is Y).
+fn wlcs(a: &[i32], b: &[i32], alpha: f64, c_row: &mut [f64], w_row: &mut [i64]) -> f64 {
+    let n = b.len();
+    c_row[..=n].fill(0.0);
+    w_row[..=n].fill(0);
+    for &x in a {
+        let mut c_diag = 0.0;
+        let mut w_diag = 0;
+        for j in 1..=n {
+            let c_up = c_row[j];
+            let w_up = w_row[j];
+            if b[j - 1] == x {
+                let k = w_diag;
+                c_row[j] = c_diag + ((k + 1) as f64).powf(alpha) - (k as f64).powf(alpha);
+                w_row[j] = k + 1;
+            } else if c_up > c_row[j - 1] {
+                c_row[j] = c_up;
+                w_row[j] = 0;
+            } else {
+                c_row[j] = c_row[j - 1];
+                w_row[j] = 0;
+            }
+            c_diag = c_up;
+            w_diag = w_up;
+        }
+    }
+    c_row[n]
+}
+
+/// ROUGE-1.5.5's ROUGE-W hit (`a` is the reference): the WLCS table with its tie rule
+/// ("up" when c[i-1][j] >= c[i][j-1]), one traceback from the corner marking the matched
+/// reference positions, and f summed over runs consecutive in the reference.
+fn wlcs_rouge155(a: &[i32], b: &[i32], alpha: f64) -> f64 {
+    let m = a.len();
+    let n = b.len();
+    let w1 = n + 1;
+    let mut c = vec![0.0f64; (m + 1) * w1];
+    let mut w = vec![0i64; (m + 1) * w1];
+    let mut mv = vec![0u8; (m + 1) * w1]; // 1 diagonal, 2 up (i - 1), 3 left (j - 1)
+    for i in 1..=m {
+        let x = a[i - 1];
+        for j in 1..=n {
+            let at = i * w1 + j;
+            if b[j - 1] == x {
+                let k = w[at - w1 - 1];
+                c[at] = c[at - w1 - 1] + ((k + 1) as f64).powf(alpha) - (k as f64).powf(alpha);
+                w[at] = k + 1;
+                mv[at] = 1;
+            } else if c[at - w1] >= c[at - 1] {
+                c[at] = c[at - w1];
+                mv[at] = 2;
+            } else {
+                c[at] = c[at - 1];
+                mv[at] = 3;
+            }
+        }
+    }
+    let mut marked = vec![false; m + 1];
+    let (mut i, mut j) = (m, n);
+    while i > 0 && j > 0 {
+        match mv[i * w1 + j] {
+            1 => {
+                marked[i] = true;
+                i -= 1;
+                j -= 1;
+            }
+            2 => i -= 1,
+            _ => j -= 1,
+        }
+    }
+    let mut hit = 0.0;
+    let mut run = 0i64;
+    for i in 1..=m + 1 {
+        if i <= m && marked[i] {
+            run += 1;
+        } else if run > 0 {
+            hit += (run as f64).powf(alpha);
+            run = 0;
+        }
+    }
+    hit
+}
+
+/// Which programme `per_ref` runs.
+#[derive(Clone, Copy)]
+pub enum Kind {
+    Levenshtein,
+    Lcs,
+    Wlcs,
+    WlcsRouge155,
+}
+
+/// One value per (candidate, reference[, alpha]): `(P, R, n_out)` flat, NaN where the
+/// reference is missing.
+pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
+    let n_refs = pairs.n_refs();
+    let n_out = match kind {
+        Kind::Wlcs | Kind::WlcsRouge155 => alphas.len(),
+        _ => 1,
+    };
+    let width = n_refs * n_out;
+    let mut out = vec![f64::NAN; pairs.len() * width];
+    let cols = pairs.max_hyp().max(pairs.max_ref()) + 1;
+    par_rows(
+        &mut out,
+        width,
+        || (vec![0i64; cols], vec![0.0f64; cols]),
+        |(row, c_row), p, o| {
+            let hyp = pairs.hyp_row(p);
+            for k in 0..n_refs {
+                let Some(r) = pairs.ref_row(p, k) else {
+                    continue;
+                };
+                let o = &mut o[k * n_out..(k + 1) * n_out];
+                match kind {
+                    Kind::Levenshtein => o[0] = levenshtein(hyp, r, row) as f64,
+                    Kind::Lcs => o[0] = lcs(r, hyp, row) as f64,
+                    Kind::Wlcs => {
+                        for (q, &alpha) in alphas.iter().enumerate() {
+                            o[q] = wlcs(r, hyp, alpha, c_row, row);
+                        }
+                    }
+                    Kind::WlcsRouge155 => {
+                        for (q, &alpha) in alphas.iter().enumerate() {
+                            o[q] = wlcs_rouge155(r, hyp, alpha);
+                        }
+                    }
+                }
+            }
+        },
+    );
+    out
+}

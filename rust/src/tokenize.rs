@@ -1,0 +1,313 @@
+//! Bulk tokenization of many lines at once: sacrebleu's `13a`, `intl`, `none` and `char`
+//! over UTF-32 code points, with character classes from a table built in Python from the very
+//! engines sacrebleu uses (`re`, `regex`). How each rule is reproduced exactly is described in
+//! `mtpalette/text/bulk.py`.
+
+use rayon::prelude::*;
+
+use crate::vocab::{hash_end, hash_start, hash_step};
+
+// character classes, one bit each in the flags table (as in bulk.py)
+const SPACE: u16 = 1;
+const SPLIT_13A: u16 = 2;
+const PERIOD_COMMA: u16 = 4;
+const DIGIT: u16 = 8;
+const DASH: u16 = 16;
+const REPLACE_13A: u16 = 32;
+const PUNCT: u16 = 64;
+const NUMBER: u16 = 128;
+const SYMBOL: u16 = 256;
+
+// modes, by tokenizer: none 0, char 1, 13a 2, intl 3 (MODES in bulk.py)
+pub const MODE_CHAR: u8 = 1;
+pub const MODE_13A: u8 = 2;
+pub const MODE_INTL: u8 = 3;
+
+// items of a pair-rule window: an index into the line, or one of these
+const PAD: i64 = -2; // 13a's padding space around the line
+const INSERTED: i64 = -1; // a space inserted by a rule
+
+fn codes(s: &str) -> Vec<u32> {
+    s.chars().map(|c| c as u32).collect()
+}
+
+/// `str.replace` of `src` into `dst` (cleared first).
+fn replace(src: &[u32], pattern: &[u32], replacement: &[u32], dst: &mut Vec<u32>) {
+    dst.clear();
+    let k = pattern.len();
+    let mut i = 0;
+    while i < src.len() {
+        if i + k <= src.len() && src[i..i + k] == *pattern {
+            dst.extend_from_slice(replacement);
+            i += k;
+        } else {
+            dst.push(src[i]);
+            i += 1;
+        }
+    }
+}
+
+struct Replacements {
+    rules: Vec<(Vec<u32>, Vec<u32>)>,
+}
+
+impl Replacements {
+    /// sacrebleu's 13a string replacements, in order (the entities only when the line has
+    /// "&").
+    fn new() -> Self {
+        let pairs = [
+            ("<skipped>", ""),
+            ("-\n", ""),
+            ("\n", " "),
+            ("&quot;", "\""),
+            ("&amp;", "&"),
+            ("&lt;", "<"),
+            ("&gt;", ">"),
+        ];
+        Replacements {
+            rules: pairs.iter().map(|(a, b)| (codes(a), codes(b))).collect(),
+        }
+    }
+
+    /// The line after the replacements (never longer), into `a`.
+    fn apply(&self, line: &[u32], a: &mut Vec<u32>, b: &mut Vec<u32>) {
+        a.clear();
+        a.extend_from_slice(line);
+        for (q, (pattern, replacement)) in self.rules.iter().enumerate() {
+            if q == 3 && !a.contains(&38) {
+                break;
+            }
+            replace(a, pattern, replacement, b);
+            std::mem::swap(a, b);
+        }
+    }
+}
+
+#[inline(always)]
+fn has(line: &[u32], i: i64, flags: &[u16], bit: u16) -> bool {
+    i >= 0 && flags[line[i as usize] as usize] & bit != 0
+}
+
+/// Breaks made by the two pair rules around the maximal run `line[p..q]` of R characters
+/// (see `_pair_rules` in bulk.py).
+#[allow(clippy::too_many_arguments)]
+fn pair_rules(
+    line: &[u32],
+    p: usize,
+    q: usize,
+    pad: bool,
+    run: u16,
+    digit: u16,
+    flags: &[u16],
+    wa: &mut Vec<i64>,
+    wb: &mut Vec<i64>,
+    brk: &mut [bool],
+) {
+    let k = line.len();
+    wa.clear();
+    if p > 0 {
+        wa.push(p as i64 - 1);
+    } else if pad {
+        wa.push(PAD);
+    }
+    wa.extend((p..q).map(|i| i as i64));
+    if q < k {
+        wa.push(q as i64);
+    } else if pad {
+        wa.push(PAD);
+    }
+    // (not D)(R) -> \1 space \2 space
+    wb.clear();
+    let mut i = 0;
+    while i < wa.len() {
+        let x = wa[i];
+        if i + 1 < wa.len() && !has(line, x, flags, digit) && has(line, wa[i + 1], flags, run) {
+            wb.extend_from_slice(&[x, INSERTED, wa[i + 1], INSERTED]);
+            i += 2;
+        } else {
+            wb.push(x);
+            i += 1;
+        }
+    }
+    // (R)(not D) -> space \1 space \2
+    wa.clear();
+    let mut i = 0;
+    while i < wb.len() {
+        let x = wb[i];
+        if i + 1 < wb.len() && has(line, x, flags, run) && !has(line, wb[i + 1], flags, digit) {
+            wa.extend_from_slice(&[INSERTED, x, INSERTED, wb[i + 1]]);
+            i += 2;
+        } else {
+            wa.push(x);
+            i += 1;
+        }
+    }
+    let mut pending = false;
+    for &x in wa.iter() {
+        if x == INSERTED {
+            pending = true;
+        } else {
+            if pending && x >= 0 {
+                brk[x as usize] = true;
+            }
+            pending = false;
+        }
+    }
+    if pending {
+        brk[k] = true;
+    }
+}
+
+/// `brk[i]`: whether 13a (or intl) puts a space before `line[i]` (see `_breaks` in bulk.py).
+fn breaks(
+    line: &[u32],
+    is_13a: bool,
+    flags: &[u16],
+    wa: &mut Vec<i64>,
+    wb: &mut Vec<i64>,
+    brk: &mut Vec<bool>,
+) {
+    let (run, digit, isolate) = if is_13a {
+        (PERIOD_COMMA, DIGIT, SPLIT_13A)
+    } else {
+        (PUNCT, NUMBER, SYMBOL)
+    };
+    let k = line.len();
+    brk.clear();
+    brk.resize(k + 1, false);
+    let mut p: Option<usize> = None; // start of the current run of R characters
+    let mut prev = 0u16;
+    for i in 0..k {
+        let f = flags[line[i] as usize];
+        if f & run != 0 {
+            if p.is_none() {
+                p = Some(i);
+            }
+        } else {
+            if let Some(start) = p.take() {
+                pair_rules(line, start, i, is_13a, run, digit, flags, wa, wb, brk);
+            }
+            if f & isolate != 0 || (is_13a && f & DASH != 0 && prev & DIGIT != 0) {
+                brk[i] = true;
+                brk[i + 1] = true;
+            }
+        }
+        prev = f;
+    }
+    if let Some(start) = p {
+        pair_rules(line, start, k, is_13a, run, digit, flags, wa, wb, brk);
+    }
+}
+
+/// The tokens of one line: (start in the line, length, hash) pushed to `out`.
+fn emit(
+    line: &[u32],
+    flags: &[u16],
+    each_char: bool,
+    brk: Option<&[bool]>,
+    base: i64,
+    out: &mut Tokens,
+) -> i64 {
+    let n = line.len();
+    let mut count = 0;
+    let mut i = 0;
+    while i < n {
+        if flags[line[i] as usize] & SPACE != 0 {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut h = hash_start();
+        loop {
+            h = hash_step(h, line[i]);
+            i += 1;
+            if each_char
+                || i >= n
+                || flags[line[i] as usize] & SPACE != 0
+                || brk.is_some_and(|b| b[i])
+            {
+                break;
+            }
+        }
+        out.start.push(base + start as i64);
+        out.len.push((i - start) as i64);
+        out.hash.push(hash_end(h));
+        count += 1;
+    }
+    count
+}
+
+#[derive(Default)]
+pub struct Tokens {
+    pub start: Vec<i64>,
+    pub len: Vec<i64>,
+    pub hash: Vec<u64>,
+    pub counts: Vec<i64>,
+}
+
+/// Tokenize the lines of `cp` (whose line `l` is `cp[off[l] - off[0]..off[l + 1] - off[0]]`),
+/// rewriting 13a's replacements in place; token starts index `cp`.
+fn tokenize_block(cp: &mut [u32], off: &[i64], mode: u8, flags: &[u16], out: &mut Tokens) {
+    let rep = Replacements::new();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let (mut wa, mut wb, mut brk) = (Vec::new(), Vec::new(), Vec::new());
+    let base0 = off[0];
+    for l in 0..off.len() - 1 {
+        let s0 = (off[l] - base0) as usize;
+        let s1 = (off[l + 1] - base0) as usize;
+        let line = &mut cp[s0..s1];
+        let count = if mode >= MODE_13A {
+            let mut n = line.len();
+            if mode == MODE_13A && line.iter().any(|&c| flags[c as usize] & REPLACE_13A != 0) {
+                rep.apply(line, &mut a, &mut b);
+                n = a.len();
+                line[..n].copy_from_slice(&a);
+            }
+            let text = &line[..n];
+            breaks(text, mode == MODE_13A, flags, &mut wa, &mut wb, &mut brk);
+            emit(text, flags, false, Some(&brk), off[l], out)
+        } else {
+            emit(line, flags, mode == MODE_CHAR, None, off[l], out)
+        };
+        out.counts.push(count);
+    }
+}
+
+/// Every line `cp[off[l]..off[l + 1]]` tokenized, blocks of lines in parallel: tokens of the
+/// lines one after the other, `cp[start[u]..start[u] + len[u]]` with hash `hash[u]`.
+pub fn tokenize(cp: &mut [u32], off: &[i64], mode: u8, flags: &[u16], parallel: bool) -> Tokens {
+    let n_lines = off.len() - 1;
+    let n_blocks = if parallel {
+        (8 * rayon::current_num_threads()).clamp(1, n_lines.max(1))
+    } else {
+        1
+    };
+    let per = n_lines.div_ceil(n_blocks).max(1);
+    // split cp into the blocks' disjoint parts
+    let mut parts: Vec<(&mut [u32], &[i64])> = Vec::new();
+    let mut rest = cp;
+    let mut lo = 0;
+    while lo < n_lines {
+        let hi = (lo + per).min(n_lines);
+        let (head, tail) = rest.split_at_mut((off[hi] - off[lo]) as usize);
+        parts.push((head, &off[lo..=hi]));
+        rest = tail;
+        lo = hi;
+    }
+    let blocks: Vec<Tokens> = parts
+        .into_par_iter()
+        .map(|(part, o)| {
+            let mut t = Tokens::default();
+            tokenize_block(part, o, mode, flags, &mut t);
+            t
+        })
+        .collect();
+    let mut all = Tokens::default();
+    for b in blocks {
+        all.start.extend(b.start);
+        all.len.extend(b.len);
+        all.hash.extend(b.hash);
+        all.counts.extend(b.counts);
+    }
+    all
+}

@@ -1,0 +1,184 @@
+"""The Rust core (``mtpalette._core``): the kernels not covered by a module's own twin tests
+(skip-bigrams, score rows, closest reference lengths, ragged gathers) against plain Python,
+and bad arrays refused with a Python exception, never a crash."""
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mtpalette import _core
+from mtpalette.kernels.skipbigram import skip_matches_kernel, skip_matches_slow
+from mtpalette.metrics.base import Pairs
+from mtpalette.metrics.bleu import bleu_from_stats, bleu_scores, closest_ref_lengths
+from mtpalette.metrics.nist import NIST
+from mtpalette.text.ragged import Ragged
+
+token = st.integers(0, 5)
+sentence = st.lists(token, max_size=12)
+
+
+@st.composite
+def segments(draw):
+    n_refs = draw(st.integers(1, 3))
+    n_seg = draw(st.integers(1, 3))
+    refs = [[draw(sentence) for _ in range(n_seg)] for _ in range(n_refs)]
+    mask = np.array([[draw(st.booleans()) for _ in range(n_seg)] for _ in range(n_refs)])
+    mask[0, :] = True
+    hyps = draw(st.lists(st.tuples(st.integers(0, n_seg - 1), sentence), min_size=1, max_size=5))
+    rows = [r for ref in refs for r in ref]
+    pairs = Pairs(
+        Ragged.from_rows([h for _, h in hyps]),
+        np.array([s for s, _ in hyps], dtype=np.int64),
+        Ragged.from_rows(rows),
+        mask,
+    )
+    return refs, mask, hyps, pairs
+
+
+@settings(max_examples=200, deadline=None)
+@given(segments(), st.integers(0, 4))
+def test_skip_bigrams_equal_counting(case, max_gap):
+    refs, mask, hyps, pairs = case
+    n_buckets = max_gap + 2
+    out = skip_matches_kernel(*pairs.arrays(), 6, n_buckets)
+    for p, (s, h) in enumerate(hyps):
+        for k in range(len(refs)):
+            if not mask[k, s]:
+                assert np.isnan(out[p, k]).all()
+                continue
+            for d in range(max_gap + 1):
+                assert out[p, k, d] == skip_matches_slow(h, refs[k][s], d)
+            assert out[p, k, -1] == skip_matches_slow(h, refs[k][s], None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(segments())
+def test_closest_reference_length(case):
+    refs, mask, hyps, pairs = case
+    got = closest_ref_lengths(pairs)
+    for p, (s, h) in enumerate(hyps):
+        lengths = [len(refs[k][s]) for k in range(len(refs)) if mask[k, s]]
+        want = min(lengths, key=lambda n: (abs(len(h) - n), n))
+        assert got[p] == want
+
+
+stat_row = st.lists(st.integers(0, 30), min_size=10, max_size=10)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(stat_row, min_size=1, max_size=5),
+    st.sampled_from(["none", "floor", "add-k", "exp"]),
+    st.booleans(),
+)
+def test_bleu_rows_equal_the_python_formula(rows, smooth, effective):
+    stats = np.array(rows, dtype=np.float64)
+    got = bleu_scores(stats, 4, smooth=smooth, effective_order=effective)
+    for row, value in zip(stats, got, strict=True):
+        want = bleu_from_stats(row.copy(), 4, smooth=smooth, effective_order=effective)
+        assert value == want  # the same operations in the same order: bit for bit
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.integers(0, 50).map(float), min_size=11, max_size=11), min_size=1, max_size=4
+    )
+)
+def test_nist_rows_equal_the_python_formula(rows):
+    metric = NIST(n=2)
+    stats = np.array(rows)
+    for which, corpus in ((0, True), (1, False)):
+        got = metric._scores(stats, which)
+        want = [metric.score_row(r, corpus=corpus) for r in stats]
+        np.testing.assert_array_equal(got, want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(sentence, min_size=1, max_size=6), st.data())
+def test_gather_equals_python(rows, data):
+    r = Ragged.from_rows(rows)
+    take = data.draw(st.lists(st.integers(0, len(rows) - 1), max_size=8))
+    got = r.take(np.array(take, dtype=np.int64))
+    assert [got[i].tolist() for i in range(len(got))] == [rows[i] for i in take]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(-5, 5, allow_nan=False), max_size=40))
+def test_inversions_per_element(values):
+    got = _core.inversions_per_element(np.array(values, dtype=np.float64))
+    want = [sum(1 for i in range(j) if values[i] > values[j]) for j in range(len(values))]
+    assert got.tolist() == want
+
+
+def _pairs_arrays():
+    pairs = Pairs(
+        Ragged.from_rows([[1, 2, 3]]),
+        np.array([0]),
+        Ragged.from_rows([[1, 2]]),
+        np.ones((1, 1), bool),
+    )
+    return list(pairs.arrays())
+
+
+@pytest.mark.parametrize(
+    "index, bad, message",
+    [
+        (1, np.array([0, 5], dtype=np.int64), "offsets"),  # past the ids
+        (1, np.array([0, 2, 1, 3], dtype=np.int64), "offsets"),  # start not 0 / decreasing
+        (2, np.array([3], dtype=np.int64), "segment"),  # no such segment
+        (0, np.array([1, -2, 3], dtype=np.int32), "non-negative"),
+        (5, np.ones((2, 1), bool), "R \\* S rows"),
+    ],
+)
+def test_bad_arrays_raise_value_errors(index, bad, message):
+    args = _pairs_arrays()
+    args[index] = bad
+    for call in (
+        lambda a: _core.ngram_matches(a, 4, False),
+        lambda a: _core.chrf_stats(a, 6, 1 << 18),
+        lambda a: _core.edit_per_ref(a, False),
+        lambda a: _core.ter_per_ref(a),
+        lambda a: _core.gtm_mms(a, np.ones(1)),
+        lambda a: _core.dp_per_ref("lcs", a, np.zeros(1)),
+    ):
+        with pytest.raises(ValueError, match=message):
+            call(tuple(args))
+
+
+def test_wrong_dtype_and_layout_raise_type_or_value_errors():
+    args = _pairs_arrays()
+    args[0] = args[0].astype(np.int64)
+    with pytest.raises(TypeError):
+        _core.ngram_matches(tuple(args), 4, False)
+    args = _pairs_arrays()
+    args[0] = np.arange(6, dtype=np.int32)[::2]  # not contiguous
+    with pytest.raises(ValueError, match="contiguous"):
+        _core.ngram_matches(tuple(args), 4, False)
+    with pytest.raises(ValueError, match="unknown programme"):
+        _core.dp_per_ref("nope", tuple(_pairs_arrays()), np.zeros(1))
+
+
+def test_acs_rows_out_of_range_raise():
+    ids = np.array([1, 2], dtype=np.int32)
+    off = np.array([0, 2], dtype=np.int64)
+    with pytest.raises(ValueError, match="out of range"):
+        _core.acs_counts(ids, off, ids, off, np.array([1]), np.array([0]), (1.0, 1.0, 1.0), 2)
+
+
+def test_no_compiler_at_run_time():
+    """The package imports without numba or any JIT: the kernels are ahead-of-time code."""
+    code = (
+        "import sys, mtpalette.kernels.ngram, mtpalette.text.bulk, mtpalette.stats.correlation;"
+        "print(any(m.split('.')[0] in ('numba', 'llvmlite') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+    assert _core.num_threads() >= 1
+    assert math.isfinite(float(_core.ter_edits(np.array([2, 3, 1], np.int32),
+                                               np.array([1, 2, 3], np.int32))))  # fmt: skip
