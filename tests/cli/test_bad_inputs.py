@@ -147,3 +147,33 @@ def test_bad_backend_options(tmp_path, monkeypatch, capsys, bad):
         *bad.split(),
     )
     assert code == 2 and err.startswith("mtpalette: error: ")
+
+
+def test_outputs_never_overwrite_inputs(tmp_path, monkeypatch, capsys):
+    """Once exit 0 with the input overwritten; now refused by inode, whatever the spelling."""
+    r1 = _head(ROOT / "ref.txt", tmp_path / "r1.txt", 30)
+    r2 = _head(ROOT / "refB.txt", tmp_path / "r2.txt", 30)
+    s1 = _head(ROOT / "SMU.txt", tmp_path / "s1.txt", 30)
+    s2 = _head(ROOT / "MiSS.txt", tmp_path / "s2.txt", 30)
+    run_json = tmp_path / "run.json"
+    orange = ["orange", "--refs", r1, r2, "--systems", s1, s2, "-m", "bleus:4"]
+    assert run(monkeypatch, capsys, *orange, "--json", run_json)[0] == 0
+    (tmp_path / "link.txt").symlink_to(s1)
+    cases = [
+        (["score", "-r", r1, "-i", s1, "-o", s1], s1),
+        (["score", "-r", r1, "-i", s1, "-o", tmp_path / "." / "r1.txt"], r1),
+        (["score", "-r", r1, "-i", tmp_path / "link.txt", "-o", s1], s1),
+        ([*orange, "--csv", r2], r2),
+        (["report", run_json, "-o", run_json], run_json),
+    ]
+    for args, victim in cases:
+        before = victim.read_bytes()
+        code, err = run(monkeypatch, capsys, *args)
+        assert code == 2 and "is also an input of this command" in err, (args, err)
+        assert victim.read_bytes() == before
+    # outside a command (library use) nothing is tracked
+    from mtpalette.io.runfile import atomic_writer
+
+    with atomic_writer(s2) as fh:
+        fh.write("rewritten\n")
+    assert s2.read_text() == "rewritten\n"

@@ -166,3 +166,17 @@ def test_a_candidate_row_does_not_depend_on_the_other_candidates(name, sample):
     seg = np.tile(np.arange(10, 30, dtype=np.int64), 2)
     part = compute_stats([metric], TextPairs([hyps[s] for s in seg], seg, refs))[metric]
     np.testing.assert_allclose(part, full[seg], rtol=1e-12, atol=1e-12)
+
+
+def test_lazy_family_table_matches_the_modules():
+    """Every built-in family loads from the module the lazy table names, and the modules
+    register no family the table lacks."""
+    import importlib
+
+    from mtpalette.metrics import registry
+
+    for name, module in registry.BUILTIN_FAMILIES.items():
+        cls = registry.metric_class(name)
+        assert cls.__module__ == f"mtpalette.metrics.{module}" and cls.name == name
+    importlib.import_module("mtpalette.metrics.families")
+    assert set(registry._REGISTRY) <= set(registry.BUILTIN_FAMILIES)

@@ -55,6 +55,13 @@ class LazyGroup(TyperGroup):
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         return load_command(cmd_name)
 
+    def invoke(self, ctx: Any) -> Any:
+        # every subcommand runs with its inputs tracked: no output may overwrite one
+        from mtpalette.io.inputs import tracking
+
+        with tracking():
+            return super().invoke(ctx)
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
         # click's plain help: rich's would import every command for its short help
         super(TyperGroup, self).format_help(ctx, formatter)

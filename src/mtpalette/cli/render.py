@@ -115,8 +115,9 @@ def sentence_report(
         return "\n".join(lines) + "\n"
     _check(fmt)
     places = TEXT_DIGITS if digits is None else digits
+    columns_text = [_numbers(v, places) for v in values]
     cells = [["segment", *names]]
-    cells += [[str(i + 1), *(_number(v[i], places) for v in values)] for i in range(n)]
+    cells += [list(row) for row in zip(map(str, range(1, n + 1)), *columns_text, strict=True)]
     text = _aligned(cells, right=set(range(len(names) + 1)))
     if signatures:
         text += "\n" + "".join(f"{signatures[m]}\n" for m in names if m in signatures)
@@ -135,19 +136,24 @@ def _number(value: float, digits: int | None) -> str:
     return f"{value:.{digits}f}"
 
 
+def _numbers(values: list[float], digits: int) -> list[str]:
+    """:func:`_number` of every value (one format call each when all are finite)."""
+    if all(map(math.isfinite, values)):
+        template = f"{{:.{digits}f}}"
+        return list(map(template.format, values))
+    return [_number(v, digits) for v in values]
+
+
 def _json_number(value: float) -> float | None:
     value = float(value)
     return value if math.isfinite(value) else None
 
 
 def _aligned(cells: list[list[str]], *, right: set[int]) -> str:
-    widths = [max(len(row[j]) for row in cells) for j in range(len(cells[0]))]
+    widths = [max(map(len, column)) for column in zip(*cells, strict=True)]
     last = len(widths) - 1
-    lines = []
-    for row in cells:
-        parts = [
-            cell.rjust(w) if j in right else (cell if j == last else cell.ljust(w))
-            for j, (cell, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(parts).rstrip())
-    return "\n".join(lines) + "\n"
+    template = "  ".join(
+        f"{{:>{w}}}" if j in right else ("{}" if j == last else f"{{:<{w}}}")
+        for j, w in enumerate(widths)
+    )
+    return "".join(template.format(*row).rstrip() + "\n" for row in cells)

@@ -66,6 +66,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.io import inputs
 
 FORMATS = ("mqm", "mqm-avg", "wmt-da-seg", "wmt-seg-scores", "generic")
 #: MQM error weights: ``severity[/category[/subcategory]]`` (lower case) -> weight
@@ -362,6 +363,7 @@ def read_text(path: str | Path) -> str:
     p = Path(path)
     try:
         data = p.read_bytes()
+        inputs.note(p)
     except FileNotFoundError:
         raise UserInputError("file not found", path=str(path)) from None
     except IsADirectoryError:

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.io import inputs
 from mtpalette.io.plain import read_lines
 
 FORMATS = ("auto", "moses", "jsonl")
@@ -200,6 +201,7 @@ def iter_moses_segments(path: str | Path) -> Iterator[tuple[int, list[str]]]:
     blank_at = None
     try:
         with open(path, encoding="utf-8") as fh:
+            inputs.note(path)
             for number, raw in enumerate(fh, start=1):
                 line = raw.rstrip("\n").rstrip("\r")
                 if not line.strip():

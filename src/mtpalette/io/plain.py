@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mtpalette.errors import UserInputError
+from mtpalette.io import inputs
 
 #: the file name that stands for standard input
 STDIN = "-"
@@ -86,7 +87,9 @@ def read_lines(path: str | Path, *, allow_empty: bool = False) -> list[str]:
 
 def _read_bytes(path: Path, name: str) -> bytes:
     try:
-        return path.read_bytes()
+        data = path.read_bytes()
+        inputs.note(path)
+        return data
     except FileNotFoundError:
         raise UserInputError("file not found", path=name) from None
     except IsADirectoryError:

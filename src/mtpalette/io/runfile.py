@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.io import inputs
 
 RUN_FORMAT = "mtpalette-run"
 RUN_FORMAT_VERSION = 1
@@ -82,6 +83,7 @@ def atomic_writer(path: str | Path, *, newline: str | None = None):
     ('done\\n', ['out.txt'])
     """
     target = Path(path)
+    inputs.check_output(target)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise UserInputError("the output folder does not exist", path=str(folder))
@@ -224,7 +226,9 @@ def read_json(path: str | Path, what: str = "a JSON file") -> Any:
     """A JSON file's content; an unreadable file or invalid JSON is a :class:`UserInputError`
     naming the file (and the line) and what was expected."""
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
+        inputs.note(path)
+        return json.loads(text)
     except FileNotFoundError:
         raise UserInputError(f"file not found; expected {what}", path=str(path)) from None
     except OSError as exc:

@@ -1,9 +1,10 @@
 """Metric families and the registry of spec strings.
 
-Importing this package registers every built-in family (one module each).
+Each built-in family is one module, imported when a spec first names it
+(:data:`mtpalette.metrics.registry.BUILTIN_FAMILIES`); :mod:`mtpalette.metrics.families`
+imports them all.
 """
 
-from mtpalette.metrics import families as _families  # noqa: F401  (registers the families)
 from mtpalette.metrics.base import Metric, Pairs, Score, Signature
 from mtpalette.metrics.registry import known_metrics, parse_specs
 

@@ -12,7 +12,9 @@ Grammar (one spec):
 
 from __future__ import annotations
 
+import importlib
 import itertools
+import math
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -20,6 +22,33 @@ from mtpalette.errors import UserInputError
 from mtpalette.metrics.base import Metric
 
 _REGISTRY: dict[str, type[Metric]] = {}
+
+#: the most metrics one spec may expand to (a grid with a tiny step is a typo, not a run)
+MAX_GRID = 10_000
+
+#: the module (in :mod:`mtpalette.metrics`) of every built-in family, imported when the family
+#: is first named: a run imports only the metrics it uses
+BUILTIN_FAMILIES: dict[str, str] = {
+    "bleu": "bleu",
+    "bleus": "bleu",
+    "chrf": "chrf",
+    "nist": "nist",
+    "wer": "edit",
+    "per": "edit",
+    "ter": "ter",
+    "gtm": "gtm",
+    "rouge-n": "rouge",
+    "rouge-l": "rouge",
+    "rouge-w": "rouge",
+    "rouge-s": "rouge",
+    "rouge-su": "rouge",
+    "blanc": "blanc",
+    "rose": "rose",
+    "plugin": "plugin",
+    "bleus-syn": "synonym",
+    "rouge-l-syn": "synonym",
+    "rouge-s-syn": "synonym",
+}
 
 
 def register(cls: type[Metric]) -> type[Metric]:
@@ -31,11 +60,13 @@ def register(cls: type[Metric]) -> type[Metric]:
 
 
 def known_metrics() -> list[str]:
-    """Names of every registered metric family, sorted."""
-    return sorted(_REGISTRY)
+    """Names of every metric family (built in, or registered), sorted."""
+    return sorted(set(_REGISTRY) | set(BUILTIN_FAMILIES))
 
 
 def metric_class(name: str) -> type[Metric]:
+    if name not in _REGISTRY and name in BUILTIN_FAMILIES:
+        importlib.import_module(f"mtpalette.metrics.{BUILTIN_FAMILIES[name]}")
     try:
         return _REGISTRY[name]
     except KeyError:
@@ -57,7 +88,7 @@ def expand_values(text: str) -> list[str]:
     out: list[str] = []
     for item in text.split("|"):
         item = item.strip()
-        if ".." not in item:
+        if ".." not in item or item.startswith("@"):  # a value, or a file path
             out.append(item)
             continue
         lo_text, hi_text = item.split("..", 1)
@@ -71,8 +102,18 @@ def expand_values(text: str) -> list[str]:
             raise UserInputError(
                 f"bad range {item!r}: expected LOW..HIGH or LOW..HIGH/STEP"
             ) from None
-        if step <= 0 or hi < lo:
+        if step_text is None and (lo != lo.to_integral_value() or hi != hi.to_integral_value()):
+            raise UserInputError(
+                f"bad range {item!r}: a decimal range needs a step (LOW..HIGH/STEP, "
+                f"e.g. {lo_text}..{hi_text}/0.1)"
+            )
+        if not (lo.is_finite() and hi.is_finite() and step.is_finite()) or step <= 0 or hi < lo:
             raise UserInputError(f"bad range {item!r}: need LOW <= HIGH and a positive STEP")
+        count = int((hi - lo) / step) + 1
+        if count + len(out) > MAX_GRID:
+            raise UserInputError(
+                f"range {item!r} gives {count:,} values; at most {MAX_GRID:,} per spec"
+            )
         value = lo
         while value <= hi:
             out.append(str(value))
@@ -125,6 +166,9 @@ def parse_spec(spec: str, **common: Any) -> list[Metric]:
                 f"its options: {', '.join(sorted(allowed))}"
             )
     grid = [[(k, v) for v in expand_values(text)] for k, text in keywords.items()]
+    size = math.prod(len(values) for values in grid)
+    if size > MAX_GRID:
+        raise UserInputError(f"{spec!r} expands to {size:,} metrics; at most {MAX_GRID:,}")
     metrics = []
     for combo in itertools.product(*grid):
         kwargs = dict(common)
@@ -133,6 +177,8 @@ def parse_spec(spec: str, **common: Any) -> list[Metric]:
                 value = allowed[key](text)
             except (ValueError, TypeError) as exc:
                 raise UserInputError(f"bad value {text!r} for {key!r} in {spec!r}: {exc}") from None
+            if isinstance(value, float) and not math.isfinite(value):
+                raise UserInputError(f"bad value {text!r} for {key!r} in {spec!r}: not finite")
             target = {"tok": "tokenize", "lc": "lowercase"}.get(key, key)
             kwargs[target] = value
         try:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from mtpalette.io import inputs
 from mtpalette.metaeval.orange import OrangeCurve
 
 #: above this many metrics, the plot shows the best metric of each family
@@ -63,6 +64,7 @@ def plot_orange_curve(
     """
     fig = orange_curve_figure(curve, metrics=metrics, title=title)
     out = Path(path)
+    inputs.check_output(out)
     fig.savefig(out)
     return out
 

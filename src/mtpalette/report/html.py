@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from mtpalette.errors import UserInputError
+from mtpalette.io import inputs
 from mtpalette.io.runfile import atomic_writer, load_run
 from mtpalette.report.plots import ci_bars, scatter, svg_of
 
@@ -114,6 +115,7 @@ def _orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int
     path = _errors_path(run, run_path)
     if path is not None:
         with open(path, encoding="utf-8") as fh:
+            inputs.note(path)
             records = [json.loads(line) for line in fh if line.strip()]
         errors = error_browser_data(records, per_segment=per_segment)
     return {

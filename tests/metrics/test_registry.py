@@ -1,0 +1,45 @@
+"""Spec grids: what expands, and what is refused with a clear message instead of a silently
+wrong or unbounded run."""
+
+import pytest
+
+from mtpalette.errors import UserInputError
+from mtpalette.metrics.registry import MAX_GRID, expand_values, parse_spec
+
+
+def test_ranges_and_lists_expand():
+    assert expand_values("1..3") == ["1", "2", "3"]
+    assert expand_values("1.1..1.5/0.2|*") == ["1.1", "1.3", "1.5", "*"]
+    assert [m.spec for m in parse_spec("rouge-w:1.1..2.0/0.1")][-1] == "rouge-w:2.0"
+    assert len(parse_spec("rouge-w:1.1..2.0/0.1")) == 10
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        # once scored only rouge-w:1.1 without a word
+        ("rouge-w:1.1..2.0", "a decimal range needs a step"),
+        ("rouge-w:nan", "not finite"),  # once scored 0.0
+        ("gtm:inf", "not finite"),  # once scored 0.0368
+        ("rouge-w:1.1..2.0/1e-9", "900,000,001 values"),  # once grew memory until killed
+        (f"blanc:alpha=0..{MAX_GRID}", "at most"),
+    ],
+)
+def test_bad_grids_are_refused(spec, message):
+    with pytest.raises(UserInputError, match=message):
+        parse_spec(spec)
+
+
+def test_a_product_of_grids_past_the_limit_is_refused():
+    with pytest.raises(UserInputError, match=r"expands to 1,000,000 metrics"):
+        parse_spec("blanc:alpha=1..1000,beta=1..1000")
+
+
+def test_file_specs_with_dots_in_the_path_are_paths(tmp_path):
+    """``blanc:@../x/b.json`` was read as a range ("bad range")."""
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "b.json").write_text('{"alpha": 0.5}')
+    (tmp_path / "y").mkdir()
+    spec = f"blanc:@{tmp_path}/y/../x/b.json"
+    (metric,) = parse_spec(spec)
+    assert metric.blanc.alpha == 0.5
