@@ -115,6 +115,35 @@ def make_cases(tmp: Path):
             out,
         ),
         (["report", tmp / "r1.txt", "-o", out / "x.html"], "r1.txt:1: not valid JSON", out),
+        # once tracebacks (negative seeds) or a "95% CI" from one resample
+        (
+            ["orange", *refs, "--systems", s1, "--seed", "-1", "--out-dir", out],
+            "--seed must be between 0 and 2**63 - 1",
+            out,
+        ),
+        (["audit", *refs, "--nbest", nb, "--seed", "-5"], "--seed must be between 0", None),
+        (
+            ["correlate", "--judgments", j_dup, "--refs", r1, "--systems", s1, "--bootstrap", "1"],
+            "--bootstrap 1 is too few for a 95% interval",
+            None,
+        ),
+        (
+            [
+                "train-blanc",
+                "--judgments",
+                j_dup,
+                "--refs",
+                r1,
+                "--systems",
+                s1,
+                "--seed",
+                "-1",
+                "-o",
+                out / "b.json",
+            ],
+            "--seed must be between 0",
+            out,
+        ),
     ]
 
 

@@ -155,7 +155,9 @@ def test_permutation_test():
     h = rng.normal(size=(4, 100))
     good = h + 0.5 * rng.normal(size=h.shape)
     bad = h + 2.0 * rng.normal(size=h.shape)
-    assert permutation_test(h, good, bad, n_permutations=200, seed=1).p_value == 0.0
+    assert permutation_test(h, good, bad, n_permutations=200, seed=1).p_value == 1 / 201
+    # one permutation cannot be significant (it once gave p = 0)
+    assert permutation_test(h, good, bad, n_permutations=1, seed=1).p_value == 0.5
     assert permutation_test(h, bad, good, n_permutations=200, seed=1).p_value == 1.0
     r = permutation_test(h, good, bad, "kendall", grouping="item", n_permutations=100, seed=3)
     assert r.p_value < 0.05 and r.delta > 0

@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mtpalette.cli.resampling import check_resampling
 from mtpalette.cli.correlate import LABELS, load_task, parse_epsilon
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import FORMATS
@@ -98,8 +99,7 @@ def agree(
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress messages.")] = False,
 ) -> None:
     """Rank metrics by ORANGE and by human correlation; Kendall tau between the orderings."""
-    if bootstrap < 0 or not 0.0 < confidence < 1.0:
-        raise UserInputError("--bootstrap must be 0 or more and --confidence in (0, 1)")
+    check_resampling(bootstrap=bootstrap, confidence=confidence, seed=seed)
     if stat not in STATISTICS:
         raise UserInputError(f"unknown statistic {stat!r}; expected one of {', '.join(STATISTICS)}")
     if max_items is not None and max_items < 2:

@@ -23,6 +23,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mtpalette.cli.resampling import check_resampling
 from mtpalette.cli.correlate import load_task
 from mtpalette.cli.external_opts import SCORES_HELP, parse_scores
 from mtpalette.cli.orange import _load_lists
@@ -63,8 +64,7 @@ def audit_cmd(
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress messages.")] = False,
 ) -> None:
     """Audit ORANGE's premise: how often candidates outrank the held-out reference."""
-    if bootstrap < 0 or not 0.0 < confidence < 1.0:
-        raise UserInputError("--bootstrap must be 0 or more and --confidence in (0, 1)")
+    check_resampling(bootstrap=bootstrap, confidence=confidence, seed=seed)
     console = Console(stderr=True, quiet=quiet)
     cand_human = ref_human = None
     if bundled is not None or judgments is not None:

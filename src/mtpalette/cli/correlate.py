@@ -27,6 +27,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mtpalette.cli.resampling import check_resampling
 from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP, export_all, parse_scores
 from mtpalette.cli.progress import shown, track
 from mtpalette.errors import UserInputError
@@ -287,10 +288,11 @@ def correlate(
             raise UserInputError(
                 f"unknown statistic {s!r}; expected one of {', '.join(STATISTICS)}"
             )
-    if bootstrap < 0 or permutations < 0:
-        raise UserInputError("--bootstrap and --permutations must be 0 or more")
-    if not 0.0 < confidence < 1.0 or not 0.0 < alpha < 1.0:
-        raise UserInputError("--confidence and --alpha must be between 0 and 1")
+    check_resampling(
+        bootstrap=bootstrap, confidence=confidence, seed=seed, permutations=permutations
+    )
+    if not 0.0 < alpha < 1.0:
+        raise UserInputError("--alpha must be between 0 and 1")
     if max_items is not None and max_items < 2:
         raise UserInputError("--max-items must be at least 2")
     eps = parse_epsilon(epsilon)

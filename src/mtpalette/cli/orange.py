@@ -21,6 +21,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mtpalette.cli.resampling import check_resampling
 from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP, export_all, parse_scores
 from mtpalette.cli.limited import run_limited
 from mtpalette.cli.orange_chunked import ChunkedLists, run_chunked
@@ -130,10 +131,7 @@ def orange(
     tie_weight(ties)
     metrics = metrics or ([] if scores else ["bleus:4"])
     exclude = exclude or []
-    if bootstrap < 0:
-        raise UserInputError("--bootstrap must be 0 or more")
-    if not 0.0 < confidence < 1.0:
-        raise UserInputError("--confidence must be between 0 and 1, e.g. 0.95")
+    check_resampling(bootstrap=bootstrap, confidence=confidence, seed=seed)
     if (
         (max_candidates is not None and max_candidates < 1)
         or errors_max < 0

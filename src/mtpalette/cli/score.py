@@ -63,6 +63,10 @@ def score(
     table_format: Annotated[
         TableFormat, Opt("--table-format", help="Format of --table; auto: by its extension.")
     ] = TableFormat.auto,
+    table_quoting: Annotated[
+        str,
+        Opt("--table-quoting", help="TSV quoting: auto (CSV-quoted when written so), csv, none."),
+    ] = "auto",
     hyp_col: Annotated[str, Opt("--hyp-col", help="Hypothesis column of --table.")] = "hyp",
     ref_cols: Annotated[
         list[str] | None, Opt("--ref-col", help="Reference columns of --table (default: ref).")
@@ -94,7 +98,8 @@ def score(
     `cat hyp.txt | mtpalette score -r ref.txt -m wer --sentence -f tsv`;
     `mtpalette score --table data.tsv --hyp-col mt --ref-col ref1 ref2 -f json -o scores.json`.
     """
-    hyps, ref_streams = _inputs(refs, hyp, table, table_format.value, hyp_col, ref_cols)
+    table_opts = (table, table_format.value, table_quoting)
+    hyps, ref_streams = _inputs(refs, hyp, table_opts, hyp_col, ref_cols)
     fmt = fmt.value
     with _destination(output) as out:
         result = score_texts(
@@ -118,13 +123,14 @@ def score(
                 typer.echo(f"# {signature}", err=True)
 
 
-def _inputs(refs, hyp, table, table_format, hyp_col, ref_cols):
+def _inputs(refs, hyp, table_opts, hyp_col, ref_cols):
+    table, table_format, quoting = table_opts
     if table is not None:
         if refs:
             raise UserInputError("give either --table or -r/--refs files, not both")
         if hyp != STDIN:
             raise UserInputError("give either --table or -i/--input, not both")
-        return read_segments(table, hyp_col, ref_cols or ["ref"], fmt=table_format)
+        return read_segments(table, hyp_col, ref_cols or ["ref"], fmt=table_format, quoting=quoting)
     if ref_cols:
         raise UserInputError("--ref-col needs --table")
     if not refs:

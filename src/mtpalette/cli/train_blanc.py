@@ -26,6 +26,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from mtpalette.cli.resampling import check_resampling
 from mtpalette.cli.correlate import load_task
 from mtpalette.cli.orange import _load_lists
 from mtpalette.errors import UserInputError
@@ -69,6 +70,7 @@ def train_blanc_cmd(
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Train BLANC (alpha, beta, gamma, bf) by hill-climbing with seeded restarts."""
+    check_resampling(seed=seed)
     try:
         base = BlancParams(n=n, gap=gap)
     except ValueError as exc:

@@ -22,6 +22,7 @@ import numpy as np
 import typer
 from rich.console import Console
 
+from mtpalette.cli.resampling import check_resampling
 from mtpalette.cli.correlate import load_task
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval.correlation import SegmentData
@@ -82,6 +83,7 @@ def train_rose_cmd(
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No messages.")] = False,
 ) -> None:
     """Train ROSE on human judgments; the model file is a metric spec (rose:@FILE)."""
+    check_resampling(seed=seed)
     if objective not in ("reg", "rank"):
         raise UserInputError(f"unknown objective {objective!r}; expected reg or rank")
     data, _, _ = load_task(

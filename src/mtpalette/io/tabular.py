@@ -1,7 +1,13 @@
 """Segments in a table with named columns: TSV (a header row names them) or JSON Lines.
 
 * TSV: the first line is the header; every row has as many tab-separated fields as the
-  header. Fields are taken literally (no quoting: MT text is full of quotes).
+  header. Python's ``csv`` module and pandas quote a field that holds a tab, a newline or a
+  double quote (``"say ""hi"" now"``); a hand-written TSV takes fields literally, and MT
+  text is full of quotes. ``quoting="auto"`` reads a file as CSV-quoted exactly when a CSV
+  writer would have written it so (the parsed rows, quoted again, give back the file), and
+  literally when the CSV reading fails or changes nothing; a file that could be either
+  (``"Yes."`` alone in a field: ``Yes.`` quoted, or the literal text) is refused with the
+  line, and ``quoting="csv"`` or ``"none"`` decides.
 * JSONL: one JSON object per line; the named fields are strings. For scoring, a reference
   field may also hold a list of strings (several references) or ``null`` (none), so the
   number of references may vary from segment to segment.
@@ -13,6 +19,8 @@ not exist (listing those that do), a header without rows.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -23,6 +31,8 @@ from mtpalette.io.plain import display_name, read_lines
 
 #: table formats and the file extensions that select them when none is given
 FORMATS = {"tsv": (".tsv", ".tab"), "jsonl": (".jsonl", ".ndjson", ".json")}
+#: how TSV fields are quoted (see the module notes)
+QUOTING = ("auto", "csv", "none")
 
 
 def table_format(path: str | Path, fmt: str | None = None) -> str:
@@ -42,7 +52,7 @@ def table_format(path: str | Path, fmt: str | None = None) -> str:
 
 
 def read_columns(
-    path: str | Path, columns: Sequence[str], *, fmt: str | None = None
+    path: str | Path, columns: Sequence[str], *, fmt: str | None = None, quoting: str = "auto"
 ) -> list[list[str]]:
     """The named columns of a TSV or JSONL file, as one list of strings per column.
 
@@ -55,7 +65,7 @@ def read_columns(
     [['a b'], ['a c']]
     """
     out: list[list[str]] = [[] for _ in columns]
-    for where, row in _rows(path, columns, fmt):
+    for where, row in _rows(path, columns, fmt, quoting):
         for column, col in zip(out, columns, strict=True):
             column.append(_string(row[col], col, where))
     return out
@@ -67,6 +77,7 @@ def read_segments(
     ref_cols: Sequence[str],
     *,
     fmt: str | None = None,
+    quoting: str = "auto",
 ) -> tuple[list[str], list[list[str | None]]]:
     """Hypotheses and references from a table, as ``(hyps, refs)`` with reference streams.
 
@@ -93,7 +104,7 @@ def read_segments(
         raise UserInputError(f"column {hyp_col!r} is given as the hypotheses and as a reference")
     hyps: list[str] = []
     per_segment: list[list[str]] = []
-    for where, row in _rows(path, [hyp_col, *ref_cols], fmt):
+    for where, row in _rows(path, [hyp_col, *ref_cols], fmt, quoting):
         hyps.append(_string(row[hyp_col], hyp_col, where))
         refs: list[str] = []
         for col in ref_cols:
@@ -107,7 +118,7 @@ def read_segments(
 
 
 def _rows(
-    path: str | Path, columns: Sequence[str], fmt: str | None
+    path: str | Path, columns: Sequence[str], fmt: str | None, quoting: str = "auto"
 ) -> Iterator[tuple[tuple[str, int], dict[str, Any]]]:
     """``((file, line), row)`` for every data row, checked to have ``columns``."""
     name = display_name(path)
@@ -115,11 +126,59 @@ def _rows(
     if table_format(path, fmt) == "jsonl":
         yield from _jsonl_rows(name, lines, columns)
     else:
-        yield from _tsv_rows(name, lines, columns)
+        yield from _tsv_rows(name, _tsv_fields(name, lines, quoting), columns)
 
 
-def _tsv_rows(name: str, lines: list[str], columns: Sequence[str]):
-    header = lines[0].split("\t")
+def _tsv_fields(name: str, lines: list[str], quoting: str) -> list[tuple[int, list[str]]]:
+    """``(line number, fields)`` of every line, read literally or as CSV-quoted (see the
+    module notes).
+
+    Examples
+    --------
+    >>> _tsv_fields("t.tsv", ['mt\\tref', '"a\\tb"\\t"say ""hi"" now"'], "auto")
+    [(1, ['mt', 'ref']), (2, ['a\\tb', 'say "hi" now'])]
+    >>> _tsv_fields("t.tsv", ['mt\\tref', '"Hi," he said\\tx'], "auto")  # not CSV: literal
+    [(1, ['mt', 'ref']), (2, ['"Hi," he said', 'x'])]
+    """
+    if quoting not in QUOTING:
+        raise UserInputError(f"unknown quoting {quoting!r}; expected one of {', '.join(QUOTING)}")
+    literal = [(n, line.split("\t")) for n, line in enumerate(lines, start=1)]
+    if quoting == "none" or not any('"' in line for line in lines):
+        return literal
+    parsed: list[tuple[int, list[str]]] = []
+    reader = csv.reader((line + "\n" for line in lines), delimiter="\t", strict=True)
+    try:
+        start = 1
+        for fields in reader:
+            parsed.append((start, fields))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        if quoting == "csv":
+            raise UserInputError(
+                f"not valid CSV quoting ({exc}); expected fields quoted as CSV writers do",
+                path=name,
+                line=reader.line_num,
+            ) from None
+        return literal
+    if quoting == "csv" or [f for _, f in parsed] == [f for _, f in literal]:
+        return parsed
+    buf = io.StringIO()
+    csv.writer(buf, delimiter="\t", lineterminator="\n").writerows(f for _, f in parsed)
+    if buf.getvalue().split("\n")[:-1] == lines:
+        return parsed
+    first = next(
+        n for (n, a), (_, b) in zip(literal, parsed, strict=False) if a != b
+    )  # the readings part here
+    raise UserInputError(
+        "the table reads differently with CSV quoting (a field in double quotes) and "
+        "literally; say which with --table-quoting csv or none",
+        path=name,
+        line=first,
+    )
+
+
+def _tsv_rows(name: str, numbered: list[tuple[int, list[str]]], columns: Sequence[str]):
+    header = numbered[0][1]
     seen: set[str] = set()
     for col in header:
         if col in seen:
@@ -130,10 +189,9 @@ def _tsv_rows(name: str, lines: list[str], columns: Sequence[str]):
             raise UserInputError(
                 f"no column {col!r}; the header has: {', '.join(header)}", path=name, line=1
             )
-    if len(lines) == 1:
+    if len(numbered) == 1:
         raise UserInputError("the table has a header but no rows", path=name, line=1)
-    for number, line in enumerate(lines[1:], start=2):
-        row = line.split("\t")
+    for number, row in numbered[1:]:
         if len(row) != len(header):
             raise UserInputError(
                 f"expected {len(header)} tab-separated fields as in the header, found {len(row)}",

@@ -10,7 +10,8 @@
 * :func:`permutation_test` - mt-metrics-eval's PERM-BOTH test (Deutsch et al. 2021): the two
   metrics' scores are z-normalised, each entry is swapped between them with probability 1/2,
   and the p-value is the share of permutations whose difference of correlations is at least
-  the observed one (``count / k``, as mt-metrics-eval; one-sided: "a correlates better").
+  the observed one, counting the observed split as one of them (``(count + 1) / (k + 1)``;
+  mt-metrics-eval uses ``count / k``, which can be 0; one-sided: "a correlates better").
 * :func:`williams_test` - Williams (1959) test of two dependent Pearson correlations sharing a
   variable (Graham and Baldwin 2014), one-sided by default.
 * :func:`significance_clusters` - mt-metrics-eval's ``AssignRanks``: metrics sorted by
@@ -626,16 +627,17 @@ def permutation_test(
     """PERM-BOTH permutation test that ``metric_a`` correlates better than ``metric_b``.
 
     Both metrics' rated entries are z-normalised; each permutation swaps every entry between
-    the two metrics with probability 1/2; ``p = #{perm: stat(a') - stat(b') >= delta} / k``.
-    At system level the inputs are the system vectors.
+    the two metrics with probability 1/2; ``p = (#{perm: stat(a') - stat(b') >= delta} + 1) /
+    (k + 1)`` (mt-metrics-eval divides by k alone, which lets a handful of permutations give
+    p = 0). At system level the inputs are the system vectors.
 
     Examples
     --------
     >>> rng = np.random.default_rng(0)
     >>> h = rng.normal(size=200)
     >>> good, bad = h + 0.5 * rng.normal(size=200), h + 2.0 * rng.normal(size=200)
-    >>> permutation_test(h, good, bad, n_permutations=200, seed=1).p_value
-    0.0
+    >>> permutation_test(h, good, bad, n_permutations=199, seed=1).p_value
+    0.005
     >>> permutation_test(h, bad, good, n_permutations=200, seed=1).p_value
     1.0
     """
@@ -662,7 +664,9 @@ def permutation_test(
         w = rng.integers(0, 2, size=a.size).astype(bool)
         if stat(np.where(w, a, b)) - stat(np.where(w, b, a)) >= delta:
             larger += 1
-    p = larger / n_permutations if n_permutations else float("nan")
+    # (larger + 1) / (n + 1): the observed split is one of the permutations, so p is never 0
+    # (Phipson and Smyth 2010); one permutation cannot declare a difference
+    p = (larger + 1) / (n_permutations + 1) if n_permutations else float("nan")
     return PermutationResult(float(delta), float(p), n_permutations, recorded)
 
 
