@@ -18,8 +18,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from mtpalette.cli.resampling import check_resampling
 from mtpalette.cli.correlate import LABELS, load_task, parse_epsilon
+from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import FORMATS
 from mtpalette.io.runfile import Run

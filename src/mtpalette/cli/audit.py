@@ -23,11 +23,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from mtpalette.cli.resampling import check_resampling
 from mtpalette.cli.correlate import load_task
 from mtpalette.cli.external_opts import SCORES_HELP, parse_scores
 from mtpalette.cli.orange import _load_lists
 from mtpalette.cli.progress import track
+from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import Run

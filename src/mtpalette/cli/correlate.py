@@ -27,9 +27,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from mtpalette.cli.resampling import check_resampling
 from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP, export_all, parse_scores
 from mtpalette.cli.progress import shown, track
+from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import (
     FORMATS,

@@ -21,10 +21,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from mtpalette.cli.resampling import check_resampling
 from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP, export_all, parse_scores
 from mtpalette.cli.limited import run_limited
 from mtpalette.cli.orange_chunked import ChunkedLists, run_chunked
+from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import list_system_files, read_nbest, read_systems, system_names
 from mtpalette.io.plain import read_lines

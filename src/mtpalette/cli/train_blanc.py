@@ -26,9 +26,9 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from mtpalette.cli.resampling import check_resampling
 from mtpalette.cli.correlate import load_task
 from mtpalette.cli.orange import _load_lists
+from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import write_json

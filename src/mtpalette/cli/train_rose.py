@@ -22,8 +22,8 @@ import numpy as np
 import typer
 from rich.console import Console
 
-from mtpalette.cli.resampling import check_resampling
 from mtpalette.cli.correlate import load_task
+from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval.correlation import SegmentData
 from mtpalette.train.rose import FeatureExtractor, fit_ranking, fit_regression
