@@ -43,21 +43,24 @@ fn acs_pair(a: &[i32], b: &[i32], d: f64, h: f64, v: f64, out: &mut [f64], w: &m
         w.hs.fill(0.0);
         w.u_prev.fill(0.0);
         let mut total = 0.0;
-        for i in 0..m {
-            let x = a[i];
+        for (i, &x) in a.iter().enumerate() {
+            let prow = &w.prev[i * n..(i + 1) * n];
+            let crow = &mut w.cur[i * n..(i + 1) * n];
             let mut vs = 0.0;
-            for j in 0..n {
-                let f = w.prev[i * n + j];
-                w.hs[j] = f + h * w.hs[j];
+            let mut diag = 0.0; // u_prev[j - 1]
+            let cells = prow.iter().zip(crow.iter_mut()).zip(w.hs.iter_mut());
+            let ups = w.u_cur.iter_mut().zip(w.u_prev.iter()).zip(b.iter());
+            for (((&f, c), hs), ((uc, &up), &bj)) in cells.zip(ups) {
+                *hs = f + h * *hs;
                 vs = f + v * vs;
-                let diag = if j > 0 { w.u_prev[j - 1] } else { 0.0 };
-                w.u_cur[j] = w.hs[j] + vs - f + d * diag;
-                if b[j] == x && diag != 0.0 {
-                    w.cur[i * n + j] = diag;
+                *uc = *hs + vs - f + d * diag;
+                if bj == x && diag != 0.0 {
+                    *c = diag;
                     total += diag;
                 } else {
-                    w.cur[i * n + j] = 0.0;
+                    *c = 0.0;
                 }
+                diag = up;
             }
             std::mem::swap(&mut w.u_prev, &mut w.u_cur);
         }

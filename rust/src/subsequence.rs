@@ -2,7 +2,7 @@
 //! (Lin and Och 2004, section 3.2) and ROUGE-1.5.5's ROUGE-W hit. One table row each, except
 //! ROUGE-1.5.5's hit, which needs the full table for its traceback.
 
-use crate::common::{par_rows, Pairs};
+use crate::common::{par_rows, vocab_bound, Pairs};
 
 fn levenshtein(a: &[i32], b: &[i32], row: &mut [i64]) -> i64 {
     let n = b.len();
@@ -40,6 +40,33 @@ fn lcs(a: &[i32], b: &[i32], row: &mut [i64]) -> i64 {
         }
     }
     row[n]
+}
+
+/// LCS length with one bit per word of the shorter side when it has at most 64 words (the
+/// bit-parallel algorithm of Allison and Dix 1986 in Hyyrö's 2004 form: a handful of 64-bit
+/// operations per word of the other side); `pm` comes and goes zero. Else the one-row table.
+fn lcs_fast(a: &[i32], b: &[i32], pm: &mut [u64], row: &mut [i64]) -> i64 {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let m = short.len();
+    if m == 0 {
+        return 0;
+    }
+    if m > 64 {
+        return lcs(a, b, row);
+    }
+    for (j, &w) in short.iter().enumerate() {
+        pm[w as usize] |= 1u64 << j;
+    }
+    let mut v = !0u64;
+    for &w in long {
+        let u = v & pm.get(w as usize).copied().unwrap_or(0);
+        v = v.wrapping_add(u) | (v - u);
+    }
+    for &w in short {
+        pm[w as usize] = 0;
+    }
+    let mask = if m == 64 { !0u64 } else { (1u64 << m) - 1 };
+    (!v & mask).count_ones() as i64
 }
 
 /// The paper's WLCS with f(k) = k^alpha (`a` is the reference X, `b` is Y).
@@ -145,11 +172,15 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
     let width = n_refs * n_out;
     let mut out = vec![f64::NAN; pairs.len() * width];
     let cols = pairs.max_hyp().max(pairs.max_ref()) + 1;
+    let vocab = match kind {
+        Kind::Lcs => vocab_bound(pairs.hyp).max(vocab_bound(pairs.refs)),
+        _ => 0,
+    };
     par_rows(
         &mut out,
         width,
-        || (vec![0i64; cols], vec![0.0f64; cols]),
-        |(row, c_row), p, o| {
+        || (vec![0i64; cols], vec![0.0f64; cols], vec![0u64; vocab]),
+        |(row, c_row, pm), p, o| {
             let hyp = pairs.hyp_row(p);
             for k in 0..n_refs {
                 let Some(r) = pairs.ref_row(p, k) else {
@@ -158,7 +189,7 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
                 let o = &mut o[k * n_out..(k + 1) * n_out];
                 match kind {
                     Kind::Levenshtein => o[0] = levenshtein(hyp, r, row) as f64,
-                    Kind::Lcs => o[0] = lcs(r, hyp, row) as f64,
+                    Kind::Lcs => o[0] = lcs_fast(r, hyp, pm, row) as f64,
                     Kind::Wlcs => {
                         for (q, &alpha) in alphas.iter().enumerate() {
                             o[q] = wlcs(r, hyp, alpha, c_row, row);

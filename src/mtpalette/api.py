@@ -181,9 +181,9 @@ def _pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> TextPai
     hyps = list(hyps)
     if not hyps:
         raise UserInputError("no segments: hyps is empty")
-    for i, h in enumerate(hyps):
-        if not isinstance(h, str):
-            raise UserInputError(f"hyps[{i}] is {type(h).__name__}, expected a string")
+    if not all(isinstance(h, str) for h in hyps):
+        i = next(i for i, h in enumerate(hyps) if not isinstance(h, str))
+        raise UserInputError(f"hyps[{i}] is {type(hyps[i]).__name__}, expected a string")
     if isinstance(refs, str) or not refs:
         raise UserInputError("refs must be a non-empty list of reference streams")
     streams = []
@@ -198,13 +198,12 @@ def _pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> TextPai
             raise UserInputError(
                 f"reference stream {k + 1} has {len(ref)} segments, the hypotheses {len(hyps)}"
             )
-        for i, r in enumerate(ref):
-            if r is not None and not isinstance(r, str):
-                raise UserInputError(
-                    f"refs[{k}][{i}] is {type(r).__name__}, expected a string or None"
-                )
+        if not all(r is None or isinstance(r, str) for r in ref):
+            i, r = next((i, r) for i, r in enumerate(ref) if not (r is None or isinstance(r, str)))
+            raise UserInputError(f"refs[{k}][{i}] is {type(r).__name__}, expected a string or None")
         streams.append(ref)
-    for i in range(len(hyps)):
-        if all(ref[i] is None for ref in streams):
-            raise UserInputError(f"segment {i + 1} has no reference (every stream has None)")
+    if all(None in ref for ref in streams):  # else every segment has a reference
+        for i in range(len(hyps)):
+            if all(ref[i] is None for ref in streams):
+                raise UserInputError(f"segment {i + 1} has no reference (every stream has None)")
     return TextPairs.parallel(hyps, streams)

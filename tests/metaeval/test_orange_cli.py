@@ -194,3 +194,31 @@ def test_bad_options_are_user_errors():
         result = _run([*base, *extra])
         assert isinstance(result.exception, UserInputError), result.output
         assert message in str(result.exception)
+
+
+def test_systems_dir_leaves_out_what_is_not_a_system(tmp_path):
+    """The bundled folder holds a source, segment ids and judgments beside the 13 systems:
+    once they became candidates (15 systems, ORANGE 57.06% instead of 65.21%)."""
+    out = tmp_path / "run.json"
+    result = _run(["--refs", *REFS, "--systems-dir", str(ZHEN), "-m", "bleus:4",
+                   "--bootstrap", "0", "--json", str(out)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "65.21" in result.output and "13-13 candidates" in result.output
+    assert len(json.loads(out.read_text())["inputs"]["candidates"]["systems"]) == 13
+    for name in (
+        "source.txt (not a system output by its name)",
+        "seg_ids.txt",
+        "ref.txt (an input of this run)",
+        "mqm_ted_zhen.tsv.gz (not UTF-8 text)",
+    ):
+        assert name in result.output  # fmt: skip
+    # a copy of a system with a line missing is named with its line count
+    folder = tmp_path / "outs"
+    folder.mkdir()
+    for name in ("SMU.txt", "MiSS.txt"):
+        (folder / name).write_text((ZHEN / name).read_text(encoding="utf-8"), encoding="utf-8")
+    lines = (ZHEN / "NiuTrans.txt").read_text(encoding="utf-8").split("\n")
+    (folder / "cut.txt").write_text("\n".join(lines[1:]), encoding="utf-8")
+    result = _run(["--refs", *REFS, "--systems-dir", str(folder), "-m", "bleus:4",
+                   "--bootstrap", "0"])  # fmt: skip
+    assert result.exit_code == 0 and "cut.txt (528 lines, not 529)" in result.output

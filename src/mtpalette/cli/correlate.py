@@ -39,7 +39,12 @@ from mtpalette.io.judgments import (
     read_judgments,
     read_wmt17_testset,
 )
-from mtpalette.io.nbest import list_system_files, read_systems, system_names
+from mtpalette.io.nbest import (
+    read_systems,
+    report_system_files,
+    select_system_files,
+    system_names,
+)
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import Run, file_record, write_csv
 from mtpalette.metaeval.correlation import (
@@ -178,13 +183,15 @@ def load_task(
                 "give the system outputs once: --systems FILE... or --systems-dir DIR"
             )
         if systems_dir is not None:
-            ref_paths = {Path(p).resolve() for p in refs}
-            skip = {Path(p).resolve() for p in (judgments, seg_ids) if p is not None}
-            files = [
-                p
-                for p in list_system_files(systems_dir, pattern=systems_glob, exclude=exclude or [])
-                if p.resolve() not in ref_paths | skip
-            ]
+            others = [p for p in (*refs, judgments, seg_ids) if p is not None]
+            files, notes = select_system_files(
+                systems_dir,
+                pattern=systems_glob,
+                exclude=exclude or [],
+                inputs_=others,
+                n_lines=len(read_lines(refs[0])),
+            )
+            report_system_files(systems_dir, files, notes)
         else:
             files = list(systems)
     if not files:

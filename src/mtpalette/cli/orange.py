@@ -26,7 +26,13 @@ from mtpalette.cli.limited import run_limited
 from mtpalette.cli.orange_chunked import ChunkedLists, run_chunked
 from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
-from mtpalette.io.nbest import list_system_files, read_nbest, read_systems, system_names
+from mtpalette.io.nbest import (
+    read_nbest,
+    read_systems,
+    report_system_files,
+    select_system_files,
+    system_names,
+)
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import Run, file_record, write_csv, write_jsonl
 from mtpalette.metaeval.candidates import ONE_REFERENCE, CandidateLists, compare_candidates
@@ -323,12 +329,14 @@ def _load_lists(
         )
         return lists, [nbest]
     if systems_dir is not None:
-        ref_paths = {Path(p).resolve() for p in refs}
-        files = [
-            p
-            for p in list_system_files(systems_dir, pattern=systems_glob, exclude=exclude)
-            if p.resolve() not in ref_paths
-        ]
+        files, notes = select_system_files(
+            systems_dir,
+            pattern=systems_glob,
+            exclude=exclude,
+            inputs_=refs,
+            n_lines=len(ref_lines[0]),
+        )
+        report_system_files(systems_dir, files, notes)
     else:
         files = list(systems)
     if not files:

@@ -26,6 +26,7 @@ Moses decoder, ``moses -n-best-list`` output format (Koehn et al., 2007).
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import json
 import math
@@ -390,6 +391,84 @@ def list_system_files(
             path=str(root),
         )
     return files
+
+
+#: file names in a folder of system outputs that are not systems (sources, id lists, notes)
+NOT_SYSTEMS = (
+    "source*", "src.*", "*seg_ids*", "*segids*", "*doc_ids*", "*docids*", "readme*",
+    "license*", "notice*",
+)  # fmt: skip
+
+
+def select_system_files(
+    directory: str | Path,
+    *,
+    pattern: str = "*",
+    exclude: Sequence[str] = (),
+    inputs_: Sequence[str | Path] = (),
+    n_lines: int | None = None,
+) -> tuple[list[Path], list[str]]:
+    """The system outputs of a folder, and a note for each file left out and why.
+
+    Left out: the other inputs of the run (``inputs_``: references, source, judgments...,
+    compared by inode), names of :data:`NOT_SYSTEMS`, files whose line count is not
+    ``n_lines`` (the references'), and files holding only numbers (id lists).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> for n, text in [("A.txt", "a\\nb\\n"), ("B.txt", "c\\nd\\n"), ("source.txt", "x\\ny\\n"),
+    ...                 ("ids.txt", "1\\n2\\n"), ("short.txt", "e\\n")]:
+    ...     _ = open(os.path.join(d, n), "w").write(text)
+    >>> taken, notes = select_system_files(d, n_lines=2)
+    >>> [p.name for p in taken]
+    ['A.txt', 'B.txt']
+    >>> notes  # doctest: +NORMALIZE_WHITESPACE
+    ['ids.txt (only numbers)', 'short.txt (1 lines, not 2)',
+     'source.txt (not a system output by its name)']
+    """
+    others = set()
+    for p in inputs_:
+        with contextlib.suppress(OSError):
+            st = Path(p).stat()
+            others.add((st.st_dev, st.st_ino))
+    taken: list[Path] = []
+    notes: list[str] = []
+    for path in list_system_files(directory, pattern=pattern, exclude=exclude):
+        st = path.stat()
+        reason = None
+        if (st.st_dev, st.st_ino) in others:
+            reason = "an input of this run"
+        elif any(fnmatch.fnmatch(path.name.lower(), pat) for pat in NOT_SYSTEMS):
+            reason = "not a system output by its name"
+        else:
+            try:
+                lines = read_lines(path, allow_empty=True)
+            except UserInputError:
+                lines = None
+            if lines is None:
+                reason = "not UTF-8 text"
+            elif n_lines is not None and len(lines) != n_lines:
+                reason = f"{len(lines)} lines, not {n_lines}"
+            elif lines and all(line.strip().isdigit() for line in lines):
+                reason = "only numbers"
+        if reason is None:
+            taken.append(path)
+        else:
+            notes.append(f"{path.name} ({reason})")
+    return taken, notes
+
+
+def report_system_files(directory: str | Path, taken: Sequence[Path], notes: Sequence[str]):
+    """One line on standard error: the system files taken from ``directory`` and those left
+    out, with why (see :func:`select_system_files`)."""
+    import sys
+
+    line = f"systems: {len(taken)} from {directory}"
+    if notes:
+        line += f"; left out: {', '.join(notes)}"
+    print(line, file=sys.stderr)
 
 
 def system_names(paths: Sequence[str | Path]) -> list[str]:
