@@ -13,6 +13,7 @@ mod chrf;
 mod common;
 mod edit;
 mod gtm;
+mod interning;
 mod ngram;
 mod nist;
 mod scores;
@@ -546,6 +547,35 @@ fn gather<'py>(
     Ok((array(py, out, &[n])?, array(py, off, &[k])?))
 }
 
+/// Exact ids of every n-gram of order 1..max_n, in order of first occurrence:
+/// `(ids (max_n, T), [prefix ids of each order])` (see `mtpalette.kernels.interning`).
+#[pyfunction]
+fn intern_ngrams<'py>(
+    py: Python<'py>,
+    tokens: PyReadonlyArray1<'py, i32>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    max_n: usize,
+) -> PyResult<(Bound<'py, PyAny>, Vec<Bound<'py, PyAny>>)> {
+    let (tokens, offsets) = (slice(&tokens, "tokens")?, slice(&offsets, "offsets")?);
+    check_offsets(offsets, tokens.len(), "offsets")?;
+    common::check_ids(tokens, "tokens")?;
+    if max_n == 0 {
+        return Err(PyValueError::new_err("max_n must be at least 1"));
+    }
+    let (ids, prefixes) = run(py, "intern_ngrams", || {
+        interning::intern_ngrams(tokens, offsets, max_n)
+    })?;
+    let ids = array(py, ids, &[max_n, tokens.len()])?;
+    let prefixes = prefixes
+        .into_iter()
+        .map(|p| {
+            let n = p.len();
+            array(py, p, &[n])
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok((ids, prefixes))
+}
+
 /// The number of threads the kernels' parallel loops use.
 #[pyfunction]
 fn num_threads() -> usize {
@@ -576,6 +606,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nist_rows, m)?)?;
     m.add_function(wrap_pyfunction!(closest_ref_lengths, m)?)?;
     m.add_function(wrap_pyfunction!(gather, m)?)?;
+    m.add_function(wrap_pyfunction!(intern_ngrams, m)?)?;
     m.add_function(wrap_pyfunction!(num_threads, m)?)?;
     Ok(())
 }

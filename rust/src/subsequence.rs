@@ -69,33 +69,45 @@ fn lcs_fast(a: &[i32], b: &[i32], pm: &mut [u64], row: &mut [i64]) -> i64 {
     (!v & mask).count_ones() as i64
 }
 
-/// The paper's WLCS with f(k) = k^alpha (`a` is the reference X, `b` is Y).
-fn wlcs(a: &[i32], b: &[i32], alpha: f64, c_row: &mut [f64], w_row: &mut [i64]) -> f64 {
+/// The paper's WLCS with f(k) = k^alpha (`a` is the reference X, `b` is Y); `inc[k]` is
+/// f(k + 1) - f(k), computed once per alpha.
+fn wlcs(a: &[i32], b: &[i32], inc: &[f64], c_row: &mut [f64], w_row: &mut [i64]) -> f64 {
     let n = b.len();
     c_row[..=n].fill(0.0);
     w_row[..=n].fill(0);
     for &x in a {
         let mut c_diag = 0.0;
         let mut w_diag = 0;
-        for j in 1..=n {
-            let c_up = c_row[j];
-            let w_up = w_row[j];
-            if b[j - 1] == x {
-                let k = w_diag;
-                c_row[j] = c_diag + ((k + 1) as f64).powf(alpha) - (k as f64).powf(alpha);
-                w_row[j] = k + 1;
-            } else if c_up > c_row[j - 1] {
-                c_row[j] = c_up;
-                w_row[j] = 0;
+        let mut c_left = 0.0; // c_row[j - 1] of this row
+        let cells = c_row[1..=n]
+            .iter_mut()
+            .zip(w_row[1..=n].iter_mut())
+            .zip(b.iter());
+        for ((c, w), &y) in cells {
+            let (c_up, w_up) = (*c, *w);
+            if y == x {
+                *c = c_diag + inc[w_diag as usize];
+                *w = w_diag + 1;
+            } else if c_up > c_left {
+                *c = c_up;
+                *w = 0;
             } else {
-                c_row[j] = c_row[j - 1];
-                w_row[j] = 0;
+                *c = c_left;
+                *w = 0;
             }
+            c_left = *c;
             c_diag = c_up;
             w_diag = w_up;
         }
     }
     c_row[n]
+}
+
+/// f(k + 1) - f(k) with f(k) = k^alpha, for k = 0..len, as the WLCS recurrence computes it.
+fn increments(alpha: f64, len: usize) -> Vec<f64> {
+    (0..=len)
+        .map(|k| ((k + 1) as f64).powf(alpha) - (k as f64).powf(alpha))
+        .collect()
 }
 
 /// ROUGE-1.5.5's ROUGE-W hit (`a` is the reference): the WLCS table with its tie rule
@@ -172,6 +184,10 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
     let width = n_refs * n_out;
     let mut out = vec![f64::NAN; pairs.len() * width];
     let cols = pairs.max_hyp().max(pairs.max_ref()) + 1;
+    let incs: Vec<Vec<f64>> = match kind {
+        Kind::Wlcs => alphas.iter().map(|&a| increments(a, cols)).collect(),
+        _ => Vec::new(),
+    };
     let vocab = match kind {
         Kind::Lcs => vocab_bound(pairs.hyp).max(vocab_bound(pairs.refs)),
         _ => 0,
@@ -191,8 +207,8 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
                     Kind::Levenshtein => o[0] = levenshtein(hyp, r, row) as f64,
                     Kind::Lcs => o[0] = lcs_fast(r, hyp, pm, row) as f64,
                     Kind::Wlcs => {
-                        for (q, &alpha) in alphas.iter().enumerate() {
-                            o[q] = wlcs(r, hyp, alpha, c_row, row);
+                        for (q, inc) in incs.iter().enumerate() {
+                            o[q] = wlcs(r, hyp, inc, c_row, row);
                         }
                     }
                     Kind::WlcsRouge155 => {

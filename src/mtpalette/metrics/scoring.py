@@ -49,6 +49,9 @@ class TextPairs:
     def encoder(self, view: TextView) -> Encoder:
         if view not in self._encoders:
             self._encoders[view] = Encoder(view)
+            ref_view = view.for_refs()
+            if ref_view != view:  # the references' tokenizer, on the same vocabulary
+                self._encoders[ref_view] = Encoder(ref_view, self._encoders[view].vocab)
         return self._encoders[view]
 
     def encoded(self, view: TextView) -> Pairs:
@@ -56,13 +59,18 @@ class TextPairs:
         if view not in self._pairs:
             flat = list(chain.from_iterable(self.refs))
             mask = np.fromiter(map(is_not, flat, repeat(None)), dtype=bool, count=len(flat))
-            # one call: the new lines of candidates and references are tokenized together
-            both = self.encoder(view).encode([*self.hyps, *flat])
             P = len(self.hyps)
+            if view.for_refs() == view:
+                # one call: the new lines of candidates and references are tokenized together
+                both = self.encoder(view).encode([*self.hyps, *flat])
+                hyp, refs = both.span(0, P), both.span(P, len(both))
+            else:
+                hyp = self.encoder(view).encode(self.hyps)
+                refs = self._encoders[view.for_refs()].encode(flat)
             self._pairs[view] = Pairs(
-                hyp=both.span(0, P),
+                hyp=hyp,
                 seg=np.asarray(self.seg, dtype=np.int64),
-                refs=both.span(P, len(both)),
+                refs=refs,
                 ref_mask=mask.reshape(self.n_refs, self.n_segments),
             )
         return self._pairs[view]

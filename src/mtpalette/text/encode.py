@@ -31,6 +31,14 @@ class TextView:
 
     tokenizer: str = "13a"
     lowercase: bool = False
+    #: another tokenizer for the references (same vocabulary), or None: the same
+    ref_tokenizer: str | None = None
+
+    def for_refs(self) -> TextView:
+        """The view the references are encoded with."""
+        if self.ref_tokenizer is None:
+            return self
+        return TextView(self.ref_tokenizer, self.lowercase)
 
     def tokens(self, line: str) -> list[str]:
         if self.lowercase:
@@ -54,9 +62,9 @@ class Encoder:
     ([0, 1, 1, 2, 0, 1], [0, 2, 4, 6])
     """
 
-    def __init__(self, view: TextView) -> None:
+    def __init__(self, view: TextView, vocab: Vocabulary | None = None) -> None:
         self.view = view
-        self.vocab = Vocabulary()
+        self.vocab = Vocabulary() if vocab is None else vocab
         self._row_of: dict[str | None, int] = {}
         self._rows = Ragged.from_rows([])
 

@@ -9,7 +9,8 @@ punctuation into single characters; ``no_punct`` [off]: delete ``. , ? : ; ! " (
 
 With every switch off the tokenizer is a whitespace split, and the metric uses the compiled
 ``none`` tokenizer instead. The variants register as ``tercom``, ``tercom+norm``,
-``tercom+nopunct``, ``tercom+norm+asian``, ... (switches in that order).
+``tercom+nopunct``, ``tercom+norm+asian``, ... (switches in that order); with normalisation,
+``...+twice`` applies the tokenizer to its own output, as sacrebleu does to references.
 
 sacrebleu's Asian normalisation also holds three substitutions meant to split hiragana,
 katakana and katakana phonetic extensions; their patterns can only match a line that consists
@@ -106,8 +107,28 @@ def tercom_name(*, normalized: bool, no_punct: bool, asian_support: bool) -> str
     return "tercom" + "".join(text for text, on in flags if on)
 
 
+def tokenize_tercom_twice(line: str, **flags: bool) -> list[str]:
+    """:func:`tokenize_tercom` applied to its own output, as sacrebleu 2.x's TER does to every
+    reference (``_preprocess_segment`` when the references are cached, then again in
+    ``_extract_reference_info``). Normalisation is not idempotent: a possessive before
+    punctuation splits only the second time.
+
+    Examples
+    --------
+    >>> tokenize_tercom("agreement's,", normalized=True)
+    ["agreement's", ',']
+    >>> tokenize_tercom_twice("agreement's,", normalized=True)
+    ['agreement', "'s", ',']
+    """
+    return tokenize_tercom(" ".join(tokenize_tercom(line, **flags)), **flags)
+
+
 for _norm in (False, True):
     for _nopunct in (False, True):
         for _asian in (False, True):
             _flags = {"normalized": _norm, "no_punct": _nopunct, "asian_support": _asian}
             register_tokenizer(tercom_name(**_flags), partial(tokenize_tercom, **_flags))
+            if _norm:  # the other switches are idempotent
+                register_tokenizer(
+                    tercom_name(**_flags) + "+twice", partial(tokenize_tercom_twice, **_flags)
+                )
