@@ -48,6 +48,10 @@ def make_cases(tmp: Path):
     j_dup = write("j_dup.tsv", head + "s1\t1\t0.5\ns1\t1\t0.7\n")
     j_missing = write("j_missing.tsv", head + "s1\t1\t\n")
     sc_dup = write("sc.tsv", head + "s1\t1\t0.5\ns1\t1\t0.5\n")
+    j_const = write("j_const.tsv", head + "".join(f"s1\t{i}\t1.0\n" for i in range(1, 61)))
+    j_null = write("j_null.jsonl", '{"system": "s1", "segment": 1, "score": 1}\n'
+                   '{"system": null, "segment": 2, "score": 0.5}\n')  # fmt: skip
+    j_huge = write("j_huge.jsonl", '{"system": "s1", "segment": 1, "score": 1' + "0" * 400 + "}\n")
     refs = ["--refs", r1, r2]
     out = tmp / "out"
     return [
@@ -115,6 +119,72 @@ def make_cases(tmp: Path):
             out,
         ),
         (["report", tmp / "r1.txt", "-o", out / "x.html"], "r1.txt:1: not valid JSON", out),
+        # once tracebacks: constant human scores, impossible training settings
+        (
+            [
+                "train-blanc",
+                "--judgments",
+                j_const,
+                "--refs",
+                r1,
+                "--systems",
+                s1,
+                "-o",
+                out / "b.json",
+            ],
+            "the human scores are all equal",
+            out,
+        ),
+        (
+            ["agree", "--judgments", j_const, "--refs", r1, r2, "--systems", s1],
+            "the human scores are all equal",
+            None,
+        ),
+        (
+            [
+                "train-blanc",
+                "--judgments",
+                j_const,
+                "--refs",
+                r1,
+                "--systems",
+                s1,
+                "--restarts",
+                "0",
+                "-o",
+                out / "b.json",
+            ],
+            "--restarts and --max-evals must be at least 1",
+            out,
+        ),
+        (
+            [
+                "train-rose",
+                "--judgments",
+                j_const,
+                "--refs",
+                r1,
+                "--systems",
+                s1,
+                "--C",
+                "-1",
+                "-o",
+                out / "r.json",
+            ],
+            "--C must be a positive number",
+            out,
+        ),
+        # once a system "None", silently dropped
+        (
+            ["correlate", "--judgments", j_null, "--refs", r1, "--systems", s1, "--out-dir", out],
+            f'{j_null}:2: "system" is null; expected a non-empty string',
+            out,
+        ),
+        (  # once an OverflowError traceback
+            ["correlate", "--judgments", j_huge, "--refs", r1, "--systems", s1, "--out-dir", out],
+            f"{j_huge}:1: score is 100000000000...(401 digits); expected a finite number",
+            out,
+        ),
         # once tracebacks (negative seeds) or a "95% CI" from one resample
         (
             ["orange", *refs, "--systems", s1, "--seed", "-1", "--out-dir", out],

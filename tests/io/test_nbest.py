@@ -58,7 +58,8 @@ def test_one_based_ids(tmp_path):
     [
         ("0 ||| ok\nno separator here\n", 2, "no '|||' separator"),
         ("x ||| hyp\n", 1, "segment id 'x' is not an integer"),
-        ("-1 ||| hyp\n", 1, "segment id -1 is negative"),
+        ("-1 ||| hyp\n", 1, "segment id -1 is outside 0.."),
+        ("9" * 400 + " ||| hyp\n", 1, "is outside 0.."),  # once an OverflowError traceback
         ("0 ||| hyp ||| f ||| high\n", 1, "score 'high' is not a number"),
         ("0 ||| a\n\n0 ||| b\n", 2, "empty line"),
     ],
@@ -98,8 +99,10 @@ def test_jsonl_both_shapes_and_autodetect(tmp_path):
     [
         ('{"id": 0, "hyp": "a"', "invalid JSON"),
         ("[1, 2]", "not a JSON object"),
-        ('{"hyp": "a"}', "'id' must be a non-negative integer"),
-        ('{"id": "3", "hyp": "a"}', "'id' must be a non-negative integer"),
+        ('{"hyp": "a"}', "'id' must be an integer in 0.."),
+        ('{"id": "3", "hyp": "a"}', "'id' must be an integer in 0.."),
+        ('{"id": 1' + "0" * 400 + ', "hyp": "a"}', "'id' must be an integer in 0.."),
+        ('{"id": 1, "hyp": "a", "score": 1' + "0" * 400 + "}", "score is not a finite number"),
         ('{"id": 0}', "no 'hyp' or 'hyps'"),
         ('{"id": 0, "hyps": "a"}', "'hyps' must be a list"),
         ('{"id": 0, "hyps": ["a", "b"], "scores": [1]}', "'scores' must be a list as long"),

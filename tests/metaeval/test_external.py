@@ -254,3 +254,24 @@ def test_audit_cli(tmp_path):
     assert record["n_refs"] == 2 and record["rows"][0]["humans_agree"]["value"] > 0.5
     one = CliRunner().invoke(app, ["audit", "--bundled", "ende", "-m", "bleus:4", "-q"])
     assert one.exit_code != 0 and "at least 2 references" in str(one.exception)
+
+
+def test_orange_with_an_external_metric_alone(tmp_path):
+    """``--scores`` without ``-m`` once failed with "no metric given"; it is a valid run, and
+    the exported scores of a metric give that metric's ORANGE back."""
+    from importlib import resources
+
+    zhen = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+    base = ["orange", "--refs", str(zhen / "ref.txt"), str(zhen / "refB.txt"), "--systems",
+            str(zhen / "SMU.txt"), str(zhen / "MiSS.txt"), "--bootstrap", "0"]  # fmt: skip
+    exported = tmp_path / "exp"
+    first = CliRunner().invoke(app, [*base, "-m", "chrf", "--export-scores", str(exported),
+                                     "--json", str(tmp_path / "a.json")])  # fmt: skip
+    assert first.exit_code == 0, first.output
+    alone = CliRunner().invoke(app, [*base, "--scores", f"ext={exported / 'chrf.tsv'}",
+                                     "--json", str(tmp_path / "b.json")])  # fmt: skip
+    assert alone.exit_code == 0, alone.output
+    (row_a,) = json.loads((tmp_path / "a.json").read_text())["results"]["table"]["rows"]
+    (row_b,) = json.loads((tmp_path / "b.json").read_text())["results"]["table"]["rows"]
+    assert (row_a["metric"], row_b["metric"]) == ("chrf", "ext")
+    assert row_a["orange"] == row_b["orange"] and row_a["avg_rank"] == row_b["avg_rank"]

@@ -23,7 +23,7 @@ from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import FORMATS
 from mtpalette.io.runfile import Run
-from mtpalette.metaeval.agreement import Agreement, agreement
+from mtpalette.metaeval.agreement import Agreement, agreement, require_varied
 from mtpalette.metaeval.correlation import score_segments
 from mtpalette.metaeval.orange import ORACLES, TIE_POLICIES
 from mtpalette.metrics import known_metrics, parse_specs
@@ -144,6 +144,7 @@ def agree(
         if name in judged.systems:
             rated_refs[name] = judged.scores[judged.systems.index(name)][keep]
     parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
+    require_varied(data.human)
     console.print(
         f"ORANGE ({oracle}) and {stat} of {len(parsed)} metrics on {data.n_items} segments",
         style="dim",

@@ -208,6 +208,12 @@ def load_task(
         id_base=id_base,
         ref_names=[Path(p).name for p in refs],
     )
+    if data.info["unscored_systems"]:  # said, not silently dropped
+        typer.echo(
+            f"note: judged systems without an output file, left out: "
+            f"{', '.join(data.info['unscored_systems'])}",
+            err=True,
+        )
     inputs = {
         "judgments": file_record(judgments),
         "format": judged.kind,

@@ -71,6 +71,10 @@ def train_blanc_cmd(
 ) -> None:
     """Train BLANC (alpha, beta, gamma, bf) by hill-climbing with seeded restarts."""
     check_resampling(seed=seed)
+    if restarts < 1 or max_evals < 1:
+        raise UserInputError(
+            f"--restarts and --max-evals must be at least 1 (got {restarts}, {max_evals})"
+        )
     try:
         base = BlancParams(n=n, gap=gap)
     except ValueError as exc:

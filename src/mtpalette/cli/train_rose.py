@@ -84,6 +84,8 @@ def train_rose_cmd(
 ) -> None:
     """Train ROSE on human judgments; the model file is a metric spec (rose:@FILE)."""
     check_resampling(seed=seed)
+    if not C > 0 or C == float("inf"):
+        raise UserInputError(f"--C must be a positive number (got {C})")
     if objective not in ("reg", "rank"):
         raise UserInputError(f"unknown objective {objective!r}; expected reg or rank")
     data, _, _ = load_task(

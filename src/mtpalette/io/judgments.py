@@ -396,7 +396,8 @@ def _number(text: str, what: str, path: str, line: int) -> float:
     except ValueError:
         raise UserInputError(f"{what} {text!r} is not a number", path=path, line=line) from None
     if not math.isfinite(value):
-        raise UserInputError(f"{what} is {text!r}; expected a finite number", path=path, line=line)
+        shown = text if len(text) <= 30 else f"{text[:12]}...({len(text)} characters)"
+        raise UserInputError(f"{what} is {shown!r}; expected a finite number", path=path, line=line)
     return value
 
 
@@ -851,14 +852,27 @@ def read_generic(path: str | Path, *, id_base: int = 1) -> Judgments:
                 raise UserInputError(
                     'each object needs "system", "segment" and "score"', path=name, line=k
                 )
+            system = obj["system"]
+            if not isinstance(system, str) or not system.strip():
+                raise UserInputError(
+                    f'"system" is {json.dumps(system)[:40]}; expected a non-empty string',
+                    path=name,
+                    line=k,
+                )
             value = obj["score"]
             if value is None or isinstance(value, bool) or not isinstance(value, int | float):
                 raise UserInputError(f"score {value!r} is not a number", path=name, line=k)
+            try:
+                value = float(value)
+            except OverflowError:  # a JSON integer too large for a float
+                value = math.inf
             if not math.isfinite(value):
+                shown = str(obj["score"])
+                shown = shown if len(shown) <= 30 else f"{shown[:12]}...({len(shown)} digits)"
                 raise UserInputError(
-                    f"score is {value!r}; expected a finite number", path=name, line=k
+                    f"score is {shown}; expected a finite number", path=name, line=k
                 )
-            out.add(str(obj["system"]), _id_key(seg), float(value), k)
+            out.add(system.strip(), _id_key(seg), value, k)
     else:
         header, rows = _tsv_rows(text, name)
         col = {h.strip().lower(): k for k, h in enumerate(header)}
@@ -879,6 +893,8 @@ def read_generic(path: str | Path, *, id_base: int = 1) -> Judgments:
             score_text = fields[col["score"]].strip()
             if not score_text:
                 raise UserInputError("missing score", path=name, line=line)
+            if not fields[col["system"]].strip():
+                raise UserInputError("empty system name", path=name, line=line)
             out.add(
                 fields[col["system"]].strip(),
                 _id_key(fields[seg_col]),

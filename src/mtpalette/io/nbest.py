@@ -150,8 +150,10 @@ def _moses_line(line: str, number: int, path: str) -> tuple[int, str, str, float
         raise UserInputError(
             f"segment id {id_text!r} is not an integer; {_MOSES_SHAPE}", path=path, line=number
         ) from None
-    if seg_id < 0:
-        raise UserInputError(f"segment id {seg_id} is negative", path=path, line=number)
+    if not 0 <= seg_id <= MAX_SEGMENT_ID:
+        raise UserInputError(
+            f"segment id {id_text[:20]} is outside 0..{MAX_SEGMENT_ID}", path=path, line=number
+        )
     score = math.nan
     if len(fields) >= 4:
         score_text = fields[3].strip()
@@ -251,9 +253,14 @@ def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:
         if not isinstance(obj, dict):
             raise UserInputError(f"not a JSON object; {shape}", path=path, line=number)
         seg_id = obj.get("id")
-        if isinstance(seg_id, bool) or not isinstance(seg_id, int) or seg_id < 0:
+        if (
+            isinstance(seg_id, bool)
+            or not isinstance(seg_id, int)
+            or not 0 <= seg_id <= MAX_SEGMENT_ID
+        ):
+            shown = repr(seg_id) if len(repr(seg_id)) <= 30 else f"{repr(seg_id)[:12]}..."
             raise UserInputError(
-                f"'id' must be a non-negative integer, got {seg_id!r}; {shape}",
+                f"'id' must be an integer in 0..{MAX_SEGMENT_ID}, got {shown}; {shape}",
                 path=path,
                 line=number,
             )
@@ -288,7 +295,12 @@ def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:
                 value = line_scores[j]
                 if isinstance(value, bool) or not isinstance(value, int | float):
                     raise UserInputError(f"score {value!r} is not a number", path=path, line=number)
-                score = float(value)
+                try:
+                    score = float(value)
+                except OverflowError:  # a JSON integer too large for a float
+                    raise UserInputError(
+                        "score is not a finite number", path=path, line=number
+                    ) from None
             feature = "" if features is None else features[j]
             ids.append(seg_id)
             hyps.append(text)
@@ -392,6 +404,9 @@ def list_system_files(
         )
     return files
 
+
+#: the largest segment id accepted (ids index arrays)
+MAX_SEGMENT_ID = 2**62
 
 #: file names in a folder of system outputs that are not systems (sources, id lists, notes)
 NOT_SYSTEMS = (

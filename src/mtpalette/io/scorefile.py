@@ -83,8 +83,11 @@ def _number(text: object, path: str, line: int) -> float:
         value = float(text)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise UserInputError(f"score {text!r} is not a number", path=path, line=line) from None
+    except OverflowError:  # a JSON integer too large for a float
+        value = math.inf
     if not math.isfinite(value):
-        raise UserInputError(f"score {text!r} is not a finite number", path=path, line=line)
+        shown = repr(text) if len(repr(text)) <= 30 else f"{repr(text)[:12]}..."
+        raise UserInputError(f"score {shown} is not a finite number", path=path, line=line)
     return value
 
 
@@ -95,8 +98,9 @@ def _segment(text: object, path: str, line: int) -> int:
         raise UserInputError(
             f"segment {text!r} is not a line number (1, 2, ...)", path=path, line=line
         ) from None
-    if value < 1:
-        raise UserInputError(f"segment {value} is not a 1-based line number", path=path, line=line)
+    if not 1 <= value <= 2**62:
+        shown = str(value) if len(str(value)) <= 20 else f"{str(value)[:12]}..."
+        raise UserInputError(f"segment {shown} is not a 1-based line number", path=path, line=line)
     return value
 
 

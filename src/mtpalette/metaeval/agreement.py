@@ -126,6 +126,12 @@ class Agreement:
         }
 
 
+def require_varied(human: np.ndarray) -> None:
+    """Refuse human scores that are all equal (NaN: unrated): no correlation exists."""
+    if len(np.unique(human[~np.isnan(human)])) < 2:
+        raise UserInputError("the human scores are all equal: no correlation can be computed")
+
+
 def human_orange(reference: np.ndarray, systems: np.ndarray, *, ties: str = "mid") -> float:
     """The mean over segments of the human rank of a reference among the systems, over N+1.
 
@@ -217,6 +223,7 @@ def agreement(
         raise UserInputError("the agreement of two orderings needs at least 2 metrics")
     if len(data.refs) < 2:
         raise UserInputError("ORANGE needs at least 2 references per segment")
+    require_varied(data.human)
     if scores is None:
         scores = score_segments(data, metrics)
     lists = CandidateLists.from_systems(

@@ -105,6 +105,11 @@ class HumanObjective:
         self.tasks = []
         for data in datasets:
             rated = ~np.isnan(data.human)
+            if len(np.unique(data.human[rated])) < 2:
+                raise UserInputError(
+                    "the human scores are all equal: no correlation can be computed, so there "
+                    "is nothing to train against"
+                )
             s_idx, i_idx = np.nonzero(rated)
             texts = [data.hyps[s][i] for s, i in zip(s_idx.tolist(), i_idx.tolist(), strict=True)]
             pairs = TextPairs(texts, i_idx.astype(np.int64), data.refs).encoded(view)

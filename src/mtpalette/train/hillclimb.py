@@ -155,5 +155,6 @@ def hill_climb(
                 u, value = best_move, best_move_value
         if value > best_value:
             best_point, best_value = u, value
-    assert best_point is not None
+    if best_point is None:  # every value was NaN or -inf
+        raise ValueError("the objective is undefined at every point tried")
     return ClimbResult(point_params(best_point), best_value, history, seed, restarts)
