@@ -32,7 +32,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
-import regex
 
 from mtpalette import _core
 from mtpalette.text.vocab import Vocabulary
@@ -79,6 +78,8 @@ def char_flags(unicode_classes: bool) -> np.ndarray:
     ):
         flags[[ord(c) for c in chars]] |= bit
     if unicode_classes:
+        import regex  # only here: it costs a command-line start 25 ms
+
         for bit, pattern in ((PUNCT, r"\p{P}"), (NUMBER, r"\p{N}"), (SYMBOL, r"\p{S}")):
             flags[[m.start() for m in regex.finditer(pattern, every)]] |= bit
     return flags
