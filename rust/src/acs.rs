@@ -1,7 +1,7 @@
 //! ACS, all common skip-n-grams (Lita, Rogati and Lavie 2005), by the decaying grid
 //! recurrence described in `mtpalette/kernels/acs.py`: O(m n) per size, exact.
 
-use rayon::prelude::*;
+use crate::common::par_rows;
 
 #[derive(Default)]
 struct Work {
@@ -10,6 +10,55 @@ struct Work {
     hs: Vec<f64>,
     u_prev: Vec<f64>,
     u_cur: Vec<f64>,
+    u_next: Vec<f64>,
+}
+
+/// The decay factors of one step: diagonal, candidate-only and reference-only moves.
+#[derive(Clone, Copy)]
+struct Factors {
+    d: f64,
+    h: f64,
+    v: f64,
+}
+
+/// One cell of the recurrence: updates the column sum `hs` and the row sum `vs`, returns
+/// `(U, count)` where count is `diag` at a match with a nonzero `diag`, else 0.
+#[inline(always)]
+fn cell(f: f64, hs: &mut f64, vs: &mut f64, diag: f64, hit: bool, k: Factors) -> (f64, f64) {
+    *hs = f + k.h * *hs;
+    *vs = f + k.v * *vs;
+    let u = *hs + *vs - f + k.d * diag;
+    (u, if hit && diag != 0.0 { diag } else { 0.0 })
+}
+
+/// Rows `A` and `B` (the next one) of one size at once, `B` one column behind `A`: each
+/// row's running sum `vs` is a serial chain, and two chains side by side run about twice as
+/// fast. Every cell gets the same operations on the same values as one row at a time.
+#[allow(clippy::too_many_arguments)]
+fn two_rows(
+    (xa, xb): (i32, i32),
+    b: &[i32],
+    (pa, pb): (&[f64], &[f64]),
+    (ca, cb): (&mut [f64], &mut [f64]),
+    hs: &mut [f64],
+    u_prev: &[f64],
+    (u_a, u_b): (&mut [f64], &mut [f64]),
+    k: Factors,
+) {
+    let n = b.len();
+    let (pa, pb, ca, cb) = (&pa[..n], &pb[..n], &mut ca[..n], &mut cb[..n]);
+    let (hs, u_prev, u_a, u_b) = (&mut hs[..n], &u_prev[..n], &mut u_a[..n], &mut u_b[..n]);
+    let (mut vs_a, mut vs_b) = (0.0, 0.0);
+    (u_a[0], ca[0]) = cell(pa[0], &mut hs[0], &mut vs_a, 0.0, b[0] == xa, k);
+    for j in 1..n {
+        (u_a[j], ca[j]) = cell(pa[j], &mut hs[j], &mut vs_a, u_prev[j - 1], b[j] == xa, k);
+        let jb = j - 1;
+        let diag = if jb > 0 { u_a[jb - 1] } else { 0.0 };
+        (u_b[jb], cb[jb]) = cell(pb[jb], &mut hs[jb], &mut vs_b, diag, b[jb] == xb, k);
+    }
+    let jb = n - 1;
+    let diag = if jb > 0 { u_a[jb - 1] } else { 0.0 };
+    (u_b[jb], cb[jb]) = cell(pb[jb], &mut hs[jb], &mut vs_b, diag, b[jb] == xb, k);
 }
 
 /// W_1..W_kmax of one pair into `out`.
@@ -21,48 +70,81 @@ fn acs_pair(a: &[i32], b: &[i32], d: f64, h: f64, v: f64, out: &mut [f64], w: &m
     if m == 0 || n == 0 || kmax == 0 {
         return;
     }
-    w.prev.clear();
-    w.prev.resize(m * n, 0.0);
-    w.cur.clear();
-    w.cur.resize(m * n, 0.0);
-    for buf in [&mut w.hs, &mut w.u_prev, &mut w.u_cur] {
+    // every cell of prev and cur is written before it is read: grow only, no clearing
+    for (buf, len) in [(&mut w.prev, m * n), (&mut w.cur, m * n)] {
+        if buf.len() < len {
+            buf.resize(len, 0.0);
+        }
+    }
+    for buf in [&mut w.hs, &mut w.u_prev, &mut w.u_cur, &mut w.u_next] {
         buf.clear();
         buf.resize(n, 0.0);
     }
-    let mut total = 0.0;
-    for i in 0..m {
-        for j in 0..n {
-            let hit = if b[j] == a[i] { 1.0 } else { 0.0 };
-            w.prev[i * n + j] = hit;
-            total += hit;
+    let mut hits = 0usize; // W_1 is a count: summed as an integer, no float chain
+    for (i, &x) in a.iter().enumerate() {
+        for (p, &y) in w.prev[i * n..(i + 1) * n].iter_mut().zip(b) {
+            let hit = y == x;
+            *p = if hit { 1.0 } else { 0.0 };
+            hits += hit as usize;
         }
     }
-    out[0] = total;
+    out[0] = hits as f64;
+    let factors = Factors { d, h, v };
     let top = kmax.min(m).min(n);
     for k in 1..top {
         w.hs.fill(0.0);
         w.u_prev.fill(0.0);
         let mut total = 0.0;
-        for (i, &x) in a.iter().enumerate() {
-            let prow = &w.prev[i * n..(i + 1) * n];
-            let crow = &mut w.cur[i * n..(i + 1) * n];
-            let mut vs = 0.0;
-            let mut diag = 0.0; // u_prev[j - 1]
-            let cells = prow.iter().zip(crow.iter_mut()).zip(w.hs.iter_mut());
-            let ups = w.u_cur.iter_mut().zip(w.u_prev.iter()).zip(b.iter());
-            for (((&f, c), hs), ((uc, &up), &bj)) in cells.zip(ups) {
-                *hs = f + h * *hs;
-                vs = f + v * vs;
-                *uc = *hs + vs - f + d * diag;
-                if bj == x && diag != 0.0 {
-                    *c = diag;
-                    total += diag;
-                } else {
-                    *c = 0.0;
+        let mut i = 0;
+        while i < m {
+            if i + 1 < m {
+                let (done, rest) = w.cur.split_at_mut((i + 1) * n);
+                two_rows(
+                    (a[i], a[i + 1]),
+                    b,
+                    (
+                        &w.prev[i * n..(i + 1) * n],
+                        &w.prev[(i + 1) * n..(i + 2) * n],
+                    ),
+                    (&mut done[i * n..], &mut rest[..n]),
+                    &mut w.hs,
+                    &w.u_prev,
+                    (&mut w.u_cur, &mut w.u_next),
+                    factors,
+                );
+                // the counts in row order: zeros add nothing, so the sum is the serial one
+                for r in [i, i + 1] {
+                    for (j, &bj) in b.iter().enumerate() {
+                        if bj == a[r] {
+                            total += w.cur[r * n + j];
+                        }
+                    }
                 }
-                diag = up;
+                std::mem::swap(&mut w.u_prev, &mut w.u_next);
+                i += 2;
+                continue;
+            }
+            let x = a[i];
+            let crow = &mut w.cur[i * n..(i + 1) * n];
+            let (mut vs, mut diag) = (0.0, 0.0); // diag: u_prev[j - 1]
+            for j in 0..n {
+                let (u, c) = cell(
+                    w.prev[i * n + j],
+                    &mut w.hs[j],
+                    &mut vs,
+                    diag,
+                    b[j] == x,
+                    factors,
+                );
+                w.u_cur[j] = u;
+                crow[j] = c;
+                if c != 0.0 {
+                    total += c;
+                }
+                diag = w.u_prev[j];
             }
             std::mem::swap(&mut w.u_prev, &mut w.u_cur);
+            i += 1;
         }
         out[k] = total;
         if total == 0.0 {
@@ -100,10 +182,8 @@ pub fn acs_counts(
     if kmax == 0 {
         return out;
     }
-    out.par_chunks_mut(kmax)
-        .enumerate()
-        .for_each_init(Work::default, |w, (p, o)| {
-            acs_pair(a.row(pa[p] as usize), b.row(pb[p] as usize), d, h, v, o, w);
-        });
+    par_rows(&mut out, kmax, Work::default, |w, p, o| {
+        acs_pair(a.row(pa[p] as usize), b.row(pb[p] as usize), d, h, v, o, w);
+    });
     out
 }
