@@ -276,3 +276,18 @@ def test_outputs_never_overwrite_inputs(tmp_path, monkeypatch, capsys):
     with atomic_writer(s2) as fh:
         fh.write("rewritten\n")
     assert s2.read_text() == "rewritten\n"
+
+
+def test_a_failing_run_writes_no_output(tmp_path, monkeypatch, capsys):
+    """Once exit 2 with table.csv and curve.csv written beside a --json into a missing
+    folder: every output folder is now checked before any work."""
+    r1 = _head(ROOT / "ref.txt", tmp_path / "r1.txt", 20)
+    r2 = _head(ROOT / "refB.txt", tmp_path / "r2.txt", 20)
+    s1 = _head(ROOT / "SMU.txt", tmp_path / "s1.txt", 20)
+    t, c = tmp_path / "t.csv", tmp_path / "c.csv"
+    code, err = run(
+        monkeypatch, capsys, "orange", "--refs", r1, r2, "--systems", s1, "--csv", t,
+        "--curve-csv", c, "--json", tmp_path / "nodir" / "run.json",
+    )  # fmt: skip
+    assert code == 2 and "the output folder does not exist" in err
+    assert not t.exists() and not c.exists()

@@ -60,6 +60,7 @@ def _chunked(lists, run_dir, backend):
         lowercase=False,
         oracle="leave-one-out",
         backend=backend,
+        stamp="test-run",
     )
     return combine(
         run_dir,
@@ -70,6 +71,8 @@ def _chunked(lists, run_dir, backend):
         oracle="leave-one-out",
         n_refs=2,
         signatures=["", "", ""],
+        stamp="test-run",
+        chunk_size=50,
     )
 
 
@@ -212,3 +215,76 @@ def test_scoring_on_worker_processes_equals_in_process(ted_zhen):
     for spec in here.specs:
         np.testing.assert_array_equal(here.stats[spec], there.stats[spec])
     assert [s.value for s in here.corpus] == [s.value for s in there.corpus]
+
+
+def test_stale_chunks_are_never_trusted(inputs, tmp_path):
+    """Once: delete manifest.json, re-run with 2 of the systems, and the old chunks (all
+    systems) were combined: ORANGE over the wrong candidates. Chunks now carry the manifest's
+    hash and their segment range; a chunk of another run is recomputed, and a copied-in one
+    is refused at the combination."""
+    import json
+    import shutil
+
+    refs, systems = inputs
+    run_dir = tmp_path / "r"
+
+    def orange(chosen, *extra):
+        args = ["orange", "--refs", *map(str, refs), "--systems", *map(str, chosen),
+                "--bootstrap", "0", "--chunk-size", "100", "-q", "-m", "bleus:4",
+                "--run-dir", str(run_dir), "--json", str(tmp_path / "run.json"), *extra]  # fmt: skip
+        result = CliRunner().invoke(app, args)
+        return result, (
+            json.loads((tmp_path / "run.json").read_text()) if result.exit_code == 0 else None
+        )
+
+    first, _ = orange(systems)
+    assert first.exit_code == 0, first.output
+    (run_dir / "manifest.json").unlink()
+    stale, run = orange(systems[:2])
+    assert stale.exit_code == 0, stale.output
+    fresh_dir = tmp_path / "fresh"
+    clean = CliRunner().invoke(app, ["orange", "--refs", *map(str, refs), "--systems",
+                                     *map(str, systems[:2]), "--bootstrap", "0", "-q", "-m",
+                                     "bleus:4", "--json", str(fresh_dir / "x.json"),
+                                     "--out-dir", str(fresh_dir)])  # fmt: skip
+    assert clean.exit_code == 0, clean.output
+    expected = json.loads((fresh_dir / "x.json").read_text())["results"]["table"]["rows"]
+    assert run["results"]["table"]["rows"][0]["orange"] == expected[0]["orange"]
+    # a chunk copied from another run is refused by the combination, naming the file
+    other = tmp_path / "other"
+    shutil.copytree(run_dir, other)
+    first_chunk = run_dir / "chunks" / "chunk-00000.parquet"
+    shutil.copy(other / "chunks" / "chunk-00001.parquet", first_chunk)
+    from mtpalette.metaeval.chunked import chunk_stamp
+
+    assert chunk_stamp(first_chunk)[1] == 100  # holds segments 100.. in place of 0..
+    again, run2 = orange(systems[:2], "--resume")
+    assert again.exit_code == 0  # recomputed, not trusted
+    assert run2["results"]["table"]["rows"][0]["orange"] == expected[0]["orange"]
+    assert chunk_stamp(first_chunk)[1] == 0
+
+
+def test_bad_run_folders_are_user_errors(inputs, tmp_path):
+    """Once tracebacks: --run-dir naming a file, a manifest of the wrong type; and a folder
+    left by a run that failed before its first chunk (--chunk-size 0 wrote its manifest
+    first) blocked the next run."""
+    refs, systems = inputs
+    base = ["orange", "--refs", *map(str, refs), "--systems", *map(str, systems),
+            "--bootstrap", "0", "-q", "-m", "bleus:4"]  # fmt: skip
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    result = CliRunner().invoke(app, [*base, "--run-dir", str(a_file)])
+    assert "--run-dir needs a folder" in str(result.exception)
+    odd = tmp_path / "odd"
+    odd.mkdir()
+    (odd / "manifest.json").write_text("[1, 2]")
+    result = CliRunner().invoke(app, [*base, "--run-dir", str(odd), "--resume"])
+    assert "not a JSON object" in str(result.exception)
+    failed = tmp_path / "failed"
+    result = CliRunner().invoke(app, [*base, "--run-dir", str(failed), "--chunk-size", "0"])
+    assert "chunk size must be at least 1" in str(result.exception)
+    assert not failed.exists()  # checked before the folder is made
+    (failed / "chunks").mkdir(parents=True)  # a run that died before its first chunk
+    (failed / "manifest.json").write_text('{"kind": "orange-chunked"}')
+    result = CliRunner().invoke(app, [*base, "--run-dir", str(failed)])
+    assert result.exit_code == 0, result.output

@@ -34,7 +34,7 @@ from mtpalette.io.nbest import (
     system_names,
 )
 from mtpalette.io.plain import read_lines
-from mtpalette.io.runfile import Run, file_record, write_csv, write_jsonl
+from mtpalette.io.runfile import Run, check_output_folders, file_record, write_csv, write_jsonl
 from mtpalette.metaeval.candidates import ONE_REFERENCE, CandidateLists, compare_candidates
 from mtpalette.metaeval.external import (
     export_orange_scores,
@@ -158,6 +158,11 @@ def orange(
         curve_csv = curve_csv or out_dir / "curve.csv"
         curve_plot = curve_plot or out_dir / "curve.png"
         errors = errors or (out_dir / "errors.jsonl" if run_dir is None else None)
+    # every output's folder is checked before any work: a run that cannot write all its
+    # outputs writes none
+    check_output_folders(
+        [json_out, csv_out, curve_csv, curve_plot, errors, report], made=[out_dir, run_dir]
+    )
 
     ref_lines = [read_lines(p) for p in refs]
     for path, lines in zip(refs[1:], ref_lines[1:], strict=True):

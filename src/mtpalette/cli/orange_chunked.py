@@ -17,7 +17,9 @@ from rich.console import Console
 
 from mtpalette.metaeval.chunked import (
     chunk_path,
+    chunk_stamp,
     combine,
+    manifest_hash,
     nbest_chunks,
     prepare_run_dir,
     run_chunks,
@@ -85,9 +87,14 @@ def run_chunked(
         "chunk_size": chunk_size,
         "n_segments": S,
     }
+    ranges = chunk_ranges(S, chunk_size)  # checked before the folder is made
     prepare_run_dir(run_dir, manifest, resume=resume)
-    n_chunks = len(chunk_ranges(S, chunk_size))
-    have = sum(chunk_path(run_dir, i).exists() for i in range(n_chunks))
+    stamp = manifest_hash(manifest)
+    n_chunks = len(ranges)
+    have = sum(
+        chunk_stamp(chunk_path(run_dir, i)) == (stamp, lo, hi - lo)
+        for i, (lo, hi) in enumerate(ranges)
+    )
     if have:
         console.print(f"resuming: {have} of {n_chunks} chunks already done", style="dim")
     with Progress(
@@ -107,6 +114,7 @@ def run_chunked(
             lowercase=lowercase,
             oracle=oracle,
             backend=backend,
+            stamp=stamp,
             on_done=lambda _: bar.advance(task),
         )
     comparisons = combine(
@@ -118,5 +126,7 @@ def run_chunked(
         oracle=oracle,
         n_refs=len(refs),
         signatures=[str(m.signature(n_refs=max(len(refs) - 1, 1))) for m in parsed],
+        stamp=stamp,
+        chunk_size=chunk_size,
     )
     return comparisons, files

@@ -69,6 +69,26 @@ def to_jsonable(obj: Any) -> Any:
     return str(obj)
 
 
+def check_output_folders(paths, *, made=()) -> None:
+    """Refuse outputs whose folder does not exist (``None`` paths are skipped; folders in
+    ``made`` will be created by the command), before any work is done.
+
+    Examples
+    --------
+    >>> check_output_folders([None, "out.csv"])
+    >>> check_output_folders(["/no/such/folder/run.json"])
+    Traceback (most recent call last):
+    mtpalette.errors.UserInputError: /no/such/folder: the output folder does not exist
+    """
+    will_exist = {Path(m).resolve() for m in made if m is not None}
+    for path in paths:
+        if path is None:
+            continue
+        folder = Path(path).parent
+        if folder.resolve() not in will_exist and not folder.is_dir():
+            raise UserInputError("the output folder does not exist", path=str(folder))
+
+
 @contextlib.contextmanager
 def atomic_writer(path: str | Path, *, newline: str | None = None):
     """Open a text file for writing that replaces ``path`` only when the block succeeds.

@@ -7,7 +7,9 @@ A run directory holds:
 * ``chunks/chunk-00000.parquet`` ... - for each chunk of consecutive segments, each
   candidate's comparison counts with the oracle per metric (``better:<spec>``,
   ``ties:<spec>``) and its segment; each file is written to a temporary name and renamed, so
-  a chunk is either complete or absent;
+  a chunk is either complete or absent. Its metadata holds the hash of the manifest and its
+  segment range: a chunk of another run (or of another chunking) is recomputed, never
+  trusted, and the combination checks every chunk again;
 * after the last chunk, the combined results (:func:`combine`).
 
 Chunks are independent pure functions of their segments (:func:`score_chunk`), so they can run
@@ -50,6 +52,30 @@ class ChunkTask:
     lowercase: bool
     oracle: str
     path: str
+    manifest_hash: str
+
+
+def manifest_hash(manifest: dict[str, Any]) -> str:
+    """The SHA-256 of the manifest's canonical JSON: what every chunk is stamped with."""
+    text = json.dumps(manifest, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def chunk_stamp(path: Path) -> tuple[str, int, int] | None:
+    """``(manifest hash, first segment, number of segments)`` of a chunk file, or None when
+    the file is missing, unreadable or unstamped."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.read_schema(path).metadata or {}
+        return (
+            meta[b"mtpalette.manifest"].decode(),
+            int(meta[b"mtpalette.first"]),
+            int(meta[b"mtpalette.segments"]),
+        )
+    except (OSError, KeyError, ValueError, pa.ArrowException):
+        return None
 
 
 def chunk_path(run_dir: Path, index: int) -> Path:
@@ -71,7 +97,13 @@ def score_chunk(task: ChunkTask) -> str:
     for m, c in zip(metrics, comps, strict=True):
         columns[f"better:{m.spec}"] = pa.array(c.better.astype(np.int32))
         columns[f"ties:{m.spec}"] = pa.array(c.ties.astype(np.int32))
-    table = pa.table(columns)
+    table = pa.table(columns).replace_schema_metadata(
+        {
+            "mtpalette.manifest": task.manifest_hash,
+            "mtpalette.first": str(task.first_segment),
+            "mtpalette.segments": str(task.lists.n_segments),
+        }
+    )
     final = Path(task.path)
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = final.with_name(final.name + f".tmp{os.getpid()}")
@@ -91,11 +123,23 @@ def sha256_of(path: str | Path) -> str:
 def prepare_run_dir(run_dir: Path, manifest: dict[str, Any], *, resume: bool) -> None:
     """Create the run directory, or check that a resumed one holds the same run."""
     path = run_dir / MANIFEST
+    if run_dir.exists() and not run_dir.is_dir():
+        raise UserInputError("is a file; --run-dir needs a folder", path=str(run_dir))
     if path.exists():
         try:
             old = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, UnicodeDecodeError):
             raise UserInputError("the run's manifest is not valid JSON", path=str(path)) from None
+        if not isinstance(old, dict):
+            raise UserInputError(
+                "the run's manifest is not a JSON object; is this a run folder?", path=str(path)
+            )
+        started = any((run_dir / "chunks").glob("*.parquet"))
+        if not resume and not started:  # a run that failed before its first chunk
+            from mtpalette.io.runfile import write_json
+
+            write_json(path, manifest)
+            return
         if not resume:
             raise UserInputError(
                 "this run directory already holds a run: add --resume to continue it, or "
@@ -124,10 +168,12 @@ def run_chunks(
     lowercase: bool,
     oracle: str,
     backend: Backend,
+    stamp: str,
     window: int = 0,
     on_done=None,
 ) -> int:
-    """Score every chunk whose file is missing; ``chunks`` yields ``(index, first segment,
+    """Score every chunk whose file is missing or not stamped with this run (``stamp``: the
+    manifest hash) and its own segment range; ``chunks`` yields ``(index, first segment,
     lists)``. At most ``window`` chunks (default: 2 per worker) are held at once. Returns the
     number of chunks computed now."""
     window = window or 2 * backend.workers
@@ -146,10 +192,12 @@ def run_chunks(
 
     for index, first, lists in chunks:
         path = chunk_path(run_dir, index)
-        if path.exists():
+        if chunk_stamp(path) == (stamp, first, lists.n_segments):
             continue
         batch.append(
-            ChunkTask(index, first, lists, tuple(specs), tokenize, lowercase, oracle, str(path))
+            ChunkTask(
+                index, first, lists, tuple(specs), tokenize, lowercase, oracle, str(path), stamp
+            )
         )
         if len(batch) >= window:
             flush()
@@ -223,13 +271,26 @@ def combine(
     oracle: str,
     n_refs: int,
     signatures: Sequence[str],
+    stamp: str,
+    chunk_size: int,
 ) -> list[Comparisons]:
-    """Every metric's :class:`Comparisons` from the chunk files, in segment order."""
+    """Every metric's :class:`Comparisons` from the chunk files, in segment order; each
+    chunk must be stamped with this run (``stamp``) and hold its own segment range."""
     import pyarrow.parquet as pq
 
-    missing = [i for i in range(n_chunks) if not chunk_path(run_dir, i).exists()]
-    if missing:
-        raise UserInputError(f"chunks {missing[:5]} are missing; run again with --resume")
+    ranges = chunk_ranges(n_segments, chunk_size)
+    if len(ranges) != n_chunks:
+        raise UserInputError(f"expected {len(ranges)} chunks, not {n_chunks}")
+    for i, (lo, hi) in enumerate(ranges):
+        path = chunk_path(run_dir, i)
+        if not path.exists():
+            raise UserInputError("this chunk is missing; run again with --resume", path=str(path))
+        if chunk_stamp(path) != (stamp, lo, hi - lo):
+            raise UserInputError(
+                f"this chunk is not segments {lo}..{hi - 1} of this run (another run's, or "
+                "damaged); run again with --resume to recompute it",
+                path=str(path),
+            )
     tables = [pq.read_table(chunk_path(run_dir, i)) for i in range(n_chunks)]
     seg = np.concatenate([t.column("segment").to_numpy() for t in tables])
     counts = np.bincount(seg, minlength=n_segments)
