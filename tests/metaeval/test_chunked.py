@@ -231,7 +231,8 @@ def test_stale_chunks_are_never_trusted(inputs, tmp_path):
     def orange(chosen, *extra):
         args = ["orange", "--refs", *map(str, refs), "--systems", *map(str, chosen),
                 "--bootstrap", "0", "--chunk-size", "100", "-q", "-m", "bleus:4",
-                "--run-dir", str(run_dir), "--json", str(tmp_path / "run.json"), *extra]  # fmt: skip
+                "--run-dir", str(run_dir), "--json", str(tmp_path / "run.json"),
+                *extra]  # fmt: skip
         result = CliRunner().invoke(app, args)
         return result, (
             json.loads((tmp_path / "run.json").read_text()) if result.exit_code == 0 else None
