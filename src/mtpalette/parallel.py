@@ -72,15 +72,69 @@ def run_tasks(
         yield from _dask(fn, tasks, backend)
 
 
-def _processes(fn, tasks: Sequence[Any], workers: int) -> Iterator[tuple[int, Any]]:
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+#: one process pool per worker count, kept for the life of the process: a chunked run calls
+#: :func:`run_tasks` once per few chunks, and starting workers costs seconds
+_POOLS: dict[int, Any] = {}
 
-    # "spawn": a fork of a process that has started the kernels' threads can deadlock
-    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
+
+def _worker_init(parent: int) -> None:
+    """Make a pool worker die with its parent, even a SIGKILLed one: Linux's parent-death
+    signal when available, else a thread that watches the parent's pid."""
+    import os
+    import signal
+
+    try:
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        if ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL) != 0:
+            raise OSError("prctl failed")
+    except (OSError, AttributeError):
+        import threading
+        import time
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(1.0)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+
+def _pool(workers: int):
+    import atexit
+    import multiprocessing as mp
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = _POOLS.get(workers)
+    if pool is None:
+        # "spawn": a fork of a process that has started the kernels' threads can deadlock
+        pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=mp.get_context("spawn"),
+            initializer=_worker_init,
+            initargs=(os.getpid(),),
+        )
+        _POOLS[workers] = pool
+        atexit.register(pool.shutdown, wait=True, cancel_futures=True)
+    return pool
+
+
+def _processes(fn, tasks: Sequence[Any], workers: int) -> Iterator[tuple[int, Any]]:
+    from concurrent.futures import as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = _pool(workers)
+    try:
         futures = {pool.submit(fn, task): i for i, task in enumerate(tasks)}
         for future in as_completed(futures):
             yield futures[future], future.result()
+    except BrokenProcessPool:
+        _POOLS.pop(workers, None)  # a worker died: the next run starts a new pool
+        raise
 
 
 def _dask(fn, tasks: Sequence[Any], backend: Backend) -> Iterator[tuple[int, Any]]:
