@@ -36,7 +36,8 @@ fn myers(pattern: &[i32], text: &[i32], peq: &mut [u64]) -> i64 {
     score
 }
 
-fn table(a: &[i32], b: &[i32], row: &mut [i64]) -> i64 {
+/// Levenshtein distance with one row of the table (any lengths).
+pub fn table(a: &[i32], b: &[i32], row: &mut [i64]) -> i64 {
     let lb = b.len();
     for (j, x) in row.iter_mut().enumerate().take(lb + 1) {
         *x = j as i64;

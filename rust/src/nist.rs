@@ -47,6 +47,26 @@ fn tuple_gt(a: &[f64; 4], b: &[f64; 4]) -> bool {
     false
 }
 
+/// Adds to `counts[local id]` every order-`n` n-gram of row `r` that the candidate has.
+fn count_in_row(
+    inp: &NistInput,
+    n: usize,
+    r: usize,
+    keys: &[i64],
+    vals: &[usize],
+    counts: &mut [i64],
+) {
+    for t in inp.off[r] as usize..inp.off[r + 1] as usize {
+        let g = inp.ids[[n, t]];
+        if g >= 0 {
+            let q = slot(keys, g);
+            if keys[q] != -1 {
+                counts[vals[q]] += 1;
+            }
+        }
+    }
+}
+
 fn candidate(s: &mut Scratch, inp: &NistInput, p: usize, out: &mut [f64]) {
     let max_n = inp.ids.dim().0;
     let (n_refs, n_seg) = inp.mask.dim();
@@ -79,28 +99,12 @@ fn candidate(s: &mut Scratch, inp: &NistInput, p: usize, out: &mut [f64]) {
             s.hcount[s.vals[q]] += 1;
         }
         for &r in &rows {
-            for t in inp.off[r] as usize..inp.off[r + 1] as usize {
-                let g = inp.ids[[n, t]];
-                if g >= 0 {
-                    let q = slot(&s.keys, g);
-                    if s.keys[q] != -1 {
-                        s.seg_count[s.vals[q]] += 1;
-                    }
-                }
-            }
+            count_in_row(inp, n, r, &s.keys, &s.vals, &mut s.seg_count);
         }
         let mut best_c = [-1.0f64; 4];
         let mut best_s = [-1.0f64; 4];
         for &r in &rows {
-            for t in inp.off[r] as usize..inp.off[r + 1] as usize {
-                let g = inp.ids[[n, t]];
-                if g >= 0 {
-                    let q = slot(&s.keys, g);
-                    if s.keys[q] != -1 {
-                        s.rcount[s.vals[q]] += 1;
-                    }
-                }
-            }
+            count_in_row(inp, n, r, &s.keys, &s.vals, &mut s.rcount);
             let mut num_c = 0.0;
             let mut num_s = 0.0;
             for a in 0..n_loc {

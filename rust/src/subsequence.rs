@@ -3,26 +3,7 @@
 //! ROUGE-1.5.5's hit, which needs the full table for its traceback.
 
 use crate::common::{par_rows, vocab_bound, Pairs};
-
-fn levenshtein(a: &[i32], b: &[i32], row: &mut [i64]) -> i64 {
-    let n = b.len();
-    for (j, x) in row.iter_mut().enumerate().take(n + 1) {
-        *x = j as i64;
-    }
-    for i in 1..=a.len() {
-        let mut diag = row[0];
-        row[0] = i as i64;
-        let x = a[i - 1];
-        for j in 1..=n {
-            let up = row[j];
-            let mut best = if b[j - 1] == x { diag } else { diag + 1 };
-            best = best.min(up + 1).min(row[j - 1] + 1);
-            row[j] = best;
-            diag = up;
-        }
-    }
-    row[n]
-}
+use crate::edit;
 
 fn lcs(a: &[i32], b: &[i32], row: &mut [i64]) -> i64 {
     let n = b.len();
@@ -204,7 +185,7 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
                 };
                 let o = &mut o[k * n_out..(k + 1) * n_out];
                 match kind {
-                    Kind::Levenshtein => o[0] = levenshtein(hyp, r, row) as f64,
+                    Kind::Levenshtein => o[0] = edit::table(hyp, r, row) as f64,
                     Kind::Lcs => o[0] = lcs_fast(r, hyp, pm, row) as f64,
                     Kind::Wlcs => {
                         for (q, inc) in incs.iter().enumerate() {

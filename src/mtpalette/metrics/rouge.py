@@ -8,7 +8,11 @@ references; ``multiref=rouge155-a`` and ``rouge155-b`` are ROUGE-1.5.5's ``-f A`
 counts summed over the references) and ``-f B`` (the reference with the highest recall as the
 script prints it, 5 decimals except for ROUGE-L, the first on ties). The statistics row of a
 candidate is ``[P, R, F]``; the sentence score is one of them (``score=f|p|r``) and the corpus
-score is the mean of the sentence scores, as ROUGE-1.5.5 reports an average over sentences.
+score is the mean of the sentence scores. In the ROUGE-1.5.5 modes (``rouge155-a|b``, and
+ROUGE-W's ``compat=rouge155``) P, R and F are the numbers the script prints per pair: P and R
+rounded to 5 decimals, F computed from the rounded values and rounded. (The script's printed
+``Average_*`` is the mean of 1,000 bootstrap resample means of those per-pair values, not
+their plain mean: it differs from the corpus score here by about 1e-3.)
 
 * ROUGE-N (``rouge-n:2``): clipped n-gram matches over candidate / reference n-grams.
 * ROUGE-L (``rouge-l``): LCS length over candidate / reference length (paper eqs. 1-3).
@@ -146,7 +150,7 @@ class _Rouge(Metric):
             total = [np.where(present, x, 0.0).sum(axis=1) for x in (hit, hyp_count, ref_count)]
             p = _ratio(total[0], total[1]) ** (1 / root)
             r = _ratio(total[0], total[2]) ** (1 / root)
-            return np.column_stack([p, r, f_measure(p, r, self.beta)])
+            return self._as_printed(np.column_stack([p, r, f_measure(p, r, self.beta)]))
         p = _ratio(hit, hyp_count) ** (1 / root)
         r = _ratio(hit, ref_count) ** (1 / root)
         f = f_measure(p, r, self.beta)
@@ -158,9 +162,28 @@ class _Rouge(Metric):
                 key = _round5(key) if self.rank_rounded else key
             best = np.argmax(np.where(present, key, -np.inf), axis=1)
             idx = np.arange(len(best))
-            return np.column_stack([p[idx, best], r[idx, best], f[idx, best]])
+            return self._as_printed(np.column_stack([p[idx, best], r[idx, best], f[idx, best]]))
         count = np.maximum(present.sum(axis=1), 1)
         return np.column_stack([np.where(present, x, 0.0).sum(axis=1) / count for x in (p, r, f)])
+
+    @property
+    def script_rounding(self) -> bool:
+        """Whether this metric reproduces ROUGE-1.5.5's printed numbers (its multi-reference
+        modes, or ROUGE-W's ``compat=rouge155``)."""
+        return self.multiref.startswith("rouge155") or getattr(self, "compat", "") == "rouge155"
+
+    def _as_printed(self, prf: np.ndarray) -> np.ndarray:
+        """``[P, R, F]`` as ROUGE-1.5.5 prints them, when :attr:`script_rounding`: P and R
+        rounded to 5 decimals (its ``sprintf("%7.5f")``), F computed from the rounded values
+        with its alpha = 1 / (1 + beta^2), then rounded too."""
+        if not self.script_rounding:
+            return prf
+        p, r = _round5(prf[:, 0]), _round5(prf[:, 1])
+        alpha = 1.0 / (1.0 + self.beta * self.beta)
+        denom = (1 - alpha) * p + alpha * r
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f = np.where(denom > 0, p * r / np.where(denom > 0, denom, 1.0), 0.0)
+        return np.column_stack([p, r, _round5(f)])
 
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         return stats[:, _SCORE_COLUMN[self.score]]
