@@ -156,6 +156,7 @@ fn skip_matches<'py>(
     a: common::PairsArgs<'py>,
     vocab: i64,
     n_buckets: usize,
+    any_gap: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let pairs = pairs!(a);
     let bound = common::vocab_bound(pairs.hyp).max(common::vocab_bound(pairs.refs)) as i64;
@@ -165,7 +166,7 @@ fn skip_matches<'py>(
         ));
     }
     let out = run(py, "skip_matches", || {
-        skipbigram::skip_matches(&pairs, vocab, n_buckets)
+        skipbigram::skip_matches(&pairs, vocab, n_buckets, any_gap)
     })?;
     array(py, out, &[pairs.len(), pairs.n_refs(), n_buckets])
 }

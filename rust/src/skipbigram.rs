@@ -6,11 +6,18 @@ use rayon::prelude::*;
 
 use crate::common::{par_rows, Pairs};
 
-fn pairs_sorted(tokens: &[i32], vocab: i64, n_buckets: i64, keys: &mut Vec<i64>) {
+/// The sorted keys of a sentence's skip-bigrams; with `any_gap` false only those with a gap
+/// below the last bucket (O(n * buckets) instead of O(n^2)).
+fn pairs_sorted(tokens: &[i32], vocab: i64, n_buckets: i64, any_gap: bool, keys: &mut Vec<i64>) {
     keys.clear();
     let n = tokens.len();
     for i in 0..n {
-        for j in i + 1..n {
+        let stop = if any_gap {
+            n
+        } else {
+            n.min(i + n_buckets as usize)
+        };
+        for j in i + 1..stop {
             let gap = ((j - i - 1) as i64).min(n_buckets - 1);
             keys.push((tokens[i] as i64 * vocab + tokens[j] as i64) * n_buckets + gap);
         }
@@ -19,8 +26,9 @@ fn pairs_sorted(tokens: &[i32], vocab: i64, n_buckets: i64, keys: &mut Vec<i64>)
 }
 
 /// Clipped matches `(P, R, n_buckets)` flat: column d counts pairs with gap <= d (the last
-/// column: any gap); NaN where the reference is missing.
-pub fn skip_matches(pairs: &Pairs, vocab: i64, n_buckets: usize) -> Vec<f64> {
+/// column: any gap, or, without `any_gap`, nothing beyond the previous column); NaN where the
+/// reference is missing.
+pub fn skip_matches(pairs: &Pairs, vocab: i64, n_buckets: usize, any_gap: bool) -> Vec<f64> {
     let nb = n_buckets as i64;
     // every reference row's keys, once, however many candidates share it
     let n_rows = pairs.ref_off.len() - 1;
@@ -29,7 +37,7 @@ pub fn skip_matches(pairs: &Pairs, vocab: i64, n_buckets: usize) -> Vec<f64> {
         .map(|r| {
             let mut keys = Vec::new();
             let row = &pairs.refs[pairs.ref_off[r] as usize..pairs.ref_off[r + 1] as usize];
-            pairs_sorted(row, vocab, nb, &mut keys);
+            pairs_sorted(row, vocab, nb, any_gap, &mut keys);
             keys
         })
         .collect();
@@ -48,7 +56,7 @@ pub fn skip_matches(pairs: &Pairs, vocab: i64, n_buckets: usize) -> Vec<f64> {
             )
         },
         |(hk, hc, rc, total), p, o| {
-            pairs_sorted(pairs.hyp_row(p), vocab, nb, hk);
+            pairs_sorted(pairs.hyp_row(p), vocab, nb, any_gap, hk);
             let s = pairs.seg[p] as usize;
             for k in 0..n_refs {
                 if !pairs.mask[[k, s]] {

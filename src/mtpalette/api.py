@@ -68,6 +68,7 @@ def score_texts(
     tokenize: str = "13a",
     lowercase: bool = False,
     backend=None,
+    max_tokens: int | None = None,
 ) -> Scores:
     """Corpus scores, sentence scores and sufficient statistics of several metrics at once.
 
@@ -85,6 +86,9 @@ def score_texts(
     backend:
         A :class:`mtpalette.parallel.Backend`: metric groups are computed on its workers
         (the same numbers as in-process).
+    max_tokens:
+        Refuse any sentence longer than this (in a metric's tokens), naming the segment;
+        metrics whose cost grows with the square of the length have their own limit.
 
     Raises
     ------
@@ -107,7 +111,9 @@ def score_texts(
     """
     pairs = _pairs(hyps, refs)
     parsed = parse_specs(_specs(metrics), tokenize=tokenize, lowercase=lowercase)
-    stats = compute_stats_on(parsed, pairs, backend, tokenize=tokenize, lowercase=lowercase)
+    stats = compute_stats_on(
+        parsed, pairs, backend, tokenize=tokenize, lowercase=lowercase, max_tokens=max_tokens
+    )
     corpus = [
         Score(
             m.spec, m.corpus_score(stats[m]), m.signature(n_refs=pairs.n_refs), m.higher_is_better

@@ -182,3 +182,13 @@ def test_no_compiler_at_run_time():
     assert _core.num_threads() >= 1
     assert math.isfinite(float(_core.ter_edits(np.array([2, 3, 1], np.int32),
                                                np.array([1, 2, 3], np.int32))))  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(segments(), st.integers(0, 4))
+def test_bounded_gaps_equal_the_full_enumeration(case, max_gap):
+    """ROUGE-S-d lists only the pairs of gaps up to d (O(n d)); columns 0..d are unchanged."""
+    _, _, _, pairs = case
+    full = skip_matches_kernel(*pairs.arrays(), 6, max_gap + 2)
+    bounded = skip_matches_kernel(*pairs.arrays(), 6, max_gap + 2, any_gap=False)
+    np.testing.assert_array_equal(full[:, :, :-1], bounded[:, :, :-1])

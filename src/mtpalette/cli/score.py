@@ -88,6 +88,10 @@ def score(
         ),
     ] = None,
     output: Annotated[Path | None, Opt("--output", "-o", help="Write here (atomically).")] = None,
+    max_tokens: Annotated[
+        int | None,
+        Opt("--max-tokens", min=1, help="Refuse sentences longer than this (tokens)."),
+    ] = None,
     backend: Annotated[str, Opt("--backend", help="inproc, processes or dask.")] = "inproc",
     workers: Annotated[int, Opt("--workers", help="Local workers.")] = 1,
     scheduler: Annotated[str | None, Opt("--scheduler", help="Dask scheduler address.")] = None,
@@ -109,6 +113,7 @@ def score(
             tokenize=tokenize,
             lowercase=lowercase,
             backend=Backend(backend, workers, scheduler),
+            max_tokens=max_tokens,
         )
         if not sentence:
             out.write(corpus_report(result.corpus, fmt, digits=digits))

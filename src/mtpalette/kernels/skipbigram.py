@@ -21,10 +21,14 @@ import numpy as np
 from mtpalette import _core
 
 
-def skip_matches_kernel(hyp_ids, hyp_off, seg, ref_ids, ref_off, ref_mask, vocab, n_buckets):
+def skip_matches_kernel(
+    hyp_ids, hyp_off, seg, ref_ids, ref_off, ref_mask, vocab, n_buckets, *, any_gap=True
+):
     """Clipped matches ``(P, R, n_buckets)``: column d counts pairs with gap <= d (the last
     column: any gap); NaN where the reference is missing. Each reference's pairs are listed
-    and sorted once, however many candidates share it."""
+    and sorted once, however many candidates share it. Without ``any_gap`` only the pairs of
+    the first ``n_buckets - 1`` gaps are listed (O(n d) work and memory instead of O(n^2)),
+    and the last column is the one before it."""
     arrays = (
         hyp_ids,
         np.ascontiguousarray(hyp_off, dtype=np.int64),
@@ -33,7 +37,7 @@ def skip_matches_kernel(hyp_ids, hyp_off, seg, ref_ids, ref_off, ref_mask, vocab
         np.ascontiguousarray(ref_off, dtype=np.int64),
         np.ascontiguousarray(ref_mask, dtype=np.bool_),
     )
-    return _core.skip_matches(arrays, int(vocab), int(n_buckets))
+    return _core.skip_matches(arrays, int(vocab), int(n_buckets), bool(any_gap))
 
 
 def skip_pair_totals(lengths: np.ndarray, n_buckets: int) -> np.ndarray:

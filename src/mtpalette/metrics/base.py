@@ -143,6 +143,9 @@ class Metric(ABC):
     options: ClassVar[dict[str, Any]] = {}
     #: the scale the score is reported on, e.g. "0-100" (as sacrebleu) or "0-1"
     scale: ClassVar[str] = "0-1"
+    #: the longest sentence (in tokens) the metric takes, when its time or memory grows with
+    #: the square of the length (see :meth:`token_limit`); None: linear, no limit
+    max_tokens: ClassVar[int | None] = None
 
     def __init__(self, *, tokenize: str = "13a", lowercase: bool = False) -> None:
         self.tokenize = tokenize
@@ -164,6 +167,10 @@ class Metric(ABC):
         if params:
             return f"{self.name}:" + ",".join(f"{k}={_fmt(v)}" for k, v in params.items())
         return self.name
+
+    def token_limit(self) -> int | None:
+        """The longest sentence this metric instance takes (None: no limit)."""
+        return self.max_tokens
 
     def view(self) -> TextView:
         """How this metric wants its text tokenized."""

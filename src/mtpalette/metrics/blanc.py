@@ -237,6 +237,8 @@ class Blanc(Metric):
     """
 
     name = "blanc"
+    #: two grids of counts: 16 bytes per cell, 0.26 GB at 4,000 tokens, a pass per size
+    max_tokens = 4000
     positional = "params"
     options: ClassVar[dict[str, Any]] = {
         "params": str,

@@ -68,6 +68,8 @@ class GTM(Metric):
     """
 
     name = "gtm"
+    #: the grid of run lengths: 4 bytes per cell, 0.4 GB at 10,000 tokens
+    max_tokens = 10000
     positional = "e"
     options: ClassVar[dict[str, Any]] = {"e": float}
 

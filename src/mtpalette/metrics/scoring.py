@@ -9,6 +9,7 @@ from operator import is_not
 
 import numpy as np
 
+from mtpalette.errors import UserInputError
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.text.encode import Encoder, TextView
 
@@ -76,8 +77,31 @@ class TextPairs:
         return self._pairs[view]
 
 
-def compute_stats(metrics: Sequence[Metric], pairs: TextPairs) -> dict[Metric, np.ndarray]:
-    """Sufficient statistics of every metric, sharing tokenization and grouped passes."""
+def check_lengths(pairs: Pairs, limit: int | None, what: str) -> None:
+    """Refuse a candidate or reference longer than ``limit`` tokens, naming its segment
+    (1-based) and ``what`` set the limit."""
+    if limit is None:
+        return
+    for side, rows in (("candidate", pairs.hyp), ("reference", pairs.refs)):
+        lengths = rows.lengths()
+        if len(lengths) and int(lengths.max()) > limit:
+            row = int(np.argmax(lengths > limit))
+            seg = int(pairs.seg[row]) if side == "candidate" else row % pairs.n_segments
+            raise UserInputError(
+                f"segment {seg + 1}: a {side} of {int(lengths[row]):,} tokens; {what} takes at "
+                f"most {limit:,} tokens per sentence"
+            )
+
+
+def compute_stats(
+    metrics: Sequence[Metric], pairs: TextPairs, *, max_tokens: int | None = None
+) -> dict[Metric, np.ndarray]:
+    """Sufficient statistics of every metric, sharing tokenization and grouped passes.
+
+    Sentences longer than a metric's :meth:`~Metric.token_limit` (the metrics whose cost
+    grows with the square of the length), or than ``max_tokens`` for every metric, are
+    refused before any work, naming the segment.
+    """
     groups: dict[object, list[Metric]] = {}
     for metric in metrics:
         groups.setdefault(metric.group_key(), []).append(metric)
@@ -89,7 +113,12 @@ def compute_stats(metrics: Sequence[Metric], pairs: TextPairs) -> dict[Metric, n
             out.update(zip(members, cls.compute_text(members, pairs), strict=True))
             continue
         extra = [pairs.encoded(view) for view in first.extra_views()]
-        stats = cls.compute_group(members, pairs.encoded(first.view()), *extra)
+        encoded = pairs.encoded(first.view())
+        check_lengths(encoded, max_tokens, "--max-tokens")
+        for m in members:
+            check_lengths(encoded, m.token_limit(), f"{m.spec} (its cost grows with the square "
+                          "of the length)")  # fmt: skip
+        stats = cls.compute_group(members, encoded, *extra)
         out.update(zip(members, stats, strict=True))
     return {m: out[m] for m in metrics}
 
@@ -98,14 +127,20 @@ def _group_stats(task: tuple) -> list[np.ndarray]:
     """One metric group's statistics on the whole data (a worker's task)."""
     from mtpalette.metrics.registry import parse_specs
 
-    specs, hyps, seg, refs, tokenize, lowercase = task
+    specs, hyps, seg, refs, tokenize, lowercase, max_tokens = task
     metrics = parse_specs(list(specs), tokenize=tokenize, lowercase=lowercase)
-    stats = compute_stats(metrics, TextPairs(hyps, seg, refs))
+    stats = compute_stats(metrics, TextPairs(hyps, seg, refs), max_tokens=max_tokens)
     return [stats[m] for m in metrics]
 
 
 def compute_stats_on(
-    metrics: Sequence[Metric], pairs: TextPairs, backend, *, tokenize: str, lowercase: bool
+    metrics: Sequence[Metric],
+    pairs: TextPairs,
+    backend,
+    *,
+    tokenize: str,
+    lowercase: bool,
+    max_tokens: int | None = None,
 ) -> dict[Metric, np.ndarray]:
     """:func:`compute_stats` with the metric groups spread over a
     :class:`~mtpalette.parallel.Backend`: each worker computes whole groups on all the data,
@@ -118,9 +153,10 @@ def compute_stats_on(
         groups.setdefault(metric.group_key(), []).append(metric)
     members = list(groups.values())
     if backend is None or backend.name == "inproc" or len(members) < 2:
-        return compute_stats(metrics, pairs)
+        return compute_stats(metrics, pairs, max_tokens=max_tokens)
+    texts = (list(pairs.hyps), pairs.seg, pairs.refs)
     tasks = [
-        (tuple(m.spec for m in group), list(pairs.hyps), pairs.seg, pairs.refs, tokenize, lowercase)
+        (tuple(m.spec for m in group), *texts, tokenize, lowercase, max_tokens)
         for group in members
     ]
     out: dict[Metric, np.ndarray] = {}
