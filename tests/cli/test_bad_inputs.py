@@ -57,7 +57,7 @@ def make_cases(tmp: Path):
     return [
         (
             ["orange", *refs, "--systems", s1, short, "--out-dir", out],
-            f"{short}: has 59 lines but system 's1' has 60",
+            f"{short}:60: has 59 lines but system 's1' has 60",
             out,
         ),
         (["orange", *refs, "--nbest", nb, "--out-dir", out], f"{nb}:2: no '|||' separator", out),

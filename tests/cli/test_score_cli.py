@@ -239,7 +239,7 @@ def _bad_inputs(tmp_path, paths):
     out_dir = tmp_path / "existing-dir"
     out_dir.mkdir()
     return [
-        (["-r", short, "-i", hyp], f"{short}: has 1 line but the hypotheses ({hyp}) have 529"),
+        (["-r", short, "-i", hyp], f"{short}:2: has 1 line but the hypotheses ({hyp}) have 529"),
         (["-r", ref, "-i", bad_utf8], f"{bad_utf8}:2: invalid UTF-8 (byte 0xff at byte 5"),
         (["-r", ref, "-i", empty], f"{empty}: the file is empty"),
         (["-r", tmp_path / "missing.txt", "-i", hyp], f"{tmp_path}/missing.txt: file not found"),

@@ -160,7 +160,7 @@ def test_system_folder_and_files(tmp_path):
     files = list_system_files(tmp_path, exclude=["source.txt", "short*"])
     assert [f.name for f in files] == ["sysA.txt", "sysB.txt"]
     assert read_systems(files) == {"sysA": ["a", "b"], "sysB": ["c", "d"]}
-    with pytest.raises(UserInputError, match="short.txt: has 1 lines but system 'sysA' has 2"):
+    with pytest.raises(UserInputError, match="short.txt:2: has 1 lines but system 'sysA' has 2"):
         read_systems([tmp_path / "sysA.txt", tmp_path / "short.txt"])
     with pytest.raises(UserInputError, match="no system files match"):
         list_system_files(tmp_path, pattern="*.de")

@@ -105,7 +105,7 @@ def test_parallel_files(tmp_path):
     with pytest.raises(UserInputError) as info:
         read_parallel(hyp, [ref1, short])
     assert str(info.value) == (
-        f"{short}: has 2 lines but the hypotheses ({hyp}) have 3 lines; "
+        f"{short}:3: has 2 lines but the hypotheses ({hyp}) have 3 lines; "
         "every file needs one segment per line"
     )
 

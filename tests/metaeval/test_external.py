@@ -275,3 +275,19 @@ def test_orange_with_an_external_metric_alone(tmp_path):
     (row_b,) = json.loads((tmp_path / "b.json").read_text())["results"]["table"]["rows"]
     assert (row_a["metric"], row_b["metric"]) == ("chrf", "ext")
     assert row_a["orange"] == row_b["orange"] and row_a["avg_rank"] == row_b["avg_rank"]
+
+
+def test_plugin_in_the_current_folder_is_found(tmp_path, monkeypatch):
+    """A plugin module beside the user's files is importable, as ``python -m`` would find it
+    (once "cannot import" unless PYTHONPATH was set)."""
+    (tmp_path / "myplug_cwd.py").write_text(
+        "def overlap(hyps, refs):\n"
+        "    return [float(len(set(h.split()) & set(r[0].split()))) for h, r in zip(hyps, refs)]\n"
+        "overlap.higher_is_better = True\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    from mtpalette import sentence_scores
+
+    out = sentence_scores(["a b c"], [["a b d"]], ["plugin:myplug_cwd:overlap"])
+    assert list(out.values())[0].tolist() == [2.0]

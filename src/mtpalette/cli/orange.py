@@ -168,7 +168,9 @@ def orange(
     for path, lines in zip(refs[1:], ref_lines[1:], strict=True):
         if len(lines) != len(ref_lines[0]):
             raise UserInputError(
-                f"has {len(lines)} lines but {refs[0]} has {len(ref_lines[0])}", path=str(path)
+                f"has {len(lines)} lines but {refs[0]} has {len(ref_lines[0])}",
+                path=str(path),
+                line=min(len(lines), len(ref_lines[0])) + 1,
             )
     if len(refs) < 2 and pivot is None:
         raise UserInputError(ONE_REFERENCE)

@@ -535,6 +535,7 @@ def read_systems(
                 raise UserInputError(
                     f"has {len(lines)} lines but system {first_name!r} has {len(first)}",
                     path=str(path),
+                    line=min(len(lines), len(first)) + 1,
                 )
         out[name] = lines
     return out

@@ -140,7 +140,7 @@ def read_parallel(
     (['a', 'b'], [['a', 'c']])
     >>> read_parallel(os.path.join(d, "h"), [os.path.join(d, "r2")])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    mtpalette.errors.UserInputError: .../r2: has 1 line but the hypotheses (.../h) have 2 lines; ...
+    mtpalette.errors.UserInputError: .../r2:2: has 1 line but the hypotheses (.../h) have 2 ...
     """
     check_stdin_once([hyp_path, *ref_paths])
     hyps = read_lines(hyp_path)
@@ -152,6 +152,7 @@ def read_parallel(
                 f"has {_lines(len(ref))} but the hypotheses ({display_name(hyp_path)}) "
                 f"have {_lines(len(hyps))}; every file needs one segment per line",
                 path=display_name(path),
+                line=min(len(ref), len(hyps)) + 1,
             )
         refs.append(ref)
     return hyps, refs

@@ -60,6 +60,11 @@ def load_target(target: str) -> Callable[..., Any]:
             )
         return found[0].load()
     module_name, _, attr = target.partition(":")
+    import os
+    import sys
+
+    if os.getcwd() not in sys.path and "" not in sys.path:  # as `python -m` would find it
+        sys.path.insert(0, os.getcwd())
     try:
         obj: Any = importlib.import_module(module_name)
     except ImportError as exc:

@@ -329,6 +329,7 @@ class _SkipFamily(_Rouge):
         """ROUGE-S* lists every skip-bigram (8 bytes each: 0.26 GB at 8,000 tokens); a finite
         d lists only those of gaps up to d (O(n d))."""
         return 8000 if self.d is None else None
+
     options: ClassVar[dict[str, Any]] = {
         **_Rouge.options,
         "d": lambda t: None if t.strip() == "*" else int(t),

@@ -156,8 +156,7 @@ def compute_stats_on(
         return compute_stats(metrics, pairs, max_tokens=max_tokens)
     texts = (list(pairs.hyps), pairs.seg, pairs.refs)
     tasks = [
-        (tuple(m.spec for m in group), *texts, tokenize, lowercase, max_tokens)
-        for group in members
+        (tuple(m.spec for m in group), *texts, tokenize, lowercase, max_tokens) for group in members
     ]
     out: dict[Metric, np.ndarray] = {}
     for i, stats in run_tasks(_group_stats, tasks, backend):

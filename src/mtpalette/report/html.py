@@ -146,16 +146,19 @@ def _correlation_section(run: dict[str, Any]) -> dict:
     scatters = []
     if seg_scores:
         human = seg_scores["human"]
-        first_stat = run["results"]["tables"][0]["statistic"]
+        # the points are segments: the note quotes a segment-level correlation, never a
+        # system-level one (which once titled 3,150 segment points)
+        seg_table = next(
+            (t for t in run["results"]["tables"] if t.get("level", "segment") == "segment"), None
+        )
         for name, values in seg_scores["metrics"].items():
-            row = next(
-                (r for r in run["results"]["tables"][0]["rows"] if r["metric"] == name), None
-            )
+            rows = seg_table["rows"] if seg_table is not None else []
+            row = next((r for r in rows if r["metric"] == name), None)
             if row is None:
-                note = name
+                note = f"{name}: segment scores (no segment-level correlation in this run)"
             else:
-                neg = "" if row["metric_higher_is_better"] else " (metric negated)"
-                note = f"{name}: {first_stat} {row['correlation']:.3f}{neg}"
+                lower = "" if row["metric_higher_is_better"] else " (lower is better)"
+                note = f"{name}{lower}: segment {seg_table['statistic']} {row['correlation']:.3f}"
             scatters.append({"name": name, "svg": scatter(human, values, name=name, note=note)})
     return {"tables": tables, "scatters": scatters}
 
