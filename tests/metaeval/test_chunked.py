@@ -289,3 +289,20 @@ def test_bad_run_folders_are_user_errors(inputs, tmp_path):
     (failed / "manifest.json").write_text('{"kind": "orange-chunked"}')
     result = CliRunner().invoke(app, [*base, "--run-dir", str(failed)])
     assert result.exit_code == 0, result.output
+
+
+def test_concurrent_runs_on_one_folder_are_refused(inputs, tmp_path):
+    """A second run on a folder in use is refused with one line; the lock dies with its
+    holder, so a killed run still resumes."""
+    import fcntl
+
+    refs, systems = inputs
+    run_dir = tmp_path / "r"
+    base = ["orange", "--refs", *map(str, refs), "--systems", *map(str, systems),
+            "--bootstrap", "0", "-q", "-m", "bleus:4", "--run-dir", str(run_dir)]  # fmt: skip
+    assert CliRunner().invoke(app, base).exit_code == 0
+    with open(run_dir / ".lock", "a+") as other:  # another run holds the folder
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        busy = CliRunner().invoke(app, [*base, "--resume"])
+        assert "another run is using this folder" in str(busy.exception)
+    assert CliRunner().invoke(app, [*base, "--resume"]).exit_code == 0

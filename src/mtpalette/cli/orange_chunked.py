@@ -19,6 +19,7 @@ from mtpalette.metaeval.chunked import (
     chunk_path,
     chunk_stamp,
     combine,
+    lock_run_dir,
     manifest_hash,
     nbest_chunks,
     prepare_run_dir,
@@ -89,44 +90,45 @@ def run_chunked(
     }
     ranges = chunk_ranges(S, chunk_size)  # checked before the folder is made
     prepare_run_dir(run_dir, manifest, resume=resume)
-    stamp = manifest_hash(manifest)
-    n_chunks = len(ranges)
-    have = sum(
-        chunk_stamp(chunk_path(run_dir, i)) == (stamp, lo, hi - lo)
-        for i, (lo, hi) in enumerate(ranges)
-    )
-    if have:
-        console.print(f"resuming: {have} of {n_chunks} chunks already done", style="dim")
-    with Progress(
-        TextColumn("scoring chunks"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=console,
-        transient=True,
-        disable=not shown(console),
-    ) as bar:
-        task = bar.add_task("chunks", total=n_chunks, completed=have)
-        run_chunks(
-            chunks,
-            run_dir,
-            specs=[m.spec for m in parsed],
-            tokenize=tokenize,
-            lowercase=lowercase,
-            oracle=oracle,
-            backend=backend,
-            stamp=stamp,
-            on_done=lambda _: bar.advance(task),
+    with lock_run_dir(run_dir):  # a second run on this folder is refused, not mixed in
+        stamp = manifest_hash(manifest)
+        n_chunks = len(ranges)
+        have = sum(
+            chunk_stamp(chunk_path(run_dir, i)) == (stamp, lo, hi - lo)
+            for i, (lo, hi) in enumerate(ranges)
         )
-    comparisons = combine(
-        run_dir,
-        n_chunks,
-        [m.spec for m in parsed],
-        [m.higher_is_better for m in parsed],
-        n_segments=S,
-        oracle=oracle,
-        n_refs=len(refs),
-        signatures=[str(m.signature(n_refs=max(len(refs) - 1, 1))) for m in parsed],
-        stamp=stamp,
-        chunk_size=chunk_size,
-    )
+        if have:
+            console.print(f"resuming: {have} of {n_chunks} chunks already done", style="dim")
+        with Progress(
+            TextColumn("scoring chunks"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=console,
+            transient=True,
+            disable=not shown(console),
+        ) as bar:
+            task = bar.add_task("chunks", total=n_chunks, completed=have)
+            run_chunks(
+                chunks,
+                run_dir,
+                specs=[m.spec for m in parsed],
+                tokenize=tokenize,
+                lowercase=lowercase,
+                oracle=oracle,
+                backend=backend,
+                stamp=stamp,
+                on_done=lambda _: bar.advance(task),
+            )
+        comparisons = combine(
+            run_dir,
+            n_chunks,
+            [m.spec for m in parsed],
+            [m.higher_is_better for m in parsed],
+            n_segments=S,
+            oracle=oracle,
+            n_refs=len(refs),
+            signatures=[str(m.signature(n_refs=max(len(refs) - 1, 1))) for m in parsed],
+            stamp=stamp,
+            chunk_size=chunk_size,
+        )
     return comparisons, files

@@ -21,6 +21,7 @@ memory depends on the chunk size, not on N or the number of segments.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -157,6 +158,29 @@ def prepare_run_dir(run_dir: Path, manifest: dict[str, Any], *, resume: bool) ->
     from mtpalette.io.runfile import write_json
 
     write_json(path, manifest)
+
+
+@contextlib.contextmanager
+def lock_run_dir(run_dir: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the run folder while the block runs. The lock is the
+    operating system's (``flock``): it is released when the process ends, even by SIGKILL,
+    so a killed run never blocks its resume. Where ``flock`` does not exist, nothing is
+    locked."""
+    with open(run_dir / ".lock", "a+") as fh:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX
+            yield
+            return
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UserInputError(
+                "another run is using this folder now; wait for it to end or choose another "
+                "--run-dir",
+                path=str(run_dir),
+            ) from None
+        yield
 
 
 def run_chunks(
