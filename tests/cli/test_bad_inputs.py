@@ -291,3 +291,39 @@ def test_a_failing_run_writes_no_output(tmp_path, monkeypatch, capsys):
     )  # fmt: skip
     assert code == 2 and "the output folder does not exist" in err
     assert not t.exists() and not c.exists()
+
+
+def test_line_endings_bom_and_encodings(tmp_path, monkeypatch, capsys):
+    """CRLF and a BOM give the scores of the plain file; NUL bytes and Latin-1 are refused
+    with the line; a 1-segment input and one system are valid runs."""
+    lines = (ROOT / "SMU.txt").read_text(encoding="utf-8").split("\n")[:40]
+    ref = _head(ROOT / "ref.txt", tmp_path / "ref.txt", 40)
+    plain = tmp_path / "plain.txt"
+    plain.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    variants = {
+        "crlf.txt": ("\r\n".join(lines) + "\r\n").encode(),
+        "bom.txt": b"\xef\xbb\xbf" + ("\n".join(lines) + "\n").encode(),
+    }
+    for name, data in variants.items():
+        (tmp_path / name).write_bytes(data)
+        code, _ = run(monkeypatch, capsys, "score", "-r", ref, "-i", tmp_path / name,
+                      "-m", "bleu", "chrf", "-o", tmp_path / f"{name}.out")  # fmt: skip
+        assert code == 0
+    run(monkeypatch, capsys, "score", "-r", ref, "-i", plain, "-m", "bleu", "chrf", "-o",
+        tmp_path / "plain.out")  # fmt: skip
+    for name in variants:
+        assert (tmp_path / f"{name}.out").read_text() == (tmp_path / "plain.out").read_text()
+    bad = {
+        "nul.txt": ("\n".join(lines[:5]) + "\nx\x00y\n" + "\n".join(lines[6:]) + "\n").encode(),
+        "latin.txt": ("\n".join(lines[:2]) + "\n").encode()
+        + "café\n".encode("latin-1")
+        + ("\n".join(lines[3:]) + "\n").encode(),
+    }
+    for name, data in bad.items():
+        (tmp_path / name).write_bytes(data)
+        code, err = run(monkeypatch, capsys, "score", "-r", ref, "-i", tmp_path / name)
+        line = 6 if name == "nul.txt" else 3
+        assert code == 2 and f"{name}:{line}:" in err and "Traceback" not in err, err
+    one = _head(ROOT / "SMU.txt", tmp_path / "one.txt", 1)
+    one_ref = _head(ROOT / "ref.txt", tmp_path / "one_ref.txt", 1)
+    assert run(monkeypatch, capsys, "score", "-r", one_ref, "-i", one, "-m", "ter")[0] == 0

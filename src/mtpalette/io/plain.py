@@ -48,7 +48,7 @@ def read_lines(path: str | Path, *, allow_empty: bool = False) -> list[str]:
     ------
     UserInputError
         The file is missing, a directory, unreadable, not UTF-8 (the message gives the line
-        and the byte), or empty.
+        and the byte), holds a NUL byte, or is empty.
 
     Examples
     --------
@@ -63,6 +63,13 @@ def read_lines(path: str | Path, *, allow_empty: bool = False) -> list[str]:
         data = sys.stdin.buffer.read()
     else:
         data = _read_bytes(Path(path), name)
+    nul = data.find(b"\x00")
+    if nul >= 0:  # a binary file, or UTF-16: never text to score
+        raise UserInputError(
+            "a NUL byte; expected UTF-8 text (is this file binary or UTF-16?)",
+            path=name,
+            line=data.count(b"\n", 0, nul) + 1,
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
