@@ -148,12 +148,17 @@ def _dask(fn, tasks: Sequence[Any], backend: Backend) -> Iterator[tuple[int, Any
     if backend.scheduler:
         client = Client(backend.scheduler)
     else:
+        import logging
+
         cluster = LocalCluster(
             n_workers=backend.workers,
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
             dashboard_address=None,
+            # a task's error reaches the user once, as our own message; the workers' logs
+            # would print its traceback again (once 14 lines for a raising plugin)
+            silence_logs=logging.CRITICAL,
         )
         client = Client(cluster)
     try:
