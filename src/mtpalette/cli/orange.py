@@ -123,7 +123,14 @@ def orange(
     ] = None,
     resume: Annotated[bool, Opt("--resume", help="Continue the run in --run-dir.")] = False,
     chunk_size: Annotated[int, Opt("--chunk-size", help="Segments per chunk.")] = 100,
-    backend: Annotated[str, Opt("--backend", help="inproc, processes or dask.")] = "inproc",
+    backend: Annotated[
+        str,
+        Opt(
+            "--backend",
+            help="inproc, processes or dask. On one machine inproc is fastest (the kernels "
+            "use every core; bench/bench_backends.py); workers pay off across machines.",
+        ),
+    ] = "inproc",
     workers: Annotated[int, Opt("--workers", help="Local workers (processes, dask).")] = 1,
     scheduler: Annotated[
         str | None, Opt("--scheduler", help="Dask scheduler address (tcp://host:8786).")

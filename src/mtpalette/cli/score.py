@@ -92,7 +92,14 @@ def score(
         int | None,
         Opt("--max-tokens", min=1, help="Refuse sentences longer than this (tokens)."),
     ] = None,
-    backend: Annotated[str, Opt("--backend", help="inproc, processes or dask.")] = "inproc",
+    backend: Annotated[
+        str,
+        Opt(
+            "--backend",
+            help="inproc, processes or dask. On one machine inproc is fastest (the kernels "
+            "use every core; bench/bench_backends.py); workers pay off across machines.",
+        ),
+    ] = "inproc",
     workers: Annotated[int, Opt("--workers", help="Local workers.")] = 1,
     scheduler: Annotated[str | None, Opt("--scheduler", help="Dask scheduler address.")] = None,
 ) -> None:
