@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import check_stdin_once, read_lines, read_parallel
 
-#: lines without "\n", ending neither in "\r"; other Unicode line breaks are allowed
-LINE = st.text(st.characters(blacklist_characters="\n\ufeff", blacklist_categories=("Cs",))).filter(
-    lambda s: not s.endswith("\r")
-)
+#: lines without "\n" (nor NUL: refused as binary), ending neither in "\r"; other Unicode line
+#: breaks are allowed
+LINE = st.text(
+    st.characters(blacklist_characters="\n\ufeff\x00", blacklist_categories=("Cs",))
+).filter(lambda s: not s.endswith("\r"))
 
 
 @settings(max_examples=200, deadline=None)

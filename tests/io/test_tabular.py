@@ -12,7 +12,8 @@ from mtpalette.io.tabular import read_columns, read_segments, table_format
 
 #: a TSV field: no tab, no line break (the format cannot hold them)
 FIELD = st.text(
-    st.characters(blacklist_characters="\t\n\r\ufeff", blacklist_categories=("Cs",)), max_size=12
+    st.characters(blacklist_characters="\t\n\r\ufeff\x00", blacklist_categories=("Cs",)),
+    max_size=12,
 )
 
 
@@ -34,7 +35,9 @@ def test_tsv_and_jsonl_round_trip(tmp_path_factory, rows):
     assert got == [[r[2] for r in rows], [r[0] for r in rows]]
 
 
-ANY_FIELD = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\ufeff"))
+ANY_FIELD = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\ufeff\x00")
+)
 
 
 @settings(max_examples=150, deadline=None)
