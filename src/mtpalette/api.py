@@ -69,6 +69,7 @@ def score_texts(
     lowercase: bool = False,
     backend=None,
     max_tokens: int | None = None,
+    srcs: Sequence[str] | None = None,
 ) -> Scores:
     """Corpus scores, sentence scores and sufficient statistics of several metrics at once.
 
@@ -89,6 +90,8 @@ def score_texts(
     max_tokens:
         Refuse any sentence longer than this (in a metric's tokens), naming the segment;
         metrics whose cost grows with the square of the length have their own limit.
+    srcs:
+        The source sentence of every segment, for plugin metrics that read it.
 
     Raises
     ------
@@ -110,6 +113,13 @@ def score_texts(
     ([0.0, 0.5], 0.1667)
     """
     pairs = _pairs(hyps, refs)
+    if srcs is not None:
+        srcs = list(srcs)
+        if len(srcs) != len(pairs.hyps) or not all(isinstance(s, str) for s in srcs):
+            raise UserInputError(
+                f"srcs must hold one string per segment ({len(pairs.hyps)}), got {len(srcs)}"
+            )
+        pairs.srcs = srcs
     parsed = parse_specs(_specs(metrics), tokenize=tokenize, lowercase=lowercase)
     stats = compute_stats_on(
         parsed, pairs, backend, tokenize=tokenize, lowercase=lowercase, max_tokens=max_tokens

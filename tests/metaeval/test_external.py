@@ -291,3 +291,37 @@ def test_plugin_in_the_current_folder_is_found(tmp_path, monkeypatch):
 
     out = sentence_scores(["a b c"], [["a b d"]], ["plugin:myplug_cwd:overlap"])
     assert list(out.values())[0].tolist() == [2.0]
+
+
+def test_plugins_read_the_sources_when_given(tmp_path, monkeypatch):
+    """A plugin with a ``srcs`` parameter gets each candidate's source (``score --source``);
+    one that requires sources refuses a run without them. (The documented COMET wrapper once
+    passed an empty source.)"""
+    from importlib import resources
+
+    from mtpalette import sentence_scores
+    from mtpalette.api import score_texts
+
+    (tmp_path / "srcplug.py").write_text(
+        "def src_len(hyps, refs, srcs):\n"
+        "    return [float(len(s)) for s in srcs]\n"
+        "def maybe(hyps, refs, srcs=None):\n"
+        "    return [0.0 if srcs is None else 1.0 for _ in hyps]\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    zhen = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+    source = read_lines(str(zhen / "source.txt"))[:20]
+    hyps = read_lines(str(zhen / "SMU.txt"))[:20]
+    refs = [read_lines(str(zhen / "ref.txt"))[:20]]
+    out = score_texts(hyps, refs, ["plugin:srcplug:src_len"], srcs=source).sentence
+    assert out["plugin:srcplug:src_len"].tolist() == [float(len(s)) for s in source]
+    with pytest.raises(UserInputError, match="needs the source sentences"):
+        sentence_scores(hyps, refs, ["plugin:srcplug:src_len"])
+    assert sentence_scores(hyps, refs, ["plugin:srcplug:maybe"])["plugin:srcplug:maybe"][0] == 0
+    out = CliRunner().invoke(
+        app, ["score", "-r", str(zhen / "ref.txt"), "-i", str(zhen / "SMU.txt"), "--source",
+              str(zhen / "source.txt"), "-m", "plugin:srcplug:maybe", "--sentence", "-f", "tsv"],
+    )  # fmt: skip
+    assert out.exit_code == 0, out.output
+    first = next(line for line in out.output.splitlines() if line.startswith("1\t"))
+    assert first.split("\t")[1].startswith("1")  # segment 1 got its source

@@ -24,7 +24,7 @@ import typer
 from mtpalette.api import score_texts
 from mtpalette.cli.render import corpus_report, sentence_report
 from mtpalette.errors import UserInputError
-from mtpalette.io.plain import STDIN, read_parallel
+from mtpalette.io.plain import STDIN, read_lines, read_parallel
 from mtpalette.io.runfile import atomic_writer
 from mtpalette.io.tabular import read_segments
 from mtpalette.parallel import Backend
@@ -88,6 +88,9 @@ def score(
         ),
     ] = None,
     output: Annotated[Path | None, Opt("--output", "-o", help="Write here (atomically).")] = None,
+    source: Annotated[
+        Path | None, Opt("--source", help="Source sentences, for plugins that read them.")
+    ] = None,
     max_tokens: Annotated[
         int | None,
         Opt("--max-tokens", min=1, help="Refuse sentences longer than this (tokens)."),
@@ -111,6 +114,15 @@ def score(
     """
     table_opts = (table, table_format.value, table_quoting)
     hyps, ref_streams = _inputs(refs, hyp, table_opts, hyp_col, ref_cols)
+    srcs = None
+    if source is not None:
+        srcs = read_lines(source)
+        if len(srcs) != len(hyps):
+            raise UserInputError(
+                f"has {len(srcs)} lines but the hypotheses have {len(hyps)}",
+                path=str(source),
+                line=min(len(srcs), len(hyps)) + 1,
+            )
     fmt = fmt.value
     with _destination(output) as out:
         result = score_texts(
@@ -121,6 +133,7 @@ def score(
             lowercase=lowercase,
             backend=Backend(backend, workers, scheduler),
             max_tokens=max_tokens,
+            srcs=srcs,
         )
         if not sentence:
             out.write(corpus_report(result.corpus, fmt, digits=digits))

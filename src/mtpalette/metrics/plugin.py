@@ -24,11 +24,15 @@ COMET, for instance (on a machine with ``unbabel-comet`` and its model)::
     from comet import download_model, load_from_checkpoint
     _model = load_from_checkpoint(download_model("Unbabel/wmt22-comet-da"))
 
-    def comet(hyps, refs, srcs=None):
-        data = [{"src": "", "mt": h, "ref": r[0]} for h, r in zip(hyps, refs)]
+    def comet(hyps, refs, srcs):
+        data = [{"src": s, "mt": h, "ref": r[0]} for h, r, s in zip(hyps, refs, srcs)]
         return _model.predict(data, batch_size=64, gpus=0).scores
 
-    # mtpalette orange ... -m bleus:4 plugin:mycomet:comet
+    # mtpalette score -r ref.txt -i hyp.txt --source src.txt -m plugin:mycomet:comet
+
+A function with a ``srcs`` parameter receives the source sentence of each candidate when the
+run has sources (``score --source FILE``, :func:`mtpalette.api.score_texts` ``srcs=``); one
+that requires them refuses a run without. (ORANGE and correlation runs pass no sources yet.)
 """
 
 from __future__ import annotations
@@ -76,6 +80,25 @@ def load_target(target: str) -> Callable[..., Any]:
     if not callable(obj):
         raise UserInputError(f"plugin {target!r} is not callable")
     return obj
+
+
+def _srcs_parameter(fn: Callable[..., Any]) -> tuple[bool, bool]:
+    """Whether ``fn`` takes a ``srcs`` parameter, and whether it requires one.
+
+    Examples
+    --------
+    >>> _srcs_parameter(lambda hyps, refs: 0), _srcs_parameter(lambda hyps, refs, srcs=None: 0)
+    ((False, False), (True, False))
+    """
+    import inspect
+
+    try:
+        param = inspect.signature(fn).parameters.get("srcs")
+    except (TypeError, ValueError):  # builtins without a signature
+        return False, False
+    if param is None:
+        return False, False
+    return True, param.default is inspect.Parameter.empty
 
 
 def _version(fn: Callable[..., Any]) -> str:
@@ -130,14 +153,30 @@ class Plugin(TextMetric):
     def group_key(self) -> Hashable:
         return ("plugin", self.target, self._higher, self.batch)
 
-    def score_texts(self, hyps: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
-        """Call the function batch by batch; check one finite number per candidate."""
+    def score_texts(
+        self,
+        hyps: Sequence[str],
+        refs: Sequence[Sequence[str]],
+        srcs: Sequence[str] | None = None,
+    ) -> np.ndarray:
+        """Call the function batch by batch; check one finite number per candidate. A
+        function with a ``srcs`` parameter gets the source of each candidate's segment when
+        the run has sources (``score --source``); one that requires them refuses a run
+        without."""
+        takes, needs = _srcs_parameter(self.fn)
+        if needs and srcs is None:
+            raise UserInputError(
+                f"plugin {self.target!r} needs the source sentences: give --source FILE"
+            )
         out = np.empty(len(hyps))
         for start in range(0, len(hyps), self.batch):
             h = list(hyps[start : start + self.batch])
             r = [list(x) for x in refs[start : start + self.batch]]
+            extra = {}
+            if takes and srcs is not None:
+                extra["srcs"] = list(srcs[start : start + self.batch])
             try:
-                got = self.fn(h, r)
+                got = self.fn(h, r, **extra)
             except UserInputError:
                 raise
             except Exception as exc:  # the plugin's own failure: say whose
@@ -178,8 +217,9 @@ class Plugin(TextMetric):
             inverse[p] = j
         hyps = [pairs.hyps[p] for p in first]
         refs = [refs_of[seg[p]] for p in first]
+        srcs = None if pairs.srcs is None else [pairs.srcs[seg[p]] for p in first]
         out = []
         for m in metrics:
             assert isinstance(m, Plugin)
-            out.append(m.score_texts(hyps, refs)[inverse][:, None])
+            out.append(m.score_texts(hyps, refs, srcs)[inverse][:, None])
         return out

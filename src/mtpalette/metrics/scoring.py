@@ -31,13 +31,20 @@ class TextPairs:
     hyps: Sequence[str]
     seg: np.ndarray
     refs: Sequence[Sequence[str | None]]
+    #: the source sentence of every segment, when known (plugins may read it)
+    srcs: Sequence[str] | None = None
     _encoders: dict[TextView, Encoder] = field(default_factory=dict, repr=False)
     _pairs: dict[TextView, Pairs] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def parallel(cls, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> TextPairs:
+    def parallel(
+        cls,
+        hyps: Sequence[str],
+        refs: Sequence[Sequence[str | None]],
+        srcs: Sequence[str] | None = None,
+    ) -> TextPairs:
         """One candidate per segment, as in a system output file with its references."""
-        return cls(hyps, np.arange(len(hyps), dtype=np.int64), refs)
+        return cls(hyps, np.arange(len(hyps), dtype=np.int64), refs, srcs)
 
     @property
     def n_refs(self) -> int:
@@ -127,9 +134,9 @@ def _group_stats(task: tuple) -> list[np.ndarray]:
     """One metric group's statistics on the whole data (a worker's task)."""
     from mtpalette.metrics.registry import parse_specs
 
-    specs, hyps, seg, refs, tokenize, lowercase, max_tokens = task
+    specs, hyps, seg, refs, srcs, tokenize, lowercase, max_tokens = task
     metrics = parse_specs(list(specs), tokenize=tokenize, lowercase=lowercase)
-    stats = compute_stats(metrics, TextPairs(hyps, seg, refs), max_tokens=max_tokens)
+    stats = compute_stats(metrics, TextPairs(hyps, seg, refs, srcs), max_tokens=max_tokens)
     return [stats[m] for m in metrics]
 
 
@@ -154,7 +161,7 @@ def compute_stats_on(
     members = list(groups.values())
     if backend is None or backend.name == "inproc" or len(members) < 2:
         return compute_stats(metrics, pairs, max_tokens=max_tokens)
-    texts = (list(pairs.hyps), pairs.seg, pairs.refs)
+    texts = (list(pairs.hyps), pairs.seg, pairs.refs, pairs.srcs)
     tasks = [
         (tuple(m.spec for m in group), *texts, tokenize, lowercase, max_tokens) for group in members
     ]
