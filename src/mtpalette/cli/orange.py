@@ -21,6 +21,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mtpalette.cli.backend_opts import BackendOption
 from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP, export_all, parse_scores
 from mtpalette.cli.limited import run_limited
 from mtpalette.cli.orange_chunked import ChunkedLists, run_chunked
@@ -123,14 +124,7 @@ def orange(
     ] = None,
     resume: Annotated[bool, Opt("--resume", help="Continue the run in --run-dir.")] = False,
     chunk_size: Annotated[int, Opt("--chunk-size", help="Segments per chunk.")] = 100,
-    backend: Annotated[
-        str,
-        Opt(
-            "--backend",
-            help="inproc, processes or dask. On one machine inproc is fastest (the kernels "
-            "use every core; bench/bench_backends.py); workers pay off across machines.",
-        ),
-    ] = "inproc",
+    backend: BackendOption = "inproc",
     workers: Annotated[int, Opt("--workers", help="Local workers (processes, dask).")] = 1,
     scheduler: Annotated[
         str | None, Opt("--scheduler", help="Dask scheduler address (tcp://host:8786).")

@@ -22,6 +22,7 @@ from typing import Annotated
 import typer
 
 from mtpalette.api import score_texts
+from mtpalette.cli.backend_opts import BackendOption
 from mtpalette.cli.render import corpus_report, sentence_report
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import STDIN, read_lines, read_parallel
@@ -95,14 +96,7 @@ def score(
         int | None,
         Opt("--max-tokens", min=1, help="Refuse sentences longer than this (tokens)."),
     ] = None,
-    backend: Annotated[
-        str,
-        Opt(
-            "--backend",
-            help="inproc, processes or dask. On one machine inproc is fastest (the kernels "
-            "use every core; bench/bench_backends.py); workers pay off across machines.",
-        ),
-    ] = "inproc",
+    backend: BackendOption = "inproc",
     workers: Annotated[int, Opt("--workers", help="Local workers.")] = 1,
     scheduler: Annotated[str | None, Opt("--scheduler", help="Dask scheduler address.")] = None,
 ) -> None:
