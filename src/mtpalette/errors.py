@@ -36,3 +36,15 @@ class UserInputError(Exception):
         if self.path is not None:
             where = f"{self.path}:{self.line}: " if self.line is not None else f"{self.path}: "
         return f"{where}{self.message}"
+
+
+def shortened(text: str, limit: int = 30) -> str:
+    """``text`` as an error message quotes it: whole when short, else its start and length
+    (a 400-digit number in a file should not fill the terminal).
+
+    Examples
+    --------
+    >>> shortened("0.5"), shortened("1" * 401)
+    ('0.5', '111111111111...(401 characters)')
+    """
+    return text if len(text) <= limit else f"{text[:12]}...({len(text)} characters)"

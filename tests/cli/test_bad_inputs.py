@@ -182,7 +182,7 @@ def make_cases(tmp: Path):
         ),
         (  # once an OverflowError traceback
             ["correlate", "--judgments", j_huge, "--refs", r1, "--systems", s1, "--out-dir", out],
-            f"{j_huge}:1: score is 100000000000...(401 digits); expected a finite number",
+            f"{j_huge}:1: score is 100000000000...(401 characters); expected a finite number",
             out,
         ),
         # once tracebacks (negative seeds) or a "95% CI" from one resample

@@ -65,7 +65,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, shortened
 from mtpalette.io import inputs
 
 FORMATS = ("mqm", "mqm-avg", "wmt-da-seg", "wmt-seg-scores", "generic")
@@ -396,8 +396,9 @@ def _number(text: str, what: str, path: str, line: int) -> float:
     except ValueError:
         raise UserInputError(f"{what} {text!r} is not a number", path=path, line=line) from None
     if not math.isfinite(value):
-        shown = text if len(text) <= 30 else f"{text[:12]}...({len(text)} characters)"
-        raise UserInputError(f"{what} is {shown!r}; expected a finite number", path=path, line=line)
+        raise UserInputError(
+            f"{what} is {shortened(text)!r}; expected a finite number", path=path, line=line
+        )
     return value
 
 
@@ -867,10 +868,10 @@ def read_generic(path: str | Path, *, id_base: int = 1) -> Judgments:
             except OverflowError:  # a JSON integer too large for a float
                 value = math.inf
             if not math.isfinite(value):
-                shown = str(obj["score"])
-                shown = shown if len(shown) <= 30 else f"{shown[:12]}...({len(shown)} digits)"
                 raise UserInputError(
-                    f"score is {shown}; expected a finite number", path=name, line=k
+                    f"score is {shortened(str(obj['score']))}; expected a finite number",
+                    path=name,
+                    line=k,
                 )
             out.add(system.strip(), _id_key(seg), value, k)
     else:

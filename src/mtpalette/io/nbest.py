@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, shortened
 from mtpalette.io import inputs
 from mtpalette.io.plain import read_lines
 
@@ -258,9 +258,9 @@ def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:
             or not isinstance(seg_id, int)
             or not 0 <= seg_id <= MAX_SEGMENT_ID
         ):
-            shown = repr(seg_id) if len(repr(seg_id)) <= 30 else f"{repr(seg_id)[:12]}..."
             raise UserInputError(
-                f"'id' must be an integer in 0..{MAX_SEGMENT_ID}, got {shown}; {shape}",
+                f"'id' must be an integer in 0..{MAX_SEGMENT_ID}, "
+                f"got {shortened(repr(seg_id))}; {shape}",
                 path=path,
                 line=number,
             )

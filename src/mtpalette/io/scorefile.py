@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, shortened
 from mtpalette.io.plain import display_name, read_lines
 from mtpalette.io.runfile import atomic_writer
 from mtpalette.io.tabular import _rows, table_format
@@ -86,8 +86,9 @@ def _number(text: object, path: str, line: int) -> float:
     except OverflowError:  # a JSON integer too large for a float
         value = math.inf
     if not math.isfinite(value):
-        shown = repr(text) if len(repr(text)) <= 30 else f"{repr(text)[:12]}..."
-        raise UserInputError(f"score {shown} is not a finite number", path=path, line=line)
+        raise UserInputError(
+            f"score {shortened(repr(text))} is not a finite number", path=path, line=line
+        )
     return value
 
 
@@ -99,8 +100,9 @@ def _segment(text: object, path: str, line: int) -> int:
             f"segment {text!r} is not a line number (1, 2, ...)", path=path, line=line
         ) from None
     if not 1 <= value <= 2**62:
-        shown = str(value) if len(str(value)) <= 20 else f"{str(value)[:12]}..."
-        raise UserInputError(f"segment {shown} is not a 1-based line number", path=path, line=line)
+        raise UserInputError(
+            f"segment {shortened(str(value))} is not a 1-based line number", path=path, line=line
+        )
     return value
 
 
