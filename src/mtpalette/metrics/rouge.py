@@ -180,9 +180,7 @@ class _Rouge(Metric):
             return prf
         p, r = _round5(prf[:, 0]), _round5(prf[:, 1])
         alpha = 1.0 / (1.0 + self.beta * self.beta)
-        denom = (1 - alpha) * p + alpha * r
-        with np.errstate(divide="ignore", invalid="ignore"):
-            f = np.where(denom > 0, p * r / np.where(denom > 0, denom, 1.0), 0.0)
+        f = _ratio(p * r, (1 - alpha) * p + alpha * r)
         return np.column_stack([p, r, _round5(f)])
 
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
