@@ -23,8 +23,8 @@ from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import FORMATS
 from mtpalette.io.runfile import Run
-from mtpalette.metaeval.agreement import Agreement, agreement, require_varied
-from mtpalette.metaeval.correlation import score_segments
+from mtpalette.metaeval.agreement import Agreement, agreement
+from mtpalette.metaeval.correlation import require_varied, score_segments
 from mtpalette.metaeval.orange import ORACLES, TIE_POLICIES
 from mtpalette.metrics import known_metrics, parse_specs
 from mtpalette.stats.correlation import GROUPINGS, STATISTICS

@@ -36,7 +36,12 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
-from mtpalette.metaeval.correlation import MetricScores, SegmentData, score_segments
+from mtpalette.metaeval.correlation import (
+    MetricScores,
+    SegmentData,
+    require_varied,
+    score_segments,
+)
 from mtpalette.metaeval.orange import check_oracle, segment_ranks, tie_weight
 from mtpalette.metrics.base import Metric
 from mtpalette.stats.bootstrap import BootstrapCI, Seed, resolve_seed
@@ -124,12 +129,6 @@ class Agreement:
             "percentile bootstrap over segments, ORANGE and correlations recomputed on the "
             "same resampled segments",
         }
-
-
-def require_varied(human: np.ndarray) -> None:
-    """Refuse human scores that are all equal (NaN: unrated): no correlation exists."""
-    if len(np.unique(human[~np.isnan(human)])) < 2:
-        raise UserInputError("the human scores are all equal: no correlation can be computed")
 
 
 def human_orange(reference: np.ndarray, systems: np.ndarray, *, ties: str = "mid") -> float:

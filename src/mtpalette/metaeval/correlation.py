@@ -70,6 +70,20 @@ SYSTEM_SCORES = ("corpus", "mean")
 # ----------------------------------------------------------------------------------------
 # data
 # ----------------------------------------------------------------------------------------
+def require_varied(human: np.ndarray) -> None:
+    """Refuse human scores that are all equal (NaN: unrated): no correlation exists.
+
+    Examples
+    --------
+    >>> require_varied(np.array([[1.0, np.nan], [2.0, 1.0]]))
+    >>> require_varied(np.array([[1.0, np.nan], [1.0, 1.0]]))
+    Traceback (most recent call last):
+    mtpalette.errors.UserInputError: the human scores are all equal: no correlation can be computed
+    """
+    if len(np.unique(human[~np.isnan(human)])) < 2:
+        raise UserInputError("the human scores are all equal: no correlation can be computed")
+
+
 @dataclass
 class SegmentData:
     """Human scores of ``S`` systems on ``I`` items, the translations and the references.

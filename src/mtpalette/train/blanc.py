@@ -28,7 +28,7 @@ import numpy as np
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import write_json
 from mtpalette.metaeval.candidates import CandidateLists
-from mtpalette.metaeval.correlation import SegmentData
+from mtpalette.metaeval.correlation import SegmentData, require_varied
 from mtpalette.metaeval.orange import Comparisons, orange_score, segment_ranks
 from mtpalette.metrics.base import Pairs
 from mtpalette.metrics.blanc import BlancCounts, BlancParams
@@ -105,11 +105,7 @@ class HumanObjective:
         self.tasks = []
         for data in datasets:
             rated = ~np.isnan(data.human)
-            if len(np.unique(data.human[rated])) < 2:
-                raise UserInputError(
-                    "the human scores are all equal: no correlation can be computed, so there "
-                    "is nothing to train against"
-                )
+            require_varied(data.human)
             s_idx, i_idx = np.nonzero(rated)
             texts = [data.hyps[s][i] for s, i in zip(s_idx.tolist(), i_idx.tolist(), strict=True)]
             pairs = TextPairs(texts, i_idx.astype(np.int64), data.refs).encoded(view)
