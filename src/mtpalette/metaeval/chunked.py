@@ -34,6 +34,7 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import iter_moses_segments
+from mtpalette.io.runfile import write_json
 from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
 from mtpalette.metaeval.orange import Comparisons
 from mtpalette.parallel import Backend, chunk_ranges, run_tasks
@@ -135,28 +136,22 @@ def prepare_run_dir(run_dir: Path, manifest: dict[str, Any], *, resume: bool) ->
             raise UserInputError(
                 "the run's manifest is not a JSON object; is this a run folder?", path=str(path)
             )
-        started = any((run_dir / "chunks").glob("*.parquet"))
-        if not resume and not started:  # a run that failed before its first chunk
-            from mtpalette.io.runfile import write_json
-
-            write_json(path, manifest)
+        # a run that failed before its first chunk computed nothing: it is simply redone
+        if resume or any((run_dir / "chunks").glob("*.parquet")):
+            if not resume:
+                raise UserInputError(
+                    "this run directory already holds a run: add --resume to continue it, or "
+                    "choose a new directory",
+                    path=str(run_dir),
+                )
+            if old != manifest:
+                diff = sorted(k for k in set(old) | set(manifest) if old.get(k) != manifest.get(k))
+                raise UserInputError(
+                    f"--resume: the run directory holds a different run ({', '.join(diff)} differ)",
+                    path=str(path),
+                )
             return
-        if not resume:
-            raise UserInputError(
-                "this run directory already holds a run: add --resume to continue it, or "
-                "choose a new directory",
-                path=str(run_dir),
-            )
-        if old != manifest:
-            diff = sorted(k for k in set(old) | set(manifest) if old.get(k) != manifest.get(k))
-            raise UserInputError(
-                f"--resume: the run directory holds a different run ({', '.join(diff)} differ)",
-                path=str(path),
-            )
-        return
     run_dir.mkdir(parents=True, exist_ok=True)
-    from mtpalette.io.runfile import write_json
-
     write_json(path, manifest)
 
 
