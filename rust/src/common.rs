@@ -150,21 +150,22 @@ impl<'a> Pairs<'a> {
 
     /// The longest candidate.
     pub fn max_hyp(&self) -> usize {
-        self.hyp_off
-            .windows(2)
-            .map(|w| (w[1] - w[0]) as usize)
-            .max()
-            .unwrap_or(0)
+        longest_row(self.hyp_off)
     }
 
     /// The longest reference row.
     pub fn max_ref(&self) -> usize {
-        self.ref_off
-            .windows(2)
-            .map(|w| (w[1] - w[0]) as usize)
-            .max()
-            .unwrap_or(0)
+        longest_row(self.ref_off)
     }
+}
+
+/// The length of the longest row of a ragged array given by its offsets (0 for none).
+pub fn longest_row(offsets: &[i64]) -> usize {
+    offsets
+        .windows(2)
+        .map(|w| (w[1] - w[0]) as usize)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Calls `f(scratch, p, row)` for every row `p` of `out` (rows of `width` values), in

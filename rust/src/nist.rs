@@ -4,7 +4,7 @@
 
 use numpy::ndarray::ArrayView2;
 
-use crate::common::par_rows;
+use crate::common::{longest_row, par_rows};
 use crate::table::slot;
 
 pub struct NistInput<'a> {
@@ -167,12 +167,7 @@ pub fn nist_stats(inp: &NistInput) -> Vec<f64> {
     let max_n = inp.ids.dim().0;
     let width = 5 * max_n;
     let mut out = vec![0.0; inp.n_hyp * width];
-    let max_h = inp.off[..=inp.n_hyp]
-        .windows(2)
-        .map(|w| (w[1] - w[0]) as usize)
-        .max()
-        .unwrap_or(0)
-        .max(1);
+    let max_h = longest_row(&inp.off[..=inp.n_hyp]).max(1);
     let size = (2 * max_h).next_power_of_two();
     par_rows(
         &mut out,
