@@ -69,9 +69,15 @@ pub fn bleu_rows(
         .collect()
 }
 
+/// `x ** 2` as Python computes it: the C library's `pow`, which is not always `x * x` to the
+/// last bit (`black_box` keeps the compiler from turning the call into a multiplication).
+fn squared(x: f64) -> f64 {
+    x.powf(std::hint::black_box(2.0))
+}
+
 /// NIST of every row of NIST statistics (`which`: 0 corpus weights, 1 segment weights).
 pub fn nist_rows(stats: ArrayView2<f64>, n: usize, which: u8) -> Vec<f64> {
-    let beta = 0.5f64.ln() / 1.5f64.ln().powi(2);
+    let beta = 0.5f64.ln() / squared(1.5f64.ln());
     let num0 = if which == 0 { 0 } else { 2 * n };
     let refl0 = if which == 0 { n } else { 3 * n };
     stats
@@ -93,7 +99,7 @@ pub fn nist_rows(stats: ArrayView2<f64>, n: usize, which: u8) -> Vec<f64> {
                 0.0
             };
             let penalty = if 0.0 < ratio && ratio < 1.0 {
-                (beta * ratio.ln().powi(2)).exp()
+                (beta * squared(ratio.ln())).exp()
             } else {
                 ratio.clamp(0.0, 1.0)
             };
