@@ -29,14 +29,7 @@ def skip_matches_kernel(
     and sorted once, however many candidates share it. Without ``any_gap`` only the pairs of
     the first ``n_buckets - 1`` gaps are listed (O(n d) work and memory instead of O(n^2)),
     and the last column is the one before it."""
-    arrays = (
-        hyp_ids,
-        np.ascontiguousarray(hyp_off, dtype=np.int64),
-        np.ascontiguousarray(seg, dtype=np.int64),
-        ref_ids,
-        np.ascontiguousarray(ref_off, dtype=np.int64),
-        np.ascontiguousarray(ref_mask, dtype=np.bool_),
-    )
+    arrays = (hyp_ids, hyp_off, seg, ref_ids, ref_off, ref_mask)  # as Pairs.arrays() gives them
     return _core.skip_matches(arrays, int(vocab), int(n_buckets), bool(any_gap))
 
 
