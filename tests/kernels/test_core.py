@@ -1,7 +1,6 @@
 """The Rust core (``mtpalette._core``): the kernels not covered by a module's own twin tests
 (score rows, closest reference lengths, ragged gathers, bounded skip-bigram gaps) against
-plain Python,
-and bad arrays refused with a Python exception, never a crash."""
+plain Python, and bad arrays refused with a Python exception, never a crash."""
 
 import math
 import subprocess
