@@ -2,9 +2,12 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rouge_score import rouge_scorer, tokenize
 
 from mtpalette import sentence_scores
+from mtpalette.errors import UserInputError
 from mtpalette.metrics.registry import parse_spec
 
 REF = "police killed the gunman"
@@ -31,8 +34,9 @@ def test_orange_paper_rouge_w():  # section 3.2, f(k) = k^2: Y1 = 0.571, Y2 = 0.
 
 
 def test_rouge_w_rouge155_compatibility():
-    # ROUGE-1.5.5 divides the recall by f(f(m)) = 49^2 = 2401 (DESIGN.md): R = 0.0816,
-    # P = 0.571, F = 0.143 on Y1.
+    # ROUGE-1.5.5 divides the recall by f(f(m)) = 49^2 = 2401: on Y1 the script prints
+    # R = 0.0816, P = 0.571, F = 0.143 (tests/data/rouge155/golden.json.gz, the paper-example
+    # set, made by scripts/rouge155_golden.py; checked on every pair in test_rouge155_parity).
     metric = parse_spec("rouge-w:2,compat=rouge155", tokenize="none")[0]
     from mtpalette.metrics.scoring import TextPairs, compute_stats
 
@@ -47,12 +51,68 @@ def test_orange_paper_rouge_s():  # section 3.3, beta = 1, no skip limit
     np.testing.assert_allclose(out, [0.5, 1 / 6, 1 / 3], rtol=1e-12)
 
 
-def test_skip_distances_checked_against_rouge155():  # DESIGN.md: S0, S1, S4, SU4
+def test_skip_distances_checked_against_rouge155():
+    # S0, S1, S4, SU4 as ROUGE-1.5.5.pl prints them for this pair (-2 0, -2 1, -2 4, -2 4 -U;
+    # the golden file of tests/data/rouge155 holds the script's output)
     out = sentence_scores(
         ["police kill the gunman"], [[REF]], ["rouge-s:0", "rouge-s:1", "rouge-s:4", "rouge-su:4"]
     )
     got = [round(float(v[0]), 3) for v in out.values()]
     assert got == [0.333, 0.4, 0.5, 0.556]
+
+
+def test_rouge_w_linear_hand_computed():
+    # Lin and Och (2004) section 3.2, f(k) = a k - b with a = 2, b = 1, X = A B C D E F G:
+    # Y1 has one run of 4: WLCS = f(4) = 7, f(7) = 13, R = P = f^-1(7/13) = (7/13 + 1)/2 = 10/13;
+    # Y2 has four runs of 1: WLCS = 4 f(1) = 4, R = P = (4/13 + 1)/2 = 17/26.
+    hyps = ["A B C D H I K", "A H B K C I D"]
+    out = _one(hyps, [["A B C D E F G"] * 2], "rouge-w:f=linear,a=2,b=1", tokenize="none")
+    np.testing.assert_allclose(out, [10 / 13, 17 / 26], rtol=1e-12)
+    # a = 3, b = 0.5, reference "A B C D" (f(4) = 11.5), candidate "A B X C D E" (f(6) = 17.5):
+    # runs "A B" and "C D": WLCS = 2 f(2) = 11; R = (11/11.5 + 0.5)/3, P = (11/17.5 + 0.5)/3
+    metric = parse_spec("rouge-w:3,f=linear,b=0.5", tokenize="none")[0]
+    from mtpalette.metrics.scoring import TextPairs, compute_stats
+
+    stats = compute_stats([metric], TextPairs.parallel(["A B X C D E"], [["A B C D"]]))[metric]
+    r, p = (11 / 11.5 + 0.5) / 3, (11 / 17.5 + 0.5) / 3
+    np.testing.assert_allclose(stats[0], [p, r, 2 * p * r / (p + r)], rtol=1e-12)
+    # identity scores (1 + b)/a; nothing in common scores b/a
+    same = _one(["A B C", "X Y"], [["A B C", "A B"]], "rouge-w:f=linear,a=3,b=1", tokenize="none")
+    np.testing.assert_allclose(same, [2 / 3, 1 / 3], rtol=1e-12)
+
+
+def test_rouge_w_linear_spec_and_errors():
+    (m,) = parse_spec("rouge-w:f=linear,a=2,b=1")
+    assert m.spec == "rouge-w:2.0,f=linear,b=1.0"
+    assert "weight:2k-1" in str(m.signature(n_refs=1))
+    assert parse_spec("rouge-w:1.2")[0].spec == "rouge-w:1.2"  # the polynomial spec is unchanged
+    for bad in ("rouge-w:1.2,b=1", "rouge-w:f=linear,b=0", "rouge-w:f=linear,compat=rouge155",
+                "rouge-w:f=cubic"):  # fmt: skip
+        with pytest.raises(UserInputError):
+            parse_spec(bad)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 3), max_size=10), min_size=1, max_size=4),
+    st.lists(st.lists(st.integers(0, 3), max_size=10), min_size=1, max_size=4),
+    st.sampled_from([(2.0, 1.0), (1.0, 0.25), (3.0, 2.5)]),
+)
+def test_wlcs_increments_equals_slow_twin(hyps, refs, ab):
+    from mtpalette.kernels.subsequence import wlcs_increments_per_ref, wlcs_slow
+    from mtpalette.metrics.base import Pairs
+    from mtpalette.text.ragged import Ragged
+
+    n = min(len(hyps), len(refs))
+    hyps, refs = hyps[:n], refs[:n]
+    pairs = Pairs(
+        Ragged.from_rows(hyps), np.arange(n), Ragged.from_rows(refs), np.ones((1, n), dtype=bool)
+    )
+    a, b = ab
+    out = wlcs_increments_per_ref(pairs, [a - b, a])
+    for p in range(n):
+        expected = wlcs_slow(refs[p], hyps[p], lambda k: a * k - b if k > 0 else 0.0)
+        assert abs(out[p, 0] - expected) <= 1e-9
 
 
 def test_rouge_w_at_one_is_rouge_l(real_pairs):

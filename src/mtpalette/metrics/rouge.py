@@ -17,7 +17,9 @@ their plain mean: it differs from the corpus score here by about 1e-3.)
 * ROUGE-N (``rouge-n:2``): clipped n-gram matches over candidate / reference n-grams.
 * ROUGE-L (``rouge-l``): LCS length over candidate / reference length (paper eqs. 1-3).
 * ROUGE-W-a (``rouge-w:1.2``): weighted LCS with f(k) = k^a, R = f^-1(WLCS / f(m)),
-  P = f^-1(WLCS / f(n)) (eqs. 4-6); a = 1 is ROUGE-L. ``compat=rouge155`` reproduces the
+  P = f^-1(WLCS / f(n)) (eqs. 4-6); a = 1 is ROUGE-L. The paper's other weight function,
+  f(k) = a k - b with f^-1(y) = (y + b) / a: ``rouge-w:f=linear,a=2,b=1`` (see
+  :class:`RougeW`). ``compat=rouge155`` reproduces the
   ROUGE-1.5.5 script exactly: its recall divides by f(f(m)) instead of f(m), and its hit is
   not the WLCS value but f summed over the runs of reference positions, consecutive in the
   reference only, that one traceback of the table matches (ties going "up").
@@ -46,7 +48,12 @@ import numpy as np
 
 from mtpalette.kernels.ngram import ngram_matches
 from mtpalette.kernels.skipbigram import skip_matches_kernel, skip_pair_totals
-from mtpalette.kernels.subsequence import lcs_per_ref, wlcs_per_ref, wlcs_rouge155_per_ref
+from mtpalette.kernels.subsequence import (
+    lcs_per_ref,
+    wlcs_increments_per_ref,
+    wlcs_per_ref,
+    wlcs_rouge155_per_ref,
+)
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.registry import register
 from mtpalette.text.ragged import Ragged
@@ -131,12 +138,15 @@ class _Rouge(Metric):
         present: np.ndarray,
         *,
         root: float = 1.0,
+        inverse=None,
         rank: np.ndarray | None = None,
     ) -> np.ndarray:
         """Per-reference hits and counts ``(P, R)`` -> ``[P, R, F]`` per candidate.
 
         P = (hit / hyp_count)^(1/root), R = (hit / ref_count)^(1/root) per reference (root is
-        ROUGE-W's a), then the multi-reference policy:
+        ROUGE-W's a; ``inverse``, when given, replaces ``x^(1/root)``: ROUGE-W's f^-1 of its
+        linear form, applied where the count is positive, 0 elsewhere), then the
+        multi-reference policy:
 
         * ``max``: the reference with the best F; ``avg``: the mean of P, R and F;
         * ``rouge155-a`` (ROUGE-1.5.5 ``-f A``): hits and counts summed over the references;
@@ -146,13 +156,19 @@ class _Rouge(Metric):
         hit = np.broadcast_to(hit, present.shape)
         hyp_count = np.broadcast_to(hyp_count, present.shape)
         ref_count = np.broadcast_to(ref_count, present.shape)
+
+        def norm(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+            if inverse is None:
+                return _ratio(num, den) ** (1 / root)
+            return np.where(den > 0, inverse(_ratio(num, den)), 0.0)
+
         if self.multiref == "rouge155-a":
             total = [np.where(present, x, 0.0).sum(axis=1) for x in (hit, hyp_count, ref_count)]
-            p = _ratio(total[0], total[1]) ** (1 / root)
-            r = _ratio(total[0], total[2]) ** (1 / root)
+            p = norm(total[0], total[1])
+            r = norm(total[0], total[2])
             return self._as_printed(np.column_stack([p, r, f_measure(p, r, self.beta)]))
-        p = _ratio(hit, hyp_count) ** (1 / root)
-        r = _ratio(hit, ref_count) ** (1 / root)
+        p = norm(hit, hyp_count)
+        r = norm(hit, ref_count)
         f = f_measure(p, r, self.beta)
         if self.multiref in ("max", "rouge155-b"):
             if self.multiref == "max":
@@ -185,6 +201,8 @@ class _Rouge(Metric):
 
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         return stats[:, _SCORE_COLUMN[self.score]]
+
+    corpus_combine = "mean"
 
     def corpus_score(self, stats: np.ndarray) -> float:
         return float(self.sentence_scores(stats).mean()) if len(stats) else 0.0
@@ -240,7 +258,9 @@ class RougeL(_Rouge):
 
 @register
 class RougeW(_Rouge):
-    """ROUGE-W-a: ``rouge-w:1.2``, grid ``rouge-w:1.1..2.0/0.1``; ``compat=rouge155``.
+    """ROUGE-W: ``rouge-w:1.2`` (f(k) = k^a), grid ``rouge-w:1.1..2.0/0.1``;
+    ``compat=rouge155``; the paper's other weight function f(k) = a k - b:
+    ``rouge-w:f=linear,a=2,b=1``.
 
     Examples
     --------
@@ -249,6 +269,24 @@ class RougeW(_Rouge):
     ...                          ["rouge-w:2"], tokenize="none").values()
     >>> out.round(3).tolist()
     [0.571, 0.286]
+    >>> (out,) = sentence_scores(["A B C D H I K", "A H B K C I D"], [["A B C D E F G"] * 2],
+    ...                          ["rouge-w:f=linear,a=2,b=1"], tokenize="none").values()
+    >>> out.round(4).tolist()  # f^-1(7/13) = 10/13, f^-1(4/13) = 17/26
+    [0.7692, 0.6538]
+
+    Notes
+    -----
+    The linear form (Lin and Och, 2004, section 3.2: f(k) = alpha k - beta, alpha, beta > 0,
+    "a gap penalty of -beta for each non-consecutive n-gram sequence") weighs a run of k
+    consecutive matches f(k) = a k - b, so WLCS = a * (matched words) - b * (runs): the
+    recurrence's increments are f(1) - 0 = a - b for a run's first match and a after it (an
+    empty run weighs 0; with f(0) = -b literally every increment would be a and WLCS would be
+    a * LCS, with no gap penalty at all). Recall and precision are the paper's eqs. 4-5 with
+    the inverse f^-1(y) = (y + b) / a: R = f^-1(WLCS / f(m)), P = f^-1(WLCS / f(n)). Unlike
+    the polynomial form these are not 0..1: a candidate equal to its reference scores
+    (1 + b) / a (1 when a = b + 1, as with the defaults a = 2, b = 1) and one with no common
+    word b / a; a sentence of length m with f(m) <= 0 scores 0. ``compat=rouge155`` exists for
+    the polynomial form only (the script has no other).
     """
 
     name = "rouge-w"
@@ -262,36 +300,101 @@ class RougeW(_Rouge):
     options: ClassVar[dict[str, Any]] = {
         **_Rouge.options,
         "a": float,
+        "b": float,
+        "f": lambda t: _choice(t, ("poly", "linear")),
         "compat": lambda t: _choice(t, ("paper", "rouge155")),
     }
 
-    def __init__(self, *, a: float = 1.2, compat: str = "paper", **kw: Any) -> None:
+    def __init__(
+        self,
+        *,
+        a: float | None = None,
+        b: float | None = None,
+        f: str = "poly",
+        compat: str = "paper",
+        **kw: Any,
+    ) -> None:
         super().__init__(**kw)
-        if a < 1:
-            raise ValueError("the weight exponent a must be at least 1")
-        self.a, self.compat = a, compat
+        _choice(f, ("poly", "linear"))
+        if f == "poly":
+            a = 1.2 if a is None else a
+            if a < 1:
+                raise ValueError("the weight exponent a must be at least 1")
+            if b is not None:
+                raise ValueError("b is the gap penalty of f=linear (f(k) = a k - b)")
+        else:
+            a = 2.0 if a is None else a
+            b = 1.0 if b is None else b
+            if not (a > 0 and b > 0):
+                raise ValueError("f=linear (f(k) = a k - b) needs a > 0 and b > 0")
+            if compat != "paper":
+                raise ValueError("compat=rouge155 exists for the polynomial form only")
+        self.a, self.b, self.f, self.compat = a, b, f, compat
 
     def params(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"a": self.a, **self._common_params()}
+        out: dict[str, Any] = {"a": self.a}
+        if self.f == "linear":
+            out.update(f="linear", b=self.b)
+        out.update(self._common_params())
         if self.compat != "paper":
             out["compat"] = self.compat
         return out
 
+    def signature_fields(self) -> dict[str, Any]:
+        fields = super().signature_fields()
+        if self.f == "linear":
+            fields["weight"] = f"{self.a:g}k-{self.b:g}"
+        return fields
+
     def group_key(self):
         return ("rouge-w", self.view())
+
+    def increments(self, longest: int) -> np.ndarray:
+        """f(k + 1) - f(k), k = 0..longest - 1, with f(0) = 0 (see the class notes).
+
+        Examples
+        --------
+        >>> RougeW(f="linear", a=2, b=0.5).increments(3).tolist()
+        [1.5, 2.0, 2.0]
+        """
+        k = np.arange(max(longest, 1) + 1, dtype=np.float64)
+        fk = self.weight(k)
+        return np.diff(fk)
+
+    def weight(self, k: np.ndarray) -> np.ndarray:
+        """f(k), with f(0) = 0."""
+        k = np.asarray(k, dtype=np.float64)
+        if self.f == "poly":
+            return k**self.a
+        return np.where(k > 0, self.a * k - self.b, 0.0)
+
+    def inverse(self, y: np.ndarray) -> np.ndarray:
+        """f^-1 (the linear form; the polynomial one goes through ``root``)."""
+        return (np.asarray(y, dtype=np.float64) + self.b) / self.a
 
     @classmethod
     def compute_group(cls, metrics: Sequence[Metric], pairs: Pairs) -> list[np.ndarray]:
         out = []
+        poly = [m for m in metrics if m.f == "poly"]
         for compat, kernel in (("paper", wlcs_per_ref), ("rouge155", wlcs_rouge155_per_ref)):
-            alphas = sorted({m.a for m in metrics if m.compat == compat})
+            alphas = sorted({m.a for m in poly if m.compat == compat})
             if alphas:
                 table = kernel(pairs, alphas)
                 out += [
                     (m, m._from_wlcs(table[:, :, alphas.index(m.a)], pairs))
-                    for m in metrics
+                    for m in poly
                     if m.compat == compat
                 ]
+        longest = max(
+            int(pairs.hyp.lengths().max(initial=0)), int(pairs.refs.lengths().max(initial=0))
+        )
+        done: dict[tuple[float, float], np.ndarray] = {}
+        for m in metrics:
+            if m.f == "linear":
+                key = (m.a, m.b)
+                if key not in done:
+                    done[key] = wlcs_increments_per_ref(pairs, m.increments(longest))
+                out.append((m, m._from_wlcs(done[key], pairs)))
         found = {id(m): stats for m, stats in out}
         return [found[id(m)] for m in metrics]
 
@@ -302,6 +405,10 @@ class RougeW(_Rouge):
         a = self.a
         m = pairs.ref_lengths().astype(float)
         n = pairs.hyp.lengths().astype(float)[:, None]
+        if self.f == "linear":
+            return self.reduce(
+                hit, self.weight(n), self.weight(m), pairs.present(), inverse=self.inverse
+            )
         f_m = m**a if self.compat == "paper" else (m**a) ** a
         rank = _ratio(hit, m**a) ** (1 / a)  # ROUGE-1.5.5 -f B ranks with a single weight
         return self.reduce(hit, n**a, f_m, pairs.present(), root=a, rank=rank)
