@@ -70,6 +70,8 @@ class ExternalMetric(Metric):
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         return stats[:, 0]
 
+    corpus_combine = "mean"
+
     def corpus_score(self, stats: np.ndarray) -> float:
         return float(stats[:, 0].mean()) if len(stats) else float("nan")
 

@@ -146,6 +146,11 @@ class Metric(ABC):
     #: the longest sentence (in tokens) the metric takes, when its time or memory grows with
     #: the square of the length (see :meth:`token_limit`); None: linear, no limit
     max_tokens: ClassVar[int | None] = None
+    #: how the corpus score combines segments: ``"sum"``, the corpus formula
+    #: (:meth:`corpus_scores_of_sums`) on the summed statistics, or ``"mean"``, the mean of
+    #: the sentence scores. Resampling (bootstrap, approximate randomization) relies on it;
+    #: a test checks it against :meth:`corpus_score` for every registered family.
+    corpus_combine: ClassVar[str] = "sum"
 
     def __init__(self, *, tokenize: str = "13a", lowercase: bool = False) -> None:
         self.tokenize = tokenize
@@ -231,7 +236,41 @@ class Metric(ABC):
 
     def corpus_score(self, stats: np.ndarray) -> float:
         """The corpus score; by default the sentence formula on the summed statistics."""
-        return float(self.sentence_scores(stats.sum(axis=0, keepdims=True))[0])
+        return float(self.corpus_scores_of_sums(stats.sum(axis=0, keepdims=True))[0])
+
+    def corpus_scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        """The corpus score of every row of summed statistics (``corpus_combine == "sum"``);
+        by default the sentence formula."""
+        return self.sentence_scores(sums)
+
+    def resampling_rows(self, stats: np.ndarray) -> np.ndarray:
+        """What a reweighted sample sums, one row per segment: the statistics (``"sum"``) or
+        the sentence scores as one column (``"mean"``)."""
+        if self.corpus_combine == "mean":
+            return np.asarray(self.sentence_scores(stats), dtype=np.float64)[:, None]
+        return np.asarray(stats, dtype=np.float64)
+
+    def scores_of_resampled(self, sums: np.ndarray, weight: np.ndarray | float) -> np.ndarray:
+        """Corpus scores from weighted sums of :meth:`resampling_rows` (``(B, k)``), each
+        sample's total weight ``weight`` (its number of segments)."""
+        if self.corpus_combine == "mean":
+            return sums[:, 0] / weight
+        return self.corpus_scores_of_sums(sums)
+
+    def corpus_scores(self, stats: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """The corpus score of each reweighted sample: sample ``b`` counts segment ``i``
+        ``weights[b, i]`` times (bootstrap counts, 0/1 selections), in one matrix product.
+
+        Examples
+        --------
+        >>> from mtpalette.metrics import parse_specs
+        >>> (wer,) = parse_specs(["wer"])
+        >>> stats = np.array([[1.0, 4.0], [0.0, 2.0], [3.0, 3.0]])  # errors, ref words
+        >>> wer.corpus_scores(stats, np.array([[1, 1, 1], [2, 0, 1]])).tolist()
+        [0.4444444444444444, 0.45454545454545453]
+        """
+        w = np.asarray(weights, dtype=np.float64)
+        return self.scores_of_resampled(w @ self.resampling_rows(stats), w.sum(axis=1))
 
 
 class TextMetric(Metric):
@@ -243,6 +282,7 @@ class TextMetric(Metric):
     """
 
     reads_text: ClassVar[bool] = True
+    corpus_combine: ClassVar[str] = "mean"
 
     @classmethod
     @abstractmethod

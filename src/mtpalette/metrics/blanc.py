@@ -304,6 +304,8 @@ class Blanc(Metric):
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         return stats[:, 2]
 
+    corpus_combine = "mean"
+
     def corpus_score(self, stats: np.ndarray) -> float:
         return float(stats[:, 2].mean()) if len(stats) else 0.0
 

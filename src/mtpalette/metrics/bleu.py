@@ -249,9 +249,8 @@ class BLEU(_NgramFamily):
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         return self._scores(stats, True if self.eff is None else self.eff)
 
-    def corpus_score(self, stats: np.ndarray) -> float:
-        effective = False if self.eff is None else self.eff
-        return float(self._scores(stats.sum(axis=0, keepdims=True), effective)[0])
+    def corpus_scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        return self._scores(sums, False if self.eff is None else self.eff)
 
 
 @register

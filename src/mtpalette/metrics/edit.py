@@ -101,10 +101,6 @@ class _ErrorRate(Metric):
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         return stats[:, 0] / np.maximum(stats[:, 1], 1)
 
-    def corpus_score(self, stats: np.ndarray) -> float:
-        total = stats.sum(axis=0)
-        return float(total[0] / max(total[1], 1))
-
 
 @register
 class WER(_ErrorRate):

@@ -144,5 +144,5 @@ class NIST(Metric):
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         return self._scores(stats, 1)
 
-    def corpus_score(self, stats: np.ndarray) -> float:
-        return float(self._scores(stats.sum(axis=0, keepdims=True), 0)[0])
+    def corpus_scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        return self._scores(sums, 0)
