@@ -1,9 +1,11 @@
-"""ROSE as a metric: ``rose:@model.json``, a trained linear model over ROSE's features
-(:mod:`mtpalette.train.rose`, :mod:`mtpalette.metrics.rose_features`).
+"""ROSE as a metric: ``rose:@model.json``, a trained model over ROSE's features
+(:mod:`mtpalette.train.rose`, :mod:`mtpalette.metrics.rose_features`): linear weights, or a
+kernel expansion (polynomial or RBF; support vectors or Nystroem landmarks).
 
-The model file fixes the language (function words, tagger), the POS features, the tokenizer
-and the case; its content hash is in the signature. The sentence score is the model's value;
-the corpus score is the mean of the sentence scores. Train one with ``mtpalette train-rose``.
+The model file fixes the language and its function-word list, the POS features, the tokenizer
+and the case; its content hash, kernel, loss and function-word list are in the signature.
+The sentence score is the model's value; the corpus score is the mean of the sentence scores.
+Train one with ``mtpalette train-rose``.
 """
 
 from __future__ import annotations
@@ -37,7 +39,11 @@ class Rose(TextMetric):
         self.model = RoseModel.load(self.path)
         m = self.model
         self.extractor = FeatureExtractor(
-            lang=m.lang, pos=m.pos, tokenize=m.tokenize, lowercase=m.lowercase
+            lang=m.lang,
+            pos=m.pos,
+            tokenize=m.tokenize,
+            lowercase=m.lowercase,
+            function_words=m.function_words,
         )
 
     def params(self) -> dict[str, Any]:
@@ -53,6 +59,9 @@ class Rose(TextMetric):
             "kind": m.kind,
             "lang": m.lang,
             "pos": m.pos,
+            "kernel": m.kernel,
+            "loss": m.loss,
+            "fw": m.function_words,
             "model_sha": self.model.digest(),
             "rose_tok": m.tokenize,
             "rose_lc": m.lowercase,

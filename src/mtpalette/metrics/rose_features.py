@@ -8,11 +8,13 @@ String matching, n = 1..4 (features 1-13):
   n-grams; the reference with the highest recall (the smallest error) is kept;
 * ``F_n = 2 P_n R_n / (P_n + R_n)``; average n-gram precision ``(P_1 + .. + P_4) / 4``.
 
-Word counts (14-17): for words, function words (the ``stopwordsiso`` list of the target
-language), punctuation (tokens made only of Unicode punctuation, category P) and content
-words (the rest), ``1 + (count in candidate - count in reference) / reference length``: 1 when
-the counts agree, normalised by the reference length as the paper does; over several
-references the value closest to 1.
+Word counts (14-17): for words, function words (a list per target language, chosen with
+``function_words``: ``fw100``, 100 words per language as in the paper, bundled; or
+``stopwordsiso``, that package's full list; see :func:`function_words`), punctuation (tokens
+made only of Unicode punctuation, category P) and content words (the rest),
+``1 + (count in candidate - count in reference) / reference length``: 1 when the counts
+agree, normalised by the reference length as the paper does; over several references the
+value closest to 1.
 
 POS (18-33, ``pos=True``): the same precision, recall and F over n-grams of Universal POS tags
 (:mod:`mtpalette.text.pos`; English only), and the string/POS mixed precision: a candidate
@@ -50,14 +52,55 @@ def feature_names(pos: bool) -> list[str]:
     return CORE + (POS if pos else [])
 
 
+#: function-word resources: ``fw100`` (bundled, 100 words per language, as the paper's lists)
+#: and ``stopwordsiso`` (the package's full lists, e.g. 1,298 English words)
+FUNCTION_WORDS = ("fw100", "stopwordsiso")
+
+
 @cache
-def function_words(lang: str) -> frozenset[str]:
-    """The ``stopwordsiso`` list of ``lang`` (lower case)."""
+def _fw100() -> dict[str, list[str]]:
+    import json
+    from importlib import resources
+
+    ref = resources.files("mtpalette") / "data" / "lexical" / "function_words_100.json"
+    return json.loads(ref.read_text(encoding="utf-8"))["words"]
+
+
+@cache
+def function_words(lang: str, source: str = "stopwordsiso") -> frozenset[str]:
+    """The function words of ``lang`` (lower case) from ``source``.
+
+    * ``fw100``: 100 words per language (cs, de, en, es, fr), the size of Song and Cohn
+      (2011)'s lists: the stopwordsiso words most frequent in WMT12 newstest2012
+      (``data/lexical/function_words_100.json``, ``scripts/build_function_words.py``; see
+      ``data/NOTICE``);
+    * ``stopwordsiso``: the whole stopwordsiso list of the language (any of its 50-odd
+      languages; English has 1,298 words, many of them content words such as "know").
+
+    Examples
+    --------
+    >>> len(function_words("en", "fw100")), len(function_words("en"))
+    (100, 1298)
+    >>> "know" in function_words("en"), "know" in function_words("en", "fw100")
+    (True, False)
+    """
+    from mtpalette.errors import UserInputError
+
+    if source == "fw100":
+        words = _fw100()
+        if lang not in words:
+            raise UserInputError(
+                f"no fw100 function-word list for language {lang!r} (it has "
+                f"{', '.join(sorted(words))}); use function_words=stopwordsiso"
+            )
+        return frozenset(words[lang])
+    if source != "stopwordsiso":
+        raise UserInputError(
+            f"unknown function-word list {source!r}; expected {' or '.join(FUNCTION_WORDS)}"
+        )
     import stopwordsiso
 
     if not stopwordsiso.has_lang(lang):
-        from mtpalette.errors import UserInputError
-
         raise UserInputError(f"no function-word list for language {lang!r} in stopwordsiso")
     return frozenset(w.lower() for w in stopwordsiso.stopwords(lang))
 
@@ -116,7 +159,12 @@ def prf(cand: Sequence[str], refs: Sequence[Sequence[str]]) -> tuple[list, list,
     return P, R, F
 
 
-def count_features(cand: Sequence[str], refs: Sequence[Sequence[str]], lang: str) -> list[float]:
+def count_features(
+    cand: Sequence[str],
+    refs: Sequence[Sequence[str]],
+    lang: str,
+    function_words_source: str = "stopwordsiso",
+) -> list[float]:
     """Words, function words, punctuation, content words: ``1 + (c - r) / |ref|``, the value
     closest to 1 over the references.
 
@@ -125,7 +173,7 @@ def count_features(cand: Sequence[str], refs: Sequence[Sequence[str]], lang: str
     >>> count_features("the cat , sat".split(), ["a cat sat".split()], "en")
     [1.3333333333333333, 1.0, 1.3333333333333333, 1.0]
     """
-    fw = function_words(lang)
+    fw = function_words(lang, function_words_source)
 
     def counts(tokens: Sequence[str]) -> np.ndarray:
         punct = sum(is_punct(t) for t in tokens)
@@ -189,10 +237,12 @@ def features(
     lang: str = "en",
     pos: bool = False,
     tagger=None,
+    function_words: str = "stopwordsiso",
 ) -> list[float]:
-    """Every feature of :func:`feature_names` for one candidate (tokens) and its references."""
+    """Every feature of :func:`feature_names` for one candidate (tokens) and its references;
+    ``function_words``: the list of :func:`function_words` (``fw100`` or ``stopwordsiso``)."""
     P, R, F = prf(cand, refs)
-    row = P + R + F + [sum(P) / N] + count_features(cand, refs, lang)
+    row = P + R + F + [sum(P) / N] + count_features(cand, refs, lang, function_words)
     if pos:
         ctags = tagger.tag(list(cand))
         rtags = [tagger.tag(list(r)) for r in refs]
