@@ -37,81 +37,84 @@ def _run(args):
     assert result.exit_code == 0, result.output
 
 
+def _lines(tmp, folder, name, n):
+    path = tmp / folder / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text("\n".join((ROOT / name).read_text().split("\n")[:n]) + "\n")
+    return path
+
+
+def _orange(tmp, folder, n, systems, metrics):
+    refs = [_lines(tmp, folder, name, n) for name in ("ref.txt", "refB.txt")]
+    hyps = [_lines(tmp, folder, f"{name}.txt", n) for name in systems]
+    out = tmp / f"orange-{folder}"
+    _run(
+        ["orange", "--refs", *map(str, refs), "--systems", *map(str, hyps), *metrics]
+        + ["--bootstrap", "100", "--out-dir", str(out), "-q"]
+    )
+    return out / "run.json"
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    """An ORANGE run and a correlation run on 80 real segments, and their report."""
+    """Two ORANGE runs (80 and 60 real segments, two data sets), a segment-level and a
+    system-level correlation run, and their report."""
     tmp = tmp_path_factory.mktemp("report")
-    refs = [tmp / "ref.txt", tmp / "refB.txt"]
-    for name, path in zip(("ref.txt", "refB.txt"), refs, strict=True):
-        path.write_text("\n".join((ROOT / name).read_text().split("\n")[:80]) + "\n")
-    systems = []
-    for name in ("Facebook-AI", "NiuTrans", "Online-W", "SMU", "DIDI-NLP"):
-        p = tmp / f"{name}.txt"
-        p.write_text("\n".join((ROOT / f"{name}.txt").read_text().split("\n")[:80]) + "\n")
-        systems.append(p)
     metrics = ["-m", "bleus:4", "wer", "rouge-l"]
-    _run(
-        [
-            "orange",
-            "--refs",
-            *map(str, refs),
-            "--systems",
-            *map(str, systems),
-            *metrics,
-            "--bootstrap",
-            "100",
-            "--out-dir",
-            str(tmp / "orange"),
-            "-q",
-        ]
+    eight = (
+        "Facebook-AI",
+        "NiuTrans",
+        "Online-W",
+        "SMU",
+        "DIDI-NLP",
+        "MiSS",
+        "IIE-MT",
+        "Borderline",
     )
-    _run(
-        [
-            "correlate",
-            "--bundled",
-            "zhen",
-            *metrics,
-            "--stat",
-            "pearson,kendall",
-            "--max-items",
-            "120",
-            "--bootstrap",
-            "100",
-            "--test",
-            "bootstrap",
-            "--keep-scores",
-            "--out-dir",
-            str(tmp / "corr"),
-            "-q",
-        ]
-    )
-    runs = [tmp / "orange" / "run.json", tmp / "corr" / "run.json"]
+    orange1 = _orange(tmp, "ted80", 80, eight, metrics)
+    orange2 = _orange(tmp, "ted60", 60, eight[:3], ["-m", "bleus:1", "bleus:4", "wer", "rouge-l"])
+    corr = ["correlate", "--bundled", "zhen", *metrics, "--stat", "pearson,kendall"]
+    corr += ["--bootstrap", "100", "--test", "bootstrap", "-q"]
+    _run([*corr, "--max-items", "120", "--keep-scores", "--out-dir", str(tmp / "corr")])
+    _run([*corr, "--level", "system", "--out-dir", str(tmp / "sys")])
+    runs = [orange1, tmp / "corr" / "run.json", tmp / "sys" / "run.json", orange2]
     out = write_report(runs, tmp / "report.html")
     return out, [json.loads(p.read_text()) for p in runs]
 
 
 def test_report_holds_the_runs_numbers_and_is_self_contained(report):
-    path, (orange_run, corr_run) = report
+    path, (orange_run, corr_run, sys_run, orange2) = report
     text = path.read_text(encoding="utf-8")
-    for row in orange_run["results"]["table"]["rows"]:
-        assert f"{100 * row['orange']:.2f}%" in text
-    for table in corr_run["results"]["tables"]:
-        for row in table["rows"]:
-            assert f"{row['correlation']:.4f}" in text
+    for run in (orange_run, orange2):
+        for row in run["results"]["table"]["rows"]:
+            assert f"{100 * row['orange']:.2f}%" in text
+    for run in (corr_run, sys_run):
+        for table in run["results"]["tables"]:
+            for row in table["rows"]:
+                assert f"{row['correlation']:.4f}" in text
     # offline: no external scripts, styles, images or fonts
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", text)
-    assert text.count("<svg") >= 2 + 2 + 3  # CI bars, curve, two correlation bars, 3 scatters
     data = re.search(r'<script type="application/json" class="errors-data">(.*?)</script>', text)
     errors = json.loads(data.group(1))
     assert errors["metrics"] == ["bleus:4", "wer", "rouge-l"] and len(errors["segments"]) > 10
+    assert errors["refs"] == ["A", "B"] and errors["ref_files"] == ["ref.txt", "refB.txt"]
+    # the scatters' axes say what they show: raw scores with their direction
+    assert "wer segment score (lower is better)" in text and "(metric negated)" not in text
+    assert "wer corpus score (lower is better)" in text
 
 
 def test_report_command_and_bad_run_files(report, tmp_path):
     path, _ = report
-    run_file = path.parent / "orange" / "run.json"
+    runs = [str(path.parent / f"orange-{name}" / "run.json") for name in ("ted80", "ted60")]
     out = tmp_path / "r.html"
-    result = CliRunner().invoke(app, ["report", str(run_file), "-o", str(out), "-q"])
+    args = ["report", *runs, "-o", str(out), "--labels", "TED-80,TED-60", "-q"]
+    result = CliRunner().invoke(app, args)
     assert result.exit_code == 0 and out.stat().st_size > 10_000
+    text = out.read_text(encoding="utf-8")
+    assert "run1: orange &middot; TED-80" in text and "run2: orange &middot; TED-60" in text
+    assert '<table class="metrics summary">' in text  # two runs: one table, a column each
+    result = CliRunner().invoke(app, ["report", *runs, "-o", str(out), "--labels", "x"])
+    assert "1 label(s) for 2 run file(s)" in str(result.exception)
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "something else"}')
     with pytest.raises(UserInputError, match="not an mtpalette run file"):
@@ -125,10 +128,10 @@ def test_report_command_and_bad_run_files(report, tmp_path):
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs it)")
 def test_report_in_headless_chromium(report):
     playwright = pytest.importorskip("playwright.sync_api")
-    path, (orange_run, corr_run) = report
+    path, (orange_run, corr_run, sys_run, orange2) = report
     with playwright.sync_playwright() as p:  # playwright gives it a new, empty profile
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
         problems = []
         page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: problems.append(str(e)))
@@ -136,49 +139,216 @@ def test_report_in_headless_chromium(report):
         page.goto(path.as_uri())
         page.wait_for_selector(".error-browser tbody tr")
         assert problems == []
-
-        # the ORANGE table holds the run's numbers, in the run's order
-        cells = page.locator(".orange-table td.orange").all_text_contents()
-        expected = [f"{100 * r['orange']:.2f}%" for r in orange_run["results"]["table"]["rows"]]
-        assert cells == expected
-        values = page.locator(".corr-table td.value").all_text_contents()
-        assert values == [
-            f"{r['correlation']:.4f}" for t in corr_run["results"]["tables"] for r in t["rows"]
-        ]
-
-        # plots render: every figure has a visible size and drawn paths
-        figs = page.locator(".fig svg")
-        assert figs.count() >= 7
-        for k in range(figs.count()):
-            box = figs.nth(k).bounding_box()
-            assert box is not None and box["width"] > 100 and box["height"] > 50
-        assert page.locator(".fig.curve svg path").count() > 10
-        assert page.locator(".fig.scatter svg image").count() == 3  # rasterised points
-
-        # the error browser filters, searches and switches metric
-        count = page.locator(".eb-count")
-        total = int(count.text_content().split()[0])
-        first_ref = page.locator(".error-browser tbody tr .ref").first.text_content()
-        word = max(first_ref.split()[1:], key=len).strip(".,;:!?\"'")
-        page.fill(".eb-search", word)
-        found = int(count.text_content().split()[0])
-        assert 1 <= found < total
-        rows = page.locator(".error-browser tbody tr")
-        for k in range(rows.count()):
-            assert word.lower() in rows.nth(k).text_content().lower()
-        page.fill(".eb-search", "")
-        page.fill(".eb-min", "4")
-        page.dispatch_event(".eb-min", "change")
-        outranking = page.locator(".error-browser tbody tr td:nth-child(3)").all_text_contents()
-        assert outranking and all(int(x) >= 4 for x in outranking)
-        page.select_option(".eb-metric", label="wer")
-        assert page.locator(".error-browser tbody tr").count() >= 1
-        page.click("th[data-sort=out]")
-        after = [
-            int(x)
-            for x in page.locator(".error-browser tbody tr td:nth-child(3)").all_text_contents()
-        ]
-        assert after == sorted(after, reverse=True)
-        assert page.locator("mark").count() > 0  # matched words highlighted
+        _check_tables(page, orange_run, corr_run, sys_run, orange2)
+        _check_figures(page, orange_run, orange2, corr_run, sys_run)
+        _check_error_browser(page, path, orange_run)
         assert problems == []
         browser.close()
+
+
+def _texts(page, selector):
+    return page.locator(selector).all_text_contents()
+
+
+def _score(x):
+    a = abs(x)
+    return f"{x:.2f}" if a >= 10 else (f"{x:.3f}" if a >= 1 else f"{x:.4f}")
+
+
+def _check_tables(page, orange_run, corr_run, sys_run, orange2):
+    # the ORANGE tables hold the runs' numbers, in the runs' order
+    expected = [
+        f"{100 * r['orange']:.2f}%"
+        for run in (orange_run, orange2)
+        for r in run["results"]["table"]["rows"]
+    ]
+    assert _texts(page, ".orange-table td.orange") == expected
+    assert _texts(page, ".corr-table td.value") == [
+        f"{r['correlation']:.4f}"
+        for run in (corr_run, sys_run)
+        for t in run["results"]["tables"]
+        for r in t["rows"]
+    ]
+
+    # the systems table: every system's human score and each metric's corpus score, ranked
+    ss = sys_run["results"]["tables"][0]["system_scores"]
+    table = page.locator("table.systems")
+    assert table.count() == 1
+    systems = table.locator("tbody tr").evaluate_all("rs => rs.map(r => r.dataset.system)")
+    order = sorted(range(len(ss["systems"])), key=lambda i: -ss["human"][i])
+    assert systems == [ss["systems"][i] for i in order] and len(systems) == 13
+    humans = table.locator("tbody td.human .rk").all_text_contents()
+    assert humans == [str(k + 1) for k in range(13)]
+    for j, metric in enumerate(ss["metrics"]):
+        values = ss["metrics"][metric]
+        cells = table.locator(f"tbody td.m:nth-child({j + 3}) .v").all_text_contents()
+        assert cells == [_score(values[i]) for i in order]
+        ranks = table.locator(f"tbody td.m:nth-child({j + 3}) .rk").all_text_contents()
+        lower = metric == "wer"
+        best = (min if lower else max)(values)
+        assert ranks[[values[i] for i in order].index(best)] == "1"
+    # below it, each system-level correlation with its interval
+    for t, row in zip(sys_run["results"]["tables"], table.locator("tfoot tr").all(), strict=True):
+        by = {r["metric"]: r for r in t["rows"]}
+        cells = row.locator("td").all()[2:]
+        for metric, cell in zip(ss["metrics"], cells, strict=True):
+            r = by[metric]
+            assert cell.text_content() == (
+                f"{r['correlation']:.3f}[{r['low']:.2f}, {r['high']:.2f}]"
+            )
+
+    # the multi-run table: one column per run and table, the runs' numbers in it
+    summary = page.locator("table.summary")
+    heads = summary.locator("thead tr:nth-child(2) th").all_text_contents()[1:]
+    assert heads == [
+        "ORANGE (%) ↓",
+        "pearson (segment)",
+        "kendall-b (segment)",
+        "pearson (system)",
+        "kendall-b (system)",
+        "ORANGE (%) ↓",
+    ]
+    datasets = summary.locator("thead tr:first-child th").all_text_contents()[1:]
+    assert datasets[0] == "ted80" and datasets[-1] == "ted60" and datasets[1] == "zhen"
+    for row in orange2["results"]["table"]["rows"]:
+        cell = summary.locator(f'tr[data-metric="{row["metric"]}"] td:last-child')
+        assert cell.text_content() == f"{100 * row['orange']:.2f}"
+        assert ("best" in cell.get_attribute("class")) == row["best"]
+    wer = sys_run["results"]["tables"][1]["rows"]
+    cell = summary.locator('tr[data-metric="wer"] td:nth-child(6)')
+    assert (
+        cell.text_content() == f"{next(r for r in wer if r['metric'] == 'wer')['correlation']:.4f}"
+    )
+
+    # signatures: a compact table, the raw JSON behind a closed toggle
+    sigs = page.locator("#run1 table.sigs tbody tr")
+    assert sigs.evaluate_all("rs => rs.map(r => r.dataset.metric)") == list(
+        orange_run["signatures"]
+    )
+    assert "tok" in page.locator("#run1 table.sigs thead").text_content()
+    assert not page.locator("#run1 details.raw pre").is_visible()
+    assert page.locator("#run1 table.inputs").text_content().count("ref") >= 2
+
+
+def _check_figures(page, orange_run, orange2, corr_run, sys_run):
+    figs = page.locator(".fig svg")
+    for k in range(figs.count()):
+        box = figs.nth(k).bounding_box()
+        assert box is not None and box["width"] > 100 and box["height"] > 50
+    # dot-and-whisker: one dot per metric, on an axis zoomed to the intervals (not from 0)
+    dots = page.locator("#run1 .fig.ci-dots svg")
+    for r in orange_run["results"]["table"]["rows"]:
+        assert dots.locator(f'g[id="dot-{r["metric"]}"] use').count() == 1
+    ticks = [float(t) for t in dots.locator("text").all_text_contents() if _number(t)]
+    low = min(100 * r["orange_low"] for r in orange_run["results"]["table"]["rows"])
+    assert ticks and min(ticks) > low - 5 > 0
+    # the curve: every metric's line, each with its own colour and marker
+    for run, sec in ((orange_run, "#run1"), (orange2, "#run4")):
+        curve = page.locator(f"{sec} .fig.curve svg")
+        styles = set()
+        for metric in run["results"]["curve"]["orange"]:
+            line = curve.locator(f'g[id="curve-{metric}"] path').first
+            assert line.count() == 1
+            styles.add(line.get_attribute("style"))
+        assert len(styles) == len(run["results"]["curve"]["orange"])
+    # segment level: a hexbin per metric; system level: one labelled dot per system
+    seg = page.locator('#run2 .fig.scatter[data-level="segment"]')
+    assert seg.count() == len(corr_run["results"]["segment_scores"]["metrics"])
+    assert seg.first.locator("svg image").count() == 2  # rasterised hexagons, colour bar
+    systems = sys_run["results"]["tables"][0]["system_scores"]["systems"]
+    sysplots = page.locator('#run3 .fig.scatter[data-level="system"]')
+    assert sysplots.count() == 3
+    for k in range(3):
+        svg = sysplots.nth(k).locator("svg")
+        assert svg.locator('g[id^="sys-"]').count() == len(systems)
+        labels = set(svg.locator("text").all_text_contents())
+        assert set(systems) <= labels
+
+
+def _number(text):
+    try:
+        float(text.replace("−", "-"))
+    except ValueError:
+        return False
+    return True
+
+
+def _check_error_browser(page, path, orange_run):
+    records = [
+        json.loads(line)
+        for line in (path.parent / "orange-ted80" / "errors.jsonl").read_text().splitlines()
+    ]
+    box = page.locator("#run1 .error-browser")
+    best = next(r["metric"] for r in orange_run["results"]["table"]["rows"] if r["best"])
+    assert box.locator(".eb-metric").input_value() == str(["bleus:4", "wer", "rouge-l"].index(best))
+    count = box.locator(".eb-count")
+    shown = [r for r in records if r["metric"] == best]
+    assert count.text_content() == f"{len(shown)} segment(s)"
+    rows = box.locator("tbody tr")
+    assert rows.count() == min(20, len(shown))  # paged: the page stays short
+    assert box.locator(".eb-page").first.text_content() == f"page 1 of {-(-len(shown) // 20)}"
+
+    # each row: references A and B with their scores against each other, the candidates
+    # with their score in each comparison, and "+N more"
+    for k in range(rows.count()):
+        row = rows.nth(k)
+        rec = shown[k]
+        assert row.get_attribute("data-segment") == str(rec["segment"])
+        refs = row.locator(".ref")
+        assert refs.locator(".lab").all_text_contents() == ["A", "B"]
+        a, b = rec["reference_scores"]
+        assert refs.locator(".meta").all_text_contents() == [
+            f"vs B {_score(a)}",
+            f"vs A {_score(b)}",
+        ]
+        cands = row.locator(".cand")
+        assert cands.count() == min(5, rec["n_outranking"])
+        first = rec["candidates"][0]
+        meta = cands.first.locator(".meta .sc").all_text_contents()
+        assert [m.replace(" ▲", "") for m in meta] == [
+            f"vs B {_score(first['scores'][0])}",
+            f"vs A {_score(first['scores'][1])}",
+        ]
+        assert cands.first.locator(".origin").text_content() == first["origin"]
+        more = row.locator(".eb-all")
+        if rec["n_outranking"] > 5:
+            assert more.text_content() == f"+{rec['n_outranking'] - 5} more"
+        else:
+            assert more.count() == 0
+    big = next(k for k in range(rows.count()) if shown[k]["n_outranking"] > 5)
+    rows.nth(big).locator(".eb-all").click()
+    assert rows.nth(big).locator(".cand").count() == len(shown[big]["candidates"])
+    assert rows.nth(big).locator(".eb-all").text_content() == "show fewer"
+
+    # highlights: the metric's matched n-grams, fewer words than every shared one
+    page.select_option("#run1 .eb-metric", label="bleus:4")
+    marks4 = sum(len(t.split()) for t in box.locator(".cand mark").all_text_contents())
+    assert "n-grams of 2 to 4 words" in box.locator(".eb-legend").text_content()
+    words = sum(len(t.split()) for t in box.locator(".cand").all_text_contents())
+    assert 0 < marks4 < words
+    # the comparison in view: B held out, scored against A
+    page.select_option("#run1 .eb-comp", index=1)
+    assert box.locator("tbody tr").first.locator(".ref.heldout .lab").text_content() == "B"
+    assert box.locator("tbody tr").first.locator(".sc.cur").first.text_content().startswith("vs A")
+
+    # paging, filtering, search, sorting
+    box.locator(".eb-next").first.click()
+    assert box.locator(".eb-page").first.text_content().startswith("page 2 of")
+    total = int(count.text_content().split()[0])
+    first_ref = box.locator("tbody tr .ref").first.text_content()
+    word = max(first_ref.split()[3:], key=len).strip(".,;:!?\"'")
+    page.fill("#run1 .eb-search", word)
+    found = int(count.text_content().split()[0])
+    assert 1 <= found < total
+    for k in range(rows.count()):
+        assert word.lower() in rows.nth(k).text_content().lower()
+    page.fill("#run1 .eb-search", "")
+    page.fill("#run1 .eb-min", "4")
+    page.dispatch_event("#run1 .eb-min", "change")
+    outranking = box.locator("tbody tr td:nth-child(3)").all_text_contents()
+    assert outranking and all(int(x) >= 4 for x in outranking)
+    page.select_option("#run1 .eb-metric", label="wer")
+    assert "edit alignment" in box.locator(".eb-legend").text_content()
+    page.click("#run1 th[data-sort=out]")
+    after = [int(x) for x in box.locator("tbody tr td:nth-child(3)").all_text_contents()]
+    assert after == sorted(after, reverse=True)

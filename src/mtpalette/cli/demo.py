@@ -5,8 +5,9 @@
 2. ORANGE: how each metric ranks the held-out human reference among the 13 systems' outputs
    (leave-one-out over the two references), written to ``--out-dir``/orange.
 3. Correlation of the same metrics with the MQM scores (Pearson and Kendall, 95% intervals),
-   written to ``--out-dir``/correlation.
-4. The HTML report of both runs, ``--out-dir``/report.html.
+   at segment level (``--out-dir``/correlation) and at system level, the 13 systems' corpus
+   scores against their mean MQM score (``--out-dir``/correlation-system).
+4. The HTML report of the three runs, ``--out-dir``/report.html.
 
 The metrics shown are those of :data:`SCORE_METRICS` / :data:`ORANGE_METRICS` whose family
 is registered, so the demo follows the families the package has.
@@ -108,6 +109,7 @@ def demo(
         console.print(f"  {m.signature(n_refs=len(refs))}", style="dim")
     console.print()
     orange_dir, corr_dir = out_dir / "orange", out_dir / "correlation"
+    system_dir = out_dir / "correlation-system"
     orange(
         refs=ref_paths,
         systems=systems,
@@ -127,14 +129,26 @@ def demo(
         keep_scores=True,
         out_dir=corr_dir,
     )
+    console.print()
+    correlate(
+        metrics=score_specs,
+        bundled="zhen",
+        stat="pearson,kendall",
+        level="system",
+        bootstrap=1000,
+        seed=12345,
+        test="bootstrap",
+        out_dir=system_dir,
+    )
     report = write_report(
-        [orange_dir / "run.json", corr_dir / "run.json"],
+        [orange_dir / "run.json", corr_dir / "run.json", system_dir / "run.json"],
         out_dir / "report.html",
         title="mtpalette demo: WMT21 TED zh-en (MQM)",
     )
     console.print(
         f"\nORANGE run: {orange_dir}/ (run.json, table.csv, curve.png, errors.jsonl); "
-        f"correlation run: {corr_dir}/\n[bold]Report: {report}[/bold] (open it in a browser)"
+        f"correlation runs: {corr_dir}/ (segment level), {system_dir}/ (system level)\n"
+        f"[bold]Report: {report}[/bold] (open it in a browser)"
     )
     more = [s for s in available(MORE_METRICS) if s not in score_specs]
     if more:

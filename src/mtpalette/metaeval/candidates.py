@@ -257,6 +257,16 @@ class _Accumulator:
         self.ties = np.zeros(n_cand, dtype=counter)
         self.cand_sum = np.zeros(n_cand, dtype=np.float32) if keep_scores else None
         self.oracle_sum = np.zeros(n_seg, dtype=np.float64)
+        # per comparison / per reference, for the error browser
+        self.cand_k: list[np.ndarray] = []
+        self.ref_k: list[np.ndarray] = []
+        self.keep_scores = keep_scores
+
+    def add_reference(self, scores: np.ndarray) -> None:
+        """One reference's scores against the other references."""
+        self.oracle_sum += scores
+        if self.keep_scores:
+            self.ref_k.append(np.asarray(scores, dtype=np.float64).copy())
 
     def add(
         self, cand: np.ndarray, oracle: np.ndarray, seg: np.ndarray, higher_is_better: bool
@@ -266,6 +276,7 @@ class _Accumulator:
         self.ties += tie
         if self.cand_sum is not None:
             self.cand_sum += cand.astype(np.float32)
+            self.cand_k.append(cand.astype(np.float32))
 
 
 def _scores(group: Sequence[Metric], pairs: TextPairs) -> Mapping[Metric, np.ndarray]:
@@ -339,7 +350,7 @@ def compare_candidates(
             for group in groups:
                 for m, sc in _scores(group, pairs).items():
                     acc[m].add(sc[:U][inverse], sc[U:], seg, m.higher_is_better)
-                    acc[m].oracle_sum += sc[U:]
+                    acc[m].add_reference(sc[U:])
                 step(f"reference {k + 1}/{R} held out: {group[0].spec}")
             del pairs
     else:
@@ -351,7 +362,7 @@ def compare_candidates(
             )
             for group in groups:
                 for m, sc in _scores(group, pairs).items():
-                    acc[m].oracle_sum += sc
+                    acc[m].add_reference(sc)
                 step(f"reference {k + 1}/{R} against the others: {group[0].spec}")
         pairs = TextPairs(u_texts, u_seg, all_refs, _encoders=encoders)
         for group in groups:
@@ -383,6 +394,8 @@ def compare_candidates(
                 str(signature),
                 cand_scores,
                 a.oracle_sum / R if keep_scores else None,
+                np.vstack(a.cand_k) if a.cand_k else None,
+                np.vstack(a.ref_k) if a.ref_k else None,
             )
         )
     return out

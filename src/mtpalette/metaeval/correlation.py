@@ -564,8 +564,47 @@ def correlation_table(
             "n_rated": data.n_rated,
             "system_score": system_score if level == "system" else None,
             "systems": list(data.systems),
+            "system_scores": system_scores(data, scores, system_score=system_score),
         },
     )
+
+
+def system_scores(
+    data: SegmentData, scores: Sequence[MetricScores], *, system_score: str = "corpus"
+) -> dict[str, Any]:
+    """Each system's human score (mean over its rated items) and each metric's own score of
+    it (``corpus``: the corpus score of its rated items; ``mean``: the mean of its segment
+    scores), as the report's systems table shows them; metric scores are not negated.
+
+    Examples
+    --------
+    >>> from mtpalette.metrics import parse_specs
+    >>> d = SegmentData(["A", "B"], np.array([[0.0, -1.0], [-5.0, np.nan]]),
+    ...                 [["a b", "c d"], ["a x", "c d"]], [["a b", "c d"]], [0, 1])
+    >>> out = system_scores(d, score_segments(d, parse_specs(["wer"], tokenize="none")))
+    >>> out["human"], out["metrics"]["wer"], out["n_rated"]
+    ([-0.5, -5.0], [0.0, 0.5], [2, 1])
+    """
+    from mtpalette.stats.correlation import system_means
+
+    metrics: dict[str, list[float]] = {}
+    for sc in scores:
+        values = None
+        if system_score == "corpus":
+            try:
+                values = sc.sign * sc.corpus_scores(None)[0]
+            except (AttributeError, TypeError, ValueError):  # scores without statistics
+                values = None
+        if values is None:
+            values = system_means(sc.seg)
+        metrics[sc.name] = [float(v) for v in values]
+    return {
+        "systems": list(data.systems),
+        "kind": system_score,
+        "human": [float(v) for v in system_means(data.human)],
+        "n_rated": [int(n) for n in (~np.isnan(data.human)).sum(axis=1)],
+        "metrics": metrics,
+    }
 
 
 def _williams_one_sided(h: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:

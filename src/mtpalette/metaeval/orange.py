@@ -190,6 +190,11 @@ class Comparisons:
     cand_scores, oracle_scores:
         Optional, for error analysis: each candidate's score and each segment's oracle score,
         averaged over the ``K`` comparisons.
+    cand_scores_k, ref_scores:
+        Optional, for error analysis: ``(K, P)`` each candidate's score in each comparison
+        (with ``leave-one-out``, row ``k`` is against every reference but ``k``; with
+        ``average-score``, one row against all references) and ``(R, S)`` each reference's
+        score against the other references.
     """
 
     metric: str
@@ -203,6 +208,8 @@ class Comparisons:
     signature: str = ""
     cand_scores: np.ndarray | None = field(default=None, repr=False)
     oracle_scores: np.ndarray | None = field(default=None, repr=False)
+    cand_scores_k: np.ndarray | None = field(default=None, repr=False)
+    ref_scores: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def n_segments(self) -> int:
@@ -260,6 +267,8 @@ class Comparisons:
             signature,
             cand.mean(axis=0),
             orc.mean(axis=0),
+            cand,
+            orc if oracle == "leave-one-out" else None,
         )
 
 
@@ -685,6 +694,8 @@ def error_analysis(
             item: dict[str, Any] = {"index": int(j), "beats": int(beats[j])}
             if comp.cand_scores is not None:
                 item["score"] = round(float(comp.cand_scores[lo + j]), 6)
+            if comp.cand_scores_k is not None:
+                item["scores"] = [round(float(v), 6) for v in comp.cand_scores_k[:, lo + j]]
             if origins is not None:
                 item["origin"] = origins[lo + j]
             if texts is not None:
@@ -701,6 +712,8 @@ def error_analysis(
         }
         if comp.oracle_scores is not None:
             record["oracle_score"] = float(comp.oracle_scores[s])
+        if comp.ref_scores is not None:
+            record["reference_scores"] = [round(float(v), 6) for v in comp.ref_scores[:, s]]
         if references is not None:
             record["references"] = [ref[s] for ref in references]
         record["candidates"] = cands

@@ -14,34 +14,41 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 from mtpalette.io import inputs
 from mtpalette.metaeval.orange import OrangeCurve
 
-#: above this many metrics, the plot shows the best metric of each family
+#: up to this many metrics share one panel; more are drawn as small multiples by family
 MAX_LINES = 12
+#: marker cycle: with the 10 colours of tab10, no two of 110 lines share colour and marker
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h")
 
 
-def pick_metrics(curve: OrangeCurve, *, max_lines: int = MAX_LINES) -> list[str]:
-    """The metrics to draw: all of them, or the best (lowest final ORANGE) of each family
-    (``bleus``, ``rouge-w``...) when there are more than ``max_lines``.
+def style_of(k: int) -> tuple[str, str]:
+    """Colour and marker of the ``k``-th line: no two of the first 110 are alike.
 
     Examples
     --------
-    >>> import numpy as np
-    >>> c = OrangeCurve(np.array([1, 2]), {"bleus:1": np.array([.5, .4]),
-    ...     "bleus:2": np.array([.5, .3]), "wer": np.array([.5, .45])}, {}, "mid")
-    >>> pick_metrics(c, max_lines=2)
-    ['bleus:2', 'wer']
+    >>> len({style_of(k) for k in range(110)})
+    110
     """
-    names = list(curve.orange)
-    if len(names) <= max_lines:
-        return names
-    best: dict[str, str] = {}
+    colours = [f"C{c}" for c in range(10)]
+    return colours[k % 10], MARKERS[k % len(MARKERS)]
+
+
+def families(names: Sequence[str]) -> dict[str, list[str]]:
+    """Metric names grouped by family (the spec before ``:``), in first-seen order.
+
+    Examples
+    --------
+    >>> families(["bleus:1", "wer", "bleus:2"])
+    {'bleus': ['bleus:1', 'bleus:2'], 'wer': ['wer']}
+    """
+    out: dict[str, list[str]] = {}
     for name in names:
-        family = name.split(":", 1)[0]
-        if family not in best or curve.orange[name][-1] < curve.orange[best[family]][-1]:
-            best[family] = name
-    return list(best.values())
+        out.setdefault(name.split(":", 1)[0], []).append(name)
+    return out
 
 
 def plot_orange_curve(
@@ -72,28 +79,85 @@ def plot_orange_curve(
 def orange_curve_figure(
     curve: OrangeCurve, *, metrics: Sequence[str] | None = None, title: str | None = None
 ):
-    """The ORANGE-vs-N figure (a matplotlib ``Figure`` on an Agg canvas)."""
+    """The ORANGE-vs-N figure (a matplotlib ``Figure`` on an Agg canvas).
+
+    Every metric is drawn with its own colour and marker (each line has the SVG id
+    ``curve-<metric>``). Up to :data:`MAX_LINES` metrics share one panel; more are drawn as
+    small multiples, one panel per family (single-metric families share a panel), with a
+    common y axis.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> names = [f"bleus:{n}" for n in range(1, 21)] + ["wer"]
+    >>> c = OrangeCurve(np.array([1, 2, 3]), {m: np.array([.6, .5, .4]) for m in names}, {},
+    ...                 "mid")
+    >>> fig = orange_curve_figure(c)
+    >>> len(fig.axes), sum(len(ax.lines) for ax in fig.axes)
+    (2, 21)
+    """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    names = list(metrics) if metrics is not None else pick_metrics(curve)
-    fig = Figure(figsize=(7.5, 4.5), dpi=120)
+    names = list(metrics) if metrics is not None else list(curve.orange)
+    if len(names) <= MAX_LINES:
+        panels = {"": names}
+    else:
+        panels = {}
+        singles: list[str] = []
+        for family, members in families(names).items():
+            if len(members) == 1:
+                singles.extend(members)
+            else:
+                panels[family] = members
+        if singles:
+            panels["other metrics"] = singles
+    ncols = 1 if len(panels) == 1 else min(3, len(panels))
+    nrows = -(-len(panels) // ncols)
+    if ncols == 1:
+        fig = Figure(figsize=(7.5, 4.5), dpi=120)
+    else:
+        fig = Figure(figsize=(4.2 * ncols, 3.2 * nrows), dpi=100)
     FigureCanvasAgg(fig)
-    ax = fig.add_subplot(1, 1, 1)
     x = curve.cutoffs
-    for name in names:
-        ax.plot(
-            x,
-            100.0 * curve.orange[name],
-            label=name,
-            linewidth=1.4,
-            marker="o" if len(x) <= 20 else None,
-            markersize=3,
-        )
-    ax.set_xlabel("N (first N candidates of each list)")
-    ax.set_ylabel("ORANGE (%)")
-    ax.set_title(title or f"ORANGE vs N (ties: {curve.ties}); lower is better")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    every = max(1, len(x) // 12)
+    values = [100.0 * curve.orange[n] for n in names]
+    finite = np.concatenate([v[np.isfinite(v)] for v in values]) if values else np.zeros(1)
+    ylim = (finite.min(), finite.max()) if finite.size else (0.0, 100.0)
+    pad = 0.04 * ((ylim[1] - ylim[0]) or 1.0)
+    axes = []
+    for p, (label, members) in enumerate(panels.items()):
+        ax = fig.add_subplot(nrows, ncols, p + 1)
+        axes.append(ax)
+        for k, name in enumerate(members):
+            colour, marker = style_of(k)
+            (line,) = ax.plot(
+                x,
+                100.0 * curve.orange[name],
+                label=name,
+                color=colour,
+                marker=marker,
+                markevery=every,
+                linewidth=1.3,
+                markersize=4,
+            )
+            line.set_gid(f"curve-{name}")
+        ax.set_ylim(ylim[0] - pad, ylim[1] + pad)
+        ax.grid(True, alpha=0.3)
+        if label:
+            ax.set_title(label, fontsize=9)
+            ax.tick_params(labelsize=7)
+            ax.legend(fontsize=6.5, frameon=False, ncol=1 + len(members) // 7)
+        if p % ncols == 0:
+            ax.set_ylabel("ORANGE (%)", fontsize=9 if label else None)
+        if p >= len(panels) - ncols:
+            ax.set_xlabel("N (first N candidates of each list)", fontsize=9 if label else None)
+    heading = title or f"ORANGE vs N (ties: {curve.ties}); lower is better"
+    if len(panels) == 1:
+        ax = axes[0]
+        ax.set_title(heading)
+        ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    else:
+        fig.suptitle(f"{heading}; {len(names)} metrics, one panel per family", fontsize=10)
     fig.tight_layout()
     return fig

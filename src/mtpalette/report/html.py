@@ -4,16 +4,23 @@ Reads run files (``run.json`` of ``orange``, ``correlate``, ``agree``, ``audit``
 one HTML file that works offline: styles, scripts, figures (inline SVG from matplotlib) and
 data are all inside it; the page is made from a jinja2 template.
 
+* Overview: per data set, the systems table (every metric's corpus score and rank next to the
+  human score and rank, and each system-level correlation with its interval) when a
+  correlation run holds the systems' scores; with several runs, one table of every metric's
+  result per run and statistic (the ORANGE paper's tables 2-7 side by side).
 * ORANGE runs: the paper's table (ORANGE, average rank, 95% interval, "=" for metrics
-  equivalent to the best), a CI bar chart, the ORANGE-vs-N curve, and the error browser: per
-  segment, the references and the candidates that outrank them, words found in a reference
-  highlighted; choose the metric, search, filter by the number of outranking candidates, sort.
-  The browser reads the run's ``errors.jsonl`` (written next to ``run.json``).
-* Correlation runs: each table (statistic, 95% interval, significance cluster), a CI bar
-  chart, and a human-vs-metric scatter plot per metric when the run kept its segment scores
-  (``correlate --report`` or ``--keep-scores``).
+  equivalent to the best), a dot-and-whisker chart of the intervals, the ORANGE-vs-N curve
+  (every metric, its own colour and marker), and the error browser: per segment, the
+  references (each with its score against the others) and the candidates that outrank them
+  (each with its score in each comparison, and against which reference), the words the
+  metric in view matched highlighted; choose the metric and the comparison, search, filter,
+  sort, page. The browser reads the run's ``errors.jsonl`` (written next to ``run.json``).
+* Correlation runs: each table (statistic, 95% interval, significance cluster), a
+  dot-and-whisker chart, and human-vs-metric plots: a hexbin of the segments when the run kept
+  its segment scores, one labelled dot per system at system level.
 * Other runs: their results as a collapsible JSON block.
-* Every run: its command, inputs, settings, seeds and signatures.
+* Every run: its command, inputs, settings, seeds and signatures as compact tables, the raw
+  JSON behind a toggle.
 """
 
 from __future__ import annotations
@@ -26,11 +33,13 @@ from typing import Any
 from mtpalette.errors import UserInputError
 from mtpalette.io import inputs
 from mtpalette.io.runfile import atomic_writer, load_run
-from mtpalette.report.plots import ci_bars, scatter, svg_of
+from mtpalette.report.plots import ci_dots, segment_scatter, svg_of, system_scatter
 
 TEMPLATE = "report.html.j2"
-#: outranking candidates kept per segment and metric in the error browser
+#: outranking candidates shown per segment before "+N more" in the error browser
 ERRORS_PER_SEGMENT = 5
+#: human score names by judgment format
+HUMAN_NAMES = {"mqm": "MQM", "da": "DA", "wmt-da": "DA", "psqm": "pSQM"}
 
 
 def _errors_path(run: dict[str, Any], run_path: Path | None) -> Path | None:
@@ -43,22 +52,77 @@ def _errors_path(run: dict[str, Any], run_path: Path | None) -> Path | None:
     return p if p.exists() else None
 
 
-def error_browser_data(records: Sequence[dict[str, Any]], *, per_segment: int) -> dict[str, Any]:
-    """Compact data of the error browser: a table of distinct texts and, per segment, each
-    metric's oracle rank and outranking candidates (text ids, scores, origins).
+def highlight_mode(metric: str) -> list[Any]:
+    """What the error browser highlights for a metric: ``["ngram", n]`` (words in matched
+    n-grams of 2..n words), ``["char", 6]`` (characters in matched character 6-grams),
+    ``["lcs"]`` (a longest common subsequence), ``["edit"]`` (words an edit-distance
+    alignment keeps), ``["bag"]`` (words matched regardless of position) or ``["skip", d]``
+    (words of matched skip-bigrams with at most ``d`` words between them; -1: any).
+
+    Examples
+    --------
+    >>> [highlight_mode(m) for m in ("bleus:2", "bleu", "chrf", "wer", "per", "rouge-s:4")]
+    [['ngram', 2], ['ngram', 4], ['char', 6], ['edit'], ['bag'], ['skip', 4]]
+    """
+    family, _, arg = metric.partition(":")
+    first = arg.split(",")[0]
+    number = int(first) if first.isdigit() else None
+    if family in ("bleu", "bleus", "rouge-n", "nist"):
+        default = 5 if family == "nist" else (2 if family == "rouge-n" else 4)
+        return ["ngram", number or default]
+    if family == "chrf":
+        return ["char", 6]
+    if family in ("wer", "ter"):
+        return ["edit"]
+    if family == "per":
+        return ["bag"]
+    if family in ("rouge-s", "rouge-su"):
+        return ["skip", number if number is not None else -1]
+    return ["lcs"]
+
+
+def ref_label(k: int) -> str:
+    """The name of reference ``k`` in the report: A, B, ..., Z, R27, ...
+
+    Examples
+    --------
+    >>> ref_label(0), ref_label(1), ref_label(26)
+    ('A', 'B', 'R27')
+    """
+    return chr(ord("A") + k) if k < 26 else f"R{k + 1}"
+
+
+def error_browser_data(
+    records: Sequence[dict[str, Any]],
+    *,
+    per_segment: int = ERRORS_PER_SEGMENT,
+    directions: dict[str, bool] | None = None,
+    ref_files: Sequence[str] = (),
+    kept: int | None = None,
+    lowercase: bool = False,
+) -> dict[str, Any]:
+    """Compact data of the error browser: tables of distinct texts and origins and, per
+    segment, each metric's oracle rank, the references' scores against the others and the
+    outranking candidates (text id, origin id, score in each comparison).
 
     Examples
     --------
     >>> recs = [{"metric": "m", "segment": 0, "n_candidates": 2, "oracle_rank": 2.0,
-    ...          "n_outranking": 1, "oracle_score": 0.5, "references": ["a b", "a c"],
-    ...          "candidates": [{"score": 0.9, "origin": "S", "text": "a b"}]}]
-    >>> d = error_browser_data(recs, per_segment=3)
-    >>> d["texts"], d["metrics"], d["segments"][0]["by"]["0"]["cands"]
-    (['a b', 'a c'], ['m'], [[0, 0.9, 'S']])
+    ...          "n_outranking": 1, "n_comparisons": 2, "oracle": "leave-one-out",
+    ...          "reference_scores": [0.4, 0.6], "references": ["a b", "a c"],
+    ...          "candidates": [{"scores": [0.9, 0.7], "origin": "S", "text": "a b"}]}]
+    >>> d = error_browser_data(recs)
+    >>> d["texts"], d["origins"], d["refs"], d["segments"][0]["by"]["0"]
+    (['a b', 'a c'], ['S'], ['A', 'B'], {'rank': 2.0, 'n': 2, 'out': 1, 'rs': [0.4, 0.6], \
+'c': [[0, 0, [0.9, 0.7]]]})
     """
     texts: dict[str, int] = {}
+    origins: dict[str, int] = {}
     metrics: dict[str, int] = {}
     segments: dict[int, dict[str, Any]] = {}
+    n_refs = 0
+    oracle = "leave-one-out"
+    n_comp = 1
 
     def tid(text: str) -> int:
         return texts.setdefault(text, len(texts))
@@ -66,37 +130,78 @@ def error_browser_data(records: Sequence[dict[str, Any]], *, per_segment: int) -
     for rec in records:
         m = metrics.setdefault(rec["metric"], len(metrics))
         s = int(rec["segment"])
-        entry = segments.setdefault(s, {"s": s, "refs": [tid(r) for r in rec["references"]]})
-        entry.setdefault("by", {})[str(m)] = {
+        refs = rec.get("references") or []
+        n_refs = max(n_refs, len(refs))
+        oracle = rec.get("oracle", oracle)
+        n_comp = max(n_comp, int(rec.get("n_comparisons", 1)))
+        entry = segments.setdefault(s, {"s": s, "refs": [tid(r) for r in refs]})
+        cands = []
+        for c in rec["candidates"]:
+            scores = c.get("scores")
+            if scores is None:
+                scores = [c["score"]] if c.get("score") is not None else []
+            cands.append(
+                [
+                    tid(c.get("text", "")),
+                    origins.setdefault(c.get("origin") or "", len(origins)),
+                    [float(v) for v in scores],
+                ]
+            )
+        item: dict[str, Any] = {
             "rank": rec["oracle_rank"],
             "n": rec["n_candidates"],
             "out": rec["n_outranking"],
-            "cands": [
-                [tid(c["text"]), round(float(c["score"]), 6), c.get("origin") or ""]
-                for c in rec["candidates"][:per_segment]
-            ],
         }
+        if rec.get("reference_scores") is not None:
+            item["rs"] = [float(v) for v in rec["reference_scores"]]
+        elif rec.get("oracle_score") is not None:
+            item["os"] = float(rec["oracle_score"])
+        item["c"] = cands
+        entry.setdefault("by", {})[str(m)] = item
+    directions = directions or {}
+    names = list(metrics)
     return {
         "texts": list(texts),
-        "metrics": list(metrics),
+        "origins": list(origins),
+        "metrics": names,
+        "modes": [highlight_mode(n) for n in names],
+        "higher": [bool(directions.get(n, True)) for n in names],
+        "refs": [ref_label(k) for k in range(n_refs)],
+        "ref_files": [Path(f).name for f in ref_files][:n_refs],
+        "oracle": oracle,
+        "comparisons": n_comp,
+        "per_segment": per_segment,
+        "kept": kept,
+        "lowercase": lowercase,
         "segments": [segments[s] for s in sorted(segments)],
     }
+
+
+def _nan(x: Any) -> float:
+    return float("nan") if x is None else float(x)
 
 
 def _orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int) -> dict:
     table = run["results"]["table"]
     rows = table["rows"]
     names = [r["metric"] for r in rows]
-    bars = ci_bars(
+    dots = ci_dots(
         names,
         [100 * r["orange"] for r in rows],
-        [100 * (r["orange_low"] if r["orange_low"] is not None else float("nan")) for r in rows],
-        [100 * (r["orange_high"] if r["orange_high"] is not None else float("nan")) for r in rows],
-        xlabel="ORANGE (%), lower is better",
-        title="ORANGE with 95% bootstrap intervals",
-        highlight=[bool(r["best"]) for r in rows],
+        [100 * _nan(r["orange_low"]) for r in rows],
+        [100 * _nan(r["orange_high"]) for r in rows],
+        xlabel="ORANGE (%), lower is better; axis zoomed to the intervals",
+        title=f"ORANGE with {100 * table.get('confidence', 0.95):g}% bootstrap intervals",
+        best=[bool(r["best"]) for r in rows],
+        equivalent=[bool(r["equivalent_to_best"]) and not r["best"] for r in rows],
+        labels=[
+            n + ("" if r["metric_higher_is_better"] else " ↓")
+            for n, r in zip(names, rows, strict=True)
+        ],
+        equivalent_label='"=": equivalent to the best',
     )
     curve_svg = None
+    curve_names: list[str] = []
     curve = run["results"].get("curve")
     if curve:
         import numpy as np
@@ -106,10 +211,11 @@ def _orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int
 
         c = OrangeCurve(
             np.asarray(curve["cutoffs"]),
-            {k: np.asarray(v) for k, v in curve["orange"].items()},
-            {k: np.asarray(v) for k, v in curve["avg_rank"].items()},
+            {k: np.asarray(v, dtype=float) for k, v in curve["orange"].items()},
+            {k: np.asarray(v, dtype=float) for k, v in curve["avg_rank"].items()},
             curve["ties"],
         )
+        curve_names = list(c.orange)
         curve_svg = svg_of(orange_curve_figure(c))
     errors = None
     path = _errors_path(run, run_path)
@@ -117,50 +223,363 @@ def _orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int
         with open(path, encoding="utf-8") as fh:
             inputs.note(path)
             records = [json.loads(line) for line in fh if line.strip()]
-        errors = error_browser_data(records, per_segment=per_segment)
+        settings = run.get("settings") or {}
+        errors = error_browser_data(
+            records,
+            per_segment=per_segment,
+            directions={r["metric"]: bool(r["metric_higher_is_better"]) for r in rows},
+            ref_files=[r["path"] for r in (run.get("inputs") or {}).get("refs") or []],
+            kept=settings.get("errors_max"),
+            lowercase=bool(settings.get("lowercase", False)),
+        )
+        best = next((r["metric"] for r in rows if r["best"]), None)
+        if best in errors["metrics"]:
+            errors["initial"] = errors["metrics"].index(best)  # the browser opens on the best
     return {
         "table": table,
         "rows": rows,
-        "bars": bars,
+        "dots": dots,
         "curve": curve_svg,
+        "curve_names": curve_names,
         "errors": errors,
         "errors_missing": path is None,
     }
 
 
-def _correlation_section(run: dict[str, Any]) -> dict:
+def _direction(higher: bool) -> str:
+    return "higher is better" if higher else "lower is better"
+
+
+def _correlation_section(run: dict[str, Any], human_name: str = "human") -> dict:
     tables = []
     seg_scores = run["results"].get("segment_scores")
     for t in run["results"]["tables"]:
         rows = t["rows"]
-        bars = ci_bars(
+        conf = 100 * t.get("confidence", 0.95)
+        dots = ci_dots(
             [r["metric"] for r in rows],
             [r["correlation"] for r in rows],
-            [r["low"] if r["low"] is not None else float("nan") for r in rows],
-            [r["high"] if r["high"] is not None else float("nan") for r in rows],
-            xlabel=f"{t['statistic']} ({t.get('level', 'segment')} level), higher is better",
-            title="Correlation with human judgments, 95% bootstrap intervals",
-            highlight=[r["cluster"] == 1 for r in rows],
+            [_nan(r["low"]) for r in rows],
+            [_nan(r["high"]) for r in rows],
+            xlabel=f"{t['statistic']} ({t.get('level', 'segment')} level), higher is better; "
+            "error metrics negated",
+            title=f"Correlation with {human_name} scores, {conf:g}% bootstrap intervals",
+            best=[r["cluster"] == 1 and k == 0 for k, r in enumerate(rows)],
+            equivalent=[r["cluster"] == 1 and k > 0 for k, r in enumerate(rows)],
+            labels=[
+                r["metric"] + ("" if r["metric_higher_is_better"] else " (neg.)") for r in rows
+            ],
+            best_label="highest",
+            equivalent_label="same cluster (not significantly worse)",
         )
-        tables.append({"table": t, "rows": rows, "bars": bars})
+        tables.append({"table": t, "rows": rows, "dots": dots})
     scatters = []
+    seg_table = next(
+        (t for t in run["results"]["tables"] if t.get("level", "segment") == "segment"), None
+    )
+    sys_tables = [t for t in run["results"]["tables"] if t.get("level") == "system"]
     if seg_scores:
         human = seg_scores["human"]
         # the points are segments: the note quotes a segment-level correlation, never a
         # system-level one (which once titled 3,150 segment points)
-        seg_table = next(
-            (t for t in run["results"]["tables"] if t.get("level", "segment") == "segment"), None
-        )
         for name, values in seg_scores["metrics"].items():
             rows = seg_table["rows"] if seg_table is not None else []
             row = next((r for r in rows if r["metric"] == name), None)
             if row is None:
                 note = f"{name}: segment scores (no segment-level correlation in this run)"
+                higher = True
             else:
-                lower = "" if row["metric_higher_is_better"] else " (lower is better)"
-                note = f"{name}{lower}: segment {seg_table['statistic']} {row['correlation']:.3f}"
-            scatters.append({"name": name, "svg": scatter(human, values, name=name, note=note)})
+                higher = bool(row["metric_higher_is_better"])
+                note = (
+                    f"{name}, segment level: {seg_table['statistic']} {row['correlation']:.3f}"
+                    f" [{_nan(row['low']):.3f}, {_nan(row['high']):.3f}]"
+                )
+            scatters.append(
+                {
+                    "name": name,
+                    "level": "segment",
+                    "svg": segment_scatter(
+                        human,
+                        values,
+                        xlabel=f"{name} segment score ({_direction(higher)})",
+                        ylabel=f"{human_name} score of the translation",
+                        note=note,
+                    ),
+                }
+            )
+    if sys_tables and sys_tables[0].get("system_scores"):
+        ss = sys_tables[0]["system_scores"]
+        for name, values in ss["metrics"].items():
+            notes = []
+            higher = True
+            for t in sys_tables:
+                row = next((r for r in t["rows"] if r["metric"] == name), None)
+                if row is not None:
+                    higher = bool(row["metric_higher_is_better"])
+                    notes.append(
+                        f"{t['statistic']} {row['correlation']:.3f} "
+                        f"[{_nan(row['low']):.3f}, {_nan(row['high']):.3f}]"
+                    )
+            kind = "corpus score" if ss.get("kind") == "corpus" else "mean segment score"
+            scatters.append(
+                {
+                    "name": name,
+                    "level": "system",
+                    "svg": system_scatter(
+                        ss["human"],
+                        values,
+                        ss["systems"],
+                        xlabel=f"{name} {kind} ({_direction(higher)})",
+                        ylabel=f"{human_name} score (system mean)",
+                        note=f"{name}, system level ({len(ss['systems'])} systems)\n"
+                        + "; ".join(notes),
+                    ),
+                }
+            )
     return {"tables": tables, "scatters": scatters}
+
+
+def _ranks(values: Sequence[float | None], higher: bool) -> list[int | None]:
+    """Competition ranks (1 = best; ties share the best rank; None stays None).
+
+    Examples
+    --------
+    >>> _ranks([0.3, 0.5, 0.3, None], True)
+    [2, 1, 2, None]
+    """
+    ok = [v for v in values if v is not None and v == v]
+    out: list[int | None] = []
+    for v in values:
+        if v is None or v != v:
+            out.append(None)
+        else:
+            out.append(1 + sum(1 for w in ok if (w > v if higher else w < v)))
+    return out
+
+
+def dataset_label(run: dict[str, Any], path: Path | None) -> str:
+    """A short name of a run's data set: the bundled set, or the folder of its first
+    reference (or judgments) file, else the run file's folder.
+
+    Examples
+    --------
+    >>> dataset_label({"inputs": {"refs": [{"path": "/d/wmt21/zhen/ref.txt"}]}}, None)
+    'zhen'
+    """
+    ins = run.get("inputs") or {}
+    if ins.get("bundled"):
+        return str(ins["bundled"])
+    for key in ("refs", "judgments"):
+        value = ins.get(key)
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            value = value[0]
+        if isinstance(value, dict) and value.get("path"):
+            return Path(value["path"]).parent.name or Path(value["path"]).name
+    return path.parent.name if path is not None else "run"
+
+
+def systems_table(
+    runs: Sequence[dict[str, Any]], *, human_name: str = "human"
+) -> dict[str, Any] | None:
+    """The systems table of one data set from its correlation runs: per system its human
+    score and rank and each metric's score and rank; below, each system-level correlation
+    with its interval. None when no table holds the systems' scores.
+
+    Examples
+    --------
+    >>> t = {"level": "system", "statistic": "pearson", "rows": [{"metric": "wer",
+    ...      "correlation": 0.5, "low": 0.1, "high": 0.8, "cluster": 1,
+    ...      "metric_higher_is_better": False}], "system_scores": {"systems": ["A", "B"],
+    ...      "kind": "corpus", "human": [-1.0, -2.0], "metrics": {"wer": [0.3, 0.4]}}}
+    >>> st = systems_table([{"results": {"tables": [t]}}])
+    >>> [(r["system"], r["human_rank"], r["cells"][0]) for r in st["rows"]]
+    [('A', 1, (0.3, 1)), ('B', 2, (0.4, 2))]
+    >>> st["correlations"][0]["cells"]
+    [(0.5, 0.1, 0.8, 1)]
+    """
+    scores = None
+    tables = [t for run in runs for t in run["results"].get("tables", [])]
+    for t in sorted(tables, key=lambda t: t.get("level") != "system"):
+        if t.get("system_scores"):
+            scores = t["system_scores"]
+            break
+    if scores is None:
+        return None
+    metrics = list(scores["metrics"])
+    higher: dict[str, bool] = {}
+    for t in tables:
+        for r in t["rows"]:
+            higher.setdefault(r["metric"], bool(r["metric_higher_is_better"]))
+    human = scores["human"]
+    human_rank = _ranks(human, True)
+    ranks = {m: _ranks(scores["metrics"][m], higher.get(m, True)) for m in metrics}
+    order = sorted(range(len(human)), key=lambda i: -(human[i] if human[i] is not None else -1e300))
+    rows = [
+        {
+            "system": scores["systems"][i],
+            "human": human[i],
+            "human_rank": human_rank[i],
+            "n_rated": (scores.get("n_rated") or [None] * len(human))[i],
+            "cells": [(scores["metrics"][m][i], ranks[m][i]) for m in metrics],
+        }
+        for i in order
+    ]
+    correlations = []
+    for t in tables:
+        if t.get("level") != "system":
+            continue
+        by = {r["metric"]: r for r in t["rows"]}
+        cells = []
+        for m in metrics:
+            r = by.get(m)
+            cells.append(
+                None if r is None else (r["correlation"], r["low"], r["high"], r["cluster"])
+            )
+        correlations.append(
+            {"statistic": t["statistic"], "confidence": t.get("confidence", 0.95), "cells": cells}
+        )
+    return {
+        "metrics": metrics,
+        "higher": [higher.get(m, True) for m in metrics],
+        "kind": scores.get("kind", "corpus"),
+        "human_name": human_name,
+        "rows": rows,
+        "correlations": correlations,
+    }
+
+
+def summary_table(sections: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """Every metric's result in each run and table, one column each (the ORANGE paper's
+    tables 2-7 side by side): ORANGE columns mark the best and its equivalents, correlation
+    columns the first significance cluster. None with fewer than two columns."""
+    columns: list[dict[str, Any]] = []
+    for sec in sections:
+        label = sec["dataset"]
+        if sec["orange"]:
+            rows = sec["orange"]["rows"]
+            columns.append(
+                {
+                    "title": "ORANGE (%) ↓",
+                    "dataset": label,
+                    "run": sec["id"],
+                    "cells": {
+                        r["metric"]: (
+                            f"{100 * r['orange']:.2f}",
+                            "best" if r["best"] else ("equiv" if r["equivalent_to_best"] else ""),
+                        )
+                        for r in rows
+                    },
+                }
+            )
+        if sec["correlation"]:
+            for item in sec["correlation"]["tables"]:
+                t = item["table"]
+                columns.append(
+                    {
+                        "title": f"{t['statistic']} ({t.get('level', 'segment')})",
+                        "dataset": label,
+                        "run": sec["id"],
+                        "cells": {
+                            r["metric"]: (
+                                f"{r['correlation']:.4f}" if r["correlation"] is not None else "-",
+                                ("best" if k == 0 else "equiv") if r["cluster"] == 1 else "",
+                            )
+                            for k, r in enumerate(item["rows"])
+                        },
+                    }
+                )
+    if len(columns) < 2:
+        return None
+    metrics: list[str] = []
+    for col in columns:
+        for m in col["cells"]:
+            if m not in metrics:
+                metrics.append(m)
+    return {
+        "columns": columns,
+        "rows": [
+            {"metric": m, "cells": [col["cells"].get(m, ("", "")) for col in columns]}
+            for m in metrics
+        ],
+    }
+
+
+_SIG_COMMON = ("nrefs", "tok", "case", "scale", "version")
+
+
+def signature_rows(signatures: dict[str, Any]) -> dict[str, Any]:
+    """Signatures (``name|key:value|...``) as a compact table: a column for each field
+    every metric has, the other fields as ``key value`` pairs.
+
+    Examples
+    --------
+    >>> t = signature_rows({"wer": "wer|nrefs:1|tok:13a|multiref:fewest-errors"})
+    >>> t["columns"], t["rows"][0]["cells"], t["rows"][0]["other"]
+    (['nrefs', 'tok'], ['1', '13a'], [('multiref', 'fewest-errors')])
+    """
+    parsed = []
+    for name, sig in signatures.items():
+        fields: dict[str, str] = {}
+        for part in str(sig).split("|")[1:]:
+            key, _, value = part.partition(":")
+            fields[key] = value
+        parsed.append((name, fields))
+    columns = [c for c in _SIG_COMMON if parsed and all(c in f for _, f in parsed)]
+    rows = [
+        {
+            "metric": name,
+            "cells": [f[c] for c in columns],
+            "other": [(k, v) for k, v in f.items() if k not in columns],
+        }
+        for name, f in parsed
+    ]
+    return {"columns": columns, "rows": rows}
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list | dict):
+        return json.dumps(value, ensure_ascii=False)
+    return "-" if value is None else str(value)
+
+
+def input_rows(ins: dict[str, Any]) -> list[dict[str, str]]:
+    """Inputs as rows: a file (role, name, lines, size, SHA-256 prefix, full path) or a value.
+
+    Examples
+    --------
+    >>> input_rows({"refs": [{"path": "/d/ref.txt", "bytes": 10, "sha256": "ab" * 32,
+    ...             "lines": 2}], "format": "mqm"})[0]["sha"]
+    'abababababab'
+    """
+    out: list[dict[str, str]] = []
+
+    def visit(role: str, value: Any) -> None:
+        if isinstance(value, dict) and "path" in value and ("sha256" in value or "bytes" in value):
+            out.append(
+                {
+                    "role": role,
+                    "name": Path(str(value["path"])).name,
+                    "path": str(value["path"]),
+                    "lines": _fmt(value.get("lines")),
+                    "bytes": _fmt(value.get("bytes")),
+                    "sha": str(value.get("sha256", ""))[:12],
+                }
+            )
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            for k, v in enumerate(value):
+                visit(f"{role} {k + 1}" if len(value) > 1 else role, v)
+        elif isinstance(value, dict) and any(isinstance(v, dict | list) for v in value.values()):
+            for k, v in value.items():
+                visit(f"{role}.{k}", v)
+        else:
+            text = _fmt(value)
+            out.append({"role": role, "value": text if len(text) < 300 else text[:300] + "…"})
+
+    for key, value in ins.items():
+        visit(key, value)
+    return out
 
 
 def build_report(
@@ -168,27 +587,41 @@ def build_report(
     *,
     title: str = "mtpalette report",
     per_segment: int = ERRORS_PER_SEGMENT,
+    labels: Sequence[str] | None = None,
 ) -> str:
-    """The report's HTML for ``(run, run_path)`` pairs."""
+    """The report's HTML for ``(run, run_path)`` pairs; ``labels`` name each run's data set
+    (default: :func:`dataset_label`)."""
     from importlib import resources
 
     import jinja2
 
     from mtpalette import __version__
 
+    if labels is not None and len(labels) != len(runs):
+        raise UserInputError(f"{len(labels)} label(s) for {len(runs)} run file(s)")
     sections = []
+    by_dataset: dict[str, list[dict[str, Any]]] = {}
     for k, (run, path) in enumerate(runs):
         kind = run.get("kind", "")
+        label = labels[k] if labels is not None else dataset_label(run, path)
+        ins = run.get("inputs") or {}
+        human_name = HUMAN_NAMES.get(str(ins.get("format", "")).lower(), "human")
+        settings = run.get("settings") or {}
         section: dict[str, Any] = {
             "id": f"run{k + 1}",
             "kind": kind,
+            "dataset": label,
             "path": str(path) if path else "",
             "run": run,
             "command": " ".join(run.get("command") or []),
-            "settings_json": json.dumps(run.get("settings", {}), indent=1),
-            "inputs_json": json.dumps(run.get("inputs", {}), indent=1),
+            "settings": [(key, _fmt(v)) for key, v in settings.items()],
+            "settings_json": json.dumps(settings, indent=1),
+            "inputs": input_rows(ins),
+            "inputs_json": json.dumps(ins, indent=1),
+            "seeds": [(key, _fmt(v)) for key, v in (run.get("seeds") or {}).items()],
             "seeds_json": json.dumps(run.get("seeds", {})),
-            "signatures": run.get("signatures", {}),
+            "signatures": signature_rows(run.get("signatures") or {}),
+            "signatures_json": json.dumps(run.get("signatures", {}), indent=1),
             "orange": None,
             "correlation": None,
             "results_json": None,
@@ -196,17 +629,46 @@ def build_report(
         if kind == "orange":
             section["orange"] = _orange_section(run, path, per_segment)
         elif kind == "correlate":
-            section["correlation"] = _correlation_section(run)
+            section["correlation"] = _correlation_section(run, human_name)
+            by_dataset.setdefault(label, []).append(run)
+            section["human_name"] = human_name
         else:
             section["results_json"] = json.dumps(run.get("results", {}), indent=1)[:200_000]
         sections.append(section)
+    systems = []
+    for label, group in by_dataset.items():
+        fmt = str((group[0].get("inputs") or {}).get("format", "")).lower()
+        table = systems_table(group, human_name=HUMAN_NAMES.get(fmt, "human"))
+        if table is not None:
+            systems.append({"dataset": label, **table})
     env = jinja2.Environment(autoescape=True)
     env.filters["pct"] = lambda x, d=2: "-" if x is None else f"{100 * x:.{d}f}%"
     env.filters["num"] = lambda x, d=4: "-" if x is None or x != x else f"{x:.{d}f}"
+    env.filters["score"] = _score_text
     env.filters["json_script"] = lambda obj: _json_script(obj)
     source = (resources.files("mtpalette.report") / "templates" / TEMPLATE).read_text("utf-8")
     template = env.from_string(source)
-    return template.render(title=title, sections=sections, version=__version__)
+    return template.render(
+        title=title,
+        sections=sections,
+        systems=systems,
+        summary=summary_table(sections),
+        version=__version__,
+    )
+
+
+def _score_text(x: Any) -> str:
+    """A metric or human score with 4 significant digits after the point for small values.
+
+    Examples
+    --------
+    >>> _score_text(51.12780679), _score_text(0.38637278), _score_text(-2.40529), _score_text(None)
+    ('51.13', '0.3864', '-2.405', '-')
+    """
+    if x is None or x != x:
+        return "-"
+    a = abs(x)
+    return f"{x:.2f}" if a >= 10 else (f"{x:.3f}" if a >= 1 else f"{x:.4f}")
 
 
 def _json_script(obj: Any) -> Any:
@@ -219,13 +681,17 @@ def _json_script(obj: Any) -> Any:
 
 
 def write_report(
-    run_paths: Sequence[str | Path], output: str | Path, *, title: str = "mtpalette report"
+    run_paths: Sequence[str | Path],
+    output: str | Path,
+    *,
+    title: str = "mtpalette report",
+    labels: Sequence[str] | None = None,
 ) -> Path:
     """Read run files and write the report atomically; returns its path."""
     if not run_paths:
         raise UserInputError("give at least one run file")
     runs = [(load_run(p), Path(p)) for p in run_paths]
-    text = build_report(runs, title=title)
+    text = build_report(runs, title=title, labels=labels)
     out = Path(output)
     with atomic_writer(out) as fh:
         fh.write(text)

@@ -34,7 +34,11 @@ def svg_of(fig) -> str:
     return text[text.index("<svg") :]
 
 
-def ci_bars(
+#: colours of the report's figures: best, equivalent to the best, others
+BEST, EQUIV, OTHER = "#d95f02", "#f4a261", "#6a6aa8"
+
+
+def ci_dots(
     names: Sequence[str],
     values: Sequence[float],
     lows: Sequence[float],
@@ -42,64 +46,200 @@ def ci_bars(
     *,
     xlabel: str,
     title: str,
-    highlight: Sequence[bool] | None = None,
+    best: Sequence[bool] | None = None,
+    equivalent: Sequence[bool] | None = None,
+    labels: Sequence[str] | None = None,
+    best_label: str = "best",
+    equivalent_label: str = "equivalent to the best",
 ) -> str:
-    """Horizontal bars with 95% interval whiskers, one per metric, as SVG.
+    """Dot-and-whisker chart, one line per metric, as SVG: the axis spans the values and
+    their intervals only (not from 0), so that close values and their intervals are told
+    apart; the best is a filled diamond, its equivalents hollow ones, and the best's
+    interval a shaded band. Each dot carries the SVG id ``dot-<name>``.
 
     Examples
     --------
-    >>> svg = ci_bars(["a", "b"], [0.5, 0.4], [0.45, 0.3], [0.55, 0.5], xlabel="x", title="t")
-    >>> svg.startswith("<svg") and "</svg>" in svg
+    >>> svg = ci_dots(["a", "b"], [65.0, 66.5], [64.0, 65.1], [66.0, 67.9], xlabel="x",
+    ...               title="t", best=[True, False], equivalent=[False, True])
+    >>> 'id="dot-a"' in svg and 'id="dot-b"' in svg
     True
     """
+    from matplotlib.lines import Line2D
+
     n = len(names)
-    fig = _figure(7.0, max(1.6, 0.28 * n + 1.0))
+    fig = _figure(7.0, max(1.8, 0.27 * n + 1.2))
     ax = fig.add_subplot(1, 1, 1)
-    y = np.arange(n)[::-1]
+    y = np.arange(n)[::-1].astype(float)
     v = np.asarray(values, dtype=float)
     lo = np.asarray(lows, dtype=float)
     hi = np.asarray(highs, dtype=float)
-    colors = [
-        "#d95f02" if (highlight is not None and highlight[i]) else "#7570b3" for i in range(n)
-    ]
-    ax.barh(y, v, color=colors, alpha=0.8, height=0.6)
+    best = list(best) if best is not None else [False] * n
+    equivalent = list(equivalent) if equivalent is not None else [False] * n
     ok = ~(np.isnan(lo) | np.isnan(hi))
-    if ok.any():
-        err = np.vstack([v - lo, hi - v])[:, ok]
-        ax.errorbar(v[ok], y[ok], xerr=np.abs(err), fmt="none", ecolor="black", capsize=2, lw=1)
+    for i in range(n):
+        if best[i] and ok[i]:
+            ax.axvspan(lo[i], hi[i], color=BEST, alpha=0.08, lw=0)
+    for i in range(n):
+        colour = BEST if best[i] else (EQUIV if equivalent[i] else OTHER)
+        if ok[i]:
+            ax.plot([lo[i], hi[i]], [y[i], y[i]], color=colour, lw=1.6, solid_capstyle="butt")
+        face = colour if (best[i] or not equivalent[i]) else "white"
+        (dot,) = ax.plot(
+            [v[i]],
+            [y[i]],
+            marker="D" if (best[i] or equivalent[i]) else "o",
+            ms=6 if best[i] else 5,
+            mfc=face,
+            mec=colour,
+            mew=1.4,
+            ls="none",
+        )
+        dot.set_gid(f"dot-{names[i]}")
     ax.set_yticks(y)
-    ax.set_yticklabels(list(names), fontsize=8)
-    ax.set_xlabel(xlabel)
+    ax.set_yticklabels(list(labels if labels is not None else names), fontsize=8)
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_xlabel(xlabel, fontsize=9)
     ax.set_title(title, fontsize=10)
+    ax.tick_params(axis="x", labelsize=8)
     ax.grid(True, axis="x", alpha=0.3)
     finite = np.concatenate([v, lo[ok], hi[ok]])
     finite = finite[np.isfinite(finite)]
     if finite.size:
-        span = finite.max() - min(finite.min(), 0)
-        ax.set_xlim(min(finite.min(), 0) - 0.02 * span, finite.max() + 0.05 * span)
+        span = (finite.max() - finite.min()) or abs(finite.max()) or 1.0
+        ax.set_xlim(finite.min() - 0.04 * span, finite.max() + 0.04 * span)
+    handles = [
+        Line2D([], [], marker="D", color=BEST, mfc=BEST, ls="none", label=best_label),
+        Line2D([], [], marker="D", color=EQUIV, mfc="white", ls="none", label=equivalent_label),
+        Line2D([], [], marker="o", color=OTHER, mfc=OTHER, ls="none", label="others"),
+    ]
+    ax.legend(
+        handles=handles,
+        fontsize=7,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 1.06),
+        ncol=3,
+        frameon=False,
+    )
     fig.tight_layout()
     return svg_of(fig)
 
 
-def scatter(human: Sequence[float], metric: Sequence[float], *, name: str, note: str) -> str:
-    """Human score against metric score (one point per rated translation), as SVG.
+def robust_limits(values: np.ndarray, *, q: float = 0.5) -> tuple[float, float]:
+    """Axis limits from the ``q``-th to the ``100 - q``-th percentile, padded by 3%, so a
+    few outliers do not squeeze the bulk of the points into a corner.
 
     Examples
     --------
-    >>> "<svg" in scatter([1.0, 2.0, 3.0], [0.1, 0.3, 0.2], name="m", note="r = 0.5")
+    >>> robust_limits(np.r_[np.linspace(0, 1, 999), 3.0])  # the 3.0 is left out
+    (-0.024725, 1.025727)
+    """
+    finite = values[np.isfinite(values)]
+    if finite.size == 0:
+        return 0.0, 1.0
+    a, b = np.percentile(finite, [q, 100 - q])
+    if b <= a:
+        a, b = float(finite.min()), float(finite.max())
+    if b <= a:
+        a, b = a - 0.5, b + 0.5
+    pad = 0.03 * (b - a)
+    return round(float(a - pad), 6), round(float(b + pad), 6)
+
+
+def segment_scatter(
+    human: Sequence[float],
+    metric: Sequence[float],
+    *,
+    xlabel: str,
+    ylabel: str,
+    note: str,
+) -> str:
+    """Human score against metric score at segment level, as SVG: a hexbin of counts on a
+    log colour scale (human scores have few distinct values, so points would overplot), the
+    metric axis from the 0.5th to the 99.5th percentile (points beyond it are drawn at its
+    edge and counted in the note).
+
+    Examples
+    --------
+    >>> h, m = -np.arange(400.0) % 11, np.r_[np.linspace(0, 1, 399), 3.0]
+    >>> svg = segment_scatter(h, m, xlabel="m", ylabel="h", note="r")
+    >>> "<svg" in svg and "beyond the axis" in svg
     True
     """
-    fig = _figure(3.6, 3.0)
-    ax = fig.add_subplot(1, 1, 1)
     x = np.asarray(metric, dtype=float)
     y = np.asarray(human, dtype=float)
-    rng = np.random.default_rng(0)  # vertical jitter: human scores have many ties
-    jitter = 0.01 * (np.nanmax(y) - np.nanmin(y) or 1.0) * rng.standard_normal(len(y))
-    ax.scatter(x, y + jitter, s=3, alpha=0.25, color="#1b9e77", linewidths=0, rasterized=True)
-    ax.set_xlabel(name, fontsize=8)
-    ax.set_ylabel("human score", fontsize=8)
-    ax.set_title(note, fontsize=8)
+    keep = np.isfinite(x) & np.isfinite(y)
+    x, y = x[keep], y[keep]
+    lo, hi = robust_limits(x)
+    outside = int(((x < lo) | (x > hi)).sum())
+    xc = np.clip(x, lo, hi)
+    fig = _figure(4.4, 3.5)
+    ax = fig.add_subplot(1, 1, 1)
+    ylo, yhi = (float(y.min()), float(y.max())) if y.size else (0.0, 1.0)
+    if yhi <= ylo:
+        ylo, yhi = ylo - 0.5, yhi + 0.5
+    hb = ax.hexbin(
+        xc,
+        y,
+        gridsize=(28, 14),
+        extent=(lo, hi, ylo, yhi),
+        bins="log",
+        mincnt=1,
+        cmap="viridis",
+        linewidths=0.2,
+        rasterized=True,
+    )
+    cb = fig.colorbar(hb, ax=ax, pad=0.02)
+    cb.set_label("translations (log scale)", fontsize=7)
+    cb.ax.tick_params(labelsize=6)
+    ax.set_xlim(lo, hi)
+    ax.set_xlabel(xlabel, fontsize=8)
+    ax.set_ylabel(ylabel, fontsize=8)
+    extra = f"; {outside} beyond the axis, drawn at its edge" if outside else ""
+    ax.set_title(f"{note}\n{len(x)} translations{extra}", fontsize=7.5)
+    ax.tick_params(labelsize=7)
+    fig.tight_layout()
+    return svg_of(fig)
+
+
+def system_scatter(
+    human: Sequence[float],
+    metric: Sequence[float],
+    systems: Sequence[str],
+    *,
+    xlabel: str,
+    ylabel: str,
+    note: str,
+) -> str:
+    """Human score against metric score at system level, as SVG: one labelled dot per
+    system (SVG id ``sys-<system>``).
+
+    Examples
+    --------
+    >>> svg = system_scatter([-2.0, -1.5], [40.1, 44.0], ["A", "B"], xlabel="bleu",
+    ...                      ylabel="MQM", note="r")
+    >>> 'id="sys-A"' in svg and ">B<" in svg
+    True
+    """
+    x = np.asarray(metric, dtype=float)
+    y = np.asarray(human, dtype=float)
+    fig = _figure(4.4, 3.5)
+    ax = fig.add_subplot(1, 1, 1)
+    for i, name in enumerate(systems):
+        (dot,) = ax.plot([x[i]], [y[i]], "o", ms=5, color="#1b7e6a", mec="white", mew=0.6)
+        dot.set_gid(f"sys-{name}")
+        ax.annotate(
+            name,
+            (x[i], y[i]),
+            xytext=(4, 3),
+            textcoords="offset points",
+            fontsize=6.5,
+            color="#333",
+        )
+    ax.set_xlabel(xlabel, fontsize=8)
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.set_title(note, fontsize=7.5)
     ax.tick_params(labelsize=7)
     ax.grid(True, alpha=0.3)
+    ax.margins(x=0.18, y=0.1)
     fig.tight_layout()
     return svg_of(fig)
