@@ -10,11 +10,18 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "corpus_score", "sentence_scores"]
+__all__ = [
+    "__version__",
+    "corpus_score",
+    "sentence_scores",
+    "score_systems",
+    "paired_test",
+]
+_API = {"corpus_score", "sentence_scores", "score_texts", "score_systems", "paired_test"}
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("corpus_score", "sentence_scores"):
+    if name in _API:
         from mtpalette import api
 
         return getattr(api, name)

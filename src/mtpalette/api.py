@@ -17,14 +17,21 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.metrics import Score, Signature, parse_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats_on
+
+if TYPE_CHECKING:
+    from mtpalette.stats.paired import SystemComparison
+
+#: sacrebleu's default seed of resampling (mtpalette.stats.paired.SACREBLEU_SEED)
+SACREBLEU_SEED = 12345
 
 
 @dataclass(frozen=True)
@@ -114,19 +121,22 @@ def score_texts(
     """
     pairs = _pairs(hyps, refs)
     if srcs is not None:
-        srcs = list(srcs)
-        if len(srcs) != len(pairs.hyps) or not all(isinstance(s, str) for s in srcs):
-            raise UserInputError(
-                f"srcs must hold one string per segment ({len(pairs.hyps)}), got {len(srcs)}"
-            )
-        pairs.srcs = srcs
+        pairs.srcs = _srcs(srcs, len(pairs.hyps))
     parsed = parse_specs(_specs(metrics), tokenize=tokenize, lowercase=lowercase)
     stats = compute_stats_on(
         parsed, pairs, backend, tokenize=tokenize, lowercase=lowercase, max_tokens=max_tokens
     )
+    return _scores(parsed, stats, pairs.n_segments, pairs.n_refs)
+
+
+def _scores(parsed: list, stats: Mapping, n_segments: int, n_refs: int) -> Scores:
     corpus = [
         Score(
-            m.spec, m.corpus_score(stats[m]), m.signature(n_refs=pairs.n_refs), m.higher_is_better
+            m.spec,
+            m.corpus_score(stats[m]),
+            m.signature(n_refs=n_refs),
+            m.higher_is_better,
+            m.details(stats[m]),
         )
         for m in parsed
     ]
@@ -134,9 +144,159 @@ def score_texts(
         corpus=corpus,
         sentence={m.spec: m.sentence_scores(stats[m]) for m in parsed},
         stats={m.spec: stats[m] for m in parsed},
-        n_segments=pairs.n_segments,
-        n_refs=pairs.n_refs,
+        n_segments=n_segments,
+        n_refs=n_refs,
     )
+
+
+def _srcs(srcs: Sequence[str], n: int) -> list[str]:
+    srcs = list(srcs)
+    if len(srcs) != n or not all(isinstance(s, str) for s in srcs):
+        raise UserInputError(f"srcs must hold one string per segment ({n}), got {len(srcs)}")
+    return srcs
+
+
+def _systems(systems: Mapping[str, Sequence[str]]) -> tuple[list[str], list[list[str]]]:
+    if not isinstance(systems, Mapping) or not systems:
+        raise UserInputError("systems must be a non-empty dict: system name -> its outputs")
+    names = [str(name) for name in systems]
+    outputs = []
+    for name, hyps in systems.items():
+        if isinstance(hyps, str):
+            raise UserInputError(f"system {name!r}: expected a list of outputs, got a string")
+        hyps = list(hyps)
+        if outputs and len(hyps) != len(outputs[0]):
+            raise UserInputError(
+                f"system {name!r} has {len(hyps)} segments, {names[0]!r} has {len(outputs[0])}"
+            )
+        outputs.append(hyps)
+    return names, outputs
+
+
+def score_systems(
+    systems: Mapping[str, Sequence[str]],
+    refs: Sequence[Sequence[str | None]],
+    metrics: Sequence[str] | str,
+    *,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    backend=None,
+    max_tokens: int | None = None,
+    srcs: Sequence[str] | None = None,
+) -> dict[str, Scores]:
+    """:func:`score_texts` of several systems on the same segments, in one pass.
+
+    The systems' outputs are scored as one set of candidates that share their segments'
+    references, so every reference is tokenized and indexed once for all systems.
+
+    Parameters
+    ----------
+    systems:
+        System name to its outputs, one per segment (every system the same length).
+    refs, metrics, tokenize, lowercase, backend, max_tokens, srcs:
+        As in :func:`score_texts`.
+
+    Returns
+    -------
+    dict
+        System name to its :class:`Scores`, in the order given.
+
+    Examples
+    --------
+    >>> out = score_systems({"A": ["a b c", "d e"], "B": ["a b", "d e"]}, [["a b c", "d e"]],
+    ...                     ["wer"])
+    >>> {name: round(s.corpus[0].value, 4) for name, s in out.items()}
+    {'A': 0.0, 'B': 0.2}
+    """
+    names, outputs = _systems(systems)
+    n = len(outputs[0])
+    flat = [h for hyps in outputs for h in hyps]
+    pairs = _pairs(flat[:n], refs)  # checks the references against one system
+    pairs = TextPairs(flat, np.tile(np.arange(n, dtype=np.int64), len(names)), pairs.refs)
+    if srcs is not None:
+        pairs.srcs = _srcs(srcs, n)
+    parsed = parse_specs(_specs(metrics), tokenize=tokenize, lowercase=lowercase)
+    stats = compute_stats_on(
+        parsed, pairs, backend, tokenize=tokenize, lowercase=lowercase, max_tokens=max_tokens
+    )
+    return {
+        name: _scores(parsed, {m: stats[m][k * n : (k + 1) * n] for m in parsed}, n, pairs.n_refs)
+        for k, name in enumerate(names)
+    }
+
+
+def paired_test(
+    systems: Mapping[str, Sequence[str]],
+    refs: Sequence[Sequence[str | None]],
+    metrics: Sequence[str] | str,
+    *,
+    test: str | None = "bs",
+    baseline: str | None = None,
+    n_trials: int | None = None,
+    n_resamples: int | None = None,
+    level: float = 0.95,
+    alpha: float = 0.05,
+    seed: int | None = SACREBLEU_SEED,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+) -> SystemComparison:
+    """Every system's corpus scores with bootstrap intervals, and its paired test against a
+    baseline: sacrebleu's ``--paired-bs`` / ``--paired-ar`` / ``--confidence``, for any
+    metric (see :mod:`mtpalette.stats.paired`).
+
+    Parameters
+    ----------
+    systems:
+        System name to its outputs; one system with ``test=None`` gives its interval.
+    refs, metrics, tokenize, lowercase:
+        As in :func:`score_texts`.
+    test:
+        ``"bs"`` paired bootstrap resampling (Koehn 2004), ``"ar"`` approximate randomization
+        (Riezler and Maxwell 2005), or ``None``: intervals only.
+    baseline:
+        The name of the system the others are compared with (default: the first).
+    n_trials, n_resamples:
+        Resamples of the paired bootstrap (1,000) or trials of the randomization (10,000);
+        resamples of the intervals (the paired bootstrap's own; 1,000 with ``None``; none with
+        ``"ar"`` unless given).
+    level, alpha:
+        Interval coverage and the p-value threshold of ``significant``.
+    seed:
+        sacrebleu's 12345 by default, so that the same segments are resampled as there.
+
+    Examples
+    --------
+    >>> systems = {"A": ["the cat sat", "a dog ran"], "B": ["the cat", "dog ran"]}
+    >>> r = paired_test(systems, [["the cat sat", "a dog ran"]], ["wer"], n_trials=100)
+    >>> r.score.round(4).tolist(), round(float(r.p_value[1, 0]), 4)
+    ([[0.0], [0.3333]], 0.0099)
+    >>> list(r.to_pandas().columns[:4])
+    ['system', 'metric', 'score', 'mean']
+    """
+    from mtpalette.stats.paired import compare_systems
+
+    scored = score_systems(systems, refs, metrics, tokenize=tokenize, lowercase=lowercase)
+    names = list(scored)
+    if baseline is not None and baseline not in scored:
+        raise UserInputError(f"baseline {baseline!r} is not one of the systems: {names}")
+    first = next(iter(scored.values()))
+    parsed = parse_specs(first.specs, tokenize=tokenize, lowercase=lowercase)
+    try:
+        return compare_systems(
+            parsed,
+            [[s.stats[m.spec] for m in parsed] for s in scored.values()],
+            names,
+            test=test,
+            baseline=0 if baseline is None else names.index(baseline),
+            n_trials=n_trials,
+            n_resamples=n_resamples,
+            level=level,
+            alpha=alpha,
+            seed=seed,
+            signatures={spec: str(sig) for spec, sig in first.signatures.items()},
+        )
+    except ValueError as e:
+        raise UserInputError(str(e)) from None
 
 
 def corpus_score(

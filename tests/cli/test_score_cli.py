@@ -62,7 +62,9 @@ def test_corpus_json_equals_api(monkeypatch, capsys, files):
     assert [r["score"] for r in rows] == [s.value for s in api]  # exact: full precision
     assert [r["signature"] for r in rows] == [str(s.signature) for s in api]
     assert [r["higher_is_better"] for r in rows] == [True, True, False, True, True]
-    assert set(rows[0]) == {"metric", "score", "higher_is_better", "signature"}
+    assert set(rows[0]) == {"metric", "score", "higher_is_better", "signature", "details"}
+    assert rows[0]["details"] == api[0].details and rows[2]["details"] == api[2].details
+    assert set(rows[0]["details"]) == {"precisions", "bp", "ratio", "hyp_len", "ref_len"}
     # the flag repeated gives the same run
     repeated = ["-r", paths["refA"], "-r", paths["refB"], *(x for s in SPECS for x in ("-m", s))]
     assert run(monkeypatch, capsys, *args, *repeated)[1] == out
@@ -74,17 +76,25 @@ def test_corpus_text_is_an_aligned_table(monkeypatch, capsys, files):
         monkeypatch, capsys, "score", "-i", paths["hyp"], "-r", paths["refA"], "-m", *SPECS
     )
     assert code == 0
-    header, *lines = out.splitlines()
-    assert header.split() == ["metric", "score", "better", "signature"]
+    table, block = out.split("\n\n")
+    header, *lines = table.splitlines()
+    assert header.split() == ["metric", "score", "better"]
     api = corpus_score(hyps, refs[:1], SPECS)
-    starts = {header.index("signature")}
     for line, score in zip(lines, api, strict=True):
-        metric, value, better, signature = line.split()
+        metric, value, better = line.split()
         assert (metric, value) == (score.metric, f"{score.value:.4f}")
         assert better == ("higher" if score.higher_is_better else "lower")
-        assert signature == str(score.signature)
-        starts.add(line.index(signature))
-    assert len(starts) == 1  # the signature column is aligned
+    # each distinct signature once; the two BLEU-S share a line
+    block = block.splitlines()
+    assert block[0].startswith("signatures (--signatures") and len(block) == 1 + 4
+    assert "  bleus:1, bleus:2|" + str(api[3].signature).split("|", 1)[1] in block
+    assert f"  {api[0].signature}" in block
+    _, full, _ = run(
+        monkeypatch,
+        capsys,
+        *["score", "-i", paths["hyp"], "-r", paths["refA"], "-m", *SPECS, "--signatures"],
+    )
+    assert full.split("\n\n")[1].splitlines()[1:] == [f"  {s.signature}" for s in api]
     code, out, _ = run(
         monkeypatch, capsys, "score", "-i", paths["hyp"], "-r", paths["refA"], "-w", "1"
     )
@@ -101,7 +111,7 @@ def test_corpus_tsv_at_full_precision(monkeypatch, capsys, files):
     )
     assert code == 0
     header, *rows = [line.split("\t") for line in out.splitlines()]
-    assert header == ["metric", "score", "higher_is_better", "signature"]
+    assert header == ["metric", "score", "higher_is_better", "signature", "details"]
     api = corpus_score(hyps, refs, SPECS, lowercase=True, tokenize="intl")
     assert [float(r[1]) for r in rows] == [s.value for s in api]
     assert all("|case:lc|" in r[3] for r in rows) and "|tok:intl|" in rows[0][3]
@@ -129,9 +139,12 @@ def test_sentence_tsv_from_stdin(monkeypatch, capsys, files):
 def test_sentence_json_lines_and_text(monkeypatch, capsys, files):
     paths, hyps, refs = files
     base = ["score", "-i", paths["hyp"], "-r", paths["refA"], paths["refB"], "--sentence"]
-    code, out, _ = run(monkeypatch, capsys, *base, "-m", "chrf", "rouge-l", "-f", "json")
+    code, out, _ = run(monkeypatch, capsys, *base, "-m", "chrf", "rouge-l", "-f", "jsonl")
     assert code == 0
     records = [json.loads(line) for line in out.splitlines()]
+    assert json.loads(run(monkeypatch, capsys, *base, "-m", "chrf", "rouge-l", "-f", "json")[1])[
+        ::-1
+    ] == records[::-1]  # json: one document of the same records
     api = sentence_scores(hyps, refs, ["chrf", "rouge-l"])
     assert len(records) == len(hyps) and set(records[0]) == {"segment", "chrf", "rouge-l"}
     assert [r["segment"] for r in records] == list(range(1, len(hyps) + 1))
@@ -148,7 +161,7 @@ def test_sentence_json_lines_and_text(monkeypatch, capsys, files):
             f"{api['chrf'][i]:.4f}",
             f"{api['rouge-l'][i]:.4f}",
         ]
-    assert lines[len(hyps) + 1] == "" and lines[-1].startswith("rouge-l|nrefs:2|")
+    assert lines[len(hyps) + 1] == "" and lines[-1].startswith("  rouge-l|nrefs:2|")
     _, out, _ = run(monkeypatch, capsys, *base, "-m", "chrf", "-w", "2")
     assert out.splitlines()[1].split() == ["1", f"{api['chrf'][0]:.2f}"]
 

@@ -1,11 +1,19 @@
-"""Scores as text: an aligned table for people, JSON and TSV for programs.
+"""Scores as text: an aligned table for people, JSON, JSON Lines and TSV for programs.
 
-Keys and column names are stable: corpus JSON is a list of objects with ``metric``,
-``score``, ``higher_is_better`` and ``signature``; corpus TSV has the header
-``metric score higher_is_better signature``; sentence TSV has ``segment`` and one column
-per metric; sentence JSON is JSON Lines, one object per segment with ``segment`` (1-based)
-and one key per metric. Machine formats print scores at full precision unless ``digits``
-is given; non-finite scores are ``null`` in JSON and ``nan``/``inf`` in text.
+Corpus scores are *records*, one per (system, metric), with stable keys: ``system`` (when
+several systems were scored), ``metric``, ``score``, ``higher_is_better``, ``signature``,
+``details`` (BLEU's precisions, brevity penalty and lengths, chrF's precisions and recalls,
+TER's edits...; an object) and, with an interval or a paired test, ``mean``, ``ci_low``,
+``ci_high``, ``diff``, ``p_value``, ``significant`` and ``baseline``. ``json`` is one JSON
+document (a list of records; ``pandas.DataFrame(json.load(f))`` reads it), ``jsonl`` one
+record per line, ``tsv`` a header and one row per record (details as ``key=value`` pairs).
+
+Sentence scores have one row per (system, segment): ``system`` (when several), ``segment``
+(numbered from 1, as everywhere in mtpalette) and one column per metric.
+
+Machine formats print full precision unless ``digits`` is given; non-finite scores are
+``null`` in JSON and ``nan``/``inf`` in text. The text format prints each distinct signature
+once, in a compact block under the table (every metric's in full with ``full=True``).
 """
 
 from __future__ import annotations
@@ -13,73 +21,248 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from mtpalette.metrics import Score, Signature
+from mtpalette.metrics import Signature
 
 #: output formats of ``mtpalette score``
-FORMATS = ("text", "json", "tsv")
+FORMATS = ("text", "json", "jsonl", "tsv")
 #: decimals in the text format when none are asked for
 TEXT_DIGITS = 4
+#: record keys of a test or an interval, in column order
+TEST_KEYS = ("mean", "ci_low", "ci_high", "diff", "p_value", "significant", "baseline", "alpha")
 
 
-def corpus_report(scores: Sequence[Score], fmt: str, *, digits: int | None = None) -> str:
-    """Corpus scores with their signatures in format ``fmt`` (``text``, ``json``, ``tsv``).
+def corpus_records(
+    scored: Mapping[str, Any], comparison: Any = None, *, named: bool = False
+) -> tuple[list[dict[str, Any]], dict[str, Signature]]:
+    """Records of every (system, metric) and each metric's signature.
+
+    ``scored`` maps each system to its :class:`~mtpalette.api.Scores`; ``comparison`` is an
+    optional :class:`~mtpalette.stats.paired.SystemComparison` of the same systems and
+    metrics, whose settings enter the signatures (``bs:1000|seed:12345`` as sacrebleu's).
+    ``named`` adds the ``system`` key (several systems, or one named on purpose).
+    """
+    first = next(iter(scored.values()))
+    signatures = {spec: sig for spec, sig in first.signatures.items()}
+    if comparison is not None:
+        extra = _test_fields(comparison)
+        signatures = {spec: sig.with_fields(**extra) for spec, sig in signatures.items()}
+    rows = comparison.rows() if comparison is not None else []
+    records = []
+    for s, (system, result) in enumerate(scored.items()):
+        for m, score in enumerate(result.corpus):
+            record: dict[str, Any] = {"system": system} if named else {}
+            record |= {
+                "metric": score.metric,
+                "score": float(score.value),
+                "higher_is_better": score.higher_is_better,
+            }
+            if comparison is not None:
+                row = rows[s * len(result.corpus) + m]
+                record |= {k: row[k] for k in TEST_KEYS if comparison.test or k in _CI_KEYS}
+            record["signature"] = str(signatures[score.metric])
+            record["details"] = score.details
+            records.append(record)
+    return records, signatures
+
+
+_CI_KEYS = ("mean", "ci_low", "ci_high")
+
+
+def _test_fields(comparison: Any) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    if comparison.test:
+        fields[comparison.test] = comparison.n_trials
+    if comparison.n_resamples and comparison.test != "bs":
+        fields["bs"] = comparison.n_resamples
+    fields["seed"] = comparison.seed
+    return fields
+
+
+def records_report(
+    records: Sequence[Mapping[str, Any]],
+    fmt: str,
+    *,
+    signatures: Mapping[str, Signature | str],
+    digits: int | None = None,
+    details: bool = False,
+    full_signatures: bool = False,
+) -> str:
+    """Corpus records (see the module docstring) in format ``fmt``.
 
     Examples
     --------
-    >>> s = Score("wer", 0.25, Signature("wer", {"nrefs": 1}, "0.1.0"), False)
-    >>> print(corpus_report([s], "text"), end="")
-    metric   score  better  signature
-    wer     0.2500  lower   wer|nrefs:1|version:0.1.0
-    >>> corpus_report([s], "tsv").splitlines()[1].split("\\t")
-    ['wer', '0.25', 'false', 'wer|nrefs:1|version:0.1.0']
+    >>> sig = Signature("wer", {"nrefs": 1}, "0.1.0")
+    >>> rec = [{"metric": "wer", "score": 0.25, "higher_is_better": False,
+    ...         "signature": str(sig), "details": {"errors": 2, "ref_words": 8}}]
+    >>> print(records_report(rec, "text", signatures={"wer": sig}), end="")
+    metric   score  better
+    wer     0.2500  lower
+    <BLANKLINE>
+    signature: wer|nrefs:1|version:0.1.0
+    >>> records_report(rec, "tsv", signatures={}).splitlines()[1].split("\\t")
+    ['wer', '0.25', 'false', 'wer|nrefs:1|version:0.1.0', 'errors=2 ref_words=8']
     """
-    if fmt == "json":
-        rows = [
-            {
-                "metric": s.metric,
-                "score": _json_number(s.value),
-                "higher_is_better": s.higher_is_better,
-                "signature": str(s.signature),
-            }
-            for s in scores
-        ]
-        return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+    if fmt in ("json", "jsonl"):
+        clean = [{k: _json_value(v) for k, v in r.items()} for r in records]
+        if fmt == "json":
+            return json.dumps(clean, indent=2, ensure_ascii=False) + "\n"
+        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in clean)
     if fmt == "tsv":
-        lines = ["metric\tscore\thigher_is_better\tsignature"]
-        lines += [
-            f"{s.metric}\t{_number(s.value, digits)}\t{str(s.higher_is_better).lower()}\t"
-            f"{s.signature}"
-            for s in scores
-        ]
+        keys = list(records[0]) if records else []
+        lines = ["\t".join(keys)]
+        lines += ["\t".join(_tsv_cell(r[k], digits) for k in keys) for r in records]
         return "\n".join(lines) + "\n"
     _check(fmt)
-    cells = [["metric", "score", "better", "signature"]]
-    cells += [
-        [
-            s.metric,
-            _number(s.value, TEXT_DIGITS if digits is None else digits),
-            "higher" if s.higher_is_better else "lower",
-            str(s.signature),
-        ]
-        for s in scores
-    ]
+    places = TEXT_DIGITS if digits is None else digits
+    if any("system" in r for r in records):
+        table = _systems_table(records, places, details)
+    else:
+        table = _metrics_table(records, places, details)
+    return table + "\n" + signature_block(signatures, full=full_signatures)
+
+
+def _metrics_table(records: Sequence[Mapping[str, Any]], places: int, details: bool) -> str:
+    tested = any("mean" in r for r in records)
+    head = ["metric", "score", *(["mean ± 95% CI"] if tested else []), "better"]
+    cells = [head + (["details"] if details else [])]
+    for r in records:
+        row = [r["metric"], _number(r["score"], places)]
+        if tested:
+            row.append(_interval(r, places))
+        row.append("higher" if r["higher_is_better"] else "lower")
+        if details:
+            row.append(details_text(r["metric"], r.get("details") or {}))
+        cells.append(row)
     return _aligned(cells, right={1})
+
+
+def _systems_table(records: Sequence[Mapping[str, Any]], places: int, details: bool) -> str:
+    """One row per system, one column per metric; with a test, each cell reads
+    ``score (mean ± ci) p=...`` and ``*`` marks a significant difference."""
+    systems = list(dict.fromkeys(r["system"] for r in records))
+    metrics = list(dict.fromkeys(r["metric"] for r in records))
+    by = {(r["system"], r["metric"]): r for r in records}
+    tested = any("p_value" in r for r in records)
+    cells = [["system", *metrics]]
+    for system in systems:
+        row = [system]
+        for metric in metrics:
+            r = by[(system, metric)]
+            text = _number(r["score"], places)
+            if r.get("mean") is not None:
+                text += f" ({_interval(r, places)})"
+            if tested:
+                if r.get("baseline"):
+                    text += " baseline"
+                elif r.get("p_value") is not None:
+                    star = "*" if r["significant"] else " "
+                    text += f" p={r['p_value']:.4f}{star}"
+            row.append(text)
+        cells.append(row)
+    text = _aligned(cells, right=set(range(1, len(metrics) + 1)))
+    if tested:
+        r = next(r for r in records if r.get("p_value") is not None)
+        text += f"\n* p < {r['alpha']}: significantly different from the baseline\n"
+    if details:
+        text += "\n" + "".join(
+            f"{r['system']}  {r['metric']}  {details_text(r['metric'], r['details'])}\n"
+            for r in records
+            if r.get("details")
+        )
+    return text
+
+
+def _interval(r: Mapping[str, Any], places: int) -> str:
+    if r.get("mean") is None:
+        return ""
+    half = 0.5 * (r["ci_high"] - r["ci_low"])
+    return f"{_number(r['mean'], places)} ± {_number(half, places)}"
+
+
+def details_text(metric: str, details: Mapping[str, Any]) -> str:
+    """Details in one line; BLEU's as sacrebleu prints them.
+
+    Examples
+    --------
+    >>> d = {"precisions": [65.8, 40.7], "bp": 1.0, "ratio": 1.015, "hyp_len": 9, "ref_len": 9}
+    >>> details_text("bleu", d)
+    '65.8/40.7 (BP = 1.000 ratio = 1.015 hyp_len = 9 ref_len = 9)'
+    >>> details_text("ter", {"edits": 3.0, "ref_len": 12.5})
+    'edits=3 ref_len=12.5'
+    """
+    if not details:
+        return ""
+    if "precisions" in details and "bp" in details:
+        prec = "/".join(f"{p:.1f}" for p in details["precisions"])
+        return (
+            f"{prec} (BP = {details['bp']:.3f} ratio = {details['ratio']:.3f} "
+            f"hyp_len = {details['hyp_len']} ref_len = {details['ref_len']})"
+        )
+    return " ".join(f"{k}={_short(v)}" for k, v in details.items())
+
+
+def _short(v: Any) -> str:
+    if isinstance(v, list):
+        return "/".join(_short(x) for x in v)
+    if isinstance(v, float):
+        return f"{v:.1f}" if not v.is_integer() else str(int(v))
+    return str(v)
+
+
+def signature_block(signatures: Mapping[str, Signature | str], *, full: bool = False) -> str:
+    """Each distinct signature once: metrics whose signatures differ only in their name share
+    a line (``bleus:1 ... bleus:9``); ``full`` prints every metric's signature.
+
+    Examples
+    --------
+    >>> sigs = {f"bleus:{n}": Signature(f"bleus:{n}", {"nrefs": 2}, "0.1.0") for n in (1, 2, 3, 4)}
+    >>> print(signature_block(sigs), end="")
+    signature: bleus:1 ... bleus:4 (4 metrics)|nrefs:2|version:0.1.0
+    >>> print(signature_block(dict(list(sigs.items())[:2]), full=True), end="")
+    signatures:
+      bleus:1|nrefs:2|version:0.1.0
+      bleus:2|nrefs:2|version:0.1.0
+    """
+    texts = {spec: str(sig) for spec, sig in signatures.items()}
+    if not texts:
+        return ""
+    if full:
+        return "signatures:\n" + "".join(f"  {t}\n" for t in texts.values())
+    groups: dict[str, list[str]] = {}
+    for spec, text in texts.items():
+        rest = text[len(spec) :] if text.startswith(spec) else "|" + text
+        groups.setdefault(rest, []).append(spec)
+    lines = []
+    for rest, specs in groups.items():
+        names = ", ".join(specs) if len(specs) <= 3 else f"{specs[0]} ... {specs[-1]}"
+        if len(specs) > 3:
+            names += f" ({len(specs)} metrics)"
+        lines.append(names + rest)
+    if len(lines) == 1:
+        return f"signature: {lines[0]}\n"
+    return "signatures (--signatures: every metric's in full):\n" + "".join(
+        f"  {line}\n" for line in lines
+    )
 
 
 def sentence_report(
     columns: Mapping[str, np.ndarray],
     fmt: str,
     *,
+    systems: Sequence[str] | None = None,
     signatures: Mapping[str, Signature] | None = None,
     digits: int | None = None,
+    full_signatures: bool = False,
 ) -> str:
-    """Segment-level scores, one row per segment, in format ``fmt``.
+    """Segment-level scores in format ``fmt``: one row per segment, or per (system, segment)
+    when ``systems`` names the system of every row.
 
     ``columns`` maps each metric to its scores. The text format ends with the signatures
-    (when given); TSV and JSON Lines hold the numbers only.
+    (when given); TSV, JSON and JSON Lines hold the numbers only.
 
     Examples
     --------
@@ -88,45 +271,79 @@ def sentence_report(
     segment    bleu   wer
           1   12.50  0.50
           2  100.00  0.00
-    >>> print(sentence_report(cols, "json"), end="")
+    >>> print(sentence_report(cols, "jsonl"), end="")
     {"segment": 1, "bleu": 12.5, "wer": 0.5}
     {"segment": 2, "bleu": 100.0, "wer": 0.0}
+    >>> tsv = sentence_report(cols, "tsv", systems=["A", "B"])
+    >>> [row.split("\\t") for row in tsv.splitlines()]
+    [['system', 'segment', 'bleu', 'wer'], ['A', '1', '12.5', '0.5'], ['B', '1', '100.0', '0.0']]
     """
     names = list(columns)
     values = [np.asarray(columns[m], dtype=np.float64).tolist() for m in names]
     n = len(values[0]) if values else 0
-    if fmt == "json":
-        return "".join(
-            json.dumps(
-                {
-                    "segment": i + 1,
-                    **{m: _json_number(v[i]) for m, v in zip(names, values, strict=True)},
-                },
-                ensure_ascii=False,
-            )
-            + "\n"
+    seg, lead = _segments(n, systems)
+    if fmt in ("json", "jsonl"):
+        rows = [
+            {
+                **({"system": systems[i]} if systems is not None else {}),
+                "segment": seg[i],
+                **{m: _json_value(v[i]) for m, v in zip(names, values, strict=True)},
+            }
             for i in range(n)
-        )
+        ]
+        if fmt == "json":
+            return json.dumps(rows, ensure_ascii=False) + "\n"
+        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
     if fmt == "tsv":
-        lines = ["\t".join(["segment", *names])]
+        lines = ["\t".join([*lead, *names])]
         lines += [
-            "\t".join([str(i + 1), *(_number(v[i], digits) for v in values)]) for i in range(n)
+            "\t".join(
+                [
+                    *([systems[i]] if systems is not None else []),
+                    str(seg[i]),
+                    *(_number(v[i], digits) for v in values),
+                ]
+            )
+            for i in range(n)
         ]
         return "\n".join(lines) + "\n"
     _check(fmt)
     places = TEXT_DIGITS if digits is None else digits
     columns_text = [_numbers(v, places) for v in values]
-    cells = [["segment", *names]]
-    cells += [list(row) for row in zip(map(str, range(1, n + 1)), *columns_text, strict=True)]
-    text = _aligned(cells, right=set(range(len(names) + 1)))
+    cells = [[*lead, *names]]
+    first = [list(systems)] if systems is not None else []
+    cells += [list(row) for row in zip(*first, map(str, seg), *columns_text, strict=True)]
+    text = _aligned(cells, right=set(range(len(lead) - 1, len(cells[0]))))
     if signatures:
-        text += "\n" + "".join(f"{signatures[m]}\n" for m in names if m in signatures)
+        wanted = {m: signatures[m] for m in names if m in signatures}
+        text += "\n" + signature_block(wanted, full=full_signatures)
     return text
+
+
+def _segments(n: int, systems: Sequence[str] | None) -> tuple[list[int], list[str]]:
+    """The 1-based segment number of each row (counting again for each system)."""
+    if systems is None:
+        return list(range(1, n + 1)), ["segment"]
+    seg, counts = [], {}
+    for name in systems:
+        counts[name] = counts.get(name, 0) + 1
+        seg.append(counts[name])
+    return seg, ["system", "segment"]
 
 
 def _check(fmt: str) -> None:
     if fmt != "text":
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+
+
+def _tsv_cell(value: Any, digits: int | None) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float | np.floating):
+        return _number(value, digits)
+    if isinstance(value, dict):
+        return " ".join(f"{k}={_short(v)}" for k, v in value.items())
+    return "" if value is None else str(value)
 
 
 def _number(value: float, digits: int | None) -> str:
@@ -144,9 +361,15 @@ def _numbers(values: list[float], digits: int) -> list[str]:
     return [_number(v, digits) for v in values]
 
 
-def _json_number(value: float) -> float | None:
-    value = float(value)
-    return value if math.isfinite(value) else None
+def _json_value(value: Any) -> Any:
+    if isinstance(value, float | np.floating):
+        value = float(value)
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _json_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_value(v) for v in value]
+    return value
 
 
 def _aligned(cells: list[list[str]], *, right: set[int]) -> str:

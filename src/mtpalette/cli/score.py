@@ -1,14 +1,17 @@
-"""``mtpalette score``: corpus or sentence scores of one hypothesis set, with signatures.
+"""``mtpalette score``: corpus or sentence scores of one or several systems, with signatures,
+bootstrap intervals and paired significance tests, in the spirit of the sacrebleu command
+line (same option names where sacrebleu has them).
 
-Inputs, in the spirit of the sacrebleu command line:
+Inputs:
 
-* plain files: ``-i HYP -r REF [REF ...]``, one segment per line; ``-`` (the default for
-  ``-i``) is standard input;
+* plain files: ``-i SYS [SYS ...] -r REF [REF ...]``, one segment per line; ``-`` (the
+  default for ``-i``) is standard input; ``--systems-dir DIR`` takes every system output of
+  a folder (references, sources and id lists left out, with a note);
 * one table: ``--table data.tsv --hyp-col mt --ref-col ref1 ref2`` (TSV with a header row,
   or JSON Lines with those fields, chosen by the extension or ``--table-format``).
 
-``-r``, ``-m`` and ``--ref-col`` take several values after one flag, or the flag repeated.
-Output goes to stdout or, written atomically, to ``-o FILE``.
+``-i``, ``-r``, ``-m`` and ``--ref-col`` take several values after one flag, or the flag
+repeated. Output goes to stdout or, written atomically, to ``-o FILE``.
 """
 
 from __future__ import annotations
@@ -19,18 +22,22 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
+import numpy as np
 import typer
 
-from mtpalette.api import score_texts
+from mtpalette.api import SACREBLEU_SEED, score_systems
 from mtpalette.cli.backend_opts import BackendOption
-from mtpalette.cli.render import corpus_report, sentence_report
+from mtpalette.cli.render import corpus_records, records_report, sentence_report
 from mtpalette.errors import UserInputError
-from mtpalette.io.plain import STDIN, read_lines, read_parallel
+from mtpalette.io.plain import STDIN, check_stdin_once, display_name, read_lines
 from mtpalette.io.runfile import atomic_writer
 from mtpalette.io.tabular import read_segments
 from mtpalette.parallel import Backend
 
 Opt = typer.Option
+TESTS = "Significance and intervals"
+INPUTS = "Inputs"
+OUTPUT = "Output"
 
 
 class OutputFormat(StrEnum):
@@ -38,6 +45,7 @@ class OutputFormat(StrEnum):
 
     text = "text"
     json = "json"
+    jsonl = "jsonl"
     tsv = "tsv"
 
 
@@ -51,9 +59,26 @@ class TableFormat(StrEnum):
 
 def score(
     refs: Annotated[
-        list[str] | None, Opt("--refs", "-r", help="Reference files: -r REF [REF ...].")
+        list[str] | None,
+        Opt("--refs", "-r", help="Reference files: -r REF [REF ...].", rich_help_panel=INPUTS),
     ] = None,
-    hyp: Annotated[str, Opt("--input", "-i", help="Hypothesis file; '-' is stdin.")] = STDIN,
+    hyps: Annotated[
+        list[str] | None,
+        Opt(
+            "--input",
+            "-i",
+            help="System output files: -i SYS [SYS ...]; '-' (default) is stdin.",
+            rich_help_panel=INPUTS,
+        ),
+    ] = None,
+    systems_dir: Annotated[
+        Path | None,
+        Opt(
+            "--systems-dir",
+            help="Score every system output in this folder.",
+            rich_help_panel=INPUTS,
+        ),
+    ] = None,
     metrics: Annotated[
         list[str] | None,
         Opt("--metrics", "-m", help="Metric specs: -m bleu chrf 'bleus:1..9' (default: bleu)."),
@@ -74,10 +99,69 @@ def score(
     ] = None,
     sentence: Annotated[bool, Opt("--sentence", help="One row of scores per segment.")] = False,
     tokenize: Annotated[
-        str, Opt("--tokenize", "-tok", help="13a, intl, none, char or zh.")
+        str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh, ja-mecab, ko-mecab...")
     ] = "13a",
     lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
-    fmt: Annotated[OutputFormat, Opt("--format", "-f", help="Output format.")] = OutputFormat.text,
+    paired_bs: Annotated[
+        bool,
+        Opt(
+            "--paired-bs",
+            "-pbs",
+            help="Paired bootstrap test against the baseline (Koehn 2004).",
+            rich_help_panel=TESTS,
+        ),
+    ] = False,
+    paired_ar: Annotated[
+        bool,
+        Opt(
+            "--paired-ar",
+            "-par",
+            help="Approximate randomization test against the baseline (Riezler & Maxwell 2005).",
+            rich_help_panel=TESTS,
+        ),
+    ] = False,
+    paired_bs_n: Annotated[
+        int,
+        Opt("--paired-bs-n", "-pbsn", min=1, help="Bootstrap resamples.", rich_help_panel=TESTS),
+    ] = 1000,
+    paired_ar_n: Annotated[
+        int,
+        Opt("--paired-ar-n", "-parn", min=1, help="Randomization trials.", rich_help_panel=TESTS),
+    ] = 10000,
+    baseline: Annotated[
+        str | None,
+        Opt(
+            "--baseline",
+            help="The baseline system's name (default: the first).",
+            rich_help_panel=TESTS,
+        ),
+    ] = None,
+    confidence: Annotated[
+        bool,
+        Opt(
+            "--confidence",
+            "-ci",
+            help="Bootstrap 95% interval of every score.",
+            rich_help_panel=TESTS,
+        ),
+    ] = False,
+    confidence_n: Annotated[
+        int,
+        Opt(
+            "--confidence-n",
+            "-cin",
+            min=1,
+            help="Resamples of the intervals.",
+            rich_help_panel=TESTS,
+        ),
+    ] = 1000,
+    seed: Annotated[
+        int,
+        Opt("--seed", min=0, help="Seed of resampling (sacrebleu's 12345).", rich_help_panel=TESTS),
+    ] = SACREBLEU_SEED,
+    fmt: Annotated[
+        OutputFormat, Opt("--format", "-f", help="Output format.", rich_help_panel=OUTPUT)
+    ] = OutputFormat.text,
     digits: Annotated[
         int | None,
         Opt(
@@ -85,10 +169,26 @@ def score(
             "-w",
             min=0,
             max=17,
-            help="Decimals printed (default: 4 in text, all in tsv; json: all).",
+            help="Decimals printed (default: 4 in text, all in tsv and json).",
+            rich_help_panel=OUTPUT,
         ),
     ] = None,
-    output: Annotated[Path | None, Opt("--output", "-o", help="Write here (atomically).")] = None,
+    details: Annotated[
+        bool,
+        Opt(
+            "--details",
+            "-d",
+            help="BLEU's precisions, BP, ratio, lengths; chrF's, TER's...",
+            rich_help_panel=OUTPUT,
+        ),
+    ] = False,
+    signatures: Annotated[
+        bool,
+        Opt("--signatures", help="Every metric's signature in full.", rich_help_panel=OUTPUT),
+    ] = False,
+    output: Annotated[
+        Path | None, Opt("--output", "-o", help="Write here (atomically).", rich_help_panel=OUTPUT)
+    ] = None,
     source: Annotated[
         Path | None, Opt("--source", help="Source sentences, for plugins that read them.")
     ] = None,
@@ -100,27 +200,27 @@ def score(
     workers: Annotated[int, Opt("--workers", help="Local workers.")] = 1,
     scheduler: Annotated[str | None, Opt("--scheduler", help="Dask scheduler address.")] = None,
 ) -> None:
-    """Score hypotheses against one or more references; every score carries a signature.
+    """Score system outputs against one or more references; every score carries a signature.
 
     Examples: `mtpalette score -i hyp.txt -r ref1.txt ref2.txt -m bleu chrf 'bleus:1..9'`;
+    `mtpalette score -i base.txt A.txt B.txt -r ref.txt -m bleu chrf ter --paired-bs`;
+    `mtpalette score -i hyp.txt -r ref.txt -m bleu --confidence --details`;
     `cat hyp.txt | mtpalette score -r ref.txt -m wer --sentence -f tsv`;
     `mtpalette score --table data.tsv --hyp-col mt --ref-col ref1 ref2 -f json -o scores.json`.
+
+    With several systems the table has one row per system. --paired-bs and --paired-ar test
+    each system against the baseline as sacrebleu does, drawing the same resamples for the
+    same --seed (p-value: the share of resamples or trials whose difference is as large as
+    the observed one; * marks p < 0.05); --confidence adds each score's bootstrap interval.
     """
     table_opts = (table, table_format.value, table_quoting)
-    hyps, ref_streams = _inputs(refs, hyp, table_opts, hyp_col, ref_cols)
-    srcs = None
-    if source is not None:
-        srcs = read_lines(source)
-        if len(srcs) != len(hyps):
-            raise UserInputError(
-                f"has {len(srcs)} lines but the hypotheses have {len(hyps)}",
-                path=str(source),
-                line=min(len(srcs), len(hyps)) + 1,
-            )
+    systems, ref_streams = _inputs(refs, hyps, systems_dir, table_opts, hyp_col, ref_cols, source)
+    paired = _paired(paired_bs, paired_ar, confidence, sentence, len(systems))
+    srcs = _sources(source, len(ref_streams[0]))
     fmt = fmt.value
     with _destination(output) as out:
-        result = score_texts(
-            hyps,
+        scored = score_systems(
+            systems,
             ref_streams,
             metrics or ["bleu"],
             tokenize=tokenize,
@@ -129,34 +229,176 @@ def score(
             max_tokens=max_tokens,
             srcs=srcs,
         )
-        if not sentence:
-            out.write(corpus_report(result.corpus, fmt, digits=digits))
-        elif fmt == "text":
-            text = sentence_report(
-                result.sentence, fmt, signatures=result.signatures, digits=digits
-            )
-            out.write(text)
-        else:
-            out.write(sentence_report(result.sentence, fmt, digits=digits))
-            for signature in result.signatures.values():  # the numbers stay machine-readable
-                typer.echo(f"# {signature}", err=True)
+        named = len(systems) > 1
+        if sentence:
+            out.write(_sentences(scored, fmt, digits, signatures, named))
+            return
+        comparison = None
+        if paired or confidence:
+            trials = {"bs": paired_bs_n, "ar": paired_ar_n, None: None}[paired]
+            resamples = confidence_n if confidence else (None if paired else 0)
+            comparison = _compare(scored, paired, baseline, seed, trials, resamples)
+        records, sigs = corpus_records(scored, comparison, named=named)
+        report = records_report(
+            records,
+            fmt,
+            signatures=sigs,
+            digits=digits,
+            details=details,
+            full_signatures=signatures,
+        )
+        out.write(report)
 
 
-def _inputs(refs, hyp, table_opts, hyp_col, ref_cols):
+def _paired(paired_bs: bool, paired_ar: bool, confidence: bool, sentence: bool, n_systems: int):
+    """``"bs"``, ``"ar"`` or None, checked against the other options."""
+    if paired_bs and paired_ar:
+        raise UserInputError("give either --paired-bs or --paired-ar, not both")
+    paired = "bs" if paired_bs else "ar" if paired_ar else None
+    if sentence and (paired or confidence):
+        raise UserInputError(
+            "significance tests and intervals are for corpus scores; drop --sentence"
+        )
+    if paired and n_systems < 2:
+        raise UserInputError(
+            "a paired test needs a baseline and at least one other system: -i BASE SYS [SYS ...]"
+        )
+    return paired
+
+
+def _compare(scored, paired, baseline, seed, n_trials, n_resamples):
+    """The :class:`~mtpalette.stats.paired.SystemComparison` of the scored systems."""
+    from mtpalette.metrics import parse_specs
+    from mtpalette.stats.paired import compare_systems
+
+    names = list(scored)
+    if baseline is not None and baseline not in scored:
+        raise UserInputError(
+            f"--baseline {baseline!r} is not a system; systems: {', '.join(names)}"
+        )
+    metrics = parse_specs(next(iter(scored.values())).specs)
+    return compare_systems(
+        metrics,
+        [[s.stats[m.spec] for m in metrics] for s in scored.values()],
+        names,
+        test=paired,
+        baseline=0 if baseline is None else names.index(baseline),
+        n_trials=n_trials,
+        n_resamples=n_resamples,
+        seed=seed,
+    )
+
+
+def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> str:
+    first = next(iter(scored.values()))
+    columns = {
+        spec: np.concatenate([s.sentence[spec] for s in scored.values()]) for spec in first.specs
+    }
+    systems = [name for name, s in scored.items() for _ in range(s.n_segments)] if named else None
+    if fmt != "text":  # the numbers stay machine-readable; signatures go to stderr
+        for signature in first.signatures.values():
+            typer.echo(f"# {signature}", err=True)
+        return sentence_report(columns, fmt, systems=systems, digits=digits)
+    return sentence_report(
+        columns,
+        fmt,
+        systems=systems,
+        signatures=first.signatures,
+        digits=digits,
+        full_signatures=full_signatures,
+    )
+
+
+def _inputs(refs, hyps, systems_dir, table_opts, hyp_col, ref_cols, source):
+    """``({system: outputs}, reference streams)`` from a table or from files."""
     table, table_format, quoting = table_opts
     if table is not None:
         if refs:
             raise UserInputError("give either --table or -r/--refs files, not both")
-        if hyp != STDIN:
+        if hyps:
             raise UserInputError("give either --table or -i/--input, not both")
-        return read_segments(table, hyp_col, ref_cols or ["ref"], fmt=table_format, quoting=quoting)
+        if systems_dir is not None:
+            raise UserInputError("give either --table or --systems-dir, not both")
+        outputs, ref_streams = read_segments(
+            table, hyp_col, ref_cols or ["ref"], fmt=table_format, quoting=quoting
+        )
+        return {hyp_col: outputs}, ref_streams
     if ref_cols:
         raise UserInputError("--ref-col needs --table")
     if not refs:
         raise UserInputError("no references: give -r REF [REF ...] or --table FILE")
-    if hyp == STDIN and sys.stdin.isatty():
-        raise UserInputError("no hypotheses: give -i HYP or pipe them on standard input")
-    return read_parallel(hyp, refs)
+    check_stdin_once([*(hyps or []), *refs])
+    ref_streams = [read_lines(path) for path in refs]
+    paths = _system_paths(hyps, systems_dir, refs, source, len(ref_streams[0]))
+    outputs = [read_lines(path) for path in paths]
+    n = len(outputs[0])
+    for path, lines in zip(paths[1:], outputs[1:], strict=True):
+        _same_length(path, len(lines), n, f"the first system ({display_name(paths[0])}) has")
+    for path, stream in zip(refs, ref_streams, strict=True):
+        _same_length(path, len(stream), n, f"the hypotheses ({display_name(paths[0])}) have")
+    return dict(zip(_names(paths), outputs, strict=True)), ref_streams
+
+
+def _system_paths(hyps, systems_dir, refs, source, n_lines: int) -> list[str]:
+    from mtpalette.io.nbest import report_system_files, select_system_files
+
+    if systems_dir is None:
+        hyps = hyps or [STDIN]
+        if hyps == [STDIN] and sys.stdin.isatty():
+            raise UserInputError("no hypotheses: give -i HYP or pipe them on standard input")
+        return hyps
+    if hyps:
+        raise UserInputError("give either -i/--input files or --systems-dir, not both")
+    others = [*refs, *([source] if source is not None else [])]
+    taken, notes = select_system_files(systems_dir, inputs_=others, n_lines=n_lines)
+    if not taken:
+        raise UserInputError(
+            f"no system output with {n_lines} lines (the references') in the folder",
+            path=str(systems_dir),
+        )
+    report_system_files(systems_dir, taken, notes)
+    return [str(p) for p in taken]
+
+
+def _names(paths: list[str]) -> list[str]:
+    """Short system names (the file names without their shared parts); the paths as given
+    when two short names coincide."""
+    from mtpalette.io.nbest import system_names
+
+    if len(paths) == 1:
+        return [display_name(paths[0])]
+    names = system_names(paths)
+    if len(set(names)) < len(names):
+        names = [display_name(p) for p in paths]
+    if len(set(names)) < len(names):
+        raise UserInputError(f"the same system file is given twice: {', '.join(names)}")
+    return names
+
+
+def _same_length(path, count: int, n: int, whose: str) -> None:
+    if count != n:
+        raise UserInputError(
+            f"has {_lines(count)} but {whose} {_lines(n)}; every file needs one segment per line",
+            path=display_name(path),
+            line=min(count, n) + 1,
+        )
+
+
+def _lines(n: int) -> str:
+    return f"{n} line" if n == 1 else f"{n} lines"
+
+
+def _sources(source: Path | None, n: int) -> list[str] | None:
+    if source is None:
+        return None
+    srcs = read_lines(source)
+    if len(srcs) != n:
+        raise UserInputError(
+            f"has {len(srcs)} lines but the hypotheses have {n}",
+            path=str(source),
+            line=min(len(srcs), n) + 1,
+        )
+    return srcs
 
 
 @contextlib.contextmanager

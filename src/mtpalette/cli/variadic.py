@@ -11,6 +11,8 @@ from typer.core import TyperCommand
 #: options that take every following value up to the next option
 VARIADIC = {
     "--refs",
+    "--input",
+    "-i",
     "-r",
     "--systems",
     "-s",

@@ -116,12 +116,14 @@ def _fmt(v: Any) -> str:
 
 @dataclass(frozen=True)
 class Score:
-    """A corpus-level score with its signature."""
+    """A corpus-level score with its signature and its components (``details``: BLEU's
+    precisions, brevity penalty and lengths; chrF's precisions and recalls...)."""
 
     metric: str
     value: float
     signature: Signature
     higher_is_better: bool
+    details: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __str__(self) -> str:
         return f"{self.metric} = {self.value:.4f}  ({self.signature})"
@@ -237,6 +239,11 @@ class Metric(ABC):
     def corpus_score(self, stats: np.ndarray) -> float:
         """The corpus score; by default the sentence formula on the summed statistics."""
         return float(self.corpus_scores_of_sums(stats.sum(axis=0, keepdims=True))[0])
+
+    def details(self, stats: np.ndarray) -> dict[str, Any]:
+        """The components of the corpus score (BLEU's precisions and brevity penalty...);
+        empty where the metric has none worth printing."""
+        return {}
 
     def corpus_scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         """The corpus score of every row of summed statistics (``corpus_combine == "sum"``);

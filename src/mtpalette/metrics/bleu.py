@@ -252,6 +252,35 @@ class BLEU(_NgramFamily):
     def corpus_scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
         return self._scores(sums, False if self.eff is None else self.eff)
 
+    def details(self, stats: np.ndarray) -> dict[str, Any]:
+        return bleu_details(stats.sum(axis=0), self.n)
+
+
+def bleu_details(sums: np.ndarray, n: int) -> dict[str, Any]:
+    """sacrebleu's verbose BLEU: n-gram precisions (0-100), brevity penalty, length ratio
+    and lengths, from summed ``[hyp_len, ref_len, correct_1..n, total_1..n]``.
+
+    Examples
+    --------
+    >>> d = bleu_details(np.array([9, 10, 6, 3, 9, 8], float), 2)
+    >>> [round(p, 2) for p in d["precisions"]], round(d["bp"], 4), d["ratio"], d["hyp_len"]
+    ([66.67, 37.5], 0.8948, 0.9, 9)
+    """
+    hyp_len, ref_len = float(sums[0]), float(sums[1])
+    correct, total = sums[2 : 2 + n], sums[2 + n : 2 + 2 * n]
+    precisions = [100.0 * c / t if t > 0 else 0.0 for c, t in zip(correct, total, strict=True)]
+    if hyp_len >= ref_len:
+        bp = 1.0
+    else:
+        bp = math.exp(1.0 - ref_len / hyp_len) if hyp_len > 0 else 0.0
+    return {
+        "precisions": [float(p) for p in precisions],
+        "bp": bp,
+        "ratio": hyp_len / ref_len if ref_len > 0 else 0.0,
+        "hyp_len": int(hyp_len),
+        "ref_len": int(ref_len),
+    }
+
 
 @register
 class BLEUS(_NgramFamily):

@@ -301,3 +301,14 @@ class ChrF(Metric):
 
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         return f_scores(stats.reshape(len(stats), -1, 3), self.beta, self.eps)
+
+    def details(self, stats: np.ndarray) -> dict[str, Any]:
+        """Precision and recall (0-100) of each character order, then each word order, from
+        the summed ``[hyp n-grams, ref n-grams, matches]``."""
+        hyp, ref, match = stats.sum(axis=0).reshape(-1, 3).T
+        prec = [100.0 * m / h if h > 0 else 0.0 for m, h in zip(match, hyp, strict=True)]
+        rec = [100.0 * m / r if r > 0 else 0.0 for m, r in zip(match, ref, strict=True)]
+        out = {"char_prec": prec[: self.n], "char_rec": rec[: self.n]}
+        if self.w:
+            out |= {"word_prec": prec[self.n :], "word_rec": rec[self.n :]}
+        return {k: [float(x) for x in v] for k, v in out.items()}

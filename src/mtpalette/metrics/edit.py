@@ -101,6 +101,11 @@ class _ErrorRate(Metric):
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         return stats[:, 0] / np.maximum(stats[:, 1], 1)
 
+    def details(self, stats: np.ndarray) -> dict[str, Any]:
+        """Errors and words of the chosen references, summed."""
+        errors, words = stats.sum(axis=0)
+        return {"errors": int(errors), "ref_words": int(words)}
+
 
 @register
 class WER(_ErrorRate):

@@ -114,6 +114,11 @@ class TER(Metric):
         mean_len = np.where(present, pairs.ref_lengths(), 0).sum(axis=1) / n_present
         return np.column_stack([best, mean_len])
 
+    def details(self, stats: np.ndarray) -> dict[str, Any]:
+        """Edits (shifts count one each) and the summed mean reference length."""
+        edits, length = stats.sum(axis=0)
+        return {"edits": float(edits), "ref_len": float(length)}
+
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         edits, length = stats[:, 0], stats[:, 1]
         with np.errstate(divide="ignore", invalid="ignore"):

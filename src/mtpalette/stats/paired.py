@@ -146,6 +146,7 @@ class SystemComparison:
                         "p_value": _finite(self.p_value[s, m]),
                         "significant": bool(self.significant[s, m]),
                         "baseline": s == self.baseline,
+                        "alpha": self.alpha,
                         "higher_is_better": self.higher_is_better[m],
                     }
                 )
