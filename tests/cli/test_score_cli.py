@@ -351,3 +351,81 @@ def test_installed_entry_point(files, tmp_path):
     )
     assert good.returncode == 0, good.stderr
     assert json.loads(good.stdout)[0]["score"] == corpus_score(hyps, refs[:1], "bleu")[0].value
+
+
+@pytest.fixture
+def three_systems(tmp_path, ted_zhen):
+    systems, (ref_a, ref_b) = ted_zhen
+    names = ["SMU", "Online-W", "MiSS"]
+    folder = tmp_path / "systems"
+    folder.mkdir()
+    paths = [_write(folder / f"wmt21.{name}.txt", systems[name]) for name in names]
+    refs = [_write(tmp_path / "refA.txt", ref_a), _write(tmp_path / "refB.txt", ref_b)]
+    return paths, refs, {name: systems[name] for name in names}, [ref_a, ref_b]
+
+
+def test_several_systems_and_paired_bootstrap_equal_the_api(monkeypatch, capsys, three_systems):
+    from mtpalette import paired_test
+
+    paths, refs, systems, ref_texts = three_systems
+    args = ["score", "-i", *paths, "-r", *refs, "-m", "bleu", "ter", "--paired-bs", "-f", "json"]
+    code, out, _ = run(monkeypatch, capsys, *args, "--paired-bs-n", "200")
+    assert code == 0
+    rows = json.loads(out)
+    api = paired_test(systems, ref_texts, ["bleu", "ter"], n_trials=200)
+    assert [(r["system"], r["metric"]) for r in rows] == [
+        (s, m) for s in systems for m in ("bleu", "ter")
+    ]
+    expected = api.rows()
+    for row, want in zip(rows, expected, strict=True):
+        for key in ("score", "mean", "ci_low", "ci_high", "p_value", "significant", "baseline"):
+            assert row[key] == want[key], key
+    assert rows[0]["baseline"] and rows[0]["p_value"] is None
+    assert "|bs:200|seed:12345|" in rows[0]["signature"]
+    # the text table: one row per system, the baseline marked, a star on significant cells
+    code, out, _ = run(monkeypatch, capsys, *args[:-2], "--baseline", "MiSS", "-m", "bleu")
+    table = out.split("\n\n")[0].splitlines()
+    assert [line.split()[0] for line in table] == ["system", "SMU", "Online-W", "MiSS"]
+    assert table[3].endswith("baseline") and "p=0.0010*" in table[1]
+
+
+def test_systems_dir_leaves_out_the_other_inputs(monkeypatch, capsys, three_systems):
+    paths, refs, systems, ref_texts = three_systems
+    folder = paths[0].parent
+    _write(folder / "source.txt", ["x"] * len(ref_texts[0]))
+    _write(folder / "ids.txt", [str(i) for i in range(len(ref_texts[0]))])
+    code, out, err = run(
+        monkeypatch, capsys, "score", "--systems-dir", folder, "-r", *refs, "-f", "tsv"
+    )
+    assert code == 0 and "systems: 3 from" in err and "source.txt" in err
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    assert sorted(r[0] for r in rows) == sorted(systems)
+    api = corpus_score(systems["SMU"], ref_texts, ["bleu"])[0].value
+    assert float(next(r for r in rows if r[0] == "SMU")[2]) == api
+
+
+def test_several_systems_sentence_rows_and_bad_combinations(monkeypatch, capsys, three_systems):
+    paths, refs, systems, ref_texts = three_systems
+    base = ["score", "-i", *paths[:2], "-r", refs[0]]
+    code, out, _ = run(monkeypatch, capsys, *base, "-m", "wer", "--sentence", "-f", "tsv")
+    rows = [line.split("\t") for line in out.splitlines()]
+    n = len(ref_texts[0])
+    assert code == 0 and rows[0] == ["system", "segment", "wer"] and len(rows) == 1 + 2 * n
+    assert rows[n + 1][:2] == ["Online-W", "1"]
+    api = sentence_scores(systems["Online-W"], ref_texts[:1], ["wer"])["wer"]
+    assert [float(r[2]) for r in rows[n + 1 :]] == api.tolist()
+    short = _write(paths[0].parent / "short.txt", ["a"])
+    for args, message in [
+        ([*base, "--paired-bs", "--paired-ar"], "give either --paired-bs or --paired-ar"),
+        (["score", "-i", paths[0], "-r", refs[0], "--paired-bs"], "a paired test needs a baseline"),
+        ([*base, "--paired-bs", "--baseline", "nosuch"], "--baseline 'nosuch' is not a system"),
+        ([*base, "--confidence", "--sentence"], "drop --sentence"),
+        (
+            ["score", "-i", *paths[:2], short, "-r", refs[0]],
+            f"{short}:2: has 1 line but the first system ({paths[0]}) has 529",
+        ),
+        ([*base, short], f"{short}:2: has 1 line but the hypotheses ({paths[0]}) have 529"),
+        ([*base, "--systems-dir", paths[0].parent], "either -i/--input files or --systems-dir"),
+    ]:
+        code, out, err = run(monkeypatch, capsys, *args)
+        assert code == 2 and message in err and out == "", (message, err)
