@@ -19,6 +19,7 @@ VARIANTS = [
     ("chrf", {}),
     ("chrf:w=2", {"word_order": 2}),
     ("chrf:w=2,eps=yes", {"word_order": 2, "eps_smoothing": True}),
+    ("chrF++", {"word_order": 2}),  # sacrebleu's name
     (
         "chrf:n=4,w=1,beta=1,ws=yes",
         {"char_order": 4, "word_order": 1, "beta": 1, "whitespace": True},

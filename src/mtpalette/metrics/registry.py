@@ -50,6 +50,14 @@ BUILTIN_FAMILIES: dict[str, str] = {
     "rouge-s-syn": "synonym",
 }
 
+#: sacrebleu's names for metric settings, as spec names (lower case; specs are read so):
+#: ``chrf++`` is chrF with word order 2 (sacrebleu's ``chrF2++``)
+ALIASES: dict[str, tuple[str, dict[str, str]]] = {
+    "chrf++": ("chrf", {"w": "2"}),
+    "chrf2": ("chrf", {}),
+    "chrf2++": ("chrf", {"w": "2"}),
+}
+
 
 def register(cls: type[Metric]) -> type[Metric]:
     """Class decorator: make ``cls`` available under ``cls.name`` in spec strings."""
@@ -71,7 +79,8 @@ def metric_class(name: str) -> type[Metric]:
         return _REGISTRY[name]
     except KeyError:
         raise UserInputError(
-            f"unknown metric {name!r}; known metrics: {', '.join(known_metrics())}"
+            f"unknown metric {name!r}; known metrics: {', '.join(known_metrics())} "
+            f"(and sacrebleu's names {', '.join(ALIASES)})"
         ) from None
 
 
@@ -149,8 +158,13 @@ def parse_spec(spec: str, **common: Any) -> list[Metric]:
     --------
     >>> [m.spec for m in parse_spec("bleus:1..3")]
     ['bleus:1', 'bleus:2', 'bleus:3']
+    >>> [m.spec for m in parse_spec("chrF++")], [m.spec for m in parse_spec("chrf++:beta=3")]
+    (['chrf:w=2'], ['chrf:w=2,beta=3'])
     """
     name, positional, keywords = _split_spec(spec)
+    if name in ALIASES:
+        name, defaults = ALIASES[name]
+        keywords = {**defaults, **keywords}
     cls = metric_class(name)
     if positional:
         if cls.positional is None:
