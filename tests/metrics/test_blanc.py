@@ -137,3 +137,36 @@ def test_corpus_score_is_mean_of_sentences(real_pairs):
     stats = compute_stats([m], TextPairs.parallel(hyps[:300], [refs[0][:300]]))[m]
     assert m.corpus_score(stats) == pytest.approx(m.sentence_scores(stats).mean())
     assert isinstance(m, Blanc) and m.higher_is_better
+
+
+def test_pos_feature_hand_computed():
+    # tagged DET NOUN VERB DET NOUN PUNCT both (the bundled tagger); words in common: The, the,
+    # "." -> P1 = R1 = 3/6; skip-bigrams (alpha = 0): (The, the), (The, .), (the, .) of
+    # C(6, 2) = 15 -> P2 = R2 = 1/5; word P = R = F = (1/2 + 1/5) / 2 = 0.35. The tag
+    # sequences are equal: P_pos = R_pos = 1. pos = 1: (0.35 + 1) / 2; pos = 0.5: 0.85 / 1.5
+    hyp, ref = "The committee approved the budget .", "The council rejected the plan ."
+    specs = ["blanc:n=2", "blanc:n=2,pos=1", "blanc:n=2,pos=0.5"]
+    out = list(sentence_scores([hyp], [[ref]], specs, tokenize="none").values())
+    np.testing.assert_allclose([o[0] for o in out], [0.35, 0.675, 0.85 / 1.5], rtol=1e-12)
+    (m,) = parse_spec("blanc:pos=0.5")
+    assert m.spec.endswith(",pos=0.5") and parse_spec("blanc")[0].spec.endswith("gap=max")
+    with pytest.raises(UserInputError):
+        parse_spec("blanc:pos=-1")
+
+
+def test_positive_only_rule_hand_computed():
+    from mtpalette.metaeval.correlation import SegmentData
+    from mtpalette.train.blanc import HumanObjective
+
+    # n = 1, alpha = beta = 0: unigram F against "a b c d": 1, 0.5, 0 (nothing in common), 0.25
+    hyps = [["a b c d", "a b x y", "x y z w", "a x y z"]]
+    data = SegmentData(["S"], [[4.0, 3.0, 2.5, 1.0]], hyps, [["a b c d"] * 4], [1, 2, 3, 4])
+    base = BlancParams(n=1)
+    kw = dict(base=base, tokenize="none")
+    everything = HumanObjective([data], **kw).value_of(base)
+    positive = HumanObjective([data], positive_only=True, **kw).value_of(base)
+    # kept: BLANC (1, 0.5, 0.25) against human (4, 3, 1): sum dx dy = 13/12,
+    # sum dx^2 = 7/24, sum dy^2 = 14/3 -> r = (13/12) / (7/6) = 13/14
+    assert positive == pytest.approx(13 / 14, rel=1e-12)
+    assert everything == pytest.approx(np.corrcoef([1, 0.5, 0, 0.25], [4, 3, 2.5, 1])[0, 1])
+    assert HumanObjective([data], positive_only=True, **kw).describe()["positive_only"]

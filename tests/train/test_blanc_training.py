@@ -116,3 +116,31 @@ def test_document_split_keeps_talks_whole(ted_zhen_data):
     assert test.info["split"]["test_docs"] == sorted(
         set(test.info["docs"]), key=data.info["docs"].index
     )
+
+
+def test_pos_weight_is_trained_with_the_rest(tmp_path):
+    # tiny English data whose human scores follow the tag sequences: the POS weight moves
+    from mtpalette.train.blanc import DEFAULT_SPACE, POS_DIMENSION
+
+    ref = "The committee approved the budget ."
+    hyps = [
+        ["The council rejected the plan .", "budget the . approved committee The"],
+        ["The committee approved a budget .", "committee The the approved . budget"],
+    ]
+    data = SegmentData(["A", "B"], [[3.0, 1.0], [4.0, 2.0]], hyps, [[ref, ref]], [1, 2])
+    obj = HumanObjective([data], base=BlancParams(n=2, pos=0.5), tokenize="none")
+    result = train_blanc(obj, space=(*DEFAULT_SPACE, POS_DIMENSION), restarts=1, max_evaluations=40)
+    assert "pos" in result.climb.best and result.to_dict()["params"]["pos"] == result.params.pos
+    assert obj.describe()["pos_feature"] is True
+    out = tmp_path / "j.tsv"
+    out.write_text("system\tsegment\tscore\nA\t1\t3\nA\t2\t1\nB\t1\t4\nB\t2\t2\n")
+    (tmp_path / "ref.txt").write_text(f"{ref}\n{ref}\n")
+    for name, lines in (("A", hyps[0]), ("B", hyps[1])):
+        (tmp_path / f"{name}.txt").write_text("\n".join(lines) + "\n")
+    args = ["train-blanc", "-j", str(out), "--refs", str(tmp_path / "ref.txt"), "--pos"]
+    args += ["--systems", str(tmp_path / "A.txt"), "--systems", str(tmp_path / "B.txt")]
+    args += ["--positive-only", "--max-evals", "20", "--restarts", "1", "-q", "-o"]
+    result = CliRunner().invoke(app, [*args, str(tmp_path / "p.json")])
+    assert result.exit_code == 0, result.output
+    record = json.loads((tmp_path / "p.json").read_text())
+    assert "pos" in record["params"] and record["objective"]["positive_only"] is True

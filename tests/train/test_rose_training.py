@@ -120,18 +120,18 @@ def test_kernel_model_scores_by_hand(tmp_path):
 def test_kernel_training_exact_and_approximate():
     # y depends on |x0| only: no linear function of x0 fits it, a degree-2 kernel does
     rng = np.random.default_rng(0)
-    X = rng.standard_normal((300, N))
+    X = rng.standard_normal((150, N))
     y = np.abs(X[:, 0])
     lin = fit_regression(X, y, EX)
-    poly = fit_regression(X, y, EX, settings=SvmSettings(kernel="poly", gamma=1.0))
-    approx = SvmSettings(kernel="poly", gamma=1.0, approx="nystroem", components=200)
+    poly = fit_regression(X, y, EX, settings=SvmSettings(kernel="poly", gamma=0.2))
+    approx = SvmSettings(kernel="poly", gamma=0.2, approx="nystroem", components=60)
     nys = fit_regression(X, y, EX, settings=approx)
-    assert poly.info["solver"] == "exact" and nys.info["solver"] == "nystroem-200"
-    assert len(nys.vectors) == 200 and len(nys.coef) == 200
+    assert poly.info["solver"] == "exact" and nys.info["solver"] == "nystroem-60"
+    assert len(nys.vectors) == 60 and len(nys.coef) == 60
     err = {
         n: np.mean(np.abs(m.score(X) - y)) for n, m in [("lin", lin), ("poly", poly), ("nys", nys)]
     }
-    assert err["poly"] < 0.5 * err["lin"] and err["nys"] < 0.6 * err["lin"], err
+    assert err["poly"] < 0.5 * err["lin"] and err["nys"] < 0.7 * err["lin"], err
     # ranking with an exact RBF kernel: pairs ordered by |x0| are learned
     b, w = np.arange(0, 60, 2), np.arange(1, 60, 2)
     swap = y[b] < y[w]

@@ -13,6 +13,11 @@ Examples::
     # then use it wherever a metric spec goes
     mtpalette score -r ref.txt -i hyp.txt -m blanc:@blanc-zhen.json
 
+    # with the part-of-speech skip-n-gram feature (English) and Lita et al.'s rule of
+    # correlating only the strictly positive scores
+    mtpalette train-blanc --bundled ende ... ; mtpalette train-blanc --judgments da.tsv \
+        --refs ref.en --systems-dir outputs/ --pos --positive-only -o blanc-pos.json
+
 The parameter file holds the parameters, the objective, the search seed and every evaluation.
 """
 
@@ -33,7 +38,13 @@ from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import write_json
 from mtpalette.metrics.blanc import BlancParams
-from mtpalette.train.blanc import HumanObjective, OrangeObjective, train_blanc
+from mtpalette.train.blanc import (
+    DEFAULT_SPACE,
+    POS_DIMENSION,
+    HumanObjective,
+    OrangeObjective,
+    train_blanc,
+)
 from mtpalette.train.split import holdout_split
 
 Opt = typer.Option
@@ -62,6 +73,12 @@ def train_blanc_cmd(
     ] = "docs",
     n: Annotated[int, Opt("--n", help="Largest skip-n-gram size (0: every size).")] = 4,
     gap: Annotated[str, Opt("--gap", help="Gap decay on max or cand gaps.")] = "max",
+    pos: Annotated[
+        bool, Opt("--pos", help="Train the weight of the POS skip-n-gram feature (English).")
+    ] = False,
+    positive_only: Annotated[
+        bool, Opt("--positive-only", help="Correlate only strictly positive BLANC scores.")
+    ] = False,
     restarts: Annotated[int, Opt("--restarts", help="Hill-climbing starts.")] = 4,
     seed: Annotated[int, Opt("--seed", help="Seed of the random restarts.")] = 0,
     max_evals: Annotated[int, Opt("--max-evals", help="Evaluation budget.")] = 600,
@@ -75,8 +92,10 @@ def train_blanc_cmd(
         raise UserInputError(
             f"--restarts and --max-evals must be at least 1 (got {restarts}, {max_evals})"
         )
+    if objective == "orange" and (pos or positive_only):
+        raise UserInputError("--pos and --positive-only go with --objective human")
     try:
-        base = BlancParams(n=n, gap=gap)
+        base = BlancParams(n=n, gap=gap, pos=0.5 if pos else 0.0)
     except ValueError as exc:
         raise UserInputError(f"bad BLANC setting: {exc}") from None
     common = dict(base=base, tokenize=tokenize, lowercase=lowercase)
@@ -93,7 +112,14 @@ def train_blanc_cmd(
             lp=lp,
         )
         train_data, test_data = holdout_split(data, holdout, by=holdout_by)
-        kw = dict(statistic=stat, level=level, grouping=grouping, **common)
+        kw = dict(
+            statistic=stat,
+            level=level,
+            grouping=grouping,
+            pos_feature=pos,
+            positive_only=positive_only,
+            **common,
+        )
         obj = HumanObjective([train_data], **kw)
         if test_data is not None:
             test_obj = HumanObjective([test_data], **kw)
@@ -123,8 +149,14 @@ def train_blanc_cmd(
             best[0] = max(best[0], record["value"])
             progress.update(task, advance=1, best=f"{best[0]:.4f}")
 
+        space = (*DEFAULT_SPACE, POS_DIMENSION) if pos else DEFAULT_SPACE
         result = train_blanc(
-            obj, restarts=restarts, seed=seed, max_evaluations=max_evals, on_evaluation=tick
+            obj,
+            space=space,
+            restarts=restarts,
+            seed=seed,
+            max_evaluations=max_evals,
+            on_evaluation=tick,
         )
     record = result.to_dict()
     default_value = obj.value_of(base)
@@ -144,7 +176,7 @@ def train_blanc_cmd(
     p = result.params
     out.print(
         f"BLANC trained on {what}: alpha={p.alpha:.4g} beta={p.beta:.4g} gamma={p.gamma:.4g} "
-        f"bf={p.bf:.4g} n={p.n or '*'} gap={p.gap}"
+        f"bf={p.bf:.4g} n={p.n or '*'} gap={p.gap}" + (f" pos={p.pos:.4g}" if pos else "")
     )
     out.print(f"  train: {result.value:.4f} (default parameters {default_value:.4f})")
     if "test" in record:

@@ -13,7 +13,14 @@ maximise:
   lists with at least two references.
 
 ACS counts depend only on (alpha, beta, gap); they are computed once per visited pair and
-cached, so steps in gamma and bf cost a few array operations.
+cached, so steps in gamma and bf cost a few array operations. With the part-of-speech
+feature (``pos_feature=True``, English) the counts of the POS-tag sequences are cached the
+same way and its weight ``pos`` is one more trainable parameter (:data:`POS_DIMENSION`).
+
+``positive_only=True`` is Lita et al.'s rule (section 5): "when computing the correlation
+between metrics and human judgments, we only keep strictly positive scores" - translations
+that BLANC scores 0 are left out of the correlation (at segment level; at system level they
+are left out of both means).
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.correlation import SegmentData, require_varied
 from mtpalette.metaeval.orange import Comparisons, orange_score, segment_ranks
 from mtpalette.metrics.base import Pairs
-from mtpalette.metrics.blanc import BlancCounts, BlancParams
+from mtpalette.metrics.blanc import BlancCounts, BlancParams, mix_pos, pos_view
 from mtpalette.metrics.scoring import TextPairs
 from mtpalette.stats.correlation import correlation, system_means
 from mtpalette.text.encode import TextView
@@ -44,6 +51,8 @@ DEFAULT_SPACE = (
     Dimension("gamma", -2.0, 2.0, 0.5),
     Dimension("bf", 0.25, 8.0, 1.0, log=True),
 )
+#: the weight of the part-of-speech skip-n-gram feature, searched in [0, 4]
+POS_DIMENSION = Dimension("pos", 0.0, 4.0, 0.5)
 
 
 class _CountCache:
@@ -71,6 +80,7 @@ class _HumanTask:
     data: SegmentData
     cache: _CountCache
     where: tuple[np.ndarray, np.ndarray]
+    pos_cache: _CountCache | None = None
 
 
 class HumanObjective:
@@ -97,10 +107,14 @@ class HumanObjective:
         grouping: str = "none",
         tokenize: str = "13a",
         lowercase: bool = False,
+        pos_feature: bool = False,
+        positive_only: bool = False,
     ) -> None:
         if level not in ("segment", "system"):
             raise UserInputError(f"unknown level {level!r}; expected segment or system")
         self.base, self.statistic, self.level, self.grouping = base, statistic, level, grouping
+        self.positive_only = positive_only
+        self.pos_feature = pos_feature or base.pos > 0
         view = TextView(tokenize, lowercase)
         self.tasks = []
         for data in datasets:
@@ -108,15 +122,23 @@ class HumanObjective:
             require_varied(data.human)
             s_idx, i_idx = np.nonzero(rated)
             texts = [data.hyps[s][i] for s, i in zip(s_idx.tolist(), i_idx.tolist(), strict=True)]
-            pairs = TextPairs(texts, i_idx.astype(np.int64), data.refs).encoded(view)
-            cache = _CountCache(pairs, gap=base.gap, n=base.n)
-            self.tasks.append(_HumanTask(data, cache, (s_idx, i_idx)))
+            text_pairs = TextPairs(texts, i_idx.astype(np.int64), data.refs)
+            cache = _CountCache(text_pairs.encoded(view), gap=base.gap, n=base.n)
+            pos_cache = None
+            if self.pos_feature:
+                pos_pairs = text_pairs.encoded(pos_view(view))
+                pos_cache = _CountCache(pos_pairs, gap=base.gap, n=base.n)
+            self.tasks.append(_HumanTask(data, cache, (s_idx, i_idx), pos_cache))
 
     def scores(self, params: BlancParams) -> list[np.ndarray]:
         """BLANC's ``(systems, items)`` score matrix of each data set (NaN where unrated)."""
         out = []
         for task in self.tasks:
-            f = task.cache.get(params.alpha, params.beta).prf(params)[:, 2]
+            prf = task.cache.get(params.alpha, params.beta).prf(params)
+            if params.pos and task.pos_cache is not None:
+                tags = task.pos_cache.get(params.alpha, params.beta).prf(params)
+                prf = mix_pos(prf, tags, params.pos, params.bf)
+            f = prf[:, 2]
             seg = np.full(task.data.human.shape, np.nan)
             seg[task.where] = f
             out.append(seg)
@@ -126,6 +148,9 @@ class HumanObjective:
         vals = []
         for task, seg in zip(self.tasks, self.scores(params), strict=True):
             human = task.data.human
+            if self.positive_only:  # NaN marks the left-out translations, as unrated ones
+                keep = seg > 0
+                human, seg = np.where(keep, human, np.nan), np.where(keep, seg, np.nan)
             if self.level == "system":
                 vals.append(correlation(system_means(human), system_means(seg), self.statistic))
             else:
@@ -141,6 +166,8 @@ class HumanObjective:
             "statistic": self.statistic,
             "level": self.level,
             "grouping": self.grouping,
+            "pos_feature": self.pos_feature,
+            "positive_only": self.positive_only,
             "datasets": [
                 {"systems": t.data.n_systems, "items": t.data.n_items, "rated": t.data.n_rated}
                 for t in self.tasks
