@@ -22,7 +22,7 @@ from mtpalette.metaeval.orange import OrangeCurve
 #: up to this many metrics share one panel; more are drawn as small multiples by family
 MAX_LINES = 12
 #: marker cycle: with the 10 colours of tab10, no two of 110 lines share colour and marker
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "+")
 
 
 def style_of(k: int) -> tuple[str, str]:
