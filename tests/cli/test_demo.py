@@ -7,10 +7,11 @@ import pytest
 from typer.testing import CliRunner
 
 from mtpalette import corpus_score
+from mtpalette.api import score_systems
 from mtpalette.cli.app import app
-from mtpalette.cli.demo import SCORE_METRICS, available, corpus_table
+from mtpalette.cli.demo import SCORE_METRICS, available
 from mtpalette.errors import UserInputError
-from mtpalette.metrics import known_metrics, parse_specs
+from mtpalette.metrics import known_metrics
 
 
 def test_demo(tmp_path):
@@ -51,7 +52,8 @@ def test_one_pass_over_all_systems_equals_one_system_at_a_time(ted_zhen):
     systems, refs = ted_zhen
     names = ["Borderline", "Online-W", "metricsystem5"]
     specs = available(SCORE_METRICS)
-    table = corpus_table(parse_specs(specs), {n: systems[n] for n in names}, refs)
+    table = score_systems({n: systems[n] for n in names}, refs, specs)
     for name in names:
         expected = [s.value for s in corpus_score(systems[name], refs, specs)]
-        assert table[name] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+        got = [s.value for s in table[name].corpus]
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-12)

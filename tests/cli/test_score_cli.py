@@ -86,7 +86,7 @@ def test_corpus_text_is_an_aligned_table(monkeypatch, capsys, files):
         assert better == ("higher" if score.higher_is_better else "lower")
     # each distinct signature once; the two BLEU-S share a line
     block = block.splitlines()
-    assert block[0].startswith("signatures (--signatures") and len(block) == 1 + 4
+    assert block[0] == "signatures:" and len(block) == 1 + 4
     assert "  bleus:1, bleus:2|" + str(api[3].signature).split("|", 1)[1] in block
     assert f"  {api[0].signature}" in block
     _, full, _ = run(

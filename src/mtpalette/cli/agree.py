@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mtpalette.cli.console import emit_note, emit_table, result_console
 from mtpalette.cli.correlate import LABELS, load_task, parse_epsilon
 from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
@@ -164,7 +165,7 @@ def agree(
         reference_scores=rated_refs,
         scores=scores,
     )
-    print_agreement(Console(), result)
+    print_agreement(result_console(), result)
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         json_out = json_out or out_dir / "run.json"
@@ -198,12 +199,11 @@ def print_agreement(console: Console, a: Agreement) -> None:
     """Both orderings side by side and the tau between them."""
     conf = f"{100 * a.confidence:g}%"
     label = LABELS.get(a.statistic, a.statistic)
-    console.print(
+    emit_note(
+        console,
         f"ORANGE ({a.oracle}, ties {a.ties}; %, lower is better; # = rank) vs human "
         f"{label} (grouping {a.grouping}): "
         f"{a.n_systems} systems x {a.n_segments} segments, {a.n_refs} references",
-        soft_wrap=True,
-        highlight=False,
     )
     t = Table()
     short = {"Kendall tau-b": "tau-b", "Pearson r": "r", "Spearman rho": "rho"}.get(label, label)
@@ -219,21 +219,18 @@ def print_agreement(console: Console, a: Agreement) -> None:
             _ci(r.correlation.low, r.correlation.high, 3),
             f"{r.human_rank:g}",
         )
-    console.print(t)
-    console.print(
+    emit_table(console, t)
+    emit_note(
+        console,
         f"Kendall tau-b between the two orderings: {a.tau.value:.3f} "
         f"[{_ci(a.tau.low, a.tau.high, 3)}] ({conf} percentile bootstrap over segments, "
         f"{a.n_resamples} resamples, seed {a.seed}; +1: ORANGE orders the metrics as humans do)",
-        highlight=False,
-        soft_wrap=True,
     )
     for name, value in a.reference_orange.items():
-        console.print(
+        emit_note(
+            console,
             f"human ORANGE of reference {name}: {100 * value:.2f}% (its mean rank by human "
             "score among the systems, / (N+1); 50% = no better than a system)",
-            style="dim",
-            highlight=False,
-            soft_wrap=True,
         )
 
 

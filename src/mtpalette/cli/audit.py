@@ -23,6 +23,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mtpalette.cli.console import emit_note, emit_table, result_console
 from mtpalette.cli.correlate import load_task
 from mtpalette.cli.external_opts import SCORES_HELP, parse_scores
 from mtpalette.cli.orange import _load_lists
@@ -133,7 +134,7 @@ def audit_cmd(
         seed=seed,
         progress=lambda ms: track(ms, console, "scoring with each reference held out"),
     )
-    print_audit(Console(), result)
+    print_audit(result_console(), result)
     if json_out is not None:
         Run(
             "audit",
@@ -183,12 +184,12 @@ def print_audit(console: Console, a: Audit) -> None:
     if a.human_outranked is not None:
         table.add_row("humans: some system >=", _pct(a.human_outranked), "-", "-", "-", "-")
         table.add_row("humans: some system >", _pct(a.human_outranked_strict), "-", "-", "-", "-")
-    console.print(table)
-    console.print(
+    emit_table(console, table)
+    emit_note(
+        console,
         "outranked: share of (segment, held-out reference) cases where some candidate scores "
         "strictly better than the reference, both against the other references; humans >= "
         "(>): share of those outranking (candidate, reference) pairs that humans rate at least "
         f"as good as (better than) the reference; {a.n_resamples} bootstrap resamples over "
         f"segments (seed {a.seed}), {100 * a.confidence:g}% percentile intervals.",
-        style="dim",
     )

@@ -27,6 +27,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
 from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP, export_all, parse_scores
 from mtpalette.cli.progress import shown, track
 from mtpalette.cli.resampling import check_resampling
@@ -368,13 +369,12 @@ def correlate(
                 threshold=threshold,
             )
         )
-    out = Console()
+    out = result_console()
     if out_dir is not None:  # made only now: a failed run leaves nothing behind
         out_dir.mkdir(parents=True, exist_ok=True)
     for table in tables:
         print_table(out, table, title=_title(table, data, judged))
-    for sc in scores:
-        out.print(sc.signature, style="dim", highlight=False, soft_wrap=True)
+    emit_signatures(out, {sc.name: sc.signature for sc in scores})
     outputs: dict[str, Any] = {}
     if csv_out is not None:
         rows = [
@@ -455,7 +455,7 @@ def print_table(console: Console, table: CorrelationTable, *, title: str = "") -
     """Metrics by decreasing correlation, with the interval, cluster and direction."""
     conf = f"{100 * table.confidence:g}%"
     if title:
-        console.print(title, soft_wrap=True, highlight=False)
+        emit_note(console, title)
     t = Table()
     t.add_column("Metric")
     t.add_column(LABELS.get(table.statistic, table.statistic), justify="right")
@@ -476,20 +476,18 @@ def print_table(console: Console, table: CorrelationTable, *, title: str = "") -
         if r.epsilon is not None:
             cells.append(f"{r.epsilon:.4g}")
         t.add_row(*cells, style="bold green" if r.cluster == 1 else None)
-    console.print(t)
+    emit_table(console, t)
     test = {
         "permutation": f"PERM-BOTH permutation test ({table.n_permutations} draws)",
         "bootstrap": "paired bootstrap on the interval's resamples",
         "williams": "Williams' test",
         "none": "no test",
     }[table.test]
-    console.print(
+    emit_note(
+        console,
         f"interval: percentile bootstrap over {table.unit} ({table.n_units}), "
         f"{table.n_resamples} resamples, seed {table.seed}; clusters: {test}, alpha "
         f"{table.alpha:g} (1 = best; a new cluster starts when a better-ranked metric of the "
         "current one is significantly better); Dir '-': an error metric, negated before "
         "correlating",
-        style="dim",
-        highlight=False,
-        soft_wrap=True,
     )

@@ -15,21 +15,20 @@ is registered, so the demo follows the families the package has.
 
 from __future__ import annotations
 
-import sys
 from importlib import resources
 from pathlib import Path
 from typing import Annotated
 
 import numpy as np
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from mtpalette.api import score_systems
+from mtpalette.cli.console import emit_signatures, emit_table, result_console
 from mtpalette.cli.correlate import correlate
 from mtpalette.cli.orange import orange
 from mtpalette.io.plain import read_lines
 from mtpalette.metrics import Metric, known_metrics, parse_specs
-from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.report.html import write_report
 
 #: metrics of the score table, in display order (those of unregistered families are skipped)
@@ -90,23 +89,16 @@ def demo(
     root = Path(str(resources.files("mtpalette").joinpath(*DATA)))
     ref_paths = [root / name for name in REFERENCES]
     systems = sorted(p for p in root.glob("*.txt") if p.name not in NOT_SYSTEMS)
-    # a pipe or a file gets rich's 80 columns by default: too narrow for the table
-    console = Console() if sys.stdout.isatty() else Console(width=160)
+    console = result_console()
 
     score_specs = metrics or available(SCORE_METRICS)
     parsed = parse_specs(score_specs)
     refs = [read_lines(p) for p in ref_paths]
-    scores = corpus_table(parsed, {p.stem: read_lines(p) for p in systems}, refs)
-    console.print(
-        score_table(
-            parsed,
-            scores,
-            title=f"WMT21 TED zh-en: {len(refs[0])} segments, {len(refs)} references "
-            "(corpus scores)",
-        )
-    )
-    for m in parsed:
-        console.print(f"  {m.signature(n_refs=len(refs))}", style="dim")
+    scored = score_systems({p.stem: read_lines(p) for p in systems}, refs, score_specs)
+    scores = {name: [s.value for s in result.corpus] for name, result in scored.items()}
+    title = f"WMT21 TED zh-en: {len(refs[0])} segments, {len(refs)} references (corpus scores)"
+    emit_table(console, score_table(parsed, scores, title=title))
+    emit_signatures(console, next(iter(scored.values())).signatures)
     console.print()
     orange_dir, corr_dir = out_dir / "orange", out_dir / "correlation"
     system_dir = out_dir / "correlation-system"
@@ -153,34 +145,6 @@ def demo(
     more = [s for s in available(MORE_METRICS) if s not in score_specs]
     if more:
         console.print(f"Other metrics: mtpalette demo -m {' '.join(more)}", style="dim")
-
-
-def corpus_table(
-    metrics: list[Metric], systems: dict[str, list[str]], refs: list[list[str]]
-) -> dict[str, list[float]]:
-    """Corpus scores of every system for every metric, in one pass over all systems.
-
-    The systems' outputs are scored together as several candidates per segment, so each
-    reference is tokenized and prepared once; each system's corpus score comes from its own
-    rows of statistics.
-
-    Examples
-    --------
-    >>> ms = parse_specs(["bleus:2", "wer"])
-    >>> out = corpus_table(ms, {"A": ["a b", "c d"], "B": ["a b", "x"]}, [["a b", "c d"]])
-    >>> {name: [round(v, 4) for v in row] for name, row in out.items()}
-    {'A': [100.0, 0.0], 'B': [58.5045, 0.5]}
-    """
-    names = list(systems)
-    n_seg = len(refs[0])
-    hyps = [line for name in names for line in systems[name]]
-    seg = np.tile(np.arange(n_seg, dtype=np.int64), len(names))
-    stats = compute_stats(metrics, TextPairs(hyps, seg, refs))
-    rows = {}
-    for i, name in enumerate(names):
-        part = slice(i * n_seg, (i + 1) * n_seg)
-        rows[name] = [m.corpus_score(stats[m][part]) for m in metrics]
-    return rows
 
 
 def score_table(metrics: list[Metric], scores: dict[str, list[float]], *, title: str) -> Table:

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from mtpalette.cli.backend_opts import BackendOption
+from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
 from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP, export_all, parse_scores
 from mtpalette.cli.limited import run_limited
 from mtpalette.cli.orange_chunked import ChunkedLists, run_chunked
@@ -261,7 +262,7 @@ def orange(
         step = curve_step or max(1, math.ceil(max_n / CURVE_POINTS))
         curve = orange_curve(comparisons, step=step, ties=ties, min_candidates=min_candidates)
 
-    print_table(Console(), table, title=_title(lists, oracle))
+    print_table(result_console(), table, title=_title(lists, oracle))
     if out_dir is not None:  # made only now: a failed run leaves nothing behind
         out_dir.mkdir(parents=True, exist_ok=True)
     outputs: dict[str, Any] = {}
@@ -396,7 +397,7 @@ def print_table(console: Console, table: OrangeTable, *, title: str = "") -> Non
     rank, and a mark for the best metric and those statistically equivalent to it."""
     conf = f"{100 * table.confidence:g}%"
     if title:
-        console.print(title, soft_wrap=True, highlight=False)
+        emit_note(console, title)
     t = Table()
     t.add_column("Method")
     t.add_column("ORANGE", justify="right")
@@ -420,20 +421,17 @@ def print_table(console: Console, table: OrangeTable, *, title: str = "") -> Non
             mark,
             style=style,
         )
-    console.print(t)
+    emit_table(console, t)
     skipped = f", {table.n_skipped} left out (too few candidates)" if table.n_skipped else ""
-    console.print(
+    emit_note(
+        console,
         f"oracle: {table.oracle}; ties: {table.ties}; ORANGE = mean of rank/(N_i+1) over "
         f"{table.n_segments} segments{skipped}; bootstrap: {table.n_resamples} resamples, "
         f"seed {table.seed}",
-        style="dim",
-        highlight=False,
-        soft_wrap=True,
     )
     if table.test:
-        console.print(f"'= best': {table.test}", style="dim", highlight=False, soft_wrap=True)
-    for row in table.rows:
-        console.print(row.signature, style="dim", highlight=False, soft_wrap=True)
+        emit_note(console, f"'= best': {table.test}")
+    emit_signatures(console, {row.metric: row.signature for row in table.rows})
 
 
 def _num(x: float, digits: int) -> str:

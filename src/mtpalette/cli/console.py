@@ -1,0 +1,84 @@
+"""Where a command's results go: rich tables at the terminal's width on a terminal, plain
+tab-separated text when piped or redirected (rich would otherwise wrap at 80 columns).
+
+Progress and notes go to standard error (:mod:`mtpalette.cli.progress`); results go through
+:func:`result_console` and :func:`emit_table`, so ``mtpalette orange ... > table.tsv`` gives a
+file that ``pandas.read_csv(path, sep="\\t", comment="#")`` reads.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+#: a width no table line reaches, for text that must not wrap
+_UNWRAPPED = 1_000_000
+
+
+def result_console() -> Console:
+    """Standard output: the terminal's width on a terminal; unwrapped, uncoloured text
+    otherwise."""
+    if sys.stdout.isatty():
+        return Console()
+    return Console(width=_UNWRAPPED, no_color=True, highlight=False, soft_wrap=True)
+
+
+def emit_table(console: Console, table: Table) -> None:
+    """``table`` as a rich table on a terminal; as TSV (``# title`` first) otherwise.
+
+    Examples
+    --------
+    >>> import io
+    >>> t = Table(title="ORANGE")
+    >>> t.add_column("Method"); t.add_column("ORANGE")
+    >>> t.add_row("bleu", "[bold]12.50%[/bold]")
+    >>> buffer = io.StringIO()
+    >>> emit_table(Console(file=buffer, width=_UNWRAPPED), t)
+    >>> buffer.getvalue().splitlines()
+    ['# ORANGE', 'Method\\tORANGE', 'bleu\\t12.50%']
+    """
+    if console.is_terminal:
+        console.print(table)
+        return
+    lines = []
+    if table.title:
+        lines.append(f"# {_plain(table.title)}")
+    columns = table.columns
+    lines.append("\t".join(_plain(c.header) for c in columns))
+    cells = [list(c.cells) for c in columns]
+    for i in range(table.row_count):
+        lines.append("\t".join(_plain(column[i]) for column in cells))
+    if table.caption:
+        lines.append(f"# {_plain(table.caption)}")
+    console.file.write("\n".join(lines) + "\n")
+
+
+def emit_note(console: Console, text: str) -> None:
+    """A line under or over a table: dim on a terminal, a ``# `` comment line otherwise."""
+    if console.is_terminal:
+        console.print(text, style="dim", highlight=False, soft_wrap=True, markup=False)
+    else:
+        console.file.write("".join(f"# {line}\n" for line in text.splitlines()))
+
+
+def emit_signatures(
+    console: Console, signatures: Mapping[str, object], *, full: bool = False
+) -> None:
+    """Each distinct signature once (see :func:`mtpalette.cli.render.signature_block`)."""
+    from mtpalette.cli.render import signature_block
+
+    text = signature_block(signatures, full=full)
+    if text:
+        emit_note(console, text.rstrip("\n"))
+
+
+def _plain(cell) -> str:
+    if isinstance(cell, Text):
+        return cell.plain
+    if isinstance(cell, str):
+        return Text.from_markup(cell).plain.replace("\t", " ").replace("\n", " ")
+    return str(cell)
