@@ -16,8 +16,12 @@ __all__ = [
     "sentence_scores",
     "score_systems",
     "paired_test",
+    "orange",
+    "correlate",
+    "audit",
 ]
 _API = {"corpus_score", "sentence_scores", "score_texts", "score_systems", "paired_test"}
+_META = {"orange", "correlate", "audit"}
 
 
 def __getattr__(name: str) -> Any:
@@ -25,4 +29,8 @@ def __getattr__(name: str) -> Any:
         from mtpalette import api
 
         return getattr(api, name)
+    if name in _META:
+        from mtpalette import meta
+
+        return getattr(meta, name)
     raise AttributeError(f"module 'mtpalette' has no attribute {name!r}")

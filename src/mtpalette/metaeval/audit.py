@@ -107,6 +107,12 @@ class Audit:
     confidence: float
     seed: int | None
 
+    def to_pandas(self):
+        """One row per metric (the keys of :meth:`AuditRow.to_dict`)."""
+        import pandas as pd
+
+        return pd.DataFrame([r.to_dict() for r in self.rows])
+
     def to_dict(self) -> dict[str, Any]:
         h, hs = self.human_outranked, self.human_outranked_strict
         return {

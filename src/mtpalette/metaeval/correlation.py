@@ -390,6 +390,12 @@ class CorrelationTable:
     def row(self, metric: str) -> CorrelationRow:
         return next(r for r in self.rows if r.metric == metric)
 
+    def to_pandas(self):
+        """One row per metric (the keys of :meth:`CorrelationRow.to_dict`)."""
+        import pandas as pd
+
+        return pd.DataFrame([r.to_dict() for r in self.rows])
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "statistic": self.statistic,

@@ -360,6 +360,12 @@ class OrangeTable:
     def best(self) -> OrangeRow:
         return next(row for row in self.rows if row.best)
 
+    def to_pandas(self):
+        """One row per metric (the keys of :meth:`OrangeRow.to_dict`)."""
+        import pandas as pd
+
+        return pd.DataFrame([row.to_dict() for row in self.rows])
+
     def to_dict(self, *, with_segment_ranks: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {
             "oracle": self.oracle,

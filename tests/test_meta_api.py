@@ -1,0 +1,103 @@
+"""The meta-evaluation API (``mtpalette.orange``, ``correlate``, ``audit``) gives the numbers of
+the commands that read the same data from files, and results convert to pandas."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import mtpalette
+from mtpalette.cli.app import app
+from mtpalette.cli.correlate import load_task
+from mtpalette.errors import UserInputError
+
+ZHEN = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+REFS = [str(ZHEN / "ref.txt"), str(ZHEN / "refB.txt")]
+
+
+def _invoke(args):
+    result = CliRunner().invoke(app, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_orange_equals_the_command(tmp_path, ted_zhen):
+    systems, refs = ted_zhen
+    names = sorted(systems)[:6]
+    folder = tmp_path / "sys"
+    folder.mkdir()
+    for name in names:
+        (folder / f"{name}.txt").write_text("\n".join(systems[name]) + "\n", encoding="utf-8")
+    run = tmp_path / "run.json"
+    _invoke(
+        ["orange", "--refs", *REFS, "--systems-dir", str(folder), "-m", "bleus:2", "wer"]
+        + ["--bootstrap", "100", "--seed", "7", "--json", str(run), "--quiet"]
+    )
+    rows = json.loads(run.read_text())["results"]["table"]["rows"]
+    table = mtpalette.orange(
+        refs, {n: systems[n] for n in names}, ["bleus:2", "wer"], n_resamples=100, seed=7
+    )
+    frame = table.to_pandas()
+    assert frame["metric"].tolist() == [r["metric"] for r in rows] == ["bleus:2", "wer"]
+    for key in ("orange", "orange_low", "avg_rank_high", "equivalent_to_best", "signature"):
+        assert frame[key].tolist() == [r[key] for r in rows], key
+
+
+def test_correlate_equals_the_command(tmp_path):
+    run = tmp_path / "run.json"
+    _invoke(
+        ["correlate", "--bundled", "zhen", "-m", "bleu", "chrf", "--bootstrap", "100"]
+        + ["--seed", "5", "--json", str(run), "--quiet"]
+    )
+    rows = json.loads(run.read_text())["results"]["tables"][0]["rows"]
+    data, _, _ = load_task(bundled="zhen")
+    human = {s: data.human[i].tolist() for i, s in enumerate(data.systems)}
+    systems = {s: data.hyps[i] for i, s in enumerate(data.systems)}
+    table = mtpalette.correlate(
+        systems, data.refs, human, ["bleu", "chrf"], n_resamples=100, seed=5
+    )
+    frame = table.to_pandas()
+    assert sorted(frame["metric"]) == sorted(r["metric"] for r in rows)
+    by_metric = {r["metric"]: r for r in rows}
+    for rec in frame.to_dict("records"):
+        want = by_metric[rec["metric"]]
+        assert rec["correlation"] == pytest.approx(want["correlation"], abs=1e-12)
+        assert rec["low"] == pytest.approx(want["low"], abs=1e-12)
+        assert rec["cluster"] == want["cluster"]
+
+
+def test_audit_and_nbest_lists(ted_zhen):
+    systems, refs = ted_zhen
+    names = sorted(systems)[:4]
+    pool = {n: systems[n][:50] for n in names}
+    few = [r[:50] for r in refs]
+    a = mtpalette.audit(few, pool, ["bleus:4"], n_resamples=0)
+    # the same candidates as n-best lists, one list per segment in system order
+    nbest = [[pool[n][s] for n in names] for s in range(50)]
+    b = mtpalette.audit(few, nbest, ["bleus:4"], n_resamples=0)
+    assert a.rows[0].outranked.value == b.rows[0].outranked.value
+    assert a.to_pandas()["metric"].tolist() == ["bleus:4"]
+    t1 = mtpalette.orange(few, pool, "bleus:4", n_resamples=0)
+    t2 = mtpalette.orange(few, nbest, "bleus:4", n_resamples=0)
+    assert t1.rows[0].orange.value == t2.rows[0].orange.value
+
+
+def test_bad_arguments_are_user_errors(ted_zhen):
+    systems, refs = ted_zhen
+    pool = {"A": systems["SMU"][:5], "B": systems["MiSS"][:5]}
+    few = [r[:5] for r in refs]
+    with pytest.raises(UserInputError, match="no human scores for system"):
+        mtpalette.correlate(pool, few, {"A": [1.0] * 5}, ["bleu"])
+    with pytest.raises(UserInputError, match="2 outputs and 5 human scores"):
+        mtpalette.correlate({"A": ["x", "y"]}, [["a", "b"]], {"A": [1.0] * 5}, ["bleu"])
+    with pytest.raises(UserInputError, match="at least 2"):
+        mtpalette.orange(few[:1], pool, ["bleu"])
+    with pytest.raises(UserInputError, match="list of strings"):
+        mtpalette.orange(few, ["abc"] * 5, ["bleu"])
+    with pytest.raises(UserInputError):
+        mtpalette.orange(few, pool, ["bleu"], ties="sometimes")
+    assert np.isfinite(mtpalette.orange(few, pool, ["bleu"], n_resamples=0).rows[0].avg_rank.value)
