@@ -14,12 +14,35 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-import typer
 from rich.console import Console
 from rich.table import Table
 
 from mtpalette.cli.console import emit_note, emit_table, result_console
 from mtpalette.cli.correlate import LABELS, load_task, parse_epsilon
+from mtpalette.cli.options import (
+    HUMANS,
+    INPUTS,
+    METRICS,
+    BootstrapOpt,
+    BundledOpt,
+    ConfidenceOpt,
+    ExcludeOpt,
+    JsonOpt,
+    JudgmentsOpt,
+    LowercaseOpt,
+    LpOpt,
+    OutDirOpt,
+    QuietOpt,
+    RefsOpt,
+    RenameOpt,
+    SeedOpt,
+    SegIdsOpt,
+    SystemsDirOpt,
+    SystemsGlobOpt,
+    SystemsOpt,
+    TokenizeOpt,
+    opt,
+)
 from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import FORMATS
@@ -30,7 +53,8 @@ from mtpalette.metaeval.orange import ORACLES, TIE_POLICIES
 from mtpalette.metrics import known_metrics, parse_specs
 from mtpalette.stats.correlation import GROUPINGS, STATISTICS
 
-Opt = typer.Option
+#: help section of the ORANGE and correlation settings
+SETTINGS = "ORANGE and correlation"
 #: the metrics of Lin and Och (2004)'s tables and chrF/TER, where registered
 SEED_METRICS = [
     "bleus:4",
@@ -60,46 +84,50 @@ def available(specs: list[str]) -> tuple[list[str], list[str]]:
 
 def agree(
     metrics: Annotated[
-        list[str] | None, Opt("-m", "--metrics", help="Metric specs (default: the seeds').")
+        list[str] | None,
+        opt("-m", "--metrics", panel=METRICS, help="Metric specs (default: the seeds')."),
     ] = None,
-    bundled: Annotated[str | None, Opt("--bundled", help="Bundled MQM TED data: zhen.")] = None,
-    judgments: Annotated[Path | None, Opt("--judgments", "-j", help="Judgment file.")] = None,
-    fmt: Annotated[str, Opt("--format", help="auto, " + ", ".join(FORMATS))] = "auto",
-    refs: Annotated[list[Path] | None, Opt("--refs", "-r", help="2 or more references.")] = None,
-    systems: Annotated[
-        list[Path] | None, Opt("--systems", "-s", help="System output files.")
+    tokenize: TokenizeOpt = "13a",
+    lowercase: LowercaseOpt = False,
+    bundled: BundledOpt = None,
+    judgments: JudgmentsOpt = None,
+    fmt: Annotated[str, opt("--format", panel=HUMANS, help="auto, " + ", ".join(FORMATS))] = (
+        "auto"
+    ),
+    seg_ids: SegIdsOpt = None,
+    id_base: Annotated[
+        int | None, opt("--id-base", panel=HUMANS, help="Id of the first line.")
     ] = None,
-    systems_dir: Annotated[
-        Path | None, Opt("--systems-dir", help="Folder of system outputs.")
+    lp: LpOpt = None,
+    rename: RenameOpt = None,
+    refs: RefsOpt = None,
+    systems: SystemsOpt = None,
+    systems_dir: SystemsDirOpt = None,
+    systems_glob: SystemsGlobOpt = "*",
+    exclude: ExcludeOpt = None,
+    max_items: Annotated[
+        int | None, opt("--max-items", panel=INPUTS, help="First N segments only.")
     ] = None,
-    systems_glob: Annotated[str, Opt("--systems-glob", help="File pattern in the folder.")] = "*",
-    exclude: Annotated[
-        list[str] | None, Opt("--exclude", help="File patterns to leave out.")
-    ] = None,
-    seg_ids: Annotated[
-        Path | None, Opt("--seg-ids", help="The judgments' id of each text line.")
-    ] = None,
-    id_base: Annotated[int | None, Opt("--id-base", help="Id of the first line.")] = None,
-    lp: Annotated[str | None, Opt("--lp", help="Language pair (WMT files).")] = None,
-    rename: Annotated[str | None, Opt("--rename", help="Rename judged systems: A=a,B=b.")] = None,
-    stat: Annotated[str, Opt("--stat", help=", ".join(STATISTICS))] = "kendall",
-    grouping: Annotated[str, Opt("--grouping", help=", ".join(GROUPINGS))] = "none",
+    stat: Annotated[str, opt("--stat", panel=SETTINGS, help=", ".join(STATISTICS))] = "kendall",
+    grouping: Annotated[str, opt("--grouping", panel=SETTINGS, help=", ".join(GROUPINGS))] = "none",
     epsilon: Annotated[
-        str | None, Opt("--epsilon", help="acc-eq/tau-eq threshold or 'cal'.")
+        str | None, opt("--epsilon", panel=SETTINGS, help="acc-eq/tau-eq threshold or 'cal'.")
     ] = None,
-    oracle: Annotated[str, Opt("--oracle", help=" or ".join(ORACLES))] = "leave-one-out",
-    ties: Annotated[str, Opt("--ties", help=", ".join(TIE_POLICIES))] = "mid",
-    bootstrap: Annotated[int, Opt("--bootstrap", help="Resamples (0: none).")] = 1000,
-    seed: Annotated[int, Opt("--seed", help="Seed of the bootstrap.")] = 12345,
-    confidence: Annotated[float, Opt("--confidence", help="Interval coverage.")] = 0.95,
-    max_items: Annotated[int | None, Opt("--max-items", help="First N segments only.")] = None,
-    out_dir: Annotated[Path | None, Opt("--out-dir", help="Write run.json here.")] = None,
-    json_out: Annotated[Path | None, Opt("--json", help="Run file (JSON).")] = None,
-    tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
-    lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
-    quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress messages.")] = False,
+    oracle: Annotated[str, opt("--oracle", panel=SETTINGS, help=" or ".join(ORACLES))] = (
+        "leave-one-out"
+    ),
+    ties: Annotated[str, opt("--ties", panel=SETTINGS, help=", ".join(TIE_POLICIES))] = "mid",
+    bootstrap: BootstrapOpt = 1000,
+    seed: SeedOpt = 12345,
+    confidence: ConfidenceOpt = 0.95,
+    out_dir: OutDirOpt = None,
+    json_out: JsonOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
-    """Rank metrics by ORANGE and by human correlation; Kendall tau between the orderings."""
+    """Rank metrics by ORANGE and by human correlation; Kendall tau between the orderings.
+
+    Example: `mtpalette agree --bundled zhen -m 'bleus:1..4' chrf wer rouge-l --stat kendall`.
+    """
     check_resampling(bootstrap=bootstrap, confidence=confidence, seed=seed)
     if stat not in STATISTICS:
         raise UserInputError(f"unknown statistic {stat!r}; expected one of {', '.join(STATISTICS)}")

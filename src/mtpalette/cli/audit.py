@@ -19,13 +19,35 @@ from pathlib import Path
 from typing import Annotated
 
 import numpy as np
-import typer
 from rich.console import Console
 from rich.table import Table
 
 from mtpalette.cli.console import emit_note, emit_table, result_console
 from mtpalette.cli.correlate import load_task
-from mtpalette.cli.external_opts import SCORES_HELP, parse_scores
+from mtpalette.cli.external_opts import parse_scores
+from mtpalette.cli.options import (
+    HUMANS,
+    INPUTS,
+    BootstrapOpt,
+    BundledOpt,
+    ConfidenceOpt,
+    ExcludeOpt,
+    JsonOpt,
+    JudgmentsOpt,
+    LowercaseOpt,
+    LpOpt,
+    MetricsOpt,
+    QuietOpt,
+    RefsOpt,
+    ScoresOpt,
+    SeedOpt,
+    SegIdsOpt,
+    SystemsDirOpt,
+    SystemsGlobOpt,
+    SystemsOpt,
+    TokenizeOpt,
+    opt,
+)
 from mtpalette.cli.orange import _load_lists
 from mtpalette.cli.progress import track
 from mtpalette.cli.resampling import check_resampling
@@ -38,33 +60,40 @@ from mtpalette.metaeval.external import reference_names
 from mtpalette.metrics import parse_specs
 from mtpalette.stats.bootstrap import BootstrapCI
 
-Opt = typer.Option
 DEFAULT_METRICS = ["bleus:4", "chrf", "rouge-l", "wer"]
 
 
 def audit_cmd(
-    metrics: Annotated[list[str] | None, Opt("-m", "--metrics", help="Metric specs.")] = None,
-    scores: Annotated[list[str] | None, Opt("--scores", help=SCORES_HELP)] = None,
-    bundled: Annotated[str | None, Opt("--bundled", help="Bundled MQM TED: zhen or ende.")] = None,
-    judgments: Annotated[Path | None, Opt("--judgments", "-j", help="Judgment file.")] = None,
-    fmt: Annotated[str, Opt("--format", help="Judgment file format (auto).")] = "auto",
-    refs: Annotated[list[Path] | None, Opt("--refs", "-r", help="Reference files.")] = None,
-    systems: Annotated[list[Path] | None, Opt("--systems", "-s", help="Output files.")] = None,
-    systems_dir: Annotated[Path | None, Opt("--systems-dir", help="Folder of outputs.")] = None,
-    systems_glob: Annotated[str, Opt("--systems-glob", help="File pattern in the folder.")] = "*",
-    exclude: Annotated[list[str] | None, Opt("--exclude", help="Patterns to leave out.")] = None,
-    nbest: Annotated[Path | None, Opt("--nbest", help="n-best file (no judgments).")] = None,
-    seg_ids: Annotated[Path | None, Opt("--seg-ids", help="Line -> segment id file.")] = None,
-    lp: Annotated[str | None, Opt("--lp", help="Language pair (WMT files).")] = None,
-    bootstrap: Annotated[int, Opt("--bootstrap", help="Resamples (0: none).")] = 1000,
-    seed: Annotated[int, Opt("--seed", help="Seed of the bootstrap.")] = 12345,
-    confidence: Annotated[float, Opt("--confidence", help="Interval coverage.")] = 0.95,
-    json_out: Annotated[Path | None, Opt("--json", help="Run file (JSON).")] = None,
-    tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
-    lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
-    quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress messages.")] = False,
+    metrics: MetricsOpt = None,
+    scores: ScoresOpt = None,
+    tokenize: TokenizeOpt = "13a",
+    lowercase: LowercaseOpt = False,
+    bundled: BundledOpt = None,
+    judgments: JudgmentsOpt = None,
+    fmt: Annotated[str, opt("--format", panel=HUMANS, help="Judgment file format (auto).")] = (
+        "auto"
+    ),
+    seg_ids: SegIdsOpt = None,
+    lp: LpOpt = None,
+    refs: RefsOpt = None,
+    systems: SystemsOpt = None,
+    systems_dir: SystemsDirOpt = None,
+    systems_glob: SystemsGlobOpt = "*",
+    exclude: ExcludeOpt = None,
+    nbest: Annotated[
+        Path | None, opt("--nbest", panel=INPUTS, help="n-best file (no judgments).")
+    ] = None,
+    bootstrap: BootstrapOpt = 1000,
+    seed: SeedOpt = 12345,
+    confidence: ConfidenceOpt = 0.95,
+    json_out: JsonOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
-    """Audit ORANGE's premise: how often candidates outrank the held-out reference."""
+    """Audit ORANGE's premise: how often candidates outrank the held-out reference.
+
+    Examples: `mtpalette audit --bundled zhen -m bleus:4 chrf wer`; `mtpalette audit -r refA.txt
+    refB.txt --nbest nbest.txt -m bleus:4` (no judgments: the metric part only).
+    """
     check_resampling(bootstrap=bootstrap, confidence=confidence, seed=seed)
     console = Console(stderr=True, quiet=quiet)
     cand_human = ref_human = None

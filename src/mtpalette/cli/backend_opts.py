@@ -13,5 +13,6 @@ BackendOption = Annotated[
         "--backend",
         help="inproc, processes or dask. On one machine inproc is fastest (the kernels use "
         "every core; bench/bench_backends.py); workers pay off across machines.",
+        rich_help_panel="Running",
     ),
 ]

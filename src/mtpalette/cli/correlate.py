@@ -28,7 +28,36 @@ from rich.console import Console
 from rich.table import Table
 
 from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
-from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP, export_all, parse_scores
+from mtpalette.cli.external_opts import export_all, parse_scores
+from mtpalette.cli.options import (
+    HUMANS,
+    INPUTS,
+    OUTPUTS,
+    RESAMPLING,
+    BootstrapOpt,
+    BundledOpt,
+    ConfidenceOpt,
+    ExcludeOpt,
+    ExportScoresOpt,
+    JsonOpt,
+    JudgmentsOpt,
+    LowercaseOpt,
+    LpOpt,
+    MetricsOpt,
+    OutDirOpt,
+    QuietOpt,
+    RefsOpt,
+    RenameOpt,
+    ReportOpt,
+    ScoresOpt,
+    SeedOpt,
+    SegIdsOpt,
+    SystemsDirOpt,
+    SystemsGlobOpt,
+    SystemsOpt,
+    TokenizeOpt,
+    opt,
+)
 from mtpalette.cli.progress import shown, track
 from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
@@ -64,7 +93,8 @@ from mtpalette.metrics import parse_specs
 from mtpalette.stats.correlation import GROUPINGS, STATISTICS
 from mtpalette.stats.significance import LEVELS, TESTS
 
-Opt = typer.Option
+#: help section of the correlation settings
+CORRELATION = "Correlation"
 #: how each statistic is labelled in tables
 LABELS = {
     "pearson": "Pearson r",
@@ -228,74 +258,77 @@ def load_task(
 
 
 def correlate(
-    metrics: Annotated[
-        list[str] | None, Opt("-m", "--metrics", help="Metric specs: -m bleus:4 chrf wer.")
-    ] = None,
-    bundled: Annotated[
-        str | None, Opt("--bundled", help="Use the bundled MQM TED data: zhen or ende.")
-    ] = None,
-    judgments: Annotated[Path | None, Opt("--judgments", "-j", help="Judgment file.")] = None,
+    metrics: MetricsOpt = None,
+    scores_from: ScoresOpt = None,
+    tokenize: TokenizeOpt = "13a",
+    lowercase: LowercaseOpt = False,
+    bundled: BundledOpt = None,
+    judgments: JudgmentsOpt = None,
     fmt: Annotated[
-        str, Opt("--format", help="auto, " + ", ".join(FORMATS) + ", wmt17-testset")
+        str, opt("--format", panel=HUMANS, help="auto, " + ", ".join(FORMATS) + ", wmt17-testset")
     ] = "auto",
-    refs: Annotated[list[Path] | None, Opt("--refs", "-r", help="Reference files.")] = None,
-    systems: Annotated[
-        list[Path] | None, Opt("--systems", "-s", help="System output files.")
-    ] = None,
-    systems_dir: Annotated[
-        Path | None, Opt("--systems-dir", help="Folder of system outputs.")
-    ] = None,
-    systems_glob: Annotated[str, Opt("--systems-glob", help="File pattern in the folder.")] = "*",
-    exclude: Annotated[
-        list[str] | None, Opt("--exclude", help="File patterns to leave out.")
-    ] = None,
-    seg_ids: Annotated[
-        Path | None, Opt("--seg-ids", help="The judgments' id of each text line.")
-    ] = None,
+    seg_ids: SegIdsOpt = None,
     id_base: Annotated[
-        int | None, Opt("--id-base", help="Id of the first line (ids = lines).")
+        int | None, opt("--id-base", panel=HUMANS, help="Id of the first line (ids = lines).")
     ] = None,
-    lp: Annotated[str | None, Opt("--lp", help="Language pair (WMT files).")] = None,
-    rename: Annotated[str | None, Opt("--rename", help="Rename judged systems: A=a,B=b.")] = None,
+    lp: LpOpt = None,
+    rename: RenameOpt = None,
+    refs: RefsOpt = None,
+    systems: SystemsOpt = None,
+    systems_dir: SystemsDirOpt = None,
+    systems_glob: SystemsGlobOpt = "*",
+    exclude: ExcludeOpt = None,
+    max_items: Annotated[
+        int | None, opt("--max-items", panel=INPUTS, help="Use the first N segments only.")
+    ] = None,
     stat: Annotated[
-        str, Opt("--stat", help="Comma-separated: " + ", ".join(STATISTICS))
+        str, opt("--stat", panel=CORRELATION, help="Comma-separated: " + ", ".join(STATISTICS))
     ] = "pearson",
-    grouping: Annotated[str, Opt("--grouping", help=", ".join(GROUPINGS))] = "none",
-    level: Annotated[str, Opt("--level", help=", ".join(LEVELS))] = "segment",
+    grouping: Annotated[
+        str, opt("--grouping", panel=CORRELATION, help=", ".join(GROUPINGS))
+    ] = "none",
+    level: Annotated[str, opt("--level", panel=CORRELATION, help=", ".join(LEVELS))] = "segment",
     system_score: Annotated[
-        str, Opt("--system-score", help="System level: " + " or ".join(SYSTEM_SCORES))
+        str,
+        opt(
+            "--system-score", panel=CORRELATION, help="System level: " + " or ".join(SYSTEM_SCORES)
+        ),
     ] = "corpus",
     epsilon: Annotated[
-        str | None, Opt("--epsilon", help="acc-eq/tau-eq tie threshold, or 'cal'.")
+        str | None, opt("--epsilon", panel=CORRELATION, help="acc-eq/tau-eq threshold, or 'cal'.")
     ] = None,
     threshold: Annotated[
-        float, Opt("--threshold", help="kendall-like: minimum human difference.")
+        float, opt("--threshold", panel=CORRELATION, help="kendall-like: min human difference.")
     ] = 25.0,
-    bootstrap: Annotated[int, Opt("--bootstrap", help="Resamples (0: none).")] = 1000,
-    seed: Annotated[int, Opt("--seed", help="Seed of the resampling.")] = 12345,
-    confidence: Annotated[float, Opt("--confidence", help="Interval coverage.")] = 0.95,
-    test: Annotated[str, Opt("--test", help="Clusters: " + ", ".join(TESTS))] = "permutation",
-    permutations: Annotated[int, Opt("--permutations", help="Permutation test draws.")] = 1000,
-    alpha: Annotated[float, Opt("--alpha", help="Significance level of clusters.")] = 0.05,
-    max_items: Annotated[
-        int | None, Opt("--max-items", help="Use the first N segments only.")
-    ] = None,
-    out_dir: Annotated[
-        Path | None, Opt("--out-dir", help="Write run.json and tables here.")
-    ] = None,
-    json_out: Annotated[Path | None, Opt("--json", help="Run file (JSON).")] = None,
-    csv_out: Annotated[Path | None, Opt("--csv", help="Tables as CSV.")] = None,
-    scores_from: Annotated[list[str] | None, Opt("--scores", help=SCORES_HELP)] = None,
-    export_scores: Annotated[Path | None, Opt("--export-scores", help=EXPORT_HELP)] = None,
+    bootstrap: BootstrapOpt = 1000,
+    seed: SeedOpt = 12345,
+    confidence: ConfidenceOpt = 0.95,
+    test: Annotated[
+        str, opt("--test", panel=RESAMPLING, help="Clusters: " + ", ".join(TESTS))
+    ] = "permutation",
+    permutations: Annotated[
+        int, opt("--permutations", panel=RESAMPLING, help="Permutation test draws.")
+    ] = 1000,
+    alpha: Annotated[
+        float, opt("--alpha", panel=RESAMPLING, help="Significance level of clusters.")
+    ] = 0.05,
+    out_dir: OutDirOpt = None,
+    json_out: JsonOpt = None,
+    csv_out: Annotated[Path | None, opt("--csv", panel=OUTPUTS, help="Tables as CSV.")] = None,
+    export_scores: ExportScoresOpt = None,
     keep_scores: Annotated[
-        bool, Opt("--keep-scores", help="Keep segment scores in the run file (for plots).")
+        bool, opt("--keep-scores", panel=OUTPUTS, help="Keep segment scores (for plots).")
     ] = False,
-    report: Annotated[Path | None, Opt("--report", help="Also write an HTML report.")] = None,
-    tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
-    lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
-    quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress messages.")] = False,
+    report: ReportOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
-    """Correlate metrics with human judgments (MQM, DA): table with CI and clusters."""
+    """Correlate metrics with human judgments (MQM, DA): table with CI and clusters.
+
+    Examples: `mtpalette correlate --bundled zhen -m bleus:4 chrf wer --stat pearson,kendall`;
+    `mtpalette correlate -j mqm.tsv -r ref.txt --systems-dir outputs/ -m bleu chrf --level
+    system --out-dir run/`; `mtpalette correlate -j scores.jsonl -r ref.txt -s A.txt B.txt
+    --scores comet=comet.tsv -m bleu --grouping item --stat kendall`.
+    """
     stats = [s.strip() for s in stat.split(",") if s.strip()]
     for s in stats:
         if s not in STATISTICS:

@@ -17,14 +17,35 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
-import typer
 from rich.console import Console
 from rich.table import Table
 
 from mtpalette.cli.backend_opts import BackendOption
 from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
-from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP, export_all, parse_scores
+from mtpalette.cli.external_opts import export_all, parse_scores
 from mtpalette.cli.limited import run_limited
+from mtpalette.cli.options import (
+    INPUTS,
+    OUTPUTS,
+    RUNNING,
+    BootstrapOpt,
+    ConfidenceOpt,
+    ExcludeOpt,
+    ExportScoresOpt,
+    JsonOpt,
+    LowercaseOpt,
+    MetricsOpt,
+    OutDirOpt,
+    QuietOpt,
+    ReportOpt,
+    ScoresOpt,
+    SeedOpt,
+    SystemsDirOpt,
+    SystemsGlobOpt,
+    SystemsOpt,
+    TokenizeOpt,
+    opt,
+)
 from mtpalette.cli.orange_chunked import ChunkedLists, run_chunked
 from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
@@ -57,84 +78,121 @@ from mtpalette.metaeval.orange import (
 from mtpalette.metrics import parse_specs
 from mtpalette.parallel import Backend
 
-Opt = typer.Option
+#: help sections of the command's own options
+ORANGE = "ORANGE"
+LIMITED = "Limited ORANGE (--pivot)"
 #: curve points when --out-dir is used without --curve-step
 CURVE_POINTS = 64
 
 
 def orange(
     refs: Annotated[
-        list[Path], Opt("--refs", "-r", help="Reference files, 2 or more: --refs A B.")
+        list[Path], opt("--refs", "-r", panel=INPUTS, help="Reference files, 2 or more: -r A B.")
     ],
-    nbest: Annotated[Path | None, Opt("--nbest", help="n-best file (Moses or JSONL).")] = None,
-    nbest_format: Annotated[str, Opt("--nbest-format", help="auto, moses or jsonl.")] = "auto",
-    id_base: Annotated[int, Opt("--id-base", help="First segment id of the n-best.")] = 0,
-    systems: Annotated[
-        list[Path] | None, Opt("--systems", "-s", help="System files: -s A B C.")
+    nbest: Annotated[
+        Path | None, opt("--nbest", panel=INPUTS, help="n-best file (Moses or JSONL).")
     ] = None,
-    systems_dir: Annotated[
-        Path | None, Opt("--systems-dir", help="Folder of system outputs.")
-    ] = None,
-    systems_glob: Annotated[str, Opt("--systems-glob", help="File pattern in the folder.")] = "*",
-    exclude: Annotated[
-        list[str] | None, Opt("--exclude", help="File patterns to leave out.")
-    ] = None,
-    metrics: Annotated[
-        list[str] | None, Opt("-m", "--metrics", help="Metric specs: -m bleus:1..9 wer.")
-    ] = None,
-    oracle: Annotated[str, Opt("--oracle", help=" or ".join(ORACLES))] = "leave-one-out",
-    ties: Annotated[str, Opt("--ties", help=", ".join(TIE_POLICIES))] = "mid",
-    bootstrap: Annotated[int, Opt("--bootstrap", help="Resamples (0: none).")] = 1000,
-    seed: Annotated[int, Opt("--seed", help="Seed of the bootstrap.")] = 12345,
-    confidence: Annotated[float, Opt("--confidence", help="Interval coverage.")] = 0.95,
-    min_candidates: Annotated[int, Opt("--min-candidates", help="Leave out shorter lists.")] = 1,
+    nbest_format: Annotated[
+        str, opt("--nbest-format", panel=INPUTS, help="auto, moses or jsonl.")
+    ] = "auto",
+    id_base: Annotated[
+        int, opt("--id-base", panel=INPUTS, help="First segment id of the n-best.")
+    ] = 0,
+    systems: SystemsOpt = None,
+    systems_dir: SystemsDirOpt = None,
+    systems_glob: SystemsGlobOpt = "*",
+    exclude: ExcludeOpt = None,
+    min_candidates: Annotated[
+        int, opt("--min-candidates", panel=INPUTS, help="Leave out shorter lists.")
+    ] = 1,
     max_candidates: Annotated[
-        int | None, Opt("--max-candidates", help="Keep the first N of each list.")
+        int | None, opt("--max-candidates", panel=INPUTS, help="Keep the first N of each list.")
     ] = None,
-    curve_step: Annotated[int | None, Opt("--curve-step", help="ORANGE-vs-N step.")] = None,
-    out_dir: Annotated[Path | None, Opt("--out-dir", help="Write every output here.")] = None,
-    json_out: Annotated[Path | None, Opt("--json", help="Run file (JSON).")] = None,
-    csv_out: Annotated[Path | None, Opt("--csv", help="Table as CSV.")] = None,
-    curve_csv: Annotated[Path | None, Opt("--curve-csv", help="Curve as CSV.")] = None,
-    curve_plot: Annotated[Path | None, Opt("--curve-plot", help="Curve plot (.png).")] = None,
-    errors: Annotated[Path | None, Opt("--errors", help="Error analysis (JSONL).")] = None,
+    metrics: MetricsOpt = None,
+    scores: ScoresOpt = None,
+    tokenize: TokenizeOpt = "13a",
+    lowercase: LowercaseOpt = False,
+    oracle: Annotated[str, opt("--oracle", panel=ORANGE, help=" or ".join(ORACLES))] = (
+        "leave-one-out"
+    ),
+    ties: Annotated[str, opt("--ties", panel=ORANGE, help=", ".join(TIE_POLICIES))] = "mid",
+    bootstrap: BootstrapOpt = 1000,
+    seed: SeedOpt = 12345,
+    confidence: ConfidenceOpt = 0.95,
+    out_dir: OutDirOpt = None,
+    json_out: JsonOpt = None,
+    csv_out: Annotated[Path | None, opt("--csv", panel=OUTPUTS, help="Table as CSV.")] = None,
+    curve_step: Annotated[
+        int | None, opt("--curve-step", panel=OUTPUTS, help="ORANGE-vs-N step.")
+    ] = None,
+    curve_csv: Annotated[
+        Path | None, opt("--curve-csv", panel=OUTPUTS, help="Curve as CSV.")
+    ] = None,
+    curve_plot: Annotated[
+        Path | None, opt("--curve-plot", panel=OUTPUTS, help="Curve plot (.png).")
+    ] = None,
+    errors: Annotated[
+        Path | None, opt("--errors", panel=OUTPUTS, help="Error analysis (JSONL).")
+    ] = None,
     errors_max: Annotated[
-        int, Opt("--errors-max", help="Candidates kept per segment in errors.")
+        int, opt("--errors-max", panel=OUTPUTS, help="Candidates kept per segment in errors.")
     ] = 20,
-    scores: Annotated[list[str] | None, Opt("--scores", help=SCORES_HELP)] = None,
-    export_scores: Annotated[Path | None, Opt("--export-scores", help=EXPORT_HELP)] = None,
-    report: Annotated[Path | None, Opt("--report", help="Also write an HTML report.")] = None,
+    export_scores: ExportScoresOpt = None,
+    report: ReportOpt = None,
     pivot: Annotated[
-        Path | None, Opt("--pivot", help="Limited ORANGE: a pivot translation (one reference).")
+        Path | None, opt("--pivot", panel=LIMITED, help="A pivot translation (one reference).")
     ] = None,
-    source: Annotated[Path | None, Opt("--source", help="Source sentences (--pivot).")] = None,
-    features: Annotated[str, Opt("--features", help="ade,flu,sim (--pivot).")] = "ade,flu,sim",
+    source: Annotated[Path | None, opt("--source", panel=LIMITED, help="Source sentences.")] = None,
+    features: Annotated[str, opt("--features", panel=LIMITED, help="ade,flu,sim.")] = (
+        "ade,flu,sim"
+    ),
     feature_weights: Annotated[
-        str | None, Opt("--feature-weights", help="One weight per feature (equal).")
+        str | None, opt("--feature-weights", panel=LIMITED, help="One weight per feature.")
     ] = None,
-    feature_mode: Annotated[str, Opt("--feature-mode", help="pivot (paper) or direct.")] = "pivot",
-    lm_text: Annotated[list[Path] | None, Opt("--lm-text", help="LM training text.")] = None,
-    tm_source: Annotated[list[Path] | None, Opt("--tm-source", help="TM source side.")] = None,
-    tm_target: Annotated[list[Path] | None, Opt("--tm-target", help="TM target side.")] = None,
+    feature_mode: Annotated[
+        str, opt("--feature-mode", panel=LIMITED, help="pivot (paper) or direct.")
+    ] = "pivot",
+    lm_text: Annotated[
+        list[Path] | None, opt("--lm-text", panel=LIMITED, help="LM training text.")
+    ] = None,
+    tm_source: Annotated[
+        list[Path] | None, opt("--tm-source", panel=LIMITED, help="TM source side.")
+    ] = None,
+    tm_target: Annotated[
+        list[Path] | None, opt("--tm-target", panel=LIMITED, help="TM target side.")
+    ] = None,
     synonyms: Annotated[
-        str | None, Opt("--synonyms", help="For the pivot similarity: cilin, wordnet, @FILE.")
+        str | None, opt("--synonyms", panel=LIMITED, help="Similarity: cilin, wordnet, @FILE.")
     ] = None,
-    source_tokenize: Annotated[str, Opt("--source-tokenize", help="Source tokenizer.")] = "13a",
+    source_tokenize: Annotated[
+        str, opt("--source-tokenize", panel=LIMITED, help="Source tokenizer.")
+    ] = "13a",
     run_dir: Annotated[
-        Path | None, Opt("--run-dir", help="Chunked, resumable run kept in this folder.")
+        Path | None, opt("--run-dir", panel=RUNNING, help="Chunked, resumable run folder.")
     ] = None,
-    resume: Annotated[bool, Opt("--resume", help="Continue the run in --run-dir.")] = False,
-    chunk_size: Annotated[int, Opt("--chunk-size", help="Segments per chunk.")] = 100,
+    resume: Annotated[
+        bool, opt("--resume", panel=RUNNING, help="Continue the run in --run-dir.")
+    ] = False,
+    chunk_size: Annotated[
+        int, opt("--chunk-size", panel=RUNNING, help="Segments per chunk.")
+    ] = 100,
     backend: BackendOption = "inproc",
-    workers: Annotated[int, Opt("--workers", help="Local workers (processes, dask).")] = 1,
+    workers: Annotated[
+        int, opt("--workers", panel=RUNNING, help="Local workers (processes, dask).")
+    ] = 1,
     scheduler: Annotated[
-        str | None, Opt("--scheduler", help="Dask scheduler address (tcp://host:8786).")
+        str | None, opt("--scheduler", panel=RUNNING, help="Dask scheduler (tcp://host:8786).")
     ] = None,
-    tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
-    lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
-    quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
-    """Rank the references among candidate translations (ORANGE, Lin and Och 2004)."""
+    """Rank the references among candidate translations (ORANGE, Lin and Och 2004).
+
+    Examples: `mtpalette orange -r refA.txt refB.txt --systems-dir outputs/ -m 'bleus:1..9' wer
+    --out-dir run/` (a pool of systems; the paper's grid: add nist per rouge-l
+    'rouge-w:1.1..2.0/0.1' 'rouge-s:0..9,*'); `mtpalette orange -r refA.txt refB.txt --nbest
+    nbest.txt -m bleus:4 --curve-step 64 --out-dir run/` (n-best lists);
+    `mtpalette orange -r refA.txt refB.txt -s A.txt B.txt --pivot pivot.txt` (Limited ORANGE).
+    """
     check_oracle(oracle)
     tie_weight(ties)
     metrics = metrics or ([] if scores else ["bleus:4"])
