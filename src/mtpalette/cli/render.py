@@ -244,9 +244,7 @@ def signature_block(signatures: Mapping[str, Signature | str], *, full: bool = F
         lines.append(names + rest)
     if len(lines) == 1:
         return f"signature: {lines[0]}\n"
-    return "signatures:\n" + "".join(
-        f"  {line}\n" for line in lines
-    )
+    return "signatures:\n" + "".join(f"  {line}\n" for line in lines)
 
 
 def sentence_report(
