@@ -206,7 +206,7 @@ def test_error_analysis_from_scored_lists():
     recs = list(
         error_analysis(comp, texts=lists.texts, origins=lists.origins, references=lists.refs)
     )
-    assert [r["segment"] for r in recs] == [0, 1]
+    assert [r["segment"] for r in recs] == [1, 2]  # numbered from 1
     assert [(c["text"], c["beats"]) for c in recs[0]["candidates"]] == [("a b c d", 1)]
     assert recs[0]["candidates"][0]["score"] == pytest.approx(75.0)
     assert recs[0]["oracle_score"] == pytest.approx(50.0)

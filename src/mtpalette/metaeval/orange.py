@@ -381,7 +381,7 @@ class OrangeTable:
             "rows": [row.to_dict() for row in self.rows],
         }
         if with_segment_ranks:
-            out["segments"] = self.segments
+            out["segments"] = self.segments + 1  # the kept segments, numbered from 1
             out["segment_ranks"] = {
                 row.metric: np.round(self.segment_ranks[:, j], 6) for j, row in enumerate(self.rows)
             }
@@ -709,7 +709,7 @@ def error_analysis(
             cands.append(item)
         record: dict[str, Any] = {
             "metric": comp.metric,
-            "segment": s,
+            "segment": s + 1,  # numbered from 1, as everywhere in the outputs
             "n_candidates": hi - lo,
             "n_comparisons": comp.n_comparisons,
             "oracle": comp.oracle,

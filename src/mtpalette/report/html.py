@@ -107,7 +107,7 @@ def error_browser_data(
 
     Examples
     --------
-    >>> recs = [{"metric": "m", "segment": 0, "n_candidates": 2, "oracle_rank": 2.0,
+    >>> recs = [{"metric": "m", "segment": 1, "n_candidates": 2, "oracle_rank": 2.0,
     ...          "n_outranking": 1, "n_comparisons": 2, "oracle": "leave-one-out",
     ...          "reference_scores": [0.4, 0.6], "references": ["a b", "a c"],
     ...          "candidates": [{"scores": [0.9, 0.7], "origin": "S", "text": "a b"}]}]
