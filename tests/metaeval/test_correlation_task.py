@@ -417,3 +417,61 @@ def test_correlate_cli_on_a_wmt17_testset_file(tmp_path):
     assert all(r["correlation"] > 0 for r in run["results"]["tables"][0]["rows"])
     result = _run("correlate", "-j", str(p), "--refs", str(p), "--quiet")
     assert "holds its own translations" in str(result.exception)
+
+
+def test_ad_seg_scores_at_system_level(tmp_path, ted_zhen):
+    """WMT ad-seg-scores: human score = mean of the system's judged segments, metric score =
+    corpus score of the whole output (SIDs are not lines); refused at segment level."""
+    from mtpalette import corpus_score
+    from mtpalette.cli.correlate import load_task
+
+    systems, refs = ted_zhen
+    names = ["SMU", "Online-W", "MiSS", "NiuTrans", "DIDI-NLP", "metricsystem5"]
+    data, _, _ = load_task(bundled="zhen")
+    lines = ["SYS SID RAW.SCR Z.SCR N"]
+    for k, name in enumerate(names):
+        row = data.human[data.systems.index(name)]
+        for i in np.flatnonzero(~np.isnan(row))[:200]:
+            lines.append(f"{name}.{k + 1} {1000 + 7 * i} {50 + row[i]:.4f} {row[i] / 5:.6f} 1")
+    seg = tmp_path / "ad-seg-scores-zh-en.csv"
+    seg.write_text("\n".join(lines) + "\n")
+    folder = tmp_path / "sys"
+    folder.mkdir()
+    for name in names:
+        (folder / f"{name}.txt").write_text("\n".join(systems[name]) + "\n", encoding="utf-8")
+    ref = tmp_path / "ref.txt"
+    ref.write_text("\n".join(refs[0]) + "\n", encoding="utf-8")
+    base = ["correlate", "-j", str(seg), "-r", str(ref), "--systems-dir", str(folder)]
+    run = tmp_path / "run.json"
+    result = _run(
+        *base,
+        "-m",
+        "bleu",
+        "wer",
+        "--level",
+        "system",
+        "--stat",
+        "pearson,kendall",
+        "--bootstrap",
+        "100",
+        "--test",
+        "none",
+        "--json",
+        str(run),
+        "--quiet",
+    )
+    assert result.exit_code == 0, result.output
+    tables = json.loads(run.read_text())["results"]["tables"]
+    human = {}
+    for line in lines[1:]:
+        name, _, _, z, _ = line.split()
+        human.setdefault(name.rsplit(".", 1)[0], []).append(float(z))
+    h = np.array([np.mean(human[n]) for n in names])
+    for spec, sign in (("bleu", 1.0), ("wer", -1.0)):
+        m = sign * np.array([corpus_score(systems[n], refs[:1], spec)[0].value for n in names])
+        row = next(r for r in tables[0]["rows"] if r["metric"] == spec)
+        assert row["correlation"] == pytest.approx(np.corrcoef(h, m)[0, 1], abs=1e-12)
+    assert tables[1]["statistic"] == "kendall-b" and tables[0]["level"] == "system"
+    refused = _run(*base, "-m", "bleu", "--quiet")
+    assert isinstance(refused.exception, UserInputError)
+    assert "give --level system" in str(refused.exception)

@@ -83,6 +83,7 @@ from mtpalette.metaeval.correlation import (
     SegmentData,
     correlation_table,
     score_segments,
+    system_table,
 )
 from mtpalette.metaeval.external import (
     export_segment_scores,
@@ -230,6 +231,16 @@ def load_task(
     judged = read_judgments(judgments, fmt, lp=lp, id_base=id_base).rename(parse_rename(rename))
     ref_lines = [read_lines(p) for p in refs]
     outputs = read_systems(files, system_names(files))
+    inputs = {
+        "judgments": file_record(judgments),
+        "format": judged.kind,
+        "refs": [file_record(p) for p in refs],
+        "systems": [file_record(p) for p in files],
+        "seg_ids": None if seg_ids is None else file_record(seg_ids),
+        "bundled": bundled,
+    }
+    if judged.unaligned is not None:
+        raise UnalignedJudgments(judged, outputs, ref_lines, inputs)
     ids = read_lines(seg_ids) if seg_ids is not None else None
     data = SegmentData.from_judgments(
         judged,
@@ -245,16 +256,17 @@ def load_task(
             f"{', '.join(data.info['unscored_systems'])}",
             err=True,
         )
-    inputs = {
-        "judgments": file_record(judgments),
-        "format": judged.kind,
-        "refs": [file_record(p) for p in refs],
-        "systems": [file_record(p) for p in files],
-        "seg_ids": None if seg_ids is None else file_record(seg_ids),
-        "bundled": bundled,
-        "unscored_judged_systems": data.info["unscored_systems"],
-    }
+    inputs["unscored_judged_systems"] = data.info["unscored_systems"]
     return data, judged, inputs
+
+
+class UnalignedJudgments(UserInputError):
+    """Judgments whose segment ids are not lines of the texts (WMT ``ad-seg-scores``): usable
+    at system level only, from system means and whole-output corpus scores."""
+
+    def __init__(self, judged: Judgments, outputs, refs, inputs) -> None:
+        super().__init__(judged.unaligned, path=judged.path)
+        self.judged, self.outputs, self.refs, self.inputs = judged, outputs, refs, inputs
 
 
 def correlate(
@@ -351,63 +363,69 @@ def correlate(
         json_out = json_out or out_dir / "run.json"
         csv_out = csv_out or out_dir / "table.csv"
     console = Console(stderr=True, quiet=quiet)
-    data, judged, inputs = load_task(
-        bundled=bundled,
-        judgments=judgments,
-        fmt=fmt,
-        refs=refs,
-        systems=systems,
-        systems_dir=systems_dir,
-        systems_glob=systems_glob,
-        exclude=exclude,
-        seg_ids=seg_ids,
-        id_base=id_base,
-        lp=lp,
-        rename=rename,
-    )
-    if max_items is not None:
-        data = data.select_items(range(min(max_items, data.n_items)))
+    task = dict(bundled=bundled, judgments=judgments, fmt=fmt, refs=refs, systems=systems)
+    task |= dict(systems_dir=systems_dir, systems_glob=systems_glob, exclude=exclude)
+    task |= dict(seg_ids=seg_ids, id_base=id_base, lp=lp, rename=rename)
     specs = list(metrics or ([] if scores_from else ["bleus:4"]))
     parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
-    ref_names = [Path(r["path"]).name for r in inputs["refs"]] or None
-    external = parse_scores(scores_from, reference_names(ref_names, len(data.refs)))
-    console.print(
-        f"scoring {data.n_rated} rated translations with {len(parsed)} metric(s)", style="dim"
-    )
-    scores = (score_segments(data, parsed) if parsed else []) + [
-        external_segment_scores(data, m) for m in external
-    ]
-    if export_scores is not None:
-        for path in export_all(export_scores, parsed, lambda m: export_segment_scores(data, m)):
-            console.print(f"wrote {path}", style="dim")
-    tables = []
-    for s in track(stats, console, f"bootstrap and {test} test"):
-        if not shown(console):
-            console.print(f"{s}: bootstrap and {test} test", style="dim")
-        tables.append(
-            correlation_table(
-                data,
-                scores,
-                statistic=s,
-                grouping=grouping,
-                level=level,
-                system_score=system_score,
-                n_resamples=bootstrap,
-                confidence=confidence,
-                seed=seed,
-                test=test,
-                n_permutations=permutations,
-                alpha=alpha,
-                epsilon=eps,
-                threshold=threshold,
-            )
+    common = dict(n_resamples=bootstrap, confidence=confidence, seed=seed, test=test)
+    common |= dict(n_permutations=permutations, alpha=alpha, epsilon=eps)
+    try:
+        data, judged, inputs = load_task(**task)
+    except UnalignedJudgments as unaligned:
+        if level != "system" or scores_from:
+            raise UserInputError(
+                f"{unaligned}; give --level system (and no --scores)", path=unaligned.path
+            ) from None
+        tables, signatures, summary = _unaligned_system_level(unaligned, parsed, stats, common)
+        data, judged, inputs, scores = None, unaligned.judged, unaligned.inputs, []
+        titles = [_unaligned_title(t, summary, judged) for t in tables]
+    else:
+        if max_items is not None:
+            data = data.select_items(range(min(max_items, data.n_items)))
+        ref_names = [Path(r["path"]).name for r in inputs["refs"]] or None
+        external = parse_scores(scores_from, reference_names(ref_names, len(data.refs)))
+        console.print(
+            f"scoring {data.n_rated} rated translations with {len(parsed)} metric(s)",
+            style="dim",
         )
+        scores = (score_segments(data, parsed) if parsed else []) + [
+            external_segment_scores(data, m) for m in external
+        ]
+        if export_scores is not None:
+            exported = export_all(export_scores, parsed, lambda m: export_segment_scores(data, m))
+            for path in exported:
+                console.print(f"wrote {path}", style="dim")
+        tables = []
+        for s in track(stats, console, f"bootstrap and {test} test"):
+            if not shown(console):
+                console.print(f"{s}: bootstrap and {test} test", style="dim")
+            tables.append(
+                correlation_table(
+                    data,
+                    scores,
+                    statistic=s,
+                    grouping=grouping,
+                    level=level,
+                    system_score=system_score,
+                    threshold=threshold,
+                    **common,
+                )
+            )
+        signatures = {sc.name: sc.signature for sc in scores}
+        summary = {
+            "n_systems": data.n_systems,
+            "n_items": data.n_items,
+            "n_rated": data.n_rated,
+            "systems": data.systems,
+        }
+        titles = [_title(t, data, judged) for t in tables]
     out = result_console()
     if out_dir is not None:  # made only now: a failed run leaves nothing behind
         out_dir.mkdir(parents=True, exist_ok=True)
-    for table in tables:
-        print_table(out, table, title=_title(table, data, judged))
-    emit_signatures(out, {sc.name: sc.signature for sc in scores})
+    for table, title in zip(tables, titles, strict=True):
+        print_table(out, table, title=title)
+    emit_signatures(out, signatures)
     outputs: dict[str, Any] = {}
     if csv_out is not None:
         rows = [
@@ -421,13 +439,7 @@ def correlate(
         outputs["run_json"] = str(json_out)
         Run(
             "correlate",
-            inputs={
-                **inputs,
-                "n_systems": data.n_systems,
-                "n_items": data.n_items,
-                "n_rated": data.n_rated,
-                "systems": data.systems,
-            },
+            inputs={**inputs, **summary},
             settings={
                 "metric_specs": specs,
                 "score_files": list(scores_from or []),
@@ -446,11 +458,13 @@ def correlate(
                 "tokenize": tokenize,
                 "lowercase": lowercase,
             },
-            signatures={s.name: s.signature for s in scores},
+            signatures=signatures,
             seeds={"bootstrap": seed, "permutation": [seed, 1]},
             results={
                 "tables": [t.to_dict() for t in tables],
-                **({"segment_scores": segment_scores(data, scores)} if keep_scores else {}),
+                **(
+                    {"segment_scores": segment_scores(data, scores)} if keep_scores and data else {}
+                ),
             },
             outputs=outputs,
         ).save(json_out)
@@ -469,6 +483,68 @@ def segment_scores(data: SegmentData, scores) -> dict[str, Any]:
         "human": [round(float(x), 6) for x in data.human[rated]],
         "metrics": {s.name: [round(float(x), 6) for x in s.seg[rated]] for s in scores},
     }
+
+
+def _unaligned_system_level(unaligned: UnalignedJudgments, metrics, stats, common):
+    """System-level tables from judgments that cannot be aligned with lines: each system's
+    human score is the mean of its judged segments, its metric score the corpus score of its
+    whole output (the judged segments cannot be told apart)."""
+    from mtpalette.api import score_systems
+
+    if not metrics:
+        raise UserInputError("no metric given (-m)")
+    judged = unaligned.judged
+    names = [s for s in unaligned.outputs if s in judged.systems]
+    left_out = [s for s in judged.systems if s not in unaligned.outputs]
+    if left_out:
+        typer.echo(
+            f"note: judged systems without an output file, left out: {', '.join(left_out)}",
+            err=True,
+        )
+    unjudged = [s for s in unaligned.outputs if s not in judged.systems]
+    if unjudged:
+        raise UserInputError(f"no judgments for system(s) {', '.join(unjudged)}", path=judged.path)
+    human = judged.select(names).system_means()
+    empty = [s for s, v in human.items() if v != v]
+    if empty:
+        raise UserInputError(
+            f"no judged segment for system(s) {', '.join(empty)}", path=judged.path
+        )
+    scored = score_systems(
+        {s: unaligned.outputs[s] for s in names}, unaligned.refs, [m.spec for m in metrics]
+    )
+    specs = next(iter(scored.values())).specs
+    parsed = {m.spec: m for m in metrics}
+    metric_scores = {
+        spec: {s: scored[s].corpus[k].value for s in names} for k, spec in enumerate(specs)
+    }
+    signatures = {spec: str(sig) for spec, sig in next(iter(scored.values())).signatures.items()}
+    tables = [
+        system_table(
+            human,
+            metric_scores,
+            directions={spec: parsed[spec].higher_is_better for spec in specs},
+            signatures=signatures,
+            statistic=stat,
+            **common,
+        )
+        for stat in stats
+    ]
+    summary = {
+        "n_systems": len(names),
+        "n_items": len(judged.items),
+        "n_rated": judged.n_rated,
+        "systems": names,
+    }
+    return tables, signatures, summary
+
+
+def _unaligned_title(table: CorrelationTable, summary, judged: Judgments) -> str:
+    return (
+        f"System-level {LABELS[table.statistic]} with human scores: {summary['n_systems']} "
+        f"systems, human score = mean of {summary['n_rated']} judged segments ({judged.kind}); "
+        "metric score = corpus score of the whole output"
+    )
 
 
 def _title(table: CorrelationTable, data: SegmentData, judged: Judgments) -> str:
