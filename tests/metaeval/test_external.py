@@ -325,3 +325,52 @@ def test_plugins_read_the_sources_when_given(tmp_path, monkeypatch):
     assert out.exit_code == 0, out.output
     first = next(line for line in out.output.splitlines() if line.startswith("1\t"))
     assert first.split("\t")[1].startswith("1")  # segment 1 got its source
+
+
+def test_plugins_read_the_sources_in_orange_and_correlate(tmp_path, monkeypatch):
+    """``orange --source`` and ``correlate --source`` hand each candidate's (and each
+    reference's) source sentence to a plugin: a plugin scoring by source length gives every
+    candidate of a segment the same score, so the references tie with all of them."""
+    import json
+    from importlib import resources
+
+    (tmp_path / "srcplug2.py").write_text(
+        "def src_len(hyps, refs, srcs):\n    return [float(len(s)) for s in srcs]\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    zhen = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+    refs = [str(zhen / "ref.txt"), str(zhen / "refB.txt")]
+    systems = [str(zhen / f"{n}.txt") for n in ("SMU", "MiSS", "Online-W")]
+    base = ["orange", "-r", *refs, "-s", *systems, "-m", "plugin:srcplug2:src_len"]
+    run = tmp_path / "o.json"
+    out = CliRunner().invoke(
+        app, [*base, "--source", str(zhen / "source.txt"), "--bootstrap", "0", "--json", str(run)]
+    )
+    assert out.exit_code == 0, out.output
+    row = json.loads(run.read_text())["results"]["table"]["rows"][0]
+    assert row["avg_rank"] == pytest.approx(1 + 3 / 2)  # mid ties with the 3 candidates
+    out = CliRunner().invoke(app, base)
+    assert isinstance(out.exception, UserInputError) and "source" in str(out.exception)
+    short = tmp_path / "short.txt"
+    short.write_text("x\n")
+    out = CliRunner().invoke(app, [*base, "--source", str(short)])
+    assert isinstance(out.exception, UserInputError) and "short.txt:2:" in str(out.exception)
+
+    corr = tmp_path / "c.json"
+    out = CliRunner().invoke(
+        app,
+        ["correlate", "--bundled", "zhen", "-m", "plugin:srcplug2:src_len", "--source",
+         str(zhen / "source.txt"), "--bootstrap", "0", "--test", "none", "--json", str(corr)],
+    )  # fmt: skip
+    assert out.exit_code == 0, out.output
+    from mtpalette.cli.correlate import load_task
+    from mtpalette.stats.correlation import pearson
+
+    data, _, _ = load_task(bundled="zhen")
+    src = read_lines(str(zhen / "source.txt"))
+    lengths = np.array([float(len(src[i])) for i in data.info["lines"]])
+    rated = ~np.isnan(data.human)
+    metric = np.broadcast_to(lengths, data.human.shape)[rated]
+    want = pearson(data.human[rated], metric)
+    got = json.loads(corr.read_text())["results"]["tables"][0]["rows"][0]["correlation"]
+    assert got == pytest.approx(want, abs=1e-12)

@@ -293,6 +293,10 @@ def correlate(
     max_items: Annotated[
         int | None, opt("--max-items", panel=INPUTS, help="Use the first N segments only.")
     ] = None,
+    source: Annotated[
+        Path | None,
+        opt("--source", panel=INPUTS, help="Source sentences, for plugins that read them."),
+    ] = None,
     stat: Annotated[
         str, opt("--stat", panel=CORRELATION, help="Comma-separated: " + ", ".join(STATISTICS))
     ] = "pearson",
@@ -381,6 +385,8 @@ def correlate(
         data, judged, inputs, scores = None, unaligned.judged, unaligned.inputs, []
         titles = [_unaligned_title(t, summary, judged) for t in tables]
     else:
+        if source is not None:
+            data = data.with_sources(read_lines(source), str(source))
         if max_items is not None:
             data = data.select_items(range(min(max_items, data.n_items)))
         ref_names = [Path(r["path"]).name for r in inputs["refs"]] or None

@@ -142,7 +142,10 @@ def orange(
     pivot: Annotated[
         Path | None, opt("--pivot", panel=LIMITED, help="A pivot translation (one reference).")
     ] = None,
-    source: Annotated[Path | None, opt("--source", panel=LIMITED, help="Source sentences.")] = None,
+    source: Annotated[
+        Path | None,
+        opt("--source", panel=INPUTS, help="Source sentences (--pivot; plugins that read them)."),
+    ] = None,
     features: Annotated[str, opt("--features", panel=LIMITED, help="ade,flu,sim.")] = (
         "ade,flu,sim"
     ),
@@ -251,12 +254,15 @@ def orange(
             systems_glob,
             exclude,
         )
+        if source is not None and pivot is None:
+            lists.srcs = _sources(source, lists.n_segments)
         return (lists.head(max_candidates) if max_candidates is not None else lists), files
 
     if run_dir is not None:
-        if scores or export_scores is not None or max_candidates is not None:
+        if scores or export_scores is not None or max_candidates is not None or source:
             raise UserInputError(
-                "--run-dir does not combine with --scores, --export-scores or --max-candidates"
+                "--run-dir does not combine with --scores, --export-scores, --max-candidates "
+                "or --source"
             )
         if nbest is not None and nbest_format == "jsonl":
             raise UserInputError("--run-dir streams Moses n-best files; JSONL is not streamed")
@@ -378,6 +384,18 @@ def orange(
     for key, value in outputs.items():
         if key != "errors_records":
             console.print(f"wrote {value}", style="dim")
+
+
+def _sources(path: Path, n: int) -> list[str]:
+    """The source sentences, one per segment."""
+    srcs = read_lines(path)
+    if len(srcs) != n:
+        raise UserInputError(
+            f"has {len(srcs)} lines but there are {n} segments",
+            path=str(path),
+            line=min(len(srcs), n) + 1,
+        )
+    return srcs
 
 
 def _load_lists(

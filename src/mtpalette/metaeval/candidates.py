@@ -69,6 +69,8 @@ class CandidateLists:
         Per candidate, where it came from (a system name, or ``n-best #j``).
     ref_names:
         A name per reference stream (file names), for reports.
+    srcs:
+        The source sentence of every segment, when known (plugin metrics may read it).
 
     Examples
     --------
@@ -84,6 +86,7 @@ class CandidateLists:
     origins: list[str] | None = None
     ref_names: list[str] | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    srcs: list[str] | None = None
 
     def __post_init__(self) -> None:
         self.offsets = np.asarray(self.offsets, dtype=np.int64)
@@ -104,6 +107,8 @@ class CandidateLists:
                 raise UserInputError("every segment needs every reference (found a missing one)")
         if self.origins is not None and len(self.origins) != len(self.texts):
             raise ValueError("one origin per candidate")
+        if self.srcs is not None and len(self.srcs) != S:
+            raise UserInputError(f"{len(self.srcs)} source sentences for {S} segments")
 
     @property
     def n_segments(self) -> int:
@@ -200,6 +205,7 @@ class CandidateLists:
             None if self.origins is None else [self.origins[i] for i in idx],
             self.ref_names,
             dict(self.info),
+            self.srcs,
         )
 
 
@@ -346,7 +352,9 @@ def compare_candidates(
         hyp_seg = np.concatenate([u_seg, np.arange(S, dtype=np.int64)])
         for k in range(R):
             others = [lists.refs[j] for j in range(R) if j != k]
-            pairs = TextPairs(u_texts + list(lists.refs[k]), hyp_seg, others, _encoders=encoders)
+            pairs = TextPairs(
+                u_texts + list(lists.refs[k]), hyp_seg, others, lists.srcs, _encoders=encoders
+            )
             for group in groups:
                 for m, sc in _scores(group, pairs).items():
                     acc[m].add(sc[:U][inverse], sc[U:], seg, m.higher_is_better)
@@ -358,13 +366,13 @@ def compare_candidates(
         for k in range(R):
             others = [lists.refs[j] for j in range(R) if j != k]
             pairs = TextPairs(
-                lists.refs[k], np.arange(S, dtype=np.int64), others, _encoders=encoders
+                lists.refs[k], np.arange(S, dtype=np.int64), others, lists.srcs, _encoders=encoders
             )
             for group in groups:
                 for m, sc in _scores(group, pairs).items():
                     acc[m].add_reference(sc)
                 step(f"reference {k + 1}/{R} against the others: {group[0].spec}")
-        pairs = TextPairs(u_texts, u_seg, all_refs, _encoders=encoders)
+        pairs = TextPairs(u_texts, u_seg, all_refs, lists.srcs, _encoders=encoders)
         for group in groups:
             for m, sc in _scores(group, pairs).items():
                 acc[m].add(sc[inverse], acc[m].oracle_sum / R, seg, m.higher_is_better)

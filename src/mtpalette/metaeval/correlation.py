@@ -32,7 +32,7 @@ google-research/mt-metrics-eval ``data.GetCorrelations``, ``data.CompareMetrics`
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -101,7 +101,9 @@ class SegmentData:
     items:
         The judgments' id of each item.
     info:
-        Provenance (files, dropped systems, format).
+        Provenance (files, dropped systems, format); ``lines``: each item's text line.
+    srcs:
+        The source sentence of every item, when known (plugin metrics may read it).
     """
 
     systems: list[str]
@@ -110,6 +112,7 @@ class SegmentData:
     refs: list[list[str]]
     items: list[Any]
     info: dict[str, Any] = field(default_factory=dict)
+    srcs: list[str] | None = None
 
     def __post_init__(self) -> None:
         self.human = np.asarray(self.human, dtype=np.float64)
@@ -195,6 +198,7 @@ class SegmentData:
             "format": judgments.kind,
             "unscored_systems": [s for s in judgments.systems if s not in outputs],
             "lines": lines,
+            "n_lines": n_lines,
         }
         if judgments.docs is not None:
             info["docs"] = [judgments.docs.get(item) for item in judgments.items]
@@ -218,6 +222,8 @@ class SegmentData:
         info = dict(self.info)
         if "docs" in info:
             info["docs"] = [info["docs"][i] for i in idx.tolist()]
+        if "lines" in info:
+            info["lines"] = np.asarray(info["lines"])[idx]
         return SegmentData(
             self.systems,
             self.human[:, idx],
@@ -225,7 +231,23 @@ class SegmentData:
             [[r[i] for i in idx.tolist()] for r in self.refs],
             [self.items[i] for i in idx.tolist()],
             info,
+            None if self.srcs is None else [self.srcs[i] for i in idx.tolist()],
         )
+
+    def with_sources(self, lines: Sequence[str], path: str) -> SegmentData:
+        """The same task with each item's source sentence, from the source file's ``lines``
+        (one per text line, as the references)."""
+        where = self.info.get("lines")
+        if where is None:
+            raise UserInputError("these judgments carry their own texts; --source does not apply")
+        n_lines = int(self.info.get("n_lines", len(lines)))
+        if len(lines) != n_lines:
+            raise UserInputError(
+                f"has {len(lines)} lines but the references have {n_lines}",
+                path=path,
+                line=min(len(lines), n_lines) + 1,
+            )
+        return replace(self, srcs=[lines[i] for i in np.asarray(where).tolist()])
 
     def drop_systems(self, names: Sequence[str]) -> SegmentData:
         keep = [k for k, s in enumerate(self.systems) if s not in set(names)]
@@ -236,6 +258,7 @@ class SegmentData:
             self.refs,
             self.items,
             dict(self.info),
+            self.srcs,
         )
 
 
@@ -318,7 +341,7 @@ def score_segments(data: SegmentData, metrics: Sequence[Metric]) -> list[MetricS
     texts, segs, inverse, where = _unique_texts(data)
     if not texts:
         raise UserInputError("no rated translation to score")
-    pairs = TextPairs(texts, segs, data.refs)
+    pairs = TextPairs(texts, segs, data.refs, data.srcs)
     stats = compute_stats(list(metrics), pairs)
     rated = ~np.isnan(data.human)
     out = []
