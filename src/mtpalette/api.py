@@ -273,14 +273,38 @@ def paired_test(
     >>> list(r.to_pandas().columns[:4])
     ['system', 'metric', 'score', 'mean']
     """
+    scored = score_systems(systems, refs, metrics, tokenize=tokenize, lowercase=lowercase)
+    return compare_scored(
+        scored,
+        test=test,
+        baseline=baseline,
+        n_trials=n_trials,
+        n_resamples=n_resamples,
+        level=level,
+        alpha=alpha,
+        seed=seed,
+    )
+
+
+def compare_scored(
+    scored: Mapping[str, Scores],
+    *,
+    test: str | None = "bs",
+    baseline: str | None = None,
+    n_trials: int | None = None,
+    n_resamples: int | None = None,
+    level: float = 0.95,
+    alpha: float = 0.05,
+    seed: int | None = SACREBLEU_SEED,
+) -> SystemComparison:
+    """:func:`paired_test` of systems already scored by :func:`score_systems`."""
     from mtpalette.stats.paired import compare_systems
 
-    scored = score_systems(systems, refs, metrics, tokenize=tokenize, lowercase=lowercase)
     names = list(scored)
     if baseline is not None and baseline not in scored:
-        raise UserInputError(f"baseline {baseline!r} is not one of the systems: {names}")
+        raise UserInputError(f"baseline {baseline!r} is not one of the systems: {', '.join(names)}")
     first = next(iter(scored.values()))
-    parsed = parse_specs(first.specs, tokenize=tokenize, lowercase=lowercase)
+    parsed = parse_specs(first.specs)
     try:
         return compare_systems(
             parsed,

@@ -142,9 +142,10 @@ def test_sentence_json_lines_and_text(monkeypatch, capsys, files):
     code, out, _ = run(monkeypatch, capsys, *base, "-m", "chrf", "rouge-l", "-f", "jsonl")
     assert code == 0
     records = [json.loads(line) for line in out.splitlines()]
-    assert json.loads(run(monkeypatch, capsys, *base, "-m", "chrf", "rouge-l", "-f", "json")[1])[
-        ::-1
-    ] == records[::-1]  # json: one document of the same records
+    assert (
+        json.loads(run(monkeypatch, capsys, *base, "-m", "chrf", "rouge-l", "-f", "json")[1])[::-1]
+        == records[::-1]
+    )  # json: one document of the same records
     api = sentence_scores(hyps, refs, ["chrf", "rouge-l"])
     assert len(records) == len(hyps) and set(records[0]) == {"segment", "chrf", "rouge-l"}
     assert [r["segment"] for r in records] == list(range(1, len(hyps) + 1))
@@ -418,7 +419,10 @@ def test_several_systems_sentence_rows_and_bad_combinations(monkeypatch, capsys,
     for args, message in [
         ([*base, "--paired-bs", "--paired-ar"], "give either --paired-bs or --paired-ar"),
         (["score", "-i", paths[0], "-r", refs[0], "--paired-bs"], "a paired test needs a baseline"),
-        ([*base, "--paired-bs", "--baseline", "nosuch"], "--baseline 'nosuch' is not a system"),
+        (
+            [*base, "--paired-bs", "--baseline", "nosuch"],
+            "baseline 'nosuch' is not one of the systems",
+        ),
         ([*base, "--confidence", "--sentence"], "drop --sentence"),
         (
             ["score", "-i", *paths[:2], short, "-r", refs[0]],

@@ -56,7 +56,7 @@ from mtpalette.io.nbest import (
     select_system_files,
     system_names,
 )
-from mtpalette.io.plain import read_lines
+from mtpalette.io.plain import read_lines, read_matching
 from mtpalette.io.runfile import Run, check_output_folders, file_record, write_csv, write_jsonl
 from mtpalette.metaeval.candidates import ONE_REFERENCE, CandidateLists, compare_candidates
 from mtpalette.metaeval.external import (
@@ -255,7 +255,7 @@ def orange(
             exclude,
         )
         if source is not None and pivot is None:
-            lists.srcs = _sources(source, lists.n_segments)
+            lists.srcs = read_matching(source, lists.n_segments, "the candidate lists have")
         return (lists.head(max_candidates) if max_candidates is not None else lists), files
 
     if run_dir is not None:
@@ -384,18 +384,6 @@ def orange(
     for key, value in outputs.items():
         if key != "errors_records":
             console.print(f"wrote {value}", style="dim")
-
-
-def _sources(path: Path, n: int) -> list[str]:
-    """The source sentences, one per segment."""
-    srcs = read_lines(path)
-    if len(srcs) != n:
-        raise UserInputError(
-            f"has {len(srcs)} lines but there are {n} segments",
-            path=str(path),
-            line=min(len(srcs), n) + 1,
-        )
-    return srcs
 
 
 def _load_lists(

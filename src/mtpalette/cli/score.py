@@ -25,11 +25,18 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from mtpalette.api import SACREBLEU_SEED, score_systems
+from mtpalette.api import SACREBLEU_SEED, compare_scored, score_systems
 from mtpalette.cli.backend_opts import BackendOption
 from mtpalette.cli.render import corpus_records, records_report, sentence_report
 from mtpalette.errors import UserInputError
-from mtpalette.io.plain import STDIN, check_stdin_once, display_name, read_lines
+from mtpalette.io.plain import (
+    STDIN,
+    check_line_count,
+    check_stdin_once,
+    display_name,
+    read_lines,
+    read_matching,
+)
 from mtpalette.io.runfile import atomic_writer
 from mtpalette.io.tabular import read_segments
 from mtpalette.parallel import Backend
@@ -237,7 +244,14 @@ def score(
         if paired or confidence:
             trials = {"bs": paired_bs_n, "ar": paired_ar_n, None: None}[paired]
             resamples = confidence_n if confidence else (None if paired else 0)
-            comparison = _compare(scored, paired, baseline, seed, trials, resamples)
+            comparison = compare_scored(
+                scored,
+                test=paired,
+                baseline=baseline,
+                n_trials=trials,
+                n_resamples=resamples,
+                seed=seed,
+            )
         records, sigs = corpus_records(scored, comparison, named=named)
         report = records_report(
             records,
@@ -264,29 +278,6 @@ def _paired(paired_bs: bool, paired_ar: bool, confidence: bool, sentence: bool, 
             "a paired test needs a baseline and at least one other system: -i BASE SYS [SYS ...]"
         )
     return paired
-
-
-def _compare(scored, paired, baseline, seed, n_trials, n_resamples):
-    """The :class:`~mtpalette.stats.paired.SystemComparison` of the scored systems."""
-    from mtpalette.metrics import parse_specs
-    from mtpalette.stats.paired import compare_systems
-
-    names = list(scored)
-    if baseline is not None and baseline not in scored:
-        raise UserInputError(
-            f"--baseline {baseline!r} is not a system; systems: {', '.join(names)}"
-        )
-    metrics = parse_specs(next(iter(scored.values())).specs)
-    return compare_systems(
-        metrics,
-        [[s.stats[m.spec] for m in metrics] for s in scored.values()],
-        names,
-        test=paired,
-        baseline=0 if baseline is None else names.index(baseline),
-        n_trials=n_trials,
-        n_resamples=n_resamples,
-        seed=seed,
-    )
 
 
 def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> str:
@@ -333,9 +324,9 @@ def _inputs(refs, hyps, systems_dir, table_opts, hyp_col, ref_cols, source):
     outputs = [read_lines(path) for path in paths]
     n = len(outputs[0])
     for path, lines in zip(paths[1:], outputs[1:], strict=True):
-        _same_length(path, len(lines), n, f"the first system ({display_name(paths[0])}) has")
+        check_line_count(path, len(lines), n, f"the first system ({display_name(paths[0])}) has")
     for path, stream in zip(refs, ref_streams, strict=True):
-        _same_length(path, len(stream), n, f"the hypotheses ({display_name(paths[0])}) have")
+        check_line_count(path, len(stream), n, f"the hypotheses ({display_name(paths[0])}) have")
     return dict(zip(_names(paths), outputs, strict=True)), ref_streams
 
 
@@ -375,30 +366,8 @@ def _names(paths: list[str]) -> list[str]:
     return names
 
 
-def _same_length(path, count: int, n: int, whose: str) -> None:
-    if count != n:
-        raise UserInputError(
-            f"has {_lines(count)} but {whose} {_lines(n)}; every file needs one segment per line",
-            path=display_name(path),
-            line=min(count, n) + 1,
-        )
-
-
-def _lines(n: int) -> str:
-    return f"{n} line" if n == 1 else f"{n} lines"
-
-
 def _sources(source: Path | None, n: int) -> list[str] | None:
-    if source is None:
-        return None
-    srcs = read_lines(source)
-    if len(srcs) != n:
-        raise UserInputError(
-            f"has {len(srcs)} lines but the hypotheses have {n}",
-            path=str(source),
-            line=min(len(srcs), n) + 1,
-        )
-    return srcs
+    return None if source is None else read_matching(source, n, "the hypotheses have")
 
 
 @contextlib.contextmanager

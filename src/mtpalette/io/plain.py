@@ -151,18 +151,33 @@ def read_parallel(
     """
     check_stdin_once([hyp_path, *ref_paths])
     hyps = read_lines(hyp_path)
-    refs = []
-    for path in ref_paths:
-        ref = read_lines(path)
-        if len(ref) != len(hyps):
-            raise UserInputError(
-                f"has {_lines(len(ref))} but the hypotheses ({display_name(hyp_path)}) "
-                f"have {_lines(len(hyps))}; every file needs one segment per line",
-                path=display_name(path),
-                line=min(len(ref), len(hyps)) + 1,
-            )
-        refs.append(ref)
-    return hyps, refs
+    whose = f"the hypotheses ({display_name(hyp_path)}) have"
+    return hyps, [read_matching(path, len(hyps), whose) for path in ref_paths]
+
+
+def check_line_count(path: str | Path, count: int, n: int, whose: str) -> None:
+    """Refuse a file of ``count`` lines where ``whose`` (e.g. "the hypotheses (h.txt) have")
+    has ``n``: the error names the file and its first line that is missing or extra.
+
+    Examples
+    --------
+    >>> check_line_count("r.txt", 2, 3, "the hypotheses have")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    mtpalette.errors.UserInputError: r.txt:3: has 2 lines but the hypotheses have 3 lines; ...
+    """
+    if count != n:
+        raise UserInputError(
+            f"has {_lines(count)} but {whose} {_lines(n)}; every file needs one segment per line",
+            path=display_name(path),
+            line=min(count, n) + 1,
+        )
+
+
+def read_matching(path: str | Path, n: int, whose: str) -> list[str]:
+    """The lines of ``path``, which must be ``n`` (see :func:`check_line_count`)."""
+    lines = read_lines(path)
+    check_line_count(path, len(lines), n, whose)
+    return lines
 
 
 def _lines(n: int) -> str:
