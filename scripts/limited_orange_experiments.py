@@ -54,7 +54,7 @@ def setups(d: Path) -> dict[str, dict]:
     return {
         "Chinese (WMT21 en-zh)": {
             **lp("en-zh", "zh"),
-            "tokenize": "zh",
+            "tokenize": "jieba",
             "synonyms": "cilin",
             "lm": [
                 d / "ntrex" / "NTREX-128" / "newstest2019-ref.zho-CN.txt",

@@ -6,7 +6,7 @@ real n-best lists exist offline):
 * ``wmt21-de-en``: newstest2021 de-en, 19 systems, references A and B;
 * ``wmt21-en-de``: newstest2021 en-de, 20 systems, references A, C and D;
 * ``wmt21-en-zh``: newstest2021 en-zh, 29 systems, references A and B, Chinese segmented
-  into words (``--tokenize zh``, jieba; ``--zh-tokenize char`` for characters);
+  into words (``--tokenize jieba``; ``--zh-tokenize zh`` for sacrebleu's characters);
 * ``wmt19-en-de``: newstest2019 en-de, 22 systems, 8 references (the official one, NTREX and
   Google's 6 extra references).
 
@@ -152,7 +152,7 @@ def main() -> int:
     ap.add_argument("--segments", type=int, help="use only the first N segments (a check)")
     ap.add_argument("--bootstrap", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=12345)
-    ap.add_argument("--zh-tokenize", default="zh", choices=["zh", "char"])
+    ap.add_argument("--zh-tokenize", default="jieba", choices=["jieba", "zh", "char"])
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args()
     if not DATA.is_dir():

@@ -84,7 +84,7 @@ def test_cli_limited_orange(tmp_path):
         "--source",
         str(files["source"]),
         "--source-tokenize",
-        "zh",
+        "jieba",
         "--lm-text",
         str(lm_text),
         "--tm-source",

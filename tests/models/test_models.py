@@ -40,7 +40,7 @@ def test_lm_on_real_text_prefers_real_order():
 
 
 def test_ibm1_em_never_lowers_the_likelihood():
-    zh, en = get_tokenizer("zh"), get_tokenizer("13a")
+    zh, en = get_tokenizer("jieba"), get_tokenizer("13a")
     pairs = [
         (en(e.lower()), zh(z))
         for z, e in zip(read_lines(ROOT / "source.txt"), read_lines(ROOT / "ref.txt"), strict=True)

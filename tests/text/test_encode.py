@@ -25,7 +25,7 @@ def ted_lines():
     return lines
 
 
-@pytest.mark.parametrize("view", [*VIEWS, TextView("zh")], ids=str)
+@pytest.mark.parametrize("view", [*VIEWS, TextView("zh"), TextView("jieba")], ids=str)
 def test_round_trip_on_real_text(ted_lines, view):
     enc = Encoder(view)
     rows = enc.encode(ted_lines)

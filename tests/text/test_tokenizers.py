@@ -17,7 +17,7 @@ from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from mtpalette.errors import UserInputError
 from mtpalette.text.bulk import SPACE, char_flags
 from mtpalette.text.encode import Encoder, TextView
-from mtpalette.text.tokenizers import get_tokenizer, tokenize_char, tokenize_none, tokenize_zh
+from mtpalette.text.tokenizers import get_tokenizer, tokenize_char, tokenize_jieba, tokenize_none
 
 SACRE = {
     "13a": Tokenizer13a(),
@@ -153,13 +153,14 @@ def test_intl_keeps_number_punctuation():
     assert get_tokenizer("intl")("Pi is 3.14, in 2021.") == ["Pi", "is", "3.14", ",", "in", "2021."]
 
 
-def test_char_none_and_zh():
+def test_char_none_and_jieba():
     assert tokenize_char("a b\tc") == ["a", "b", "c"]
     assert tokenize_none(" a  b\tc ") == ["a", "b", "c"]
-    words = tokenize_zh("我们在北京工作")
+    words = tokenize_jieba("我们在北京工作")
     assert "".join(words) == "我们在北京工作"  # nothing dropped
     assert 1 < len(words) < 7  # words, not characters
-    assert tokenize_zh("北京 欢迎 you") == ["北京", "欢迎", "you"]  # whitespace is dropped
+    assert tokenize_jieba("北京 欢迎 you") == ["北京", "欢迎", "you"]  # whitespace is dropped
+    assert get_tokenizer("jieba") is tokenize_jieba
 
 
 def test_unknown_tokenizer_lists_known():

@@ -4,7 +4,7 @@ One reference, a pivot translation of every source segment, and the features to 
 
     mtpalette orange --refs ref.zh --systems-dir outputs/ --pivot pivot.zh --source src.en \\
         --features ade,flu,sim --lm-text mono.zh --tm-source train.en --tm-target train.zh \\
-        --tokenize zh --synonyms cilin -m bleus:4 bleus-syn:4 rouge-l rouge-l-syn
+        --tokenize jieba --synonyms cilin -m bleus:4 bleus-syn:4 rouge-l rouge-l-syn
 
 See :mod:`mtpalette.metaeval.limited`.
 """

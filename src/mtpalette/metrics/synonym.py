@@ -6,7 +6,7 @@ table, the candidate word replaced by the reference word), then scored against t
 by the plain metric (BLEU-S with +1 smoothing, ROUGE-L, ROUGE-S). With several references the
 best of the per-reference scores is kept. Options: the plain metric's (``bleus-syn:4``,
 ``rouge-s-syn:*``) and ``syn=cilin|wordnet|wordnet:DIR|@table.tsv`` (default ``cilin``; use
-``tok=zh`` for Chinese words). A -syn score is never below the plain one against the same
+``tok=jieba`` for Chinese words). A -syn score is never below the plain one against the same
 reference. The corpus score is the mean of the sentence scores.
 """
 
