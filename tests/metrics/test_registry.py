@@ -4,7 +4,7 @@ wrong or unbounded run."""
 import pytest
 
 from mtpalette.errors import UserInputError
-from mtpalette.metrics.registry import MAX_GRID, expand_values, parse_spec
+from mtpalette.metrics.registry import MAX_GRID, expand_values, parse_spec, parse_specs
 
 
 def test_ranges_and_lists_expand():
@@ -43,3 +43,17 @@ def test_file_specs_with_dots_in_the_path_are_paths(tmp_path):
     spec = f"blanc:@{tmp_path}/y/../x/b.json"
     (metric,) = parse_spec(spec)
     assert metric.blanc.alpha == 0.5
+
+
+def test_a_tokenizer_named_in_the_spec_stays_in_it():
+    """Two metrics that differ only by their tokenizer or case keep apart: their specs,
+    scores and signatures (they were both called "bleu", one signature shown for both)."""
+    from mtpalette import corpus_score
+
+    hyps, refs = ["我们 在 北京 2022年", "a b c"], [["我们在北京 2022 年", "a b d"]]
+    scores = corpus_score(hyps, refs, ["bleu:tok=zh", "bleu:tok=jieba", "bleu", "bleu:lc=yes"])
+    assert [s.metric for s in scores] == ["bleu:tok=zh", "bleu:tok=jieba", "bleu", "bleu:lc=yes"]
+    toks = [str(s.signature).split("|tok:")[1].split("|")[0] for s in scores]
+    assert toks == ["zh", "jieba", "13a", "13a"] and "|case:lc|" in str(scores[3].signature)
+    assert scores[0].value == corpus_score(hyps, refs, "bleu", tokenize="zh")[0].value
+    assert [m.spec for m in parse_specs([s.metric for s in scores])] == [s.metric for s in scores]

@@ -235,7 +235,7 @@ def display_names(metrics: Sequence[Metric]) -> list[str]:
     --------
     >>> from mtpalette.metrics import parse_specs
     >>> display_names(parse_specs(["bleus:4", "bleus:4,tok=intl", "bleus:2"]))
-    ['bleus:4[tok=13a]', 'bleus:4[tok=intl]', 'bleus:2']
+    ['bleus:4', 'bleus:4,tok=intl', 'bleus:2']
     """
     specs = [m.spec for m in metrics]
     out = []

@@ -157,6 +157,8 @@ class Metric(ABC):
     def __init__(self, *, tokenize: str = "13a", lowercase: bool = False) -> None:
         self.tokenize = tokenize
         self.lowercase = lowercase
+        #: ``tok`` and ``lc`` as the spec string gave them (see :attr:`spec`)
+        self.spec_view: dict[str, Any] = {}
 
     # ----- identity -------------------------------------------------------------------
     def params(self) -> dict[str, Any]:
@@ -165,8 +167,13 @@ class Metric(ABC):
 
     @property
     def spec(self) -> str:
-        """The canonical spec string, e.g. ``bleus:4`` or ``rouge-w:1.2``."""
+        """The canonical spec string, e.g. ``bleus:4`` or ``rouge-w:1.2``; a tokenizer or case
+        named in the spec itself stays in it (``bleu:tok=zh``), so that two metrics differing
+        only there keep apart (their scores, columns and signatures)."""
         params = self.params()
+        view = getattr(self, "spec_view", None)  # None: not made by a spec string
+        if view:
+            params = {**params, **view}
         if self.positional is not None and self.positional in params:
             rest = {k: v for k, v in params.items() if k != self.positional}
             head = f"{self.name}:{_fmt(params[self.positional])}"

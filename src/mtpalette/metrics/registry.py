@@ -196,9 +196,15 @@ def parse_spec(spec: str, **common: Any) -> list[Metric]:
             target = {"tok": "tokenize", "lc": "lowercase"}.get(key, key)
             kwargs[target] = value
         try:
-            metrics.append(cls(**kwargs))
+            metric = cls(**kwargs)
         except ValueError as exc:
             raise UserInputError(f"bad metric spec {spec!r}: {exc}") from None
+        metric.spec_view = {
+            key: kwargs[{"tok": "tokenize", "lc": "lowercase"}[key]]
+            for key, _ in combo
+            if key in ("tok", "lc")
+        }
+        metrics.append(metric)
     return metrics
 
 
