@@ -191,7 +191,7 @@ def test_zh_corpus_bleu_equals_sacrebleu():
     out = score_texts(hyps, [ref], ["bleu:tok=zh"])
     assert out.corpus[0].value == pytest.approx(theirs.score, abs=1e-9)
     assert round(theirs.score, 2) == 34.37  # Facebook-AI, 150 segments, characters
-    assert "tok:zh|" in str(out.signatures["bleu"])
+    assert "tok:zh|" in str(out.corpus[0].signature)
     # run-wide --tokenize zh, lower-cased: the same as sacrebleu's
     low = score_texts(hyps, [ref], ["bleu"], tokenize="zh", lowercase=True)
     lc = BLEU(tokenize="zh", lowercase=True).corpus_score(hyps, [ref]).score
@@ -275,7 +275,7 @@ def test_mecab_corpus_bleu_equals_sacrebleu(lang, hyp, ref, expected):
     out = score_texts(hyps, [refs], [f"bleu:tok={lang}-mecab"])
     assert out.corpus[0].value == pytest.approx(theirs, abs=1e-9)
     assert round(theirs, 2) == expected
-    assert f"tok:{lang}-mecab|" in str(out.signatures["bleu"])
+    assert f"tok:{lang}-mecab|" in str(out.corpus[0].signature)
 
 
 @pytest.mark.parametrize(
