@@ -66,7 +66,12 @@ MetricsOpt = Annotated[
 ScoresOpt = Annotated[list[str] | None, opt("--scores", panel=METRICS, help=SCORES_HELP)]
 TokenizeOpt = Annotated[
     str,
-    opt("--tokenize", "-tok", panel=METRICS, help="13a, intl, none, char, zh, ja-mecab..."),
+    opt(
+        "--tokenize",
+        "-tok",
+        panel=METRICS,
+        help="13a, intl, zh, ja-mecab, ko-mecab, jieba, char, none.",
+    ),
 ]
 LowercaseOpt = Annotated[bool, opt("--lowercase", "-lc", panel=METRICS, help="Lower-case first.")]
 

@@ -27,6 +27,16 @@ import typer
 
 from mtpalette.api import SACREBLEU_SEED, compare_scored, score_systems
 from mtpalette.cli.backend_opts import BackendOption
+from mtpalette.cli.options import (
+    INPUTS,
+    METRICS,
+    OUTPUTS,
+    RESAMPLING,
+    RUNNING,
+    LowercaseOpt,
+    MetricsOpt,
+    TokenizeOpt,
+)
 from mtpalette.cli.render import corpus_records, records_report, sentence_report
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import (
@@ -42,9 +52,8 @@ from mtpalette.io.tabular import read_segments
 from mtpalette.parallel import Backend
 
 Opt = typer.Option
-TESTS = "Significance and intervals"
-INPUTS = "Inputs"
-OUTPUT = "Output"
+TESTS = RESAMPLING
+OUTPUT = OUTPUTS
 
 
 class OutputFormat(StrEnum):
@@ -86,29 +95,45 @@ def score(
             rich_help_panel=INPUTS,
         ),
     ] = None,
-    metrics: Annotated[
-        list[str] | None,
-        Opt("--metrics", "-m", help="Metric specs: -m bleu chrf 'bleus:1..9' (default: bleu)."),
-    ] = None,
+    metrics: MetricsOpt = None,
     table: Annotated[
-        str | None, Opt("--table", help="A TSV or JSONL file with named columns instead.")
+        str | None,
+        Opt(
+            "--table",
+            help="A TSV or JSONL file with named columns instead.",
+            rich_help_panel=INPUTS,
+        ),
     ] = None,
     table_format: Annotated[
-        TableFormat, Opt("--table-format", help="Format of --table; auto: by its extension.")
+        TableFormat,
+        Opt(
+            "--table-format",
+            help="Format of --table; auto: by its extension.",
+            rich_help_panel=INPUTS,
+        ),
     ] = TableFormat.auto,
     table_quoting: Annotated[
         str,
-        Opt("--table-quoting", help="TSV quoting: auto (CSV-quoted when written so), csv, none."),
+        Opt(
+            "--table-quoting",
+            help="TSV quoting: auto (CSV-quoted when written so), csv, none.",
+            rich_help_panel=INPUTS,
+        ),
     ] = "auto",
-    hyp_col: Annotated[str, Opt("--hyp-col", help="Hypothesis column of --table.")] = "hyp",
+    hyp_col: Annotated[
+        str, Opt("--hyp-col", help="Hypothesis column of --table.", rich_help_panel=INPUTS)
+    ] = "hyp",
     ref_cols: Annotated[
-        list[str] | None, Opt("--ref-col", help="Reference columns of --table (default: ref).")
+        list[str] | None,
+        Opt(
+            "--ref-col", help="Reference columns of --table (default: ref).", rich_help_panel=INPUTS
+        ),
     ] = None,
-    sentence: Annotated[bool, Opt("--sentence", help="One row of scores per segment.")] = False,
-    tokenize: Annotated[
-        str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh, ja-mecab, ko-mecab...")
-    ] = "13a",
-    lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
+    sentence: Annotated[
+        bool, Opt("--sentence", help="One row of scores per segment.", rich_help_panel=OUTPUT)
+    ] = False,
+    tokenize: TokenizeOpt = "13a",
+    lowercase: LowercaseOpt = False,
     paired_bs: Annotated[
         bool,
         Opt(
@@ -197,15 +222,25 @@ def score(
         Path | None, Opt("--output", "-o", help="Write here (atomically).", rich_help_panel=OUTPUT)
     ] = None,
     source: Annotated[
-        Path | None, Opt("--source", help="Source sentences, for plugins that read them.")
+        Path | None,
+        Opt(
+            "--source", help="Source sentences, for plugins that read them.", rich_help_panel=INPUTS
+        ),
     ] = None,
     max_tokens: Annotated[
         int | None,
-        Opt("--max-tokens", min=1, help="Refuse sentences longer than this (tokens)."),
+        Opt(
+            "--max-tokens",
+            min=1,
+            help="Refuse sentences longer than this (tokens).",
+            rich_help_panel=METRICS,
+        ),
     ] = None,
     backend: BackendOption = "inproc",
-    workers: Annotated[int, Opt("--workers", help="Local workers.")] = 1,
-    scheduler: Annotated[str | None, Opt("--scheduler", help="Dask scheduler address.")] = None,
+    workers: Annotated[int, Opt("--workers", help="Local workers.", rich_help_panel=RUNNING)] = 1,
+    scheduler: Annotated[
+        str | None, Opt("--scheduler", help="Dask scheduler address.", rich_help_panel=RUNNING)
+    ] = None,
 ) -> None:
     """Score system outputs against one or more references; every score carries a signature.
 

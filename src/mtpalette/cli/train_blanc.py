@@ -32,6 +32,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from mtpalette.cli.correlate import load_task
+from mtpalette.cli.options import TokenizeOpt
 from mtpalette.cli.orange import _load_lists
 from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
@@ -82,7 +83,7 @@ def train_blanc_cmd(
     restarts: Annotated[int, Opt("--restarts", help="Hill-climbing starts.")] = 4,
     seed: Annotated[int, Opt("--seed", help="Seed of the random restarts.")] = 0,
     max_evals: Annotated[int, Opt("--max-evals", help="Evaluation budget.")] = 600,
-    tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
+    tokenize: TokenizeOpt = "13a",
     lowercase: Annotated[bool, Opt("--lowercase", "-lc", help="Lower-case first.")] = False,
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:

@@ -35,6 +35,7 @@ import typer
 from rich.console import Console
 
 from mtpalette.cli.correlate import load_task
+from mtpalette.cli.options import TokenizeOpt
 from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval.correlation import SegmentData
@@ -187,7 +188,7 @@ def train_rose_cmd(
     components: Annotated[int, Opt("--components", help="Nystroem landmarks.")] = 300,
     C: Annotated[float, Opt("--C", help="SVM soft-margin cost.")] = 1.0,
     seed: Annotated[int, Opt("--seed", help="Seed of the SVM solver and sampling.")] = 0,
-    tokenize: Annotated[str, Opt("--tokenize", "-tok", help="13a, intl, none, char, zh.")] = "13a",
+    tokenize: TokenizeOpt = "13a",
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No messages.")] = False,
 ) -> None:
     """Train ROSE on human judgments; the model file is a metric spec (rose:@FILE)."""
