@@ -313,3 +313,11 @@ def test_no_tokenizer_package_is_imported_at_start():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko"])
+def test_mecab_signature_names_the_version_as_sacrebleu(lang):
+    """``tok:ja-mecab-0.996-IPA`` in the signature, as sacrebleu writes it."""
+    theirs = sacre_mecab(lang).signature()
+    out = score_texts(["a"], [["a"]], [f"bleu:tok={lang}-mecab"])
+    assert f"|tok:{theirs}|" in str(out.corpus[0].signature)

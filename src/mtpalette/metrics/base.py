@@ -20,6 +20,7 @@ import numpy as np
 
 from mtpalette.text.encode import TextView
 from mtpalette.text.ragged import Ragged
+from mtpalette.text.tokenizers import tokenizer_signature
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,7 @@ class Metric(ABC):
 
         view = self.view()
         fields: dict[str, Any] = {"nrefs": n_refs, **self.signature_fields()}
-        fields["tok"] = view.tokenizer
+        fields["tok"] = tokenizer_signature(view.tokenizer)
         fields["case"] = "lc" if view.lowercase else "mixed"
         fields["scale"] = self.scale
         return Signature(self.spec, fields, __version__)

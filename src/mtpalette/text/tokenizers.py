@@ -238,6 +238,20 @@ def mecab_tagger(name: str):
     return tagger
 
 
+def tokenizer_signature(name: str) -> str:
+    """The tokenizer as a signature names it: with the MeCab version and dictionary for
+    ``ja-mecab`` and ``ko-mecab``, as sacrebleu writes them (``ja-mecab-0.996-IPA``).
+
+    Examples
+    --------
+    >>> tokenizer_signature("13a")
+    '13a'
+    """
+    if name not in _MECAB:
+        return name
+    return f"{name}-{mecab_tagger(name).version()}-{'IPA' if name == 'ja-mecab' else 'KO'}"
+
+
 def tokenize_ja_mecab(line: str) -> list[str]:
     """Japanese morphemes by MeCab with the IPA dictionary (sacrebleu ``ja-mecab``).
 
