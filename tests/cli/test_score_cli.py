@@ -433,3 +433,15 @@ def test_several_systems_sentence_rows_and_bad_combinations(monkeypatch, capsys,
     ]:
         code, out, err = run(monkeypatch, capsys, *args)
         assert code == 2 and message in err and out == "", (message, err)
+
+
+def test_score_imports_no_meta_evaluation_at_start():
+    """`mtpalette score` stays light: neither scipy nor the meta-evaluation modules are
+    imported by the command (a shared help string once pulled in scipy.stats: +0.7 s)."""
+    code = (
+        "import sys, mtpalette.cli.score;"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('scipy', 'sklearn', 'pandas')"
+        " or m.startswith('mtpalette.metaeval') or m.startswith('mtpalette.stats')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -20,9 +20,6 @@ from mtpalette.metaeval.external import ExternalMetric
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.registry import _parse_bool
 
-SCORES_HELP = "Metric scores from a file: NAME=PATH[,higher=no][,layout=mtme]."
-EXPORT_HELP = "Write each metric's segment scores to DIR/<metric>.tsv (for --scores)."
-
 
 def parse_scores(values: Sequence[str] | None, ref_names: Sequence[str]) -> list[ExternalMetric]:
     """The external metrics named by ``--scores`` values.

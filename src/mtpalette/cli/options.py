@@ -12,7 +12,9 @@ from typing import Annotated
 
 import typer
 
-from mtpalette.cli.external_opts import EXPORT_HELP, SCORES_HELP
+#: help of ``--scores`` and ``--export-scores`` (see :mod:`mtpalette.cli.external_opts`)
+SCORES_HELP = "Metric scores from a file: NAME=PATH[,higher=no][,layout=mtme]."
+EXPORT_HELP = "Write each metric's segment scores to DIR/<metric>.tsv (for --scores)."
 
 #: help sections, in the order commands use them
 INPUTS = "Inputs: references and candidates"
