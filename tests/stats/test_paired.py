@@ -134,3 +134,14 @@ def test_bad_arguments():
         compare_systems([wer], [[a], [a]], ["a", "b"], test="perm")
     with pytest.raises(ValueError, match="baseline index"):
         compare_systems([wer], [[a], [a]], ["a", "b"], baseline=2)
+
+
+def test_counts_too_small_for_what_is_reported_are_refused():
+    (wer,) = parse_specs(["wer"])
+    a = np.array([[1.0, 4.0], [0.0, 3.0], [2.0, 5.0]])
+    with pytest.raises(ValueError, match="cannot give a 95% interval; use at least 40"):
+        compare_systems([wer], [[a], [a + 1]], ["a", "b"], n_trials=30)
+    with pytest.raises(ValueError, match="smallest p-value is 1/11, above alpha 0.05"):
+        compare_systems([wer], [[a], [a + 1]], ["a", "b"], test="ar", n_trials=10)
+    with pytest.raises(ValueError, match="cannot give a 99% interval; use at least 200"):
+        compare_systems([wer], [[a]], ["a"], test=None, n_resamples=100, level=0.99)

@@ -281,6 +281,25 @@ def _check(n_systems: int, n: int, test: str | None, baseline: int, level: float
         raise ValueError("the interval level and alpha must be between 0 and 1")
 
 
+def _check_counts(test: str | None, n_trials: int, n_resamples: int, level: float, alpha: float):
+    """Refuse counts too small for what is reported: an interval at ``level`` needs at least
+    ``ceil(2 / (1 - level))`` resamples (one beyond each bound), and a test at ``alpha`` at
+    least ``ceil(1 / alpha)`` trials (its smallest p-value is ``1 / (trials + 1)``)."""
+    if n_resamples < 0 or (test and n_trials < 1):
+        raise ValueError("the number of resamples or trials must be positive")
+    need = math.ceil(2.0 / (1.0 - level) - 1e-9)
+    if 0 < n_resamples < need:
+        raise ValueError(
+            f"{n_resamples} resamples cannot give a {100 * level:g}% interval; use at least {need}"
+        )
+    least = math.ceil(1.0 / alpha - 1e-9)
+    if test and n_trials < least:
+        raise ValueError(
+            f"with {n_trials} resamples or trials the smallest p-value is 1/{n_trials + 1}, "
+            f"above alpha {alpha:g}: use at least {least}"
+        )
+
+
 def compare_systems(
     metrics: Sequence[Metric],
     stats: Sequence[Sequence[np.ndarray]],
@@ -342,8 +361,7 @@ def compare_systems(
     n_trials = (DEFAULT_N[test] if n_trials is None else n_trials) if test else 0
     if n_resamples is None:
         n_resamples = {"bs": n_trials, "ar": 0, None: DEFAULT_N["ci"]}[test]
-    if (test and n_trials < 1) or n_resamples < 0:
-        raise ValueError("the number of resamples or trials must be positive")
+    _check_counts(test, n_trials, n_resamples if test != "bs" else n_trials, level, alpha)
     rng, recorded = resolve_seed(seed)
     state = rng.bit_generator.state
     score = columns.original()
