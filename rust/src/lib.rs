@@ -117,8 +117,9 @@ fn nist_stats<'py>(
     array(py, out, &[n_hyp, 5 * max_n])
 }
 
-/// Per-reference dynamic programmes `(P, R, n_out)`: kind `levenshtein`, `lcs`, `wlcs` or
-/// `wlcs-rouge155` (see `mtpalette.kernels.subsequence`).
+/// Per-reference dynamic programmes `(P, R, n_out)`: kind `levenshtein`, `lcs`, `wlcs`,
+/// `wlcs-table` (`alphas` is one weight function's increment table) or `wlcs-rouge155` (see
+/// `mtpalette.kernels.subsequence`).
 #[pyfunction]
 fn dp_per_ref<'py>(
     py: Python<'py>,
@@ -132,6 +133,12 @@ fn dp_per_ref<'py>(
         "levenshtein" => subsequence::Kind::Levenshtein,
         "lcs" => subsequence::Kind::Lcs,
         "wlcs" => subsequence::Kind::Wlcs,
+        "wlcs-table" if alphas.is_empty() || alphas.iter().any(|x| !x.is_finite()) => {
+            return Err(PyValueError::new_err(
+                "wlcs-table needs a non-empty table of finite increments",
+            ))
+        }
+        "wlcs-table" => subsequence::Kind::WlcsTable,
         "wlcs-rouge155" => subsequence::Kind::WlcsRouge155,
         other => {
             return Err(PyValueError::new_err(format!(

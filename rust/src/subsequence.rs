@@ -91,6 +91,14 @@ fn increments(alpha: f64, len: usize) -> Vec<f64> {
         .collect()
 }
 
+/// A given increment table, its last value repeated up to index `len`.
+fn extended(table: &[f64], len: usize) -> Vec<f64> {
+    let last = *table.last().expect("checked non-empty by dp_per_ref");
+    (0..=len)
+        .map(|k| table.get(k).copied().unwrap_or(last))
+        .collect()
+}
+
 /// ROUGE-1.5.5's ROUGE-W hit (`a` is the reference): the WLCS table with its tie rule
 /// ("up" when c[i-1][j] >= c[i][j-1]), one traceback from the corner marking the matched
 /// reference positions, and f summed over runs consecutive in the reference.
@@ -151,6 +159,9 @@ pub enum Kind {
     Levenshtein,
     Lcs,
     Wlcs,
+    /// WLCS with any weight function: `alphas` holds its increments f(k + 1) - f(k), the
+    /// last one repeated for longer runs
+    WlcsTable,
     WlcsRouge155,
 }
 
@@ -167,6 +178,7 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
     let cols = pairs.max_hyp().max(pairs.max_ref()) + 1;
     let incs: Vec<Vec<f64>> = match kind {
         Kind::Wlcs => alphas.iter().map(|&a| increments(a, cols)).collect(),
+        Kind::WlcsTable => vec![extended(alphas, cols)],
         _ => Vec::new(),
     };
     let vocab = match kind {
@@ -187,7 +199,7 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
                 match kind {
                     Kind::Levenshtein => o[0] = edit::table(hyp, r, row) as f64,
                     Kind::Lcs => o[0] = lcs_fast(r, hyp, pm, row) as f64,
-                    Kind::Wlcs => {
+                    Kind::Wlcs | Kind::WlcsTable => {
                         for (q, inc) in incs.iter().enumerate() {
                             o[q] = wlcs(r, hyp, inc, c_row, row);
                         }

@@ -146,6 +146,9 @@ def test_wrong_dtype_and_layout_raise_type_or_value_errors():
         _core.ngram_matches(tuple(args), 4, False)
     with pytest.raises(ValueError, match="unknown programme"):
         _core.dp_per_ref("nope", tuple(_pairs_arrays()), np.zeros(1))
+    for bad in (np.zeros(0), np.array([1.0, np.nan])):
+        with pytest.raises(ValueError, match="non-empty table of finite increments"):
+            _core.dp_per_ref("wlcs-table", tuple(_pairs_arrays()), bad)
 
 
 def test_acs_rows_out_of_range_raise():

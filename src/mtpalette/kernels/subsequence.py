@@ -41,9 +41,7 @@ def wlcs_increments_per_ref(pairs, increments) -> np.ndarray:
 
     ``increments[k]`` is f(k + 1) - f(k), the credit of the (k + 1)-th consecutive match (the
     last value is used for longer runs); f(k) = a k - b (ROUGE-W's linear form) is
-    ``[a - b, a, a, ...]``. The compiled kernel tabulates f(k) = k^a only, so this runs the
-    paper's recurrence in numpy, one table cell at a time for a batch of pairs of similar
-    lengths at once (exact, the same tie rule as the kernel: "up" only when strictly greater).
+    ``[a - b, a]``. The same compiled recurrence as :func:`wlcs_per_ref`, on this table.
 
     Examples
     --------
@@ -57,63 +55,7 @@ def wlcs_increments_per_ref(pairs, increments) -> np.ndarray:
     inc = np.asarray(increments, dtype=np.float64)
     if inc.ndim != 1 or not len(inc):
         raise ValueError("increments: a non-empty 1-d array")
-    P, R, S = len(pairs), pairs.n_refs, pairs.n_segments
-    out = np.full((P, R), np.nan)
-    p_idx, k_idx = np.nonzero(pairs.present())
-    if not len(p_idx):
-        return out
-    ref_rows = k_idx * S + pairs.seg[p_idx]
-    hyp_len = pairs.hyp.lengths()[p_idx]
-    ref_len = pairs.refs.lengths()[ref_rows]
-    order = np.lexsort((hyp_len, ref_len))
-    for start in range(0, len(order), _BATCH):
-        sel = order[start : start + _BATCH]
-        out[p_idx[sel], k_idx[sel]] = _wlcs_batch(
-            [pairs.refs[int(r)] for r in ref_rows[sel]],
-            [pairs.hyp[int(h)] for h in p_idx[sel]],
-            inc,
-        )
-    return out
-
-
-#: pairs per numpy batch of :func:`wlcs_increments_per_ref` (sorted by length first)
-_BATCH = 2048
-
-
-def _wlcs_batch(xs, ys, inc: np.ndarray) -> np.ndarray:
-    """The WLCS recurrence (x: reference, rows; y: candidate, columns) for a batch of pairs,
-    vectorised over the batch; each pair's value is read at its own corner (m, n)."""
-    B = len(xs)
-    m_len = np.array([len(x) for x in xs], dtype=np.int64)
-    n_len = np.array([len(y) for y in ys], dtype=np.int64)
-    m, n = int(m_len.max(initial=0)), int(n_len.max(initial=0))
-    X = np.full((B, max(m, 1)), -1, dtype=np.int64)
-    Y = np.full((B, max(n, 1)), -2, dtype=np.int64)
-    for b in range(B):
-        X[b, : m_len[b]] = xs[b]
-        Y[b, : n_len[b]] = ys[b]
-    c = np.zeros((B, n + 1))
-    w = np.zeros((B, n + 1), dtype=np.int64)
-    result = np.zeros(B)
-    rows = np.arange(B)
-    top = len(inc) - 1
-    for i in range(m):
-        x = X[:, i]
-        c_diag = np.zeros(B)
-        w_diag = np.zeros(B, dtype=np.int64)
-        c_left = np.zeros(B)
-        for j in range(n):
-            c_up, w_up = c[:, j + 1].copy(), w[:, j + 1].copy()
-            match = Y[:, j] == x
-            new_c = np.where(
-                match, c_diag + inc[np.minimum(w_diag, top)], np.where(c_up > c_left, c_up, c_left)
-            )
-            c[:, j + 1] = new_c
-            w[:, j + 1] = np.where(match, w_diag + 1, 0)
-            c_left, c_diag, w_diag = new_c, c_up, w_up
-        done = m_len == i + 1
-        result[done] = c[rows[done], n_len[done]]
-    return result
+    return _run("wlcs-table", pairs, inc)[:, :, 0]
 
 
 def wlcs_rouge155_per_ref(pairs, alphas) -> np.ndarray:
