@@ -266,7 +266,7 @@ def _bad_inputs(tmp_path, paths):
         (["--table", nofield], f"{nofield}:2: no field 'ref'; this object has: hyp"),
         (["--table", tsv, "-r", ref], "give either --table or -r/--refs files, not both"),
         (["--table", tsv, "-i", hyp], "give either --table or -i/--input, not both"),
-        (["-r", ref, "-i", hyp, "--ref-col", "x"], "--ref-col needs --table"),
+        (["-r", ref, "-i", hyp, "--ref-col", "x"], "--ref-col and --hyp-col need --table"),
         (
             ["-r", ref, "-i", hyp, "-m", "blue"],
             "unknown metric 'blue'; known metrics: blanc, bleu, ",
@@ -445,3 +445,26 @@ def test_score_imports_no_meta_evaluation_at_start():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_table_with_one_column_per_system(monkeypatch, capsys, three_systems, tmp_path):
+    paths, refs, systems, (ref_a, ref_b) = three_systems
+    names = list(systems)
+    tsv = tmp_path / "wide.tsv"
+    rows = zip(*(systems[n] for n in names), ref_a, ref_b, strict=True)
+    tsv.write_text(
+        "\t".join([*names, "ref1", "ref2"]) + "\n" + "".join("\t".join(r) + "\n" for r in rows),
+        encoding="utf-8",
+    )
+    common = ["-m", "bleu", "chrf", "-f", "tsv", "--paired-bs", "--paired-bs-n", "100"]
+    wide = run(
+        monkeypatch,
+        capsys,
+        *["score", "--table", tsv, "--hyp-col", *names, "--ref-col", "ref1", "ref2", *common],
+    )
+    files = run(monkeypatch, capsys, "score", "-i", *paths, "-r", *refs, *common)
+    assert wide[0] == files[0] == 0 and wide[1] == files[1]  # names: the file stems, the columns
+    code, _, err = run(
+        monkeypatch, capsys, "score", "--table", tsv, "--hyp-col", names[0], names[0]
+    )
+    assert code == 2 and "given twice" in err

@@ -120,9 +120,14 @@ def score(
             rich_help_panel=INPUTS,
         ),
     ] = "auto",
-    hyp_col: Annotated[
-        str, Opt("--hyp-col", help="Hypothesis column of --table.", rich_help_panel=INPUTS)
-    ] = "hyp",
+    hyp_cols: Annotated[
+        list[str] | None,
+        Opt(
+            "--hyp-col",
+            help="Hypothesis column(s) of --table, one system each (default: hyp).",
+            rich_help_panel=INPUTS,
+        ),
+    ] = None,
     ref_cols: Annotated[
         list[str] | None,
         Opt(
@@ -248,7 +253,8 @@ def score(
     `mtpalette score -i base.txt A.txt B.txt -r ref.txt -m bleu chrf ter --paired-bs`;
     `mtpalette score -i hyp.txt -r ref.txt -m bleu --confidence --details`;
     `cat hyp.txt | mtpalette score -r ref.txt -m wer --sentence -f tsv`;
-    `mtpalette score --table data.tsv --hyp-col mt --ref-col ref1 ref2 -f json -o scores.json`.
+    `mtpalette score --table data.tsv --hyp-col mt --ref-col ref1 ref2 -f json -o scores.json`
+    (`--hyp-col A B C`: one system per column).
 
     With several systems the table has one row per system. --paired-bs and --paired-ar test
     each system against the baseline as sacrebleu does, drawing the same resamples for the
@@ -256,7 +262,7 @@ def score(
     the observed one; * marks p < 0.05); --confidence adds each score's bootstrap interval.
     """
     table_opts = (table, table_format.value, table_quoting)
-    systems, ref_streams = _inputs(refs, hyps, systems_dir, table_opts, hyp_col, ref_cols, source)
+    systems, ref_streams = _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source)
     paired = _paired(paired_bs, paired_ar, confidence, sentence, len(systems))
     srcs = _sources(source, len(ref_streams[0]))
     fmt = fmt.value
@@ -335,7 +341,7 @@ def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> 
     )
 
 
-def _inputs(refs, hyps, systems_dir, table_opts, hyp_col, ref_cols, source):
+def _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source):
     """``({system: outputs}, reference streams)`` from a table or from files."""
     table, table_format, quoting = table_opts
     if table is not None:
@@ -345,12 +351,18 @@ def _inputs(refs, hyps, systems_dir, table_opts, hyp_col, ref_cols, source):
             raise UserInputError("give either --table or -i/--input, not both")
         if systems_dir is not None:
             raise UserInputError("give either --table or --systems-dir, not both")
-        outputs, ref_streams = read_segments(
-            table, hyp_col, ref_cols or ["ref"], fmt=table_format, quoting=quoting
-        )
-        return {hyp_col: outputs}, ref_streams
-    if ref_cols:
-        raise UserInputError("--ref-col needs --table")
+        cols = hyp_cols or ["hyp"]
+        twice = sorted({c for c in cols if cols.count(c) > 1})
+        if twice:
+            raise UserInputError(f"--hyp-col {', '.join(map(repr, twice))} given twice")
+        systems, ref_streams = {}, None
+        for col in cols:
+            systems[col], ref_streams = read_segments(
+                table, col, ref_cols or ["ref"], fmt=table_format, quoting=quoting
+            )
+        return systems, ref_streams
+    if ref_cols or hyp_cols:
+        raise UserInputError("--ref-col and --hyp-col need --table")
     if not refs:
         raise UserInputError("no references: give -r REF [REF ...] or --table FILE")
     check_stdin_once([*(hyps or []), *refs])

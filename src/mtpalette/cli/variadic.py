@@ -20,6 +20,7 @@ VARIADIC = {
     "-m",
     "--exclude",
     "--ref-col",
+    "--hyp-col",
     "--scores",
     "--lm-text",
     "--tm-source",
