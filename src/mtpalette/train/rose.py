@@ -359,8 +359,9 @@ def fit_regression(
         return _model(
             "reg", extractor, s, mean, scale, svr.coef_[0], float(svr.intercept_[0]), common
         )
-    if s.kernel == "linear":
-        lin = LinearSVR(
+
+    def linear_svr():
+        return LinearSVR(
             C=s.C,
             epsilon=s.epsilon,
             loss=loss,
@@ -368,19 +369,14 @@ def fit_regression(
             max_iter=50000,
             random_state=s.seed,
             intercept_scaling=100.0,  # liblinear regularises the intercept: make that small
-        ).fit(Z, y)
+        )
+
+    if s.kernel == "linear":
+        lin = linear_svr().fit(Z, y)
         return _model("reg", extractor, s, mean, scale, lin.coef_, float(lin.intercept_[0]), common)
     L, M = _nystroem(Z, s.kernel, kp, s.components, s.seed)
     phi = kernel_matrix(Z, L, s.kernel, kp) @ M
-    lin = LinearSVR(
-        C=s.C,
-        epsilon=s.epsilon,
-        loss=loss,
-        dual=s.loss == "epsilon",
-        max_iter=50000,
-        random_state=s.seed,
-        intercept_scaling=100.0,
-    ).fit(phi, y)
+    lin = linear_svr().fit(phi, y)
     return _model(
         "reg", extractor, s, mean, scale, [], float(lin.intercept_[0]), common, kp, L, M @ lin.coef_
     )
