@@ -468,3 +468,25 @@ def test_table_with_one_column_per_system(monkeypatch, capsys, three_systems, tm
         monkeypatch, capsys, "score", "--table", tsv, "--hyp-col", names[0], names[0]
     )
     assert code == 2 and "given twice" in err
+
+
+def test_latex_table_of_a_paired_test(monkeypatch, capsys, three_systems):
+    from mtpalette import paired_test
+
+    paths, refs, systems, ref_texts = three_systems
+    args = ["score", "-i", *paths, "-r", *refs, "-m", "bleu", "ter", "--paired-bs", "-f", "latex"]
+    code, out, _ = run(monkeypatch, capsys, *args)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "\\begin{tabular}{lrr}" and lines[-1] == "\\end{tabular}"
+    assert lines[2] == "System & bleu $\\uparrow$ & ter $\\downarrow$ \\\\"
+    api = paired_test(systems, ref_texts, ["bleu", "ter"])
+    rows = lines[4:-2]
+    assert rows[0].startswith("\\textit{SMU} & ")
+    for s, row in enumerate(rows):
+        cells = row.removesuffix(" \\\\").split(" & ")[1:]
+        for m, cell in enumerate(cells):
+            assert cell.startswith(f"{api.score[s, m]:.4f} $\\pm$ {api.ci[s, m]:.4f}")
+            assert cell.endswith("$^*$") == bool(api.significant[s, m])
+    code, _, err = run(monkeypatch, capsys, *args[:-4], "--sentence", "-f", "latex")
+    assert code == 2 and "drop --sentence" in err

@@ -27,8 +27,8 @@ import numpy as np
 
 from mtpalette.metrics import Signature
 
-#: output formats of ``mtpalette score``
-FORMATS = ("text", "json", "jsonl", "tsv")
+#: output formats of ``mtpalette score`` (``latex``: corpus scores only)
+FORMATS = ("text", "json", "jsonl", "tsv", "latex")
 #: decimals in the text format when none are asked for
 TEXT_DIGITS = 4
 #: record keys of a test or an interval, in column order
@@ -111,6 +111,8 @@ def records_report(
         if fmt == "json":
             return json.dumps(clean, indent=2, ensure_ascii=False) + "\n"
         return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in clean)
+    if fmt == "latex":
+        return latex_table(records, TEXT_DIGITS if digits is None else digits)
     if fmt == "tsv":
         keys = list(records[0]) if records else []
         lines = ["\t".join(keys)]
@@ -174,6 +176,80 @@ def _systems_table(records: Sequence[Mapping[str, Any]], places: int, details: b
             if r.get("details")
         )
     return text
+
+
+def latex_table(records: Sequence[Mapping[str, Any]], places: int) -> str:
+    """A booktabs table, systems by metrics, for a paper: each cell the score, with
+    ``\\pm`` the interval's half-width and ``$^*$`` a significant difference from the
+    baseline (in italics) when they were computed.
+
+    Examples
+    --------
+    >>> rec = [{"system": "A", "metric": "bleu", "score": 30.0, "higher_is_better": True,
+    ...         "mean": 30.1, "ci_low": 29.0, "ci_high": 31.0, "baseline": True},
+    ...        {"system": "B_2", "metric": "bleu", "score": 32.0, "higher_is_better": True,
+    ...         "mean": 32.1, "ci_low": 31.0, "ci_high": 33.5, "p_value": 0.01,
+    ...         "significant": True, "baseline": False}]
+    >>> print(latex_table(rec, 1), end="")
+    \\begin{tabular}{lr}
+    \\toprule
+    System & bleu $\\uparrow$ \\\\
+    \\midrule
+    \\textit{A} & 30.0 $\\pm$ 1.0 \\\\
+    B\\_2 & 32.0 $\\pm$ 1.2$^*$ \\\\
+    \\bottomrule
+    \\end{tabular}
+    """
+    systems = list(dict.fromkeys(r.get("system", "") for r in records))
+    metrics = list(dict.fromkeys(r["metric"] for r in records))
+    by = {(r.get("system", ""), r["metric"]): r for r in records}
+    arrows = {
+        r["metric"]: "$\\uparrow$" if r["higher_is_better"] else "$\\downarrow$" for r in records
+    }
+    lines = [
+        "\\begin{tabular}{l" + "r" * len(metrics) + "}",
+        "\\toprule",
+        " & ".join(["System", *(f"{_tex(m)} {arrows[m]}" for m in metrics)]) + " \\\\",
+        "\\midrule",
+    ]
+    for system in systems:
+        cells = []
+        for metric in metrics:
+            r = by[(system, metric)]
+            cell = _number(r["score"], places)
+            if r.get("ci_low") is not None:
+                cell += f" $\\pm$ {_number(0.5 * (r['ci_high'] - r['ci_low']), places)}"
+            if r.get("significant"):
+                cell += "$^*$"
+            cells.append(cell)
+        name = _tex(system)
+        if any(by[(system, m)].get("baseline") for m in metrics):
+            name = f"\\textit{{{name}}}"
+        lines.append(" & ".join([name, *cells]) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+#: LaTeX's special characters and what stands for each in text
+_TEX = str.maketrans(
+    {
+        **{c: f"\\{c}" for c in "&%$#_{}"},
+        "\\": "\\textbackslash{}",
+        "~": "\\textasciitilde{}",
+        "^": "\\textasciicircum{}",
+    }
+)
+
+
+def _tex(text: str) -> str:
+    """LaTeX's special characters escaped, in one pass.
+
+    Examples
+    --------
+    >>> print(_tex("a_b {x} 50% \\ ~"))
+    a\\_b \\{x\\} 50\\% \\textbackslash{} \\textasciitilde{}
+    """
+    return text.translate(_TEX)
 
 
 def _interval(r: Mapping[str, Any], places: int) -> str:

@@ -63,6 +63,7 @@ class OutputFormat(StrEnum):
     json = "json"
     jsonl = "jsonl"
     tsv = "tsv"
+    latex = "latex"
 
 
 class TableFormat(StrEnum):
@@ -264,6 +265,8 @@ def score(
     table_opts = (table, table_format.value, table_quoting)
     systems, ref_streams = _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source)
     paired = _paired(paired_bs, paired_ar, confidence, sentence, len(systems))
+    if sentence and fmt == OutputFormat.latex:
+        raise UserInputError("-f latex is for corpus scores (a paper's table); drop --sentence")
     srcs = _sources(source, len(ref_streams[0]))
     fmt = fmt.value
     with _destination(output) as out:
