@@ -475,3 +475,51 @@ def test_ad_seg_scores_at_system_level(tmp_path, ted_zhen):
     refused = _run(*base, "-m", "bleu", "--quiet")
     assert isinstance(refused.exception, UserInputError)
     assert "give --level system" in str(refused.exception)
+
+
+def test_mt_metrics_eval_folder_equals_the_bundled_task(tmp_path):
+    """``correlate --mtme DIR --lp zh-en``: the bundled TED zh-en written in mt-metrics-eval's
+    layout (human-scores/zh-en.mqm.seg.score, references/zh-en.refA.txt,
+    system-outputs/zh-en/*.txt with the reference among them) gives the numbers of
+    ``--bundled zhen`` with reference A."""
+    from mtpalette.cli.correlate import load_task
+    from mtpalette.io.judgments import bundled_mqm_ted
+
+    data, _, _ = load_task(bundled="zhen")
+    paths = bundled_mqm_ted("zhen")
+    root = tmp_path / "wmt21"
+    for sub in ("human-scores", "references", "system-outputs/zh-en"):
+        (root / sub).mkdir(parents=True)
+    ref_a = paths["refs"][0].read_text(encoding="utf-8")
+    (root / "references" / "zh-en.refA.txt").write_text(ref_a, encoding="utf-8")
+    (root / "system-outputs" / "zh-en" / "refA.txt").write_text(ref_a, encoding="utf-8")
+    lines = []
+    for k, system in enumerate(data.systems):
+        src = next((p for p in paths["systems"] if p.stem == system), None)
+        if src is None:  # a judged human translation without an output file here
+            continue
+        text = src.read_text(encoding="utf-8")
+        (root / "system-outputs" / "zh-en" / f"{system}.txt").write_text(text, encoding="utf-8")
+        lines += [f"{system}\t{'None' if v != v else repr(float(v))}" for v in data.human[k]]
+    (root / "human-scores" / "zh-en.mqm.seg.score").write_text("\n".join(lines) + "\n")
+
+    common = ["-m", "bleu", "chrf", "--stat", "pearson,kendall", "--bootstrap", "100"]
+    out_a, out_b = tmp_path / "a.json", tmp_path / "b.json"
+    result = _run("correlate", "--mtme", str(root), "--lp", "zh-en", *common, "--json", str(out_a))
+    assert result.exit_code == 0, result.output
+    bundled = [*common, "--json", str(out_b)]
+    one_ref = ["--judgments", str(paths["judgments"]), "--refs", str(paths["refs"][0])]
+    result = _run(
+        "correlate", *one_ref, "--systems", *map(str, paths["systems"]),
+        "--seg-ids", str(paths["seg_ids"]), *bundled,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    a = json.loads(out_a.read_text())["results"]["tables"]
+    b = json.loads(out_b.read_text())["results"]["tables"]
+    for ta, tb in zip(a, b, strict=True):
+        assert [(r["metric"], r["correlation"], r["low"], r["high"]) for r in ta["rows"]] == [
+            (r["metric"], r["correlation"], r["low"], r["high"]) for r in tb["rows"]
+        ]
+    missing = _run("correlate", "--mtme", str(root), "--lp", "zh-en", "--human", "wmt-z")
+    assert isinstance(missing.exception, UserInputError)
+    assert "zh-en.mqm.seg.score" in str(missing.exception)

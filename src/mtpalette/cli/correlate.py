@@ -275,6 +275,16 @@ def correlate(
     tokenize: TokenizeOpt = "13a",
     lowercase: LowercaseOpt = False,
     bundled: BundledOpt = None,
+    mtme: Annotated[
+        Path | None,
+        opt("--mtme", panel=HUMANS, help="An mt-metrics-eval test set folder (with --lp)."),
+    ] = None,
+    human: Annotated[
+        str, opt("--human", panel=HUMANS, help="--mtme: the human scores (mqm, wmt-z...).")
+    ] = "mqm",
+    mtme_ref: Annotated[
+        str, opt("--mtme-ref", panel=HUMANS, help="--mtme: the reference (refA...).")
+    ] = "refA",
     judgments: JudgmentsOpt = None,
     fmt: Annotated[
         str, opt("--format", panel=HUMANS, help="auto, " + ", ".join(FORMATS) + ", wmt17-testset")
@@ -367,6 +377,10 @@ def correlate(
         json_out = json_out or out_dir / "run.json"
         csv_out = csv_out or out_dir / "table.csv"
     console = Console(stderr=True, quiet=quiet)
+    if mtme is not None:
+        judgments, fmt, refs, systems = _mtme_inputs(
+            mtme, lp, human, mtme_ref, (bundled, judgments, refs, systems, systems_dir)
+        )
     task = dict(bundled=bundled, judgments=judgments, fmt=fmt, refs=refs, systems=systems)
     task |= dict(systems_dir=systems_dir, systems_glob=systems_glob, exclude=exclude)
     task |= dict(seg_ids=seg_ids, id_base=id_base, lp=lp, rename=rename)
@@ -489,6 +503,19 @@ def segment_scores(data: SegmentData, scores) -> dict[str, Any]:
         "human": [round(float(x), 6) for x in data.human[rated]],
         "metrics": {s.name: [round(float(x), 6) for x in s.seg[rated]] for s in scores},
     }
+
+
+def _mtme_inputs(root, lp, human, ref, others):
+    """``--judgments``, ``--format``, ``--refs`` and ``--systems`` of one language pair of an
+    mt-metrics-eval folder (see :mod:`mtpalette.io.mtme`)."""
+    from mtpalette.io.mtme import mtme_paths
+
+    if any(x for x in others):
+        raise UserInputError(
+            "--mtme replaces --bundled, --judgments, --refs, --systems and --systems-dir"
+        )
+    paths = mtme_paths(root, lp, human, ref)
+    return paths["judgments"], "mtme-seg", paths["refs"], paths["systems"]
 
 
 def _unaligned_system_level(unaligned: UnalignedJudgments, metrics, stats, common):

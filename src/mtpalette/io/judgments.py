@@ -68,7 +68,7 @@ import numpy as np
 from mtpalette.errors import UserInputError, shortened
 from mtpalette.io import inputs
 
-FORMATS = ("mqm", "mqm-avg", "wmt-da-seg", "wmt-seg-scores", "generic")
+FORMATS = ("mqm", "mqm-avg", "wmt-da-seg", "wmt-seg-scores", "generic", "mtme-seg")
 #: MQM error weights: ``severity[/category[/subcategory]]`` (lower case) -> weight
 MQM_WEIGHTS: dict[str, float] = {
     "major": 5.0,
@@ -932,6 +932,10 @@ def read_judgments(
         return read_wmt_seg_scores(path)
     if fmt == "generic":
         return read_generic(path, id_base=1 if id_base is None else id_base)
+    if fmt == "mtme-seg":
+        from mtpalette.io.mtme import read_mtme_seg_scores
+
+        return read_mtme_seg_scores(path)
     if fmt == "wmt17-testset":
         raise UserInputError(
             "a WMT17 test-set file holds its own texts: read it with read_wmt17_testset",
@@ -991,6 +995,8 @@ def guess_format(path: str | Path) -> str:
         return "wmt17-testset"
     if first.startswith("{") or ("system" in cols and "score" in cols):
         return "generic"
+    if str(path).endswith(".seg.score") and len(cols) == 2:
+        return "mtme-seg"
     raise UserInputError(
         "cannot tell the judgment format from the first line; give --format (one of "
         f"{', '.join(FORMATS)})",
