@@ -101,3 +101,23 @@ def test_bad_arguments_are_user_errors(ted_zhen):
     with pytest.raises(UserInputError):
         mtpalette.orange(few, pool, ["bleu"], ties="sometimes")
     assert np.isfinite(mtpalette.orange(few, pool, ["bleu"], n_resamples=0).rows[0].avg_rank.value)
+
+
+def test_correlate_with_system_level_human_scores(ted_zhen):
+    """Human scores per system (WMT system-level DA style): the metrics' corpus scores are
+    correlated across systems, as numpy's Pearson on the corpus scores."""
+    from mtpalette.cli.correlate import load_task
+
+    systems, refs = ted_zhen
+    data, _, _ = load_task(bundled="zhen")
+    means = {s: float(np.nanmean(data.human[i])) for i, s in enumerate(data.systems)}
+    names = [s for s in systems if s in means]
+    table = mtpalette.correlate(
+        {s: systems[s] for s in names}, refs, {s: means[s] for s in names}, ["bleu", "ter"],
+        n_resamples=200,
+    )  # fmt: skip
+    assert table.level == "system" and table.n_units == len(names)
+    for spec, sign in (("bleu", 1.0), ("ter", -1.0)):
+        m = [sign * mtpalette.corpus_score(systems[s], refs, spec)[0].value for s in names]
+        h = [means[s] for s in names]
+        assert table.row(spec).value == pytest.approx(np.corrcoef(h, m)[0, 1], abs=1e-12)

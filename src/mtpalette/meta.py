@@ -148,7 +148,9 @@ def correlate(
         Reference streams.
     human:
         ``{system: scores}``, one per segment (``None`` or NaN where unrated), higher is
-        better; every system of ``systems`` needs its scores.
+        better; every system of ``systems`` needs its scores. ``{system: score}`` (one number
+        per system, e.g. WMT's system-level DA) correlates the metrics' corpus scores at
+        system level, the intervals resampling systems.
     level, statistic, grouping:
         ``segment`` or ``system``; ``pearson``, ``spearman``, ``kendall``...; ``none``,
         ``item`` or ``system`` (segment level).
@@ -162,6 +164,10 @@ def correlate(
     >>> t = correlate(systems, [["a b c d", "a b"]], human, ["bleus:1", "wer"], n_resamples=0)
     >>> [(r.metric, round(r.value, 4)) for r in t.rows]
     [('bleus:1', 0.9743), ('wer', 0.9743)]
+    >>> by_system = {"A": 0.95, "B": 0.3, "C": 0.15}
+    >>> t = correlate(systems, [["a b c d", "a b"]], by_system, "bleu", n_resamples=0)
+    >>> t.level, round(t.rows[0].value, 4)
+    ('system', 0.9995)
     """
     from mtpalette.metaeval.correlation import SegmentData, correlation_table, score_segments
 
@@ -169,6 +175,12 @@ def correlate(
     missing = [s for s in names if s not in human]
     if missing:
         raise UserInputError(f"no human scores for system(s) {', '.join(map(repr, missing))}")
+    if all(isinstance(human[s], int | float | np.number) for s in names):
+        return _system_level(
+            systems, refs, human, metrics, statistic, tokenize, lowercase,
+            n_resamples=n_resamples, confidence=confidence, seed=seed, test=test,
+            n_permutations=n_permutations, alpha=alpha,
+        )  # fmt: skip
     n = len(refs[0]) if refs else 0
     rows = []
     for name in names:
@@ -200,6 +212,25 @@ def correlate(
         test=test,
         n_permutations=n_permutations,
         alpha=alpha,
+    )
+
+
+def _system_level(systems, refs, human, metrics, statistic, tokenize, lowercase, **common):
+    """Human scores per system: corpus scores of every metric, correlated across systems."""
+    from mtpalette.api import score_systems
+    from mtpalette.metaeval.correlation import system_table
+
+    scored = score_systems(systems, refs, metrics, tokenize=tokenize, lowercase=lowercase)
+    first = next(iter(scored.values()))
+    parsed = parse_specs(first.specs)
+    return _checked(
+        system_table,
+        {s: float(human[s]) for s in systems},
+        {m.spec: {s: scored[s].corpus[k].value for s in systems} for k, m in enumerate(parsed)},
+        directions={m.spec: m.higher_is_better for m in parsed},
+        signatures={spec: str(sig) for spec, sig in first.signatures.items()},
+        statistic=statistic,
+        **common,
     )
 
 
