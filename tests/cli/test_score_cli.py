@@ -424,6 +424,7 @@ def test_several_systems_sentence_rows_and_bad_combinations(monkeypatch, capsys,
             "baseline 'nosuch' is not one of the systems",
         ),
         ([*base, "--confidence", "--sentence"], "drop --sentence"),
+        ([*base, "--baseline", "SMU"], "--baseline names the system of a paired test"),
         (
             ["score", "-i", *paths[:2], short, "-r", refs[0]],
             f"{short}:2: has 1 line but the first system ({paths[0]}) has 529",

@@ -265,6 +265,8 @@ def score(
     table_opts = (table, table_format.value, table_quoting)
     systems, ref_streams = _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source)
     paired = _paired(paired_bs, paired_ar, confidence, sentence, len(systems))
+    if baseline is not None and paired is None:
+        raise UserInputError("--baseline names the system of a paired test: add --paired-bs")
     if sentence and fmt == OutputFormat.latex:
         raise UserInputError("-f latex is for corpus scores (a paper's table); drop --sentence")
     srcs = _sources(source, len(ref_streams[0]))
