@@ -491,3 +491,30 @@ def test_latex_table_of_a_paired_test(monkeypatch, capsys, three_systems):
             assert cell.endswith("$^*$") == bool(api.significant[s, m])
     code, _, err = run(monkeypatch, capsys, *args[:-4], "--sentence", "-f", "latex")
     assert code == 2 and "drop --sentence" in err
+
+
+def test_mt_metrics_eval_folder(monkeypatch, capsys, tmp_path, ted_zhen):
+    """``score --mtme DIR --lp zh-en``: every system output of an mt-metrics-eval folder but
+    the reference itself, against ``references/zh-en.refA.txt``."""
+    systems, (ref_a, _) = ted_zhen
+    root = tmp_path / "wmt21"
+    (root / "references").mkdir(parents=True)
+    (root / "system-outputs" / "zh-en").mkdir(parents=True)
+    _write(root / "references" / "zh-en.refA.txt", ref_a)
+    _write(root / "system-outputs" / "zh-en" / "refA.txt", ref_a)
+    for name in ("SMU", "MiSS"):
+        _write(root / "system-outputs" / "zh-en" / f"{name}.txt", systems[name])
+    code, out, _ = run(
+        monkeypatch, capsys, "score", "--mtme", root, "--lp", "zh-en", "-m", "bleu", "-f", "json"
+    )
+    assert code == 0
+    rows = json.loads(out)
+    assert [r["system"] for r in rows] == ["MiSS", "SMU"]
+    for r in rows:
+        assert r["score"] == corpus_score(systems[r["system"]], [ref_a], "bleu")[0].value
+    code, _, err = run(monkeypatch, capsys, "score", "--mtme", root, "-m", "bleu")
+    assert code == 2 and "--lp" in err
+    code, _, err = run(
+        monkeypatch, capsys, "score", "--mtme", root, "--lp", "zh-en", "--mtme-ref", "refB"
+    )
+    assert code == 2 and "zh-en.refA.txt" in err  # the folder's files are listed

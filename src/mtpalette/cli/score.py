@@ -88,6 +88,20 @@ def score(
             rich_help_panel=INPUTS,
         ),
     ] = None,
+    mtme: Annotated[
+        Path | None,
+        Opt(
+            "--mtme",
+            help="Every system of an mt-metrics-eval test set folder (with --lp, --mtme-ref).",
+            rich_help_panel=INPUTS,
+        ),
+    ] = None,
+    lp: Annotated[
+        str | None, Opt("--lp", help="--mtme: the language pair.", rich_help_panel=INPUTS)
+    ] = None,
+    mtme_ref: Annotated[
+        str, Opt("--mtme-ref", help="--mtme: the reference (refA).", rich_help_panel=INPUTS)
+    ] = "refA",
     systems_dir: Annotated[
         Path | None,
         Opt(
@@ -263,6 +277,15 @@ def score(
     the observed one; * marks p < 0.05); --confidence adds each score's bootstrap interval.
     """
     table_opts = (table, table_format.value, table_quoting)
+    if mtme is not None:
+        from mtpalette.io.mtme import mtme_paths
+
+        if refs or hyps or systems_dir is not None or table is not None:
+            raise UserInputError("--mtme replaces -r, -i, --systems-dir and --table")
+        paths = mtme_paths(mtme, lp, None, mtme_ref)
+        refs, hyps = [str(p) for p in paths["refs"]], [str(p) for p in paths["systems"]]
+    elif lp is not None:
+        raise UserInputError("--lp names the language pair of --mtme")
     systems, ref_streams = _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source)
     paired = _paired(paired_bs, paired_ar, confidence, sentence, len(systems))
     if baseline is not None and paired is None:

@@ -74,12 +74,12 @@ def _score(text: str, path: str, line: int) -> float:
     return value
 
 
-def mtme_paths(root: str | Path, lp: str | None, human: str, ref: str) -> dict[str, Any]:
+def mtme_paths(root: str | Path, lp: str | None, human: str | None, ref: str) -> dict[str, Any]:
     """The files of one language pair of an mt-metrics-eval test set folder.
 
-    Returns ``judgments`` (``human-scores/<lp>.<human>.seg.score``), ``refs``
-    (``[references/<lp>.<ref>.txt]``), ``systems`` (the outputs of ``system-outputs/<lp>/``
-    except the reference itself), ``source`` (or None).
+    Returns ``judgments`` (``human-scores/<lp>.<human>.seg.score``; None when ``human`` is
+    None), ``refs`` (``[references/<lp>.<ref>.txt]``), ``systems`` (the outputs of
+    ``system-outputs/<lp>/`` except the reference itself), ``source`` (or None).
     """
     root = Path(root)
     if lp is None:
@@ -90,10 +90,10 @@ def mtme_paths(root: str | Path, lp: str | None, human: str, ref: str) -> dict[s
             "~/.mt-metrics-eval/mt-metrics-eval-v2/wmt22",
             path=str(root),
         )
-    judgments = root / "human-scores" / f"{lp}.{human}.seg.score"
+    judgments = None if human is None else root / "human-scores" / f"{lp}.{human}.seg.score"
     reference = root / "references" / f"{lp}.{ref}.txt"
     for path, what in ((judgments, f"--human {human}"), (reference, f"--mtme-ref {ref}")):
-        if not path.is_file():
+        if path is not None and not path.is_file():
             have = sorted(p.name for p in path.parent.glob(f"{lp}.*"))
             raise UserInputError(
                 f"no such file for {what}; the folder has: {', '.join(have) or 'nothing'}",
