@@ -220,7 +220,7 @@ class Run:
     )
 
     def to_dict(self) -> dict[str, Any]:
-        from mtpalette import __version__
+        from mtpalette._version import __version__
 
         return {
             "format": RUN_FORMAT,

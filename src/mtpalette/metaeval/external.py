@@ -52,7 +52,7 @@ class ExternalMetric(Metric):
         return self.label
 
     def signature(self, *, n_refs: int) -> Signature:
-        from mtpalette import __version__
+        from mtpalette._version import __version__
 
         digest = _file_digest(self.source.path)
         fields: dict[str, Any] = {"nrefs": n_refs, "source": "file", "file": self.source.path}

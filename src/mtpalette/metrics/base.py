@@ -204,7 +204,7 @@ class Metric(ABC):
         return {}
 
     def signature(self, *, n_refs: int) -> Signature:
-        from mtpalette import __version__
+        from mtpalette._version import __version__
 
         view = self.view()
         fields: dict[str, Any] = {"nrefs": n_refs, **self.signature_fields()}

@@ -595,7 +595,7 @@ def build_report(
 
     import jinja2
 
-    from mtpalette import __version__
+    from mtpalette._version import __version__
 
     if labels is not None and len(labels) != len(runs):
         raise UserInputError(f"{len(labels)} label(s) for {len(runs)} run file(s)")

@@ -244,7 +244,7 @@ class BlancTraining:
     objective: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
-        from mtpalette import __version__
+        from mtpalette._version import __version__
 
         return {
             "metric": "blanc",

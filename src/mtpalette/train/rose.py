@@ -118,7 +118,7 @@ class RoseModel:
         return out + self.bias
 
     def to_dict(self) -> dict[str, Any]:
-        from mtpalette import __version__
+        from mtpalette._version import __version__
 
         return {"metric": "rose", "version": __version__, **asdict(self)}
 
