@@ -125,7 +125,7 @@ def test_bad_parameter_files(tmp_path):
         parse_spec(f"blanc:@{unknown}")
     with pytest.raises(UserInputError, match="file not found; expected BLANC parameters"):
         parse_spec(f"blanc:@{tmp_path / 'missing.json'}")
-    with pytest.raises(UserInputError, match="alpha and beta"):
+    with pytest.raises(UserInputError, match="for .alpha.*expected a number >= 0"):
         parse_spec("blanc:alpha=-1")
     with pytest.raises(UserInputError, match="@PATH"):
         parse_spec("blanc:params.json")

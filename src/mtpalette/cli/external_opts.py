@@ -18,7 +18,7 @@ from mtpalette.errors import UserInputError
 from mtpalette.io.scorefile import read_mt_metrics_eval, read_scores, write_scores
 from mtpalette.metaeval.external import ExternalMetric
 from mtpalette.metrics.base import Metric
-from mtpalette.metrics.registry import _parse_bool
+from mtpalette.metrics.domains import YesNo
 
 
 def parse_scores(values: Sequence[str] | None, ref_names: Sequence[str]) -> list[ExternalMetric]:
@@ -49,7 +49,7 @@ def parse_scores(values: Sequence[str] | None, ref_names: Sequence[str]) -> list
                 )
             options[key] = val
         try:
-            higher = _parse_bool(options.get("higher", "yes"))
+            higher = YesNo().parse(options.get("higher", "yes"))
         except ValueError as exc:
             raise UserInputError(f"--scores {value!r}: higher: {exc}") from None
         layout = options.get("layout", "mtpalette")

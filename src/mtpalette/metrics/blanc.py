@@ -53,28 +53,13 @@ from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import read_json
 from mtpalette.kernels.acs import GAP_MODES, acs_counts
 from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.domains import Choice, Integer, Real, Text
 from mtpalette.metrics.registry import register
 from mtpalette.metrics.rouge import f_measure
 from mtpalette.text.encode import TextView
 
 #: largest size computed for ``n=*`` (a cap on work for very long sentences)
 MAX_SIZE = 64
-
-
-def _size(text: str) -> int:
-    text = str(text).strip()
-    if text in {"*", "all", "0"}:
-        return 0
-    value = int(text)
-    if value < 1:
-        raise ValueError("n must be a positive size or *")
-    return value
-
-
-def _gap(text: str) -> str:
-    if text not in GAP_MODES:
-        raise ValueError(f"expected one of {', '.join(GAP_MODES)}")
-    return text
 
 
 @dataclass(frozen=True)
@@ -102,7 +87,7 @@ class BlancParams:
             raise ValueError("gamma must be finite")
         if self.n < 0:
             raise ValueError("n must be >= 1, or 0 for every size")
-        _gap(self.gap)
+        Choice(GAP_MODES).parse(self.gap)
 
     def size_weights(self, kmax: int) -> np.ndarray:
         """Unnormalised ``w_k = exp(gamma * (k - 1))``, ``k = 1..kmax``.
@@ -292,14 +277,14 @@ class Blanc(Metric):
     max_tokens = 4000
     positional = "params"
     options: ClassVar[dict[str, Any]] = {
-        "params": str,
-        "alpha": float,
-        "beta": float,
-        "gamma": float,
-        "bf": float,
-        "n": _size,
-        "gap": _gap,
-        "pos": float,
+        "params": Text("a parameter file (@file.json)"),
+        "alpha": Real(low=0),
+        "beta": Real(low=0),
+        "gamma": Real(low=-5, high=5),
+        "bf": Real(low=0, low_open=True),
+        "n": Integer(1, 50, special={"*": 0, "all": 0, "0": 0}),
+        "gap": Choice(GAP_MODES),
+        "pos": Real(low=0),
     }
 
     def __init__(self, *, params: str | BlancParams | None = None, **kwargs: Any) -> None:

@@ -31,6 +31,7 @@ import numpy as np
 from mtpalette import _core
 from mtpalette.kernels.ngram import ngram_matches, ngram_totals
 from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.domains import Choice, Integer, Real, YesNo
 from mtpalette.metrics.registry import register
 
 #: sacrebleu's floor for log(0): keeps a zero precision from raising while scoring ~0.
@@ -151,19 +152,8 @@ def bleu_scores(
     return _core.bleu_rows(stats, max_n, _SMOOTH_CODES[smooth], float(value), bool(effective_order))
 
 
-def _order(text: str) -> int:
-    n = int(text)
-    if not 1 <= n <= 20:
-        raise ValueError("the n-gram order must be between 1 and 20")
-    return n
-
-
-def _yes_no(text: str) -> bool:
-    if text.lower() in {"yes", "true", "1", "y"}:
-        return True
-    if text.lower() in {"no", "false", "0", "n"}:
-        return False
-    raise ValueError("expected yes or no")
+#: an n-gram order (BLEU, BLEU-S)
+ORDER = Integer(1, 20)
 
 
 class _NgramFamily(Metric):
@@ -201,10 +191,10 @@ class BLEU(_NgramFamily):
     name = "bleu"
     scale = "0-100"
     options: ClassVar[dict[str, Any]] = {
-        "n": _order,
-        "smooth": str,
-        "value": float,
-        "eff": _yes_no,
+        "n": ORDER,
+        "smooth": Choice(tuple(SMOOTH_DEFAULTS)),
+        "value": Real(low=0, low_open=True),
+        "eff": YesNo(),
     }
 
     def __init__(
@@ -219,6 +209,10 @@ class BLEU(_NgramFamily):
         super().__init__(**common)
         if smooth not in SMOOTH_DEFAULTS:
             raise ValueError(f"smooth must be one of {', '.join(SMOOTH_DEFAULTS)}")
+        if value is not None and SMOOTH_DEFAULTS[smooth] is None:
+            raise ValueError(f"smooth={smooth} takes no value (only floor and add-k do)")
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise ValueError(f"the smoothing value must be a number > 0, got {value}")
         self.n = n
         self.smooth = smooth
         self.value = value if value is not None else SMOOTH_DEFAULTS[smooth]
@@ -301,7 +295,7 @@ class BLEUS(_NgramFamily):
     name = "bleus"
     scale = "0-100"
     positional = "n"
-    options: ClassVar[dict[str, Any]] = {"n": _order}
+    options: ClassVar[dict[str, Any]] = {"n": ORDER}
 
     def __init__(self, *, n: int = 4, **common: Any) -> None:
         super().__init__(**common)

@@ -28,6 +28,7 @@ import numpy as np
 
 from mtpalette.kernels.chrf import chrf_ngram_stats
 from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.domains import Integer, Real, YesNo
 from mtpalette.metrics.registry import register
 from mtpalette.text.encode import TextView
 from mtpalette.text.tokenizers import register_tokenizer
@@ -166,14 +167,6 @@ def best_reference_stats(
     return chosen.reshape(len(best), -1).astype(np.float64)
 
 
-def _yes_no(text: str) -> bool:
-    if text.lower() in {"yes", "true", "1", "y"}:
-        return True
-    if text.lower() in {"no", "false", "0", "n"}:
-        return False
-    raise ValueError("expected yes or no")
-
-
 def _number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else float(value)
 
@@ -214,11 +207,11 @@ class ChrF(Metric):
     name = "chrf"
     scale = "0-100"
     options: ClassVar[dict[str, Any]] = {
-        "n": int,
-        "w": int,
-        "beta": float,
-        "ws": _yes_no,
-        "eps": _yes_no,
+        "n": Integer(0, 20),
+        "w": Integer(0, 20),
+        "beta": Real(low=0, low_open=True),
+        "ws": YesNo(),
+        "eps": YesNo(),
     }
 
     def __init__(

@@ -39,15 +39,10 @@ import numpy as np
 
 from mtpalette.kernels.edit import bag_matches, edit_distances
 from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.domains import Choice
 from mtpalette.metrics.registry import register
 
 _BEST = ("errors", "rate")
-
-
-def _best(text: str) -> str:
-    if text not in _BEST:
-        raise ValueError(f"expected one of {', '.join(_BEST)}")
-    return text
 
 
 def best_reference(errors: np.ndarray, ref_len: np.ndarray, best: str) -> np.ndarray:
@@ -75,11 +70,11 @@ def best_reference(errors: np.ndarray, ref_len: np.ndarray, best: str) -> np.nda
 class _ErrorRate(Metric):
     higher_is_better = False
     default_best: ClassVar[str] = "errors"
-    options: ClassVar[dict[str, Any]] = {"best": _best}
+    options: ClassVar[dict[str, Any]] = {"best": Choice(_BEST)}
 
     def __init__(self, *, best: str | None = None, **common: Any) -> None:
         super().__init__(**common)
-        self.best = _best(best or self.default_best)
+        self.best = Choice(_BEST).parse(best or self.default_best)
 
     def params(self) -> dict[str, Any]:
         return {} if self.best == self.default_best else {"best": self.best}

@@ -37,6 +37,7 @@ import numpy as np
 
 from mtpalette.kernels.gtm import gtm_mms
 from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.domains import Real
 from mtpalette.metrics.registry import register
 
 
@@ -71,7 +72,7 @@ class GTM(Metric):
     #: the grid of run lengths: 4 bytes per cell, 0.4 GB at 10,000 tokens
     max_tokens = 10000
     positional = "e"
-    options: ClassVar[dict[str, Any]] = {"e": float}
+    options: ClassVar[dict[str, Any]] = {"e": Real(low=1)}
 
     def __init__(self, *, e: float = 1.0, **common: Any) -> None:
         super().__init__(**common)

@@ -44,6 +44,7 @@ from mtpalette import _core
 from mtpalette.kernels.interning import intern_ngrams
 from mtpalette.kernels.nist import corpus_information, nist_kernel
 from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.domains import Integer
 from mtpalette.metrics.registry import register
 from mtpalette.text.ragged import Ragged
 
@@ -87,7 +88,7 @@ class NIST(Metric):
 
     name = "nist"
     scale = "raw"
-    options: ClassVar[dict[str, Any]] = {"n": int}
+    options: ClassVar[dict[str, Any]] = {"n": Integer(1, 20)}
 
     def __init__(self, *, n: int = 5, **common: Any) -> None:
         super().__init__(**common)

@@ -46,7 +46,8 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.metrics.base import Metric, TextMetric
-from mtpalette.metrics.registry import _parse_bool, register
+from mtpalette.metrics.domains import Integer, Text, YesNo
+from mtpalette.metrics.registry import register
 
 ENTRY_POINT_GROUP = "mtpalette.metrics"
 
@@ -120,7 +121,11 @@ class Plugin(TextMetric):
 
     name = "plugin"
     positional = "target"
-    options: ClassVar[dict[str, Any]] = {"target": str, "higher": _parse_bool, "batch": int}
+    options: ClassVar[dict[str, Any]] = {
+        "target": Text("module:function"),
+        "higher": YesNo(),
+        "batch": Integer(1, 1_000_000),
+    }
     scale = "plugin"
 
     def __init__(

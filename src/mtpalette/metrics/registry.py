@@ -20,6 +20,7 @@ from typing import Any
 
 from mtpalette.errors import UserInputError
 from mtpalette.metrics.base import Metric
+from mtpalette.metrics.domains import Text, YesNo
 
 _REGISTRY: dict[str, type[Metric]] = {}
 
@@ -171,8 +172,8 @@ def parse_spec(spec: str, **common: Any) -> list[Metric]:
             raise UserInputError(f"metric {name!r} takes no positional argument (in {spec!r})")
         keywords[cls.positional] = "|".join(positional)
     allowed = dict(cls.options)
-    allowed.setdefault("tok", str)
-    allowed.setdefault("lc", _parse_bool)
+    allowed.setdefault("tok", Text("a tokenizer name"))
+    allowed.setdefault("lc", YesNo())
     for key in keywords:
         if key not in allowed:
             raise UserInputError(
@@ -216,12 +217,3 @@ def parse_specs(specs: list[str], **common: Any) -> list[Metric]:
             if metric not in out:
                 out.append(metric)
     return out
-
-
-def _parse_bool(text: str) -> bool:
-    lowered = text.strip().lower()
-    if lowered in {"1", "yes", "true", "y"}:
-        return True
-    if lowered in {"0", "no", "false", "n"}:
-        return False
-    raise ValueError("expected yes or no")

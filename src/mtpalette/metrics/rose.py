@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mtpalette.metrics.base import Metric, TextMetric
+from mtpalette.metrics.domains import Text
 from mtpalette.metrics.registry import register
 
 
@@ -26,7 +27,7 @@ class Rose(TextMetric):
 
     name = "rose"
     positional = "model"
-    options: ClassVar[dict[str, Any]] = {"model": str}
+    options: ClassVar[dict[str, Any]] = {"model": Text("a trained model file (@model.json)")}
     scale = "model"
 
     def __init__(self, *, model: str = "", **common: Any) -> None:

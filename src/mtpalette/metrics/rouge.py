@@ -55,6 +55,7 @@ from mtpalette.kernels.subsequence import (
     wlcs_rouge155_per_ref,
 )
 from mtpalette.metrics.base import Metric, Pairs
+from mtpalette.metrics.domains import Choice, Integer, Real
 from mtpalette.metrics.registry import register
 from mtpalette.text.ragged import Ragged
 
@@ -88,25 +89,21 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
 
 
-def _choice(text: str, allowed: tuple[str, ...]) -> str:
-    if text not in allowed:
-        raise ValueError(f"expected one of {', '.join(allowed)}")
-    return text
-
-
 class _Rouge(Metric):
     """Shared options and the per-reference -> per-candidate reduction."""
 
     options: ClassVar[dict[str, Any]] = {
-        "beta": float,
-        "score": lambda t: _choice(t, ("f", "p", "r")),
-        "multiref": lambda t: _choice(t, MULTIREF),
+        "beta": Real(low=0),
+        "score": Choice(("f", "p", "r")),
+        "multiref": Choice(MULTIREF),
     }
 
     def __init__(
         self, *, beta: float = 1.0, score: str = "f", multiref: str = "max", **common: Any
     ) -> None:
         super().__init__(**common)
+        for key, value in (("beta", beta), ("score", score), ("multiref", multiref)):
+            _Rouge.options[key].parse(value)
         self.beta, self.score, self.multiref = beta, score, multiref
 
     def _common_params(self) -> dict[str, Any]:
@@ -214,7 +211,7 @@ class RougeN(_Rouge):
 
     name = "rouge-n"
     positional = "n"
-    options: ClassVar[dict[str, Any]] = {**_Rouge.options, "n": int}
+    options: ClassVar[dict[str, Any]] = {**_Rouge.options, "n": Integer(1, 20)}
 
     def __init__(self, *, n: int = 2, **kw: Any) -> None:
         super().__init__(**kw)
@@ -299,10 +296,10 @@ class RougeW(_Rouge):
     positional = "a"
     options: ClassVar[dict[str, Any]] = {
         **_Rouge.options,
-        "a": float,
-        "b": float,
-        "f": lambda t: _choice(t, ("poly", "linear")),
-        "compat": lambda t: _choice(t, ("paper", "rouge155")),
+        "a": Real(low=0, low_open=True),
+        "b": Real(low=0, low_open=True),
+        "f": Choice(("poly", "linear")),
+        "compat": Choice(("paper", "rouge155")),
     }
 
     def __init__(
@@ -315,7 +312,7 @@ class RougeW(_Rouge):
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
-        _choice(f, ("poly", "linear"))
+        self.options["f"].parse(f)
         if f == "poly":
             a = 1.2 if a is None else a
             if a < 1:
@@ -437,7 +434,7 @@ class _SkipFamily(_Rouge):
 
     options: ClassVar[dict[str, Any]] = {
         **_Rouge.options,
-        "d": lambda t: None if t.strip() == "*" else int(t),
+        "d": Integer(0, 1000, special={"*": None}),
     }
 
     def __init__(self, *, d: int | None = 4, **kw: Any) -> None:

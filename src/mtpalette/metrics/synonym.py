@@ -18,10 +18,14 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mtpalette.metrics.base import Metric, TextMetric
+from mtpalette.metrics.domains import Integer, Text
 from mtpalette.metrics.registry import parse_spec, register
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.text.synonyms import load_synonyms, transform
 from mtpalette.text.tokenizers import get_tokenizer
+
+#: the synonym source: a built-in name or a file
+SYNONYMS = Text("a synonym table (cilin, or @file)")
 
 
 class _SynonymMetric(TextMetric):
@@ -92,7 +96,7 @@ class BleusSyn(_SynonymMetric):
     base_arg = "n"
     default_arg = "4"
     positional = "n"
-    options: ClassVar[dict[str, Any]] = {"n": int, "syn": str}
+    options: ClassVar[dict[str, Any]] = {"n": Integer(1, 20), "syn": SYNONYMS}
     scale = "0-100"
 
 
@@ -102,7 +106,7 @@ class RougeLSyn(_SynonymMetric):
 
     name = "rouge-l-syn"
     base = "rouge-l"
-    options: ClassVar[dict[str, Any]] = {"syn": str}
+    options: ClassVar[dict[str, Any]] = {"syn": SYNONYMS}
 
 
 @register
@@ -116,6 +120,6 @@ class RougeSSyn(_SynonymMetric):
     default_arg = "*"
     positional = "d"
     options: ClassVar[dict[str, Any]] = {
-        "d": lambda t: None if t.strip() == "*" else int(t),
-        "syn": str,
+        "d": Integer(0, 1000, special={"*": None}),
+        "syn": SYNONYMS,
     }

@@ -25,17 +25,10 @@ import numpy as np
 
 from mtpalette.kernels.ter import BEAM_WIDTH, MAX_SHIFT_DIST, MAX_SHIFT_SIZE, ter_per_ref
 from mtpalette.metrics.base import Metric, Pairs, Signature
+from mtpalette.metrics.domains import YesNo
 from mtpalette.metrics.registry import register
 from mtpalette.text.encode import TextView
 from mtpalette.text.tercom import tercom_name
-
-
-def _yes_no(text: str) -> bool:
-    if text.lower() in {"yes", "true", "1"}:
-        return True
-    if text.lower() in {"no", "false", "0"}:
-        return False
-    raise ValueError("expected yes or no")
 
 
 @register
@@ -58,10 +51,10 @@ class TER(Metric):
     #: at 5,000 tokens
     max_tokens = 5000
     options: ClassVar[dict[str, Any]] = {
-        "case": _yes_no,
-        "norm": _yes_no,
-        "punct": _yes_no,
-        "asian": _yes_no,
+        "case": YesNo(),
+        "norm": YesNo(),
+        "punct": YesNo(),
+        "asian": YesNo(),
     }
 
     def __init__(
