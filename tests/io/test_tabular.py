@@ -95,8 +95,9 @@ def test_format_choice(tmp_path):
     assert table_format("x.JSONL") == "jsonl" and table_format("x.ndjson") == "jsonl"
     assert table_format("x.tsv") == "tsv" and table_format("x.txt") == "tsv"
     assert table_format("x.tsv", "jsonl") == "jsonl"
-    with pytest.raises(UserInputError, match="unknown table format 'csv'"):
-        table_format("x.csv", "csv")
+    assert table_format("x.csv") == "csv" and table_format("x.parquet") == "parquet"
+    with pytest.raises(UserInputError, match="unknown table format 'xlsx'"):
+        table_format("x.xlsx", "xlsx")
     path = tmp_path / "data.txt"  # a JSONL file with another extension
     path.write_text('{"hyp": "a", "ref": "b"}\n', encoding="utf-8")
     assert read_segments(path, "hyp", ["ref"], fmt="jsonl") == (["a"], [["b"]])
@@ -215,3 +216,41 @@ def test_bad_csv_quoting_names_the_line(tmp_path):
     p = _write(tmp_path, "bad.tsv", 'mt\tref\nok\tok\n"open\tx\n')
     with pytest.raises(UserInputError, match=r"bad.tsv:\d+: not valid CSV quoting"):
         read_columns(p, ["mt", "ref"], quoting="csv")
+
+
+def test_csv_parquet_and_sniffing(tmp_path):
+    """One reader for every format: a CSV (named or sniffed) and a Parquet file written by
+    pandas read the same rows as the TSV; quoting as pandas writes it."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(
+        {"hyp": ['He said "hi", then left', "b\tc"], "ref": ["a, b", "x"], "ref2": ["y", "z"]}
+    )
+    expected = (list(frame.hyp), [list(frame.ref), list(frame.ref2)])
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    frame.to_csv(tmp_path / "t.tsv", sep="\t", index=False)
+    frame.to_csv(tmp_path / "sniffed.txt", index=False)  # commas, no extension to go by
+    frame.to_parquet(tmp_path / "t.parquet")
+    frame.to_parquet(tmp_path / "misnamed.tsv")  # Parquet's magic bytes win
+    for name in ("t.csv", "t.tsv", "sniffed.txt", "t.parquet", "misnamed.tsv"):
+        assert read_segments(tmp_path / name, "hyp", ["ref", "ref2"]) == expected, name
+    assert table_format(tmp_path / "misnamed.tsv") == "parquet"
+    with pytest.raises(UserInputError, match="this is a Parquet file, not TSV"):
+        read_segments(tmp_path / "misnamed.tsv", "hyp", ["ref"], fmt="tsv")
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("d.csv", "hyp,ref,ref\na,b,c\n", "column 'ref' appears twice in the header"),
+        ("d.tsv", "hyp\tref\thyp\na\tb\tc\n", "column 'hyp' appears twice"),
+        ("d.jsonl", '{"hyp": "a", "ref": "b", "ref": "c"}\n', "field 'ref' appears twice"),
+        ("d.tsv", "hyp,ref\na,b\n", "looks comma-separated"),
+        ("d.csv", 'hyp,ref\n"a,b\n', "not valid CSV"),
+        ("d.csv", "hyp,ref\na,b,c\n", "expected 2 comma-separated fields"),
+    ],
+)
+def test_ambiguous_tables_are_refused(tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(UserInputError, match=message):
+        read_segments(path, "hyp", ["ref"])

@@ -71,7 +71,9 @@ class TableFormat(StrEnum):
 
     auto = "auto"
     tsv = "tsv"
+    csv = "csv"
     jsonl = "jsonl"
+    parquet = "parquet"
 
 
 def score(
@@ -115,7 +117,7 @@ def score(
         str | None,
         Opt(
             "--table",
-            help="A TSV or JSONL file with named columns instead.",
+            help="A TSV, CSV, JSONL or Parquet file with named columns instead.",
             rich_help_panel=INPUTS,
         ),
     ] = None,
@@ -123,7 +125,7 @@ def score(
         TableFormat,
         Opt(
             "--table-format",
-            help="Format of --table; auto: by its extension.",
+            help="Format of --table; auto: by its content and extension.",
             rich_help_panel=INPUTS,
         ),
     ] = TableFormat.auto,

@@ -1,4 +1,11 @@
-"""Segments in a table with named columns: TSV (a header row names them) or JSON Lines.
+"""Rows of a table with named columns: TSV, CSV, JSON Lines or Parquet - one reader for every
+command (segments to score, judgments, metric score files, long tables).
+
+The format comes from the caller, else from the file: Parquet's magic bytes, then the
+extension (``.tsv``/``.tab``, ``.csv``, ``.jsonl``/``.ndjson``/``.json``, ``.parquet``/``.pq``),
+else the first line (a tab: TSV; a comma and no tab: CSV; ``{``: JSONL). A header that names
+a column twice is refused with the column, in every format (JSON objects too: a JSON parser
+keeps the last of two equal keys without a word).
 
 * TSV: the first line is the header; every row has as many tab-separated fields as the
   header. Python's ``csv`` module and pandas quote a field that holds a tab, a newline or a
@@ -30,25 +37,56 @@ from mtpalette.errors import UserInputError
 from mtpalette.io.plain import display_name, read_lines
 
 #: table formats and the file extensions that select them when none is given
-FORMATS = {"tsv": (".tsv", ".tab"), "jsonl": (".jsonl", ".ndjson", ".json")}
+FORMATS = {
+    "tsv": (".tsv", ".tab"),
+    "csv": (".csv",),
+    "jsonl": (".jsonl", ".ndjson", ".json"),
+    "parquet": (".parquet", ".pq"),
+}
+#: the first bytes of every Parquet file
+PARQUET_MAGIC = b"PAR1"
 #: how TSV fields are quoted (see the module notes)
 QUOTING = ("auto", "csv", "none")
 
 
 def table_format(path: str | Path, fmt: str | None = None) -> str:
-    """The format of a table file: ``fmt`` if given, else from the extension (TSV by default).
+    """The format of a table file: ``fmt`` if given, else sniffed (see the module notes).
 
     Examples
     --------
-    >>> table_format("judged.jsonl"), table_format("data.tsv"), table_format("-", "jsonl")
-    ('jsonl', 'tsv', 'jsonl')
+    >>> table_format("judged.jsonl"), table_format("data.csv"), table_format("-", "jsonl")
+    ('jsonl', 'csv', 'jsonl')
     """
-    if fmt is None or fmt == "auto":
-        name = str(path).lower()
-        return next((f for f, exts in FORMATS.items() if name.endswith(exts)), "tsv")
-    if fmt not in FORMATS:
-        raise UserInputError(f"unknown table format {fmt!r}; expected auto, tsv or jsonl")
-    return fmt
+    if fmt is not None and fmt != "auto":
+        if fmt not in FORMATS:
+            raise UserInputError(
+                f"unknown table format {fmt!r}; expected auto, {', '.join(FORMATS)}"
+            )
+        return fmt
+    head = _head(path)
+    if head.startswith(PARQUET_MAGIC):
+        return "parquet"
+    name = str(path).lower()
+    by_name = next((f for f, exts in FORMATS.items() if name.endswith(exts)), None)
+    if by_name is not None:
+        return by_name
+    first = head.split(b"\n", 1)[0]
+    if b"\t" in first:
+        return "tsv"
+    if first.lstrip().startswith(b"{"):
+        return "jsonl"
+    return "csv" if b"," in first else "tsv"
+
+
+def _head(path: str | Path) -> bytes:
+    """The first bytes of a file (nothing for standard input, which cannot be read twice)."""
+    if str(path) == "-":
+        return b""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4096)
+    except OSError:
+        return b""  # read_lines names the problem with the file
 
 
 def read_columns(
@@ -121,12 +159,83 @@ def _rows(
     path: str | Path, columns: Sequence[str], fmt: str | None, quoting: str = "auto"
 ) -> Iterator[tuple[tuple[str, int], dict[str, Any]]]:
     """``((file, line), row)`` for every data row, checked to have ``columns``."""
+    yield from rows(path, columns, fmt=fmt, quoting=quoting)
+
+
+def rows(
+    path: str | Path, columns: Sequence[str] = (), *, fmt: str | None = None, quoting: str = "auto"
+) -> Iterator[tuple[tuple[str, int], dict[str, Any]]]:
+    """``((file, line), row)`` for every data row of a table, checked to have ``columns``.
+
+    Lines count as in the file (the header is line 1 of a TSV or CSV file); a Parquet file's
+    rows count from 1.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "j.csv")
+    >>> _ = open(p, "w").write('system,segment,score\\n"A, Inc.",1,0.5\\n')
+    >>> [(line, row["system"]) for (_, line), row in rows(p, ["system", "score"])]
+    [(2, 'A, Inc.')]
+    """
     name = display_name(path)
+    kind = table_format(path, fmt)
+    if kind == "parquet":
+        yield from _parquet_rows(path, name, columns)
+        return
+    if _head(path).startswith(PARQUET_MAGIC):
+        raise UserInputError(
+            f"this is a Parquet file, not {kind.upper()}; name it .parquet or say --table-format "
+            "parquet",
+            path=name,
+        )
     lines = read_lines(path)
-    if table_format(path, fmt) == "jsonl":
+    if kind == "jsonl":
         yield from _jsonl_rows(name, lines, columns)
+    elif kind == "csv":
+        yield from _header_rows(name, _csv_fields(name, lines), columns, "comma")
     else:
-        yield from _tsv_rows(name, _tsv_fields(name, lines, quoting), columns)
+        yield from _header_rows(name, _tsv_fields(name, lines, quoting), columns, "tab")
+
+
+def header(path: str | Path, *, fmt: str | None = None, quoting: str = "auto") -> list[str]:
+    """The column names of a table (the keys of its first object for JSON Lines)."""
+    for _, row in rows(path, (), fmt=fmt, quoting=quoting):
+        return list(row)
+    return []
+
+
+def _csv_fields(name: str, lines: list[str]) -> list[tuple[int, list[str]]]:
+    """``(line number, fields)`` of every CSV record (quoted fields may span lines)."""
+    out: list[tuple[int, list[str]]] = []
+    reader = csv.reader((line + "\n" for line in lines), strict=True)
+    try:
+        start = 1
+        for fields in reader:
+            out.append((start, fields))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise UserInputError(
+            f"not valid CSV ({exc}); expected comma-separated fields quoted as CSV writers do",
+            path=name,
+            line=reader.line_num,
+        ) from None
+    return out
+
+
+def _parquet_rows(path: str | Path, name: str, columns: Sequence[str]):
+    try:
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(path)
+    except (OSError, ValueError) as exc:
+        raise UserInputError(f"not a readable Parquet file ({exc})", path=name) from None
+    names = table.column_names
+    _check_header(name, names, columns, "column")
+    if table.num_rows == 0:
+        raise UserInputError("the table has no rows", path=name)
+    for number, row in enumerate(table.to_pylist(), start=1):
+        yield (name, number), row
 
 
 def _tsv_fields(name: str, lines: list[str], quoting: str) -> list[tuple[int, list[str]]]:
@@ -177,24 +286,44 @@ def _tsv_fields(name: str, lines: list[str], quoting: str) -> list[tuple[int, li
     )
 
 
-def _tsv_rows(name: str, numbered: list[tuple[int, list[str]]], columns: Sequence[str]):
-    header = numbered[0][1]
+def _check_header(name: str, header: Sequence[str], columns: Sequence[str], sep: str) -> None:
     seen: set[str] = set()
     for col in header:
         if col in seen:
-            raise UserInputError(f"column {col!r} appears twice in the header", path=name, line=1)
+            raise UserInputError(
+                f"column {col!r} appears twice in the header; name each column once",
+                path=name,
+                line=1,
+            )
         seen.add(col)
     for col in columns:
         if col not in seen:
+            hint = ""
+            if len(header) == 1 and sep == "tab" and "," in header[0]:
+                hint = (
+                    "; the header has commas and no tab: the file looks comma-separated "
+                    "(name it .csv or say --table-format csv)"
+                )
+            elif len(header) == 1 and sep == "comma" and "\t" in header[0]:
+                hint = "; the header has tabs: the file looks tab-separated (name it .tsv)"
             raise UserInputError(
-                f"no column {col!r}; the header has: {', '.join(header)}", path=name, line=1
+                f"no column {col!r}; the header has: {', '.join(header)}{hint}",
+                path=name,
+                line=1,
             )
+
+
+def _header_rows(
+    name: str, numbered: list[tuple[int, list[str]]], columns: Sequence[str], sep: str
+):
+    header = numbered[0][1]
+    _check_header(name, header, columns, sep)
     if len(numbered) == 1:
         raise UserInputError("the table has a header but no rows", path=name, line=1)
     for number, row in numbered[1:]:
         if len(row) != len(header):
             raise UserInputError(
-                f"expected {len(header)} tab-separated fields as in the header, found {len(row)}",
+                f"expected {len(header)} {sep}-separated fields as in the header, found {len(row)}",
                 path=name,
                 line=number,
             )
@@ -206,7 +335,13 @@ def _jsonl_rows(name: str, lines: list[str], columns: Sequence[str]):
         if not line.strip():
             raise UserInputError("empty line; expected one JSON object", path=name, line=number)
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, object_pairs_hook=_unique_keys)
+        except _DuplicateKey as exc:
+            raise UserInputError(
+                f"field {exc.args[0]!r} appears twice in this object; name each field once",
+                path=name,
+                line=number,
+            ) from None
         except json.JSONDecodeError as exc:
             raise UserInputError(
                 f"invalid JSON ({exc.msg} at column {exc.colno}); expected one JSON object "
@@ -225,6 +360,19 @@ def _jsonl_rows(name: str, lines: list[str], columns: Sequence[str]):
                     f"no field {col!r}; this object has: {has}", path=name, line=number
                 )
         yield (name, number), obj
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
 
 
 def _string(value: Any, col: str, where: tuple[str, int]) -> str:
