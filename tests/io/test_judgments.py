@@ -300,3 +300,37 @@ def test_alignment_checks(tmp_path):
         j.select(["B"])
     with pytest.raises(UserInputError, match="cannot tell the judgment format"):
         guess_format(_write(tmp_path, "u.txt", "hello world\n"))
+
+
+def test_judgments_in_every_table_format(tmp_path):
+    """CSV, a pandas-written TSV with a quoted system name, and Parquet read as the same
+    judgments (once: 'expected a header with the columns system, segment and score' for a
+    CSV that has exactly those, 'invalid UTF-8' for Parquet, a quoted name taken literally)."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(
+        {"system": ['Sys "A", v2', "B", 'Sys "A", v2'], "segment": [1, 1, 2], "score": [0.5, 1, 2]}
+    )
+    frame.to_csv(tmp_path / "j.csv", index=False)
+    frame.to_csv(tmp_path / "j.tsv", sep="\t", index=False)
+    frame.to_parquet(tmp_path / "j.parquet")
+    for name in ("j.csv", "j.tsv", "j.parquet"):
+        j = read_judgments(tmp_path / name)
+        assert j.systems == ['Sys "A", v2', "B"], name
+        assert j.items == [1, 2]
+        assert np.allclose(j.scores, [[0.5, 2.0], [1.0, np.nan]], equal_nan=True), name
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("system\tsegment\tscore\tscore\nA\t1\t1\t2\n", "column 'score' appears twice"),
+        ("system\tSystem\tsegment\tscore\nA\tB\t1\t1\n", "'system', 'System' could each be"),
+        ("system\tsegment\tseg_id\tscore\nA\t1\t2\t1\n", "'segment', 'seg_id' could each be"),
+    ],
+)
+def test_ambiguous_judgment_columns_are_refused(tmp_path, content, message):
+    """Once silently the last score column, or 'segment' over 'seg_id'."""
+    path = tmp_path / "j.tsv"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(UserInputError, match=message):
+        read_judgments(path)

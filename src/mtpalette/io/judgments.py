@@ -820,7 +820,8 @@ def read_wmt12_rankings(path: str | Path, lp: str) -> RelativeRankings:
 # generic
 # ----------------------------------------------------------------------------------------
 def read_generic(path: str | Path, *, id_base: int = 1) -> Judgments:
-    """``(system, segment, score)`` judgments from a TSV with a header, or JSONL.
+    """``(system, segment, score)`` judgments from a table with those columns: TSV, CSV, JSON
+    Lines or Parquet (:func:`mtpalette.io.tabular.rows`; quoting as pandas writes it).
 
     ``segment`` is the line number of the system's output, the first line being ``id_base``
     (1 by default); non-integer ids need an id list when aligned with texts.
@@ -834,77 +835,77 @@ def read_generic(path: str | Path, *, id_base: int = 1) -> Judgments:
     >>> j.systems, j.items, j.scores.tolist(), j.line_indices().tolist()
     (['A'], [1, 2], [[0.5, 0.25]], [0, 1])
     """
+    from mtpalette.io.tabular import rows
+
     name = str(path)
-    text = read_text(path)
-    stripped = text.lstrip()
     out = _MatrixBuilder(name)
-    if stripped.startswith("{"):
-        for k, ln in enumerate(text.split("\n"), start=1):
-            if not ln.strip():
-                continue
-            try:
-                obj = json.loads(ln)
-            except json.JSONDecodeError as exc:
-                raise UserInputError(f"invalid JSON ({exc.msg})", path=name, line=k) from None
-            if not isinstance(obj, dict):
-                raise UserInputError("expected a JSON object per line", path=name, line=k)
-            seg = obj.get("segment", obj.get("seg_id"))
-            if "system" not in obj or seg is None or "score" not in obj:
-                raise UserInputError(
-                    'each object needs "system", "segment" and "score"', path=name, line=k
-                )
-            system = obj["system"]
-            if not isinstance(system, str) or not system.strip():
-                raise UserInputError(
-                    f'"system" is {json.dumps(system)[:40]}; expected a non-empty string',
-                    path=name,
-                    line=k,
-                )
-            value = obj["score"]
-            if value is None or isinstance(value, bool) or not isinstance(value, int | float):
-                raise UserInputError(f"score {value!r} is not a number", path=name, line=k)
-            try:
-                value = float(value)
-            except OverflowError:  # a JSON integer too large for a float
-                value = math.inf
-            if not math.isfinite(value):
-                raise UserInputError(
-                    f"score is {shortened(str(obj['score']))}; expected a finite number",
-                    path=name,
-                    line=k,
-                )
-            out.add(system.strip(), _id_key(seg), value, k)
-    else:
-        header, rows = _tsv_rows(text, name)
-        col = {h.strip().lower(): k for k, h in enumerate(header)}
-        seg_col = col.get("segment", col.get("seg_id"))
-        if "system" not in col or seg_col is None or "score" not in col:
+    keys: list[str] = []
+    for (_, line), row in rows(path):
+        if list(row) != keys:  # every row of a header; each object of JSON Lines
+            keys = list(row)
+            columns = _generic_columns(name, keys, line)
+        system = row[columns["system"]]
+        if not isinstance(system, str) or not system.strip():
             raise UserInputError(
-                "expected a header with the columns system, segment (or seg_id) and score",
+                f"system is {shortened(json.dumps(system, default=str))}; expected a name",
                 path=name,
-                line=1,
+                line=line,
             )
-        for line, fields in rows:
-            if len(fields) != len(header):
-                raise UserInputError(
-                    f"expected {len(header)} tab-separated fields, found {len(fields)}",
-                    path=name,
-                    line=line,
-                )
-            score_text = fields[col["score"]].strip()
-            if not score_text:
-                raise UserInputError("missing score", path=name, line=line)
-            if not fields[col["system"]].strip():
-                raise UserInputError("empty system name", path=name, line=line)
-            out.add(
-                fields[col["system"]].strip(),
-                _id_key(fields[seg_col]),
-                _number(score_text, "score", name, line),
-                line,
-            )
+        out.add(
+            system.strip(),
+            _id_key(row[columns["segment"]]),
+            _score_value(row[columns["score"]], name, line),
+            line,
+        )
     j = out.build("generic")
     ints = all(isinstance(i, int) for i in j.items)
     return replace(j, item_base=id_base if ints else None)
+
+
+def _generic_columns(name: str, header: list[str], line: int = 1) -> dict[str, str]:
+    """The header's system, segment and score columns (matched without case), refusing a
+    header where two columns could be the same one."""
+    found: dict[str, list[str]] = {"system": [], "segment": [], "score": []}
+    for col in header:
+        key = str(col).strip().lower()
+        key = "segment" if key == "seg_id" else key
+        if key in found:
+            found[key].append(col)
+    for key, cols in found.items():
+        if len(cols) > 1:
+            raise UserInputError(
+                f"columns {', '.join(map(repr, cols))} could each be the {key}; keep one",
+                path=name,
+                line=line,
+            )
+    missing = [k for k, cols in found.items() if not cols]
+    if missing:
+        raise UserInputError(
+            "each row needs the columns system, segment (or seg_id) and score; missing "
+            f"{', '.join(missing)} in: {', '.join(map(str, header))}",
+            path=name,
+            line=line,
+        )
+    return {k: cols[0] for k, cols in found.items()}
+
+
+def _score_value(value: Any, name: str, line: int) -> float:
+    """A judgment's score from a table cell: a number, or the text of one."""
+    if isinstance(value, str):
+        if not value.strip():
+            raise UserInputError("missing score", path=name, line=line)
+        return _number(value.strip(), "score", name, line)
+    if value is None or isinstance(value, bool) or not isinstance(value, int | float):
+        raise UserInputError(f"score {value!r} is not a number", path=name, line=line)
+    try:
+        number = float(value)
+    except OverflowError:  # a JSON integer too large for a float
+        number = math.inf
+    if not math.isfinite(number):
+        raise UserInputError(
+            f"score is {shortened(str(value))}; expected a finite number", path=name, line=line
+        )
+    return number
 
 
 def read_judgments(
@@ -979,6 +980,10 @@ def bundled_mqm_ted(lp: str) -> dict[str, Any]:
 
 def guess_format(path: str | Path) -> str:
     """The format of a judgment file, from its first line."""
+    from mtpalette.io.tabular import table_format
+
+    if not str(path).endswith(".gz") and table_format(path) == "parquet":
+        return "generic"
     text = read_text(path)
     first = text.split("\n", 1)[0].strip()
     words = first.split()
@@ -993,7 +998,8 @@ def guess_format(path: str | Path) -> str:
         return "wmt-seg-scores"
     if cols[:5] == ["lp", "source", "translation", "reference", "human_score"]:
         return "wmt17-testset"
-    if first.startswith("{") or ("system" in cols and "score" in cols):
+    commas = [c.strip().strip('"').lower() for c in first.split(",")]
+    if first.startswith("{") or any("system" in c and "score" in c for c in (cols, commas)):
         return "generic"
     if str(path).endswith(".seg.score") and len(cols) == 2:
         return "mtme-seg"
