@@ -93,8 +93,11 @@ def main() -> None:
     The exception is caught here, not inside the app, so that tests invoking ``app`` with
     typer's ``CliRunner`` can inspect it (``result.exception``).
     """
+    from mtpalette.cli.pipes import pipe_safe_stdout
+
     try:
-        app()
+        with pipe_safe_stdout():
+            app()
     except UserInputError as exc:
         typer.echo(f"mtpalette: error: {exc}", err=True)
         sys.exit(USAGE_ERROR)
