@@ -321,7 +321,7 @@ def test_unwritable_and_unreadable(monkeypatch, capsys, files, tmp_path):
         (["--no-such-option"], "No such option"),
         (["-f", "xml"], "'xml' is not one of"),
         (["-w", "-1"], "--width"),
-        (["--table-format", "csv"], "'csv' is not one of"),
+        (["--table-format", "xlsx"], "'xlsx' is not one of"),
     ],
 )
 def test_usage_errors_exit_2(monkeypatch, capsys, files, args, message):

@@ -847,7 +847,8 @@ def read_generic(path: str | Path, *, id_base: int = 1) -> Judgments:
         system = row[columns["system"]]
         if not isinstance(system, str) or not system.strip():
             raise UserInputError(
-                f"system is {shortened(json.dumps(system, default=str))}; expected a name",
+                f'"system" is {shortened(json.dumps(system, default=str))}; '
+                "expected a non-empty string",
                 path=name,
                 line=line,
             )
