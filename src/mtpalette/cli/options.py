@@ -1,5 +1,5 @@
-"""Options shared by the meta-evaluation commands (``orange``, ``correlate``, ``agree``,
-``audit``), defined once, and the help sections (``rich_help_panel``) every command sorts its
+"""Options of the meta-evaluation commands (``orange``, ``correlate``, ``agree``,
+``audit``), each defined once, and the help sections (``rich_help_panel``) every command sorts its
 options into, so that ``--help`` reads as a few short lists instead of one long one.
 
 A command names an option by its type alias: ``seed: SeedOpt = 12345``.
@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-#: help of ``--scores`` and ``--export-scores`` (see :mod:`mtpalette.cli.external_opts`)
+#: help of ``--scores`` and ``--export-scores`` (see :mod:`mtpalette.api.external`)
 SCORES_HELP = "Metric scores from a file: NAME=PATH[,higher=no][,layout=mtme]."
 EXPORT_HELP = "Write each metric's segment scores to DIR/<metric>.tsv (for --scores)."
 
@@ -23,6 +23,9 @@ METRICS = "Metrics and text"
 RESAMPLING = "Resampling and significance"
 OUTPUTS = "Outputs"
 RUNNING = "Running"
+ORANGE = "ORANGE"
+LIMITED = "Limited ORANGE (--pivot)"
+CORRELATION = "Correlation"
 
 
 def opt(*names: str, panel: str, help: str, **kw) -> typer.models.OptionInfo:
@@ -46,6 +49,20 @@ SystemsGlobOpt = Annotated[
 ExcludeOpt = Annotated[
     list[str] | None, opt("--exclude", panel=INPUTS, help="File patterns to leave out.")
 ]
+NbestOpt = Annotated[
+    Path | None, opt("--nbest", panel=INPUTS, help="n-best file (Moses or JSONL).")
+]
+NbestFormatOpt = Annotated[str, opt("--nbest-format", panel=INPUTS, help="auto, moses or jsonl.")]
+NbestIdBaseOpt = Annotated[
+    int, opt("--id-base", panel=INPUTS, help="First segment id of the n-best.")
+]
+SourceOpt = Annotated[
+    Path | None,
+    opt("--source", panel=INPUTS, help="Source sentences (--pivot; plugins that read them)."),
+]
+MaxItemsOpt = Annotated[
+    int | None, opt("--max-items", panel=INPUTS, help="Use the first N segments only.")
+]
 
 # ----- human judgments ------------------------------------------------------------------
 BundledOpt = Annotated[
@@ -59,6 +76,56 @@ LpOpt = Annotated[str | None, opt("--lp", panel=HUMANS, help="Language pair (WMT
 RenameOpt = Annotated[
     str | None, opt("--rename", panel=HUMANS, help="Rename judged systems: A=a,B=b.")
 ]
+IdBaseOpt = Annotated[
+    int | None, opt("--id-base", panel=HUMANS, help="Id of the first line (ids = lines).")
+]
+MtmeOpt = Annotated[
+    Path | None, opt("--mtme", panel=HUMANS, help="An mt-metrics-eval test set folder (with --lp).")
+]
+HumanOpt = Annotated[str, opt("--human", panel=HUMANS, help="--mtme: the human scores (mqm...).")]
+MtmeRefOpt = Annotated[str, opt("--mtme-ref", panel=HUMANS, help="--mtme: the reference (refA).")]
+
+# ----- ORANGE and Limited ORANGE ----------------------------------------------------------
+OrangeRefsOpt = Annotated[
+    list[Path], opt("--refs", "-r", panel=INPUTS, help="Reference files, 2 or more: -r A B.")
+]
+MinCandidatesOpt = Annotated[
+    int, opt("--min-candidates", panel=INPUTS, help="Leave out shorter lists.")
+]
+MaxCandidatesOpt = Annotated[
+    int | None, opt("--max-candidates", panel=INPUTS, help="Keep the first N of each list.")
+]
+OracleOpt = Annotated[str, opt("--oracle", panel=ORANGE, help="leave-one-out or average-score.")]
+TiesOpt = Annotated[str, opt("--ties", panel=ORANGE, help="mid, optimistic, pessimistic.")]
+PivotOpt = Annotated[
+    Path | None, opt("--pivot", panel=LIMITED, help="A pivot translation (one reference).")
+]
+FeaturesOpt = Annotated[str, opt("--features", panel=LIMITED, help="ade,flu,sim.")]
+WeightsOpt = Annotated[
+    str | None, opt("--feature-weights", panel=LIMITED, help="One weight per feature.")
+]
+FeatureModeOpt = Annotated[
+    str, opt("--feature-mode", panel=LIMITED, help="pivot (paper) or direct.")
+]
+LmTextOpt = Annotated[list[Path] | None, opt("--lm-text", panel=LIMITED, help="LM training text.")]
+TmSourceOpt = Annotated[
+    list[Path] | None, opt("--tm-source", panel=LIMITED, help="TM source side.")
+]
+TmTargetOpt = Annotated[
+    list[Path] | None, opt("--tm-target", panel=LIMITED, help="TM target side.")
+]
+SynonymsOpt = Annotated[
+    str | None, opt("--synonyms", panel=LIMITED, help="Similarity: cilin, wordnet, @FILE.")
+]
+SourceTokenizeOpt = Annotated[
+    str, opt("--source-tokenize", panel=LIMITED, help="Source tokenizer.")
+]
+
+# ----- correlation ----------------------------------------------------------------------
+EpsilonOpt = Annotated[
+    str | None, opt("--epsilon", panel=CORRELATION, help="acc-eq/tau-eq threshold, or 'cal'.")
+]
+GroupingOpt = Annotated[str, opt("--grouping", panel=CORRELATION, help="none, item or system.")]
 
 # ----- metrics and text -----------------------------------------------------------------
 MetricsOpt = Annotated[
@@ -95,6 +162,25 @@ ExportScoresOpt = Annotated[Path | None, opt("--export-scores", panel=OUTPUTS, h
 ReportOpt = Annotated[
     Path | None, opt("--report", panel=OUTPUTS, help="Also write an HTML report.")
 ]
+CsvOpt = Annotated[Path | None, opt("--csv", panel=OUTPUTS, help="Table(s) as CSV.")]
+CurveStepOpt = Annotated[int | None, opt("--curve-step", panel=OUTPUTS, help="ORANGE-vs-N step.")]
+CurveCsvOpt = Annotated[Path | None, opt("--curve-csv", panel=OUTPUTS, help="Curve as CSV.")]
+CurvePlotOpt = Annotated[Path | None, opt("--curve-plot", panel=OUTPUTS, help="Curve plot (.png).")]
+ErrorsOpt = Annotated[Path | None, opt("--errors", panel=OUTPUTS, help="Error analysis (JSONL).")]
+ErrorsMaxOpt = Annotated[
+    int, opt("--errors-max", panel=OUTPUTS, help="Candidates kept per segment in errors.")
+]
 
 # ----- running --------------------------------------------------------------------------
 QuietOpt = Annotated[bool, opt("--quiet", "-q", panel=RUNNING, help="No progress messages.")]
+RunDirOpt = Annotated[
+    Path | None, opt("--run-dir", panel=RUNNING, help="Chunked, resumable run folder.")
+]
+ResumeOpt = Annotated[bool, opt("--resume", panel=RUNNING, help="Continue the run in --run-dir.")]
+ChunkSizeOpt = Annotated[int, opt("--chunk-size", panel=RUNNING, help="Segments per chunk.")]
+WorkersOpt = Annotated[
+    int, opt("--workers", panel=RUNNING, help="Local workers (processes, dask).")
+]
+SchedulerOpt = Annotated[
+    str | None, opt("--scheduler", panel=RUNNING, help="Dask scheduler (tcp://host:8786).")
+]
