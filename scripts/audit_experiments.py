@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from shared_data import shared_data  # scripts/shared_data.py
 
 METRICS = ["bleus:4", "nist", "wer", "per", "rouge-l", "rouge-w:1.2", "rouge-s:4", "chrf", "ter"]
 
@@ -102,7 +103,7 @@ def main(argv=None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out-dir", type=Path, required=True)
-    ap.add_argument("--data-dir", type=Path, default=Path("/work/shared/data"))
+    ap.add_argument("--data-dir", type=Path, default=shared_data())
     ap.add_argument("--bootstrap", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=12345)
     args = ap.parse_args(argv)
