@@ -20,7 +20,9 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from shared_data import shared_data  # scripts/shared_data.py
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
 
 METRICS = ["bleus:4", "nist", "wer", "per", "rouge-l", "rouge-w:1.2", "rouge-s:4", "chrf", "ter"]
 

@@ -31,7 +31,9 @@ import time
 from pathlib import Path
 
 import numpy as np
-from shared_data import shared_data  # scripts/shared_data.py
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
 
 BASELINES = ["bleus:4", "nist", "rouge-l", "rouge-s:*", "blanc"]
 WMT17_PAIRS = ["cs-en", "de-en", "fi-en", "lv-en", "ru-en", "tr-en", "zh-en"]

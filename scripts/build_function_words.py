@@ -21,7 +21,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from shared_data import shared_data  # scripts/shared_data.py
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
 
 LANGS = ("cs", "de", "en", "es", "fr")
 OUT = Path(__file__).parents[1] / "src" / "mtpalette" / "data" / "lexical"

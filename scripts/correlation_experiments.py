@@ -42,7 +42,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from shared_data import shared_data  # scripts/shared_data.py
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
 
 SEED_METRICS = [
     "bleus:4",

@@ -29,7 +29,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shared_data import shared_data  # scripts/shared_data.py
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
 
 METRICS = ["bleus:4", "bleus-syn:4", "rouge-l", "rouge-l-syn", "rouge-s:*", "rouge-s-syn:*"]
 SYSTEMS = ["Online-A", "Online-B", "Online-G", "Online-Y"]

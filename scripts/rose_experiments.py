@@ -32,7 +32,9 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from shared_data import shared_data  # scripts/shared_data.py
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
 
 INTO = ["cs-en", "de-en", "es-en", "fr-en"]
 OUT_OF = ["en-cs", "en-de", "en-es", "en-fr"]

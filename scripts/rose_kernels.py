@@ -27,7 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from shared_data import shared_data  # scripts/shared_data.py
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
 
 PAIRS = ["cs-en", "de-en", "es-en", "fr-en", "en-cs", "en-de", "en-es", "en-fr"]
 KERNELS = ["linear", "poly", "rbf"]

@@ -22,7 +22,7 @@ from mtpalette.api.inputs import JudgedInputs
 from mtpalette.cli import options as o
 from mtpalette.cli.console import result_console
 from mtpalette.cli.progress import ConsoleFeedback
-from mtpalette.cli.tables import print_agreement
+from mtpalette.cli.tables import print_agreement, show_written
 from mtpalette.io.judgments import FORMATS
 from mtpalette.stats.correlation import STATISTICS
 
@@ -81,5 +81,4 @@ def agree(
     )  # fmt: skip
     result = run_agreement(run, ConsoleFeedback(console))
     print_agreement(result_console(), result.agreement)
-    for value in result.outputs.values():
-        console.print(f"wrote {value}", style="dim")
+    show_written(console, result.outputs)

@@ -26,7 +26,7 @@ from mtpalette.api.inputs import CandidateInputs, JudgedInputs
 from mtpalette.cli import options as o
 from mtpalette.cli.console import result_console
 from mtpalette.cli.progress import ConsoleFeedback
-from mtpalette.cli.tables import print_audit
+from mtpalette.cli.tables import print_audit, show_written
 
 FormatOpt = Annotated[str, o.opt("--format", panel=o.HUMANS, help="Judgment file format (auto).")]
 NbestOpt = Annotated[
@@ -78,5 +78,4 @@ def audit_cmd(
     )  # fmt: skip
     result = run_audit(run, ConsoleFeedback(console))
     print_audit(result_console(), result.audit)
-    for value in result.outputs.values():
-        console.print(f"wrote {value}", style="dim")
+    show_written(console, result.outputs)

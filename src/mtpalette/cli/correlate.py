@@ -31,9 +31,8 @@ from mtpalette.api.correlation_run import (
 )
 from mtpalette.api.inputs import JudgedInputs
 from mtpalette.cli import options as o
-from mtpalette.cli.console import emit_signatures, result_console
 from mtpalette.cli.progress import ConsoleFeedback
-from mtpalette.cli.tables import print_correlation
+from mtpalette.cli.tables import show_correlation
 from mtpalette.io.judgments import FORMATS
 from mtpalette.metaeval.correlation import SYSTEM_SCORES
 from mtpalette.stats.correlation import STATISTICS
@@ -123,10 +122,4 @@ def correlate(
         parse_epsilon(epsilon), threshold, bootstrap, seed, confidence, test, permutations,
         alpha, outputs,
     )  # fmt: skip
-    result = run_correlation(run, ConsoleFeedback(console))
-    out = result_console()
-    for table, title in zip(result.tables, result.titles, strict=True):
-        print_correlation(out, table, title=title)
-    emit_signatures(out, result.signatures)
-    for value in result.outputs.values():
-        console.print(f"wrote {value}", style="dim")
+    show_correlation(run_correlation(run, ConsoleFeedback(console)), console)

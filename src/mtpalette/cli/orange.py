@@ -21,9 +21,8 @@ from mtpalette.api.limited import LimitedFeatures
 from mtpalette.api.orange_run import OrangeOutputs, OrangeRun, run_orange
 from mtpalette.cli import options as o
 from mtpalette.cli.backend_opts import BackendOption
-from mtpalette.cli.console import result_console
 from mtpalette.cli.progress import ConsoleFeedback
-from mtpalette.cli.tables import print_orange
+from mtpalette.cli.tables import show_orange
 
 
 def orange(
@@ -103,8 +102,4 @@ def orange(
         candidates, metrics, scores, tokenize, lowercase, oracle, ties, bootstrap, seed,
         confidence, min_candidates, max_candidates, source, limited, chunking, outputs,
     )  # fmt: skip
-    result = run_orange(run, ConsoleFeedback(console))
-    print_orange(result_console(), result.table, title=result.title)
-    for key, value in result.outputs.items():
-        if key != "errors_records":
-            console.print(f"wrote {value}", style="dim")
+    show_orange(run_orange(run, ConsoleFeedback(console)), console)

@@ -12,9 +12,11 @@ from rich.console import Console
 from rich.table import Table
 
 from mtpalette.api.correlation_run import LABELS
-from mtpalette.cli.console import emit_note, emit_signatures, emit_table
+from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
 
 if TYPE_CHECKING:
+    from mtpalette.api.correlation_run import CorrelationResult
+    from mtpalette.api.orange_run import OrangeResult
     from mtpalette.metaeval.agreement import Agreement
     from mtpalette.metaeval.audit import Audit
     from mtpalette.metaeval.correlation import CorrelationTable
@@ -194,3 +196,25 @@ def print_audit(console: Console, a: Audit) -> None:
         f"as good as (better than) the reference; {a.n_resamples} bootstrap resamples over "
         f"segments (seed {a.seed}), {100 * a.confidence:g}% percentile intervals.",
     )
+
+
+def show_written(console: Console, outputs: dict[str, object]) -> None:
+    """One dim line per file a run wrote (counts such as ``errors_records`` left out)."""
+    for key, value in outputs.items():
+        if not key.endswith("_records"):
+            console.print(f"wrote {value}", style="dim")
+
+
+def show_orange(result: OrangeResult, notes: Console) -> None:
+    """An ORANGE run: its table on standard output, the files it wrote on ``notes``."""
+    print_orange(result_console(), result.table, title=result.title)
+    show_written(notes, result.outputs)
+
+
+def show_correlation(result: CorrelationResult, notes: Console) -> None:
+    """A correlation run: one table per statistic, the signatures, the files written."""
+    out = result_console()
+    for table, title in zip(result.tables, result.titles, strict=True):
+        print_correlation(out, table, title=title)
+    emit_signatures(out, result.signatures)
+    show_written(notes, result.outputs)
