@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtpalette.api.checks import check_resampling
+from mtpalette.api.checks import bootstrap_of, check_resampling
 from mtpalette.api.correlation_run import parse_epsilon
 from mtpalette.api.description import Description
 from mtpalette.api.feedback import SILENT, Feedback
@@ -140,9 +140,7 @@ def run_agreement(run: AgreementRun, feedback: Feedback = SILENT) -> AgreementRe
         grouping=run.grouping,
         oracle=run.oracle,
         ties=run.ties,
-        n_resamples=run.bootstrap,
-        confidence=run.confidence,
-        seed=run.seed,
+        **bootstrap_of(run),
         epsilon=run.epsilon,
         reference_scores=rated_refs,
         scores=scores,

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.api.checks import check_resampling, checked, metric_specs
+from mtpalette.api.checks import bootstrap_of, check_resampling, checked, metric_specs
 from mtpalette.api.description import Description
 from mtpalette.api.external import parse_scores
 from mtpalette.api.feedback import SILENT, Feedback
@@ -147,9 +147,7 @@ def run_audit(run: AuditRun, feedback: Feedback = SILENT) -> AuditResult:
         parsed,
         candidate_human=cand_human,
         reference_human=ref_human,
-        n_resamples=run.bootstrap,
-        confidence=run.confidence,
-        seed=run.seed,
+        **bootstrap_of(run),
         progress=lambda ms: feedback.track(ms, "scoring with each reference held out"),
     )
     outputs: dict[str, Any] = {}

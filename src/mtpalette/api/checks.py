@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from mtpalette.errors import UserInputError
 from mtpalette.metrics.scoring import TextPairs
@@ -94,6 +94,19 @@ def check_resampling(
         raise UserInputError(f"--permutations must be 0 (no test) or more (got {permutations})")
     if seed is not None and not 0 <= seed < 2**63:
         raise UserInputError(f"--seed must be between 0 and 2**63 - 1 (got {seed})")
+
+
+def bootstrap_of(run: Any) -> dict[str, Any]:
+    """The bootstrap settings of a run description (``bootstrap``, ``confidence``, ``seed``)
+    as the library's keyword arguments.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> bootstrap_of(SimpleNamespace(bootstrap=100, confidence=0.9, seed=1))
+    {'n_resamples': 100, 'confidence': 0.9, 'seed': 1}
+    """
+    return {"n_resamples": run.bootstrap, "confidence": run.confidence, "seed": run.seed}
 
 
 def sources(srcs: Sequence[str], n: int) -> list[str]:

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.api.checks import check_resampling, checked, metric_specs
+from mtpalette.api.checks import bootstrap_of, check_resampling, checked, metric_specs
 from mtpalette.api.description import Description
 from mtpalette.api.external import export_all, parse_scores
 from mtpalette.api.feedback import SILENT, Feedback
@@ -278,11 +278,8 @@ class CorrelationRun(Description):
 
     def common(self) -> dict[str, Any]:
         """The resampling and test settings of every table."""
-        return dict(
-            n_resamples=self.bootstrap, confidence=self.confidence, seed=self.seed,
-            test=self.test, n_permutations=self.permutations, alpha=self.alpha,
-            epsilon=self.epsilon,
-        )  # fmt: skip
+        tests = dict(test=self.test, n_permutations=self.permutations, alpha=self.alpha)
+        return bootstrap_of(self) | tests | {"epsilon": self.epsilon}
 
 
 @dataclass

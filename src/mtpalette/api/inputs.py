@@ -7,6 +7,7 @@ The mt-metrics-eval folder (``--mtme DIR --lp``) enters through :func:`mtme_inpu
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -181,26 +182,12 @@ class JudgedInputs(Description):
     ) -> tuple[SegmentData, Judgments, dict[str, Any]]:
         """The judgments aligned with their texts, and a record of the inputs."""
         self.validate()
-        judgments, fmt, refs, systems = self.judgments, self.fmt, self.refs, self.systems
-        if self.mtme is not None:
-            judgments, fmt, refs, systems = mtme_inputs(
-                self.mtme, self.lp, self.human, self.mtme_ref
-            )
-        return load_task(
-            bundled=self.bundled,
-            judgments=judgments,
-            fmt=fmt,
-            refs=refs,
-            systems=systems,
-            systems_dir=self.systems_dir,
-            systems_glob=self.systems_glob,
-            exclude=self.exclude,
-            seg_ids=self.seg_ids,
-            id_base=self.id_base,
-            lp=self.lp,
-            rename=self.rename,
-            note=note,
-        )
+        task = dataclasses.asdict(self)
+        mtme, human, mtme_ref = task.pop("mtme"), task.pop("human"), task.pop("mtme_ref")
+        if mtme is not None:
+            found = mtme_inputs(mtme, self.lp, human, mtme_ref)
+            task.update(zip(("judgments", "fmt", "refs", "systems"), found, strict=True))
+        return load_task(**task, note=note)
 
 
 def mtme_inputs(root: Path, lp: str | None, human: str, ref: str):

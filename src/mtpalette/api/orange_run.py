@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.api.checks import check_resampling, checked, metric_specs
+from mtpalette.api.checks import bootstrap_of, check_resampling, checked, metric_specs
 from mtpalette.api.chunked import ChunkedLists, Chunking
 from mtpalette.api.description import Description
 from mtpalette.api.external import export_all, parse_scores
@@ -319,10 +319,7 @@ def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
         for path in export:
             feedback.note(f"wrote {path}")
     common = dict(ties=run.ties, min_candidates=run.min_candidates)
-    table = evaluate(
-        comparisons, n_resamples=run.bootstrap, confidence=run.confidence, seed=run.seed,
-        **common,
-    )  # fmt: skip
+    table = evaluate(comparisons, **bootstrap_of(run), **common)
     curve = None
     if out.wants_curve:
         step = out.curve_step or max(1, math.ceil(int(lists.n_candidates.max()) / CURVE_POINTS))

@@ -33,13 +33,10 @@ from mtpalette.api.inputs import JudgedInputs
 from mtpalette.cli import options as o
 from mtpalette.cli.progress import ConsoleFeedback
 from mtpalette.cli.tables import show_correlation
-from mtpalette.io.judgments import FORMATS
 from mtpalette.metaeval.correlation import SYSTEM_SCORES
 from mtpalette.stats.correlation import STATISTICS
 from mtpalette.stats.significance import LEVELS, TESTS
 
-FORMAT_HELP = "auto, " + ", ".join(FORMATS) + ", wmt17-testset"
-FormatOpt = Annotated[str, o.opt("--format", panel=o.HUMANS, help=FORMAT_HELP)]
 StatOpt = Annotated[
     str, o.opt("--stat", panel=o.CORRELATION, help="Comma-separated: " + ", ".join(STATISTICS))
 ]
@@ -61,26 +58,11 @@ KeepOpt = Annotated[
 ]
 
 
+@o.with_options(
+    o.METRIC_SPECS, o.TEXT, o.JUDGMENTS, o.JUDGED_IDS, o.SYSTEM_FILES, o.RESAMPLING_OPTIONS,
+    o.RUN_FILES, o.QUIET,
+)  # fmt: skip
 def correlate(
-    metrics: o.MetricsOpt = None,
-    scores_from: o.ScoresOpt = None,
-    tokenize: o.TokenizeOpt = "13a",
-    lowercase: o.LowercaseOpt = False,
-    bundled: o.BundledOpt = None,
-    mtme: o.MtmeOpt = None,
-    human: o.HumanOpt = "mqm",
-    mtme_ref: o.MtmeRefOpt = "refA",
-    judgments: o.JudgmentsOpt = None,
-    fmt: FormatOpt = "auto",
-    seg_ids: o.SegIdsOpt = None,
-    id_base: o.IdBaseOpt = None,
-    lp: o.LpOpt = None,
-    rename: o.RenameOpt = None,
-    refs: o.RefsOpt = None,
-    systems: o.SystemsOpt = None,
-    systems_dir: o.SystemsDirOpt = None,
-    systems_glob: o.SystemsGlobOpt = "*",
-    exclude: o.ExcludeOpt = None,
     max_items: o.MaxItemsOpt = None,
     source: o.SourceOpt = None,
     stat: StatOpt = "pearson",
@@ -89,19 +71,14 @@ def correlate(
     system_score: SystemScoreOpt = "corpus",
     epsilon: o.EpsilonOpt = None,
     threshold: ThresholdOpt = 25.0,
-    bootstrap: o.BootstrapOpt = 1000,
-    seed: o.SeedOpt = 12345,
-    confidence: o.ConfidenceOpt = 0.95,
     test: TestOpt = "permutation",
     permutations: PermutationsOpt = 1000,
     alpha: AlphaOpt = 0.05,
-    out_dir: o.OutDirOpt = None,
-    json_out: o.JsonOpt = None,
     csv_out: o.CsvOpt = None,
     export_scores: o.ExportScoresOpt = None,
     keep_scores: KeepOpt = False,
     report: o.ReportOpt = None,
-    quiet: o.QuietOpt = False,
+    **options,
 ) -> None:
     """Correlate metrics with human judgments (MQM, DA): table with CI and clusters.
 
@@ -110,16 +87,15 @@ def correlate(
     system --out-dir run/`; `mtpalette correlate -j scores.jsonl -r ref.txt -s A.txt B.txt
     --scores comet=comet.tsv -m bleu --grouping item --stat kendall`.
     """
-    console = Console(stderr=True, quiet=quiet)
-    inputs = JudgedInputs(
-        bundled, judgments, fmt, refs, systems, systems_dir, systems_glob, exclude, seg_ids,
-        id_base, lp, rename, mtme, human, mtme_ref,
-    )  # fmt: skip
-    outputs = CorrelationOutputs(out_dir, json_out, csv_out, export_scores, keep_scores, report)
-    run = CorrelationRun(
-        inputs, metrics, scores_from, tokenize, lowercase, max_items, source,
-        [s.strip() for s in stat.split(",") if s.strip()], grouping, level, system_score,
-        parse_epsilon(epsilon), threshold, bootstrap, seed, confidence, test, permutations,
-        alpha, outputs,
+    console = Console(stderr=True, quiet=options["quiet"])
+    outputs = CorrelationOutputs(
+        options["out_dir"], options["json_out"], csv_out, export_scores, keep_scores, report
+    )
+    run = o.fill(
+        CorrelationRun, options, inputs=o.fill(JudgedInputs, options), max_items=max_items,
+        source=source, statistics=[s.strip() for s in stat.split(",") if s.strip()],
+        grouping=grouping, level=level, system_score=system_score,
+        epsilon=parse_epsilon(epsilon), threshold=threshold, test=test,
+        permutations=permutations, alpha=alpha, outputs=outputs,
     )  # fmt: skip
     show_correlation(run_correlation(run, ConsoleFeedback(console)), console)

@@ -36,27 +36,9 @@ from mtpalette.metrics import Metric, known_metrics, parse_specs
 from mtpalette.report.html import write_report
 
 #: metrics of the score table, in display order (those of unregistered families are skipped)
-SCORE_METRICS = [
-    "bleu",
-    "bleus:4",
-    "chrf",
-    "wer",
-    "per",
-    "rouge-l",
-    "rouge-w:1.2",
-    "rouge-s:4",
-]
+SCORE_METRICS = ["bleu", "bleus:4", "chrf", "wer", "per", "rouge-l", "rouge-w:1.2", "rouge-s:4"]
 #: metrics of the ORANGE table
-ORANGE_METRICS = [
-    "bleus:1..4",
-    "chrf",
-    "wer",
-    "per",
-    "rouge-l",
-    "rouge-w:1.2",
-    "rouge-s:4",
-    "rouge-s:*",
-]
+ORANGE_METRICS = ["bleus:1..4", *SCORE_METRICS[2:], "rouge-s:*"]
 #: further families suggested at the end of the demo
 MORE_METRICS = ["nist", "ter", "gtm", "rouge-su:4"]
 DATA = ("data", "mqm_ted", "zhen")

@@ -2,15 +2,29 @@
 ``audit``), each defined once, and the help sections (``rich_help_panel``) every command sorts its
 options into, so that ``--help`` reads as a few short lists instead of one long one.
 
-A command names an option by its type alias: ``seed: SeedOpt = 12345``.
+A command names an option by its type alias (``seed: SeedOpt = 12345``), or takes a whole
+group of options at once with :func:`with_options` (``@with_options(RESAMPLING_OPTIONS)``):
+the options of a group are defined once, here, with their defaults, and reach the command in
+its ``**options``; :func:`fill` turns them into the part of the run description they describe.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import inspect
+import typing
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 import typer
+
+from mtpalette.io.judgments import FORMATS
+
+T = TypeVar("T")
+#: a group of options: parameter name -> (annotated type, default)
+Group = Mapping[str, tuple[Any, Any]]
 
 #: help of ``--scores`` and ``--export-scores`` (see :mod:`mtpalette.api.external`)
 SCORES_HELP = "Metric scores from a file: NAME=PATH[,higher=no][,layout=mtme]."
@@ -184,3 +198,109 @@ WorkersOpt = Annotated[
 SchedulerOpt = Annotated[
     str | None, opt("--scheduler", panel=RUNNING, help="Dask scheduler (tcp://host:8786).")
 ]
+
+# ----- groups ---------------------------------------------------------------------------
+FormatOpt = Annotated[
+    str, opt("--format", panel=HUMANS, help="auto, " + ", ".join(FORMATS) + ", wmt17-testset")
+]
+#: the candidates' files, shared by every meta-evaluation command
+SYSTEM_FILES: Group = {
+    "systems": (SystemsOpt, None),
+    "systems_dir": (SystemsDirOpt, None),
+    "systems_glob": (SystemsGlobOpt, "*"),
+    "exclude": (ExcludeOpt, None),
+}
+#: n-best lists as candidates
+NBEST: Group = {
+    "nbest": (NbestOpt, None),
+    "nbest_format": (NbestFormatOpt, "auto"),
+    "id_base": (NbestIdBaseOpt, 0),
+}
+#: human judgments and the texts they rate (with SYSTEM_FILES)
+JUDGMENTS: Group = {
+    "bundled": (BundledOpt, None),
+    "mtme": (MtmeOpt, None),
+    "human": (HumanOpt, "mqm"),
+    "mtme_ref": (MtmeRefOpt, "refA"),
+    "judgments": (JudgmentsOpt, None),
+    "fmt": (FormatOpt, "auto"),
+    "seg_ids": (SegIdsOpt, None),
+    "lp": (LpOpt, None),
+    "rename": (RenameOpt, None),
+    "refs": (RefsOpt, None),
+}
+#: the judgments' id of the first line
+JUDGED_IDS: Group = {"id_base": (IdBaseOpt, None)}
+#: metric specs and metrics read from score files
+METRIC_SPECS: Group = {"metrics": (MetricsOpt, None), "scores": (ScoresOpt, None)}
+#: run-wide text settings
+TEXT: Group = {"tokenize": (TokenizeOpt, "13a"), "lowercase": (LowercaseOpt, False)}
+#: the bootstrap of every interval
+RESAMPLING_OPTIONS: Group = {
+    "bootstrap": (BootstrapOpt, 1000),
+    "seed": (SeedOpt, 12345),
+    "confidence": (ConfidenceOpt, 0.95),
+}
+#: the run file and, optionally, a folder for every output
+RUN_FILES: Group = {"out_dir": (OutDirOpt, None), "json_out": (JsonOpt, None)}
+#: progress and notes
+QUIET: Group = {"quiet": (QuietOpt, False)}
+
+
+def with_options(*groups: Group) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Give a command the options of ``groups`` besides its own (its own win a name clash);
+    typer reads them from the signature, the command gets them in its ``**options``.
+
+    Examples
+    --------
+    >>> @with_options(QUIET)
+    ... def cmd(n: int = 1, **options):
+    ...     return n, options
+    >>> list(inspect.signature(cmd).parameters), cmd(n=2, quiet=True)
+    (['n', 'quiet'], (2, {'quiet': True}))
+    """
+
+    def wrap(fn: Callable[..., T]) -> Callable[..., T]:
+        hints = typing.get_type_hints(fn, include_extras=True)
+        params = [
+            p.replace(annotation=hints.get(p.name, p.annotation), kind=p.KEYWORD_ONLY)
+            for p in inspect.signature(fn).parameters.values()
+            if p.kind is not p.VAR_KEYWORD
+        ]
+        taken = {p.name for p in params}
+        for group in groups:
+            for name, (annotation, default) in group.items():
+                if name not in taken:
+                    params.append(
+                        inspect.Parameter(
+                            name,
+                            inspect.Parameter.KEYWORD_ONLY,
+                            default=default,
+                            annotation=annotation,
+                        )  # fmt: skip
+                    )
+                    taken.add(name)
+
+        @functools.wraps(fn)
+        def command(**kwargs: Any) -> T:
+            return fn(**kwargs)
+
+        command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        command.__annotations__ = {p.name: p.annotation for p in params}
+        del command.__wrapped__  # type: ignore[attr-defined]
+        return command
+
+    return wrap
+
+
+def fill(cls: type[T], options: Mapping[str, Any], **given: Any) -> T:
+    """``cls`` (a dataclass) from the options named as its fields, and ``given``.
+
+    Examples
+    --------
+    >>> from mtpalette.api.inputs import JudgedInputs
+    >>> fill(JudgedInputs, {"bundled": "zhen", "quiet": True}).bundled
+    'zhen'
+    """
+    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    return cls(**{k: v for k, v in options.items() if k in names} | given)

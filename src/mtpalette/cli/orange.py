@@ -25,28 +25,15 @@ from mtpalette.cli.progress import ConsoleFeedback
 from mtpalette.cli.tables import show_orange
 
 
+@o.with_options(
+    o.NBEST, o.SYSTEM_FILES, o.METRIC_SPECS, o.TEXT, o.RESAMPLING_OPTIONS, o.RUN_FILES, o.QUIET
+)
 def orange(
     refs: o.OrangeRefsOpt,
-    nbest: o.NbestOpt = None,
-    nbest_format: o.NbestFormatOpt = "auto",
-    id_base: o.NbestIdBaseOpt = 0,
-    systems: o.SystemsOpt = None,
-    systems_dir: o.SystemsDirOpt = None,
-    systems_glob: o.SystemsGlobOpt = "*",
-    exclude: o.ExcludeOpt = None,
     min_candidates: o.MinCandidatesOpt = 1,
     max_candidates: o.MaxCandidatesOpt = None,
-    metrics: o.MetricsOpt = None,
-    scores: o.ScoresOpt = None,
-    tokenize: o.TokenizeOpt = "13a",
-    lowercase: o.LowercaseOpt = False,
     oracle: o.OracleOpt = "leave-one-out",
     ties: o.TiesOpt = "mid",
-    bootstrap: o.BootstrapOpt = 1000,
-    seed: o.SeedOpt = 12345,
-    confidence: o.ConfidenceOpt = 0.95,
-    out_dir: o.OutDirOpt = None,
-    json_out: o.JsonOpt = None,
     csv_out: o.CsvOpt = None,
     curve_step: o.CurveStepOpt = None,
     curve_csv: o.CurveCsvOpt = None,
@@ -71,7 +58,7 @@ def orange(
     backend: BackendOption = "inproc",
     workers: o.WorkersOpt = 1,
     scheduler: o.SchedulerOpt = None,
-    quiet: o.QuietOpt = False,
+    **options,
 ) -> None:
     """Rank the references among candidate translations (ORANGE, Lin and Och 2004).
 
@@ -81,25 +68,22 @@ def orange(
     nbest.txt -m bleus:4 --curve-step 64 --out-dir run/` (n-best lists);
     `mtpalette orange -r refA.txt refB.txt -s A.txt B.txt --pivot pivot.txt` (Limited ORANGE).
     """
-    console = Console(stderr=True, quiet=quiet)
-    candidates = CandidateInputs(
-        list(refs), nbest, nbest_format, id_base, systems, systems_dir, systems_glob, exclude or []
-    )
-    limited = None
+    console = Console(stderr=True, quiet=options["quiet"])
+    limited = chunking = None
     if pivot is not None:
         limited = LimitedFeatures(
             pivot, features, feature_weights, feature_mode, lm_text, tm_source, tm_target,
             synonyms, source_tokenize,
         )  # fmt: skip
-    chunking = None
     if run_dir is not None or resume:
         chunking = Chunking(run_dir, resume, chunk_size, backend, workers, scheduler)
     outputs = OrangeOutputs(
-        out_dir, json_out, csv_out, curve_step, curve_csv, curve_plot, errors, errors_max,
-        export_scores, report,
+        options["out_dir"], options["json_out"], csv_out, curve_step, curve_csv, curve_plot,
+        errors, errors_max, export_scores, report,
     )  # fmt: skip
-    run = OrangeRun(
-        candidates, metrics, scores, tokenize, lowercase, oracle, ties, bootstrap, seed,
-        confidence, min_candidates, max_candidates, source, limited, chunking, outputs,
+    run = o.fill(
+        OrangeRun, options, candidates=o.fill(CandidateInputs, options, refs=list(refs)),
+        oracle=oracle, ties=ties, min_candidates=min_candidates, max_candidates=max_candidates,
+        source=source, limited=limited, chunking=chunking, outputs=outputs,
     )  # fmt: skip
     show_orange(run_orange(run, ConsoleFeedback(console)), console)
