@@ -20,8 +20,9 @@ the command line prints. Every command of the command line is such a run.
 Examples
 --------
 >>> from mtpalette.api import corpus_score
->>> [round(s.value, 2) for s in corpus_score(["the cat sat"], [["the cat sat"]], "bleu")]
-[100.0]
+>>> hyps, refs = ["the cat sat on the mat"], [["the cat sat on the mat"]]
+>>> [round(s.value, 2) for s in corpus_score(hyps, refs, ["bleu", "bleus:4"])]
+[100.0, 100.0]
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ stay dataclasses) and validates it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 import typing
@@ -35,10 +36,19 @@ class Description:
     >>> d = Demo.from_dict({"files": ["a.txt"], "n": 2})
     >>> d.files, d.to_dict()
     ([PosixPath('a.txt')], {'files': ['a.txt'], 'n': 2})
+    >>> Demo(["b.txt"]) == Demo([Path("b.txt")])
+    True
     """
 
     #: the name saved with the description, checked when it is loaded
     kind: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        # paths may be given as strings, as on the command line
+        for name, hint in _hints(type(self)).items():
+            value = getattr(self, name)
+            if isinstance(value, str | list):
+                object.__setattr__(self, name, _paths(value, hint))
 
     def validate(self) -> None:
         """Refuse an inconsistent description (a :class:`UserInputError`); nothing by default."""
@@ -85,6 +95,24 @@ class Description:
         description = cls.from_dict(data.get("description"), where=str(path))
         description.validate()
         return description
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: v for k, v in typing.get_type_hints(cls).items() if k in names}
+
+
+def _paths(value: Any, hint: Any) -> Any:
+    """Strings typed as paths made :class:`Path` (in lists too); other values unchanged."""
+    options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    for option in options:
+        if option is Path and isinstance(value, str):
+            return Path(value)
+        if typing.get_origin(option) is list and isinstance(value, list):
+            (item,) = typing.get_args(option)
+            return [_paths(v, item) for v in value]
+    return value
 
 
 def _plain(value: Any) -> Any:
