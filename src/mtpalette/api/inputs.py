@@ -2,7 +2,8 @@
 system outputs or n-best lists) and judged tasks (human judgments aligned with the texts they
 rate), each described by a small dataclass that checks and loads itself.
 
-The mt-metrics-eval folder (``--mtme DIR --lp``) enters through :func:`mtme_inputs` alone.
+The mt-metrics-eval folder (``--mtme DIR --lp``) enters through
+:func:`mtpalette.api.folders.mtme_inputs` alone.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from mtpalette.api.description import Description
+from mtpalette.api.folders import mtme_inputs
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import (
     Judgments,
@@ -188,15 +190,6 @@ class JudgedInputs(Description):
             found = mtme_inputs(mtme, self.lp, human, mtme_ref)
             task.update(zip(("judgments", "fmt", "refs", "systems"), found, strict=True))
         return load_task(**task, note=note)
-
-
-def mtme_inputs(root: Path, lp: str | None, human: str, ref: str):
-    """``judgments``, ``fmt``, ``refs`` and ``systems`` of one language pair of an
-    mt-metrics-eval folder (see :mod:`mtpalette.io.mtme`): the one place the folder is read."""
-    from mtpalette.io.mtme import mtme_paths
-
-    paths = mtme_paths(root, lp, human, ref)
-    return paths["judgments"], "mtme-seg", paths["refs"], paths["systems"]
 
 
 def load_task(
