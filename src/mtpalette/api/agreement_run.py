@@ -25,17 +25,7 @@ from mtpalette.metrics import known_metrics, parse_specs
 from mtpalette.stats.correlation import STATISTICS
 
 #: the metrics of Lin and Och (2004)'s tables and chrF/TER, where registered
-SEED_METRICS = [
-    "bleus:4",
-    "nist",
-    "wer",
-    "per",
-    "rouge-l",
-    "rouge-w:1.2",
-    "rouge-s:4",
-    "chrf",
-    "ter",
-]
+SEED_METRICS = "bleus:4 nist wer per rouge-l rouge-w:1.2 rouge-s:4 chrf ter".split()
 
 
 def available(specs: list[str]) -> tuple[list[str], list[str]]:
