@@ -53,7 +53,7 @@ def agree(
     run = o.fill(
         AgreementRun, options, inputs=o.fill(JudgedInputs, options), metrics=metrics,
         max_items=max_items, statistic=stat, grouping=grouping, epsilon=parse_epsilon(epsilon),
-        oracle=oracle, ties=ties, json=options["json_out"],
+        oracle=oracle, ties=ties,
     )  # fmt: skip
     result = run_agreement(run, ConsoleFeedback(console))
     print_agreement(result_console(), result.agreement)

@@ -29,7 +29,7 @@ from mtpalette.cli.tables import print_audit, show_written
 @o.with_options(
     o.METRIC_SPECS, o.TEXT, o.JUDGMENTS, o.SYSTEM_FILES, o.NBEST, o.RESAMPLING_OPTIONS, o.QUIET
 )
-def audit_cmd(json_out: o.JsonOpt = None, **options) -> None:
+def audit_cmd(json: o.JsonOpt = None, **options) -> None:
     """Audit ORANGE's premise: how often candidates outrank the held-out reference.
 
     Examples: `mtpalette audit --bundled zhen -m bleus:4 chrf wer`; `mtpalette audit -r refA.txt
@@ -38,7 +38,7 @@ def audit_cmd(json_out: o.JsonOpt = None, **options) -> None:
     console = Console(stderr=True, quiet=options["quiet"])
     judged = o.fill(JudgedInputs, options, id_base=None)
     candidates = o.fill(CandidateInputs, options, refs=list(options["refs"] or []))
-    run = o.fill(AuditRun, options, judged=judged, candidates=candidates, json=json_out)
+    run = o.fill(AuditRun, options, judged=judged, candidates=candidates, json=json)
     result = run_audit(run, ConsoleFeedback(console))
     print_audit(result_console(), result.audit)
     show_written(console, result.outputs)

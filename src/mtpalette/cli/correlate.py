@@ -53,14 +53,11 @@ PermutationsOpt = Annotated[
 AlphaOpt = Annotated[
     float, o.opt("--alpha", panel=o.RESAMPLING, help="Significance level of clusters.")
 ]
-KeepOpt = Annotated[
-    bool, o.opt("--keep-scores", panel=o.OUTPUTS, help="Keep segment scores (for plots).")
-]
 
 
 @o.with_options(
     o.METRIC_SPECS, o.TEXT, o.JUDGMENTS, o.JUDGED_IDS, o.SYSTEM_FILES, o.RESAMPLING_OPTIONS,
-    o.RUN_FILES, o.QUIET,
+    o.CORRELATION_OUTPUTS, o.QUIET,
 )  # fmt: skip
 def correlate(
     max_items: o.MaxItemsOpt = None,
@@ -74,10 +71,6 @@ def correlate(
     test: TestOpt = "permutation",
     permutations: PermutationsOpt = 1000,
     alpha: AlphaOpt = 0.05,
-    csv_out: o.CsvOpt = None,
-    export_scores: o.ExportScoresOpt = None,
-    keep_scores: KeepOpt = False,
-    report: o.ReportOpt = None,
     **options,
 ) -> None:
     """Correlate metrics with human judgments (MQM, DA): table with CI and clusters.
@@ -88,14 +81,11 @@ def correlate(
     --scores comet=comet.tsv -m bleu --grouping item --stat kendall`.
     """
     console = Console(stderr=True, quiet=options["quiet"])
-    outputs = CorrelationOutputs(
-        options["out_dir"], options["json_out"], csv_out, export_scores, keep_scores, report
-    )
     run = o.fill(
         CorrelationRun, options, inputs=o.fill(JudgedInputs, options), max_items=max_items,
         source=source, statistics=[s.strip() for s in stat.split(",") if s.strip()],
         grouping=grouping, level=level, system_score=system_score,
         epsilon=parse_epsilon(epsilon), threshold=threshold, test=test,
-        permutations=permutations, alpha=alpha, outputs=outputs,
+        permutations=permutations, alpha=alpha, outputs=o.fill(CorrelationOutputs, options),
     )  # fmt: skip
     show_correlation(run_correlation(run, ConsoleFeedback(console)), console)

@@ -20,6 +20,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
+from mtpalette.cli.backend_opts import BackendOption
 from mtpalette.io.judgments import FORMATS
 
 T = TypeVar("T")
@@ -177,6 +178,9 @@ ReportOpt = Annotated[
     Path | None, opt("--report", panel=OUTPUTS, help="Also write an HTML report.")
 ]
 CsvOpt = Annotated[Path | None, opt("--csv", panel=OUTPUTS, help="Table(s) as CSV.")]
+KeepScoresOpt = Annotated[
+    bool, opt("--keep-scores", panel=OUTPUTS, help="Keep segment scores (for plots).")
+]
 CurveStepOpt = Annotated[int | None, opt("--curve-step", panel=OUTPUTS, help="ORANGE-vs-N step.")]
 CurveCsvOpt = Annotated[Path | None, opt("--curve-csv", panel=OUTPUTS, help="Curve as CSV.")]
 CurvePlotOpt = Annotated[Path | None, opt("--curve-plot", panel=OUTPUTS, help="Curve plot (.png).")]
@@ -242,7 +246,56 @@ RESAMPLING_OPTIONS: Group = {
     "confidence": (ConfidenceOpt, 0.95),
 }
 #: the run file and, optionally, a folder for every output
-RUN_FILES: Group = {"out_dir": (OutDirOpt, None), "json_out": (JsonOpt, None)}
+RUN_FILES: Group = {"out_dir": (OutDirOpt, None), "json": (JsonOpt, None)}
+#: ORANGE's own settings (an OrangeRun's fields)
+ORANGE_SETTINGS: Group = {
+    "min_candidates": (MinCandidatesOpt, 1),
+    "max_candidates": (MaxCandidatesOpt, None),
+    "oracle": (OracleOpt, "leave-one-out"),
+    "ties": (TiesOpt, "mid"),
+    "source": (SourceOpt, None),
+}
+#: Limited ORANGE ranked by features (a LimitedFeatures)
+LIMITED_OPTIONS: Group = {
+    "pivot": (PivotOpt, None),
+    "features": (FeaturesOpt, "ade,flu,sim"),
+    "weights": (WeightsOpt, None),
+    "mode": (FeatureModeOpt, "pivot"),
+    "lm_text": (LmTextOpt, None),
+    "tm_source": (TmSourceOpt, None),
+    "tm_target": (TmTargetOpt, None),
+    "synonyms": (SynonymsOpt, None),
+    "source_tokenize": (SourceTokenizeOpt, "13a"),
+}
+#: chunked, resumable, distributed runs (a Chunking)
+CHUNKING_OPTIONS: Group = {
+    "run_dir": (RunDirOpt, None),
+    "resume": (ResumeOpt, False),
+    "chunk_size": (ChunkSizeOpt, 100),
+    "backend": (BackendOption, "inproc"),
+    "workers": (WorkersOpt, 1),
+    "scheduler": (SchedulerOpt, None),
+}
+#: the files of an ORANGE run (an OrangeOutputs)
+ORANGE_OUTPUTS: Group = {
+    **RUN_FILES,
+    "csv": (CsvOpt, None),
+    "curve_step": (CurveStepOpt, None),
+    "curve_csv": (CurveCsvOpt, None),
+    "curve_plot": (CurvePlotOpt, None),
+    "errors": (ErrorsOpt, None),
+    "errors_max": (ErrorsMaxOpt, 20),
+    "export_scores": (ExportScoresOpt, None),
+    "report": (ReportOpt, None),
+}
+#: the files of a correlation run (a CorrelationOutputs)
+CORRELATION_OUTPUTS: Group = {
+    **RUN_FILES,
+    "csv": (CsvOpt, None),
+    "export_scores": (ExportScoresOpt, None),
+    "keep_scores": (KeepScoresOpt, False),
+    "report": (ReportOpt, None),
+}
 #: progress and notes
 QUIET: Group = {"quiet": (QuietOpt, False)}
 
