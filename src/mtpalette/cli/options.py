@@ -276,26 +276,24 @@ CHUNKING_OPTIONS: Group = {
     "workers": (WorkersOpt, 1),
     "scheduler": (SchedulerOpt, None),
 }
-#: the files of an ORANGE run (an OrangeOutputs)
-ORANGE_OUTPUTS: Group = {
+#: the files every run writes: its run file, a table, exported scores, the HTML report
+TABLE_OUTPUTS: Group = {
     **RUN_FILES,
     "csv": (CsvOpt, None),
+    "export_scores": (ExportScoresOpt, None),
+    "report": (ReportOpt, None),
+}
+#: the files of an ORANGE run (an OrangeOutputs)
+ORANGE_OUTPUTS: Group = {
+    **TABLE_OUTPUTS,
     "curve_step": (CurveStepOpt, None),
     "curve_csv": (CurveCsvOpt, None),
     "curve_plot": (CurvePlotOpt, None),
     "errors": (ErrorsOpt, None),
     "errors_max": (ErrorsMaxOpt, 20),
-    "export_scores": (ExportScoresOpt, None),
-    "report": (ReportOpt, None),
 }
 #: the files of a correlation run (a CorrelationOutputs)
-CORRELATION_OUTPUTS: Group = {
-    **RUN_FILES,
-    "csv": (CsvOpt, None),
-    "export_scores": (ExportScoresOpt, None),
-    "keep_scores": (KeepScoresOpt, False),
-    "report": (ReportOpt, None),
-}
+CORRELATION_OUTPUTS: Group = {**TABLE_OUTPUTS, "keep_scores": (KeepScoresOpt, False)}
 #: progress and notes
 QUIET: Group = {"quiet": (QuietOpt, False)}
 
