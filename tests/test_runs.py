@@ -18,8 +18,10 @@ from mtpalette.api import (
     JudgedInputs,
     OrangeOutputs,
     OrangeRun,
+    PairedRun,
     run_correlation,
     run_orange,
+    run_paired,
 )
 from mtpalette.errors import UserInputError
 
@@ -120,3 +122,18 @@ def test_correlation_run_gives_its_notes_to_the_feedback():
     assert [t.statistic for t in result.tables] == ["pearson"]
     assert result.titles[0].startswith("Segment-level Pearson r with human scores")
     assert any(note.startswith("scoring ") for note in recorder.notes)
+
+
+def test_paired_run_from_files_equals_the_test_on_lists(tmp_path, ted_zhen):
+    systems, refs = ted_zhen
+    run = PairedRun([REFS[0]], SYSTEMS[:3], ["bleu", "chrf"], baseline="MiSS", n_trials=200)
+    loaded = PairedRun.load(run.save(tmp_path / "paired.json"))
+    assert loaded == run
+    from_files = run_paired(loaded)
+    on_lists = mtpalette.paired_test(
+        {p.stem: systems[p.stem] for p in SYSTEMS[:3]}, refs[:1], ["bleu", "chrf"],
+        baseline="MiSS", n_trials=200,
+    )  # fmt: skip
+    assert from_files.to_pandas().equals(on_lists.to_pandas())
+    with pytest.raises(UserInputError, match="unknown paired test"):
+        PairedRun([REFS[0]], SYSTEMS, ["bleu"], test="t").validate()

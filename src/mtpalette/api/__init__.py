@@ -3,7 +3,7 @@
 * :mod:`~mtpalette.api.scoring` - scores of texts (:func:`score_texts`, :func:`corpus_score`,
   :func:`sentence_scores`, :func:`score_systems`);
 * :mod:`~mtpalette.api.paired` - paired significance tests between systems
-  (:func:`paired_test`);
+  (:func:`paired_test`; from files: :class:`PairedRun`, :func:`run_paired`);
 * :mod:`~mtpalette.api.orange_run` - ORANGE and Limited ORANGE (:func:`orange`; from files:
   :class:`OrangeRun`, :func:`run_orange`, chunked and distributed runs included);
 * :mod:`~mtpalette.api.correlation_run` - correlation with human judgments (:func:`correlate`;
@@ -40,6 +40,8 @@ EXPORTS = {
     "SACREBLEU_SEED": "paired",
     "paired_test": "paired",
     "compare_scored": "paired",
+    "PairedRun": "paired",
+    "run_paired": "paired",
     "candidate_lists": "orange_run",
     "orange": "orange_run",
     "OrangeRun": "orange_run",

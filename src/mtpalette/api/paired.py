@@ -12,10 +12,16 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mtpalette.api.checks import check_resampling
+from mtpalette.api.description import Description
 from mtpalette.api.scoring import Scores, score_systems
 from mtpalette.errors import UserInputError
+from mtpalette.io.nbest import read_systems, system_names
+from mtpalette.io.plain import read_lines
 from mtpalette.metrics import parse_specs
 
 if TYPE_CHECKING:
@@ -121,3 +127,59 @@ def compare_scored(
         )
     except ValueError as e:
         raise UserInputError(str(e)) from None
+
+
+@dataclass
+class PairedRun(Description):
+    """A paired test between systems from files: each system's corpus scores with bootstrap
+    intervals and its test against the baseline (``score --paired-bs`` from Python).
+
+    Examples
+    --------
+    >>> run = PairedRun([Path("ref.txt")], [Path("A.txt"), Path("B.txt")], ["bleu"])
+    >>> run.validate(); run.test, run.seed
+    ('bs', 12345)
+    """
+
+    kind = "paired"
+    refs: list[Path]
+    systems: list[Path]
+    metrics: list[str]
+    test: str | None = "bs"
+    baseline: str | None = None
+    n_trials: int | None = None
+    n_resamples: int | None = None
+    confidence: float = 0.95
+    alpha: float = 0.05
+    seed: int = SACREBLEU_SEED
+    tokenize: str = "13a"
+    lowercase: bool = False
+
+    def validate(self) -> None:
+        if self.test not in ("bs", "ar", None):
+            raise UserInputError(f"unknown paired test {self.test!r}; expected bs, ar or None")
+        if not self.refs or not self.systems:
+            raise UserInputError("a paired test needs reference files and system files")
+        check_resampling(confidence=self.confidence, seed=self.seed)
+        if not 0.0 < self.alpha < 1.0:
+            raise UserInputError("--alpha must be between 0 and 1")
+
+
+def run_paired(run: PairedRun) -> SystemComparison:
+    """Read the files ``run`` names and run its paired test (:func:`paired_test`)."""
+    run.validate()
+    outputs = read_systems(run.systems, system_names(run.systems))
+    return paired_test(
+        outputs,
+        [read_lines(p) for p in run.refs],
+        run.metrics,
+        test=run.test,
+        baseline=run.baseline,
+        n_trials=run.n_trials,
+        n_resamples=run.n_resamples,
+        level=run.confidence,
+        alpha=run.alpha,
+        seed=run.seed,
+        tokenize=run.tokenize,
+        lowercase=run.lowercase,
+    )
