@@ -178,9 +178,7 @@ def test_known_exceptions_are_still_real(pair):
 def test_the_checker_sees_upward_arrows_and_cycles():
     """The checks themselves, on a made-up graph: one arrow up, one circle."""
     assert floor("mtpalette.cli.app") > floor("mtpalette.api.scoring") > floor("mtpalette.io")
-    assert strongly_connected({"x": {"y"}, "y": {"z"}, "z": {"x"}, "w": {"x"}}) == [
-        {"x", "y", "z"}
-    ]
+    assert strongly_connected({"x": {"y"}, "y": {"z"}, "z": {"x"}, "w": {"x"}}) == [{"x", "y", "z"}]
     assert strongly_connected({"x": {"y"}, "y": set()}) == []
 
 
