@@ -27,8 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from common import SHARED  # bench/common.py: the shared data folder
+
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("MTPALETTE_SHARED_DATA", REPO.parent / "shared" / "data"))
 GRID = ["bleus:1..9", "nist", "wer", "per", "rouge-l", "rouge-w:1.1..2.0/0.2", "rouge-s:0..4",
         "chrf", "ter"]  # fmt: skip
 ORANGE_GRID = ["bleus:1..4", "rouge-l", "rouge-s:4", "wer"]

@@ -40,8 +40,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from common import SHARED  # bench/common.py: the shared data folder
+
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("MTPALETTE_SHARED_DATA", REPO.parent / "shared" / "data"))
 
 ROUGE_PEER = """
 import sys, time

@@ -14,7 +14,8 @@ Usage::
     python bench/bench_orange.py --segments 50 --candidates 64     # a quick check
 
 Reports wall time per phase and peak memory (max RSS). Families of the grid that are not
-registered yet are skipped with a note. Skips with a message when /work/shared/data is absent.
+registered yet are skipped with a note. Skips with a message when the shared data
+(bench/common.py) is absent.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+from common import SHARED, skip_without_shared_data  # bench/common.py: the shared data folder
 
-DATA = Path("/work/shared/data")
+DATA = SHARED
 GRID = ["bleus:1..9", "nist", "wer", "per", "rouge-l", "rouge-w:1.1..2.0/0.1", "rouge-s:0..9,*"]
 WMT19 = DATA / "wmt17-19" / "WMT19"
 REFS = [
@@ -109,8 +111,7 @@ def main() -> int:
     ap.add_argument("--curve-step", type=int, default=64)
     ap.add_argument("--errors-max", type=int, default=10)
     args = ap.parse_args()
-    if not DATA.is_dir():
-        print(f"SKIP: {DATA} is absent (the benchmark needs the real WMT data)")
+    if skip_without_shared_data():
         return 0
 
     from mtpalette.io.nbest import read_nbest, write_moses_nbest

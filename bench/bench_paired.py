@@ -38,11 +38,11 @@ import time
 from pathlib import Path
 
 import numpy as np
+from common import SHARED  # bench/common.py: the shared data folder
 
 from mtpalette.io.plain import read_lines
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("MTPALETTE_SHARED_DATA", REPO.parent / "shared" / "data"))
 WMT21 = SHARED / "wmt21" / "txt"
 SCALE_SPECS = ["bleu", "chrf", "ter", "wer", "nist", "bleus:1..4", "rouge-l"]
 

@@ -12,7 +12,7 @@ Usage::
 
     python bench/bench_scale.py [--segments 24] [--sizes 1024 4096 16384] [--chunk-size 2]
 
-Skips with a message when /work/shared/data is absent.
+Skips with a message when the shared data (bench/common.py) is absent.
 """
 
 from __future__ import annotations

@@ -10,9 +10,27 @@ from pathlib import Path
 
 from mtpalette.io.plain import read_lines
 
-SHARED = Path(
-    os.environ.get("MTPALETTE_SHARED_DATA", Path(__file__).parents[2] / "shared" / "data")
-)
+#: the repository root (this file is bench/common.py)
+REPO = Path(__file__).resolve().parents[1]
+
+
+def shared_data() -> Path:
+    """The shared data folder: ``$MTPALETTE_SHARED_DATA`` when set, else ``../shared/data``
+    next to the repository (as ``scripts/shared_data.py``); it may be absent, and every
+    benchmark then skips or falls back with a message (:func:`skip_without_shared_data`)."""
+    env = os.environ.get("MTPALETTE_SHARED_DATA")
+    return Path(env) if env else REPO.parent / "shared" / "data"
+
+
+def skip_without_shared_data(what: str = "the real WMT data") -> bool:
+    """Print why the benchmark skips and return True when the shared data is absent."""
+    if SHARED.is_dir():
+        return False
+    print(f"SKIP: {SHARED} is absent (the benchmark needs {what}; set MTPALETTE_SHARED_DATA)")
+    return True
+
+
+SHARED = shared_data()
 
 
 def wmt21_pairs(lp: str = "de-en", refs: tuple[str, ...] = ("A", "B")):

@@ -15,7 +15,7 @@ Experiments (95% percentile bootstrap intervals; clusters from the paired bootst
   with MQM on TED zh-en and en-de.
 
 Writes ``OUT/summary.md``, the trained parameter files ``OUT/blanc-*.json`` and run files.
-WMT data is read from ``--data-dir`` (default /work/shared/data); what is absent is skipped.
+WMT data is read from ``--data-dir`` (default ../shared/data); what is absent is skipped.
 
 Usage::
 
@@ -31,6 +31,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
 
 BASELINES = ["bleus:4", "nist", "rouge-l", "rouge-s:*", "blanc"]
 WMT17_PAIRS = ["cs-en", "de-en", "fi-en", "lv-en", "ru-en", "tr-en", "zh-en"]
@@ -213,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out-dir", type=Path, required=True)
-    ap.add_argument("--data-dir", type=Path, default=Path("/work/shared/data"))
+    ap.add_argument("--data-dir", type=Path, default=shared_data())
     ap.add_argument("--experiments", nargs="*", default=["human", "orange"])
     ap.add_argument("--bootstrap", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=12345)

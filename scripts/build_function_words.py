@@ -10,7 +10,7 @@ the NOTICE and in ``results/README.md``.
 
 Usage::
 
-    python scripts/build_function_words.py [--data-dir /work/shared/data]
+    python scripts/build_function_words.py [--data-dir ../shared/data]
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
 
 LANGS = ("cs", "de", "en", "es", "fr")
 OUT = Path(__file__).parents[1] / "src" / "mtpalette" / "data" / "lexical"
@@ -34,7 +37,7 @@ def main(argv=None) -> int:
     from mtpalette.text.tokenizers import tokenize_13a
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data-dir", type=Path, default=Path("/work/shared/data"))
+    ap.add_argument("--data-dir", type=Path, default=shared_data())
     ap.add_argument("--size", type=int, default=100)
     args = ap.parse_args(argv)
     refs = args.data_dir / "wmt12" / "wmt_data" / "wmt12-data" / "plain" / "references"

@@ -22,7 +22,7 @@ permutation test unless said otherwise):
 
 Error metrics (WER, PER, TER) are negated before correlating: a good metric is positive.
 Writes ``OUT/summary.md`` (markdown tables) and ``OUT/<experiment>.json`` (run files).
-Data other than MQM TED is read from ``--data-dir`` (default /work/shared/data); experiments
+Data other than MQM TED is read from ``--data-dir`` (default ../shared/data); experiments
 whose data is absent are skipped with a note. Metric families not registered yet are skipped
 with a note.
 
@@ -42,6 +42,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
 
 SEED_METRICS = [
     "bleus:4",
@@ -393,7 +396,7 @@ def agree_zhen(specs, args) -> tuple[list[str], dict]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out-dir", required=True)
-    ap.add_argument("--data-dir", default="/work/shared/data")
+    ap.add_argument("--data-dir", default=str(shared_data()))
     ap.add_argument("--only", nargs="+", choices=EXPERIMENTS, help="experiments (default all)")
     ap.add_argument("--metrics", nargs="+", default=SEED_METRICS)
     ap.add_argument("--segments", type=int, help="only the first N segments (a check)")

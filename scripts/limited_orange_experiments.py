@@ -29,6 +29,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
+
 METRICS = ["bleus:4", "bleus-syn:4", "rouge-l", "rouge-l-syn", "rouge-s:*", "rouge-s-syn:*"]
 SYSTEMS = ["Online-A", "Online-B", "Online-G", "Online-Y"]
 RUNS = [
@@ -140,7 +143,7 @@ def main(argv=None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out-dir", type=Path, required=True)
-    ap.add_argument("--data-dir", type=Path, default=Path("/work/shared/data"))
+    ap.add_argument("--data-dir", type=Path, default=shared_data())
     ap.add_argument("--bootstrap", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=12345)
     args = ap.parse_args(argv)

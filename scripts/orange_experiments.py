@@ -28,7 +28,10 @@ import json
 import sys
 from pathlib import Path
 
-DATA = Path("/work/shared/data")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
+
+DATA = shared_data()
 GRID = ["bleus:1..9", "nist", "wer", "per", "rouge-l", "rouge-w:1.1..2.0/0.1", "rouge-s:0..9,*"]
 W21 = DATA / "wmt21" / "txt"
 W19 = DATA / "wmt17-19" / "WMT19"

@@ -27,6 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
+
 PAIRS = ["cs-en", "de-en", "es-en", "fr-en", "en-cs", "en-de", "en-es", "en-fr"]
 KERNELS = ["linear", "poly", "rbf"]
 OBJECTIVES = ["reg", "rank"]
@@ -35,7 +38,7 @@ OBJECTIVES = ["reg", "rank"]
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out-dir", type=Path, required=True)
-    ap.add_argument("--data-dir", type=Path, default=Path("/work/shared/data"))
+    ap.add_argument("--data-dir", type=Path, default=shared_data())
     ap.add_argument("--pairs", default=",".join(PAIRS))
     args = ap.parse_args(argv)
     base = args.data_dir / "wmt12" / "wmt_data"

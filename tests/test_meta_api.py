@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 import mtpalette
+from mtpalette.api.inputs import load_task
 from mtpalette.cli.app import app
-from mtpalette.cli.correlate import load_task
 from mtpalette.errors import UserInputError
 
 ZHEN = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
@@ -106,7 +106,7 @@ def test_bad_arguments_are_user_errors(ted_zhen):
 def test_correlate_with_system_level_human_scores(ted_zhen):
     """Human scores per system (WMT system-level DA style): the metrics' corpus scores are
     correlated across systems, as numpy's Pearson on the corpus scores."""
-    from mtpalette.cli.correlate import load_task
+    from mtpalette.api.inputs import load_task
 
     systems, refs = ted_zhen
     data, _, _ = load_task(bundled="zhen")

@@ -1,36 +1,26 @@
 """mtpalette: a workbench for machine-translation evaluation metrics.
 
-The public Python API lives in :mod:`mtpalette.api`; the most used names are re-exported
-here, imported on first use so that ``import mtpalette`` (and the command line) stays fast.
+The public Python API lives in :mod:`mtpalette.api` (one module per use); its names are
+re-exported here, imported on first use so that ``import mtpalette`` (and the command line)
+stays fast. Nothing inside the package imports this module: ``__version__`` lives in
+:mod:`mtpalette._version`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from mtpalette import api
 from mtpalette._version import __version__
 
-__all__ = [
-    "__version__",
-    "corpus_score",
-    "sentence_scores",
-    "score_systems",
-    "paired_test",
-    "orange",
-    "correlate",
-    "audit",
-]
-_API = {"corpus_score", "sentence_scores", "score_texts", "score_systems", "paired_test"}
-_META = {"orange", "correlate", "audit"}
+__all__ = ["__version__", *api.EXPORTS]
 
 
 def __getattr__(name: str) -> Any:
-    if name in _API:
-        from mtpalette import api
-
+    if name in api.EXPORTS:
         return getattr(api, name)
-    if name in _META:
-        from mtpalette import meta
-
-        return getattr(meta, name)
     raise AttributeError(f"module 'mtpalette' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(api.EXPORTS))

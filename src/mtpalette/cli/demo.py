@@ -21,38 +21,24 @@ from typing import Annotated
 
 import numpy as np
 import typer
+from rich.console import Console
 from rich.table import Table
 
-from mtpalette.api import score_systems
+from mtpalette.api.correlation_run import CorrelationOutputs, CorrelationRun, run_correlation
+from mtpalette.api.inputs import CandidateInputs, JudgedInputs
+from mtpalette.api.orange_run import OrangeOutputs, OrangeRun, run_orange
+from mtpalette.api.scoring import score_systems
 from mtpalette.cli.console import emit_signatures, emit_table, result_console
-from mtpalette.cli.correlate import correlate
-from mtpalette.cli.orange import orange
+from mtpalette.cli.progress import ConsoleFeedback
+from mtpalette.cli.tables import show_correlation, show_orange
 from mtpalette.io.plain import read_lines
 from mtpalette.metrics import Metric, known_metrics, parse_specs
 from mtpalette.report.html import write_report
 
 #: metrics of the score table, in display order (those of unregistered families are skipped)
-SCORE_METRICS = [
-    "bleu",
-    "bleus:4",
-    "chrf",
-    "wer",
-    "per",
-    "rouge-l",
-    "rouge-w:1.2",
-    "rouge-s:4",
-]
+SCORE_METRICS = ["bleu", "bleus:4", "chrf", "wer", "per", "rouge-l", "rouge-w:1.2", "rouge-s:4"]
 #: metrics of the ORANGE table
-ORANGE_METRICS = [
-    "bleus:1..4",
-    "chrf",
-    "wer",
-    "per",
-    "rouge-l",
-    "rouge-w:1.2",
-    "rouge-s:4",
-    "rouge-s:*",
-]
+ORANGE_METRICS = ["bleus:1..4", *SCORE_METRICS[2:], "rouge-s:*"]
 #: further families suggested at the end of the demo
 MORE_METRICS = ["nist", "ter", "gtm", "rouge-su:4"]
 DATA = ("data", "mqm_ted", "zhen")
@@ -102,36 +88,18 @@ def demo(
     console.print()
     orange_dir, corr_dir = out_dir / "orange", out_dir / "correlation"
     system_dir = out_dir / "correlation-system"
-    orange(
-        refs=ref_paths,
-        systems=systems,
-        metrics=metrics or available(ORANGE_METRICS),
-        out_dir=orange_dir,
-        bootstrap=1000,
-        seed=12345,
-    )
-    console.print()
-    correlate(
-        metrics=score_specs,
-        bundled="zhen",
-        stat="pearson,kendall",
-        bootstrap=1000,
-        seed=12345,
-        test="bootstrap",
-        keep_scores=True,
-        out_dir=corr_dir,
-    )
-    console.print()
-    correlate(
-        metrics=score_specs,
-        bundled="zhen",
-        stat="pearson,kendall",
-        level="system",
-        bootstrap=1000,
-        seed=12345,
-        test="bootstrap",
-        out_dir=system_dir,
-    )
+    notes = Console(stderr=True)
+    feedback = ConsoleFeedback(notes)
+    candidates = CandidateInputs(ref_paths, systems=systems)
+    orange_metrics = metrics or available(ORANGE_METRICS)
+    ranking = OrangeRun(candidates, orange_metrics, outputs=OrangeOutputs(out_dir=orange_dir))
+    show_orange(run_orange(ranking, feedback), notes)
+    common = dict(statistics=["pearson", "kendall"], test="bootstrap", metrics=score_specs)
+    for level, folder, keep in (("segment", corr_dir, True), ("system", system_dir, False)):
+        console.print()
+        outputs = CorrelationOutputs(out_dir=folder, keep_scores=keep)
+        run = CorrelationRun(JudgedInputs(bundled="zhen"), level=level, outputs=outputs, **common)
+        show_correlation(run_correlation(run, feedback), notes)
     report = write_report(
         [orange_dir / "run.json", corr_dir / "run.json", system_dir / "run.json"],
         out_dir / "report.html",

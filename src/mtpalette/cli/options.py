@@ -1,18 +1,33 @@
-"""Options shared by the meta-evaluation commands (``orange``, ``correlate``, ``agree``,
-``audit``), defined once, and the help sections (``rich_help_panel``) every command sorts its
+"""Options of the meta-evaluation commands (``orange``, ``correlate``, ``agree``,
+``audit``), each defined once, and the help sections (``rich_help_panel``) every command sorts its
 options into, so that ``--help`` reads as a few short lists instead of one long one.
 
-A command names an option by its type alias: ``seed: SeedOpt = 12345``.
+A command names an option by its type alias (``seed: SeedOpt = 12345``), or takes a whole
+group of options at once with :func:`with_options` (``@with_options(RESAMPLING_OPTIONS)``):
+the options of a group are defined once, here, with their defaults, and reach the command in
+its ``**options``; :func:`fill` turns them into the part of the run description they describe.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import inspect
+import typing
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 import typer
 
-#: help of ``--scores`` and ``--export-scores`` (see :mod:`mtpalette.cli.external_opts`)
+from mtpalette.cli.backend_opts import BackendOption
+from mtpalette.io.judgments import FORMATS
+
+T = TypeVar("T")
+#: a group of options: parameter name -> (annotated type, default)
+Group = Mapping[str, tuple[Any, Any]]
+
+#: help of ``--scores`` and ``--export-scores`` (see :mod:`mtpalette.api.external`)
 SCORES_HELP = "Metric scores from a file: NAME=PATH[,higher=no][,layout=mtme]."
 EXPORT_HELP = "Write each metric's segment scores to DIR/<metric>.tsv (for --scores)."
 
@@ -23,6 +38,9 @@ METRICS = "Metrics and text"
 RESAMPLING = "Resampling and significance"
 OUTPUTS = "Outputs"
 RUNNING = "Running"
+ORANGE = "ORANGE"
+LIMITED = "Limited ORANGE (--pivot)"
+CORRELATION = "Correlation"
 
 
 def opt(*names: str, panel: str, help: str, **kw) -> typer.models.OptionInfo:
@@ -46,6 +64,20 @@ SystemsGlobOpt = Annotated[
 ExcludeOpt = Annotated[
     list[str] | None, opt("--exclude", panel=INPUTS, help="File patterns to leave out.")
 ]
+NbestOpt = Annotated[
+    Path | None, opt("--nbest", panel=INPUTS, help="n-best file (Moses or JSONL).")
+]
+NbestFormatOpt = Annotated[str, opt("--nbest-format", panel=INPUTS, help="auto, moses or jsonl.")]
+NbestIdBaseOpt = Annotated[
+    int, opt("--id-base", panel=INPUTS, help="First segment id of the n-best.")
+]
+SourceOpt = Annotated[
+    Path | None,
+    opt("--source", panel=INPUTS, help="Source sentences (--pivot; plugins that read them)."),
+]
+MaxItemsOpt = Annotated[
+    int | None, opt("--max-items", panel=INPUTS, help="Use the first N segments only.")
+]
 
 # ----- human judgments ------------------------------------------------------------------
 BundledOpt = Annotated[
@@ -59,6 +91,56 @@ LpOpt = Annotated[str | None, opt("--lp", panel=HUMANS, help="Language pair (WMT
 RenameOpt = Annotated[
     str | None, opt("--rename", panel=HUMANS, help="Rename judged systems: A=a,B=b.")
 ]
+IdBaseOpt = Annotated[
+    int | None, opt("--id-base", panel=HUMANS, help="Id of the first line (ids = lines).")
+]
+MtmeOpt = Annotated[
+    Path | None, opt("--mtme", panel=HUMANS, help="An mt-metrics-eval test set folder (with --lp).")
+]
+HumanOpt = Annotated[str, opt("--human", panel=HUMANS, help="--mtme: the human scores (mqm...).")]
+MtmeRefOpt = Annotated[str, opt("--mtme-ref", panel=HUMANS, help="--mtme: the reference (refA).")]
+
+# ----- ORANGE and Limited ORANGE ----------------------------------------------------------
+OrangeRefsOpt = Annotated[
+    list[Path], opt("--refs", "-r", panel=INPUTS, help="Reference files, 2 or more: -r A B.")
+]
+MinCandidatesOpt = Annotated[
+    int, opt("--min-candidates", panel=INPUTS, help="Leave out shorter lists.")
+]
+MaxCandidatesOpt = Annotated[
+    int | None, opt("--max-candidates", panel=INPUTS, help="Keep the first N of each list.")
+]
+OracleOpt = Annotated[str, opt("--oracle", panel=ORANGE, help="leave-one-out or average-score.")]
+TiesOpt = Annotated[str, opt("--ties", panel=ORANGE, help="mid, optimistic, pessimistic.")]
+PivotOpt = Annotated[
+    Path | None, opt("--pivot", panel=LIMITED, help="A pivot translation (one reference).")
+]
+FeaturesOpt = Annotated[str, opt("--features", panel=LIMITED, help="ade,flu,sim.")]
+WeightsOpt = Annotated[
+    str | None, opt("--feature-weights", panel=LIMITED, help="One weight per feature.")
+]
+FeatureModeOpt = Annotated[
+    str, opt("--feature-mode", panel=LIMITED, help="pivot (paper) or direct.")
+]
+LmTextOpt = Annotated[list[Path] | None, opt("--lm-text", panel=LIMITED, help="LM training text.")]
+TmSourceOpt = Annotated[
+    list[Path] | None, opt("--tm-source", panel=LIMITED, help="TM source side.")
+]
+TmTargetOpt = Annotated[
+    list[Path] | None, opt("--tm-target", panel=LIMITED, help="TM target side.")
+]
+SynonymsOpt = Annotated[
+    str | None, opt("--synonyms", panel=LIMITED, help="Similarity: cilin, wordnet, @FILE.")
+]
+SourceTokenizeOpt = Annotated[
+    str, opt("--source-tokenize", panel=LIMITED, help="Source tokenizer.")
+]
+
+# ----- correlation ----------------------------------------------------------------------
+EpsilonOpt = Annotated[
+    str | None, opt("--epsilon", panel=CORRELATION, help="acc-eq/tau-eq threshold, or 'cal'.")
+]
+GroupingOpt = Annotated[str, opt("--grouping", panel=CORRELATION, help="none, item or system.")]
 
 # ----- metrics and text -----------------------------------------------------------------
 MetricsOpt = Annotated[
@@ -95,6 +177,181 @@ ExportScoresOpt = Annotated[Path | None, opt("--export-scores", panel=OUTPUTS, h
 ReportOpt = Annotated[
     Path | None, opt("--report", panel=OUTPUTS, help="Also write an HTML report.")
 ]
+CsvOpt = Annotated[Path | None, opt("--csv", panel=OUTPUTS, help="Table(s) as CSV.")]
+KeepScoresOpt = Annotated[
+    bool, opt("--keep-scores", panel=OUTPUTS, help="Keep segment scores (for plots).")
+]
+CurveStepOpt = Annotated[int | None, opt("--curve-step", panel=OUTPUTS, help="ORANGE-vs-N step.")]
+CurveCsvOpt = Annotated[Path | None, opt("--curve-csv", panel=OUTPUTS, help="Curve as CSV.")]
+CurvePlotOpt = Annotated[Path | None, opt("--curve-plot", panel=OUTPUTS, help="Curve plot (.png).")]
+ErrorsOpt = Annotated[Path | None, opt("--errors", panel=OUTPUTS, help="Error analysis (JSONL).")]
+ErrorsMaxOpt = Annotated[
+    int, opt("--errors-max", panel=OUTPUTS, help="Candidates kept per segment in errors.")
+]
 
 # ----- running --------------------------------------------------------------------------
 QuietOpt = Annotated[bool, opt("--quiet", "-q", panel=RUNNING, help="No progress messages.")]
+RunDirOpt = Annotated[
+    Path | None, opt("--run-dir", panel=RUNNING, help="Chunked, resumable run folder.")
+]
+ResumeOpt = Annotated[bool, opt("--resume", panel=RUNNING, help="Continue the run in --run-dir.")]
+ChunkSizeOpt = Annotated[int, opt("--chunk-size", panel=RUNNING, help="Segments per chunk.")]
+WorkersOpt = Annotated[
+    int, opt("--workers", panel=RUNNING, help="Local workers (processes, dask).")
+]
+SchedulerOpt = Annotated[
+    str | None, opt("--scheduler", panel=RUNNING, help="Dask scheduler (tcp://host:8786).")
+]
+
+# ----- groups ---------------------------------------------------------------------------
+FormatOpt = Annotated[
+    str, opt("--format", panel=HUMANS, help="auto, " + ", ".join(FORMATS) + ", wmt17-testset")
+]
+#: the candidates' files, shared by every meta-evaluation command
+SYSTEM_FILES: Group = {
+    "systems": (SystemsOpt, None),
+    "systems_dir": (SystemsDirOpt, None),
+    "systems_glob": (SystemsGlobOpt, "*"),
+    "exclude": (ExcludeOpt, None),
+}
+#: n-best lists as candidates
+NBEST: Group = {
+    "nbest": (NbestOpt, None),
+    "nbest_format": (NbestFormatOpt, "auto"),
+    "id_base": (NbestIdBaseOpt, 0),
+}
+#: human judgments and the texts they rate (with SYSTEM_FILES)
+JUDGMENTS: Group = {
+    "bundled": (BundledOpt, None),
+    "mtme": (MtmeOpt, None),
+    "human": (HumanOpt, "mqm"),
+    "mtme_ref": (MtmeRefOpt, "refA"),
+    "judgments": (JudgmentsOpt, None),
+    "fmt": (FormatOpt, "auto"),
+    "seg_ids": (SegIdsOpt, None),
+    "lp": (LpOpt, None),
+    "rename": (RenameOpt, None),
+    "refs": (RefsOpt, None),
+}
+#: the judgments' id of the first line
+JUDGED_IDS: Group = {"id_base": (IdBaseOpt, None)}
+#: metric specs and metrics read from score files
+METRIC_SPECS: Group = {"metrics": (MetricsOpt, None), "scores": (ScoresOpt, None)}
+#: run-wide text settings
+TEXT: Group = {"tokenize": (TokenizeOpt, "13a"), "lowercase": (LowercaseOpt, False)}
+#: the bootstrap of every interval
+RESAMPLING_OPTIONS: Group = {
+    "bootstrap": (BootstrapOpt, 1000),
+    "seed": (SeedOpt, 12345),
+    "confidence": (ConfidenceOpt, 0.95),
+}
+#: the run file and, optionally, a folder for every output
+RUN_FILES: Group = {"out_dir": (OutDirOpt, None), "json": (JsonOpt, None)}
+#: ORANGE's own settings (an OrangeRun's fields)
+ORANGE_SETTINGS: Group = {
+    "min_candidates": (MinCandidatesOpt, 1),
+    "max_candidates": (MaxCandidatesOpt, None),
+    "oracle": (OracleOpt, "leave-one-out"),
+    "ties": (TiesOpt, "mid"),
+    "source": (SourceOpt, None),
+}
+#: Limited ORANGE ranked by features (a LimitedFeatures)
+LIMITED_OPTIONS: Group = {
+    "pivot": (PivotOpt, None),
+    "features": (FeaturesOpt, "ade,flu,sim"),
+    "weights": (WeightsOpt, None),
+    "mode": (FeatureModeOpt, "pivot"),
+    "lm_text": (LmTextOpt, None),
+    "tm_source": (TmSourceOpt, None),
+    "tm_target": (TmTargetOpt, None),
+    "synonyms": (SynonymsOpt, None),
+    "source_tokenize": (SourceTokenizeOpt, "13a"),
+}
+#: chunked, resumable, distributed runs (a Chunking)
+CHUNKING_OPTIONS: Group = {
+    "run_dir": (RunDirOpt, None),
+    "resume": (ResumeOpt, False),
+    "chunk_size": (ChunkSizeOpt, 100),
+    "backend": (BackendOption, "inproc"),
+    "workers": (WorkersOpt, 1),
+    "scheduler": (SchedulerOpt, None),
+}
+#: the files every run writes: its run file, a table, exported scores, the HTML report
+TABLE_OUTPUTS: Group = {
+    **RUN_FILES,
+    "csv": (CsvOpt, None),
+    "export_scores": (ExportScoresOpt, None),
+    "report": (ReportOpt, None),
+}
+#: the files of an ORANGE run (an OrangeOutputs)
+ORANGE_OUTPUTS: Group = {
+    **TABLE_OUTPUTS,
+    "curve_step": (CurveStepOpt, None),
+    "curve_csv": (CurveCsvOpt, None),
+    "curve_plot": (CurvePlotOpt, None),
+    "errors": (ErrorsOpt, None),
+    "errors_max": (ErrorsMaxOpt, 20),
+}
+#: the files of a correlation run (a CorrelationOutputs)
+CORRELATION_OUTPUTS: Group = {**TABLE_OUTPUTS, "keep_scores": (KeepScoresOpt, False)}
+#: progress and notes
+QUIET: Group = {"quiet": (QuietOpt, False)}
+
+
+def with_options(*groups: Group) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Give a command the options of ``groups`` besides its own (its own win a name clash);
+    typer reads them from the signature, the command gets them in its ``**options``.
+
+    Examples
+    --------
+    >>> @with_options(QUIET)
+    ... def cmd(n: int = 1, **options):
+    ...     return n, options
+    >>> list(inspect.signature(cmd).parameters), cmd(n=2, quiet=True)
+    (['n', 'quiet'], (2, {'quiet': True}))
+    """
+
+    def wrap(fn: Callable[..., T]) -> Callable[..., T]:
+        hints = typing.get_type_hints(fn, include_extras=True)
+        params = [
+            p.replace(annotation=hints.get(p.name, p.annotation), kind=p.KEYWORD_ONLY)
+            for p in inspect.signature(fn).parameters.values()
+            if p.kind is not p.VAR_KEYWORD
+        ]
+        taken = {p.name for p in params}
+        for group in groups:
+            for name, (annotation, default) in group.items():
+                if name not in taken:
+                    params.append(
+                        inspect.Parameter(
+                            name,
+                            inspect.Parameter.KEYWORD_ONLY,
+                            default=default,
+                            annotation=annotation,
+                        )  # fmt: skip
+                    )
+                    taken.add(name)
+
+        @functools.wraps(fn)
+        def command(**kwargs: Any) -> T:
+            return fn(**kwargs)
+
+        command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        command.__annotations__ = {p.name: p.annotation for p in params}
+        del command.__wrapped__  # type: ignore[attr-defined]
+        return command
+
+    return wrap
+
+
+def fill(cls: type[T], options: Mapping[str, Any], **given: Any) -> T:
+    """``cls`` (a dataclass) from the options named as its fields, and ``given``.
+
+    Examples
+    --------
+    >>> from mtpalette.api.inputs import JudgedInputs
+    >>> fill(JudgedInputs, {"bundled": "zhen", "quiet": True}).bundled
+    'zhen'
+    """
+    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    return cls(**{k: v for k, v in options.items() if k in names} | given)

@@ -25,7 +25,8 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from mtpalette.api import SACREBLEU_SEED, compare_scored, score_systems
+from mtpalette.api.paired import SACREBLEU_SEED, compare_scored
+from mtpalette.api.scoring import score_systems
 from mtpalette.cli.backend_opts import BackendOption
 from mtpalette.cli.options import (
     INPUTS,
@@ -280,12 +281,12 @@ def score(
     """
     table_opts = (table, table_format.value, table_quoting)
     if mtme is not None:
-        from mtpalette.io.mtme import mtme_paths
+        from mtpalette.api.folders import mtme_inputs
 
         if refs or hyps or systems_dir is not None or table is not None:
             raise UserInputError("--mtme replaces -r, -i, --systems-dir and --table")
-        paths = mtme_paths(mtme, lp, None, mtme_ref)
-        refs, hyps = [str(p) for p in paths["refs"]], [str(p) for p in paths["systems"]]
+        _, _, ref_paths, system_paths = mtme_inputs(mtme, lp, None, mtme_ref)
+        refs, hyps = [str(p) for p in ref_paths], [str(p) for p in system_paths]
     elif lp is not None:
         raise UserInputError("--lp names the language pair of --mtme")
     systems, ref_streams = _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source)

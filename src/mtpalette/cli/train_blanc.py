@@ -31,9 +31,9 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from mtpalette.cli.correlate import load_task
+from mtpalette.api.inputs import load_lists as _load_lists
+from mtpalette.api.inputs import load_task
 from mtpalette.cli.options import TokenizeOpt
-from mtpalette.cli.orange import _load_lists
 from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_lines

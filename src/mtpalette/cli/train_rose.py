@@ -34,7 +34,7 @@ import numpy as np
 import typer
 from rich.console import Console
 
-from mtpalette.cli.correlate import load_task
+from mtpalette.api.inputs import load_task
 from mtpalette.cli.options import TokenizeOpt
 from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python tests/data/cjk/make_excerpt.py /work/shared/data/wmt21/txt NTREX-128/
+    python tests/data/cjk/make_excerpt.py ../shared/data/wmt21/txt NTREX-128/
 
 Per language the first 100 segments and the next 50 that contain both Latin letters and
 digits (mixed-script lines are where the tokenizers differ most), in the original order; the

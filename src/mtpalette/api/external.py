@@ -1,4 +1,5 @@
-"""Shared command-line options for external metrics: ``--scores`` and ``--export-scores``.
+"""External metrics of a run: scores read from files (``--scores``) and written for them
+(``--export-scores``).
 
 ``--scores NAME=PATH[,higher=no][,layout=mtme]`` adds a metric read from a score file (see
 :mod:`mtpalette.io.scorefile`). With ``layout=mtme`` the path holds ``{ref}``, replaced by each

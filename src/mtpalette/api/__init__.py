@@ -1,0 +1,80 @@
+"""The Python API of mtpalette: one module per use, each name imported on first use.
+
+* :mod:`~mtpalette.api.scoring` - scores of texts (:func:`score_texts`, :func:`corpus_score`,
+  :func:`sentence_scores`, :func:`score_systems`);
+* :mod:`~mtpalette.api.paired` - paired significance tests between systems
+  (:func:`paired_test`; from files: :class:`PairedRun`, :func:`run_paired`);
+* :mod:`~mtpalette.api.orange_run` - ORANGE and Limited ORANGE (:func:`orange`; from files:
+  :class:`OrangeRun`, :func:`run_orange`, chunked and distributed runs included);
+* :mod:`~mtpalette.api.correlation_run` - correlation with human judgments (:func:`correlate`;
+  :class:`CorrelationRun`, :func:`run_correlation`);
+* :mod:`~mtpalette.api.audit_run` - the audit of ORANGE's premise (:func:`audit`;
+  :class:`AuditRun`, :func:`run_audit`);
+* :mod:`~mtpalette.api.agreement_run` - ORANGE against human correlation (:class:`AgreementRun`,
+  :func:`run_agreement`).
+
+A run description (``*Run``) is a dataclass that validates, saves and loads itself
+(:mod:`~mtpalette.api.description`); its ``run_*`` function runs it and returns the result
+the command line prints. Every command of the command line is such a run.
+
+Examples
+--------
+>>> from mtpalette.api import corpus_score
+>>> hyps, refs = ["the cat sat on the mat"], [["the cat sat on the mat"]]
+>>> [round(s.value, 2) for s in corpus_score(hyps, refs, ["bleu", "bleus:4"])]
+[100.0, 100.0]
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+#: public name -> the module of this package that defines it
+EXPORTS = {
+    "Scores": "scoring",
+    "score_texts": "scoring",
+    "score_systems": "scoring",
+    "corpus_score": "scoring",
+    "sentence_scores": "scoring",
+    "SACREBLEU_SEED": "paired",
+    "paired_test": "paired",
+    "compare_scored": "paired",
+    "PairedRun": "paired",
+    "run_paired": "paired",
+    "candidate_lists": "orange_run",
+    "orange": "orange_run",
+    "OrangeRun": "orange_run",
+    "OrangeOutputs": "orange_run",
+    "OrangeResult": "orange_run",
+    "run_orange": "orange_run",
+    "Chunking": "chunked",
+    "LimitedFeatures": "limited",
+    "CandidateInputs": "inputs",
+    "JudgedInputs": "inputs",
+    "correlate": "correlation_run",
+    "CorrelationRun": "correlation_run",
+    "CorrelationOutputs": "correlation_run",
+    "CorrelationResult": "correlation_run",
+    "run_correlation": "correlation_run",
+    "audit": "audit_run",
+    "AuditRun": "audit_run",
+    "AuditResult": "audit_run",
+    "run_audit": "audit_run",
+    "AgreementRun": "agreement_run",
+    "AgreementResult": "agreement_run",
+    "run_agreement": "agreement_run",
+    "Feedback": "feedback",
+}
+
+__all__ = list(EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in EXPORTS:
+        return getattr(importlib.import_module(f"{__name__}.{EXPORTS[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(EXPORTS))

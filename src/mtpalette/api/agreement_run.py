@@ -1,0 +1,167 @@
+"""Does ORANGE rank metrics the way human judgments do? Each metric's ORANGE and human
+correlation with their intervals and ranks, Kendall's tau-b between the two orderings, and,
+for rated references, how humans rank them among the systems (their "human ORANGE"); see
+:mod:`mtpalette.metaeval.agreement`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mtpalette.api.checks import bootstrap_of, check_resampling
+from mtpalette.api.correlation_run import parse_epsilon
+from mtpalette.api.description import Description
+from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.inputs import JudgedInputs
+from mtpalette.api.orange_run import SEED
+from mtpalette.errors import UserInputError
+from mtpalette.io.runfile import Run
+from mtpalette.metaeval.agreement import Agreement, agreement
+from mtpalette.metaeval.correlation import require_varied, score_segments
+from mtpalette.metaeval.orange import check_oracle, tie_weight
+from mtpalette.metrics import known_metrics, parse_specs
+from mtpalette.stats.correlation import STATISTICS
+
+#: the metrics of Lin and Och (2004)'s tables and chrF/TER, where registered
+SEED_METRICS = "bleus:4 nist wer per rouge-l rouge-w:1.2 rouge-s:4 chrf ter".split()
+
+
+def available(specs: list[str]) -> tuple[list[str], list[str]]:
+    """The specs whose family is registered, and the others.
+
+    Examples
+    --------
+    >>> available(["bleus:4", "no-such-metric:2"])
+    (['bleus:4'], ['no-such-metric:2'])
+    """
+    known = set(known_metrics())
+    ok = [s for s in specs if s.split(":")[0].split(",")[0].strip().lower() in known]
+    return ok, [s for s in specs if s not in ok]
+
+
+@dataclass
+class AgreementRun(Description):
+    """ORANGE against human correlation on judged inputs (the bundled zh-en data unless
+    judgments are named).
+
+    Examples
+    --------
+    >>> AgreementRun().validate()
+    """
+
+    kind = "agree"
+    inputs: JudgedInputs = field(default_factory=JudgedInputs)
+    metrics: list[str] | None = None
+    tokenize: str = "13a"
+    lowercase: bool = False
+    max_items: int | None = None
+    statistic: str = "kendall"
+    grouping: str = "none"
+    epsilon: float | None = None
+    oracle: str = "leave-one-out"
+    ties: str = "mid"
+    bootstrap: int = 1000
+    seed: int = SEED
+    confidence: float = 0.95
+    out_dir: Path | None = None
+    json: Path | None = None
+
+    def validate(self) -> None:
+        check_resampling(bootstrap=self.bootstrap, confidence=self.confidence, seed=self.seed)
+        if self.statistic not in STATISTICS:
+            raise UserInputError(
+                f"unknown statistic {self.statistic!r}; expected one of {', '.join(STATISTICS)}"
+            )
+        if self.max_items is not None and self.max_items < 2:
+            raise UserInputError("--max-items must be at least 2")
+        if self.epsilon is not None:
+            parse_epsilon(str(self.epsilon))
+        check_oracle(self.oracle)
+        tie_weight(self.ties)
+        super().validate()
+
+
+@dataclass
+class AgreementResult:
+    """The agreement and the files written."""
+
+    agreement: Agreement
+    outputs: dict[str, Any]
+
+
+def run_agreement(run: AgreementRun, feedback: Feedback = SILENT) -> AgreementResult:
+    """Run the comparison ``run`` describes, write its run record and return the result."""
+    run.validate()
+    specs, skipped = available(list(run.metrics or SEED_METRICS))
+    if run.metrics and skipped:
+        raise UserInputError(
+            f"unknown metric(s) {', '.join(skipped)}; known: {', '.join(known_metrics())}"
+        )
+    for s in skipped:
+        feedback.note(f"note: {s} is not available yet; left out", style="yellow")
+    judged_inputs = run.inputs
+    if not judged_inputs.given:
+        judged_inputs = JudgedInputs(**{**vars(judged_inputs), "bundled": "zhen"})
+    data, judged, inputs = judged_inputs.load(note=feedback.warn)
+    ref_paths = [Path(r["path"]) for r in inputs["refs"]]
+    if len(ref_paths) < 2:
+        raise UserInputError("ORANGE needs at least 2 references (--refs A B)")
+    n = data.n_items if run.max_items is None else min(run.max_items, data.n_items)
+    keep = list(range(n))
+    data = data.select_items(keep)
+    rated_refs = {}
+    for p in ref_paths:
+        name = p.name[: -len(p.suffix)] if p.suffix else p.name
+        if name in judged.systems:
+            rated_refs[name] = judged.scores[judged.systems.index(name)][keep]
+    parsed = parse_specs(specs, tokenize=run.tokenize, lowercase=run.lowercase)
+    require_varied(data.human)
+    feedback.note(
+        f"ORANGE ({run.oracle}) and {run.statistic} of {len(parsed)} metrics on "
+        f"{data.n_items} segments"
+    )
+    scores = score_segments(data, parsed)
+    result = agreement(
+        data,
+        parsed,
+        statistic=run.statistic,
+        grouping=run.grouping,
+        oracle=run.oracle,
+        ties=run.ties,
+        **bootstrap_of(run),
+        epsilon=run.epsilon,
+        reference_scores=rated_refs,
+        scores=scores,
+    )
+    outputs: dict[str, Any] = {}
+    json_out = run.json
+    if run.out_dir is not None:
+        run.out_dir.mkdir(parents=True, exist_ok=True)
+        json_out = json_out or run.out_dir / "run.json"
+    if json_out is not None:
+        outputs["run_json"] = str(json_out)
+        Run(
+            "agree",
+            inputs={**inputs, "n_segments": data.n_items, "systems": data.systems},
+            settings={
+                "metric_specs": specs,
+                "skipped_specs": skipped,
+                "statistic": run.statistic,
+                "grouping": run.grouping,
+                "epsilon": "calibrated" if run.epsilon is None else run.epsilon,
+                "oracle": run.oracle,
+                "ties": run.ties,
+                "bootstrap": run.bootstrap,
+                "confidence": run.confidence,
+                "max_items": run.max_items,
+                "tokenize": run.tokenize,
+                "lowercase": run.lowercase,
+            },
+            signatures={s.name: s.signature for s in scores},
+            seeds={"bootstrap": run.seed},
+            results={"agreement": result.to_dict()},
+            outputs=dict(outputs),
+        ).save(json_out)
+    return AgreementResult(result, outputs)

@@ -1,0 +1,192 @@
+"""The audit of ORANGE's premise: how often machine output outranks a held-out reference under
+each metric and, where the references were rated, whether humans agree (see
+:mod:`mtpalette.metaeval.audit` for the definitions).
+
+:func:`audit` takes texts as Python lists; :class:`AuditRun` names files (judged inputs, or
+references with candidates for the metric part alone) and :func:`run_audit` runs it.
+
+Examples
+--------
+>>> refs = [["a b c", "x y"], ["a b d", "x z"]]
+>>> a = audit(refs, {"A": ["a b c", "x"], "B": ["a b", "y z"]}, ["bleus:1"], n_resamples=0)
+>>> a.rows[0].outranked.value
+0.25
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mtpalette.api.checks import bootstrap_of, check_resampling, checked, metric_specs
+from mtpalette.api.description import Description
+from mtpalette.api.external import parse_scores
+from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.inputs import CandidateInputs, JudgedInputs
+from mtpalette.api.orange_run import SEED, candidate_lists
+from mtpalette.errors import UserInputError
+from mtpalette.io.runfile import Run
+from mtpalette.metaeval.audit import Audit
+from mtpalette.metaeval.audit import audit as run_metric_audit
+from mtpalette.metaeval.candidates import CandidateLists
+from mtpalette.metaeval.external import reference_names
+from mtpalette.metrics import parse_specs
+
+#: the metrics audited when none is named
+DEFAULT_METRICS = ["bleus:4", "chrf", "rouge-l", "wer"]
+
+
+def audit(
+    refs: Sequence[Sequence[str]],
+    candidates: Mapping[str, Sequence[str]] | Sequence[Sequence[str]],
+    metrics: Sequence[str] | str,
+    *,
+    candidate_human: Sequence[float] | None = None,
+    reference_human: Sequence[Sequence[float]] | None = None,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int | None = SEED,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+) -> Audit:
+    """The audit of ORANGE's premise on texts.
+
+    ``candidate_human`` has one score per candidate in list order (system by system within a
+    segment for a pool), ``reference_human`` one per reference and segment; NaN: unrated.
+
+    Examples
+    --------
+    >>> a = audit([["a b", "c"], ["a c", "c d"]], [["a b", "a"], ["c"]], "wer", n_resamples=0)
+    >>> a.n_segments, a.n_refs
+    (2, 2)
+    """
+    lists = candidate_lists(refs, candidates)
+    specs = metric_specs(metrics, required=False)
+    parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
+    cand = None if candidate_human is None else np.asarray(candidate_human, dtype=np.float64)
+    ref = None if reference_human is None else np.asarray(reference_human, dtype=np.float64)
+    return checked(
+        run_metric_audit,
+        lists,
+        parsed,
+        candidate_human=cand,
+        reference_human=ref,
+        n_resamples=n_resamples,
+        confidence=confidence,
+        seed=seed,
+    )
+
+
+@dataclass
+class AuditRun(Description):
+    """An audit from files: ``judged`` inputs (metric and human parts), or ``candidates``
+    (references with system outputs or n-best lists: the metric part alone).
+
+    Examples
+    --------
+    >>> AuditRun(judged=JudgedInputs(bundled="zhen")).validate()
+    """
+
+    kind = "audit"
+    judged: JudgedInputs = field(default_factory=JudgedInputs)
+    candidates: CandidateInputs | None = None
+    metrics: list[str] | None = None
+    scores: list[str] | None = None
+    tokenize: str = "13a"
+    lowercase: bool = False
+    bootstrap: int = 1000
+    seed: int = SEED
+    confidence: float = 0.95
+    json: Path | None = None
+
+    def validate(self) -> None:
+        check_resampling(bootstrap=self.bootstrap, confidence=self.confidence, seed=self.seed)
+        if not self.judged.given and (self.candidates is None or not self.candidates.refs):
+            raise UserInputError("give --bundled, --judgments ..., or --refs with the candidates")
+        self.judged.validate()
+
+
+@dataclass
+class AuditResult:
+    """The audit and the files written."""
+
+    audit: Audit
+    outputs: dict[str, Any]
+
+
+def run_audit(run: AuditRun, feedback: Feedback = SILENT) -> AuditResult:
+    """Run the audit ``run`` describes, write its run record and return the result."""
+    run.validate()
+    cand_human = ref_human = None
+    if run.judged.given:
+        lists, cand_human, ref_human, inputs = _judged(run.judged, feedback)
+    else:
+        assert run.candidates is not None  # validate() said so
+        lists, _ = run.candidates.load()
+        inputs = {"refs": [str(p) for p in run.candidates.refs]}
+    specs = list(run.metrics or ([] if run.scores else DEFAULT_METRICS))
+    if lists.n_refs < 2:
+        if run.metrics or run.scores:
+            raise UserInputError(
+                "the metric part of the audit needs at least 2 references; with one, give no "
+                "-m/--scores for the human part alone"
+            )
+        specs = []
+    parsed = parse_specs(specs, tokenize=run.tokenize, lowercase=run.lowercase)
+    parsed += parse_scores(run.scores, reference_names(lists, lists.n_refs))
+    feedback.note(
+        f"auditing {lists.n_segments} segments, {lists.n_refs} reference(s), "
+        f"{len(parsed)} metric(s)"
+    )
+    result = run_metric_audit(
+        lists,
+        parsed,
+        candidate_human=cand_human,
+        reference_human=ref_human,
+        **bootstrap_of(run),
+        progress=lambda ms: feedback.track(ms, "scoring with each reference held out"),
+    )
+    outputs: dict[str, Any] = {}
+    if run.json is not None:
+        outputs["run_json"] = str(run.json)
+        Run(
+            "audit",
+            inputs=inputs,
+            settings={
+                "metric_specs": specs,
+                "score_files": list(run.scores or []),
+                "bootstrap": run.bootstrap,
+                "confidence": run.confidence,
+                "tokenize": run.tokenize,
+                "lowercase": run.lowercase,
+            },
+            signatures={m.spec: str(m.signature(n_refs=max(lists.n_refs - 1, 1))) for m in parsed},
+            seeds={"bootstrap": run.seed},
+            results={"audit": result.to_dict()},
+            outputs=dict(outputs),
+        ).save(run.json)
+    return AuditResult(result, outputs)
+
+
+def _judged(judged: JudgedInputs, feedback: Feedback):
+    """The candidate lists of judged systems, with the human scores of candidates and rated
+    references (``None`` when no reference was rated: the metric part only)."""
+    data, judgments, inputs = judged.load(note=feedback.warn)
+    ref_files = [Path(r["path"]).name for r in inputs["refs"]]
+    lists = CandidateLists.from_systems(
+        {s: data.hyps[k] for k, s in enumerate(data.systems)}, data.refs, ref_names=ref_files
+    )
+    cand_human = data.human.T.ravel()
+    ref_human = np.full((len(data.refs), data.n_items), np.nan)
+    for k, name in enumerate(ref_files):
+        stem = name[: -len(Path(name).suffix)] if Path(name).suffix else name
+        if stem in judgments.systems:
+            ref_human[k] = judgments.scores[judgments.systems.index(stem)]
+    if np.isnan(ref_human).all():
+        feedback.note("note: the references were not rated; metric part only", style="yellow")
+        return lists, None, None, inputs
+    return lists, cand_human, ref_human, inputs

@@ -1,0 +1,176 @@
+"""Validation shared by every run of the API: metric lists, reference streams, resampling
+settings, and the conversion of a library ``ValueError`` into a :class:`UserInputError`.
+
+The messages name the command-line option where there is one (``--bootstrap``), so that the
+Python API and the command line refuse the same input with the same words.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from mtpalette.errors import UserInputError
+from mtpalette.metrics.scoring import TextPairs
+
+T = TypeVar("T")
+
+
+def checked(fn: Callable[..., T], *args, **kwargs) -> T:
+    """``fn(*args, **kwargs)`` with a bad argument reported as a :class:`UserInputError`.
+
+    Examples
+    --------
+    >>> checked(int, "12")
+    12
+    >>> checked(int, "x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: invalid literal for int() with base 10: 'x'
+    """
+    try:
+        return fn(*args, **kwargs)
+    except ValueError as exc:
+        raise UserInputError(str(exc)) from None
+
+
+def metric_specs(metrics: Sequence[str] | str, *, required: bool = True) -> list[str]:
+    """The metric specs as a list (one string is one spec); with ``required``, none is refused.
+
+    Examples
+    --------
+    >>> metric_specs("bleu"), metric_specs(["bleu", "wer"])
+    (['bleu'], ['bleu', 'wer'])
+    """
+    specs = [metrics] if isinstance(metrics, str) else list(metrics)
+    if required and not specs:
+        raise UserInputError("no metric given; e.g. metrics=['bleu', 'chrf']")
+    for spec in specs:
+        if not isinstance(spec, str):
+            raise UserInputError(f"a metric spec must be a string, got {type(spec).__name__}")
+    return specs
+
+
+def min_resamples(confidence: float) -> int:
+    """The fewest bootstrap resamples that leave at least one resample in each tail beyond
+    a percentile interval at ``confidence``.
+
+    Examples
+    --------
+    >>> min_resamples(0.95), min_resamples(0.99)
+    (40, 200)
+    """
+    return math.ceil(round(2.0 / (1.0 - confidence), 9))
+
+
+def check_resampling(
+    *,
+    bootstrap: int | None = None,
+    confidence: float = 0.95,
+    seed: int | None = None,
+    permutations: int | None = None,
+) -> None:
+    """Refuse resampling settings that would print a meaningless interval or fail later.
+
+    Examples
+    --------
+    >>> check_resampling(bootstrap=1000, seed=1)
+    >>> check_resampling(bootstrap=1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: --bootstrap 1 is too few for a 95% interval: ...
+    """
+    if not 0.0 < confidence < 1.0:
+        raise UserInputError(f"--confidence must be between 0 and 1 (got {confidence}), e.g. 0.95")
+    if bootstrap is not None:
+        least = min_resamples(confidence)
+        if bootstrap < 0 or 0 < bootstrap < least:
+            raise UserInputError(
+                f"--bootstrap {bootstrap} is too few for a {confidence:.0%} interval: use 0 "
+                f"(no interval) or at least {least} (1000 recommended)"
+            )
+    if permutations is not None and permutations < 0:
+        raise UserInputError(f"--permutations must be 0 (no test) or more (got {permutations})")
+    if seed is not None and not 0 <= seed < 2**63:
+        raise UserInputError(f"--seed must be between 0 and 2**63 - 1 (got {seed})")
+
+
+def bootstrap_of(run: Any) -> dict[str, Any]:
+    """The bootstrap settings of a run description (``bootstrap``, ``confidence``, ``seed``)
+    as the library's keyword arguments.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> bootstrap_of(SimpleNamespace(bootstrap=100, confidence=0.9, seed=1))
+    {'n_resamples': 100, 'confidence': 0.9, 'seed': 1}
+    """
+    return {"n_resamples": run.bootstrap, "confidence": run.confidence, "seed": run.seed}
+
+
+def sources(srcs: Sequence[str], n: int) -> list[str]:
+    """One source sentence per segment, or a :class:`UserInputError`."""
+    srcs = list(srcs)
+    if len(srcs) != n or not all(isinstance(s, str) for s in srcs):
+        raise UserInputError(f"srcs must hold one string per segment ({n}), got {len(srcs)}")
+    return srcs
+
+
+def system_outputs(systems: Mapping[str, Sequence[str]]) -> tuple[list[str], list[list[str]]]:
+    """The names and outputs of ``{system: outputs}``, every system as long as the first."""
+    if not isinstance(systems, Mapping) or not systems:
+        raise UserInputError("systems must be a non-empty dict: system name -> its outputs")
+    names = [str(name) for name in systems]
+    outputs: list[list[str]] = []
+    for name, hyps in systems.items():
+        if isinstance(hyps, str):
+            raise UserInputError(f"system {name!r}: expected a list of outputs, got a string")
+        hyps = list(hyps)
+        if outputs and len(hyps) != len(outputs[0]):
+            raise UserInputError(
+                f"system {name!r} has {len(hyps)} segments, {names[0]!r} has {len(outputs[0])}"
+            )
+        outputs.append(hyps)
+    return names, outputs
+
+
+def text_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> TextPairs:
+    """Hypotheses and reference streams checked for shape and type, as :class:`TextPairs`.
+
+    Examples
+    --------
+    >>> text_pairs(["a b", "c"], [["a b", None], ["a", "c"]]).n_refs
+    2
+    """
+    if isinstance(hyps, str):
+        raise UserInputError("hyps must be a list of strings (one per segment), not a string")
+    hyps = list(hyps)
+    if not hyps:
+        raise UserInputError("no segments: hyps is empty")
+    if not all(isinstance(h, str) for h in hyps):
+        i = next(i for i, h in enumerate(hyps) if not isinstance(h, str))
+        raise UserInputError(f"hyps[{i}] is {type(hyps[i]).__name__}, expected a string")
+    if isinstance(refs, str) or not refs:
+        raise UserInputError("refs must be a non-empty list of reference streams")
+    streams = []
+    for k, ref in enumerate(refs):
+        if isinstance(ref, str):
+            raise UserInputError(
+                "refs must be a list of reference streams (one list of strings per reference), "
+                f"but refs[{k}] is a string; with one reference per segment write refs=[refs]"
+            )
+        ref = list(ref)
+        if len(ref) != len(hyps):
+            raise UserInputError(
+                f"reference stream {k + 1} has {len(ref)} segments, the hypotheses {len(hyps)}"
+            )
+        if not all(r is None or isinstance(r, str) for r in ref):
+            i, r = next((i, r) for i, r in enumerate(ref) if not (r is None or isinstance(r, str)))
+            raise UserInputError(f"refs[{k}][{i}] is {type(r).__name__}, expected a string or None")
+        streams.append(ref)
+    if all(None in ref for ref in streams):  # else every segment has a reference
+        for i in range(len(hyps)):
+            if all(ref[i] is None for ref in streams):
+                raise UserInputError(f"segment {i + 1} has no reference (every stream has None)")
+    return TextPairs.parallel(hyps, streams)

@@ -1,0 +1,149 @@
+"""Chunked, resumable and distributed ORANGE runs: a property of the run, not another path.
+
+Candidates are read and scored chunk by chunk of ``chunk_size`` segments on the chosen backend
+(``inproc``, ``processes``, ``dask``); finished chunks are kept in ``RUN_DIR/chunks``;
+``resume`` continues an interrupted run. See :mod:`mtpalette.metaeval.chunked`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mtpalette.api.description import Description
+from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.inputs import CandidateInputs
+from mtpalette.errors import UserInputError
+from mtpalette.metaeval.chunked import (
+    chunk_path,
+    chunk_stamp,
+    combine,
+    lock_run_dir,
+    manifest_hash,
+    nbest_chunks,
+    prepare_run_dir,
+    run_chunks,
+    sha256_of,
+    system_chunks,
+)
+from mtpalette.metaeval.orange import Comparisons
+from mtpalette.metrics import Metric
+from mtpalette.parallel import Backend, chunk_ranges
+
+
+@dataclass
+class ChunkedLists:
+    """What the table and the run record need to know of lists scored in chunks (the texts
+    themselves were never all in memory)."""
+
+    n_candidates: np.ndarray
+    n_refs: int
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def n_segments(self) -> int:
+        return len(self.n_candidates)
+
+
+@dataclass
+class Chunking(Description):
+    """Where and how a run is split into chunks.
+
+    Examples
+    --------
+    >>> Chunking(Path("run"), chunk_size=50, backend="processes", workers=2).backend_choice()
+    Backend(name='processes', workers=2, scheduler=None)
+    """
+
+    kind = "chunking"
+    run_dir: Path | None
+    resume: bool = False
+    chunk_size: int = 100
+    backend: str = "inproc"
+    workers: int = 1
+    scheduler: str | None = None
+
+    def validate(self) -> None:
+        if self.run_dir is None:
+            raise UserInputError("--resume needs --run-dir (the folder of the run to continue)")
+        self.backend_choice()
+
+    def backend_choice(self) -> Backend:
+        """The :class:`~mtpalette.parallel.Backend` of the run."""
+        return Backend(self.backend, self.workers, self.scheduler)
+
+    def comparisons(
+        self,
+        candidates: CandidateInputs,
+        ref_lines: list[list[str]],
+        parsed: list[Metric],
+        *,
+        oracle: str,
+        tokenize: str,
+        lowercase: bool,
+        feedback: Feedback = SILENT,
+    ) -> tuple[list[Comparisons], list[Path]]:
+        """Score every missing chunk, then combine all chunks into comparisons."""
+        refs = list(candidates.refs)
+        S = len(ref_lines[0])
+        names = [p.name for p in refs]
+        if candidates.nbest is not None:
+            chunks = nbest_chunks(
+                candidates.nbest, ref_lines, self.chunk_size, id_base=candidates.id_base,
+                ref_names=names,
+            )  # fmt: skip
+            files = [candidates.nbest]
+        else:
+            lists, files = candidates.load(ref_lines)
+            chunks = system_chunks(lists, self.chunk_size)
+        specs = [m.spec for m in parsed]
+        manifest = {
+            "kind": "orange-chunked",
+            "references": [{"name": p.name, "sha256": sha256_of(p)} for p in refs],
+            "candidates": [{"name": Path(p).name, "sha256": sha256_of(p)} for p in files],
+            "id_base": candidates.id_base,
+            "metric_specs": specs,
+            "oracle": oracle,
+            "tokenize": tokenize,
+            "lowercase": lowercase,
+            "chunk_size": self.chunk_size,
+            "n_segments": S,
+        }
+        ranges = chunk_ranges(S, self.chunk_size)  # checked before the folder is made
+        prepare_run_dir(self.run_dir, manifest, resume=self.resume)
+        with lock_run_dir(self.run_dir):  # a second run on this folder is refused, not mixed
+            stamp = manifest_hash(manifest)
+            have = sum(
+                chunk_stamp(chunk_path(self.run_dir, i)) == (stamp, lo, hi - lo)
+                for i, (lo, hi) in enumerate(ranges)
+            )
+            if have:
+                feedback.note(f"resuming: {have} of {len(ranges)} chunks already done")
+            with feedback.counter("scoring chunks", total=len(ranges), completed=have) as done:
+                run_chunks(
+                    chunks,
+                    self.run_dir,
+                    specs=specs,
+                    tokenize=tokenize,
+                    lowercase=lowercase,
+                    oracle=oracle,
+                    backend=self.backend_choice(),
+                    stamp=stamp,
+                    on_done=lambda _: done(),
+                )
+            comparisons = combine(
+                self.run_dir,
+                len(ranges),
+                specs,
+                [m.higher_is_better for m in parsed],
+                n_segments=S,
+                oracle=oracle,
+                n_refs=len(refs),
+                signatures=[str(m.signature(n_refs=max(len(refs) - 1, 1))) for m in parsed],
+                stamp=stamp,
+                chunk_size=self.chunk_size,
+            )
+        return comparisons, files

@@ -1,0 +1,470 @@
+"""Correlation of metrics with human judgments (MQM, DA, relative rankings), at segment and
+system level, with bootstrap intervals and significance clusters (mt-metrics-eval's
+conventions; see :mod:`mtpalette.stats`).
+
+Two doors, one engine: :func:`correlate` takes texts and human scores as Python lists and
+dicts; :class:`CorrelationRun` names files (or the bundled data, or an mt-metrics-eval folder)
+and :func:`run_correlation` runs it, writes its outputs and returns a
+:class:`CorrelationResult`. ``mtpalette correlate`` is a :class:`CorrelationRun` built from
+its options.
+
+Error metrics (WER, PER, TER) are negated before correlating, so a good metric always has a
+positive correlation.
+
+Examples
+--------
+>>> systems = {"A": ["a b c d", "a b"], "B": ["a b x y", "x y"], "C": ["x y z w", "a x"]}
+>>> human = {"A": [1.0, 0.9], "B": [0.5, 0.1], "C": [0.0, 0.3]}
+>>> t = correlate(systems, [["a b c d", "a b"]], human, ["bleus:1", "wer"], n_resamples=0)
+>>> [(r.metric, round(r.value, 4)) for r in t.rows]
+[('bleus:1', 0.9743), ('wer', 0.9743)]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mtpalette.api.checks import bootstrap_of, check_resampling, checked, metric_specs
+from mtpalette.api.description import Description
+from mtpalette.api.external import export_all, parse_scores
+from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.inputs import JudgedInputs, UnalignedJudgments
+from mtpalette.api.scoring import score_systems
+from mtpalette.errors import UserInputError
+from mtpalette.io.judgments import Judgments
+from mtpalette.io.plain import read_lines
+from mtpalette.io.runfile import Run, write_csv
+from mtpalette.metaeval.correlation import (
+    CorrelationTable,
+    SegmentData,
+    correlation_table,
+    score_segments,
+    system_table,
+)
+from mtpalette.metaeval.external import (
+    export_segment_scores,
+    external_segment_scores,
+    reference_names,
+)
+from mtpalette.metrics import Metric, parse_specs
+from mtpalette.stats.correlation import STATISTICS
+
+#: seed of every resampling unless given (sacrebleu's)
+SEED = 12345
+#: how each statistic is labelled in tables
+LABELS = {
+    "pearson": "Pearson r",
+    "spearman": "Spearman rho",
+    "kendall": "Kendall tau-b",
+    "kendall-b": "Kendall tau-b",
+    "kendall-c": "Kendall tau-c",
+    "kendall-like": "WMT Kendall-like tau",
+    "acc-eq": "acc-eq",
+    "tau-eq": "tau-eq",
+    "pairwise-accuracy": "pairwise accuracy",
+    "rr-kendall": "WMT RR tau",
+}
+
+
+def correlate(
+    systems: Mapping[str, Sequence[str]],
+    refs: Sequence[Sequence[str]],
+    human: Mapping[str, Sequence[float | None]],
+    metrics: Sequence[str] | str,
+    *,
+    level: str = "segment",
+    statistic: str = "pearson",
+    grouping: str = "none",
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int | None = SEED,
+    test: str = "permutation",
+    n_permutations: int = 1000,
+    alpha: float = 0.05,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+) -> CorrelationTable:
+    """Correlation of every metric with human scores, with bootstrap intervals and
+    significance clusters.
+
+    Parameters
+    ----------
+    systems:
+        ``{system: outputs}``, one line per segment.
+    refs:
+        Reference streams.
+    human:
+        ``{system: scores}``, one per segment (``None`` or NaN where unrated), higher is
+        better; every system of ``systems`` needs its scores. ``{system: score}`` (one number
+        per system, e.g. WMT's system-level DA) correlates the metrics' corpus scores at
+        system level, the intervals resampling systems.
+    level, statistic, grouping:
+        ``segment`` or ``system``; ``pearson``, ``spearman``, ``kendall``...; ``none``,
+        ``item`` or ``system`` (segment level).
+    n_resamples, confidence, seed, test, n_permutations, alpha:
+        Intervals and the test behind the clusters.
+
+    Examples
+    --------
+    >>> systems = {"A": ["a b c d", "a b"], "B": ["a b x y", "x y"], "C": ["x y z w", "a x"]}
+    >>> by_system = {"A": 0.95, "B": 0.3, "C": 0.15}
+    >>> t = correlate(systems, [["a b c d", "a b"]], by_system, "bleu", n_resamples=0)
+    >>> t.level, round(t.rows[0].value, 4)
+    ('system', 0.9995)
+    """
+    names = list(systems)
+    missing = [s for s in names if s not in human]
+    if missing:
+        raise UserInputError(f"no human scores for system(s) {', '.join(map(repr, missing))}")
+    common = dict(n_resamples=n_resamples, confidence=confidence, seed=seed, test=test)
+    common |= dict(n_permutations=n_permutations, alpha=alpha)
+    specs = metric_specs(metrics, required=False)
+    if all(isinstance(human[s], int | float | np.number) for s in names):
+        scored = score_systems(systems, refs, specs, tokenize=tokenize, lowercase=lowercase)
+        parsed = parse_specs(next(iter(scored.values())).specs)
+        human_by_system = {s: float(human[s]) for s in systems}  # type: ignore[arg-type]
+        return checked(
+            _system_table, scored, human_by_system, parsed, statistic=statistic, **common
+        )
+    n = len(refs[0]) if refs else 0
+    rows = []
+    for name in names:
+        scores = [np.nan if v is None else float(v) for v in human[name]]  # type: ignore[union-attr]
+        if len(scores) != n or len(systems[name]) != n:
+            raise UserInputError(
+                f"system {name!r}: {len(systems[name])} outputs and {len(scores)} human scores "
+                f"for {n} segments"
+            )
+        rows.append(scores)
+    data = SegmentData(
+        names,
+        np.array(rows),
+        [list(systems[s]) for s in names],
+        [list(r) for r in refs],
+        list(range(1, n + 1)),
+    )
+    parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
+    return checked(
+        correlation_table,
+        data,
+        score_segments(data, parsed),
+        statistic=statistic,
+        grouping=grouping,
+        level=level,
+        **common,
+    )
+
+
+def _system_table(scored, human: dict[str, float], parsed: list[Metric], **kw) -> CorrelationTable:
+    """Corpus scores of every metric (``scored``: system to scores), correlated across
+    systems with their human scores."""
+    names = list(human)
+    first = next(iter(scored.values()))
+    return system_table(
+        human,
+        {m.spec: {s: scored[s].corpus[k].value for s in names} for k, m in enumerate(parsed)},
+        directions={m.spec: m.higher_is_better for m in parsed},
+        signatures={spec: str(sig) for spec, sig in first.signatures.items()},
+        **kw,
+    )
+
+
+def parse_epsilon(text: str | None) -> float | None:
+    """``None`` or ``cal`` -> calibrate; a number -> a fixed metric tie threshold.
+
+    Examples
+    --------
+    >>> parse_epsilon("cal"), parse_epsilon("0.5")
+    (None, 0.5)
+    """
+    if text is None or text.strip().lower() in ("cal", "calibrate", "auto"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise UserInputError(f"--epsilon must be a number or 'cal', got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise UserInputError("--epsilon must be 0 or more")
+    return value
+
+
+@dataclass
+class CorrelationOutputs(Description):
+    """Where a correlation run writes: a folder (``out_dir``) fills in every file not named."""
+
+    kind = "correlation-outputs"
+    out_dir: Path | None = None
+    json: Path | None = None
+    csv: Path | None = None
+    export_scores: Path | None = None
+    keep_scores: bool = False
+    report: Path | None = None
+
+    def resolved(self) -> CorrelationOutputs:
+        out = CorrelationOutputs(**vars(self))
+        if out.report is not None:
+            out.keep_scores = True
+            if out.out_dir is None and out.json is None:
+                out.out_dir = out.report.parent / (out.report.stem + "-run")
+        if out.out_dir is not None:
+            out.json = out.json or out.out_dir / "run.json"
+            out.csv = out.csv or out.out_dir / "table.csv"
+        return out
+
+
+@dataclass
+class CorrelationRun(Description):
+    """Everything a correlation run needs: judged inputs, metrics, statistics, resampling.
+
+    Examples
+    --------
+    >>> run = CorrelationRun(JudgedInputs(bundled="zhen"), statistics=["pearson", "kendall"])
+    >>> run.validate(); run.specs
+    ['bleus:4']
+    """
+
+    kind = "correlate"
+    inputs: JudgedInputs
+    metrics: list[str] | None = None
+    scores: list[str] | None = None
+    tokenize: str = "13a"
+    lowercase: bool = False
+    max_items: int | None = None
+    source: Path | None = None
+    statistics: list[str] = field(default_factory=lambda: ["pearson"])
+    grouping: str = "none"
+    level: str = "segment"
+    system_score: str = "corpus"
+    epsilon: float | None = None
+    threshold: float = 25.0
+    bootstrap: int = 1000
+    seed: int = SEED
+    confidence: float = 0.95
+    test: str = "permutation"
+    permutations: int = 1000
+    alpha: float = 0.05
+    outputs: CorrelationOutputs = field(default_factory=CorrelationOutputs)
+
+    @property
+    def specs(self) -> list[str]:
+        """The metric specs (``bleus:4`` when neither metrics nor score files are given)."""
+        return list(self.metrics or ([] if self.scores else ["bleus:4"]))
+
+    def validate(self) -> None:
+        for s in self.statistics:
+            if s not in STATISTICS:
+                raise UserInputError(
+                    f"unknown statistic {s!r}; expected one of {', '.join(STATISTICS)}"
+                )
+        check_resampling(
+            bootstrap=self.bootstrap,
+            confidence=self.confidence,
+            seed=self.seed,
+            permutations=self.permutations,
+        )
+        if not 0.0 < self.alpha < 1.0:
+            raise UserInputError("--alpha must be between 0 and 1")
+        if self.max_items is not None and self.max_items < 2:
+            raise UserInputError("--max-items must be at least 2")
+        if self.epsilon is not None:
+            parse_epsilon(str(self.epsilon))
+        super().validate()
+
+    def common(self) -> dict[str, Any]:
+        """The resampling and test settings of every table."""
+        tests = dict(test=self.test, n_permutations=self.permutations, alpha=self.alpha)
+        return bootstrap_of(self) | tests | {"epsilon": self.epsilon}
+
+
+@dataclass
+class CorrelationResult:
+    """What a correlation run computed and wrote: one table per statistic, with its title."""
+
+    tables: list[CorrelationTable]
+    titles: list[str]
+    signatures: dict[str, str]
+    outputs: dict[str, Any]
+
+
+def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> CorrelationResult:
+    """Run the correlation ``run`` describes, write its outputs and return the result."""
+    run.validate()
+    out = run.outputs.resolved()
+    parsed = parse_specs(run.specs, tokenize=run.tokenize, lowercase=run.lowercase)
+    try:
+        data, judged, inputs = run.inputs.load(note=feedback.warn)
+    except UnalignedJudgments as unaligned:
+        if run.level != "system" or run.scores:
+            raise UserInputError(
+                f"{unaligned}; give --level system (and no --scores)", path=unaligned.path
+            ) from None
+        tables, signatures, summary = _unaligned(unaligned, parsed, run, feedback)
+        data, judged, inputs, scores = None, unaligned.judged, unaligned.inputs, []
+        titles = [_unaligned_title(t, summary, judged) for t in tables]
+    else:
+        if run.source is not None:
+            data = data.with_sources(read_lines(run.source), str(run.source))
+        if run.max_items is not None:
+            data = data.select_items(range(min(run.max_items, data.n_items)))
+        ref_names = [Path(r["path"]).name for r in inputs["refs"]] or None
+        external = parse_scores(run.scores, reference_names(ref_names, len(data.refs)))
+        feedback.note(f"scoring {data.n_rated} rated translations with {len(parsed)} metric(s)")
+        scores = (score_segments(data, parsed) if parsed else []) + [
+            external_segment_scores(data, m) for m in external
+        ]
+        if out.export_scores is not None:
+            rows = lambda m: export_segment_scores(data, m)  # noqa: E731
+            for path in export_all(out.export_scores, parsed, rows):
+                feedback.note(f"wrote {path}")
+        tables = []
+        for s in feedback.track(run.statistics, f"bootstrap and {run.test} test"):
+            if not feedback.bars:
+                feedback.note(f"{s}: bootstrap and {run.test} test")
+            tables.append(
+                correlation_table(
+                    data,
+                    scores,
+                    statistic=s,
+                    grouping=run.grouping,
+                    level=run.level,
+                    system_score=run.system_score,
+                    threshold=run.threshold,
+                    **run.common(),
+                )  # fmt: skip
+            )
+        signatures = {sc.name: sc.signature for sc in scores}
+        summary = {
+            "n_systems": data.n_systems,
+            "n_items": data.n_items,
+            "n_rated": data.n_rated,
+            "systems": data.systems,
+        }
+        titles = [_title(t, data, judged) for t in tables]
+    result = CorrelationResult(tables, titles, signatures, {})
+    if out.out_dir is not None:  # made only now: a failed run leaves nothing behind
+        out.out_dir.mkdir(parents=True, exist_ok=True)
+    _write(run, out, result, {**inputs, **summary}, data, scores)
+    return result
+
+
+def _write(run, out: CorrelationOutputs, result: CorrelationResult, inputs, data, scores) -> None:
+    tables, outputs = result.tables, result.outputs
+    if out.csv is not None:
+        rows = [
+            {"statistic": t.statistic, "grouping": t.grouping, "level": t.level, **r.to_dict()}
+            for t in tables
+            for r in t.rows
+        ]
+        write_csv(out.csv, rows)
+        outputs["table_csv"] = str(out.csv)
+    if out.json is not None:
+        outputs["run_json"] = str(out.json)
+        kept = {"segment_scores": segment_scores(data, scores)} if out.keep_scores and data else {}
+        Run(
+            "correlate",
+            inputs=inputs,
+            settings={
+                "metric_specs": run.specs,
+                "score_files": list(run.scores or []),
+                "statistics": run.statistics,
+                "grouping": run.grouping,
+                "level": run.level,
+                "system_score": run.system_score,
+                "epsilon": "calibrated" if run.epsilon is None else run.epsilon,
+                "threshold": run.threshold,
+                "bootstrap": run.bootstrap,
+                "confidence": run.confidence,
+                "test": run.test,
+                "permutations": run.permutations,
+                "alpha": run.alpha,
+                "max_items": run.max_items,
+                "tokenize": run.tokenize,
+                "lowercase": run.lowercase,
+            },
+            signatures=result.signatures,
+            seeds={"bootstrap": run.seed, "permutation": [run.seed, 1]},
+            results={"tables": [t.to_dict() for t in tables], **kept},
+            outputs=outputs,
+        ).save(out.json)
+    if out.report is not None and out.json is not None:
+        from mtpalette.report.html import write_report
+
+        outputs["report"] = str(write_report([out.json], out.report))
+
+
+def segment_scores(data: SegmentData, scores) -> dict[str, Any]:
+    """Every rated translation's human score and metric scores, for scatter plots."""
+    rated = ~np.isnan(data.human)
+    return {
+        "human": [round(float(x), 6) for x in data.human[rated]],
+        "metrics": {s.name: [round(float(x), 6) for x in s.seg[rated]] for s in scores},
+    }
+
+
+def _unaligned(unaligned: UnalignedJudgments, metrics, run: CorrelationRun, feedback: Feedback):
+    """System-level tables from judgments that cannot be aligned with lines: each system's
+    human score is the mean of its judged segments, its metric score the corpus score of its
+    whole output (the judged segments cannot be told apart)."""
+    if not metrics:
+        raise UserInputError("no metric given (-m)")
+    judged = unaligned.judged
+    names = [s for s in unaligned.outputs if s in judged.systems]
+    left_out = [s for s in judged.systems if s not in unaligned.outputs]
+    if left_out:
+        left = ", ".join(left_out)
+        feedback.warn(f"note: judged systems without an output file, left out: {left}")
+    unjudged = [s for s in unaligned.outputs if s not in judged.systems]
+    if unjudged:
+        raise UserInputError(f"no judgments for system(s) {', '.join(unjudged)}", path=judged.path)
+    human = judged.select(names).system_means()
+    empty = [s for s, v in human.items() if v != v]
+    if empty:
+        raise UserInputError(
+            f"no judged segment for system(s) {', '.join(empty)}", path=judged.path
+        )
+    scored = score_systems(
+        {s: unaligned.outputs[s] for s in names}, unaligned.refs, [m.spec for m in metrics]
+    )
+    parsed = {m.spec: m for m in metrics}
+    parsed_in_order = [parsed[spec] for spec in next(iter(scored.values())).specs]
+    common = run.common()
+    tables = [
+        _system_table(scored, human, parsed_in_order, statistic=stat, **common)
+        for stat in run.statistics
+    ]
+    summary = {
+        "n_systems": len(names),
+        "n_items": len(judged.items),
+        "n_rated": judged.n_rated,
+        "systems": names,
+    }
+    first = next(iter(scored.values()))
+    signatures = {spec: str(sig) for spec, sig in first.signatures.items()}
+    return tables, signatures, summary
+
+
+def _unaligned_title(table: CorrelationTable, summary, judged: Judgments) -> str:
+    return (
+        f"System-level {LABELS[table.statistic]} with human scores: {summary['n_systems']} "
+        f"systems, human score = mean of {summary['n_rated']} judged segments ({judged.kind}); "
+        "metric score = corpus score of the whole output"
+    )
+
+
+def _title(table: CorrelationTable, data: SegmentData, judged: Judgments) -> str:
+    where = (
+        f"{data.n_systems} systems x {data.n_items} segments, {data.n_rated} rated "
+        f"translations ({judged.kind})"
+    )
+    if table.level == "system":
+        return f"System-level {LABELS[table.statistic]} with human scores: {where}"
+    return (
+        f"Segment-level {LABELS[table.statistic]} with human scores, grouping "
+        f"{table.grouping}: {where}"
+    )

@@ -1,0 +1,326 @@
+"""Inputs of the meta-evaluation runs, read from files: candidate lists (references with
+system outputs or n-best lists) and judged tasks (human judgments aligned with the texts they
+rate), each described by a small dataclass that checks and loads itself.
+
+The mt-metrics-eval folder (``--mtme DIR --lp``) enters through
+:func:`mtpalette.api.folders.mtme_inputs` alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mtpalette.api.description import Description
+from mtpalette.api.folders import mtme_inputs
+from mtpalette.errors import UserInputError
+from mtpalette.io.judgments import (
+    Judgments,
+    bundled_mqm_ted,
+    guess_format,
+    read_judgments,
+    read_wmt17_testset,
+)
+from mtpalette.io.nbest import (
+    read_nbest,
+    read_systems,
+    report_system_files,
+    select_system_files,
+    system_names,
+)
+from mtpalette.io.plain import read_lines
+from mtpalette.io.runfile import file_record
+from mtpalette.metaeval.candidates import CandidateLists
+from mtpalette.metaeval.correlation import SegmentData
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+@dataclass
+class CandidateInputs(Description):
+    """References and candidates: exactly one of ``nbest``, ``systems``, ``systems_dir``.
+
+    Examples
+    --------
+    >>> CandidateInputs(refs=[Path("a.txt")], systems=[Path("s.txt")]).validate()
+    """
+
+    kind = "candidates"
+    refs: list[Path] = field(default_factory=list)
+    nbest: Path | None = None
+    nbest_format: str = "auto"
+    id_base: int = 0
+    systems: list[Path] | None = None
+    systems_dir: Path | None = None
+    systems_glob: str = "*"
+    exclude: list[str] = field(default_factory=list)
+
+    def validate(self) -> None:
+        given = sum(x is not None and x != [] for x in (self.nbest, self.systems, self.systems_dir))
+        if given != 1:
+            raise UserInputError(
+                "give the candidates once: --nbest FILE, --systems FILE... or --systems-dir DIR"
+            )
+
+    def read_refs(self) -> list[list[str]]:
+        """The reference files' lines, every file as long as the first."""
+        ref_lines = [read_lines(p) for p in self.refs]
+        for path, lines in zip(self.refs[1:], ref_lines[1:], strict=True):
+            if len(lines) != len(ref_lines[0]):
+                raise UserInputError(
+                    f"has {len(lines)} lines but {self.refs[0]} has {len(ref_lines[0])}",
+                    path=str(path),
+                    line=min(len(lines), len(ref_lines[0])) + 1,
+                )
+        return ref_lines
+
+    def load(self, ref_lines: list[list[str]] | None = None) -> tuple[CandidateLists, list[Path]]:
+        """The candidate lists and the files they were read from."""
+        self.validate()
+        ref_lines = self.read_refs() if ref_lines is None else ref_lines
+        names = [Path(p).name for p in self.refs]
+        if self.nbest is not None:
+            nbest = read_nbest(self.nbest, fmt=self.nbest_format)
+            lists = CandidateLists.from_nbest(
+                nbest, ref_lines, id_base=self.id_base, ref_names=names
+            )
+            return lists, [self.nbest]
+        if self.systems_dir is not None:
+            files, notes = select_system_files(
+                self.systems_dir,
+                pattern=self.systems_glob,
+                exclude=self.exclude or [],
+                inputs_=self.refs,
+                n_lines=len(ref_lines[0]),
+            )
+            report_system_files(self.systems_dir, files, notes)
+        else:
+            files = list(self.systems or [])
+        if not files:
+            raise UserInputError("no system file left once the references are set aside")
+        outputs = read_systems(files, system_names(files))
+        return CandidateLists.from_systems(outputs, ref_lines, ref_names=names), files
+
+
+def load_lists(
+    refs, ref_lines, nbest, nbest_format, id_base, systems, systems_dir, systems_glob, exclude
+) -> tuple[CandidateLists, list[Path]]:
+    """The candidate lists from exactly one of ``nbest``, ``systems``, ``systems_dir``
+    (:meth:`CandidateInputs.load` of these arguments)."""
+    inputs = CandidateInputs(
+        list(refs), nbest, nbest_format, id_base, systems, systems_dir, systems_glob, exclude
+    )
+    return inputs.load(ref_lines)
+
+
+def parse_rename(text: str | None) -> dict[str, str]:
+    """``"ref-A=ref,ref-B=refB"`` as a mapping.
+
+    Examples
+    --------
+    >>> parse_rename("ref-A=ref, ref-B=refB")
+    {'ref-A': 'ref', 'ref-B': 'refB'}
+    """
+    out: dict[str, str] = {}
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        old, eq, new = part.partition("=")
+        if not eq or not old.strip() or not new.strip():
+            raise UserInputError(f"bad --rename entry {part.strip()!r}; expected OLD=NEW")
+        out[old.strip()] = new.strip()
+    return out
+
+
+@dataclass
+class JudgedInputs(Description):
+    """Human judgments and the texts they rate: ``bundled`` (the MQM TED data), ``mtme`` (an
+    mt-metrics-eval folder with ``lp``), or ``judgments`` with ``refs`` and the systems.
+
+    Examples
+    --------
+    >>> JudgedInputs(bundled="zhen").validate()
+    """
+
+    kind = "judged"
+    bundled: str | None = None
+    judgments: Path | None = None
+    fmt: str = "auto"
+    refs: list[Path] | None = None
+    systems: list[Path] | None = None
+    systems_dir: Path | None = None
+    systems_glob: str = "*"
+    exclude: list[str] | None = None
+    seg_ids: Path | None = None
+    id_base: int | None = None
+    lp: str | None = None
+    rename: str | None = None
+    mtme: Path | None = None
+    human: str = "mqm"
+    mtme_ref: str = "refA"
+
+    def validate(self) -> None:
+        parse_rename(self.rename)
+        if self.mtme is not None and any(
+            x for x in (self.bundled, self.judgments, self.refs, self.systems, self.systems_dir)
+        ):
+            raise UserInputError(
+                "--mtme replaces --bundled, --judgments, --refs, --systems and --systems-dir"
+            )
+
+    @property
+    def given(self) -> bool:
+        """Whether any judgments are named."""
+        return any(x is not None for x in (self.bundled, self.judgments, self.mtme))
+
+    def load(
+        self, note: Callable[[str], None] = _stderr
+    ) -> tuple[SegmentData, Judgments, dict[str, Any]]:
+        """The judgments aligned with their texts, and a record of the inputs."""
+        self.validate()
+        task = dataclasses.asdict(self)
+        mtme, human, mtme_ref = task.pop("mtme"), task.pop("human"), task.pop("mtme_ref")
+        if mtme is not None:
+            found = mtme_inputs(mtme, self.lp, human, mtme_ref)
+            task.update(zip(("judgments", "fmt", "refs", "systems"), found, strict=True))
+        return load_task(**task, note=note)
+
+
+def load_task(
+    *,
+    bundled: str | None = None,
+    judgments: Path | None = None,
+    fmt: str = "auto",
+    refs: list[Path] | None = None,
+    systems: list[Path] | None = None,
+    systems_dir: Path | None = None,
+    systems_glob: str = "*",
+    exclude: list[str] | None = None,
+    seg_ids: Path | None = None,
+    id_base: int | None = None,
+    lp: str | None = None,
+    rename: str | None = None,
+    note: Callable[[str], None] = _stderr,
+) -> tuple[SegmentData, Judgments, dict[str, Any]]:
+    """The judgments aligned with their texts, and a record of the inputs.
+
+    Raises
+    ------
+    UnalignedJudgments
+        Judgments whose segment ids are not lines of the texts (usable at system level).
+    """
+    if (
+        judgments is not None
+        and bundled is None
+        and (
+            fmt == "wmt17-testset" or (fmt == "auto" and guess_format(judgments) == "wmt17-testset")
+        )
+    ):
+        return _wmt17_testset(judgments, lp, refs, systems, systems_dir, seg_ids)
+    if bundled is not None:
+        if any(x for x in (judgments, refs, systems, systems_dir, seg_ids)):
+            raise UserInputError(
+                "--bundled replaces --judgments, --refs, --systems and "
+                "--seg-ids; give one or the other"
+            )
+        paths = bundled_mqm_ted(bundled)
+        judgments, refs, seg_ids = paths["judgments"], paths["refs"], paths["seg_ids"]
+        files = paths["systems"]
+    else:
+        if judgments is None or not refs:
+            raise UserInputError(
+                "give --judgments FILE and --refs FILE... (or --bundled zhen|ende)"
+            )
+        given = sum(x is not None and x != [] for x in (systems, systems_dir))
+        if given != 1:
+            raise UserInputError(
+                "give the system outputs once: --systems FILE... or --systems-dir DIR"
+            )
+        if systems_dir is not None:
+            others = [p for p in (*refs, judgments, seg_ids) if p is not None]
+            files, notes = select_system_files(
+                systems_dir,
+                pattern=systems_glob,
+                exclude=exclude or [],
+                inputs_=others,
+                n_lines=len(read_lines(refs[0])),
+            )
+            report_system_files(systems_dir, files, notes)
+        else:
+            files = list(systems)
+    if not files:
+        raise UserInputError("no system file left once the references are set aside")
+    judged = read_judgments(judgments, fmt, lp=lp, id_base=id_base).rename(parse_rename(rename))
+    ref_lines = [read_lines(p) for p in refs]
+    outputs = read_systems(files, system_names(files))
+    inputs = {
+        "judgments": file_record(judgments),
+        "format": judged.kind,
+        "refs": [file_record(p) for p in refs],
+        "systems": [file_record(p) for p in files],
+        "seg_ids": None if seg_ids is None else file_record(seg_ids),
+        "bundled": bundled,
+    }
+    if judged.unaligned is not None:
+        raise UnalignedJudgments(judged, outputs, ref_lines, inputs)
+    ids = read_lines(seg_ids) if seg_ids is not None else None
+    data = SegmentData.from_judgments(
+        judged,
+        outputs,
+        ref_lines,
+        seg_ids=ids,
+        id_base=id_base,
+        ref_names=[Path(p).name for p in refs],
+    )
+    if data.info["unscored_systems"]:  # said, not silently dropped
+        note(
+            f"note: judged systems without an output file, left out: "
+            f"{', '.join(data.info['unscored_systems'])}"
+        )
+    inputs["unscored_judged_systems"] = data.info["unscored_systems"]
+    return data, judged, inputs
+
+
+def _wmt17_testset(judgments, lp, refs, systems, systems_dir, seg_ids):
+    """A WMT17 test-set file: its own translations, references and scores."""
+    if refs or systems or systems_dir is not None or seg_ids is not None:
+        raise UserInputError(
+            "a WMT17 test-set file holds its own translations and "
+            "references: give no --refs, --systems or --seg-ids"
+        )
+    st = read_wmt17_testset(judgments)
+    if lp is not None or len(set(st.lps)) > 1:
+        if lp is None:
+            raise UserInputError(
+                "the file has several language pairs; choose one (--lp)", path=str(judgments)
+            )
+        st = st.select_lp(lp)
+    data = SegmentData.from_scored_texts(st)
+    judged = Judgments(
+        ["all"], data.items, data.human, "wmt17-testset", str(judgments), item_base=1
+    )
+    inputs = {
+        "judgments": file_record(judgments),
+        "format": "wmt17-testset",
+        "refs": [],
+        "systems": [],
+        "seg_ids": None,
+        "bundled": None,
+        "unscored_judged_systems": [],
+    }
+    return data, judged, inputs
+
+
+class UnalignedJudgments(UserInputError):
+    """Judgments whose segment ids are not lines of the texts (WMT ``ad-seg-scores``): usable
+    at system level only, from system means and whole-output corpus scores."""
+
+    def __init__(self, judged: Judgments, outputs, refs, inputs) -> None:
+        super().__init__(judged.unaligned, path=judged.path)
+        self.judged, self.outputs, self.refs, self.inputs = judged, outputs, refs, inputs

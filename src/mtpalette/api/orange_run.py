@@ -1,0 +1,426 @@
+"""ORANGE (Lin and Och 2004) and Limited ORANGE runs: the mean rank of the references among
+candidate translations, per metric, with bootstrap intervals.
+
+Two doors, one engine: :func:`orange` takes texts as Python lists; :class:`OrangeRun` names
+files (references, n-best lists or system outputs, a pivot for Limited ORANGE, a run folder
+for chunked and distributed runs) and :func:`run_orange` runs it, writes its outputs and
+returns an :class:`OrangeResult`. ``mtpalette orange`` is an :class:`OrangeRun` built from
+its options.
+
+Examples
+--------
+>>> systems = {"A": ["the cat sat on the mat", "a dog ran"],
+...            "B": ["cat the mat", "dog a ran far away"]}
+>>> refs = [["the cat sat on the mat", "a dog ran"], ["the cat sat on a mat", "the dog ran"]]
+>>> t = orange(refs, systems, ["bleus:2", "wer"], n_resamples=0)
+>>> [(r.metric, round(r.orange.value, 4)) for r in t.rows]
+[('bleus:2', 0.5833), ('wer', 0.5833)]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mtpalette.api.checks import bootstrap_of, check_resampling, checked, metric_specs
+from mtpalette.api.chunked import ChunkedLists, Chunking
+from mtpalette.api.description import Description
+from mtpalette.api.external import export_all, parse_scores
+from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.inputs import CandidateInputs
+from mtpalette.api.limited import LimitedFeatures
+from mtpalette.errors import UserInputError
+from mtpalette.io.plain import read_matching
+from mtpalette.io.runfile import Run, check_output_folders, file_record, write_csv, write_jsonl
+from mtpalette.metaeval.candidates import ONE_REFERENCE, CandidateLists, compare_candidates
+from mtpalette.metaeval.external import (
+    export_orange_scores,
+    external_comparisons,
+    reference_names,
+)
+from mtpalette.metaeval.orange import (
+    Comparisons,
+    OrangeCurve,
+    OrangeTable,
+    check_oracle,
+    error_analysis,
+    evaluate,
+    orange_curve,
+    tie_weight,
+)
+from mtpalette.metrics import parse_specs
+
+#: seed of every resampling unless given (sacrebleu's)
+SEED = 12345
+#: curve points when an output folder is given without a curve step
+CURVE_POINTS = 64
+
+
+def candidate_lists(
+    refs: Sequence[Sequence[str]], candidates: Mapping[str, Sequence[str]] | Sequence[Any]
+) -> CandidateLists:
+    """Candidate lists from systems (``{name: outputs}``, one candidate per system and
+    segment) or from n-best lists (one list of candidates per segment).
+
+    Examples
+    --------
+    >>> cl = candidate_lists([["r1", "r2"], ["q1", "q2"]], [["a", "b", "c"], ["d"]])
+    >>> cl.offsets.tolist(), cl.origins
+    ([0, 3, 4], ['n-best #1', 'n-best #2', 'n-best #3', 'n-best #1'])
+    """
+    refs = [list(r) for r in refs]
+    if isinstance(candidates, Mapping):
+        return CandidateLists.from_systems(candidates, refs)
+    if isinstance(candidates, str) or not candidates:
+        raise UserInputError("candidates: a dict of system outputs or a list of n-best lists")
+    lists = [list(c) for c in candidates]
+    if any(isinstance(c, str) for c in candidates):
+        raise UserInputError("an n-best list must be a list of strings, not a string")
+    offsets = np.concatenate([[0], np.cumsum([len(c) for c in lists])])
+    origins = [f"n-best #{j + 1}" for c in lists for j in range(len(c))]
+    texts = [t for c in lists for t in c]
+    return CandidateLists(texts, offsets, refs, origins, None, {"kind": "nbest"})
+
+
+def orange(
+    refs: Sequence[Sequence[str]],
+    candidates: Mapping[str, Sequence[str]] | Sequence[Sequence[str]],
+    metrics: Sequence[str] | str,
+    *,
+    oracle: str = "leave-one-out",
+    ties: str = "mid",
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int | None = SEED,
+    min_candidates: int = 1,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+) -> OrangeTable:
+    """ORANGE (Lin and Och 2004) of every metric: the mean rank of the references among the
+    candidates, with bootstrap intervals and the metrics equivalent to the best.
+
+    Parameters
+    ----------
+    refs:
+        At least two reference streams (``refs[k][s]``).
+    candidates:
+        ``{system: outputs}`` (a pool of systems, Limited-ORANGE style) or one n-best list
+        per segment.
+    metrics:
+        Metric specs.
+    oracle, ties:
+        ``leave-one-out`` or ``average-score``; ``mid``, ``optimistic`` or ``pessimistic``
+        (see :mod:`mtpalette.metaeval.orange`).
+    n_resamples, confidence, seed:
+        Bootstrap over segments (0: no intervals).
+    min_candidates:
+        Leave out segments with fewer candidates.
+
+    Returns
+    -------
+    OrangeTable
+        ``.rows`` in metric order; ``.to_pandas()`` one row per metric.
+
+    References
+    ----------
+    Lin and Och (2004), "ORANGE: a Method for Evaluating Automatic Evaluation Metrics for
+    Machine Translation".
+    """
+    lists = candidate_lists(refs, candidates)
+    specs = metric_specs(metrics, required=False)
+    parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
+    comparisons = compare_candidates(lists, parsed, oracle=oracle)
+    return checked(
+        evaluate,
+        comparisons,
+        ties=ties,
+        n_resamples=n_resamples,
+        confidence=confidence,
+        seed=seed,
+        min_candidates=min_candidates,
+    )
+
+
+@dataclass
+class OrangeOutputs(Description):
+    """Where an ORANGE run writes: a folder (``out_dir``) fills in every file not named."""
+
+    kind = "orange-outputs"
+    out_dir: Path | None = None
+    json: Path | None = None
+    csv: Path | None = None
+    curve_step: int | None = None
+    curve_csv: Path | None = None
+    curve_plot: Path | None = None
+    errors: Path | None = None
+    errors_max: int = 20
+    export_scores: Path | None = None
+    report: Path | None = None
+
+    def validate(self) -> None:
+        if self.errors_max < 0 or (self.curve_step is not None and self.curve_step < 1):
+            raise UserInputError(
+                "--max-candidates and --curve-step must be positive, --errors-max 0 or more"
+            )
+
+    def resolved(self, run_dir: Path | None) -> OrangeOutputs:
+        """Every file named: the folder's defaults filled in (a chunked run keeps no errors)."""
+        out = dataclasses.replace(self)
+        if out.report is not None and out.out_dir is None:
+            out.out_dir = out.report.parent / (out.report.stem + "-run")
+        if run_dir is not None:
+            out.out_dir = out.out_dir or run_dir
+        if out.out_dir is not None:
+            out.json = out.json or out.out_dir / "run.json"
+            out.csv = out.csv or out.out_dir / "table.csv"
+            out.curve_csv = out.curve_csv or out.out_dir / "curve.csv"
+            out.curve_plot = out.curve_plot or out.out_dir / "curve.png"
+            out.errors = out.errors or (out.out_dir / "errors.jsonl" if run_dir is None else None)
+        return out
+
+    @property
+    def wants_curve(self) -> bool:
+        return any(x is not None for x in (self.curve_step, self.curve_csv, self.curve_plot))
+
+
+@dataclass
+class OrangeRun(Description):
+    """Everything an ORANGE or Limited ORANGE run needs, from files.
+
+    ``limited`` makes it feature-ranked Limited ORANGE (one reference and a pivot);
+    ``chunking`` scores it chunk by chunk in a resumable run folder, on any backend.
+
+    Examples
+    --------
+    >>> run = OrangeRun(CandidateInputs([Path("A"), Path("B")], systems=[Path("s.txt")]))
+    >>> run.validate(); run.specs
+    ['bleus:4']
+    >>> OrangeRun.from_dict(run.to_dict()) == run
+    True
+    """
+
+    kind = "orange"
+    candidates: CandidateInputs
+    metrics: list[str] | None = None
+    scores: list[str] | None = None
+    tokenize: str = "13a"
+    lowercase: bool = False
+    oracle: str = "leave-one-out"
+    ties: str = "mid"
+    bootstrap: int = 1000
+    seed: int = SEED
+    confidence: float = 0.95
+    min_candidates: int = 1
+    max_candidates: int | None = None
+    source: Path | None = None
+    limited: LimitedFeatures | None = None
+    chunking: Chunking | None = None
+    outputs: OrangeOutputs = field(default_factory=OrangeOutputs)
+
+    @property
+    def specs(self) -> list[str]:
+        """The metric specs (``bleus:4`` when neither metrics nor score files are given)."""
+        return list(self.metrics or ([] if self.scores else ["bleus:4"]))
+
+    def validate(self) -> None:
+        check_oracle(self.oracle)
+        tie_weight(self.ties)
+        check_resampling(bootstrap=self.bootstrap, confidence=self.confidence, seed=self.seed)
+        if self.max_candidates is not None and self.max_candidates < 1:
+            raise UserInputError(
+                "--max-candidates and --curve-step must be positive, --errors-max 0 or more"
+            )
+        super().validate()
+        if self.chunking is None:
+            return
+        export = self.outputs.export_scores
+        if self.scores or export is not None or self.max_candidates is not None or self.source:
+            raise UserInputError(
+                "--run-dir does not combine with --scores, --export-scores, --max-candidates "
+                "or --source"
+            )
+        if self.candidates.nbest is not None and self.candidates.nbest_format == "jsonl":
+            raise UserInputError("--run-dir streams Moses n-best files; JSONL is not streamed")
+
+
+@dataclass
+class OrangeResult:
+    """What an ORANGE run computed and wrote."""
+
+    table: OrangeTable
+    curve: OrangeCurve | None
+    lists: CandidateLists | ChunkedLists
+    oracle: str
+    outputs: dict[str, Any]
+
+    @property
+    def title(self) -> str:
+        """One line on the data: segments, references, candidates per list."""
+        n = self.lists.n_candidates
+        return (
+            f"ORANGE ({self.oracle}): {self.lists.n_segments} segments, {self.lists.n_refs} "
+            f"references, {int(n.min())}-{int(n.max())} candidates per list "
+            f"({self.lists.info.get('kind', '')})"
+        )
+
+
+def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
+    """Run ORANGE as ``run`` describes, write its outputs and return the result.
+
+    Every output's folder is checked before any work (a run that cannot write all its outputs
+    writes none); the output folder is made only once the numbers are in.
+    """
+    run.validate()
+    chunking = run.chunking
+    out = run.outputs.resolved(None if chunking is None else chunking.run_dir)
+    check_output_folders(
+        [out.json, out.csv, out.curve_csv, out.curve_plot, out.errors, out.report],
+        made=[out.out_dir, None if chunking is None else chunking.run_dir],
+    )
+    refs = run.candidates.refs
+    ref_lines = run.candidates.read_refs()
+    if len(refs) < 2 and run.limited is None:
+        raise UserInputError(ONE_REFERENCE)
+    if run.limited is not None and len(refs) != 1:
+        raise UserInputError("--pivot (Limited ORANGE) takes exactly one reference")
+    parsed = parse_specs(run.specs, tokenize=run.tokenize, lowercase=run.lowercase)
+    oracle = run.oracle
+    text = dict(tokenize=run.tokenize, lowercase=run.lowercase)
+    if chunking is not None:
+        comparisons, files = chunking.comparisons(
+            run.candidates, ref_lines, parsed, oracle=oracle, feedback=feedback, **text
+        )
+        kind = "nbest" if run.candidates.nbest is not None else "systems"
+        lists = ChunkedLists(np.diff(comparisons[0].offsets), len(refs), {"kind": kind})
+    else:
+        lists, files = _lists(run, ref_lines)
+        if run.limited is not None:
+            comparisons = run.limited.comparisons(
+                lists, parsed, source=run.source, tokenize=run.tokenize, feedback=feedback
+            )
+            out.errors = None
+            oracle = "limited-features"  # the reference ranked by features against the pivot
+        else:
+            external = parse_scores(run.scores, reference_names(lists, lists.n_refs))
+            with feedback.steps("scoring") as progress:
+                comparisons = compare_candidates(
+                    lists, parsed, oracle=oracle, keep_scores=out.errors is not None,
+                    progress=progress,
+                )  # fmt: skip
+            comparisons += [external_comparisons(lists, m, oracle=oracle) for m in external]
+    if out.export_scores is not None:
+        export = export_all(out.export_scores, parsed, lambda m: export_orange_scores(lists, m))
+        for path in export:
+            feedback.note(f"wrote {path}")
+    common = dict(ties=run.ties, min_candidates=run.min_candidates)
+    table = evaluate(comparisons, **bootstrap_of(run), **common)
+    curve = None
+    if out.wants_curve:
+        step = out.curve_step or max(1, math.ceil(int(lists.n_candidates.max()) / CURVE_POINTS))
+        curve = orange_curve(comparisons, step=step, **common)
+    result = OrangeResult(table, curve, lists, oracle, {})
+    _write(run, out, result, comparisons, files)
+    return result
+
+
+def _lists(run: OrangeRun, ref_lines: list[list[str]]) -> tuple[CandidateLists, list[Path]]:
+    lists, files = run.candidates.load(ref_lines)
+    if run.source is not None and run.limited is None:
+        lists.srcs = read_matching(run.source, lists.n_segments, "the candidate lists have")
+    if run.max_candidates is not None:
+        lists = lists.head(run.max_candidates)
+    return lists, files
+
+
+def _write(
+    run: OrangeRun,
+    out: OrangeOutputs,
+    result: OrangeResult,
+    comparisons: list[Comparisons],
+    files: list[Path],
+) -> None:
+    """Write the table, curve, error analysis, run record and report that ``out`` names."""
+    table, curve, lists, outputs = result.table, result.curve, result.lists, result.outputs
+    if out.out_dir is not None:  # made only now: a failed run leaves nothing behind
+        out.out_dir.mkdir(parents=True, exist_ok=True)
+    if out.csv is not None:
+        write_csv(out.csv, [row.to_dict() for row in table.rows])
+        outputs["table_csv"] = str(out.csv)
+    if curve is not None and out.curve_csv is not None:
+        write_csv(out.curve_csv, curve.rows())
+        outputs["curve_csv"] = str(out.curve_csv)
+    if curve is not None and out.curve_plot is not None:
+        from mtpalette.report.curves import plot_orange_curve
+
+        plot_orange_curve(curve, out.curve_plot)
+        outputs["curve_plot"] = str(out.curve_plot)
+    if out.errors is not None:
+        records = (
+            record
+            for c in comparisons
+            for record in error_analysis(
+                c,
+                ties=run.ties,
+                texts=lists.texts,
+                origins=lists.origins,
+                references=lists.refs,
+                max_per_segment=out.errors_max,
+            )  # fmt: skip
+        )
+        n = write_jsonl(out.errors, records)
+        outputs["errors_jsonl"] = str(out.errors)
+        outputs["errors_records"] = n
+    if out.json is not None:
+        outputs["run_json"] = str(out.json)
+        _record(run, result, files).save(out.json)
+    if out.report is not None and out.json is not None:
+        from mtpalette.report.html import write_report
+
+        outputs["report"] = str(write_report([out.json], out.report))
+
+
+def _record(run: OrangeRun, result: OrangeResult, files: list[Path]) -> Run:
+    """The run record (``run.json``) the report and later comparisons read."""
+    table, lists = result.table, result.lists
+    n = lists.n_candidates
+    return Run(
+        "orange",
+        inputs={
+            "refs": [file_record(p) for p in run.candidates.refs],
+            "candidates": {
+                "kind": lists.info.get("kind"),
+                "files": [file_record(p) for p in files],
+                "systems": lists.info.get("systems"),
+            },
+            "n_segments": lists.n_segments,
+            "n_candidates": {"total": int(n.sum()), "min": int(n.min()), "max": int(n.max())},
+        },
+        settings={
+            "oracle": table.oracle,
+            "ties": table.ties,
+            "bootstrap": table.n_resamples,
+            "confidence": table.confidence,
+            "metric_specs": run.specs,
+            "metrics": [row.metric for row in table.rows],
+            "tokenize": run.tokenize,
+            "lowercase": run.lowercase,
+            "id_base": run.candidates.id_base,
+            "min_candidates": run.min_candidates,
+            "max_candidates": run.max_candidates,
+            "errors_max": run.outputs.errors_max,
+        },
+        signatures={row.metric: row.signature for row in table.rows},
+        seeds={"bootstrap": table.seed},
+        results={
+            "table": table.to_dict(),
+            "curve": None if result.curve is None else result.curve.to_dict(),
+        },
+        outputs={k: v for k, v in result.outputs.items() if k != "run_json"}
+        | {"run_json": result.outputs["run_json"]},
+    )

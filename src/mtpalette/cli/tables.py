@@ -1,0 +1,220 @@
+"""The tables of the meta-evaluation commands (``orange``, ``correlate``, ``agree``,
+``audit``), in the papers' layouts: rich tables on a terminal, TSV when piped
+(:mod:`mtpalette.cli.console`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.table import Table
+
+from mtpalette.api.correlation_run import LABELS
+from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
+
+if TYPE_CHECKING:
+    from mtpalette.api.correlation_run import CorrelationResult
+    from mtpalette.api.orange_run import OrangeResult
+    from mtpalette.metaeval.agreement import Agreement
+    from mtpalette.metaeval.audit import Audit
+    from mtpalette.metaeval.correlation import CorrelationTable
+    from mtpalette.metaeval.orange import OrangeTable
+    from mtpalette.stats.bootstrap import BootstrapCI
+
+
+def print_orange(console: Console, table: OrangeTable, *, title: str = "") -> None:
+    """The table in the paper's layout: Method, ORANGE, Avg Rank, 95% interval of the average
+    rank, and a mark for the best metric and those statistically equivalent to it."""
+    conf = f"{100 * table.confidence:g}%"
+    if title:
+        emit_note(console, title)
+    t = Table()
+    t.add_column("Method")
+    t.add_column("ORANGE", justify="right")
+    t.add_column("Avg Rank", justify="right")
+    t.add_column(f"{conf}-CI-L", justify="right")
+    t.add_column(f"{conf}-CI-U", justify="right")
+    t.add_column("", justify="left")
+    digits = 1 if table.n_candidates["max"] >= 100 else 2
+    for row in table.rows:
+        mark, style = "", None
+        if row.best:
+            mark, style = "best", "bold green"
+        elif row.equivalent and table.n_resamples:
+            mark, style = "= best", "yellow"
+        t.add_row(
+            row.metric,
+            f"{100 * row.orange.value:.2f}%",
+            f"{row.avg_rank.value:.{digits}f}",
+            _num(row.avg_rank.low, digits),
+            _num(row.avg_rank.high, digits),
+            mark,
+            style=style,
+        )
+    emit_table(console, t)
+    skipped = f", {table.n_skipped} left out (too few candidates)" if table.n_skipped else ""
+    emit_note(
+        console,
+        f"oracle: {table.oracle}; ties: {table.ties}; ORANGE = mean of rank/(N_i+1) over "
+        f"{table.n_segments} segments{skipped}; bootstrap: {table.n_resamples} resamples, "
+        f"seed {table.seed}",
+    )
+    if table.test:
+        emit_note(console, f"'= best': {table.test}")
+    emit_signatures(console, {row.metric: row.signature for row in table.rows})
+
+
+def _num(x: float, digits: int) -> str:
+    return "-" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def print_correlation(console: Console, table: CorrelationTable, *, title: str = "") -> None:
+    """Metrics by decreasing correlation, with the interval, cluster and direction."""
+    conf = f"{100 * table.confidence:g}%"
+    if title:
+        emit_note(console, title)
+    t = Table()
+    t.add_column("Metric")
+    t.add_column(LABELS.get(table.statistic, table.statistic), justify="right")
+    t.add_column(f"{conf} CI", justify="right")
+    t.add_column("Cluster", justify="right")
+    t.add_column("Dir", justify="center")
+    if any(r.epsilon is not None for r in table.rows):
+        t.add_column("epsilon", justify="right")
+    for r in table.rows:
+        ci = "-" if math.isnan(r.ci.low) else f"[{r.ci.low:.4f}, {r.ci.high:.4f}]"
+        cells = [
+            r.metric,
+            f"{r.value:.4f}",
+            ci,
+            "-" if r.cluster is None else str(r.cluster),
+            "+" if r.higher_is_better else "-",
+        ]
+        if r.epsilon is not None:
+            cells.append(f"{r.epsilon:.4g}")
+        t.add_row(*cells, style="bold green" if r.cluster == 1 else None)
+    emit_table(console, t)
+    test = {
+        "permutation": f"PERM-BOTH permutation test ({table.n_permutations} draws)",
+        "bootstrap": "paired bootstrap on the interval's resamples",
+        "williams": "Williams' test",
+        "none": "no test",
+    }[table.test]
+    emit_note(
+        console,
+        f"interval: percentile bootstrap over {table.unit} ({table.n_units}), "
+        f"{table.n_resamples} resamples, seed {table.seed}; clusters: {test}, alpha "
+        f"{table.alpha:g} (1 = best; a new cluster starts when a better-ranked metric of the "
+        "current one is significantly better); Dir '-': an error metric, negated before "
+        "correlating",
+    )
+
+
+def print_agreement(console: Console, a: Agreement) -> None:
+    """Both orderings side by side and the tau between them."""
+    conf = f"{100 * a.confidence:g}%"
+    label = LABELS.get(a.statistic, a.statistic)
+    emit_note(
+        console,
+        f"ORANGE ({a.oracle}, ties {a.ties}; %, lower is better; # = rank) vs human "
+        f"{label} (grouping {a.grouping}): "
+        f"{a.n_systems} systems x {a.n_segments} segments, {a.n_refs} references",
+    )
+    t = Table()
+    short = {"Kendall tau-b": "tau-b", "Pearson r": "r", "Spearman rho": "rho"}.get(label, label)
+    for name in ("Metric", "ORANGE %", f"{conf} CI", "#", short, f"{conf} CI ", "# "):
+        t.add_column(name, justify="left" if name == "Metric" else "right", no_wrap=True)
+    for r in a.rows:
+        t.add_row(
+            r.metric,
+            f"{100 * r.orange.value:.2f}",
+            _ci(100 * r.orange.low, 100 * r.orange.high, 2),
+            f"{r.orange_rank:g}",
+            f"{r.correlation.value:.4f}",
+            _ci(r.correlation.low, r.correlation.high, 3),
+            f"{r.human_rank:g}",
+        )
+    emit_table(console, t)
+    emit_note(
+        console,
+        f"Kendall tau-b between the two orderings: {a.tau.value:.3f} "
+        f"[{_ci(a.tau.low, a.tau.high, 3)}] ({conf} percentile bootstrap over segments, "
+        f"{a.n_resamples} resamples, seed {a.seed}; +1: ORANGE orders the metrics as humans do)",
+    )
+    for name, value in a.reference_orange.items():
+        emit_note(
+            console,
+            f"human ORANGE of reference {name}: {100 * value:.2f}% (its mean rank by human "
+            "score among the systems, / (N+1); 50% = no better than a system)",
+        )
+
+
+def _ci(lo: float, hi: float, digits: int) -> str:
+    if lo != lo:
+        return "-"
+    return f"{lo:.{digits}f} - {hi:.{digits}f}"
+
+
+def _pct(ci: BootstrapCI | None) -> str:
+    if ci is None:
+        return "-"
+    if ci.low != ci.low:
+        return f"{100 * ci.value:.1f}%"
+    return f"{100 * ci.value:.1f}% [{100 * ci.low:.1f}, {100 * ci.high:.1f}]"
+
+
+def print_audit(console: Console, a: Audit) -> None:
+    """The audit: per metric, how often candidates outrank the held-out reference."""
+    title = (
+        f"ORANGE premise audit: {a.n_segments} segments, {a.n_refs} reference(s) "
+        f"({', '.join(a.ref_names)}), {a.n_candidates} candidates"
+    )
+    table = Table(title=title)
+    cols = ("Metric", "outranked", "outranking cands", "humans >=", "humans >", "rated pairs")
+    for col in cols:
+        table.add_column(col, justify="left" if col == "Metric" else "right")
+    for r in a.rows:
+        table.add_row(
+            r.metric,
+            _pct(r.outranked),
+            _pct(r.outranking_candidates),
+            _pct(r.humans_agree),
+            _pct(r.humans_prefer),
+            str(r.n_outranking_rated) if r.humans_agree is not None else "-",
+        )
+    if a.human_outranked is not None:
+        table.add_row("humans: some system >=", _pct(a.human_outranked), "-", "-", "-", "-")
+        table.add_row("humans: some system >", _pct(a.human_outranked_strict), "-", "-", "-", "-")
+    emit_table(console, table)
+    emit_note(
+        console,
+        "outranked: share of (segment, held-out reference) cases where some candidate scores "
+        "strictly better than the reference, both against the other references; humans >= "
+        "(>): share of those outranking (candidate, reference) pairs that humans rate at least "
+        f"as good as (better than) the reference; {a.n_resamples} bootstrap resamples over "
+        f"segments (seed {a.seed}), {100 * a.confidence:g}% percentile intervals.",
+    )
+
+
+def show_written(console: Console, outputs: dict[str, object]) -> None:
+    """One dim line per file a run wrote (counts such as ``errors_records`` left out)."""
+    for key, value in outputs.items():
+        if not key.endswith("_records"):
+            console.print(f"wrote {value}", style="dim")
+
+
+def show_orange(result: OrangeResult, notes: Console) -> None:
+    """An ORANGE run: its table on standard output, the files it wrote on ``notes``."""
+    print_orange(result_console(), result.table, title=result.title)
+    show_written(notes, result.outputs)
+
+
+def show_correlation(result: CorrelationResult, notes: Console) -> None:
+    """A correlation run: one table per statistic, the signatures, the files written."""
+    out = result_console()
+    for table, title in zip(result.tables, result.titles, strict=True):
+        print_correlation(out, table, title=title)
+    emit_signatures(out, result.signatures)
+    show_written(notes, result.outputs)
