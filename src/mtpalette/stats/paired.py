@@ -229,9 +229,7 @@ def _rows(total: int, n: int, width: int) -> int:
 class _Columns:
     """The resampling rows of every (system, metric), side by side in one matrix."""
 
-    def __init__(
-        self, metrics: Sequence[ResampledScore], stats: Sequence[Sequence[np.ndarray]]
-    ):
+    def __init__(self, metrics: Sequence[ResampledScore], stats: Sequence[Sequence[np.ndarray]]):
         self.metrics = list(metrics)
         blocks = [
             [
