@@ -12,7 +12,9 @@ engine knows nothing of metrics or correlations. Its parts:
   ``np.random.default_rng(seed).choice(n, (B, n))``.
 * **swap draws** - :func:`swap_batches` yields ``(m, n)`` booleans (swap unit ``i`` between
   the two systems or metrics in trial ``t``) for approximate randomization and PERM-BOTH
-  style permutation tests; :func:`permutation_batches` yields shuffles of ``0..n-1``.
+  style permutation tests, from one of four streams that reproduce sacrebleu's and
+  mt-metrics-eval's draws (:data:`SWAP_STREAMS`); :func:`permutation_batches` yields
+  shuffles of ``0..n-1``.
 * **intervals** - :func:`bootstrap_interval` (percentile or basic, interpolated quantiles,
   NaN resamples left out) and :func:`order_statistic_interval` (sacrebleu's
   ``floor(B (1 - level) / 2)``-th smallest and largest resample, :func:`interval_rank`).
