@@ -112,40 +112,38 @@ def test_permutations_are_successive_permutation_calls():
 # ----------------------------------------------------------------------------------------
 # the same draws whatever the batches; reproducible from a seed
 # ----------------------------------------------------------------------------------------
+#: units, draws, rows per batch and seed of the batch-independence properties
+SIZES = {
+    "n": st.integers(1, 70),
+    "total": st.integers(0, 150),
+    "rows": st.integers(1, 160),
+    "seed": st.integers(0, 2**32 - 1),
+}
+
+
+def _joined(parts: list[np.ndarray], n: int, dtype) -> np.ndarray:
+    return np.concatenate(parts) if parts else np.empty((0, n), dtype)
+
+
 @settings(max_examples=60, deadline=None)
-@given(
-    n=st.integers(1, 70),
-    total=st.integers(0, 150),
-    rows=st.integers(1, 160),
-    seed=st.integers(0, 2**32 - 1),
-    dtype=st.sampled_from([np.int32, np.int64]),
-)
+@given(**SIZES, dtype=st.sampled_from([np.int32, np.int64]))
 def test_index_draws_do_not_depend_on_batches_or_dtype(n, total, rows, seed, dtype):
     whole = np.random.default_rng(seed)
     want = whole.integers(0, n, size=(total, n))
     rng = np.random.default_rng(seed)
     parts = list(index_batches(n, total, rng, rows=rows, dtype=dtype))
     assert all(p.shape[0] <= rows and p.dtype == dtype for p in parts)
-    got = np.concatenate(parts) if parts else np.empty((0, n), dtype)
-    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(_joined(parts, n, dtype), want)
     assert _after(rng) == _after(whole)
 
 
 @settings(max_examples=80, deadline=None)
-@given(
-    n=st.integers(1, 70),
-    total=st.integers(0, 150),
-    rows=st.integers(1, 160),
-    seed=st.integers(0, 2**32 - 1),
-    stream=st.sampled_from(STREAMS),
-)
+@given(**SIZES, stream=st.sampled_from(STREAMS))
 def test_swap_draws_do_not_depend_on_batches(n, total, rows, seed, stream):
     whole = list(swap_batches(n, total, _source(stream, seed), stream=stream, rows=max(total, 1)))
-    want = np.concatenate(whole) if whole else np.empty((0, n), bool)
     source = _source(stream, seed)
     parts = list(swap_batches(n, total, source, stream=stream, rows=rows))
-    got = np.concatenate(parts) if parts else np.empty((0, n), bool)
-    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(_joined(parts, n, bool), _joined(whole, n, bool))
     if stream == "bits":  # cut at whole 32-bit words
         assert all(p.size % 32 == 0 for p in parts[:-1])
     reference = _source(stream, seed)
@@ -212,11 +210,13 @@ def test_resample_counts_against_a_loop(idx):
 # ----------------------------------------------------------------------------------------
 # intervals
 # ----------------------------------------------------------------------------------------
+#: resampled values (B >= 2) and a coverage
+RESAMPLED = st.lists(st.floats(-1e6, 1e6), min_size=2, max_size=300)
+COVERAGE = st.floats(0.5, 0.999)
+
+
 @settings(max_examples=80, deadline=None)
-@given(
-    dist=st.lists(st.floats(-1e6, 1e6), min_size=1, max_size=300),
-    level=st.floats(0.5, 0.999),
-)
+@given(dist=RESAMPLED, level=COVERAGE)
 def test_order_statistic_interval_holds_its_share_of_resamples(dist, level):
     d = np.array(dist)
     lo, hi = order_statistic_interval(d, level)
@@ -229,10 +229,7 @@ def test_order_statistic_interval_holds_its_share_of_resamples(dist, level):
 
 
 @settings(max_examples=80, deadline=None)
-@given(
-    dist=st.lists(st.floats(-1e6, 1e6), min_size=2, max_size=300),
-    confidence=st.floats(0.5, 0.99),
-)
+@given(dist=RESAMPLED, confidence=COVERAGE)
 def test_percentile_interval_against_sorted_resamples(dist, confidence):
     # linear interpolation between the order statistics at (B - 1) * q
     d = np.array(dist)
