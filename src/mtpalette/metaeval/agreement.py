@@ -44,14 +44,16 @@ from mtpalette.metaeval.correlation import (
 )
 from mtpalette.metaeval.orange import check_oracle, segment_ranks, tie_weight
 from mtpalette.metrics.base import Metric
-from mtpalette.stats.bootstrap import BootstrapCI, Seed, resolve_seed
+from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.correlation import GROUPINGS, average_ranks, canonical_statistic, kendall
-from mtpalette.stats.significance import (
-    counts_of,
+from mtpalette.stats.resampling import (
+    Seed,
+    bootstrap_interval,
     index_batches,
-    percentile_interval,
-    resampled_correlations,
+    resample_counts,
+    resolve_seed,
 )
+from mtpalette.stats.significance import resampled_correlations
 
 
 @dataclass(frozen=True)
@@ -250,7 +252,7 @@ def agreement(
     orange_dist = np.empty((n_resamples, len(metrics)))
     done = 0
     for idx in batches:
-        counts = counts_of(idx, n_items)
+        counts = resample_counts(idx, n_items)
         orange_dist[done : done + len(idx)] = counts @ norm / n_items
         done += len(idx)
     tau_value = kendall(-orange_values, corr_values) if len(metrics) > 1 else np.nan
@@ -262,7 +264,7 @@ def agreement(
     )
 
     def ci(value: float, dist: np.ndarray, n: int) -> BootstrapCI:
-        lo, hi = percentile_interval(dist, confidence) if n_resamples else (np.nan, np.nan)
+        lo, hi = bootstrap_interval(dist, confidence) if n_resamples else (np.nan, np.nan)
         return BootstrapCI(float(value), lo, hi, n, n_resamples, confidence, "percentile", recorded)
 
     o_rank = average_ranks(orange_values)

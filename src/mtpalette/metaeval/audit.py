@@ -40,8 +40,14 @@ from mtpalette.metaeval.external import (
 )
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.scoring import TextPairs, compute_stats
-from mtpalette.stats.bootstrap import BootstrapCI, Seed, resolve_seed
-from mtpalette.stats.significance import counts_of, index_batches, percentile_interval
+from mtpalette.stats.bootstrap import BootstrapCI
+from mtpalette.stats.resampling import (
+    Seed,
+    bootstrap_interval,
+    index_batches,
+    resample_counts,
+    resolve_seed,
+)
 
 
 def heldout_scores(lists: CandidateLists, metric: Metric) -> tuple[np.ndarray, np.ndarray]:
@@ -202,14 +208,14 @@ def audit(
     P = len(seg)
     rng, recorded = resolve_seed(seed)
     batches = list(index_batches(S, n_resamples, rng)) if n_resamples else []
-    counts = np.vstack([counts_of(idx, S) for idx in batches]) if batches else None
+    counts = np.vstack([resample_counts(idx, S) for idx in batches]) if batches else None
 
     def ci(ratio: _Ratio) -> BootstrapCI:
         value = ratio.value()
         if counts is None:
             lo = hi = float("nan")
         else:
-            lo, hi = percentile_interval(ratio.value(counts), confidence)
+            lo, hi = bootstrap_interval(ratio.value(counts), confidence)
         return BootstrapCI(value, lo, hi, S, n_resamples, confidence, "percentile", recorded)
 
     def per_segment(x: np.ndarray) -> np.ndarray:

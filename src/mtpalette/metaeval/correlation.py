@@ -42,12 +42,19 @@ from mtpalette.io.judgments import Judgments, PreferencePairs, ScoredTexts
 from mtpalette.metaeval.candidates import display_names
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.scoring import TextPairs, compute_stats
-from mtpalette.stats.bootstrap import BootstrapCI, Seed, resolve_seed
+from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.correlation import (
     GROUPINGS,
     STATISTICS,
     canonical_statistic,
     rr_kendall,
+)
+from mtpalette.stats.resampling import (
+    Seed,
+    bootstrap_interval,
+    index_batches,
+    resample_counts,
+    resolve_seed,
 )
 from mtpalette.stats.significance import (
     LEVELS,
@@ -55,9 +62,6 @@ from mtpalette.stats.significance import (
     CorrelationResamples,
     bootstrap_correlations,
     bootstrap_system_correlations,
-    counts_of,
-    index_batches,
-    percentile_interval,
     permutation_test,
     significance_clusters,
     williams_sig_diff,
@@ -843,7 +847,7 @@ def rr_table(
     dist = np.full((n_resamples, len(scores)), np.nan)
     done = 0
     for idx in index_batches(n_items, n_resamples, rng):
-        counts = counts_of(idx, n_items)
+        counts = resample_counts(idx, n_items)
         for j, (con, dis) in enumerate(per_metric):
             num = counts @ (con - dis)
             den = counts @ (con + dis)
@@ -852,7 +856,7 @@ def rr_table(
         done += len(idx)
     cis = []
     for j in range(len(scores)):
-        lo, hi = percentile_interval(dist[:, j], confidence) if n_resamples else (np.nan,) * 2
+        lo, hi = bootstrap_interval(dist[:, j], confidence) if n_resamples else (np.nan,) * 2
         cis.append(
             BootstrapCI(
                 float(values[j]), lo, hi, n_items, n_resamples, confidence, "percentile", recorded

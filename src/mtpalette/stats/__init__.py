@@ -2,6 +2,8 @@
 
 Nothing here reads files or knows about metrics: functions take numpy arrays whose first axis
 is the resampling unit (segments, documents, systems) and a seed or ``np.random.Generator``.
+Every draw, interval and Monte Carlo p-value comes from one engine,
+:mod:`mtpalette.stats.resampling`.
 """
 
 from mtpalette.stats.bootstrap import (

@@ -28,18 +28,23 @@ scipy.stats.bootstrap (interface ideas: ``rng``, result dataclasses).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
-Statistic = Callable[[np.ndarray], Any]
-Seed = int | np.random.Generator | None
+from mtpalette.stats.resampling import INTERVAL_METHODS as METHODS
+from mtpalette.stats.resampling import Seed as Seed
+from mtpalette.stats.resampling import (
+    bootstrap_interval,
+    index_batches,
+    p_value,
+    resample_counts,
+)
+from mtpalette.stats.resampling import resolve_seed as resolve_seed
 
-METHODS = ("percentile", "basic")
-#: resampled index matrices are built in batches of at most this many entries
-_BATCH_ENTRIES = 2_000_000
+Statistic = Callable[[np.ndarray], Any]
 
 
 @dataclass(frozen=True)
@@ -123,37 +128,6 @@ class BestComparison:
     seed: int | None
 
 
-def resolve_seed(seed: Seed) -> tuple[np.random.Generator, int | None]:
-    """A Generator for ``seed`` and the integer seed to record (``None`` for a Generator).
-
-    ``None`` draws a fresh seed from the operating system and returns it, so the run can be
-    repeated.
-
-    Examples
-    --------
-    >>> rng, recorded = resolve_seed(12345)
-    >>> recorded, rng.random() == np.random.default_rng(12345).random()
-    (12345, True)
-    """
-    if isinstance(seed, np.random.Generator):
-        return seed, None
-    if seed is None:
-        seed = int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer or a Generator, got {seed!r}")
-    return np.random.default_rng(int(seed)), int(seed)
-
-
-def _index_batches(n: int, n_resamples: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
-    """Rows of resampled indices, in batches whose size depends on ``n`` only."""
-    batch = max(1, min(n_resamples, _BATCH_ENTRIES // max(n, 1)))
-    done = 0
-    while done < n_resamples:
-        m = min(batch, n_resamples - done)
-        yield rng.integers(0, n, size=(m, n))
-        done += m
-
-
 def _check(
     data: Any, n_resamples: int, confidence: float = 0.95, method: str = "percentile"
 ) -> np.ndarray:
@@ -207,16 +181,14 @@ def bootstrap_distribution(
         flat = x.reshape(n, -1)
         out = np.empty((n_resamples, flat.shape[1]))
         done = 0
-        for idx in _index_batches(n, n_resamples, rng):
+        for idx in index_batches(n, n_resamples, rng):
             m = idx.shape[0]
-            shifted = idx + (np.arange(m, dtype=np.int64) * n)[:, None]
-            counts = np.bincount(shifted.ravel(), minlength=m * n).reshape(m, n)
-            out[done : done + m] = counts @ flat / n
+            out[done : done + m] = resample_counts(idx, n) @ flat / n
             done += m
         return out.reshape((n_resamples, *x.shape[1:]))
     rows = [
         np.asarray(statistic(x[r]), dtype=np.float64)
-        for idx in _index_batches(n, n_resamples, rng)
+        for idx in index_batches(n, n_resamples, rng)
         for r in idx
     ]
     return np.stack(rows)
@@ -226,16 +198,6 @@ def _value(x: np.ndarray, statistic: Statistic | None) -> np.ndarray:
     if statistic is None:
         return x.mean(axis=0)
     return np.asarray(statistic(x), dtype=np.float64)
-
-
-def _interval(
-    dist: np.ndarray, value: np.ndarray, confidence: float, method: str
-) -> tuple[np.ndarray, np.ndarray]:
-    alpha = 1.0 - confidence
-    lo, hi = np.quantile(dist, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
-    if method == "basic":
-        return 2.0 * value - hi, 2.0 * value - lo
-    return lo, hi
 
 
 def bootstrap_cis(
@@ -264,7 +226,7 @@ def bootstrap_cis(
     dist = bootstrap_distribution(x, statistic, n_resamples=n_resamples, rng=rng)
     dist = dist.reshape(n_resamples, -1)
     value = value.reshape(-1)
-    lo, hi = _interval(dist, value, confidence, method)
+    lo, hi = bootstrap_interval(dist, confidence, method=method, value=value, omit_nan=False)
     return [
         BootstrapCI(
             float(value[j]),
@@ -332,14 +294,13 @@ def _paired(
     recorded: int | None,
 ) -> PairedDiff:
     d = dist_a - dist_b
-    lo, hi = _interval(d, np.asarray(diff), confidence, method)
+    lo, hi = bootstrap_interval(d, confidence, method=method, value=diff, omit_nan=False)
     extreme = int(np.count_nonzero(np.abs(d - diff) >= abs(diff) - 1e-12 * abs(diff)))
-    p_value = (1 + extreme) / (n_resamples + 1)
     return PairedDiff(
         float(diff),
         float(lo),
         float(hi),
-        min(1.0, p_value),
+        min(1.0, p_value(extreme, n_resamples)),
         n,
         n_resamples,
         confidence,

@@ -3,9 +3,10 @@ randomization, and bootstrap intervals of corpus scores, for any metric.
 
 Every test works on sufficient statistics, never on text: a resample or a shuffle is a weight
 per segment, and a corpus metric is recomputed from its weighted statistics (BLEU from summed
-n-gram counts, ROUGE as the mean of sentence scores; see
-:meth:`~mtpalette.metrics.base.Metric.corpus_scores`). All systems and metrics are resampled
-in one matrix product per batch of resamples.
+n-gram counts, ROUGE as the mean of sentence scores). A metric is anything with the
+:class:`ResampledScore` methods (every :class:`mtpalette.metrics.base.Metric` has them); this
+module imports nothing above ``stats``. All systems and metrics are resampled in one matrix
+product per batch of resamples, drawn in batches from :mod:`mtpalette.stats.resampling`.
 
 The procedures are sacrebleu's (Post, 2018; sacrebleu 2.x ``significance.py``), drawn in the
 same order from the same generator, so that with the same seed (sacrebleu's default 12345)
@@ -44,14 +45,24 @@ the ``+1`` and the strict ``>``). Post (2018), A Call for Clarity in Reporting B
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from mtpalette.metrics.base import Metric
-from mtpalette.stats.bootstrap import resolve_seed
+from mtpalette.stats.resampling import (
+    batch_rows,
+    index_batches,
+    min_resamples,
+    min_trials,
+    order_statistic_interval,
+    resample_counts,
+    resolve_seed,
+    swap_batches,
+)
+from mtpalette.stats.resampling import interval_rank as interval_rank
+from mtpalette.stats.resampling import p_value as monte_carlo_p_value
 
 #: sacrebleu's default seed (its SACREBLEU_SEED)
 SACREBLEU_SEED = 12345
@@ -60,6 +71,24 @@ DEFAULT_N = {"bs": 1000, "ar": 10000, "ci": 1000}
 #: a batch of weights holds at most this many entries
 _BATCH_ENTRIES = 4_000_000
 TESTS = ("bs", "ar")
+
+
+class ResampledScore(Protocol):
+    """What a metric must offer to be resampled here (:class:`mtpalette.metrics.base.Metric`
+    does): rows that a reweighted sample sums, and corpus scores from those sums."""
+
+    @property
+    def spec(self) -> str: ...
+
+    higher_is_better: bool
+
+    def resampling_rows(self, stats: np.ndarray) -> np.ndarray:
+        """``(n, k)`` rows per segment from the metric's sufficient statistics."""
+        ...
+
+    def scores_of_resampled(self, sums: np.ndarray, weight: np.ndarray | float) -> np.ndarray:
+        """``(B,)`` corpus scores from ``(B, k)`` weighted sums of the rows."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -176,41 +205,31 @@ def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def interval_rank(n_resamples: int, level: float) -> int:
-    """Index of the lower bound in the sorted resampled scores: ``floor(B (1 - level) / 2)``
-    (sacrebleu: ``B // 40`` at 95%).
+def bootstrap_indices(n: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """All ``(B, n)`` resampled segment indices at once, as :func:`compare_systems` draws them
+    in batches: the values of sacrebleu's ``rng.choice(n, size=(B, n), replace=True)``,
+    stored as int32.
 
     Examples
     --------
-    >>> interval_rank(1000, 0.95), interval_rank(1001, 0.95), interval_rank(10, 0.95)
-    (25, 25, 0)
+    >>> idx = bootstrap_indices(5, 3, np.random.default_rng(1))
+    >>> idx.dtype.name, bool((idx == np.random.default_rng(1).choice(5, (3, 5))).all())
+    ('int32', True)
     """
-    return math.floor(n_resamples * (1.0 - level) / 2.0 + 1e-9)
+    if n_resamples == 0:
+        return np.empty((0, n), dtype=np.int32)
+    return next(index_batches(n, n_resamples, rng, rows=n_resamples))
 
 
-def bootstrap_indices(n: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """``(B, n)`` resampled segment indices, the values of sacrebleu's
-    ``rng.choice(n, size=(B, n), replace=True)`` stored as int32 (half the memory)."""
-    return rng.integers(0, n, size=(n_resamples, n), dtype=np.int32)
-
-
-def _batches(total: int, n: int, width: int) -> Iterator[slice]:
-    size = max(1, min(total, _BATCH_ENTRIES // max(n, width, 1)))
-    for start in range(0, total, size):
-        yield slice(start, min(total, start + size))
-
-
-def _counts(idx: np.ndarray, n: int) -> np.ndarray:
-    """Per-row occurrence counts of ``idx`` (``(m, n)`` indices -> ``(m, n)`` float64)."""
-    m = idx.shape[0]
-    shifted = idx.astype(np.int64) + (np.arange(m, dtype=np.int64) * n)[:, None]
-    return np.bincount(shifted.ravel(), minlength=m * n).reshape(m, n).astype(np.float64)
+def _rows(total: int, n: int, width: int) -> int:
+    """Resamples or trials per batch: at most ``_BATCH_ENTRIES`` draws or sums."""
+    return batch_rows(total, max(n, width), max_entries=_BATCH_ENTRIES)
 
 
 class _Columns:
     """The resampling rows of every (system, metric), side by side in one matrix."""
 
-    def __init__(self, metrics: Sequence[Metric], stats: Sequence[Sequence[np.ndarray]]):
+    def __init__(self, metrics: Sequence[ResampledScore], stats: Sequence[Sequence[np.ndarray]]):
         self.metrics = list(metrics)
         blocks = [
             [
@@ -242,14 +261,18 @@ class _Columns:
             ]
         )
 
-    def resampled(self, idx: np.ndarray) -> np.ndarray:
-        """``(S, B, M)``: every system's scores on the resamples ``idx`` (``(B, n)``)."""
-        B = idx.shape[0]
-        out = np.empty((self.n_systems, B, len(self.metrics)))
-        for part in _batches(B, self.n, self.matrix.shape[1]):
-            sums = _counts(idx[part], self.n) @ self.matrix
+    def resampled(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+        """``(S, B, M)``: every system's scores on ``B`` bootstrap resamples drawn from
+        ``rng`` (the same segments for every system)."""
+        out = np.empty((self.n_systems, n_resamples, len(self.metrics)))
+        rows = _rows(n_resamples, self.n, self.matrix.shape[1])
+        done = 0
+        for idx in index_batches(self.n, n_resamples, rng, rows=rows):
+            part = slice(done, done + idx.shape[0])
+            sums = resample_counts(idx, self.n) @ self.matrix
             for s in range(self.n_systems):
                 out[s, part] = self.scores(sums[:, self.block(s)], self.n)
+            done = part.stop
         return out
 
     def original(self) -> np.ndarray:
@@ -262,10 +285,7 @@ class _Columns:
 
 def _interval(dist: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean and sacrebleu's order-statistic bounds over the resample axis (axis 1)."""
-    ordered = np.sort(dist, axis=1)
-    B = dist.shape[1]
-    lo = interval_rank(B, level)
-    return dist.mean(axis=1), ordered[:, lo], ordered[:, B - lo - 1]
+    return (dist.mean(axis=1), *order_statistic_interval(dist, level, axis=1))
 
 
 def _check(n_systems: int, n: int, test: str | None, baseline: int, level: float, alpha: float):
@@ -287,12 +307,12 @@ def _check_counts(test: str | None, n_trials: int, n_resamples: int, level: floa
     least ``ceil(1 / alpha)`` trials (its smallest p-value is ``1 / (trials + 1)``)."""
     if n_resamples < 0 or (test and n_trials < 1):
         raise ValueError("the number of resamples or trials must be positive")
-    need = math.ceil(2.0 / (1.0 - level) - 1e-9)
+    need = min_resamples(level)
     if 0 < n_resamples < need:
         raise ValueError(
             f"{n_resamples} resamples cannot give a {100 * level:g}% interval; use at least {need}"
         )
-    least = math.ceil(1.0 / alpha - 1e-9)
+    least = min_trials(alpha)
     if test and n_trials < least:
         raise ValueError(
             f"with {n_trials} resamples or trials the smallest p-value is 1/{n_trials + 1}, "
@@ -301,7 +321,7 @@ def _check_counts(test: str | None, n_trials: int, n_resamples: int, level: floa
 
 
 def compare_systems(
-    metrics: Sequence[Metric],
+    metrics: Sequence[ResampledScore],
     stats: Sequence[Sequence[np.ndarray]],
     systems: Sequence[str],
     *,
@@ -319,7 +339,8 @@ def compare_systems(
     Parameters
     ----------
     metrics:
-        The metrics (parsed specs), one column each.
+        The metrics (parsed specs, or anything with the :class:`ResampledScore` methods),
+        one column each.
     stats:
         ``stats[s][m]``: the sufficient statistics of system ``s`` under metric ``m``, one row
         per segment, the segments in the same order for every system.
@@ -374,9 +395,7 @@ def compare_systems(
         return g
 
     if test == "bs" or (test is None and n_resamples):
-        idx = bootstrap_indices(n, n_trials or n_resamples, fresh())
-        dist = columns.resampled(idx)  # (S, B, M)
-        del idx
+        dist = columns.resampled(n_trials or n_resamples, fresh())  # (S, B, M)
         m_, lo_, hi_ = _interval(dist, level)
         mean[:], low[:], high[:] = m_, lo_, hi_
         if test == "bs":
@@ -389,15 +408,12 @@ def compare_systems(
                 p_value[s] = _p_value((null > observed).sum(axis=0), n_trials, observed)
     elif test == "ar":
         g = fresh()
-        swap = g.integers(2, size=(n_trials, n), dtype=bool)
-        p_value[:] = _randomization(columns, swap, score, baseline)
-        del swap
+        p_value[:] = _randomization(columns, n_trials, g, score, baseline)
         if n_resamples:
-            idx = bootstrap_indices(n, n_resamples, g)
-            dist = columns.resampled(idx)
+            dist = columns.resampled(n_resamples, g)
             m_, lo_, hi_ = _interval(dist, level)
             mean[:], low[:], high[:] = m_, lo_, hi_
-            base = columns.resampled(bootstrap_indices(n, n_resamples, fresh()))[baseline]
+            base = columns.resampled(n_resamples, fresh())[baseline]
             m_, lo_, hi_ = _interval(base[None], level)
             mean[baseline], low[baseline], high[baseline] = m_[0], lo_[0], hi_[0]
     return SystemComparison(
@@ -421,9 +437,14 @@ def compare_systems(
 
 
 def _randomization(
-    columns: _Columns, swap: np.ndarray, score: np.ndarray, baseline: int
+    columns: _Columns,
+    n_trials: int,
+    rng: np.random.Generator,
+    score: np.ndarray,
+    baseline: int,
 ) -> np.ndarray:
-    """p-values of approximate randomization of every system against the baseline.
+    """p-values of approximate randomization of every system against the baseline, from
+    ``n_trials`` swap draws of ``rng`` (sacrebleu's ``rng.integers(2, (T, n), dtype=bool)``).
 
     With ``d`` the difference of the baseline's and a system's rows, the pseudo systems of a
     trial sum to ``total_sys + swap @ d`` and ``total_base - swap @ d``: one product."""
@@ -431,16 +452,17 @@ def _randomization(
     others = [s for s in range(columns.n_systems) if s != baseline]
     diffs = np.hstack([base - columns.matrix[:, columns.block(s)] for s in others])
     total = columns.matrix.sum(axis=0)
-    T, w = swap.shape[0], columns.width
+    w = columns.width
     count = np.zeros_like(score)
-    for part in _batches(T, columns.n, diffs.shape[1]):
-        moved = swap[part].astype(np.float64) @ diffs
+    rows = _rows(n_trials, columns.n, diffs.shape[1])
+    for swap in swap_batches(columns.n, n_trials, rng, stream="bits", rows=rows):
+        moved = swap.astype(np.float64) @ diffs
         for j, s in enumerate(others):
             d = moved[:, j * w : (j + 1) * w]
             a = columns.scores(total[columns.block(s)] + d, columns.n)
             b = columns.scores(total[columns.block(baseline)] - d, columns.n)
             count[s] += (np.abs(a - b) > np.abs(score[s] - score[baseline])).sum(axis=0)
-    out = _p_value(count, T, np.abs(score - score[baseline]))
+    out = _p_value(count, n_trials, np.abs(score - score[baseline]))
     out[baseline] = np.nan
     return out
 
@@ -448,4 +470,4 @@ def _randomization(
 def _p_value(count: np.ndarray, total: int, observed: np.ndarray) -> np.ndarray:
     """``(1 + count) / (total + 1)``, and 1 where the observed difference is 0: sacrebleu
     gives identical outputs ``1 / (total + 1)``, calling them significantly different."""
-    return np.where(observed == 0, 1.0, (1 + count) / (total + 1))
+    return np.where(observed == 0, 1.0, monte_carlo_p_value(count, total))

@@ -20,8 +20,9 @@
   rule needs are computed.
 
 Randomness is explicit: ``seed`` is an int (recorded), a ``np.random.Generator`` or ``None``
-(a fresh seed, recorded). Resampled item indices are drawn as ``rng.integers(0, n, (m, n))``
-in batches whose size depends on ``n`` only, like :mod:`mtpalette.stats.bootstrap`.
+(a fresh seed, recorded). Every draw comes from :mod:`mtpalette.stats.resampling`: resampled
+item indices are ``rng.integers(0, n, (B, n))`` in batches (:func:`index_batches`), the swaps
+of the permutation test ``rng.integers(0, 2, (k, n))`` (its ``"integers"`` stream).
 
 References
 ----------
@@ -36,14 +37,14 @@ google-research/mt-metrics-eval ``stats.PermutationSigDiff``, ``stats.WilliamsTe
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from scipy import stats as _scipy_stats
 
-from mtpalette.stats.bootstrap import BootstrapCI, Seed, resolve_seed
+from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.correlation import (
     GROUPINGS,
     PAIR_STATISTICS,
@@ -57,48 +58,24 @@ from mtpalette.stats.correlation import (
     make_groups,
     pair_events,
 )
+from mtpalette.stats.resampling import (
+    Seed,
+    bootstrap_interval,
+    count_exceedances,
+    index_batches,
+    resample_counts,
+    resolve_seed,
+    swap_batches,
+)
 
 LEVELS = ("segment", "system")
 TESTS = ("permutation", "bootstrap", "williams", "none")
-#: entries of one batch of resampled indices
-_BATCH_ENTRIES = 2_000_000
+#: the engine's functions under the names this module exported before it existed
+counts_of = resample_counts
+percentile_interval = bootstrap_interval
 
 #: maps item counts ``(m, I)`` to system scores ``(m, S)`` for one metric
 SystemScoreFn = Callable[[np.ndarray], np.ndarray]
-
-
-def index_batches(n: int, n_resamples: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
-    """Resampled indices ``(m, n)``, in batches whose size depends on ``n`` only.
-
-    Examples
-    --------
-    >>> [b.shape for b in index_batches(4, 3, np.random.default_rng(0))]
-    [(3, 4)]
-    """
-    batch = max(1, min(n_resamples, _BATCH_ENTRIES // max(n, 1)))
-    done = 0
-    while done < n_resamples:
-        m = min(batch, n_resamples - done)
-        yield rng.integers(0, n, size=(m, n))
-        done += m
-
-
-def counts_of(idx: np.ndarray, n: int) -> np.ndarray:
-    """How often each unit is drawn in each resample: ``(m, n)`` from indices ``(m, n)``."""
-    m = idx.shape[0]
-    shifted = idx + (np.arange(m, dtype=np.int64) * n)[:, None]
-    return np.bincount(shifted.ravel(), minlength=m * n).reshape(m, n).astype(np.float64)
-
-
-def percentile_interval(dist: np.ndarray, confidence: float) -> tuple[float, float]:
-    """The percentile interval of a bootstrap distribution, NaN resamples left out."""
-    d = np.asarray(dist, dtype=np.float64)
-    d = d[~np.isnan(d)]
-    if d.size == 0:
-        return float("nan"), float("nan")
-    alpha = 1.0 - confidence
-    lo, hi = np.quantile(d, [alpha / 2.0, 1.0 - alpha / 2.0])
-    return float(lo), float(hi)
 
 
 @dataclass(frozen=True)
@@ -251,7 +228,7 @@ def bootstrap_correlations(
         )
     cis = []
     for j in range(len(Ms)):
-        lo, hi = percentile_interval(dist[:, j], confidence) if n_resamples else (np.nan,) * 2
+        lo, hi = bootstrap_interval(dist[:, j], confidence) if n_resamples else (np.nan,) * 2
         cis.append(
             BootstrapCI(
                 float(values[j]), lo, hi, n_items, n_resamples, confidence, "percentile", recorded
@@ -318,7 +295,7 @@ def resampled_correlations(
     for idx in batches:
         b = idx.shape[0]
         if per_item:
-            counts = counts_of(idx, n_items)
+            counts = resample_counts(idx, n_items)
             for j, (groups, data) in enumerate(prepared):
                 w = counts[:, groups.labels]
                 if variant is not None:
@@ -327,7 +304,7 @@ def resampled_correlations(
                 else:
                     dist[done : done + b, j] = _weighted_group_average(data, statistic, w)
         elif statistic == "pearson":
-            counts = counts_of(idx, n_items)
+            counts = resample_counts(idx, n_items)
             for j, (groups, _) in enumerate(prepared):
                 dist[done : done + b, j] = _weighted_pearson(groups, counts, n_items)
         else:
@@ -418,7 +395,7 @@ def _system_level(H, Ms, fns, statistic, epsilon, threshold, n_resamples, rng):
     dist = np.full((n_resamples, M), np.nan)
     done = 0
     for idx in index_batches(n_items, n_resamples, rng):
-        counts = counts_of(idx, n_items)
+        counts = resample_counts(idx, n_items)
         hs, ms = sys_scores(counts)
         for r in range(counts.shape[0]):
             for j in range(M):
@@ -498,7 +475,7 @@ def bootstrap_system_correlations(
             prepared.append(None)
     done = 0
     for idx in index_batches(S, n_resamples, rng):
-        counts = counts_of(idx, S)
+        counts = resample_counts(idx, S)
         for r in range(idx.shape[0]):
             c = counts[r]
             w_pairs = c[iu] * c[ju]
@@ -521,7 +498,7 @@ def bootstrap_system_correlations(
         done += idx.shape[0]
     cis = []
     for j in range(len(Ms)):
-        lo, hi = percentile_interval(dist[:, j], confidence) if n_resamples else (np.nan,) * 2
+        lo, hi = bootstrap_interval(dist[:, j], confidence) if n_resamples else (np.nan,) * 2
         cis.append(
             BootstrapCI(
                 float(values[j]), lo, hi, S, n_resamples, confidence, "percentile", recorded
@@ -659,14 +636,16 @@ def permutation_test(
     b = zb.ravel()[groups.entries]
     stat = _group_statistic(groups, statistic, epsilon, threshold)
     delta = stat(a) - stat(b)
-    larger = 0
-    for _ in range(n_permutations):
-        w = rng.integers(0, 2, size=a.size).astype(bool)
-        if stat(np.where(w, a, b)) - stat(np.where(w, b, a)) >= delta:
-            larger += 1
+
+    def extreme(swaps: np.ndarray) -> np.ndarray:
+        return np.array(
+            [stat(np.where(w, a, b)) - stat(np.where(w, b, a)) >= delta for w in swaps], bool
+        )
+
+    draws = swap_batches(a.size, n_permutations, rng, stream="integers")
     # (larger + 1) / (n + 1): the observed split is one of the permutations, so p is never 0
     # (Phipson and Smyth 2010); one permutation cannot declare a difference
-    p = (larger + 1) / (n_permutations + 1) if n_permutations else float("nan")
+    p = count_exceedances(draws, extreme).p_value()
     return PermutationResult(float(delta), float(p), n_permutations, recorded)
 
 
