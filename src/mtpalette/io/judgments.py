@@ -67,6 +67,7 @@ import numpy as np
 
 from mtpalette.errors import UserInputError, shortened
 from mtpalette.io import inputs
+from mtpalette.io.mtme_files import read_score_file
 
 FORMATS = ("mqm", "mqm-avg", "wmt-da-seg", "wmt-seg-scores", "generic", "mtme-seg")
 #: MQM error weights: ``severity[/category[/subcategory]]`` (lower case) -> weight
@@ -909,6 +910,42 @@ def _score_value(value: Any, name: str, line: int) -> float:
     return number
 
 
+def read_mtme_seg_scores(path: str | Path, *, n_segments: int | None = None) -> Judgments:
+    """Segment-level human scores of an mt-metrics-eval ``<lp>.<name>.seg.score`` file.
+
+    Each system's block is its segments in text order (``None``: not rated); every block
+    must have ``n_segments`` lines (the source's length) when given, else the same number.
+    Items are line numbers from 1. A whole test set folder is read by
+    :func:`mtpalette.io.mtme.read_mtme`.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "en-de.mqm.seg.score")
+    >>> _ = open(p, "w").write("A\\t-1.5\\nA\\tNone\\nB\\t0\\nB\\t-2\\n")
+    >>> j = read_mtme_seg_scores(p)
+    >>> j.systems, j.items, j.scores.tolist()
+    (['A', 'B'], [1, 2], [[-1.5, nan], [0.0, -2.0]])
+    """
+    name = str(path)
+    lines = read_score_file(path, level="seg")
+    if not lines.scores:
+        raise UserInputError("no judgments in the file", path=name)
+    counts = {len(v) for v in lines.scores.values()}
+    if n_segments is not None:
+        for system, values in lines.scores.items():
+            if len(values) != n_segments:
+                raise lines.count_error(system, n_segments, "one per segment of the source")
+    elif len(counts) != 1:
+        raise UserInputError(
+            f"systems have different numbers of segments ({', '.join(map(str, sorted(counts)))})",
+            path=name,
+        )
+    n = len(next(iter(lines.scores.values())))
+    scores = np.array(list(lines.scores.values()), dtype=np.float64)
+    return Judgments(list(lines.scores), list(range(1, n + 1)), scores, "mtme-seg", name, item_base=1)
+
+
 def read_judgments(
     path: str | Path, fmt: str = "auto", *, lp: str | None = None, id_base: int | None = None
 ) -> Judgments:
@@ -935,8 +972,6 @@ def read_judgments(
     if fmt == "generic":
         return read_generic(path, id_base=1 if id_base is None else id_base)
     if fmt == "mtme-seg":
-        from mtpalette.io.mtme import read_mtme_seg_scores
-
         return read_mtme_seg_scores(path)
     if fmt == "wmt17-testset":
         raise UserInputError(
