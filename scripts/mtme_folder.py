@@ -57,11 +57,7 @@ UNJUDGED = "metricsystem5"
 TEST_SET = "wmt21.tedtalks"
 SPAN = re.compile(r"</?v>")
 #: (name, lp, level, main ref or None for the standard one, include_human, outliers)
-CONFIGS = [
-    ("std", lp, level, None, False, [])
-    for lp in LPS
-    for level in ("sys", "seg")
-] + [
+CONFIGS = [("std", lp, level, None, False, []) for lp in LPS for level in ("sys", "seg")] + [
     ("with_refs", "zh-en", "seg", None, True, []),
     ("with_refs", "zh-en", "sys", None, True, []),
     ("ref_a", "zh-en", "seg", "refA", False, []),
@@ -110,6 +106,11 @@ def choose_segments(docs: dict[int, str], n_docs: int | None, per_doc: int | Non
         if per_doc is None or seen[d] <= per_doc:
             kept.append(seg)
     return kept
+
+
+def sentence_wise(fn, hyps: list[str], ref: list[str]) -> list[float]:
+    """sacrebleu's sentence score of every line against the one reference."""
+    return [fn(h, [r]).score for h, r in zip(hyps, ref, strict=True)]
 
 
 def write_lines(path: Path, lines) -> None:
@@ -161,8 +162,8 @@ def build(out: Path, n_docs: int | None, per_doc: int | None) -> None:
             scored = {s: h for s, h in sorted(outputs.items()) if s != ref}
             r = outputs[ref]
             bleu = {s: sacrebleu.corpus_bleu(h, [r]).score for s, h in scored.items()}
-            sent = {s: [sacrebleu.sentence_bleu(x, [y]).score for x, y in zip(h, r)] for s, h in scored.items()}
-            chrf_seg = {s: [sacrebleu.sentence_chrf(x, [y]).score for x, y in zip(h, r)] for s, h in scored.items()}
+            sent = {s: sentence_wise(sacrebleu.sentence_bleu, h, r) for s, h in scored.items()}
+            chrf_seg = {s: sentence_wise(sacrebleu.sentence_chrf, h, r) for s, h in scored.items()}
             chrf_sys = {s: sacrebleu.corpus_chrf(h, [r]).score for s, h in scored.items()}
             tables = {
                 f"BLEU-{ref}.sys.score": {s: [v] for s, v in bleu.items()},
@@ -181,7 +182,10 @@ def build(out: Path, n_docs: int | None, per_doc: int | None) -> None:
                 rouge_seg[s] = [float(x) for x in seg_scores]
                 rouge_sys[s] = float(corpus_score(h, [r], "rouge-l")[0].value)
             by_doc = {
-                s: [float(np.mean([v for v, d in zip(vs, doc_of) if d == doc])) for doc in doc_names]
+                s: [
+                    float(np.mean([v for v, d in zip(vs, doc_of, strict=True) if d == doc]))
+                    for doc in doc_names
+                ]
                 for s, vs in rouge_seg.items()
             }
             by_domain = {s: {"ted": float(np.mean(vs))} for s, vs in rouge_seg.items()}
@@ -220,9 +224,7 @@ def golden(folder: Path) -> dict:
         if outliers:
             evs.SetOutlierSysNames(set(outliers))
         main = ref or evs.std_ref
-        corrs = data.GetCorrelations(
-            evs, level, {main}, set(), include_human, False, "std", False
-        )
+        corrs = data.GetCorrelations(evs, level, {main}, set(), include_human, False, "std", False)
         entry = {
             "name": name,
             "lp": lp,
@@ -248,7 +250,11 @@ def golden(folder: Path) -> dict:
                 values["kendall_b_none"] = clean(corr.KendallVariants("none", "b")[0])
                 values["kendall_b_item"] = clean(corr.KendallVariants("item", "b")[0])
                 acc, eps, _ = stats.KendallWithTiesOpt(
-                    corr.gold_scores, corr.metric_scores, "acc23", corr.num_sys, "item",
+                    corr.gold_scores,
+                    corr.metric_scores,
+                    "acc23",
+                    corr.num_sys,
+                    "item",
                     sample_rate=1.0,
                 )
                 values["acc_eq_item_calibrated"] = [clean(acc), clean(eps)]

@@ -943,7 +943,9 @@ def read_mtme_seg_scores(path: str | Path, *, n_segments: int | None = None) -> 
         )
     n = len(next(iter(lines.scores.values())))
     scores = np.array(list(lines.scores.values()), dtype=np.float64)
-    return Judgments(list(lines.scores), list(range(1, n + 1)), scores, "mtme-seg", name, item_base=1)
+    return Judgments(
+        list(lines.scores), list(range(1, n + 1)), scores, "mtme-seg", name, item_base=1
+    )
 
 
 def read_judgments(

@@ -260,8 +260,10 @@ class MtmeSet:
         >>> s = MtmeSet("wmt22", "wmt22", "en-de", "seg", "mqm", "refA", None, [], {}, {},
         ...             ["A", "B"], {"refA": "the reference", "X": "no mqm seg scores"},
         ...             set(), None, {}, {}, {}, {}, [])
-        >>> s.left_out_line()
-        'wmt22 en-de: 2 of 4 systems evaluated; left out: refA (the reference), X (no mqm seg scores)'
+        >>> s.left_out_line()[:60]
+        'wmt22 en-de: 2 of 4 systems evaluated; left out: refA (the r'
+        >>> s.left_out_line()[60:]
+        'eference), X (no mqm seg scores)'
         """
         total = len(self.systems) + len(self.left_out)
         head = f"{self.test_set} {self.lp}: {len(self.systems)} of {total} systems evaluated"
@@ -446,7 +448,9 @@ def _read_metrics(
     for p in patterns:
         if not _is_glob(p) and not any(m.basename == p for m in found.values()):
             have = sorted({parse_metric_filename(f.name)[0] for f in files})
-            hint = f" (it has scores against other references than {ref})" if p in other_refs else ""
+            hint = (
+                f" (it has scores against other references than {ref})" if p in other_refs else ""
+            )
             raise UserInputError(
                 f"no stored scores of metric {p!r} against {ref} or the source{hint}; "
                 f"metric-scores/{lp} has {', '.join(have[:20]) or 'nothing'}"
@@ -455,9 +459,7 @@ def _read_metrics(
             )
     out = {}
     for name, m in sorted(found.items()):
-        missing = sorted(
-            {s for table in m.scores.values() for s in systems if s not in table}
-        )
+        missing = sorted({s for table in m.scores.values() for s in systems if s not in table})
         if missing:
             explicit = m.basename in patterns
             if strict or explicit:
@@ -678,7 +680,8 @@ def read_mtme(
         )
     if not systems:
         raise UserInputError(
-            f"no system left to evaluate in {lp}: {'; '.join(f'{s}: {w}' for s, w in left_out.items())}",
+            f"no system left to evaluate in {lp}: "
+            + "; ".join(f"{s}: {why}" for s, why in left_out.items()),
             path=str(d),
         )
 
@@ -702,9 +705,7 @@ def read_mtme(
                     )
             ratings[name] = table
 
-    stored = _read_metrics(
-        d, lp, patterns, use_ref, refs, n, docs, outputs, systems, strict, notes
-    )
+    stored = _read_metrics(d, lp, patterns, use_ref, refs, n, docs, outputs, systems, strict, notes)
 
     metadata: dict[str, list[dict]] = {}
     for path in _text_files(d / "metadata" / lp, "*.jsonl"):

@@ -93,9 +93,7 @@ def _score(text: str, path: str, line: int, *, allow_none: bool) -> float:
     return value
 
 
-def read_score_file(
-    path: str | Path, *, level: str = "seg", allow_none: bool = True
-) -> ScoreLines:
+def read_score_file(path: str | Path, *, level: str = "seg", allow_none: bool = True) -> ScoreLines:
     """An MTME ``SYSTEM SCORE`` file (segment, document or system level).
 
     Parameters
@@ -272,7 +270,9 @@ def read_jsonl_field(path: str | Path, key: str) -> list[str | None]:
         except json.JSONDecodeError as exc:
             raise UserInputError(f"invalid JSON ({exc.msg})", path=name, line=line) from None
         if not isinstance(obj, dict) or key not in obj:
-            raise UserInputError(f'expected a JSON object with the key "{key}"', path=name, line=line)
+            raise UserInputError(
+                f'expected a JSON object with the key "{key}"', path=name, line=line
+            )
         value = obj[key]
         if value is not None and not isinstance(value, str):
             raise UserInputError(
@@ -413,7 +413,9 @@ def _rating(text: str, rater: str, path: str, line: int) -> Rating:
             raise UserInputError(f"error {k}: start and end must be integers", path=path, line=line)
         score = e.get("score")
         if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
-            raise UserInputError(f"error {k}: score {score!r} is not a number", path=path, line=line)
+            raise UserInputError(
+                f"error {k}: score {score!r} is not a number", path=path, line=line
+            )
         spans.append(
             ErrorSpan(
                 e["start"],

@@ -161,7 +161,9 @@ BUILTIN: dict[str, dict[str, MetaInfo]] = {
         ),
     },
     "wmt24pp": {
-        lp: replace(WMT24PP, std_ref={"en-de_DE": "posteditB", "en-is_IS": "refA"}.get(lp, "posteditA"))
+        lp: replace(
+            WMT24PP, std_ref={"en-de_DE": "posteditB", "en-is_IS": "refA"}.get(lp, "posteditA")
+        )
         for lp in _WMT24PP_LPS
     },
     "wmt24": {
@@ -190,9 +192,14 @@ BUILTIN: dict[str, dict[str, MetaInfo]] = {
         "uk-en": WMT22_DA_NODOMAIN,
     },
     "wmt21.news": {
-        **_same(WMT21, "en-cs en-ha en-is en-ja en-zh cs-en de-en de-fr fr-de ha-en is-en ja-en ru-en"),
+        **_same(
+            WMT21, "en-cs en-ha en-is en-ja en-zh cs-en de-en de-fr fr-de ha-en is-en ja-en ru-en"
+        ),
         "en-de": replace(
-            WMT21, std_ref="refC", std_gold=_WMT21_MQM, primary_metrics=WMT21_PRIMARIES | {"cushLEPOR(LM)"}
+            WMT21,
+            std_ref="refC",
+            std_gold=_WMT21_MQM,
+            primary_metrics=WMT21_PRIMARIES | {"cushLEPOR(LM)"},
         ),
         "en-ru": replace(
             WMT21, std_ref="refA", std_gold=_WMT21_MQM, primary_metrics=WMT21_PRIMARIES | {"hLEPOR"}
@@ -206,7 +213,10 @@ BUILTIN: dict[str, dict[str, MetaInfo]] = {
     },
     "wmt21.tedtalks": {
         "en-de": replace(
-            WMT21, std_ref="refA", std_gold=_WMT21_MQM, primary_metrics=WMT21_PRIMARIES | {"cushLEPOR(LM)"}
+            WMT21,
+            std_ref="refA",
+            std_gold=_WMT21_MQM,
+            primary_metrics=WMT21_PRIMARIES | {"cushLEPOR(LM)"},
         ),
         "en-ru": replace(
             WMT21, std_ref="refA", std_gold=_WMT21_MQM, primary_metrics=WMT21_PRIMARIES | {"hLEPOR"}
@@ -385,8 +395,12 @@ def resolve_meta(
     out = MetaInfo(
         str(ref),
         gold,
-        frozenset(pick("outlier_systems", outliers, None if base is None else base.outlier_systems) or ()),
-        frozenset(pick("primary_metrics", None, None if base is None else base.primary_metrics) or ()),
+        frozenset(
+            pick("outlier_systems", outliers, None if base is None else base.outlier_systems) or ()
+        ),
+        frozenset(
+            pick("primary_metrics", None, None if base is None else base.primary_metrics) or ()
+        ),
         pick("baseline_metrics", None, None if base is None else base.baseline_metrics),
         frozenset(pick("close_refs", close_refs, None) or ()),
         source,
@@ -402,7 +416,7 @@ def human_name_choice(meta: MetaInfo, level: str, names: Iterable[str], root: st
         return meta.std_gold[level]
     raise UserInputError(
         f"which human score at {level} level? the folder has {', '.join(names) or 'none'}; "
-        f"give one (--human NAME) or write {{\"std_gold\": {{\"{level}\": \"...\"}}}} in "
+        f'give one (--human NAME) or write {{"std_gold": {{"{level}": "..."}}}} in '
         f"{Path(root) / META_FILES[0]}",
         path=str(root),
     )

@@ -178,9 +178,9 @@ def _mtme_rows(path: str | Path, heldout: str, level: str) -> ScoreFile:
     name = display_name(path)
     counts = {len(v) for v in lines.scores.values()}
     if len(counts) > 1:
+        what = "segments" if level == "seg" else f"{level} scores"
         raise UserInputError(
-            f"systems have different numbers of {level} scores "
-            f"({', '.join(map(str, sorted(counts)))})",
+            f"systems have different numbers of {what} ({', '.join(map(str, sorted(counts)))})",
             path=name,
         )
     out = ScoreFile(name, level=level)
