@@ -20,13 +20,8 @@ from mtpalette.io.mtme_files import read_docs_file, read_domain_score_file
 from mtpalette.io.mtme_meta import BUILTIN, builtin_meta
 from mtpalette.io.scorefile import is_mtme_score_file, read_score_option
 
-# Real sentences: the first three segments of the WMT21 TED zh-en test suite (bundled
-# mtpalette/data/mqm_ted/zhen: source.txt, ref.txt, and the outputs of three systems).
-SRC = [
-    "我希望大家能花点时间考虑一个非常简单的事实那就是，到目前为止， 我们对宇宙的大部分了解都来自于光。",
-    "我们可以站在地球上仰望夜空，用我们的肉眼看到星星。",
-    "太阳灼伤了我们的视线。",
-]
+# Real sentences: the first three segments of the bundled WMT21 TED zh-en test suite
+# (mtpalette/data/mqm_ted/zhen: source.txt, ref.txt, refB.txt and the systems' outputs).
 
 
 def _bundled(name: str) -> list[str]:
@@ -58,7 +53,7 @@ def make_folder(
     source = _bundled("source")
     _write(root / "sources" / f"{lp}.txt", source)
     texts = {"refA": _bundled("ref"), "refB": _bundled("refB")}
-    for k, ref in enumerate(refs):
+    for ref in refs:
         _write(root / "references" / f"{lp}.{ref}.txt", texts.get(ref, _bundled("ref")))
         _write(root / "system-outputs" / lp / f"{ref}.txt", texts.get(ref, _bundled("ref")))
     for s in systems:
@@ -290,7 +285,8 @@ def test_metric_scores_every_level_and_selection(tmp_path):
     assert s.metric_names("sys") == ["MyMetric-refA"]
     with pytest.raises(
         UserInputError,
-        match=r"Partial-refA\.seg\.score: metric Partial-refA has no scores for system\(s\) Online-W",
+        match=r"Partial-refA\.seg\.score: metric Partial-refA has no scores for system\(s\) "
+        r"Online-W",
     ):
         read_mtme(root, "zh-en", ref="refA", metrics=["Partial"])
     with pytest.raises(
