@@ -308,43 +308,45 @@ def _read_source(d: Path, lp: str) -> tuple[list[str | None], Path]:
     )
 
 
-def _read_refs(d: Path, lp: str, n: int, src: Path) -> tuple[dict[str, list], dict[str, Path]]:
-    refs: dict[str, list[str | None]] = {}
+def _read_named(
+    named: Iterable[tuple[str, Path]], kind: str, what: str, n: int, src: Path
+) -> tuple[dict[str, list[str | None]], dict[str, Path]]:
+    """Texts by name (a reference's, a system's); a name given twice and a text of the wrong
+    length are errors."""
+    texts: dict[str, list[str | None]] = {}
     where: dict[str, Path] = {}
-    for path in _text_files(d / "references", f"{lp}.*.*"):
-        if path.name.split(".")[0] != lp:
-            continue  # another pair sharing the prefix
-        name = path.name.split(".")[-2]
-        if "-" in name or name in ("all", "src"):
+    for name, path in named:
+        if name in texts:
             raise UserInputError(
-                f"invalid reference name {name!r}: names cannot be 'all' or 'src' or hold '-'",
-                path=str(path),
+                f"{what} {name!r} twice ({where[name].name} and {path.name})", path=str(path)
             )
-        if name in refs:
-            raise UserInputError(
-                f"reference {name!r} twice ({where[name].name} and {path.name})", path=str(path)
-            )
-        refs[name] = _read_texts(path, "reference")
-        _check_length(refs[name], n, path, f"reference {name}", src)
+        texts[name] = _read_texts(path, kind)
+        _check_length(texts[name], n, path, f"{what} {name}", src)
         where[name] = path
-    return refs, where
+    return texts, where
+
+
+def _ref_name(path: Path) -> str:
+    name = path.name.split(".")[-2]
+    if "-" in name or name in ("all", "src"):
+        raise UserInputError(
+            f"invalid reference name {name!r}: names cannot be 'all' or 'src' or hold '-'",
+            path=str(path),
+        )
+    return name
+
+
+def _read_refs(d: Path, lp: str, n: int, src: Path) -> tuple[dict[str, list], dict[str, Path]]:
+    files = [p for p in _text_files(d / "references", f"{lp}.*.*") if p.name.split(".")[0] == lp]
+    return _read_named(((_ref_name(p), p) for p in files), "reference", "reference", n, src)
 
 
 def _read_outputs(d: Path, lp: str, n: int, src: Path) -> tuple[dict[str, list], dict[str, Path]]:
     folder = d / "system-outputs" / lp
     if not folder.is_dir():
         raise UserInputError(f"no folder system-outputs/{lp}", path=str(d))
-    outputs: dict[str, list[str | None]] = {}
-    where: dict[str, Path] = {}
-    for path in _text_files(folder, "*.*"):
-        name = path.name[: -len(path.suffix)]
-        if name in outputs:
-            raise UserInputError(
-                f"system {name!r} twice ({where[name].name} and {path.name})", path=str(path)
-            )
-        outputs[name] = _read_texts(path, "output")
-        _check_length(outputs[name], n, path, f"system {name}", src)
-        where[name] = path
+    named = ((p.name[: -len(p.suffix)], p) for p in _text_files(folder, "*.*"))
+    outputs, where = _read_named(named, "output", "system", n, src)
     if not outputs:
         raise UserInputError("no system output", path=str(folder))
     return outputs, where

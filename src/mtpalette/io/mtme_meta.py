@@ -146,6 +146,26 @@ WMT25_ESA = _info(
 )
 
 
+#: WMT21's MQM pairs (news and TED talks alike, but news en-de's standard reference is refC)
+_WMT21_MQM_PAIRS = {
+    "en-de": replace(
+        WMT21,
+        std_ref="refA",
+        std_gold=_WMT21_MQM,
+        primary_metrics=WMT21_PRIMARIES | {"cushLEPOR(LM)"},
+    ),
+    "en-ru": replace(
+        WMT21, std_ref="refA", std_gold=_WMT21_MQM, primary_metrics=WMT21_PRIMARIES | {"hLEPOR"}
+    ),
+    "zh-en": replace(
+        WMT21,
+        std_ref="refB",
+        std_gold=_WMT21_MQM,
+        primary_metrics=WMT21_PRIMARIES | {"cushLEPOR(LM)", "RoBLEURT"},
+    ),
+}
+
+
 def _same(info: MetaInfo, lps: str) -> dict[str, MetaInfo]:
     return dict.fromkeys(lps.split(), info)
 
@@ -193,41 +213,13 @@ BUILTIN: dict[str, dict[str, MetaInfo]] = {
     },
     "wmt21.news": {
         **_same(
-            WMT21, "en-cs en-ha en-is en-ja en-zh cs-en de-en de-fr fr-de ha-en is-en ja-en ru-en"
-        ),
-        "en-de": replace(
             WMT21,
-            std_ref="refC",
-            std_gold=_WMT21_MQM,
-            primary_metrics=WMT21_PRIMARIES | {"cushLEPOR(LM)"},
+            "en-cs en-ha en-is en-ja en-zh cs-en de-en de-fr fr-de ha-en is-en ja-en ru-en",
         ),
-        "en-ru": replace(
-            WMT21, std_ref="refA", std_gold=_WMT21_MQM, primary_metrics=WMT21_PRIMARIES | {"hLEPOR"}
-        ),
-        "zh-en": replace(
-            WMT21,
-            std_ref="refB",
-            std_gold=_WMT21_MQM,
-            primary_metrics=WMT21_PRIMARIES | {"cushLEPOR(LM)", "RoBLEURT"},
-        ),
+        **_WMT21_MQM_PAIRS,
+        "en-de": replace(_WMT21_MQM_PAIRS["en-de"], std_ref="refC"),
     },
-    "wmt21.tedtalks": {
-        "en-de": replace(
-            WMT21,
-            std_ref="refA",
-            std_gold=_WMT21_MQM,
-            primary_metrics=WMT21_PRIMARIES | {"cushLEPOR(LM)"},
-        ),
-        "en-ru": replace(
-            WMT21, std_ref="refA", std_gold=_WMT21_MQM, primary_metrics=WMT21_PRIMARIES | {"hLEPOR"}
-        ),
-        "zh-en": replace(
-            WMT21,
-            std_ref="refB",
-            std_gold=_WMT21_MQM,
-            primary_metrics=WMT21_PRIMARIES | {"cushLEPOR(LM)", "RoBLEURT"},
-        ),
-    },
+    "wmt21.tedtalks": dict(_WMT21_MQM_PAIRS),
     "wmt21.flores": _same(WMT21, "bn-hi hi-bn xh-zu zu-xh"),
     "wmt20": {
         **_same(WMT20, "en-ru en-zh km-en ps-en"),
