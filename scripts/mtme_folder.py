@@ -30,6 +30,14 @@ Usage (from the repository root)::
     python scripts/mtme_folder.py build --out tests/data/mtme_folder --docs 3 --per-doc 12
     PYTHONPATH=/tmp/mtme_src /work/mtme-venv/bin/python scripts/mtme_folder.py golden \\
         tests/data/mtme_folder > tests/data/mtme_folder/golden.json
+    PYTHONPATH=/tmp/mtme_src /work/mtme-venv/bin/python scripts/mtme_folder.py small \\
+        > tests/data/mtme_folder/small_golden.json
+
+``small`` builds the small folders of ``tests/io/mtme_cases.py`` (an unjudged system, a
+system without any rated segment, references as systems and a close reference, an outlier
+from MTME's meta_info, ``esa-human1``/``esa-human2``, document/domain/system levels,
+``.rating`` files, WMT24++'s JSON Lines layout) and records what MTME reads from each and which
+systems its ``GetCorrelations`` keeps.
 
 (``/tmp/mtme_src``: mt-metrics-eval at 68a481aea1a787392d55af8f76ac8ef40c5f4664; its venv
 needs numpy, scipy, dacite, absl-py; ``apache_beam`` is replaced by an empty module.)
@@ -263,6 +271,97 @@ def golden(folder: Path) -> dict:
     return out
 
 
+def small() -> dict:
+    """What MTME reads from each small folder of ``tests/io/mtme_cases.py``, and which
+    systems its ``GetCorrelations`` keeps (read off a source-based metric whose score is each
+    system's index)."""
+    import tempfile
+
+    sys.modules.setdefault("apache_beam", types.ModuleType("apache_beam"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "io"))
+    import mtme_cases  # noqa: PLC0415
+    from mt_metrics_eval import data, meta_info  # noqa: PLC0415
+
+    def values(scores):
+        return {
+            s: [None if v is None else float(v) for v in vs] for s, vs in sorted(scores.items())
+        }
+
+    out: dict = {
+        "provenance": "scripts/mtme_folder.py small (mt-metrics-eval 68a481a)",
+        "cases": {},
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, case in mtme_cases.CASES.items():
+            parent = Path(tmp) / name
+            root = mtme_cases.build_case(parent, name)
+            lp = case["lp"]
+            names = mtme_cases.write_id_metric(root, lp, sorted({c[0] for c in case["configs"]}))
+            info = None
+            if case["info"] is not None:
+                info = meta_info.MetaInfo(case["info"][0], dict(case["info"][1]), set(), set())
+            evs = data.EvalSet(
+                root.name,
+                lp,
+                read_stored_metric_scores=True,
+                info=info,
+                path=str(parent),
+                read_stored_ratings=True,
+            )
+            entry = {
+                "std_ref": evs.std_ref,
+                "ref_names": sorted(evs.ref_names),
+                "sys_names": sorted(evs.sys_names),
+                "human_sys_names": sorted(evs.human_sys_names),
+                "outliers": sorted(evs.outlier_sys_names),
+                "human_scores": {
+                    level: {
+                        h: values(evs.Scores(level, h))
+                        for h in sorted(evs.human_score_names)
+                        if evs.Scores(level, h) is not None
+                    }
+                    for level in sorted(evs.levels)
+                },
+                "ratings": {
+                    r: {
+                        s: [None if x is None else x.ToDict() for x in rs]
+                        for s, rs in sorted(evs.Ratings(r).items())
+                    }
+                    for r in sorted(evs.rating_names)
+                },
+                "rater_ids": {r: dict(evs.RaterIdsPerSeg(r)) for r in sorted(evs.rating_names)},
+                "configs": [],
+            }
+            for level, ref, gold, include_human, include_outliers, close in case["configs"]:
+                corrs = data.GetCorrelations(
+                    evs, level, {ref}, set(close), include_human, include_outliers, gold, False
+                )
+                kept = sorted({int(v) for v in corrs["id-src"].metric_scores})
+                entry["configs"].append(
+                    {
+                        "level": level,
+                        "ref": ref,
+                        "gold": gold,
+                        "include_human": include_human,
+                        "include_outliers": include_outliers,
+                        "close_refs": close,
+                        "systems": [names[k] for k in kept],
+                    }
+                )
+            out["cases"][name] = entry
+        parent = Path(tmp) / "jsonl"
+        root = mtme_cases.build_jsonl(parent)
+        evs = data.EvalSet("wmt24pp", "en-de_DE", path=str(parent))
+        out["cases"]["jsonl"] = {
+            "std_ref": evs.std_ref,
+            "src": evs.src,
+            "all_refs": dict(sorted(evs.all_refs.items())),
+            "sys_outputs": dict(sorted(evs.sys_outputs.items())),
+            "human_sys_names": sorted(evs.human_sys_names),
+        }
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -272,12 +371,14 @@ def main() -> None:
     b.add_argument("--per-doc", type=int, default=None, help="and their first K segments")
     g = sub.add_parser("golden")
     g.add_argument("folder", type=Path)
+    sub.add_parser("small", help="MTME on the small folders of tests/io/mtme_cases.py")
     args = parser.parse_args()
     if args.cmd == "build":
         build(args.out, args.docs, args.per_doc)
-    else:
-        json.dump(golden(args.folder), sys.stdout, indent=1)
-        sys.stdout.write("\n")
+        return
+    result = golden(args.folder) if args.cmd == "golden" else small()
+    json.dump(result, sys.stdout, indent=1, ensure_ascii=False)
+    sys.stdout.write("\n")
 
 
 if __name__ == "__main__":

@@ -8,10 +8,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from mtme_cases import MQM, make_folder
+from mtme_cases import bundled as _bundled
+from mtme_cases import write as _write
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import read_judgments, read_mtme_seg_scores
@@ -19,65 +21,6 @@ from mtpalette.io.mtme import mtme_paths, read_mtme, write_mtme_scores
 from mtpalette.io.mtme_files import read_docs_file, read_domain_score_file
 from mtpalette.io.mtme_meta import BUILTIN, builtin_meta
 from mtpalette.io.scorefile import is_mtme_score_file, read_score_option
-
-# Real sentences: the first three segments of the bundled WMT21 TED zh-en test suite
-# (mtpalette/data/mqm_ted/zhen: source.txt, ref.txt, refB.txt and the systems' outputs).
-
-
-def _bundled(name: str) -> list[str]:
-    from importlib import resources
-
-    p = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen" / f"{name}.txt"
-    return p.read_text(encoding="utf-8").splitlines()[:3]
-
-
-def _write(path: Path, lines) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
-    return path
-
-
-def make_folder(
-    tmp_path: Path,
-    name: str = "myset",
-    lp: str = "zh-en",
-    *,
-    refs=("refA",),
-    systems=("Online-W", "SMU", "MiSS"),
-    human: dict | None = None,
-    docs=("ted talk.2", "ted talk.2", "news talk.5"),
-) -> Path:
-    """A folder with the bundled texts; ``human`` maps file names (``mqm.seg``) to
-    ``{system: [scores]}``."""
-    root = tmp_path / name
-    source = _bundled("source")
-    _write(root / "sources" / f"{lp}.txt", source)
-    texts = {"refA": _bundled("ref"), "refB": _bundled("refB")}
-    for ref in refs:
-        _write(root / "references" / f"{lp}.{ref}.txt", texts.get(ref, _bundled("ref")))
-        _write(root / "system-outputs" / lp / f"{ref}.txt", texts.get(ref, _bundled("ref")))
-    for s in systems:
-        _write(root / "system-outputs" / lp / f"{s}.txt", _bundled(s))
-    if docs is not None:
-        _write(root / "documents" / f"{lp}.docs", docs)
-    for fname, table in (human or {}).items():
-        lines = []
-        for s, values in table.items():
-            if isinstance(values, dict):  # domain level
-                lines += [f"{d} {s} {v}" for d, v in values.items()]
-            else:
-                lines += [f"{s}\t{v}" for v in values]
-        _write(root / "human-scores" / f"{lp}.{fname}.score", lines)
-    return root
-
-
-MQM = {
-    "mqm.seg": {
-        "Online-W": [-1, "None", -5],
-        "SMU": [0, -2, -1],
-        "refA": [0, 0, "None"],
-    },
-}
 
 
 # ----------------------------------------------------------------------------------------
