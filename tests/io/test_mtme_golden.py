@@ -141,3 +141,27 @@ def test_exported_metric_reads_back_unchanged(tmp_path):
     for level in levels:
         for x in s.systems:
             np.testing.assert_array_equal(back.scores[level][x], stored.scores[level][x])
+
+
+def test_mtpalette_chrf_from_the_texts_gives_mt_metrics_eval_values():
+    """mtpalette.correlate on what read_mtme reads: its own chrF of the texts (equal to the
+    stored sacrebleu chrF) correlates with MQM as MTME's chrF-refB does."""
+    import mtpalette
+
+    golden = {(c["name"], c["lp"], c["level"]): c for c in CONFIGS}
+    seg = read_mtme(ROOT, "zh-en", metrics=["chrF"])
+    systems, refs, human = seg.correlate_inputs()
+    assert list(systems) == seg.systems and refs == [seg.reference()]
+    want = golden[("std", "zh-en", "seg")]["metrics"]["chrF-refB"]
+    t = mtpalette.correlate(
+        systems, refs, human, "chrf", statistic="pearson", grouping="item", n_resamples=0
+    )
+    assert t.rows[0].value == pytest.approx(want["pearson_item"], abs=1e-9)
+    stored = seg.stored_scores()["chrF-refB"]
+    assert sorted(stored) == seg.systems and len(stored[seg.systems[0]]) == seg.n_segments
+    sys_level = read_mtme(ROOT, "zh-en", level="sys")
+    systems, refs, human = sys_level.correlate_inputs()
+    assert all(isinstance(v, float) for v in human.values())
+    want = golden[("std", "zh-en", "sys")]["metrics"]["chrF-refB"]
+    t = mtpalette.correlate(systems, refs, human, "chrf", statistic="pearson", n_resamples=0)
+    assert t.rows[0].value == pytest.approx(want["pearson"], abs=1e-9)

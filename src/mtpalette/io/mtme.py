@@ -238,6 +238,34 @@ class MtmeSet:
         """A reference as strings (default: the one in use)."""
         return [t or "" for t in self.refs[name or self.ref]]
 
+    def correlate_inputs(
+        self, level: str | None = None
+    ) -> tuple[dict[str, list[str]], list[list[str]], dict[str, Any]]:
+        """``(systems, refs, human)`` as :func:`mtpalette.correlate` takes them: the evaluated
+        systems' outputs, the reference in use, and the chosen human scores (``None`` where
+        unrated; one number per system at ``sys`` level)."""
+        level = level or self.level
+        if level not in ("seg", "sys"):
+            raise UserInputError(f"mtpalette.correlate takes seg or sys level, not {level}")
+        h = self.human_matrix(level)
+        if level == "sys":
+            human: dict[str, Any] = {s: float(h[k, 0]) for k, s in enumerate(self.systems)}
+        else:
+            human = {
+                s: [None if np.isnan(v) else float(v) for v in h[k]]
+                for k, s in enumerate(self.systems)
+            }
+        return dict(zip(self.systems, self.texts(), strict=True)), [self.reference()], human
+
+    def stored_scores(self, level: str | None = None) -> dict[str, dict[str, list[float]]]:
+        """``{metric: {system: scores}}`` of the stored metrics at ``level`` for the evaluated
+        systems, to sit beside metrics mtpalette computes."""
+        level = level or self.level
+        return {
+            name: {s: self.metrics[name].scores[level][s].tolist() for s in self.systems}
+            for name in self.metric_names(level)
+        }
+
     def judgments(self) -> Judgments:
         """The chosen segment-level human scores of the evaluated systems as
         :class:`~mtpalette.io.judgments.Judgments` (items are line numbers from 1)."""
