@@ -225,6 +225,11 @@ class MtmeSet:
         found = [m for m in self.metrics.values() if m.basename == name]
         if len(found) == 1:
             return found[0]
+        if found:
+            raise UserInputError(
+                f"metric {name!r} is ambiguous: {', '.join(m.name for m in found)}; give the "
+                "full name"
+            )
         raise UserInputError(
             f"no stored metric {name!r}; read: {', '.join(self.metrics) or 'none'}",
             path=self.root,
@@ -448,6 +453,8 @@ def _read_metrics(
     notes: list[str],
 ) -> dict[str, StoredMetric]:
     folder = d / "metric-scores" / lp
+    if not patterns:
+        return {}
     files = _text_files(folder, "*.score") if folder.is_dir() else []
     found: dict[str, StoredMetric] = {}
     other_refs: set[str] = set()
@@ -595,11 +602,14 @@ def read_mtme(
 
     Examples
     --------
-    >>> from importlib import resources
-    >>> root = resources.files("mtpalette").parent.parent / "tests" / "data" / "mtme_folder"
-    >>> s = read_mtme(root / "wmt21.tedtalks", "zh-en", metrics=["BLEU"])  # doctest: +SKIP
-    >>> s.ref, s.human, s.metric_matrix("BLEU", "sys").shape  # doctest: +SKIP
-    ('refB', 'mqm', (11, 1))
+    The folder of the tests (the WMT21 TED talks, from a source checkout):
+
+    >>> root = Path(__file__).parents[3] / "tests" / "data" / "mtme_folder" / "wmt21.tedtalks"
+    >>> s = read_mtme(root, "zh-en", metrics=["BLEU"])
+    >>> s.ref, s.human, len(s.systems), s.metric_matrix("BLEU", "sys").shape
+    ('refB', 'mqm', 12, (12, 1))
+    >>> s.left_out["refA"]
+    'a reference; include it with include_refs'
     """
     if level not in LEVELS:
         raise UserInputError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
