@@ -17,7 +17,7 @@ from mtme_cases import write as _write
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import read_judgments, read_mtme_seg_scores
-from mtpalette.io.mtme import mtme_paths, read_mtme, write_mtme_scores
+from mtpalette.io.mtme import mtme_paths, read_mtme, write_mtme_rows, write_mtme_scores
 from mtpalette.io.mtme_files import read_docs_file, read_domain_score_file
 from mtpalette.io.mtme_meta import BUILTIN, builtin_meta
 from mtpalette.io.scorefile import is_mtme_score_file, read_score_option
@@ -401,3 +401,29 @@ def test_no_import_circle_between_judgments_and_mtme():
     code = "import sys; import mtpalette.io.judgments; print('mtpalette.io.mtme' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_exported_rows_read_back_through_scores_option(tmp_path):
+    """mtpalette's score rows (heldout = the reference left out) written in MTME's layout and
+    read back with --scores 'NAME=.../NAME-{ref}.seg.score': the same rows."""
+    refs = ["zh-en.refA", "zh-en.refB"]
+    rows = [
+        (s, k, held, 0.1 * k + len(s) + (0.5 if held == "zh-en.refA" else 0.0))
+        for s in ("SMU", "MiSS")
+        for held in refs
+        for k in (1, 2, 3)
+    ] + [("zh-en.refA", k, "", 0.3 * k) for k in (1, 2, 3)]
+    paths = write_mtme_rows(tmp_path, "zh-en", "bleus4", rows, refs)
+    assert sorted(p.name for p in paths) == ["bleus4-refA.seg.score", "bleus4-refB.seg.score"]
+    assert (
+        (tmp_path / "metric-scores" / "zh-en" / "bleus4-refB.seg.score")
+        .read_text()
+        .startswith("SMU\t3.6\nSMU\t3.7\nSMU\t3.8\nMiSS\t4.6\n")
+    )
+    back = read_score_option(str(paths[0].parent / "bleus4-{ref}.seg.score"), refs)
+    # MTME names a reference "refA"; its own row (against refB) reads back keyed by the
+    # reference held out of refB's file, itself
+    want = {(s, k, h) if h else ("refA", k, "zh-en.refA"): v for s, k, h, v in rows}
+    assert back.scores == want
+    with pytest.raises(UserInputError, match="not lines 1..2"):
+        write_mtme_rows(tmp_path, "zh-en", "x", [("A", 1, "", 0.0), ("A", 3, "", 0.0)], refs[:1])

@@ -102,6 +102,9 @@ def test_stored_metric_selection_by_name_glob_and_ref():
     first = (ROOT / "metric-scores" / "zh-en" / "chrF-refA.seg.score").read_text().split()[:2]
     row = s.systems.index(first[0])
     assert s.metric_matrix("chrF-refA", "seg")[row, 0] == float(first[1])
+    f = s.score_file("chrF")
+    assert f.get(first[0], 1) == float(first[1]) and f.level == "seg"
+    assert len(f.scores) == len(s.systems) * s.n_segments
     assert read_mtme(ROOT, "zh-en").metrics == {}  # none unless asked for
 
 

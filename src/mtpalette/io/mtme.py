@@ -67,6 +67,7 @@ from mtpalette.io.mtme_files import (
     write_score_file,
 )
 from mtpalette.io.mtme_meta import MetaInfo, human_name_choice, resolve_meta
+from mtpalette.io.scorefile import ScoreFile, mtme_ref_name
 
 __all__ = [
     "MtmeSet",
@@ -74,6 +75,7 @@ __all__ = [
     "mtme_paths",
     "read_mtme",
     "read_mtme_seg_scores",
+    "write_mtme_rows",
     "write_mtme_scores",
 ]
 
@@ -270,6 +272,19 @@ class MtmeSet:
             name: {s: self.metrics[name].scores[level][s].tolist() for s in self.systems}
             for name in self.metric_names(level)
         }
+
+    def score_file(self, metric: str) -> ScoreFile:
+        """A stored metric's segment scores as a :class:`~mtpalette.io.scorefile.ScoreFile`
+        (keys ``(system, line, "")``), as ``--scores`` files are read, so that stored and
+        computed metrics go through the same steps (``ExternalMetric(name, score_file)``)."""
+        m = self.metric(metric)
+        if "seg" not in m.scores:
+            raise UserInputError(f"metric {m.name} has no segment-level scores", path=self.root)
+        out = ScoreFile(m.paths["seg"])
+        for s in self.systems:
+            for k, value in enumerate(m.scores["seg"][s].tolist(), start=1):
+                out.scores[(s, k, "")] = value
+        return out
 
     def judgments(self) -> Judgments:
         """The chosen segment-level human scores of the evaluated systems as
@@ -853,6 +868,51 @@ def write_mtme_scores(
                 raise UserInputError(f"{full}.{level}: a NaN score (MTME metric files have none)")
             write_score_file(path, rows)
         written.append(path)
+    return written
+
+
+def write_mtme_rows(
+    root: str | Path,
+    lp: str,
+    metric_name: str,
+    rows: Iterable[tuple[str, int, str, float]],
+    ref_names: Sequence[str],
+) -> list[Path]:
+    """Segment scores in mtpalette's score-file rows ``(system, segment, heldout, score)``
+    (what ``--export-scores`` writes) written into MTME's layout, one file per set of
+    references used: a row scored against references ``R`` minus its ``heldout`` (minus the
+    system itself when it is a reference) goes to ``NAME-<those refs>.seg.score``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> rows = [("A", 1, "", 0.5), ("A", 2, "", 0.25)]
+    >>> [p.name for p in write_mtme_rows(tempfile.mkdtemp(), "en-de", "m", rows, ["en-de.refA"])]
+    ['m-refA.seg.score']
+    """
+    names = {r: mtme_ref_name(r) for r in ref_names}
+    groups: dict[tuple[str, ...], dict[str, dict[int, float]]] = {}
+    for system, segment, heldout, score in rows:
+        if heldout and heldout not in names:
+            raise UserInputError(f"held-out reference {heldout!r} is not one of {list(names)}")
+        used = tuple(names[r] for r in ref_names if r not in (heldout, system))
+        if not used:
+            raise UserInputError(f"system {system!r}: no reference left to score against")
+        table = groups.setdefault(used, {}).setdefault(names.get(system, system), {})
+        if segment in table:
+            raise UserInputError(f"two scores of system {system!r}, segment {segment}")
+        table[segment] = float(score)
+    written = []
+    for used, by_system in groups.items():
+        seg = {}
+        for system, scores in by_system.items():
+            if sorted(scores) != list(range(1, len(scores) + 1)):
+                raise UserInputError(
+                    f"system {system!r} has scores for {len(scores)} segments, not lines "
+                    f"1..{len(scores)}: MTME files need every segment"
+                )
+            seg[system] = [scores[k] for k in range(1, len(scores) + 1)]
+        written += write_mtme_scores(root, lp, metric_name, {"seg": seg}, ref=list(used))
     return written
 
 
