@@ -372,7 +372,8 @@ def resolve_meta(
             raise UserInputError(
                 f"which reference is the standard one? the folder has "
                 f"{', '.join(refs) or 'none'} for {lp}; give one (--mtme-ref REF) or write "
-                f'{{"std_ref": "..."}} in {root / META_FILES[0]}',
+                f'{{"std_ref": "..."}} in {root / META_FILES[0]} (MTME\'s own values are known '
+                f"for folders named {', '.join(sorted(BUILTIN))})",
                 path=str(root),
             )
     gold = dict(pick("std_gold", None, None if base is None else base.std_gold) or {})
