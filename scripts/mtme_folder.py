@@ -33,6 +33,10 @@ Usage (from the repository root)::
     PYTHONPATH=/tmp/mtme_src /work/mtme-venv/bin/python scripts/mtme_folder.py small \\
         > tests/data/mtme_folder/small_golden.json
 
+``PYTHONPATH=/tmp/mtme_src python scripts/mtme_folder.py meta`` (mtpalette's environment)
+checks that :data:`mtpalette.io.mtme_meta.BUILTIN` equals MTME's ``meta_info.DATA`` (177 test
+set/language pair entries at 68a481a).
+
 ``small`` builds the small folders of ``tests/io/mtme_cases.py`` (an unjudged system, a
 system without any rated segment, references as systems and a close reference, an outlier
 from MTME's meta_info, ``esa-human1``/``esa-human2``, document/domain/system levels,
@@ -362,6 +366,37 @@ def small() -> dict:
     return out
 
 
+def check_meta() -> str:
+    """Compare mtpalette's built-in meta information with MTME's ``meta_info.DATA`` (run with
+    mtpalette installed and MTME on PYTHONPATH)."""
+    from mt_metrics_eval import meta_info  # noqa: PLC0415
+
+    from mtpalette.io.mtme_meta import BUILTIN
+
+    if set(meta_info.DATA) != set(BUILTIN):
+        raise SystemExit(f"test sets differ: {sorted(set(meta_info.DATA) ^ set(BUILTIN))}")
+    n = 0
+    for test_set, pairs in meta_info.DATA.items():
+        if set(pairs) != set(BUILTIN[test_set]):
+            raise SystemExit(
+                f"{test_set}: pairs differ: {sorted(set(pairs) ^ set(BUILTIN[test_set]))}"
+            )
+        for lp, theirs in pairs.items():
+            ours = BUILTIN[test_set][lp]
+            base = theirs.baseline_metrics
+            same = (
+                theirs.std_ref == ours.std_ref
+                and dict(theirs.std_gold) == dict(ours.std_gold)
+                and set(theirs.outlier_systems) == ours.outlier_systems
+                and set(theirs.primary_metrics) == ours.primary_metrics
+                and (None if base is None else set(base)) == ours.baseline_metrics
+            )
+            if not same:
+                raise SystemExit(f"{test_set} {lp} differs")
+            n += 1
+    return f"{n} test set/language pair entries equal MTME's meta_info.DATA"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -372,9 +407,13 @@ def main() -> None:
     g = sub.add_parser("golden")
     g.add_argument("folder", type=Path)
     sub.add_parser("small", help="MTME on the small folders of tests/io/mtme_cases.py")
+    sub.add_parser("meta", help="compare the built-in meta information with MTME's")
     args = parser.parse_args()
     if args.cmd == "build":
         build(args.out, args.docs, args.per_doc)
+        return
+    if args.cmd == "meta":
+        print(check_meta())
         return
     result = golden(args.folder) if args.cmd == "golden" else small()
     json.dump(result, sys.stdout, indent=1, ensure_ascii=False)
