@@ -427,3 +427,13 @@ def test_exported_rows_read_back_through_scores_option(tmp_path):
     assert back.scores == want
     with pytest.raises(UserInputError, match="not lines 1..2"):
         write_mtme_rows(tmp_path, "zh-en", "x", [("A", 1, "", 0.0), ("A", 3, "", 0.0)], refs[:1])
+
+
+def test_seg_score_file_in_a_folder_is_checked_against_the_source(tmp_path):
+    """The reader the command line uses today (read_judgments, format mtme-seg) refuses a
+    human file whose blocks are all one line short, knowing the source beside it."""
+    root = make_folder(tmp_path, human={"mqm.seg": {"Online-W": [-1, -5], "SMU": [0, -2]}})
+    with pytest.raises(UserInputError, match=r"has 2 score line\(s\) \(lines 1-2\), expected 3"):
+        read_judgments(root / "human-scores" / "zh-en.mqm.seg.score", "mtme-seg")
+    alone = _write(tmp_path / "en-de.mqm.seg.score", ["A\t1", "A\t2"])
+    assert read_mtme_seg_scores(alone).items == [1, 2]  # no folder: nothing to check against

@@ -68,6 +68,7 @@ import numpy as np
 from mtpalette.errors import UserInputError, shortened
 from mtpalette.io import inputs
 from mtpalette.io.mtme_files import read_score_file
+from mtpalette.io.plain import read_lines
 
 FORMATS = ("mqm", "mqm-avg", "wmt-da-seg", "wmt-seg-scores", "generic", "mtme-seg")
 #: MQM error weights: ``severity[/category[/subcategory]]`` (lower case) -> weight
@@ -914,8 +915,10 @@ def read_mtme_seg_scores(path: str | Path, *, n_segments: int | None = None) -> 
     """Segment-level human scores of an mt-metrics-eval ``<lp>.<name>.seg.score`` file.
 
     Each system's block is its segments in text order (``None``: not rated); every block
-    must have ``n_segments`` lines (the source's length) when given, else the same number.
-    Items are line numbers from 1. A whole test set folder is read by
+    must have ``n_segments`` lines (the source's length). When not given and the file sits in
+    a test set folder (``human-scores/LP.NAME.seg.score`` beside ``sources/LP.txt``), it is
+    the source's line count; otherwise every block must have the same number of lines. Items
+    are line numbers from 1. A whole test set folder is read by
     :func:`mtpalette.io.mtme.read_mtme`.
 
     Examples
@@ -929,6 +932,8 @@ def read_mtme_seg_scores(path: str | Path, *, n_segments: int | None = None) -> 
     """
     name = str(path)
     lines = read_score_file(path, level="seg")
+    if n_segments is None:
+        n_segments = _mtme_source_length(Path(path))
     if not lines.scores:
         raise UserInputError("no judgments in the file", path=name)
     counts = {len(v) for v in lines.scores.values()}
@@ -946,6 +951,17 @@ def read_mtme_seg_scores(path: str | Path, *, n_segments: int | None = None) -> 
     return Judgments(
         list(lines.scores), list(range(1, n + 1)), scores, "mtme-seg", name, item_base=1
     )
+
+
+def _mtme_source_length(path: Path) -> int | None:
+    """The line count of the source beside an MTME human-score file, or None."""
+    if path.parent.name != "human-scores":
+        return None
+    lp = path.name.split(".")[0]
+    source = path.parent.parent / "sources" / f"{lp}.txt"
+    if not source.is_file():
+        source = source.with_suffix(".jsonl")
+    return len(read_lines(source, allow_empty=True)) if source.is_file() else None
 
 
 def read_judgments(
