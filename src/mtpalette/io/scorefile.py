@@ -13,10 +13,12 @@ The mtpalette layout, TSV (a header row) or JSON Lines, one row per score:
   Leave-one-out ORANGE needs, for every reference ``k``, each candidate's score against the
   other references (``heldout = k``) and reference ``k``'s own score.
 
-The mt-metrics-eval layout is also read: a file per reference,
-``<metric>-<ref>.seg.score``, with lines ``system<TAB>score``, each system's lines in segment
-order; its rows are read with ``heldout`` = the references other than ``<ref>`` (with two
-references, the file of reference A is exactly the "B held out" part).
+The mt-metrics-eval layout is also read (:func:`read_score_option`): a file per reference,
+``<metric>-<ref>.<level>.score``, header-less ``system score`` lines, each system's lines in
+segment (document) order; its rows are read with ``heldout`` = the references other than
+``<ref>`` (with two references, the file of reference A is exactly the "B held out" part). A
+literal MTME path is read against the reference its name gives; ``{ref}`` in a path expands
+to each reference's MTME name (``refA`` for ``references/zh-en.refA.txt``).
 
 Every key ``(system, segment, heldout)`` must appear at most once; a row that is not a number,
 NaN or infinite, a duplicate key, and a key the run needs but the file lacks are errors that
@@ -31,7 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mtpalette.errors import UserInputError, shortened
-from mtpalette.io.plain import display_name, read_lines
+from mtpalette.io.mtme_files import read_score_file
+from mtpalette.io.plain import display_name
 from mtpalette.io.runfile import atomic_writer
 from mtpalette.io.tabular import _rows, table_format
 
@@ -40,11 +43,16 @@ Key = tuple[str, int, str]
 
 @dataclass
 class ScoreFile:
-    """Scores keyed by ``(system, segment, heldout)``; ``where`` gives each key's line."""
+    """Scores keyed by ``(system, segment, heldout)``; ``where`` gives each key's line.
+
+    ``level`` is ``seg`` (the key's number is a segment), or for an MTME document- or
+    system-level file ``doc`` (a document, in text order) or ``sys`` (always 1).
+    """
 
     path: str
     scores: dict[Key, float] = field(default_factory=dict)
     where: dict[Key, int] = field(default_factory=dict)
+    level: str = "seg"
 
     def add(self, key: Key, value: float, line: int) -> None:
         if key in self.scores:
@@ -128,11 +136,80 @@ def read_scores(path: str | Path, *, fmt: str | None = None) -> ScoreFile:
     return out
 
 
+def mtme_ref_name(name: str) -> str:
+    """The name MTME gives a reference, from its file name or stem: the part before the
+    extension (``zh-en.refA.txt``, ``zh-en.refA`` -> ``refA``).
+
+    Examples
+    --------
+    >>> mtme_ref_name("zh-en.refA"), mtme_ref_name("references/en-de.refB.txt"), mtme_ref_name("A")
+    ('refA', 'refB', 'A')
+    """
+    stem = Path(name).name
+    for ext in (".txt", ".jsonl"):
+        if stem.endswith(ext):
+            stem = stem[: -len(ext)]
+    return stem.rsplit(".", 1)[-1]
+
+
+def is_mtme_score_file(path: str | Path) -> bool:
+    """Whether ``path`` looks like an MTME score file: named ``NAME-REF.LEVEL.score``, or
+    header-less ``system score`` lines (a second field that is a number or ``None``)."""
+    name = Path(path).name
+    if name.endswith((".seg.score", ".doc.score", ".sys.score", ".domain.score")):
+        return True
+    if str(path) == "-" or not Path(path).is_file():
+        return False
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        first = fh.readline().split()
+    if len(first) != 2:
+        return False
+    try:
+        float(first[1])
+    except ValueError:
+        return first[1] == "None"
+    return True
+
+
+def _mtme_rows(path: str | Path, heldout: str, level: str) -> ScoreFile:
+    """One header-less MTME file as a :class:`ScoreFile` (the ``i``-th line of a system is
+    its item ``i``: segment, document or, at system level, 1)."""
+    lines = read_score_file(path, level=level, allow_none=False)
+    name = display_name(path)
+    counts = {len(v) for v in lines.scores.values()}
+    if len(counts) > 1:
+        what = "segments" if level == "seg" else f"{level} scores"
+        raise UserInputError(
+            f"systems have different numbers of {what} ({', '.join(map(str, sorted(counts)))})",
+            path=name,
+        )
+    out = ScoreFile(name, level=level)
+    for system, values in lines.scores.items():
+        for k, (value, line) in enumerate(zip(values, lines.lines[system], strict=True), 1):
+            out.add((system, k, heldout), value, line)
+    return out
+
+
+def _level_of(path: str | Path) -> str:
+    parts = Path(path).name.rsplit(".", 2)
+    if len(parts) == 3 and parts[2] == "score" and parts[1] in ("seg", "doc", "sys", "domain"):
+        if parts[1] == "domain":
+            raise UserInputError(
+                "a domain-level MTME file needs the test set's domains: read it with "
+                "mtpalette.io.mtme.read_mtme (--mtme DIR --mtme-metrics NAME)",
+                path=display_name(path),
+            )
+        return parts[1]
+    return "seg"
+
+
 def read_mt_metrics_eval(paths: Sequence[str | Path], refs: Sequence[str]) -> ScoreFile:
-    """mt-metrics-eval ``<metric>-<ref>.seg.score`` files, one per reference of ``refs``.
+    """mt-metrics-eval ``<metric>-<ref>.<level>.score`` files, one per reference of ``refs``.
 
     The file of reference ``r`` holds every system scored against ``r`` alone; its rows get
     ``heldout`` = the other reference when there are two, and ``""`` when ``refs`` has one.
+    Lines are ``system score`` (MTME's white-space separated, header-less format); the level
+    (``seg``, ``doc``, ``sys``) comes from the file name, ``seg`` when it says none.
     """
     if len(refs) > 2:
         raise UserInputError(
@@ -141,34 +218,72 @@ def read_mt_metrics_eval(paths: Sequence[str | Path], refs: Sequence[str]) -> Sc
         )
     if len(paths) != len(refs):
         raise UserInputError(f"give one score file per reference ({len(refs)}), not {len(paths)}")
-    out = ScoreFile(", ".join(display_name(p) for p in paths))
+    levels = {_level_of(p) for p in paths}
+    if len(levels) > 1:
+        raise UserInputError(f"score files of different levels: {', '.join(sorted(levels))}")
+    out = ScoreFile(", ".join(display_name(p) for p in paths), level=levels.pop())
     for path, ref in zip(paths, refs, strict=True):
-        name = display_name(path)
         other = [r for r in refs if r != ref]
-        heldout = other[0] if other else ""
-        seen: dict[str, int] = {}
-        part = ScoreFile(name)
-        for line, text in enumerate(read_lines(path), start=1):
-            fields = text.split("\t")
-            if len(fields) != 2 or not fields[0].strip():
-                raise UserInputError(
-                    f"expected 'system<TAB>score', found {len(fields)} field(s)",
-                    path=name,
-                    line=line,
-                )
-            system = fields[0].strip()
-            seen[system] = seen.get(system, 0) + 1
-            part.add((system, seen[system], heldout), _number(fields[1], name, line), line)
-        counts = set(seen.values())
-        if len(counts) > 1:
-            raise UserInputError(
-                f"systems have different numbers of segments ({', '.join(map(str, counts))})",
-                path=name,
-            )
-        for key, value in part.scores.items():
-            out.scores[key] = value
-            out.where[key] = part.where[key]
+        part = _mtme_rows(path, other[0] if other else "", out.level)
+        out.scores.update(part.scores)
+        out.where.update(part.where)
     return out
+
+
+def read_score_option(
+    path: str, ref_names: Sequence[str], *, layout: str | None = None
+) -> ScoreFile:
+    """The scores of a ``--scores NAME=PATH[,layout=...]`` option.
+
+    Parameters
+    ----------
+    path:
+        A file in the mtpalette layout; an MTME file (``.../BLEU-refA.seg.score``, or any
+        header-less ``system score`` file), read as scored against the reference its name
+        gives; or an MTME path with ``{ref}``, expanded to each reference's MTME name
+        (``BLEU-{ref}.seg.score`` -> ``BLEU-refA.seg.score``, ``BLEU-refB.seg.score``).
+    ref_names:
+        The run's reference names (file stems such as ``zh-en.refA`` are fine).
+    layout:
+        ``mtpalette`` or ``mtme``; None guesses from the path and the first line.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> for r in ("refA", "refB"):
+    ...     _ = open(os.path.join(d, f"BLEU-{r}.seg.score"), "w").write(f"A\\t{len(r)}\\n")
+    >>> f = read_score_option(os.path.join(d, "BLEU-{ref}.seg.score"), ["zh-en.refA", "zh-en.refB"])
+    >>> sorted(f.scores.items())
+    [(('A', 1, 'zh-en.refA'), 4.0), (('A', 1, 'zh-en.refB'), 4.0)]
+    """
+    if layout not in (None, "mtpalette", "mtme"):
+        raise UserInputError(f"unknown layout {layout!r}; expected mtpalette or mtme")
+    mtme_names = [mtme_ref_name(r) for r in ref_names]
+    if "{ref}" in path:
+        if layout == "mtpalette":
+            raise UserInputError(f"{path}: {{ref}} is for MTME files (layout=mtme)")
+        return read_mt_metrics_eval([path.replace("{ref}", r) for r in mtme_names], ref_names)
+    if layout == "mtpalette" or (layout is None and not is_mtme_score_file(path)):
+        return read_scores(path)
+    parts = Path(path).name.rsplit(".", 2)
+    ref_text = parts[0].rsplit("-", 1)[-1] if "-" in parts[0] and len(parts) == 3 else None
+    if ref_text in (None, "src", "all") or len(ref_names) == 1 and ref_text == mtme_names[0]:
+        return _mtme_rows(path, "", _level_of(path))
+    if ref_text not in mtme_names:
+        raise UserInputError(
+            f"the file scores against {ref_text!r} (NAME-REF.LEVEL.score), not one of this "
+            f"run's references ({', '.join(mtme_names)})",
+            path=display_name(path),
+        )
+    if len(ref_names) > 2:
+        raise UserInputError(
+            "an MTME file scores against one reference: with more than two references, give "
+            "mtpalette-layout files with a heldout column",
+            path=display_name(path),
+        )
+    other = [r for r, m in zip(ref_names, mtme_names, strict=True) if m != ref_text]
+    return _mtme_rows(path, other[0], _level_of(path))
 
 
 def write_scores(
