@@ -34,15 +34,10 @@ KNOWN_UPWARD = {
     # metrics/rose.py reads the trained ROSE model of train/rose.py: moving it down is part of
     # the fidelity work on metrics/{rouge,blanc,rose}.py
     ("mtpalette.metrics.rose", "mtpalette.train.rose"),
-    # stats/paired.py takes metric objects: the one resampling engine of stats/ replaces it
-    ("mtpalette.stats.paired", "mtpalette.metrics.base"),
 }
 
 #: cycles known today (the modules of each), removed by work under way
-KNOWN_CYCLES = [
-    # io/judgments.py <-> io/mtme.py: the new mt-metrics-eval folder loader replaces both halves
-    {"mtpalette.io.judgments", "mtpalette.io.mtme"},
-]
+KNOWN_CYCLES: list[set[str]] = []
 
 
 def _module_name(path: Path) -> str:

@@ -314,6 +314,7 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
             data = data.select_items(range(min(run.max_items, data.n_items)))
         ref_names = [Path(r["path"]).name for r in inputs["refs"]] or None
         external = parse_scores(run.scores, reference_names(ref_names, len(data.refs)))
+        external += run.inputs.stored_metrics()
         feedback.note(f"scoring {data.n_rated} rated translations with {len(parsed)} metric(s)")
         scores = (score_segments(data, parsed) if parsed else []) + [
             external_segment_scores(data, m) for m in external

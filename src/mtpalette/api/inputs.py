@@ -3,7 +3,7 @@ system outputs or n-best lists) and judged tasks (human judgments aligned with t
 rate), each described by a small dataclass that checks and loads itself.
 
 The mt-metrics-eval folder (``--mtme DIR --lp``) enters through
-:func:`mtpalette.api.folders.mtme_inputs` alone.
+:mod:`mtpalette.api.folders` alone.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from mtpalette.api.description import Description
-from mtpalette.api.folders import mtme_inputs
+from mtpalette.api.folders import read_mtme_set
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import (
     Judgments,
@@ -36,6 +36,18 @@ from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import file_record
 from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.correlation import SegmentData
+from mtpalette.metaeval.external import ExternalMetric
+
+#: the fields of an mt-metrics-eval folder input
+MTME_FIELDS = (
+    "mtme",
+    "human",
+    "mtme_ref",
+    "mtme_metrics",
+    "include_refs",
+    "include_outliers",
+    "strict_mtme",
+)
 
 
 def _stderr(text: str) -> None:
@@ -162,8 +174,12 @@ class JudgedInputs(Description):
     lp: str | None = None
     rename: str | None = None
     mtme: Path | None = None
-    human: str = "mqm"
-    mtme_ref: str = "refA"
+    human: str | None = None
+    mtme_ref: str | None = None
+    mtme_metrics: list[str] | None = None
+    include_refs: bool = False
+    include_outliers: bool = False
+    strict_mtme: bool = False
 
     def validate(self) -> None:
         parse_rename(self.rename)
@@ -184,12 +200,52 @@ class JudgedInputs(Description):
     ) -> tuple[SegmentData, Judgments, dict[str, Any]]:
         """The judgments aligned with their texts, and a record of the inputs."""
         self.validate()
+        if self.mtme is not None:
+            return self._load_mtme(note)
         task = dataclasses.asdict(self)
-        mtme, human, mtme_ref = task.pop("mtme"), task.pop("human"), task.pop("mtme_ref")
-        if mtme is not None:
-            found = mtme_inputs(mtme, self.lp, human, mtme_ref)
-            task.update(zip(("judgments", "fmt", "refs", "systems"), found, strict=True))
+        for key in MTME_FIELDS:
+            task.pop(key)
         return load_task(**task, note=note)
+
+    def _load_mtme(
+        self, note: Callable[[str], None]
+    ) -> tuple[SegmentData, Judgments, dict[str, Any]]:
+        if self.lp is None:
+            raise UserInputError("--mtme needs the language pair: --lp (e.g. --lp zh-en)")
+        evs = read_mtme_set(
+            self.mtme,
+            self.lp,
+            human=self.human,
+            ref=self.mtme_ref,
+            metrics=self.mtme_metrics,
+            include_refs=self.include_refs,
+            include_outliers=self.include_outliers,
+            strict=self.strict_mtme,
+        )
+        note(evs.left_out_line())
+        for line in evs.notes:
+            note(f"note: {line}")
+        judged = evs.judgments().rename(parse_rename(self.rename))
+        outputs = dict(zip(judged.systems, evs.texts(), strict=True))
+        data = SegmentData.from_judgments(judged, outputs, [evs.reference()], ref_names=[evs.ref])
+        self._stored = [ExternalMetric(n, evs.score_file(n)) for n in evs.metric_names("seg")]
+        inputs = {
+            "mtme": str(self.mtme),
+            "lp": self.lp,
+            "human": evs.human,
+            "ref": evs.ref,
+            "systems": list(evs.systems),
+            "left_out": dict(evs.left_out),
+            "stored_metrics": evs.metric_names("seg"),
+            "refs": [{"path": evs.ref}],
+            "unscored_judged_systems": [],
+        }
+        return data, judged, inputs
+
+    def stored_metrics(self) -> list[ExternalMetric]:
+        """The stored metric scores of an mt-metrics-eval folder (``mtme_metrics``), read by
+        :meth:`load`, to sit beside the metrics mtpalette computes."""
+        return list(getattr(self, "_stored", []))
 
 
 def load_task(

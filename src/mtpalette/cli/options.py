@@ -97,8 +97,32 @@ IdBaseOpt = Annotated[
 MtmeOpt = Annotated[
     Path | None, opt("--mtme", panel=HUMANS, help="An mt-metrics-eval test set folder (with --lp).")
 ]
-HumanOpt = Annotated[str, opt("--human", panel=HUMANS, help="--mtme: the human scores (mqm...).")]
-MtmeRefOpt = Annotated[str, opt("--mtme-ref", panel=HUMANS, help="--mtme: the reference (refA).")]
+HumanOpt = Annotated[
+    str | None,
+    opt("--human", panel=HUMANS, help="--mtme: the human scores (default: the set's standard)."),
+]
+MtmeRefOpt = Annotated[
+    str | None,
+    opt("--mtme-ref", panel=HUMANS, help="--mtme: the reference (default: the set's standard)."),
+]
+MtmeMetricsOpt = Annotated[
+    list[str] | None,
+    opt(
+        "--mtme-metrics",
+        panel=HUMANS,
+        help="--mtme: stored metric scores to add: names, globs (COMET*) or all.",
+    ),
+]
+IncludeRefsOpt = Annotated[
+    bool, opt("--include-refs", panel=HUMANS, help="--mtme: score the other references too.")
+]
+IncludeOutliersOpt = Annotated[
+    bool, opt("--include-outliers", panel=HUMANS, help="--mtme: keep the outlier systems.")
+]
+StrictMtmeOpt = Annotated[
+    bool,
+    opt("--strict-mtme", panel=HUMANS, help="--mtme: refuse systems without human scores."),
+]
 
 # ----- ORANGE and Limited ORANGE ----------------------------------------------------------
 OrangeRefsOpt = Annotated[
@@ -224,8 +248,12 @@ NBEST: Group = {
 JUDGMENTS: Group = {
     "bundled": (BundledOpt, None),
     "mtme": (MtmeOpt, None),
-    "human": (HumanOpt, "mqm"),
-    "mtme_ref": (MtmeRefOpt, "refA"),
+    "human": (HumanOpt, None),
+    "mtme_ref": (MtmeRefOpt, None),
+    "mtme_metrics": (MtmeMetricsOpt, None),
+    "include_refs": (IncludeRefsOpt, False),
+    "include_outliers": (IncludeOutliersOpt, False),
+    "strict_mtme": (StrictMtmeOpt, False),
     "judgments": (JudgmentsOpt, None),
     "fmt": (FormatOpt, "auto"),
     "seg_ids": (SegIdsOpt, None),

@@ -22,6 +22,7 @@ VARIADIC = {
     "--ref-col",
     "--hyp-col",
     "--scores",
+    "--mtme-metrics",
     "--lm-text",
     "--tm-source",
     "--tm-target",

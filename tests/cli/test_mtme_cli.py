@@ -1,0 +1,64 @@
+"""``--mtme DIR --lp`` from the command line: the folder read as mt-metrics-eval reads it.
+
+The bundled folder (``tests/data/mtme_folder``, 18 segments of the WMT21 TED MQM data per
+pair) has human scores for all but one system; its standard reference of zh-en is refB (MTME's
+``meta_info``). Once, such a folder stopped with ``no judgments for system(s) ...``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from mtpalette.cli.app import main
+
+FOLDER = Path(__file__).parents[1] / "data" / "mtme_folder" / "wmt21.tedtalks"
+
+
+def run(monkeypatch, capsys, *args):
+    monkeypatch.setattr(sys, "argv", ["mtpalette", *map(str, args)])
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code or 0
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_correlate_reads_a_folder_as_mtme_does(monkeypatch, capsys, tmp_path):
+    args = ["correlate", "--mtme", FOLDER, "--lp", "zh-en", "-m", "chrf"]
+    args += ["--mtme-metrics", "chrF", "sentBLEU", "--bootstrap", "100", "--permutations", "100"]
+    code, out, err = run(monkeypatch, capsys, *args, "--out-dir", tmp_path / "run")
+    assert code == 0, err
+    assert "12 of 15 systems evaluated" in err
+    assert "metricsystem5 (no mqm seg scores)" in err
+    table = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert table["inputs"]["ref"] == "refB" and "metricsystem5" in table["inputs"]["left_out"]
+    rows = {line.split("\t")[0]: line.split("\t")[1] for line in out.splitlines() if "\t" in line}
+    # sacrebleu's chrF stored by MTME's layout and mtpalette's chrF of the same texts
+    assert rows["chrf"] == rows["chrF-refB"]
+    assert "sentBLEU-refB" in rows
+
+
+def test_strict_keeps_the_old_refusal(monkeypatch, capsys):
+    code, _, err = run(monkeypatch, capsys, "correlate", "--mtme", FOLDER, "--lp", "zh-en",
+                       "--strict-mtme")  # fmt: skip
+    assert code == 2 and "metricsystem5" in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--lp", "xx-yy"], "xx-yy"),
+        (["--lp", "zh-en", "--mtme-ref", "refC"], "refC"),
+        (["--lp", "zh-en", "--mtme-metrics", "NoSuchMetric"], "NoSuchMetric"),
+        ([], "--lp"),
+    ],
+)
+def test_bad_folder_requests_are_refused(monkeypatch, capsys, extra, message):
+    code, _, err = run(monkeypatch, capsys, "correlate", "--mtme", FOLDER, *extra)
+    assert code == 2 and message in err and "Traceback" not in err
