@@ -62,3 +62,20 @@ def test_strict_keeps_the_old_refusal(monkeypatch, capsys):
 def test_bad_folder_requests_are_refused(monkeypatch, capsys, extra, message):
     code, _, err = run(monkeypatch, capsys, "correlate", "--mtme", FOLDER, *extra)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_scores_take_mtme_files_as_they_are(monkeypatch, capsys):
+    """A header-less MTME score file by its literal path, and with {ref}: once refused ("needs
+    {ref} in the path", "no column 'system'") or expanded to BLEU-zh-en.refA...."""
+    stored = FOLDER / "metric-scores" / "zh-en"
+    common = ["correlate", "--mtme", FOLDER, "--lp", "zh-en", "-m", "chrf"]
+    common += ["--bootstrap", "100", "--permutations", "100"]
+    for path in (stored / "chrF-refB.seg.score", str(stored / "chrF-{ref}.seg.score")):
+        code, out, err = run(monkeypatch, capsys, *common, "--scores", f"stored={path}")
+        assert code == 0, err
+        rows = {ln.split("\t")[0]: ln.split("\t")[1] for ln in out.splitlines() if "\t" in ln}
+        assert rows["stored"] == rows["chrf"]
+    code, _, err = run(
+        monkeypatch, capsys, *common, "--scores", f"s={stored / 'BLEU-refB.sys.score'}"
+    )
+    assert code == 2 and "sys-level scores" in err

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.scorefile import read_mt_metrics_eval, read_scores, write_scores
+from mtpalette.io.scorefile import read_score_option, write_scores
 from mtpalette.metaeval.external import ExternalMetric
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.domains import YesNo
@@ -53,15 +53,12 @@ def parse_scores(values: Sequence[str] | None, ref_names: Sequence[str]) -> list
             higher = YesNo().parse(options.get("higher", "yes"))
         except ValueError as exc:
             raise UserInputError(f"--scores {value!r}: higher: {exc}") from None
-        layout = options.get("layout", "mtpalette")
-        if layout == "mtme":
-            if "{ref}" not in path:
-                raise UserInputError(f"--scores {value!r}: layout=mtme needs {{ref}} in the path")
-            source = read_mt_metrics_eval([path.format(ref=r) for r in ref_names], ref_names)
-        elif layout == "mtpalette":
-            source = read_scores(path)
-        else:
-            raise UserInputError(f"--scores {value!r}: unknown layout {layout!r}")
+        source = read_score_option(path, ref_names, layout=options.get("layout"))
+        if source.level != "seg":
+            raise UserInputError(
+                f"--scores {value!r}: {source.level}-level scores; a run compares segment "
+                "scores (give the .seg.score file)"
+            )
         out.append(ExternalMetric(name.strip(), source, higher_is_better=higher))
     labels = [m.label for m in out]
     if len(set(labels)) != len(labels):
