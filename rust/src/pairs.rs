@@ -48,6 +48,7 @@ pub fn longest_row(offsets: &[i64]) -> usize {
 /// `mtpalette.metrics.base`): candidate `p` is `hyp[hyp_off[p]..hyp_off[p + 1]]`, of segment
 /// `seg[p]`; reference `k` of segment `s` is row `k * S + s` of the references, present where
 /// `mask[k, s]`.
+#[derive(Clone, Copy)]
 pub struct Pairs<'a> {
     pub hyp: &'a [i32],
     pub hyp_off: &'a [i64],
@@ -58,41 +59,30 @@ pub struct Pairs<'a> {
 }
 
 impl<'a> Pairs<'a> {
-    /// The pairs, checked so that no kernel can index out of bounds.
-    pub fn new(
-        hyp: &'a [i32],
-        hyp_off: &'a [i64],
-        seg: &'a [i64],
-        refs: &'a [i32],
-        ref_off: &'a [i64],
-        mask: Grid<'a, bool>,
-    ) -> Checked<Self> {
-        check_offsets(hyp_off, hyp.len(), "hyp")?;
-        check_offsets(ref_off, refs.len(), "refs")?;
-        check_ids(hyp, "hyp")?;
-        check_ids(refs, "refs")?;
-        let (n_refs, n_seg) = mask.dim();
-        ensure(seg.len() == hyp_off.len() - 1, || {
+    /// The pairs, checked so that no kernel can index out of bounds (every kernel takes
+    /// checked pairs; the binding checks with the GIL released).
+    pub fn check(self) -> Checked<Self> {
+        check_offsets(self.hyp_off, self.hyp.len(), "hyp")?;
+        check_offsets(self.ref_off, self.refs.len(), "refs")?;
+        check_ids(self.hyp, "hyp")?;
+        check_ids(self.refs, "refs")?;
+        let (n_refs, n_seg) = self.mask.dim();
+        ensure(self.seg.len() == self.len(), || {
             "seg: one segment per candidate expected".into()
         })?;
-        ensure(ref_off.len() == n_refs * n_seg + 1, || {
+        ensure(self.ref_off.len() == n_refs * n_seg + 1, || {
             "refs: expected R * S rows for a (R, S) mask".into()
         })?;
-        ensure(seg.iter().all(|&s| s >= 0 && (s as usize) < n_seg), || {
-            "seg: segment number out of range".into()
-        })?;
-        Ok(Pairs {
-            hyp,
-            hyp_off,
-            seg,
-            refs,
-            ref_off,
-            mask,
-        })
+        ensure(
+            self.seg.iter().all(|&s| s >= 0 && (s as usize) < n_seg),
+            || "seg: segment number out of range".into(),
+        )?;
+        Ok(self)
     }
 
+    /// The number of candidates (0 for offsets not yet checked that have no row).
     pub fn len(&self) -> usize {
-        self.hyp_off.len() - 1
+        self.hyp_off.len().saturating_sub(1)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -197,15 +187,15 @@ pub mod testing {
         }
 
         pub fn pairs(&self) -> Pairs<'_> {
-            let mask = Grid::new(&self.mask, self.n_refs, self.n_seg, "mask").unwrap();
-            Pairs::new(
-                &self.hyp,
-                &self.hyp_off,
-                &self.seg,
-                &self.refs,
-                &self.ref_off,
-                mask,
-            )
+            Pairs {
+                hyp: &self.hyp,
+                hyp_off: &self.hyp_off,
+                seg: &self.seg,
+                refs: &self.refs,
+                ref_off: &self.ref_off,
+                mask: Grid::new(&self.mask, self.n_refs, self.n_seg, "mask").unwrap(),
+            }
+            .check()
             .unwrap()
         }
     }
@@ -245,16 +235,27 @@ mod tests {
         assert_eq!(vocab_bound(&[3, 0]), 4);
         assert_eq!(vocab_bound(&[]), 0);
         let mask = [true];
-        let grid = Grid::new(&mask, 1, 1, "mask").unwrap();
-        // a segment number past the mask
-        let err = Pairs::new(&[1], &[0, 1], &[1], &[1], &[0, 1], grid)
-            .err()
-            .unwrap();
+        let good = Pairs {
+            hyp: &[1],
+            hyp_off: &[0, 1],
+            seg: &[0],
+            refs: &[1],
+            ref_off: &[0, 1],
+            mask: Grid::new(&mask, 1, 1, "mask").unwrap(),
+        };
+        assert!(good.check().is_ok());
+        // a segment number past the mask; a reference row too many; a negative id
+        let err = Pairs { seg: &[1], ..good }.check().err().unwrap();
         assert!(err.0.contains("seg"), "{err}");
-        // a reference row too many
-        let err = Pairs::new(&[1], &[0, 1], &[0], &[1], &[0, 1, 1], grid)
-            .err()
-            .unwrap();
+        let err = Pairs {
+            ref_off: &[0, 1, 1],
+            ..good
+        }
+        .check()
+        .err()
+        .unwrap();
         assert!(err.0.contains("R * S"), "{err}");
+        let err = Pairs { hyp: &[-1], ..good }.check().err().unwrap();
+        assert!(err.0.contains("non-negative"), "{err}");
     }
 }

@@ -93,46 +93,37 @@ type PairsArgs<'py> = (
     PyReadonlyArray2<'py, bool>,
 );
 
-/// The slices of a pairs kernel's arrays (checked into `Pairs` by `Pairs::new`, in `run`).
-struct PairsSlices<'a> {
-    hyp: &'a [i32],
-    hyp_off: &'a [i64],
-    seg: &'a [i64],
-    refs: &'a [i32],
-    ref_off: &'a [i64],
-    mask: Grid<'a, bool>,
+/// The pairs of a pairs kernel's arrays, not yet checked (`run` checks them, without the GIL).
+fn pairs<'a>(a: &'a PairsArgs) -> PyResult<Pairs<'a>> {
+    Ok(Pairs {
+        hyp: slice(&a.0, "hyp ids")?,
+        hyp_off: slice(&a.1, "hyp offsets")?,
+        seg: slice(&a.2, "seg")?,
+        refs: slice(&a.3, "ref ids")?,
+        ref_off: slice(&a.4, "ref offsets")?,
+        mask: grid(&a.5, "mask")?,
+    })
 }
 
-impl<'a> PairsSlices<'a> {
-    fn new(a: &'a PairsArgs) -> PyResult<Self> {
-        Ok(PairsSlices {
-            hyp: slice(&a.0, "hyp ids")?,
-            hyp_off: slice(&a.1, "hyp offsets")?,
-            seg: slice(&a.2, "seg")?,
-            refs: slice(&a.3, "ref ids")?,
-            ref_off: slice(&a.4, "ref offsets")?,
-            mask: grid(&a.5, "mask")?,
-        })
-    }
-
-    fn pairs(&self) -> Checked<Pairs<'a>> {
-        Pairs::new(
-            self.hyp,
-            self.hyp_off,
-            self.seg,
-            self.refs,
-            self.ref_off,
-            self.mask,
-        )
-    }
-
-    fn len(&self) -> usize {
-        self.hyp_off.len().saturating_sub(1)
-    }
-
-    fn n_refs(&self) -> usize {
-        self.mask.dim().0
-    }
+/// Runs the pairs kernel `f` on the checked pairs of `a`; its flat output becomes an array
+/// of shape `(P, *tail(R))` for `P` candidates with `R` references each.
+fn on_pairs<'py, T, S, F>(
+    py: Python<'py>,
+    a: &PairsArgs<'py>,
+    kernel: &str,
+    tail: S,
+    f: F,
+) -> PyResult<Bound<'py, PyAny>>
+where
+    T: Element + Send,
+    S: FnOnce(usize) -> Vec<usize>,
+    F: FnOnce(&Pairs) -> Checked<Vec<T>> + Send,
+{
+    let p = pairs(a)?;
+    let out = run(py, kernel, || f(&p.check()?))?;
+    let mut shape = vec![p.len()];
+    shape.extend(tail(p.n_refs()));
+    array(py, out, &shape)
 }
 
 // ------------------------------------------------------------------------- pairs kernels
@@ -145,12 +136,10 @@ fn ngram_matches<'py>(
     max_n: usize,
     per_ref: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let s = PairsSlices::new(&a)?;
-    let out = run(py, "ngram_matches", || {
-        Ok(ngram::ngram_matches(&s.pairs()?, max_n, per_ref))
-    })?;
-    let r = if per_ref { s.n_refs() } else { 1 };
-    array(py, out, &[s.len(), r, max_n])
+    let tail = |r| vec![if per_ref { r } else { 1 }, max_n];
+    on_pairs(py, &a, "ngram_matches", tail, |p| {
+        Ok(ngram::ngram_matches(p, max_n, per_ref))
+    })
 }
 
 /// chrF statistics `(P, R, max_n, 3)` (see `mtpalette.kernels.chrf`).
@@ -161,11 +150,13 @@ fn chrf_stats<'py>(
     max_n: usize,
     direct_max: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let s = PairsSlices::new(&a)?;
-    let out = run(py, "chrf_stats", || {
-        Ok(chrf::chrf_stats(&s.pairs()?, max_n, direct_max))
-    })?;
-    array(py, out, &[s.len(), s.n_refs(), max_n, 3])
+    on_pairs(
+        py,
+        &a,
+        "chrf_stats",
+        |r| vec![r, max_n, 3],
+        |p| Ok(chrf::chrf_stats(p, max_n, direct_max)),
+    )
 }
 
 /// Per-reference dynamic programmes `(P, R, n_out)` (see `mtpalette.kernels.subsequence`).
@@ -176,13 +167,15 @@ fn dp_per_ref<'py>(
     a: PairsArgs<'py>,
     alphas: PyReadonlyArray1<'py, f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let s = PairsSlices::new(&a)?;
     let alphas = slice(&alphas, "alphas")?;
     let kind = subsequence::Kind::parse(kind, alphas).map_err(value_error)?;
-    let out = run(py, "dp_per_ref", || {
-        Ok(subsequence::per_ref(&s.pairs()?, kind, alphas))
-    })?;
-    array(py, out, &[s.len(), s.n_refs(), kind.n_out(alphas)])
+    on_pairs(
+        py,
+        &a,
+        "dp_per_ref",
+        |r| vec![r, kind.n_out(alphas)],
+        |p| Ok(subsequence::per_ref(p, kind, alphas)),
+    )
 }
 
 /// Skip-bigram matches `(P, R, n_buckets)` (see `mtpalette.kernels.skipbigram`).
@@ -194,27 +187,31 @@ fn skip_matches<'py>(
     n_buckets: usize,
     any_gap: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let s = PairsSlices::new(&a)?;
-    let out = run(py, "skip_matches", || {
-        skipbigram::skip_matches(&s.pairs()?, vocab, n_buckets, any_gap)
-    })?;
-    array(py, out, &[s.len(), s.n_refs(), n_buckets])
+    on_pairs(
+        py,
+        &a,
+        "skip_matches",
+        |r| vec![r, n_buckets],
+        |p| skipbigram::skip_matches(p, vocab, n_buckets, any_gap),
+    )
 }
 
 /// Word edit distances (or, with `bag`, PER's bag-of-words matches) `(P, R)`.
 #[pyfunction]
 fn edit_per_ref<'py>(py: Python<'py>, a: PairsArgs<'py>, bag: bool) -> PyResult<Bound<'py, PyAny>> {
-    let s = PairsSlices::new(&a)?;
-    let out = run(py, "edit_per_ref", || Ok(edit::per_ref(&s.pairs()?, bag)))?;
-    array(py, out, &[s.len(), s.n_refs()])
+    on_pairs(
+        py,
+        &a,
+        "edit_per_ref",
+        |r| vec![r],
+        |p| Ok(edit::per_ref(p, bag)),
+    )
 }
 
 /// TER edits `(P, R)` (see `mtpalette.kernels.ter`).
 #[pyfunction]
 fn ter_per_ref<'py>(py: Python<'py>, a: PairsArgs<'py>) -> PyResult<Bound<'py, PyAny>> {
-    let s = PairsSlices::new(&a)?;
-    let out = run(py, "ter_per_ref", || Ok(ter::per_ref(&s.pairs()?)))?;
-    array(py, out, &[s.len(), s.n_refs()])
+    on_pairs(py, &a, "ter_per_ref", |r| vec![r], |p| Ok(ter::per_ref(p)))
 }
 
 /// TER edits of one candidate against one reference.
@@ -235,20 +232,26 @@ fn gtm_mms<'py>(
     a: PairsArgs<'py>,
     exponents: PyReadonlyArray1<'py, f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let s = PairsSlices::new(&a)?;
     let exponents = slice(&exponents, "exponents")?;
-    let out = run(py, "gtm_mms", || Ok(gtm::mms(&s.pairs()?, exponents)))?;
-    array(py, out, &[s.len(), exponents.len()])
+    on_pairs(
+        py,
+        &a,
+        "gtm_mms",
+        |_| vec![exponents.len()],
+        |p| Ok(gtm::mms(p, exponents)),
+    )
 }
 
 /// The closest reference length of each candidate (sacrebleu's rule).
 #[pyfunction]
 fn closest_ref_lengths<'py>(py: Python<'py>, a: PairsArgs<'py>) -> PyResult<Bound<'py, PyAny>> {
-    let s = PairsSlices::new(&a)?;
-    let out = run(py, "closest_ref_lengths", || {
-        Ok(scores::closest_ref_lengths(&s.pairs()?))
-    })?;
-    array(py, out, &[s.len()])
+    on_pairs(
+        py,
+        &a,
+        "closest_ref_lengths",
+        |_| vec![],
+        |p| Ok(scores::closest_ref_lengths(p)),
+    )
 }
 
 // ------------------------------------------------------------------------- other kernels

@@ -187,6 +187,25 @@ mod tests {
         assert!(rehash(2, &[5, 1], 2).is_err());
     }
 
+    struct Owned {
+        v_hash: Vec<u64>,
+        v_start: Vec<i64>,
+        v_len: Vec<i64>,
+        v_cp: Vec<u32>,
+    }
+
+    impl Owned {
+        fn arrays<'a>(&'a mut self, table: &'a mut [i32]) -> VocabArrays<'a> {
+            VocabArrays {
+                table,
+                v_hash: &mut self.v_hash,
+                v_start: &mut self.v_start,
+                v_len: &mut self.v_len,
+                v_cp: &mut self.v_cp,
+            }
+        }
+    }
+
     #[test]
     fn intern_numbers_new_tokens_and_stops_when_full() {
         // tokens "a", "bc", "a", "d" of the code points "abcad"
@@ -200,39 +219,25 @@ mod tests {
             hashes: &hashes,
         };
         let mut ids = [0i32; 4];
-        let (mut table, mut v_hash, mut v_start, mut v_len, mut v_cp) = (
-            vec![-1i32; 4],
-            vec![0u64; 4],
-            vec![0i64; 4],
-            vec![0i64; 4],
-            vec![0u32; 8],
-        );
-        let arrays = VocabArrays {
-            table: &mut table,
-            v_hash: &mut v_hash,
-            v_start: &mut v_start,
-            v_len: &mut v_len,
-            v_cp: &mut v_cp,
+        let mut v = Owned {
+            v_hash: vec![0; 4],
+            v_start: vec![0; 4],
+            v_len: vec![0; 4],
+            v_cp: vec![0; 8],
         };
         // a table of 4 slots holds 2 tokens: "d" does not fit, interning stops there
-        let (t, n_vocab, n_cp) = intern(&spans, 0, &mut ids, arrays, 0, 0).unwrap();
+        let mut table = vec![-1i32; 4];
+        let (t, n_vocab, n_cp) = intern(&spans, 0, &mut ids, v.arrays(&mut table), 0, 0).unwrap();
         assert_eq!((t, n_vocab, n_cp), (3, 2, 3));
         assert_eq!(&ids[..3], &[0, 1, 0]);
-        assert_eq!(&v_cp[..3], &[97, 98, 99]);
+        assert_eq!(&v.v_cp[..3], &[97, 98, 99]);
         assert_eq!(
-            (&v_start[..2], &v_len[..2]),
+            (&v.v_start[..2], &v.v_len[..2]),
             (&[0i64, 1][..], &[1i64, 2][..])
         );
         // after growing the table, it goes on from token 3
-        let mut table = rehash(8, &v_hash, 2).unwrap();
-        let arrays = VocabArrays {
-            table: &mut table,
-            v_hash: &mut v_hash,
-            v_start: &mut v_start,
-            v_len: &mut v_len,
-            v_cp: &mut v_cp,
-        };
-        let (t, n_vocab, n_cp) = intern(&spans, 3, &mut ids, arrays, 2, 3).unwrap();
+        let mut table = rehash(8, &v.v_hash, 2).unwrap();
+        let (t, n_vocab, n_cp) = intern(&spans, 3, &mut ids, v.arrays(&mut table), 2, 3).unwrap();
         assert_eq!((t, n_vocab, n_cp), (4, 3, 4));
         assert_eq!(ids, [0, 1, 0, 2]);
     }
