@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from common import real_pairs, timed  # noqa: E402
 
-from mtpalette import _core  # noqa: E402
+from mtpalette.kernels.threads import num_threads  # noqa: E402
 from mtpalette.metrics import parse_specs  # noqa: E402
 from mtpalette.metrics.scoring import TextPairs, compute_stats  # noqa: E402
 from mtpalette.text.encode import Encoder, TextView  # noqa: E402
@@ -121,7 +121,7 @@ def main() -> None:
     load = os.getloadavg()
     print(f"data: {what}; {len(hyps):,} pairs, {n_refs} references each")
     print(
-        f"machine: {os.cpu_count()} cores, {_core.num_threads()} kernel threads, "
+        f"machine: {os.cpu_count()} cores, {num_threads()} kernel threads, "
         f"load average {load[0]:.2f} at start"
     )
     results: dict = {"data": what, "pairs": len(hyps), "refs": n_refs, "load_start": load[0]}

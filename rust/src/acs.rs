@@ -1,7 +1,9 @@
 //! ACS, all common skip-n-grams (Lita, Rogati and Lavie 2005), by the decaying grid
 //! recurrence described in `mtpalette/kernels/acs.py`: O(m n) per size, exact.
 
-use crate::common::par_rows;
+use crate::error::{ensure, Checked};
+use crate::pairs::{check_offsets, check_rows};
+use crate::parallel::par_rows;
 
 #[derive(Default)]
 struct Work {
@@ -177,13 +179,59 @@ pub fn acs_counts(
     h: f64,
     v: f64,
     kmax: usize,
-) -> Vec<f64> {
+) -> Checked<Vec<f64>> {
+    check_offsets(a.off, a.ids.len(), "a")?;
+    check_offsets(b.off, b.ids.len(), "b")?;
+    ensure(pa.len() == pb.len(), || {
+        "acs_counts: pa and pb differ in length".into()
+    })?;
+    check_rows(pa, a.off.len() - 1, "acs_counts: pa")?;
+    check_rows(pb, b.off.len() - 1, "acs_counts: pb")?;
     let mut out = vec![0.0; pa.len() * kmax];
     if kmax == 0 {
-        return out;
+        return Ok(out);
     }
     par_rows(&mut out, kmax, Work::default, |w, p, o| {
         acs_pair(a.row(pa[p] as usize), b.row(pb[p] as usize), d, h, v, o, w);
     });
-    out
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows<'a>(ids: &'a [i32], off: &'a [i64]) -> Rows<'a> {
+        Rows { ids, off }
+    }
+
+    #[test]
+    fn common_skip_ngrams_of_to_be_or_not_to_be() {
+        // "to be or not to be" against "to exist or not be", no decay (the doctest of
+        // kernels/acs.py)
+        let (x, y) = ([1, 2, 3, 4, 1, 2], [1, 5, 3, 4, 2]);
+        let (a, b) = (rows(&x, &[0, 6]), rows(&y, &[0, 5]));
+        let out = acs_counts(&a, &b, &[0], &[0], 1.0, 1.0, 1.0, 5).unwrap();
+        assert_eq!(out, vec![6.0, 8.0, 4.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn a_sentence_with_itself_counts_its_skip_ngrams() {
+        // six distinct words: C(6, k) skip-k-grams (DESIGN.md: 15 skip-bigrams)
+        let x = [0, 1, 2, 3, 4, 5];
+        let a = rows(&x, &[0, 6]);
+        let out = acs_counts(&a, &a, &[0], &[0], 1.0, 1.0, 1.0, 6).unwrap();
+        assert_eq!(out, vec![6.0, 15.0, 20.0, 15.0, 6.0, 1.0]);
+        // gaps decayed to nothing (d tiny, h = v = 0): only contiguous chains, the n-grams
+        let out = acs_counts(&a, &a, &[0], &[0], 1e-300, 0.0, 0.0, 3).unwrap();
+        assert_eq!(out, vec![6.0, 5.0, 4.0]);
+    }
+
+    #[test]
+    fn rows_out_of_range_are_refused() {
+        let x = [1, 2];
+        let a = rows(&x, &[0, 2]);
+        assert!(acs_counts(&a, &a, &[1], &[0], 1.0, 1.0, 1.0, 2).is_err());
+        assert!(acs_counts(&a, &a, &[0, 0], &[0], 1.0, 1.0, 1.0, 2).is_err());
+    }
 }

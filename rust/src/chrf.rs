@@ -3,7 +3,8 @@
 //! order-k id found by the exact key `(prefix id) * A + (last token id)`, in a table indexed
 //! by the key when small, else in an open-addressing table compared exactly.
 
-use crate::common::{par_rows, vocab_bound, Pairs};
+use crate::pairs::{vocab_bound, Pairs};
+use crate::parallel::par_rows;
 use crate::table::slot;
 
 struct Scratch {
@@ -181,4 +182,28 @@ pub fn chrf_stats(pairs: &Pairs, max_n: usize, direct_max: usize) -> Vec<i64> {
         |s, p, row| pair_stats(s, pairs, p, max_n, row),
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pairs::testing::Owned;
+
+    #[test]
+    fn statistics_per_reference_and_order_by_both_tables() {
+        // candidate "aba", references "ab" and "a" (the doctest of kernels/chrf.py): the
+        // second reference has no bigram, so the candidate's bigrams count 0 there
+        let o = Owned::parallel(&[&[1, 2, 1]], &[&[&[1, 2], &[1]]]);
+        let want = vec![3, 2, 2, 2, 1, 1, 3, 1, 1, 0, 0, 0];
+        assert_eq!(chrf_stats(&o.pairs(), 2, 1 << 18), want);
+        // the open-addressing table (direct_max 0) counts the same
+        assert_eq!(chrf_stats(&o.pairs(), 2, 0), want);
+    }
+
+    #[test]
+    fn repeated_characters_are_clipped() {
+        // "aaaa" against "aa": unigrams 4 / 2 / 2 matched; bigrams 3 / 1 / 1
+        let o = Owned::parallel(&[&[7, 7, 7, 7]], &[&[&[7, 7]]]);
+        assert_eq!(chrf_stats(&o.pairs(), 2, 1 << 18), vec![4, 2, 2, 3, 1, 1]);
+    }
 }

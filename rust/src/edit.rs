@@ -2,7 +2,8 @@
 //! past 64 words on both sides) and PER's bag-of-words matches; described in
 //! `mtpalette/kernels/edit.py`.
 
-use crate::common::{par_rows, vocab_bound, Pairs};
+use crate::pairs::{vocab_bound, Pairs};
+use crate::parallel::par_rows;
 
 /// Levenshtein distance of `pattern` (1..=64 words) and `text`; `peq` comes and goes zero.
 fn myers(pattern: &[i32], text: &[i32], peq: &mut [u64]) -> i64 {
@@ -118,4 +119,49 @@ pub fn per_ref(pairs: &Pairs, bag_of_words: bool) -> Vec<f64> {
         },
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pairs::testing::Owned;
+
+    #[test]
+    fn distances_and_bag_matches_per_reference() {
+        let o = Owned::parallel(&[&[1, 2, 3]], &[&[&[1, 3], &[3, 2, 1]]]);
+        assert_eq!(per_ref(&o.pairs(), false), vec![1.0, 2.0]);
+        let o = Owned::parallel(&[&[1, 1, 2]], &[&[&[2, 1, 3]]]);
+        assert_eq!(per_ref(&o.pairs(), true), vec![2.0]);
+    }
+
+    #[test]
+    fn kitten_sitting_and_a_missing_reference() {
+        let kitten: Vec<i32> = "kitten".bytes().map(i32::from).collect();
+        let sitting: Vec<i32> = "sitting".bytes().map(i32::from).collect();
+        let o = Owned::new(&[&kitten], &[0], &[vec![Some(&sitting[..])], vec![None]]);
+        let out = per_ref(&o.pairs(), false);
+        assert_eq!(out[0], 3.0);
+        assert!(out[1].is_nan());
+        let mut row = vec![0i64; 8];
+        assert_eq!(table(&kitten, &sitting, &mut row), 3);
+    }
+
+    #[test]
+    fn long_sentences_take_the_table_and_agree() {
+        // both sides over 64 words: the one-row table; one word dropped, one changed
+        let a: Vec<i32> = (0..100).collect();
+        let mut b: Vec<i32> = (0..100).filter(|&x| x != 40).collect();
+        b[70] = 1000;
+        let o = Owned::parallel(&[&a], &[&[&b]]);
+        assert_eq!(per_ref(&o.pairs(), false), vec![2.0]);
+        // one side under 64 words: the bit-parallel path
+        let short: Vec<i32> = (0..50).map(|x| 2 * x).collect();
+        let o = Owned::parallel(&[&short], &[&[&a]]);
+        let mut row = vec![0i64; 101];
+        assert_eq!(
+            per_ref(&o.pairs(), false),
+            vec![table(&short, &a, &mut row) as f64]
+        );
+        assert_eq!(per_ref(&o.pairs(), false), vec![50.0]);
+    }
 }

@@ -1,7 +1,8 @@
 //! The maximum match size of the General Text Matcher, as gtm 1.4 computes it; the greedy
 //! rules are described in `mtpalette/kernels/gtm.py`.
 
-use crate::common::{par_rows, Pairs};
+use crate::pairs::Pairs;
+use crate::parallel::par_rows;
 
 /// Lengths of the blocks gtm 1.4 takes for candidate `h` against the references `refs`,
 /// into `taken`.
@@ -83,4 +84,28 @@ pub fn mms(pairs: &Pairs, exponents: &[f64]) -> Vec<f64> {
         }
     });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pairs::testing::Owned;
+
+    #[test]
+    fn runs_of_two_and_three() {
+        // candidate 1 2 3 4 5 against 1 2 9 3 4 5: runs of 2 and 3; e = 1: 5, e = 2: sqrt(13)
+        let o = Owned::parallel(&[&[1, 2, 3, 4, 5]], &[&[&[1, 2, 9, 3, 4, 5]]]);
+        let out = mms(&o.pairs(), &[1.0, 2.0]);
+        assert_eq!(out[0], 5.0);
+        assert!((out[1] - 13f64.sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn capped_by_the_mean_reference_length() {
+        // references of 2 and 3 words (mean 2.5): at most 2.5 hits, the last cut to 0.5
+        let o = Owned::parallel(&[&[1, 2, 3]], &[&[&[1, 2], &[1, 2, 3]]]);
+        assert_eq!(mms(&o.pairs(), &[1.0]), vec![2.5]);
+        let o = Owned::parallel(&[&[]], &[&[&[1, 2]]]);
+        assert_eq!(mms(&o.pairs(), &[1.0]), vec![0.0]);
+    }
 }

@@ -2,7 +2,8 @@
 //! The method is described in `mtpalette/kernels/ngram.py`: common runs `L(i, j)` over the
 //! cells with equal tokens only, candidate positions chained by token.
 
-use crate::common::{par_rows, vocab_bound, Pairs};
+use crate::pairs::{vocab_bound, Pairs};
+use crate::parallel::par_rows;
 
 struct Scratch {
     head: Vec<i32>,
@@ -188,4 +189,33 @@ pub fn ngram_matches(pairs: &Pairs, max_n: usize, per_ref: bool) -> Vec<i64> {
         |s, p, row| pair_matches(s, pairs, p, max_n, per_ref, row),
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pairs::testing::Owned;
+
+    #[test]
+    fn clipped_by_the_best_reference_or_per_reference() {
+        // candidate 1 2 1; references 1 2 and 1 1 (the doctest of kernels/ngram.py)
+        let o = Owned::parallel(&[&[1, 2, 1]], &[&[&[1, 2], &[1, 1]]]);
+        // unigram 1 twice (clipped by "1 1"), 2 once: 3; bigram 1 2 once: 1
+        assert_eq!(ngram_matches(&o.pairs(), 2, false), vec![3, 1]);
+        // "1 2": 1 + 1 unigrams, the bigram 1 2; "1 1": two 1s, no bigram
+        assert_eq!(ngram_matches(&o.pairs(), 2, true), vec![2, 1, 2, 0]);
+    }
+
+    #[test]
+    fn missing_references_and_empty_candidates_count_nothing() {
+        let a: &[i32] = &[4, 4, 4];
+        let o = Owned::new(&[a, &[]], &[0, 0], &[vec![Some(a)], vec![None]]);
+        assert_eq!(
+            ngram_matches(&o.pairs(), 3, true),
+            vec![3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        );
+        // repeated tokens: 4 4 4 against 4 4: 2 unigrams, 1 bigram, 0 trigrams
+        let o = Owned::parallel(&[a], &[&[&[4, 4]]]);
+        assert_eq!(ngram_matches(&o.pairs(), 3, false), vec![2, 1, 0]);
+    }
 }

@@ -2,19 +2,46 @@
 //! described in `mtpalette/kernels/nist.py`. Matched n-grams are summed in first-occurrence
 //! order, as NLTK's Counter intersection, so sums and ties come out bit for bit as NLTK's.
 
-use numpy::ndarray::ArrayView2;
-
-use crate::common::{longest_row, par_rows};
+use crate::error::{ensure, Checked};
+use crate::grid::Grid;
+use crate::pairs::{check_offsets, longest_row};
+use crate::parallel::par_rows;
 use crate::table::slot;
 
 pub struct NistInput<'a> {
-    pub ids: ArrayView2<'a, i64>,
-    pub prefix: ArrayView2<'a, i64>,
-    pub info: ArrayView2<'a, f64>,
+    pub ids: Grid<'a, i64>,
+    pub prefix: Grid<'a, i64>,
+    pub info: Grid<'a, f64>,
     pub off: &'a [i64],
     pub seg: &'a [i64],
-    pub mask: ArrayView2<'a, bool>,
+    pub mask: Grid<'a, bool>,
     pub n_hyp: usize,
+}
+
+impl NistInput<'_> {
+    /// Checks that the rows, segments and n-gram ids fit together.
+    fn check(&self) -> Checked<()> {
+        let (max_n, n_tok) = self.ids.dim();
+        check_offsets(self.off, n_tok, "off")?;
+        let (n_refs, n_seg) = self.mask.dim();
+        ensure(
+            self.off.len() == self.n_hyp + n_refs * n_seg + 1 && self.seg.len() == self.n_hyp,
+            || "nist_stats: rows do not match n_hyp and the mask".into(),
+        )?;
+        ensure(
+            self.seg.iter().all(|&s| s >= 0 && (s as usize) < n_seg),
+            || "seg: segment number out of range".into(),
+        )?;
+        let n_ids = self.info.dim().1;
+        ensure(
+            self.prefix.dim() == (max_n, n_ids) && self.info.dim().0 == max_n,
+            || "nist_stats: prefix and info must be (max_n, number of n-gram ids)".into(),
+        )?;
+        ensure(
+            (0..max_n).all(|n| self.ids.row(n).iter().all(|&g| g >= -1 && g < n_ids as i64)),
+            || "nist_stats: n-gram id out of range".into(),
+        )
+    }
 }
 
 struct Scratch {
@@ -163,7 +190,8 @@ fn candidate(s: &mut Scratch, inp: &NistInput, p: usize, out: &mut [f64]) {
 }
 
 /// `(n_hyp, 5 * max_n)` NIST statistics, flat (see `nist_kernel` in Python).
-pub fn nist_stats(inp: &NistInput) -> Vec<f64> {
+pub fn nist_stats(inp: &NistInput) -> Checked<Vec<f64>> {
+    inp.check()?;
     let max_n = inp.ids.dim().0;
     let width = 5 * max_n;
     let mut out = vec![0.0; inp.n_hyp * width];
@@ -187,5 +215,51 @@ pub fn nist_stats(inp: &NistInput) -> Vec<f64> {
         },
         |s, p, row| candidate(s, inp, p, row),
     );
-    out
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_words_against_three() {
+        // candidate "a b" (ids 0 1), one reference "a b c" (0 1 2), orders 1-2 (the doctest
+        // of kernels/nist.py): unigrams weigh log2(3 / 1) each, bigram "a b" log2(1 / 1)
+        let ids = [0, 1, 0, 1, 2, 0, -1, 0, 1, -1];
+        let prefix = [-1, -1, -1, 0, 1, -1];
+        let l3 = 3f64.log2();
+        let info = [l3, l3, l3, 0.0, 0.0, 0.0];
+        let mask = [true];
+        let inp = NistInput {
+            ids: Grid::new(&ids, 2, 5, "ids").unwrap(),
+            prefix: Grid::new(&prefix, 2, 3, "prefix").unwrap(),
+            info: Grid::new(&info, 2, 3, "info").unwrap(),
+            off: &[0, 2, 5],
+            seg: &[0],
+            mask: Grid::new(&mask, 1, 1, "mask").unwrap(),
+            n_hyp: 1,
+        };
+        let out = nist_stats(&inp).unwrap();
+        let want = [2.0 * l3, 0.0, 3.0, 3.0, 2.0 * l3, 0.0, 3.0, 3.0, 2.0, 1.0];
+        for (g, w) in out.iter().zip(want) {
+            assert!((g - w).abs() < 1e-12, "{out:?}");
+        }
+        // an n-gram id past the weights, or rows that do not match the mask, are refused
+        let bad = [0, 1, 0, 1, 3, 0, -1, 0, 1, -1];
+        let inp2 = NistInput {
+            ids: Grid::new(&bad, 2, 5, "ids").unwrap(),
+            ..inp
+        };
+        assert!(nist_stats(&inp2).is_err());
+        let inp3 = NistInput { n_hyp: 2, ..inp };
+        assert!(nist_stats(&inp3).is_err());
+    }
+
+    #[test]
+    fn python_log2_and_tuple_order() {
+        assert_eq!(log2_ratio(8.0, 2.0), 2.0);
+        assert!(tuple_gt(&[1.0, 2.0, 0.0, 0.0], &[1.0, 1.0, 9.0, 9.0]));
+        assert!(!tuple_gt(&[1.0; 4], &[1.0; 4]));
+    }
 }

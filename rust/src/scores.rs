@@ -2,24 +2,27 @@
 //! as the Python definitions (`bleu_from_stats`, `NIST.score_row`), and two small loops the
 //! metrics and ragged arrays share.
 
-use numpy::ndarray::ArrayView2;
-
-use crate::common::Pairs;
+use crate::error::{ensure, Checked};
+use crate::grid::Grid;
+use crate::pairs::{check_offsets, check_rows, Pairs};
 
 const LOG_ZERO: f64 = -9_999_999_999.0;
 
 /// BLEU of every row `[hyp_len, ref_len, correct_1..n, total_1..n]`; `smooth`: 0 none,
 /// 1 floor, 2 add-k, 3 exp (sacrebleu's methods).
 pub fn bleu_rows(
-    stats: ArrayView2<f64>,
+    stats: Grid<f64>,
     max_n: usize,
     smooth: u8,
     value: f64,
     effective: bool,
-) -> Vec<f64> {
+) -> Checked<Vec<f64>> {
+    ensure(max_n > 0 && stats.dim().1 >= 2 + 2 * max_n, || {
+        "bleu_rows: rows shorter than 2 + 2 * max_n".into()
+    })?;
     let mut precisions = vec![0.0f64; max_n];
-    stats
-        .outer_iter()
+    Ok(stats
+        .rows()
         .map(|row| {
             let (hyp_len, ref_len) = (row[0], row[1]);
             let mut bp = 1.0;
@@ -66,7 +69,7 @@ pub fn bleu_rows(
             }
             bp * (logs / eff_order as f64).exp()
         })
-        .collect()
+        .collect())
 }
 
 /// `x ** 2` as Python computes it: the C library's `pow`, which is not always `x * x` to the
@@ -76,12 +79,15 @@ fn squared(x: f64) -> f64 {
 }
 
 /// NIST of every row of NIST statistics (`which`: 0 corpus weights, 1 segment weights).
-pub fn nist_rows(stats: ArrayView2<f64>, n: usize, which: u8) -> Vec<f64> {
+pub fn nist_rows(stats: Grid<f64>, n: usize, which: u8) -> Checked<Vec<f64>> {
+    ensure(stats.dim().1 > 5 * n, || {
+        "nist_rows: rows shorter than 5 * n + 1".into()
+    })?;
     let beta = 0.5f64.ln() / squared(1.5f64.ln());
     let num0 = if which == 0 { 0 } else { 2 * n };
     let refl0 = if which == 0 { n } else { 3 * n };
-    stats
-        .outer_iter()
+    Ok(stats
+        .rows()
         .map(|row| {
             let mut precision = 0.0;
             let mut ref_len = 0.0;
@@ -105,7 +111,7 @@ pub fn nist_rows(stats: ArrayView2<f64>, n: usize, which: u8) -> Vec<f64> {
             };
             precision * penalty
         })
-        .collect()
+        .collect())
 }
 
 /// The reference length closest to each candidate's (the shorter on ties), 0 without one.
@@ -129,7 +135,9 @@ pub fn closest_ref_lengths(pairs: &Pairs) -> Vec<i64> {
 }
 
 /// Rows `rows` of a ragged array, concatenated: the new ids and offsets.
-pub fn gather(ids: &[i32], offsets: &[i64], rows: &[i64]) -> (Vec<i32>, Vec<i64>) {
+pub fn gather(ids: &[i32], offsets: &[i64], rows: &[i64]) -> Checked<(Vec<i32>, Vec<i64>)> {
+    check_offsets(offsets, ids.len(), "offsets")?;
+    check_rows(rows, offsets.len() - 1, "rows")?;
     let mut out_off = Vec::with_capacity(rows.len() + 1);
     out_off.push(0i64);
     let mut out = Vec::new();
@@ -138,5 +146,67 @@ pub fn gather(ids: &[i32], offsets: &[i64], rows: &[i64]) -> (Vec<i32>, Vec<i64>
         out.extend_from_slice(&ids[offsets[r] as usize..offsets[r + 1] as usize]);
         out_off.push(out.len() as i64);
     }
-    (out, out_off)
+    Ok((out, out_off))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pairs::testing::Owned;
+
+    #[test]
+    fn bleu_rows_with_add_k_and_without_matches() {
+        // 4 words, matches 3 1 0 0 of 4 3 2 1; add-1 from order 2: 3/4 2/4 1/3 1/2, BP 1:
+        // the geometric mean of 75, 50, 33.3, 50 is 50
+        let rows = [
+            4.0, 4.0, 3.0, 1.0, 0.0, 0.0, 4.0, 3.0, 2.0, 1.0, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+            0.0, 0.0, 0.0,
+        ];
+        let stats = Grid::new(&rows, 2, 10, "stats").unwrap();
+        let out = bleu_rows(stats, 4, 2, 1.0, false).unwrap();
+        assert!((out[0] - 50.0).abs() < 1e-9, "{out:?}");
+        assert_eq!(out[1], 0.0);
+        // exp smoothing: the first zero precision becomes 100 / (2 * total)
+        let one = Grid::new(&rows[..10], 1, 10, "stats").unwrap();
+        let exp = bleu_rows(one, 4, 3, 0.0, false).unwrap()[0];
+        let want = (75f64.ln() + (100.0f64 / 3.0).ln() + 25f64.ln() + 25f64.ln()) / 4.0;
+        assert!((exp - want.exp()).abs() < 1e-9, "{exp}");
+        assert!(bleu_rows(one, 5, 3, 0.0, false).is_err());
+    }
+
+    #[test]
+    fn nist_rows_length_penalty_halves_at_two_thirds() {
+        // one order: 2 of 2 n-grams matched with weight 1 each, reference 3 words, candidate
+        // 2: NIST's penalty is 0.5 at a length ratio of 2/3
+        let row = [2.0, 3.0, 2.0, 3.0, 2.0, 2.0];
+        let stats = Grid::new(&row, 1, 6, "stats").unwrap();
+        let out = nist_rows(stats, 1, 0).unwrap();
+        assert!((out[0] - 0.5).abs() < 1e-12, "{out:?}");
+        let full = [2.0, 2.0, 2.0, 2.0, 2.0, 2.0];
+        assert_eq!(
+            nist_rows(Grid::new(&full, 1, 6, "s").unwrap(), 1, 1).unwrap(),
+            vec![1.0]
+        );
+        assert!(nist_rows(stats, 2, 0).is_err());
+    }
+
+    #[test]
+    fn closest_reference_length_prefers_the_shorter() {
+        let o = Owned::parallel(
+            &[&[1, 2, 3], &[1]],
+            &[&[&[1, 2], &[1, 2, 3, 4]], &[&[1, 2], &[5, 6, 7]]],
+        );
+        assert_eq!(closest_ref_lengths(&o.pairs()), vec![2, 2]);
+        let o = Owned::new(&[&[1]], &[0], &[vec![None]]);
+        assert_eq!(closest_ref_lengths(&o.pairs()), vec![0]);
+    }
+
+    #[test]
+    fn gather_rows_in_any_order() {
+        let (ids, off) = gather(&[1, 2, 3], &[0, 2, 2, 3], &[2, 0, 2, 1]).unwrap();
+        assert_eq!(ids, vec![3, 1, 2, 3]);
+        assert_eq!(off, vec![0, 1, 3, 4, 4]);
+        assert!(gather(&[1, 2, 3], &[0, 2, 2, 3], &[3]).is_err());
+        assert!(gather(&[1, 2, 3], &[0, 2], &[0]).is_err());
+    }
 }

@@ -4,7 +4,9 @@
 
 use rayon::prelude::*;
 
-use crate::common::{par_rows, Pairs};
+use crate::error::{ensure, Checked};
+use crate::pairs::{vocab_bound, Pairs};
+use crate::parallel::par_rows;
 
 /// The sorted keys of a sentence's skip-bigrams; with `any_gap` false only those with a gap
 /// below the last bucket (O(n * buckets) instead of O(n^2)).
@@ -28,7 +30,16 @@ fn pairs_sorted(tokens: &[i32], vocab: i64, n_buckets: i64, any_gap: bool, keys:
 /// Clipped matches `(P, R, n_buckets)` flat: column d counts pairs with gap <= d (the last
 /// column: any gap, or, without `any_gap`, nothing beyond the previous column); NaN where the
 /// reference is missing.
-pub fn skip_matches(pairs: &Pairs, vocab: i64, n_buckets: usize, any_gap: bool) -> Vec<f64> {
+pub fn skip_matches(
+    pairs: &Pairs,
+    vocab: i64,
+    n_buckets: usize,
+    any_gap: bool,
+) -> Checked<Vec<f64>> {
+    let bound = vocab_bound(pairs.hyp).max(vocab_bound(pairs.refs)) as i64;
+    ensure(vocab >= bound && n_buckets > 0, || {
+        "skip_matches: vocab below the largest id, or no bucket".into()
+    })?;
     let nb = n_buckets as i64;
     // every reference row's keys, once, however many candidates share it
     let n_rows = pairs.ref_off.len() - 1;
@@ -97,5 +108,40 @@ pub fn skip_matches(pairs: &Pairs, vocab: i64, n_buckets: usize, any_gap: bool) 
             }
         },
     );
-    out
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pairs::testing::Owned;
+
+    // police 0, killed 1, the 2, gunman 3, kill 4
+    const REF: &[i32] = &[0, 1, 2, 3];
+
+    #[test]
+    fn every_skip_distance_of_the_rouge_paper() {
+        // "police kill the gunman": S0 1 of 3 bigrams, S1 2 of 5, S* 3 of 6 (DESIGN.md:
+        // 0.333, 0.4, 0.5)
+        let o = Owned::parallel(&[&[0, 4, 2, 3]], &[&[REF]]);
+        assert_eq!(
+            skip_matches(&o.pairs(), 5, 3, true).unwrap(),
+            vec![1.0, 2.0, 3.0]
+        );
+        // without any_gap the last column stops at gap 1
+        assert_eq!(
+            skip_matches(&o.pairs(), 5, 3, false).unwrap(),
+            vec![1.0, 2.0, 2.0]
+        );
+        // "the gunman police killed": S* 2 (the paper's S4 = 1/6 ... 2/6)
+        let o = Owned::parallel(&[&[2, 3, 0, 1]], &[&[REF]]);
+        assert_eq!(skip_matches(&o.pairs(), 5, 1, true).unwrap(), vec![2.0]);
+    }
+
+    #[test]
+    fn a_vocabulary_below_the_ids_is_refused() {
+        let o = Owned::parallel(&[&[0, 4, 2, 3]], &[&[REF]]);
+        assert!(skip_matches(&o.pairs(), 4, 3, true).is_err());
+        assert!(skip_matches(&o.pairs(), 5, 0, true).is_err());
+    }
 }

@@ -4,6 +4,17 @@
 
 /// Bottom-up merge sort of `vals` in place; an element taken from a right run is credited
 /// (`out[pos[j]]`) with the elements still waiting in the left run, all strictly larger.
+use crate::error::{ensure, Checked};
+use crate::pairs::check_offsets;
+
+/// Checks that gold and metric scores pair up and that `offsets` split them into groups.
+fn check_groups(g: &[f64], m: &[f64], offsets: &[i64]) -> Checked<()> {
+    ensure(g.len() == m.len(), || {
+        "gold and metric differ in length".into()
+    })?;
+    check_offsets(offsets, g.len(), "offsets")
+}
+
 pub fn merge_count(vals: &mut [f64], pos: &mut [usize], out: &mut [i64]) {
     let n = vals.len();
     let mut src_v = vals.to_vec();
@@ -71,7 +82,8 @@ fn tied_pairs(len: usize, same: impl Fn(usize) -> bool) -> i64 {
 
 /// `(G, 5)` flat `[C, D, T_gold, T_metric, T_both]` of every group, rows sorted by
 /// (group, gold, metric).
-pub fn grouped_counts(g: &[f64], m: &[f64], offsets: &[i64]) -> Vec<i64> {
+pub fn grouped_counts(g: &[f64], m: &[f64], offsets: &[i64]) -> Checked<Vec<i64>> {
+    check_groups(g, m, offsets)?;
     let n_groups = offsets.len() - 1;
     let mut out = vec![0i64; n_groups * 5];
     for k in 0..n_groups {
@@ -94,7 +106,7 @@ pub fn grouped_counts(g: &[f64], m: &[f64], offsets: &[i64]) -> Vec<i64> {
         o[3] = tie_m - tie_b;
         o[4] = tie_b;
     }
-    out
+    Ok(out)
 }
 
 /// `(G, 5)` flat pair counts of the groups with `use_group`, by enumerating their pairs;
@@ -105,7 +117,11 @@ pub fn pairwise_counts(
     offsets: &[i64],
     use_group: &[bool],
     epsilon: f64,
-) -> Vec<i64> {
+) -> Checked<Vec<i64>> {
+    check_groups(g, m, offsets)?;
+    ensure(use_group.len() + 1 == offsets.len(), || {
+        "use_group: one flag per group expected".into()
+    })?;
     let n_groups = offsets.len() - 1;
     let mut out = vec![0i64; n_groups * 5];
     for k in 0..n_groups {
@@ -135,5 +151,55 @@ pub fn pairwise_counts(
             }
         }
     }
-    out
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inversions_of_each_element() {
+        assert_eq!(
+            inversions_per_element(&[3.0, 1.0, 2.0, 2.0, 0.0]),
+            vec![0, 1, 1, 1, 4]
+        );
+        assert_eq!(inversions_per_element(&[]), Vec::<i64>::new());
+        // a descending run of n: n (n - 1) / 2 inversions in all
+        let v: Vec<f64> = (0..50).rev().map(f64::from).collect();
+        assert_eq!(inversions_per_element(&v).iter().sum::<i64>(), 50 * 49 / 2);
+    }
+
+    #[test]
+    fn concordant_discordant_and_tied_pairs() {
+        // gold 1 2 2 3, metric .5 .1 .1 .9: C 3 (0-3, 1-3, 2-3), D 2 (0-1, 0-2), tie 1-2
+        let (g, m) = ([1.0, 2.0, 2.0, 3.0], [0.5, 0.1, 0.1, 0.9]);
+        assert_eq!(
+            grouped_counts(&g, &m, &[0, 4]).unwrap(),
+            vec![3, 2, 0, 0, 1]
+        );
+        assert_eq!(
+            pairwise_counts(&g, &m, &[0, 4], &[true], 0.0).unwrap(),
+            vec![3, 2, 0, 0, 1]
+        );
+        // metric scores within epsilon tie; an unflagged group stays zero
+        let out = pairwise_counts(
+            &[1.0, 2.0, 3.0, 0.0],
+            &[0.0, 0.05, 1.0, 0.0],
+            &[0, 3, 4],
+            &[true, false],
+            0.1,
+        );
+        assert_eq!(out.unwrap(), vec![2, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
+        // two groups by merge counting: [1 2 | 1 2] ascending in both
+        let out = grouped_counts(&[1.0, 2.0, 1.0, 2.0], &[2.0, 1.0, 1.0, 2.0], &[0, 2, 4]);
+        assert_eq!(out.unwrap(), vec![0, 1, 0, 0, 0, 1, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn mismatched_inputs_are_refused() {
+        assert!(grouped_counts(&[1.0], &[1.0, 2.0], &[0, 1]).is_err());
+        assert!(grouped_counts(&[1.0, 2.0], &[1.0, 2.0], &[0, 3]).is_err());
+        assert!(pairwise_counts(&[1.0], &[1.0], &[0, 1], &[true, true], 0.0).is_err());
+    }
 }

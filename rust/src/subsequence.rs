@@ -2,8 +2,10 @@
 //! (Lin and Och 2004, section 3.2) and ROUGE-1.5.5's ROUGE-W hit. One table row each, except
 //! ROUGE-1.5.5's hit, which needs the full table for its traceback.
 
-use crate::common::{par_rows, vocab_bound, Pairs};
 use crate::edit;
+use crate::error::{ensure, Checked, InputError};
+use crate::pairs::{vocab_bound, Pairs};
+use crate::parallel::par_rows;
 
 fn lcs(a: &[i32], b: &[i32], row: &mut [i64]) -> i64 {
     let n = b.len();
@@ -165,14 +167,41 @@ pub enum Kind {
     WlcsRouge155,
 }
 
+impl Kind {
+    /// The programme named `kind` (`levenshtein`, `lcs`, `wlcs`, `wlcs-table`,
+    /// `wlcs-rouge155`), checked against its table `alphas`.
+    pub fn parse(kind: &str, alphas: &[f64]) -> Checked<Kind> {
+        let kind = match kind {
+            "levenshtein" => Kind::Levenshtein,
+            "lcs" => Kind::Lcs,
+            "wlcs" => Kind::Wlcs,
+            "wlcs-table" => Kind::WlcsTable,
+            "wlcs-rouge155" => Kind::WlcsRouge155,
+            other => return Err(InputError(format!("unknown programme {other:?}"))),
+        };
+        if let Kind::WlcsTable = kind {
+            ensure(
+                !alphas.is_empty() && alphas.iter().all(|x| x.is_finite()),
+                || "wlcs-table needs a non-empty table of finite increments".into(),
+            )?;
+        }
+        Ok(kind)
+    }
+
+    /// The number of values per (candidate, reference).
+    pub fn n_out(self, alphas: &[f64]) -> usize {
+        match self {
+            Kind::Wlcs | Kind::WlcsRouge155 => alphas.len(),
+            _ => 1,
+        }
+    }
+}
+
 /// One value per (candidate, reference[, alpha]): `(P, R, n_out)` flat, NaN where the
 /// reference is missing.
 pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
     let n_refs = pairs.n_refs();
-    let n_out = match kind {
-        Kind::Wlcs | Kind::WlcsRouge155 => alphas.len(),
-        _ => 1,
-    };
+    let n_out = kind.n_out(alphas);
     let width = n_refs * n_out;
     let mut out = vec![f64::NAN; pairs.len() * width];
     let cols = pairs.max_hyp().max(pairs.max_ref()) + 1;
@@ -214,4 +243,64 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
         },
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pairs::testing::Owned;
+
+    fn letters(s: &str) -> Vec<i32> {
+        s.bytes().map(i32::from).collect()
+    }
+
+    #[test]
+    fn lcs_of_the_rouge_paper() {
+        // police killed the gunman / police kill the gunman / the gunman kill police
+        let o = Owned::parallel(
+            &[&[0, 4, 2, 3], &[2, 3, 4, 0]],
+            &[&[&[0, 1, 2, 3]], &[&[0, 1, 2, 3]]],
+        );
+        assert_eq!(per_ref(&o.pairs(), Kind::Lcs, &[]), vec![3.0, 2.0]);
+    }
+
+    #[test]
+    fn wlcs_of_the_orange_paper() {
+        // X = ABCDEFG; Y1 = ABCDHIK: one run of 4, f(4) = 16; Y2 = AHBKCID: four runs of 1
+        let x = letters("ABCDEFG");
+        let (y1, y2) = (letters("ABCDHIK"), letters("AHBKCID"));
+        let o = Owned::parallel(&[&y1, &y2], &[&[&x], &[&x]]);
+        let out = per_ref(&o.pairs(), Kind::Wlcs, &[2.0, 1.0]);
+        assert_eq!(out, vec![16.0, 4.0, 4.0, 4.0]);
+        // f(k) = 2k - 1 by its increments [1, 2]: f(4) = 7
+        assert_eq!(per_ref(&o.pairs(), Kind::WlcsTable, &[1.0, 2.0])[0], 7.0);
+    }
+
+    #[test]
+    fn rouge155_hit_counts_runs_in_the_reference() {
+        // reference ABCDEFG, candidate AHBKCID: a b c d consecutive in the reference: f(4)
+        let (x, y) = (letters("ABCDEFG"), letters("AHBKCID"));
+        let o = Owned::parallel(&[&y, &x], &[&[&x], &[&y]]);
+        assert_eq!(
+            per_ref(&o.pairs(), Kind::WlcsRouge155, &[2.0]),
+            vec![16.0, 4.0]
+        );
+    }
+
+    #[test]
+    fn levenshtein_and_programme_names() {
+        let o = Owned::parallel(&[&letters("kitten")], &[&[&letters("sitting")]]);
+        assert_eq!(per_ref(&o.pairs(), Kind::Levenshtein, &[]), vec![3.0]);
+        assert!(Kind::parse("nope", &[]).is_err());
+        assert!(Kind::parse("wlcs-table", &[]).is_err());
+        assert!(Kind::parse("wlcs-table", &[1.0, f64::NAN]).is_err());
+        assert_eq!(
+            Kind::parse("wlcs", &[1.0, 2.0]).unwrap().n_out(&[1.0, 2.0]),
+            2
+        );
+        assert_eq!(
+            Kind::parse("lcs", &[1.0, 2.0]).unwrap().n_out(&[1.0, 2.0]),
+            1
+        );
+    }
 }

@@ -11,3 +11,22 @@ pub fn slot(keys: &[i64], key: i64) -> usize {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probes_to_the_key_or_the_first_empty_slot() {
+        let mut keys = vec![-1i64; 8];
+        let s = slot(&keys, 42);
+        keys[s] = 42;
+        assert_eq!(slot(&keys, 42), s);
+        // a second key landing on a taken slot goes on to a free one
+        let t = slot(&keys, 7);
+        assert!(keys[t] == -1);
+        keys[t] = 7;
+        assert_ne!(s, t);
+        assert_eq!(slot(&keys, 7), t);
+    }
+}

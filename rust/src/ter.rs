@@ -1,7 +1,8 @@
 //! Translation edit rate with shifts, decided as sacrebleu's `lib_ter` (a port of Tercom);
 //! the rules are described in `mtpalette/kernels/ter.py`.
 
-use crate::common::{par_rows, Pairs};
+use crate::pairs::Pairs;
+use crate::parallel::par_rows;
 
 const MAX_SHIFT_SIZE: usize = 10;
 const MAX_SHIFT_DIST: usize = 50;
@@ -167,7 +168,7 @@ fn cost_from(
 }
 
 /// Where the block lands among the other `n - length` words, as Tercom's shift does.
-pub fn insert_at(n: usize, start: usize, length: usize, target: usize) -> usize {
+fn insert_at(n: usize, start: usize, length: usize, target: usize) -> usize {
     if target <= start + length {
         target.min(n - length)
     } else {
@@ -376,4 +377,36 @@ pub fn per_ref(pairs: &Pairs) -> Vec<f64> {
         }
     });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pairs::testing::Owned;
+
+    #[test]
+    fn one_shift_fixes_a_moved_word() {
+        assert_eq!(ter_edits(&[2, 3, 1], &[1, 2, 3]), 1);
+        assert_eq!(ter_edits(&[1, 2, 3], &[1, 2, 3]), 0);
+        // no reference: every candidate word is an edit; no candidate: every reference word
+        assert_eq!(ter_edits(&[1, 2], &[]), 2);
+        assert_eq!(ter_edits(&[], &[1, 2, 3]), 3);
+        let o = Owned::parallel(&[&[2, 3, 1]], &[&[&[1, 2, 3], &[2, 3]]]);
+        assert_eq!(per_ref(&o.pairs()), vec![1.0, 1.0]);
+    }
+
+    #[test]
+    fn a_block_shift_costs_one_edit() {
+        // "a b c d e f" -> "d e f a b c": one shift of three words
+        assert_eq!(ter_edits(&[4, 5, 6, 1, 2, 3], &[1, 2, 3, 4, 5, 6]), 1);
+    }
+
+    #[test]
+    fn shifted_blocks_land_as_tercom_puts_them() {
+        // a block of 2 at 1 among 5 words: targets before it are kept, after it lose 2
+        assert_eq!(insert_at(5, 1, 2, 0), 0);
+        assert_eq!(insert_at(5, 1, 2, 3), 3);
+        assert_eq!(insert_at(5, 1, 2, 4), 2);
+        assert_eq!(insert_at(5, 3, 2, 5), 3);
+    }
 }

@@ -5,6 +5,8 @@
 
 use rayon::prelude::*;
 
+use crate::error::{ensure, Checked};
+use crate::pairs::check_offsets;
 use crate::vocab::{hash_end, hash_start, hash_step};
 
 // character classes, one bit each in the flags table (as in bulk.py)
@@ -275,7 +277,18 @@ fn tokenize_block(cp: &mut [u32], off: &[i64], mode: u8, flags: &[u16], out: &mu
 
 /// Every line `cp[off[l]..off[l + 1]]` tokenized, blocks of lines in parallel: tokens of the
 /// lines one after the other, `cp[start[u]..start[u] + len[u]]` with hash `hash[u]`.
-pub fn tokenize(cp: &mut [u32], off: &[i64], mode: u8, flags: &[u16], parallel: bool) -> Tokens {
+pub fn tokenize(
+    cp: &mut [u32],
+    off: &[i64],
+    mode: u8,
+    flags: &[u16],
+    parallel: bool,
+) -> Checked<Tokens> {
+    check_offsets(off, cp.len(), "line_off")?;
+    ensure(
+        mode <= MODE_INTL && flags.len() >= 0x110000 && cp.iter().all(|&c| c < 0x110000),
+        || "tokenize: bad mode, flags table or code point".into(),
+    )?;
     let n_lines = off.len() - 1;
     let n_blocks = if parallel {
         (8 * rayon::current_num_threads()).clamp(1, n_lines.max(1))
@@ -309,5 +322,83 @@ pub fn tokenize(cp: &mut [u32], off: &[i64], mode: u8, flags: &[u16], parallel: 
         all.hash.extend(b.hash);
         all.counts.extend(b.counts);
     }
-    all
+    Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The class table of `mtpalette.text.bulk.char_flags(False)` for ASCII.
+    fn ascii_flags() -> Vec<u16> {
+        let mut flags = vec![0u16; 0x110000];
+        for c in [' ', '\t', '\n', '\r'] {
+            flags[c as usize] |= SPACE;
+        }
+        for c in "{|}~[\\]^_` !\"#$%&()*+:;<=>?@/".chars() {
+            flags[c as usize] |= SPLIT_13A;
+        }
+        for c in ['.', ','] {
+            flags[c as usize] |= PERIOD_COMMA;
+        }
+        for c in '0'..='9' {
+            flags[c as usize] |= DIGIT;
+        }
+        flags['-' as usize] |= DASH;
+        for c in ['<', '&', '\n'] {
+            flags[c as usize] |= REPLACE_13A;
+        }
+        flags
+    }
+
+    /// The tokens of each line, as strings.
+    fn run(lines: &[&str], mode: u8) -> Vec<Vec<String>> {
+        let mut cp: Vec<u32> = lines
+            .iter()
+            .flat_map(|l| l.chars().map(|c| c as u32))
+            .collect();
+        let mut off = vec![0i64];
+        for l in lines {
+            off.push(off.last().unwrap() + l.chars().count() as i64);
+        }
+        let t = tokenize(&mut cp, &off, mode, &ascii_flags(), lines.len() > 1).unwrap();
+        let mut out = Vec::new();
+        let mut u = 0;
+        for &count in &t.counts {
+            let mut line = Vec::new();
+            for _ in 0..count {
+                let (s, n) = (t.start[u] as usize, t.len[u] as usize);
+                let token = &cp[s..s + n];
+                let h = token.iter().fold(hash_start(), |h, &c| hash_step(h, c));
+                assert_eq!(t.hash[u], hash_end(h));
+                line.push(token.iter().map(|&c| char::from_u32(c).unwrap()).collect());
+                u += 1;
+            }
+            out.push(line);
+        }
+        out
+    }
+
+    #[test]
+    fn thirteen_a_splits_punctuation_but_not_numbers() {
+        let got = run(&["Hello, world!", "3.5, x", "a &amp; b"], MODE_13A);
+        assert_eq!(got[0], ["Hello", ",", "world", "!"]);
+        assert_eq!(got[1], ["3.5", ",", "x"]);
+        assert_eq!(got[2], ["a", "&", "b"]);
+    }
+
+    #[test]
+    fn none_splits_on_spaces_and_char_on_every_character() {
+        assert_eq!(run(&["ab  c, d"], 0)[0], ["ab", "c,", "d"]);
+        assert_eq!(run(&["ab c"], MODE_CHAR)[0], ["a", "b", "c"]);
+        assert_eq!(run(&["", "x"], 0), vec![vec![], vec!["x".to_string()]]);
+    }
+
+    #[test]
+    fn bad_tables_and_modes_are_refused() {
+        let mut cp = vec![97u32];
+        assert!(tokenize(&mut cp, &[0, 1], 4, &ascii_flags(), false).is_err());
+        assert!(tokenize(&mut cp, &[0, 1], 0, &[0u16; 10], false).is_err());
+        assert!(tokenize(&mut cp, &[0, 2], 0, &ascii_flags(), false).is_err());
+    }
 }

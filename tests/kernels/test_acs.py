@@ -13,13 +13,12 @@ from rapidfuzz.distance import LCSseq
 
 from mtpalette.kernels.acs import (
     acs_counts,
-    acs_counts_brute,
-    acs_counts_slow,
     acs_pair,
     skip_ngram_counts,
     skip_ngram_weight,
     step_weight,
 )
+from mtpalette.kernels.reference.acs import acs_counts_brute, acs_counts_slow
 from mtpalette.text.encode import Encoder, TextView
 
 small = st.lists(st.integers(0, 3), max_size=7)  # small vocabulary: many repeated words

@@ -5,8 +5,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtpalette.kernels.chrf import chrf_ngram_stats, chrf_ngram_stats_slow
+from mtpalette.kernels.chrf import chrf_ngram_stats
 from mtpalette.kernels.ngram import ngram_matches
+from mtpalette.kernels.reference.chrf import chrf_ngram_stats_slow
 from mtpalette.metrics.base import Pairs
 from mtpalette.metrics.scoring import TextPairs
 from mtpalette.text.encode import TextView

@@ -1,6 +1,6 @@
-"""The Rust core (``mtpalette._core``): the kernels not covered by a module's own twin tests
-(score rows, closest reference lengths, ragged gathers, bounded skip-bigram gaps) against
-plain Python, and bad arrays refused with a Python exception, never a crash."""
+"""The Rust core (``mtpalette._core``) and its binding: score rows against the metrics' Python
+definitions, bounded skip-bigram gaps, and bad arrays refused with a Python exception, never a
+crash. (Wrappers against their slow twins: ``test_wrappers.py`` and the per-family tests.)"""
 
 import math
 import subprocess
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from mtpalette import _core
 from mtpalette.kernels.skipbigram import skip_matches_kernel
 from mtpalette.metrics.base import Pairs
-from mtpalette.metrics.bleu import bleu_from_stats, bleu_scores, closest_ref_lengths
+from mtpalette.metrics.bleu import bleu_from_stats, bleu_scores
 from mtpalette.metrics.nist import NIST
 from mtpalette.text.ragged import Ragged
 
@@ -38,17 +38,6 @@ def segments(draw):
         mask,
     )
     return refs, mask, hyps, pairs
-
-
-@settings(max_examples=200, deadline=None)
-@given(segments())
-def test_closest_reference_length(case):
-    refs, mask, hyps, pairs = case
-    got = closest_ref_lengths(pairs)
-    for p, (s, h) in enumerate(hyps):
-        lengths = [len(refs[k][s]) for k in range(len(refs)) if mask[k, s]]
-        want = min(lengths, key=lambda n: (abs(len(h) - n), n))
-        assert got[p] == want
 
 
 stat_row = st.lists(st.integers(0, 30), min_size=10, max_size=10)
@@ -81,23 +70,6 @@ def test_nist_rows_equal_the_python_formula(rows):
         got = metric._scores(stats, which)
         want = [metric.score_row(r, corpus=corpus) for r in stats]
         np.testing.assert_array_equal(got, want)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(sentence, min_size=1, max_size=6), st.data())
-def test_gather_equals_python(rows, data):
-    r = Ragged.from_rows(rows)
-    take = data.draw(st.lists(st.integers(0, len(rows) - 1), max_size=8))
-    got = r.take(np.array(take, dtype=np.int64))
-    assert [got[i].tolist() for i in range(len(got))] == [rows[i] for i in take]
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.floats(-5, 5, allow_nan=False), max_size=40))
-def test_inversions_per_element(values):
-    got = _core.inversions_per_element(np.array(values, dtype=np.float64))
-    want = [sum(1 for i in range(j) if values[i] > values[j]) for j in range(len(values))]
-    assert got.tolist() == want
 
 
 def _pairs_arrays():

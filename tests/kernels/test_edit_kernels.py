@@ -5,7 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
-from mtpalette.kernels.edit import bag_matches, bag_matches_slow, edit_distances, levenshtein_slow
+from mtpalette.kernels.edit import bag_matches, edit_distances
+from mtpalette.kernels.reference.edit import bag_matches_slow, levenshtein_slow
 from mtpalette.metrics.base import Pairs
 from mtpalette.text.ragged import Ragged
 

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtpalette.kernels.gtm import gtm_mms, gtm_mms_slow
+from mtpalette.kernels.gtm import gtm_mms
+from mtpalette.kernels.reference.gtm import gtm_mms_slow
 from mtpalette.metrics.base import Pairs
 from mtpalette.text.ragged import Ragged
 

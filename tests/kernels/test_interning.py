@@ -5,7 +5,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtpalette.kernels.interning import intern_ngrams, intern_ngrams_slow
+from mtpalette.kernels.interning import intern_ngrams
+from mtpalette.kernels.reference.interning import intern_ngrams_slow
 from mtpalette.text.ragged import Ragged
 
 

@@ -5,15 +5,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import LCSseq, Levenshtein
 
-from mtpalette.kernels.skipbigram import skip_matches_kernel, skip_matches_slow, skip_pair_totals
+from mtpalette.kernels.reference.edit import levenshtein_slow
+from mtpalette.kernels.reference.skipbigram import skip_matches_slow
+from mtpalette.kernels.reference.subsequence import wlcs_rouge155_slow, wlcs_slow
+from mtpalette.kernels.skipbigram import skip_matches_kernel, skip_pair_totals
 from mtpalette.kernels.subsequence import (
     lcs_per_ref,
     levenshtein_per_ref,
-    levenshtein_slow,
     wlcs_per_ref,
     wlcs_rouge155_per_ref,
-    wlcs_rouge155_slow,
-    wlcs_slow,
 )
 from mtpalette.metrics.base import Pairs
 from mtpalette.text.ragged import Ragged

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from nltk.translate.nist_score import corpus_nist, sentence_nist
 
 from mtpalette import corpus_score, sentence_scores
-from mtpalette.kernels.nist import information_weights_slow, nist_order_slow
+from mtpalette.kernels.reference.nist import information_weights_slow, nist_order_slow
 from mtpalette.metrics.nist import NIST, length_penalty
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.text.tokenizers import tokenize_13a

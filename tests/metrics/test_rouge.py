@@ -99,7 +99,8 @@ def test_rouge_w_linear_spec_and_errors():
     st.sampled_from([(2.0, 1.0), (1.0, 0.25), (3.0, 2.5)]),
 )
 def test_wlcs_increments_equals_slow_twin(hyps, refs, ab):
-    from mtpalette.kernels.subsequence import wlcs_increments_per_ref, wlcs_slow
+    from mtpalette.kernels.reference.subsequence import wlcs_slow
+    from mtpalette.kernels.subsequence import wlcs_increments_per_ref
     from mtpalette.metrics.base import Pairs
     from mtpalette.text.ragged import Ragged
 

@@ -38,9 +38,9 @@ the grid (``H`` and ``V`` are the decayed straight sums, ``U`` the total)::
     count_k[x, y] = [a[x] == b[y]] * U_{k-1}[x - 1, y - 1]
 
 so each size costs O(m n): O(m n l) in all, exact (no approximation), with only decaying
-factors (no overflow). :func:`acs_counts_slow` is the paper's three steps (matches, dependency
-edges, propagation by depth) and :func:`acs_counts_brute` enumerates the skip-n-grams
-themselves; the tests check that all three agree.
+factors (no overflow). The slow twins (:mod:`mtpalette.kernels.reference.acs`) are the
+paper's three steps (matches, dependency edges, propagation by depth) and the skip-n-grams
+enumerated themselves; the tests check that all three agree.
 
 References
 ----------
@@ -171,60 +171,3 @@ def skip_ngram_counts(tokens: Sequence[int], *, alpha: float, kmax: int) -> np.n
     """
     ids = np.arange(len(tokens))
     return acs_pair(ids, ids, alpha=alpha, beta=0.0, kmax=kmax)
-
-
-# ------------------------------------------------------------------------------ references
-def acs_counts_slow(
-    a: Sequence[int], b: Sequence[int], *, alpha: float, beta: float, kmax: int, gap: str = "max"
-) -> np.ndarray:
-    """The paper's ACS (section 2.3), step by step: the slow twin of :func:`acs_counts`.
-
-    1. every match ``(w, x, y)`` is a node;
-    2. an edge ``N -> M`` joins matches with ``x_N < x_M`` and ``y_N < y_M``, carrying
-       ``S_xy`` of the skip-bigram it forms;
-    3. counts are propagated from the nodes of depth 1 upwards, ``v_M[i] += S(E) * v_N[i-1]``,
-       and ``W_k`` is the sum of ``v_N[k]`` over the nodes (eq. 10).
-    """
-    nodes = [(x, y) for x in range(len(a)) for y in range(len(b)) if a[x] == b[y]]
-    edges: dict[int, list[tuple[int, float]]] = {i: [] for i in range(len(nodes))}
-    preds: dict[int, list[int]] = {i: [] for i in range(len(nodes))}
-    for i, (x1, y1) in enumerate(nodes):
-        for j, (x2, y2) in enumerate(nodes):
-            if x1 < x2 and y1 < y2:
-                s = step_weight(x2 - x1 - 1, y2 - y1 - 1, alpha, beta, gap)
-                edges[i].append((j, s))
-                preds[j].append(i)
-    depth: dict[int, int] = {}
-
-    def node_depth(i: int) -> int:  # longest path from a node without predecessors
-        if i not in depth:
-            depth[i] = 1 + max((node_depth(p) for p in preds[i]), default=0)
-        return depth[i]
-
-    for i in range(len(nodes)):
-        node_depth(i)
-    v = np.zeros((len(nodes), kmax + 1))
-    v[:, 1] = 1.0
-    for i in sorted(range(len(nodes)), key=depth.__getitem__):
-        for j, s in edges[i]:
-            for size in range(2, kmax + 1):
-                v[j, size] += s * v[i, size - 1]
-    return v[:, 1:].sum(axis=0) if nodes else np.zeros(kmax)
-
-
-def acs_counts_brute(
-    a: Sequence[int], b: Sequence[int], *, alpha: float, beta: float, kmax: int, gap: str = "max"
-) -> np.ndarray:
-    """Every skip-k-gram of ``a`` against every one of ``b``: the definition, exponential."""
-    out = np.zeros(kmax)
-    for k in range(1, kmax + 1):
-        for xs in itertools.combinations(range(len(a)), k):
-            for ys in itertools.combinations(range(len(b)), k):
-                if all(a[x] == b[y] for x, y in zip(xs, ys, strict=True)):
-                    w = 1.0
-                    for t in range(k - 1):
-                        g_a = xs[t + 1] - xs[t] - 1
-                        g_b = ys[t + 1] - ys[t] - 1
-                        w *= step_weight(g_a, g_b, alpha, beta, gap)
-                    out[k - 1] += w
-    return out

@@ -14,8 +14,6 @@ Lin and Och (2004), ORANGE, section 3.3; Lin (2004), ROUGE, section 5.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
 from mtpalette import _core
@@ -50,25 +48,3 @@ def skip_pair_totals(lengths: np.ndarray, n_buckets: int) -> np.ndarray:
     out = np.where(n >= 2, count, 0.0)
     out[:, -1] = np.where(lengths >= 2, n[:, 0] * (n[:, 0] - 1) / 2, 0.0)
     return out
-
-
-def skip_matches_slow(hyp, ref, max_gap: int | None) -> int:
-    """Clipped skip-bigram matches with gap <= ``max_gap`` (None: no limit), by counting.
-
-    Examples
-    --------
-    >>> skip_matches_slow("police killed the gunman".split(), "the gunman police killed".split(),
-    ...                   None)
-    2
-    """
-
-    def grams(s):
-        return Counter(
-            (s[i], s[j])
-            for i in range(len(s))
-            for j in range(i + 1, len(s))
-            if max_gap is None or j - i - 1 <= max_gap
-        )
-
-    h, r = grams(list(hyp)), grams(list(ref))
-    return sum(min(c, r[g]) for g, c in h.items())

@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mtpalette import _core
+from mtpalette.kernels import scores as score_kernels
 from mtpalette.kernels.ngram import ngram_matches, ngram_totals
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.domains import Choice, Integer, Real, YesNo
@@ -52,7 +52,7 @@ def closest_ref_lengths(pairs: Pairs) -> np.ndarray:
     >>> closest_ref_lengths(pairs).tolist()  # 4 and 2 are both 1 away: the shorter
     [2]
     """
-    return _core.closest_ref_lengths(pairs.arrays())
+    return score_kernels.closest_ref_lengths(pairs)
 
 
 def ngram_stats(pairs: Pairs, max_n: int) -> np.ndarray:
@@ -149,7 +149,7 @@ def bleu_scores(
         smooth_value = SMOOTH_DEFAULTS[smooth]
     value = 0.0 if smooth_value is None else float(smooth_value)
     stats = np.ascontiguousarray(stats, dtype=np.float64)
-    return _core.bleu_rows(stats, max_n, _SMOOTH_CODES[smooth], float(value), bool(effective_order))
+    return score_kernels.bleu_rows(stats, max_n, _SMOOTH_CODES[smooth], value, effective_order)
 
 
 #: an n-gram order (BLEU, BLEU-S)

@@ -40,9 +40,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mtpalette import _core
 from mtpalette.kernels.interning import intern_ngrams
 from mtpalette.kernels.nist import corpus_information, nist_kernel
+from mtpalette.kernels.scores import nist_rows
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.domains import Integer
 from mtpalette.metrics.registry import register
@@ -140,7 +140,7 @@ class NIST(Metric):
         return precision * length_penalty(float(refl.sum()), float(row[5 * n]) * n)
 
     def _scores(self, stats: np.ndarray, which: int) -> np.ndarray:
-        return _core.nist_rows(np.ascontiguousarray(stats, dtype=np.float64), self.n, which)
+        return nist_rows(stats, self.n, which)
 
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
         return self._scores(stats, 1)

@@ -40,8 +40,8 @@ tie is ``|m_i - m_j| <= epsilon`` (``epsilon = 0``: equality); a gold tie is equ
 
 Kendall counts take ``O(n log n)`` time for large vectors (a merge count of inversions in the
 Rust core, with a plain-Python twin for tests) and are computed for all small groups at once
-by broadcasting. (:mod:`mtpalette._core` is the one dependency of this module besides numpy
-and scipy: the bootstrap and permutation tests recount pairs thousands of times.)
+by broadcasting. (:mod:`mtpalette.kernels.concordance` is the one dependency of this module
+besides numpy and scipy: the bootstrap and permutation tests recount pairs thousands of times.)
 
 References
 ----------
@@ -61,7 +61,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette import _core
+from mtpalette.kernels import concordance
 
 GROUPINGS = ("none", "item", "system")
 #: statistic names; "kendall" is tau-b
@@ -227,7 +227,7 @@ def inversions_per_element(r: Any) -> np.ndarray:
     [0, 1, 1, 1, 4]
     """
     v = np.ascontiguousarray(np.asarray(r, dtype=np.float64).ravel())
-    return _core.inversions_per_element(v)
+    return concordance.inversions_per_element(v)
 
 
 def inversions_slow(r: Any) -> np.ndarray:
@@ -251,7 +251,7 @@ def grouped_pair_counts_merge(
     sizes = np.bincount(gid, minlength=n_groups)
     offsets = np.zeros(n_groups + 1, dtype=np.int64)
     np.cumsum(sizes, out=offsets[1:])
-    return _core.grouped_pair_counts(
+    return concordance.grouped_pair_counts(
         np.ascontiguousarray(g[order], dtype=np.float64),
         np.ascontiguousarray(m[order], dtype=np.float64),
         offsets,
@@ -309,7 +309,7 @@ def pair_counts(gold: Any, metric: Any, *, epsilon: float = 0.0) -> PairCounts:
     if epsilon == 0.0 and g.size > _SMALL_GROUP:
         counts = _pair_counts_merge(g, m)
     else:
-        out = _core.pairwise_counts(
+        out = concordance.pairwise_counts(
             np.ascontiguousarray(g, dtype=np.float64),
             np.ascontiguousarray(m, dtype=np.float64),
             np.array([0, g.size], dtype=np.int64),
@@ -551,7 +551,7 @@ def group_pair_counts(groups: Groups, *, epsilon: float = 0.0) -> np.ndarray:
     out = np.zeros((groups.n_groups, 5), dtype=np.int64)
     small = (sizes <= _SMALL_GROUP) | (epsilon > 0)
     if small.any():
-        out += _core.pairwise_counts(
+        out += concordance.pairwise_counts(
             np.ascontiguousarray(groups.gold, dtype=np.float64),
             np.ascontiguousarray(groups.metric, dtype=np.float64),
             np.ascontiguousarray(groups.offsets, dtype=np.int64),

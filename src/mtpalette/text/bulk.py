@@ -1,7 +1,7 @@
 """Tokenize many lines at once in the Rust core: ``13a``, ``intl``, ``none`` and ``char``.
 
 The lines are concatenated into one UTF-32 code point array; the compiled kernel
-(``tokenize_lines`` in :mod:`mtpalette._core`) applies the tokenizer's rules to every line in
+(:func:`mtpalette.kernels.tokenize.tokenize_lines`) applies the tokenizer's rules to every line in
 parallel and hands the token spans, with their hashes, to
 the exact :class:`~mtpalette.text.vocab.Vocabulary`. The result equals the per-line
 tokenizers of :mod:`mtpalette.text.tokenizers` (which equal sacrebleu's) token for token;
@@ -33,7 +33,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from mtpalette import _core
+from mtpalette.kernels.tokenize import tokenize_lines
 from mtpalette.text.vocab import Vocabulary
 
 # character classes, one bit each in the table of :func:`char_flags`
@@ -127,7 +127,7 @@ def encode_lines(
         cp[:] = np.frombuffer(text, dtype=np.uint32)  # a writable copy: 13a rewrites lines
         line_off = np.zeros(hi - lo + 1, dtype=np.int64)
         np.cumsum(lengths[lo:hi], out=line_off[1:])
-        counts, start, length, hashes = _core.tokenize_lines(
+        counts, start, length, hashes = tokenize_lines(
             cp, line_off, MODES[tokenizer], flags, len(cp) >= _PARALLEL_MIN_CHARS
         )
         all_ids.append(vocab.intern_spans(cp, start, length, hashes))

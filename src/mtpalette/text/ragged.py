@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mtpalette import _core
+from mtpalette.kernels.ragged import gather
 
 
 @dataclass(frozen=True)
@@ -70,5 +70,5 @@ class Ragged:
         rows = np.asarray(rows, dtype=np.int64)
         if len(rows) and (rows.min() < 0 or rows.max() >= len(self)):
             raise IndexError("row number out of range")
-        ids, offsets = _core.gather(self.ids, self.offsets, rows)
+        ids, offsets = gather(self.ids, self.offsets, rows)
         return Ragged(ids, offsets)

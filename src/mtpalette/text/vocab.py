@@ -13,7 +13,7 @@ from itertools import chain
 
 import numpy as np
 
-from mtpalette import _core
+from mtpalette.kernels.vocab import hash_spans, vocab_intern, vocab_rehash
 
 
 def _grown(arr: np.ndarray, need: int) -> np.ndarray:
@@ -73,11 +73,11 @@ class Vocabulary:
         start = np.ascontiguousarray(start, dtype=np.int64)
         length = np.ascontiguousarray(length, dtype=np.int64)
         if hashes is None:
-            hashes = _core.hash_spans(cp, start, length)
+            hashes = hash_spans(cp, start, length)
         ids = np.empty(len(start), dtype=np.int32)
         t = 0
         while True:
-            t, self._n, self._n_cp = _core.vocab_intern(
+            t, self._n, self._n_cp = vocab_intern(
                 cp,
                 start,
                 length,
@@ -97,7 +97,7 @@ class Vocabulary:
             # make room for at least the next token, doubling
             need = self._n + 1
             if 2 * need > len(self._table):
-                self._table = _core.vocab_rehash(2 * len(self._table), self._hash, self._n)
+                self._table = vocab_rehash(2 * len(self._table), self._hash, self._n)
             self._hash = _grown(self._hash, need)
             self._start = _grown(self._start, need)
             self._len = _grown(self._len, need)

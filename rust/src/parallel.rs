@@ -1,0 +1,57 @@
+//! The parallel loop over output rows that every pairs kernel uses (rayon's pool).
+
+use rayon::prelude::*;
+
+/// Calls `f(scratch, p, row)` for every row `p` of `out` (rows of `width` values), in
+/// parallel over blocks of rows (about 8 per thread); each block makes its own scratch with
+/// `init`, so scratch the size of the vocabulary is made a few times, not once per row.
+pub fn par_rows<T, S, I, F>(out: &mut [T], width: usize, init: I, f: F)
+where
+    T: Send,
+    I: Fn() -> S + Sync + Send,
+    F: Fn(&mut S, usize, &mut [T]) + Sync + Send,
+{
+    if width == 0 || out.is_empty() {
+        return;
+    }
+    let n_rows = out.len() / width;
+    let n_blocks = (8 * rayon::current_num_threads()).clamp(1, n_rows);
+    let per_block = n_rows.div_ceil(n_blocks);
+    let run_block = |(b, block): (usize, &mut [T])| {
+        let mut scratch = init();
+        for (q, row) in block.chunks_mut(width).enumerate() {
+            f(&mut scratch, b * per_block + q, row);
+        }
+    };
+    if n_blocks == 1 {
+        run_block((0, out));
+    } else {
+        out.par_chunks_mut(width * per_block)
+            .enumerate()
+            .for_each(run_block);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_is_visited_once_with_its_number() {
+        for n_rows in [0usize, 1, 7, 100, 1001] {
+            let mut out = vec![0usize; 3 * n_rows];
+            par_rows(
+                &mut out,
+                3,
+                || 0usize,
+                |calls, p, row| {
+                    *calls += 1;
+                    row.fill(p + 1);
+                },
+            );
+            for (p, row) in out.chunks(3).enumerate() {
+                assert_eq!(row, &[p + 1; 3]);
+            }
+        }
+    }
+}

@@ -1,0 +1,576 @@
+//! The Python binding, the one module that knows PyO3 and numpy: it turns numpy arrays into
+//! slices and `Grid`s, runs each compute kernel with the GIL released (a panic becomes a
+//! RuntimeError, an `InputError` a ValueError), turns the flat results back into arrays, and
+//! registers every function in `_core` (the list at the bottom). Python reaches these only
+//! through `mtpalette.kernels`, which gives each one a wrapper and a slow twin.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use numpy::ndarray::{ArrayD, IxDyn};
+use numpy::{
+    Element, IntoPyArray, PyReadonlyArray1, PyReadonlyArray2, PyReadwriteArray1,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::error::{Checked, InputError};
+use crate::grid::Grid;
+use crate::pairs::Pairs;
+use crate::{
+    acs, chrf, edit, gtm, interning, ngram, nist, scores, skipbigram, stats, subsequence, ter,
+    tokenize, vocab,
+};
+
+// ------------------------------------------------------------------------------ conversion
+
+fn value_error(e: InputError) -> PyErr {
+    PyValueError::new_err(e.0)
+}
+
+/// A contiguous 1-d numpy array as a slice, or a ValueError naming the argument.
+fn slice<'a, T: Element>(a: &'a PyReadonlyArray1<T>, name: &str) -> PyResult<&'a [T]> {
+    a.as_slice()
+        .map_err(|_| PyValueError::new_err(format!("{name}: expected a contiguous 1-d array")))
+}
+
+/// A writable contiguous 1-d numpy array as a mutable slice.
+fn slice_mut<'a, T: Element>(a: &'a mut PyReadwriteArray1<T>, name: &str) -> PyResult<&'a mut [T]> {
+    a.as_slice_mut().map_err(|_| {
+        PyValueError::new_err(format!("{name}: expected a contiguous writable 1-d array"))
+    })
+}
+
+/// A C-contiguous 2-d numpy array as a `Grid`.
+fn grid<'a, T: Element>(a: &'a PyReadonlyArray2<T>, name: &str) -> PyResult<Grid<'a, T>> {
+    let (rows, cols) = (a.shape()[0], a.shape()[1]);
+    let data = a
+        .as_slice()
+        .map_err(|_| PyValueError::new_err(format!("{name}: expected a C-contiguous 2-d array")))?;
+    Grid::new(data, rows, cols, name).map_err(value_error)
+}
+
+/// A flat vector as a numpy array of the given shape.
+fn array<'py, T: Element>(
+    py: Python<'py>,
+    v: Vec<T>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    let a = ArrayD::from_shape_vec(IxDyn(shape), v)
+        .map_err(|e| PyValueError::new_err(format!("output shape: {e}")))?;
+    Ok(a.into_pyarray(py).into_any())
+}
+
+/// Runs the checks and the work of `f` with the GIL released: an `InputError` becomes a
+/// ValueError, a panic a RuntimeError naming the kernel instead of aborting the interpreter.
+fn run<T: Send, F: FnOnce() -> Checked<T> + Send>(
+    py: Python<'_>,
+    kernel: &str,
+    f: F,
+) -> PyResult<T> {
+    match py.detach(|| catch_unwind(AssertUnwindSafe(f))) {
+        Ok(result) => result.map_err(value_error),
+        Err(e) => {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".to_string());
+            Err(PyRuntimeError::new_err(format!(
+                "mtpalette._core.{kernel}: internal error: {msg}"
+            )))
+        }
+    }
+}
+
+/// The numpy arguments of a pairs kernel, in the order of `Pairs.arrays()`.
+type PairsArgs<'py> = (
+    PyReadonlyArray1<'py, i32>,
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray1<'py, i32>,
+    PyReadonlyArray1<'py, i64>,
+    PyReadonlyArray2<'py, bool>,
+);
+
+/// The pairs of a pairs kernel's arrays, not yet checked (`run` checks them, without the GIL).
+fn pairs<'a>(a: &'a PairsArgs) -> PyResult<Pairs<'a>> {
+    Ok(Pairs {
+        hyp: slice(&a.0, "hyp ids")?,
+        hyp_off: slice(&a.1, "hyp offsets")?,
+        seg: slice(&a.2, "seg")?,
+        refs: slice(&a.3, "ref ids")?,
+        ref_off: slice(&a.4, "ref offsets")?,
+        mask: grid(&a.5, "mask")?,
+    })
+}
+
+/// Runs the pairs kernel `f` on the checked pairs of `a`; its flat output becomes an array
+/// of shape `(P, *tail(R))` for `P` candidates with `R` references each.
+fn on_pairs<'py, T, S, F>(
+    py: Python<'py>,
+    a: &PairsArgs<'py>,
+    kernel: &str,
+    tail: S,
+    f: F,
+) -> PyResult<Bound<'py, PyAny>>
+where
+    T: Element + Send,
+    S: FnOnce(usize) -> Vec<usize>,
+    F: FnOnce(&Pairs) -> Checked<Vec<T>> + Send,
+{
+    let p = pairs(a)?;
+    let out = run(py, kernel, || f(&p.check()?))?;
+    let mut shape = vec![p.len()];
+    shape.extend(tail(p.n_refs()));
+    array(py, out, &shape)
+}
+
+// ------------------------------------------------------------------------- pairs kernels
+
+/// Clipped n-gram matches `(P, 1 or R, max_n)` (see `mtpalette.kernels.ngram`).
+#[pyfunction]
+fn ngram_matches<'py>(
+    py: Python<'py>,
+    a: PairsArgs<'py>,
+    max_n: usize,
+    per_ref: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let tail = |r| vec![if per_ref { r } else { 1 }, max_n];
+    on_pairs(py, &a, "ngram_matches", tail, |p| {
+        Ok(ngram::ngram_matches(p, max_n, per_ref))
+    })
+}
+
+/// chrF statistics `(P, R, max_n, 3)` (see `mtpalette.kernels.chrf`).
+#[pyfunction]
+fn chrf_stats<'py>(
+    py: Python<'py>,
+    a: PairsArgs<'py>,
+    max_n: usize,
+    direct_max: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    on_pairs(
+        py,
+        &a,
+        "chrf_stats",
+        |r| vec![r, max_n, 3],
+        |p| Ok(chrf::chrf_stats(p, max_n, direct_max)),
+    )
+}
+
+/// Per-reference dynamic programmes `(P, R, n_out)` (see `mtpalette.kernels.subsequence`).
+#[pyfunction]
+fn dp_per_ref<'py>(
+    py: Python<'py>,
+    kind: &str,
+    a: PairsArgs<'py>,
+    alphas: PyReadonlyArray1<'py, f64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let alphas = slice(&alphas, "alphas")?;
+    let kind = subsequence::Kind::parse(kind, alphas).map_err(value_error)?;
+    on_pairs(
+        py,
+        &a,
+        "dp_per_ref",
+        |r| vec![r, kind.n_out(alphas)],
+        |p| Ok(subsequence::per_ref(p, kind, alphas)),
+    )
+}
+
+/// Skip-bigram matches `(P, R, n_buckets)` (see `mtpalette.kernels.skipbigram`).
+#[pyfunction]
+fn skip_matches<'py>(
+    py: Python<'py>,
+    a: PairsArgs<'py>,
+    vocab: i64,
+    n_buckets: usize,
+    any_gap: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    on_pairs(
+        py,
+        &a,
+        "skip_matches",
+        |r| vec![r, n_buckets],
+        |p| skipbigram::skip_matches(p, vocab, n_buckets, any_gap),
+    )
+}
+
+/// Word edit distances (or, with `bag`, PER's bag-of-words matches) `(P, R)`.
+#[pyfunction]
+fn edit_per_ref<'py>(py: Python<'py>, a: PairsArgs<'py>, bag: bool) -> PyResult<Bound<'py, PyAny>> {
+    on_pairs(
+        py,
+        &a,
+        "edit_per_ref",
+        |r| vec![r],
+        |p| Ok(edit::per_ref(p, bag)),
+    )
+}
+
+/// TER edits `(P, R)` (see `mtpalette.kernels.ter`).
+#[pyfunction]
+fn ter_per_ref<'py>(py: Python<'py>, a: PairsArgs<'py>) -> PyResult<Bound<'py, PyAny>> {
+    on_pairs(py, &a, "ter_per_ref", |r| vec![r], |p| Ok(ter::per_ref(p)))
+}
+
+/// TER edits of one candidate against one reference.
+#[pyfunction]
+fn ter_edits(
+    py: Python<'_>,
+    h: PyReadonlyArray1<'_, i32>,
+    r: PyReadonlyArray1<'_, i32>,
+) -> PyResult<i64> {
+    let (h, r) = (slice(&h, "h")?, slice(&r, "r")?);
+    run(py, "ter_edits", || Ok(ter::ter_edits(h, r)))
+}
+
+/// gtm 1.4's maximum match size `(P, len(exponents))`.
+#[pyfunction]
+fn gtm_mms<'py>(
+    py: Python<'py>,
+    a: PairsArgs<'py>,
+    exponents: PyReadonlyArray1<'py, f64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let exponents = slice(&exponents, "exponents")?;
+    on_pairs(
+        py,
+        &a,
+        "gtm_mms",
+        |_| vec![exponents.len()],
+        |p| Ok(gtm::mms(p, exponents)),
+    )
+}
+
+/// The closest reference length of each candidate (sacrebleu's rule).
+#[pyfunction]
+fn closest_ref_lengths<'py>(py: Python<'py>, a: PairsArgs<'py>) -> PyResult<Bound<'py, PyAny>> {
+    on_pairs(
+        py,
+        &a,
+        "closest_ref_lengths",
+        |_| vec![],
+        |p| Ok(scores::closest_ref_lengths(p)),
+    )
+}
+
+// ------------------------------------------------------------------------- other kernels
+
+/// NIST statistics `(n_hyp, 5 * max_n)` (see `mtpalette.kernels.nist`).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn nist_stats<'py>(
+    py: Python<'py>,
+    ids: PyReadonlyArray2<'py, i64>,
+    prefix: PyReadonlyArray2<'py, i64>,
+    info: PyReadonlyArray2<'py, f64>,
+    off: PyReadonlyArray1<'py, i64>,
+    seg: PyReadonlyArray1<'py, i64>,
+    mask: PyReadonlyArray2<'py, bool>,
+    n_hyp: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let inp = nist::NistInput {
+        ids: grid(&ids, "ids")?,
+        prefix: grid(&prefix, "prefix")?,
+        info: grid(&info, "info")?,
+        off: slice(&off, "off")?,
+        seg: slice(&seg, "seg")?,
+        mask: grid(&mask, "mask")?,
+        n_hyp,
+    };
+    let out = run(py, "nist_stats", || nist::nist_stats(&inp))?;
+    array(py, out, &[n_hyp, 5 * inp.ids.dim().0])
+}
+
+/// ACS counts `(P, kmax)` of rows `pa[p]` of `a` and `pb[p]` of `b`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn acs_counts<'py>(
+    py: Python<'py>,
+    a_ids: PyReadonlyArray1<'py, i32>,
+    a_off: PyReadonlyArray1<'py, i64>,
+    b_ids: PyReadonlyArray1<'py, i32>,
+    b_off: PyReadonlyArray1<'py, i64>,
+    pa: PyReadonlyArray1<'py, i64>,
+    pb: PyReadonlyArray1<'py, i64>,
+    factors: (f64, f64, f64),
+    kmax: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let a = acs::Rows {
+        ids: slice(&a_ids, "a_ids")?,
+        off: slice(&a_off, "a_off")?,
+    };
+    let b = acs::Rows {
+        ids: slice(&b_ids, "b_ids")?,
+        off: slice(&b_off, "b_off")?,
+    };
+    let (pa, pb) = (slice(&pa, "pa")?, slice(&pb, "pb")?);
+    let (d, h, v) = factors;
+    let out = run(py, "acs_counts", || {
+        acs::acs_counts(&a, &b, pa, pb, d, h, v, kmax)
+    })?;
+    array(py, out, &[pa.len(), kmax])
+}
+
+/// Tokenize lines of code points (rewritten in place by 13a's replacements):
+/// `(tokens per line, token starts, lengths, hashes)`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn tokenize_lines<'py>(
+    py: Python<'py>,
+    mut cp: PyReadwriteArray1<'py, u32>,
+    line_off: PyReadonlyArray1<'py, i64>,
+    mode: u8,
+    flags: PyReadonlyArray1<'py, u16>,
+    parallel: bool,
+) -> PyResult<(
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+)> {
+    let off = slice(&line_off, "line_off")?;
+    let flags = slice(&flags, "flags")?;
+    let cp = slice_mut(&mut cp, "cp")?;
+    let t = run(py, "tokenize_lines", || {
+        tokenize::tokenize(cp, off, mode, flags, parallel)
+    })?;
+    let (n_lines, n_tok) = (t.counts.len(), t.start.len());
+    Ok((
+        array(py, t.counts, &[n_lines])?,
+        array(py, t.start, &[n_tok])?,
+        array(py, t.len, &[n_tok])?,
+        array(py, t.hash, &[n_tok])?,
+    ))
+}
+
+/// The hash of every token span.
+#[pyfunction]
+fn hash_spans<'py>(
+    py: Python<'py>,
+    cp: PyReadonlyArray1<'py, u32>,
+    start: PyReadonlyArray1<'py, i64>,
+    length: PyReadonlyArray1<'py, i64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (cp, start, length) = (
+        slice(&cp, "cp")?,
+        slice(&start, "start")?,
+        slice(&length, "length")?,
+    );
+    let out = run(py, "hash_spans", || vocab::hash_spans(cp, start, length))?;
+    array(py, out, &[start.len()])
+}
+
+/// A vocabulary table of `size` slots holding ids `0..n_vocab`.
+#[pyfunction]
+fn vocab_rehash<'py>(
+    py: Python<'py>,
+    size: usize,
+    v_hash: PyReadonlyArray1<'py, u64>,
+    n_vocab: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let v_hash = slice(&v_hash, "v_hash")?;
+    let out = run(py, "vocab_rehash", || vocab::rehash(size, v_hash, n_vocab))?;
+    array(py, out, &[size])
+}
+
+/// Intern token spans into the vocabulary's arrays (see `Vocabulary.intern_spans`).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn vocab_intern<'py>(
+    py: Python<'py>,
+    cp: PyReadonlyArray1<'py, u32>,
+    start: PyReadonlyArray1<'py, i64>,
+    length: PyReadonlyArray1<'py, i64>,
+    hashes: PyReadonlyArray1<'py, u64>,
+    t0: usize,
+    mut ids: PyReadwriteArray1<'py, i32>,
+    mut table: PyReadwriteArray1<'py, i32>,
+    mut v_hash: PyReadwriteArray1<'py, u64>,
+    mut v_start: PyReadwriteArray1<'py, i64>,
+    mut v_len: PyReadwriteArray1<'py, i64>,
+    mut v_cp: PyReadwriteArray1<'py, u32>,
+    n_vocab: usize,
+    n_cp: usize,
+) -> PyResult<(usize, usize, usize)> {
+    let spans = vocab::Spans {
+        cp: slice(&cp, "cp")?,
+        start: slice(&start, "start")?,
+        length: slice(&length, "length")?,
+        hashes: slice(&hashes, "hashes")?,
+    };
+    let ids = slice_mut(&mut ids, "ids")?;
+    let arrays = vocab::VocabArrays {
+        table: slice_mut(&mut table, "table")?,
+        v_hash: slice_mut(&mut v_hash, "v_hash")?,
+        v_start: slice_mut(&mut v_start, "v_start")?,
+        v_len: slice_mut(&mut v_len, "v_len")?,
+        v_cp: slice_mut(&mut v_cp, "v_cp")?,
+    };
+    run(py, "vocab_intern", || {
+        vocab::intern(&spans, t0, ids, arrays, n_vocab, n_cp)
+    })
+}
+
+/// For each j, the number of i < j with v[i] > v[j].
+#[pyfunction]
+fn inversions_per_element<'py>(
+    py: Python<'py>,
+    v: PyReadonlyArray1<'py, f64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let v = slice(&v, "v")?;
+    let out = run(py, "inversions_per_element", || {
+        Ok(stats::inversions_per_element(v))
+    })?;
+    array(py, out, &[v.len()])
+}
+
+/// `(G, 5)` pair counts by merge counting (rows sorted by group, gold, metric).
+#[pyfunction]
+fn grouped_pair_counts<'py>(
+    py: Python<'py>,
+    g: PyReadonlyArray1<'py, f64>,
+    m: PyReadonlyArray1<'py, f64>,
+    offsets: PyReadonlyArray1<'py, i64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (g, m, offsets) = (
+        slice(&g, "g")?,
+        slice(&m, "m")?,
+        slice(&offsets, "offsets")?,
+    );
+    let out = run(py, "grouped_pair_counts", || {
+        stats::grouped_counts(g, m, offsets)
+    })?;
+    array(py, out, &[offsets.len() - 1, 5])
+}
+
+/// `(G, 5)` pair counts of the groups `use_group` by enumeration, ties within `epsilon`.
+#[pyfunction]
+fn pairwise_counts<'py>(
+    py: Python<'py>,
+    g: PyReadonlyArray1<'py, f64>,
+    m: PyReadonlyArray1<'py, f64>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    use_group: PyReadonlyArray1<'py, bool>,
+    epsilon: f64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (g, m, offsets) = (
+        slice(&g, "g")?,
+        slice(&m, "m")?,
+        slice(&offsets, "offsets")?,
+    );
+    let use_group = slice(&use_group, "use_group")?;
+    let out = run(py, "pairwise_counts", || {
+        stats::pairwise_counts(g, m, offsets, use_group, epsilon)
+    })?;
+    array(py, out, &[offsets.len() - 1, 5])
+}
+
+/// BLEU of every statistics row (see `mtpalette.kernels.scores`).
+#[pyfunction]
+fn bleu_rows<'py>(
+    py: Python<'py>,
+    stats: PyReadonlyArray2<'py, f64>,
+    max_n: usize,
+    smooth: u8,
+    value: f64,
+    effective: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let stats = grid(&stats, "stats")?;
+    let out = run(py, "bleu_rows", || {
+        scores::bleu_rows(stats, max_n, smooth, value, effective)
+    })?;
+    array(py, out, &[stats.dim().0])
+}
+
+/// NIST of every statistics row (see `mtpalette.kernels.scores`).
+#[pyfunction]
+fn nist_rows<'py>(
+    py: Python<'py>,
+    stats: PyReadonlyArray2<'py, f64>,
+    n: usize,
+    which: u8,
+) -> PyResult<Bound<'py, PyAny>> {
+    let stats = grid(&stats, "stats")?;
+    let out = run(py, "nist_rows", || scores::nist_rows(stats, n, which))?;
+    array(py, out, &[stats.dim().0])
+}
+
+/// Rows of a ragged array, concatenated: `(ids, offsets)`.
+#[pyfunction]
+fn gather<'py>(
+    py: Python<'py>,
+    ids: PyReadonlyArray1<'py, i32>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    rows: PyReadonlyArray1<'py, i64>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let (ids, offsets, rows) = (
+        slice(&ids, "ids")?,
+        slice(&offsets, "offsets")?,
+        slice(&rows, "rows")?,
+    );
+    let (out, off) = run(py, "gather", || scores::gather(ids, offsets, rows))?;
+    let (n, k) = (out.len(), off.len());
+    Ok((array(py, out, &[n])?, array(py, off, &[k])?))
+}
+
+/// Exact ids of every n-gram of order 1..max_n, in order of first occurrence:
+/// `(ids (max_n, T), [prefix ids of each order])` (see `mtpalette.kernels.interning`).
+#[pyfunction]
+fn intern_ngrams<'py>(
+    py: Python<'py>,
+    tokens: PyReadonlyArray1<'py, i32>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    max_n: usize,
+) -> PyResult<(Bound<'py, PyAny>, Vec<Bound<'py, PyAny>>)> {
+    let (tokens, offsets) = (slice(&tokens, "tokens")?, slice(&offsets, "offsets")?);
+    let (ids, prefixes) = run(py, "intern_ngrams", || {
+        interning::intern_ngrams(tokens, offsets, max_n)
+    })?;
+    let ids = array(py, ids, &[max_n, tokens.len()])?;
+    let prefixes = prefixes
+        .into_iter()
+        .map(|p| {
+            let n = p.len();
+            array(py, p, &[n])
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok((ids, prefixes))
+}
+
+/// The number of threads the kernels' parallel loops use.
+#[pyfunction]
+fn num_threads() -> usize {
+    rayon::current_num_threads()
+}
+
+// ------------------------------------------------------------------------------ registry
+
+/// `mtpalette._core`: every function the binding exports, registered here and only here.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(ngram_matches, m)?)?;
+    m.add_function(wrap_pyfunction!(chrf_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(dp_per_ref, m)?)?;
+    m.add_function(wrap_pyfunction!(skip_matches, m)?)?;
+    m.add_function(wrap_pyfunction!(edit_per_ref, m)?)?;
+    m.add_function(wrap_pyfunction!(ter_per_ref, m)?)?;
+    m.add_function(wrap_pyfunction!(ter_edits, m)?)?;
+    m.add_function(wrap_pyfunction!(gtm_mms, m)?)?;
+    m.add_function(wrap_pyfunction!(closest_ref_lengths, m)?)?;
+    m.add_function(wrap_pyfunction!(nist_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(acs_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(tokenize_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(hash_spans, m)?)?;
+    m.add_function(wrap_pyfunction!(vocab_rehash, m)?)?;
+    m.add_function(wrap_pyfunction!(vocab_intern, m)?)?;
+    m.add_function(wrap_pyfunction!(inversions_per_element, m)?)?;
+    m.add_function(wrap_pyfunction!(grouped_pair_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(pairwise_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(nist_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(gather, m)?)?;
+    m.add_function(wrap_pyfunction!(intern_ngrams, m)?)?;
+    m.add_function(wrap_pyfunction!(num_threads, m)?)?;
+    Ok(())
+}
