@@ -1,0 +1,204 @@
+"""WMT's meta-evaluation of metrics on an mt-metrics-eval folder: a task set (WMT23, WMT24,
+WMT25 or one of your own) run over stored and computed metrics, to per-task tables and the
+global ranking.
+
+Each language pair of the folder is read as mt-metrics-eval's ``EvalSet`` reads it
+(:func:`mtpalette.io.mtme.read_mtme`); the metrics mtpalette computes (``metrics``) are scored
+against the standard reference of the pair, at segment level (sentence scores) and system
+level (corpus scores), and sit beside the stored ones (``mtme_metrics``) in every task.
+Error metrics (WER, TER...) are negated, as mt-metrics-eval expects higher to be better.
+
+Examples
+--------
+>>> WmtRun("wmt/", lps=["en-de"], task_set="wmt24", metrics=["chrf"]).validate()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from mtpalette.api.description import Description
+from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.folders import read_mtme_set
+from mtpalette.errors import UserInputError
+from mtpalette.io.runfile import atomic_writer
+
+if TYPE_CHECKING:
+    from mtpalette.io.mtme import MtmeSet
+    from mtpalette.metaeval.tasks import LanguagePairData, TaskSet, TaskSetResult
+
+#: the levels a computed metric is scored at
+COMPUTED_LEVELS = ("seg", "sys")
+
+
+@dataclass
+class WmtRun(Description):
+    """What a WMT-style task-set run needs.
+
+    ``task_set`` names a built-in set (``wmt23``, ``wmt24-on-wmt23``, ``wmt24``, ``wmt25``)
+    or ``tasks`` a JSON/YAML file of tasks with mt-metrics-eval's ``Task`` field names and a
+    ``weight``; ``lps`` restricts a built-in set to some pairs; ``k`` is the number of
+    resamples of every significance test (0: none, as mt-metrics-eval's default; WMT uses
+    1000); ``draws`` is ``mtme`` (mt-metrics-eval's one stream, its numbers to the draw) or
+    ``independent`` (one generator per test: the same distribution, spread over processes).
+    """
+
+    kind: ClassVar[str] = "wmt"
+    mtme: Path
+    lps: list[str] | None = None
+    task_set: str | None = "wmt24"
+    tasks: Path | None = None
+    metrics: list[str] | None = None
+    mtme_metrics: list[str] | None = field(default_factory=lambda: ["all"])
+    k: int = 0
+    seed: int = 12345
+    draws: str = "mtme"
+    primary: bool = False
+    tokenize: str = "13a"
+    lowercase: bool = False
+    json: Path | None = None
+
+    def validate(self) -> None:
+        if (self.task_set is None) == (self.tasks is None):
+            raise UserInputError("give one of --task-set NAME and --tasks FILE")
+        if self.k < 0:
+            raise UserInputError(f"-k must be 0 (no tests) or more resamples, got {self.k}")
+        if self.draws not in ("mtme", "independent"):
+            raise UserInputError(f"--draws must be mtme or independent, got {self.draws!r}")
+        if not self.metrics and not self.mtme_metrics:
+            raise UserInputError("no metric: give -m SPEC... or --mtme-metrics NAME...|all")
+        super().validate()
+
+    def build_task_set(self) -> TaskSet:
+        from mtpalette.metaeval.tasks import TaskSet, task_set
+
+        if self.tasks is not None:
+            ts = TaskSet.from_file(self.tasks)
+            for t in ts.tasks:
+                if self.k and not t.k:
+                    t.k = self.k
+            return ts
+        return task_set(self.task_set, lps=self.lps, primary=self.primary, k=self.k)
+
+
+@dataclass
+class WmtResult:
+    """A task-set run: the result of every task, the global ranking, and what was read."""
+
+    result: TaskSetResult
+    task_names: list[str]
+    left_out: dict[str, dict[str, str]]
+    signatures: dict[str, str]
+    outputs: dict[str, str]
+
+    def to_pandas(self):
+        """One row per task and metric (flat columns), as :meth:`TaskSetResult.to_pandas`."""
+        return self.result.to_pandas()
+
+    def to_json(self) -> str:
+        return self.result.to_json()
+
+
+def run_wmt(run: WmtRun, feedback: Feedback = SILENT) -> WmtResult:
+    """Run the task set ``run`` describes on its folder; write ``run.json`` when asked."""
+    run.validate()
+    ts = run.build_task_set()
+    lps = sorted({lp for t in ts.tasks for lp in t.lang.split(",")})
+    data: dict[str, LanguagePairData] = {}
+    left_out: dict[str, dict[str, str]] = {}
+    signatures: dict[str, str] = {}
+    for lp in lps:
+        include_refs = any(t.human for t in ts.tasks if lp in t.lang.split(","))
+        evs = read_mtme_set(
+            run.mtme,
+            lp,
+            metrics=run.mtme_metrics,
+            include_refs=include_refs,
+            judged_only=False,
+        )
+        for line in evs.notes:
+            feedback.note(f"note: {line}")
+        left_out[lp] = dict(evs.left_out)
+        data[lp], sigs = _pair_data(evs, run, feedback)
+        signatures.update(sigs)
+    total = sum(max(t.k, 1) for t in ts.tasks)
+    feedback.note(f"{len(ts.tasks)} task(s) over {len(lps)} language pair(s), {total} resamples")
+    result = ts.run(data, seed=run.seed, draws=run.draws)
+    names = [t.name for t in ts.tasks]
+    outputs: dict[str, str] = {}
+    if run.json is not None:
+        with atomic_writer(run.json) as fh:
+            fh.write(result.to_json())
+        outputs["json"] = str(run.json)
+    return WmtResult(result, names, left_out, signatures, outputs)
+
+
+def _pair_data(
+    evs: MtmeSet, run: WmtRun, feedback: Feedback
+) -> tuple[LanguagePairData, dict[str, str]]:
+    from mtpalette.metaeval.tasks import LanguagePairData
+
+    systems = list(evs.systems)
+    human: dict[str, dict[str, Any]] = {}
+    for level, by_name in evs.human_scores.items():
+        for name, by_system in by_name.items():
+            human.setdefault(name, {})[level] = _matrix(by_system, systems, level)
+    metrics: dict[str, dict[str, Any]] = {}
+    for name, stored in evs.metrics.items():
+        if (
+            run.primary
+            and evs.meta.primary_metrics
+            and stored.basename
+            not in (evs.meta.primary_metrics | (evs.meta.baseline_metrics or frozenset()))
+        ):
+            continue
+        if all(s in by_system for by_system in stored.scores.values() for s in systems):
+            metrics[name] = {
+                level: _matrix(by_system, systems, level)
+                for level, by_system in stored.scores.items()
+            }
+    signatures = {}
+    if run.metrics:
+        computed, signatures = _computed(evs, systems, run, feedback)
+        clash = sorted(set(computed) & set(metrics))
+        if clash:
+            raise UserInputError(
+                f"computed and stored metrics share the name(s) {', '.join(clash)}; "
+                "leave one out (-m or --mtme-metrics)"
+            )
+        metrics.update(computed)
+    return LanguagePairData(systems, human, metrics, dict(evs.meta.std_gold)), signatures
+
+
+def _matrix(by_system: dict[str, np.ndarray], systems: Sequence[str], level: str) -> np.ndarray:
+    rows = [np.asarray(by_system.get(s, []), dtype=np.float64) for s in systems]
+    width = max((len(r) for r in rows), default=0)
+    out = np.full((len(systems), width), np.nan)
+    for k, r in enumerate(rows):
+        out[k, : len(r)] = r
+    return out[:, 0] if level == "sys" else out
+
+
+def _computed(evs: MtmeSet, systems: list[str], run: WmtRun, feedback: Feedback):
+    from mtpalette.api.scoring import score_systems
+
+    feedback.note(f"{evs.lp}: scoring {len(systems)} systems with {len(run.metrics)} spec(s)")
+    texts = dict(zip(systems, evs.texts(systems), strict=True))
+    scored = score_systems(
+        texts, [evs.reference()], run.metrics, tokenize=run.tokenize, lowercase=run.lowercase
+    )
+    first = scored[systems[0]]
+    metrics: dict[str, dict[str, Any]] = {}
+    signatures: dict[str, str] = {}
+    for k, score in enumerate(first.corpus):
+        sign = 1.0 if score.higher_is_better else -1.0
+        seg = np.stack([sign * scored[s].sentence[score.metric] for s in systems])
+        sys_ = np.array([sign * scored[s].corpus[k].value for s in systems])
+        metrics[score.metric] = {"seg": seg, "sys": sys_}
+        signatures[score.metric] = str(score.signature)
+    return metrics, signatures

@@ -1,0 +1,105 @@
+"""``mtpalette wmt``: a WMT task set (WMT23, WMT24, WMT25 or your own) on an mt-metrics-eval
+folder: each task's table, then the global ranking, as WMT's results papers print them.
+
+Options -> :class:`~mtpalette.api.wmt_run.WmtRun` -> :func:`~mtpalette.api.wmt_run.run_wmt`
+-> the tables below.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from rich.console import Console
+from rich.table import Table
+
+from mtpalette.cli import options as o
+from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
+
+TASKS = "Tasks"
+
+LpsOpt = Annotated[
+    list[str] | None,
+    o.opt("--lp", panel=TASKS, help="Language pairs of a built-in set: en-de,zh-en."),
+]
+TaskSetOpt = Annotated[
+    str | None,
+    o.opt("--task-set", panel=TASKS, help="wmt23, wmt24-on-wmt23, wmt24 (default) or wmt25."),
+]
+TasksOpt = Annotated[
+    Path | None,
+    o.opt("--tasks", panel=TASKS, help="A JSON/YAML task list (mt-metrics-eval's Task fields)."),
+]
+KOpt = Annotated[int, o.opt("-k", panel=TASKS, help="Resamples per test (WMT: 1000; 0: none).")]
+DrawsOpt = Annotated[
+    str, o.opt("--draws", panel=TASKS, help="mtme (its draws exactly) or independent.")
+]
+PrimaryOpt = Annotated[
+    bool, o.opt("--primary", panel=TASKS, help="Stored metrics: primary submissions only.")
+]
+
+
+def wmt(
+    mtme: Annotated[Path, o.opt("--mtme", panel=o.HUMANS, help="The test set folder.")],
+    lp: LpsOpt = None,
+    task_set: TaskSetOpt = None,
+    tasks: TasksOpt = None,
+    metrics: o.MetricsOpt = None,
+    mtme_metrics: o.MtmeMetricsOpt = None,
+    k: KOpt = 0,
+    seed: o.SeedOpt = 12345,
+    draws: DrawsOpt = "mtme",
+    primary: PrimaryOpt = False,
+    tokenize: o.TokenizeOpt = "13a",
+    lowercase: o.LowercaseOpt = False,
+    json: o.JsonOpt = None,
+    quiet: o.QuietOpt = False,
+) -> None:
+    """Rank metrics as WMT does: per-task correlations and clusters, global ranking.
+
+    Examples: `mtpalette wmt --mtme wmt24 --task-set wmt24 -m bleu chrf --mtme-metrics all
+    -k 1000`; `mtpalette wmt --mtme wmt23 --task-set wmt23 --lp en-de,zh-en --json out.json`.
+    """
+    from mtpalette.api.wmt_run import WmtRun, run_wmt
+    from mtpalette.cli.progress import ConsoleFeedback
+
+    console = Console(stderr=True, quiet=quiet)
+    lps = [x for v in lp or [] for x in v.split(",") if x] or None
+    run = WmtRun(
+        mtme, lps=lps, task_set=task_set or (None if tasks else "wmt24"), tasks=tasks,
+        metrics=metrics, mtme_metrics=mtme_metrics or (None if metrics else ["all"]), k=k,
+        seed=seed, draws=draws, primary=primary, tokenize=tokenize, lowercase=lowercase,
+        json=json,
+    )  # fmt: skip
+    show_wmt(run_wmt(run, ConsoleFeedback(console)), console)
+
+
+def show_wmt(out, console: Console) -> None:
+    """Each task's table, then the global ranking."""
+    for path in out.outputs.values():
+        console.print(f"wrote {path}")
+    stdout = result_console()
+    tasks, ranking = out.to_pandas()
+    for n, name in enumerate(out.task_names, 1):
+        rows = tasks[tasks.task == n]
+        weight = rows.weight.iloc[0] if len(rows) else 0.0
+        table = Table(title=f"Task {n}: {name} (weight {weight:.3f})")
+        for col in ("Metric", "Correlation", "Rank"):
+            table.add_column(col, justify="left" if col == "Metric" else "right")
+        for r in rows.itertuples():
+            table.add_row(r.metric, f"{r.corr:.4f}", str(r.rank))
+        emit_table(stdout, table)
+    table = Table(title="Global ranking: weighted average correlation (rescaled to 0-1)")
+    cols = ["Metric", "Avg corr", "Avg rank"] + (["Cluster"] if "rank" in ranking else [])
+    for col in cols:
+        table.add_column(col, justify="left" if col == "Metric" else "right")
+    for r in ranking.itertuples():
+        cells = [r.metric, f"{r.avg_corr:.4f}", f"{r.avg_rank:.2f}"]
+        table.add_row(*cells, *([str(r.rank)] if "rank" in ranking else []))
+    emit_table(stdout, table)
+    if "rank" not in ranking:
+        emit_note(stdout, "no clusters: run with -k N (N resamples per test) for them")
+    for lp, left in out.left_out.items():
+        if left:
+            emit_note(stdout, f"{lp}: left out " + ", ".join(f"{s} ({w})" for s, w in left.items()))
+    emit_signatures(stdout, out.signatures)
