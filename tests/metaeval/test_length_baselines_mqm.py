@@ -82,7 +82,9 @@ def test_the_metrics_are_flagged_against_the_best_baseline(task):
     )
     assert flat.best == "len:sign=-1"
     assert [c.beats for c in flat.comparisons] == [False, False, False]
-    assert flat.sentences()[0].startswith("rouge-w:1.2 (Pearson 0.256) is below the trivial baseline len:sign=-1")
+    assert flat.sentences()[0].startswith(
+        "rouge-w:1.2 (Pearson 0.256) is below the trivial baseline len:sign=-1"
+    )
     item = compare_with_best_baseline(
         data.human, metrics, baselines, "pearson", grouping="item", n_resamples=200, seed=1
     )

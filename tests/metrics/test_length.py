@@ -81,7 +81,11 @@ def test_corpus_score_is_the_mean_over_segments(sample):
 
 @pytest.mark.parametrize(
     ("spec", "message"),
-    [("len:sign=2", "one of 1, -1"), ("lendiff:ref=max", "one of closest, mean"), ("len:3", "no positional argument")],
+    [
+        ("len:sign=2", "one of 1, -1"),
+        ("lendiff:ref=max", "one of closest, mean"),
+        ("len:3", "no positional argument"),
+    ],
 )
 def test_out_of_domain_options_are_refused(spec, message):
     with pytest.raises(UserInputError, match=message):

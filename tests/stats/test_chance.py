@@ -55,7 +55,7 @@ def _calibrated_brute_force(human, metric, grouping):
     """Try every threshold (0 and every pair's metric difference) with the plain statistic."""
     m = np.where(np.isnan(human), np.nan, metric)
     diffs = [0.0]
-    for group in (m.T if grouping == "item" else [m.ravel()]):
+    for group in m.T if grouping == "item" else [m.ravel()]:
         g = group[~np.isnan(group)]
         diffs += [abs(a - b) for a, b in itertools.combinations(g, 2)]
     return max(correlation(human, metric, "acc-eq", grouping=grouping, epsilon=e) for e in diffs)

@@ -214,11 +214,13 @@ def reference_agreement(
     n = len(refs[0])
     for k, r in enumerate(refs):
         if len(r) != n:
-            raise UserInputError(f"reference {names[k]!r} has {len(r)} lines, {names[0]!r} {n}")
+            raise UserInputError(
+                f"reference {names[k]!r} has {len(r)} line(s), {names[0]!r} has {n}"
+            )
     sys_names = list(systems)
     for s in sys_names:
         if len(systems[s]) != n:
-            raise UserInputError(f"system {s!r} has {len(systems[s])} lines, the references {n}")
+            raise UserInputError(f"system {s!r} has {len(systems[s])} line(s), the references {n}")
     parsed = _metrics(metrics, tokenize, lowercase)
     if not parsed:
         raise UserInputError("no metric given")
