@@ -8,7 +8,6 @@ systems' translations of one source segment are compared with each other), the s
 length is held fixed and the baseline drops below the metric.
 """
 
-import numpy as np
 import pytest
 
 from mtpalette.io.judgments import bundled_mqm_ted, read_judgments

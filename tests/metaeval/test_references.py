@@ -86,7 +86,7 @@ def test_margin_and_bad_calls():
     assert clear_margin(np.array([50.0])) == pytest.approx(1.0)  # one system: the floor
     with pytest.raises(UserInputError, match="at least two references"):
         reference_agreement([["a"]], {"S": ["a"]}, ["bleu"])
-    with pytest.raises(UserInputError, match="has 1 line\(s\), .ref1. has 2"):
+    with pytest.raises(UserInputError, match=r"has 1 line\(s\), .ref1. has 2"):
         reference_agreement([["a", "b"], ["a"]], {"S": ["a", "b"]}, ["bleu"])
     with pytest.raises(UserInputError, match="distinct names"):
         reference_agreement([["a"], ["b"]], {"S": ["a"]}, ["bleu"], ref_names=["r", "r"])
