@@ -281,18 +281,24 @@ def orange_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     ...     {"metric": "a", "orange": 0.65, "best": True, "equivalent_to_best": False},
     ...     {"metric": "b", "orange": 0.65, "best": False, "equivalent_to_best": True,
     ...      "p_value": 1.0},
-    ...     {"metric": "c", "orange": 0.70, "best": False, "equivalent_to_best": False,
+    ...     {"metric": "c", "orange": 0.68, "best": False, "equivalent_to_best": True,
+    ...      "p_value": 0.3},
+    ...     {"metric": "d", "orange": 0.70, "best": False, "equivalent_to_best": False,
     ...      "p_value": 0.004}])
-    >>> [(r["metric"], r["best"], r["equivalent_to_best"], r["p_text"]) for r in rows]
-    [('a', True, False, ''), ('b', True, False, '= best'), ('c', False, False, 'p = 0.004')]
+    >>> [(r["metric"], r["best"], r["p_text"]) for r in rows]
+    [('a', True, ''), ('b', True, '= best'), ('c', False, '= best (p = 0.300)'), \
+('d', False, 'p = 0.004')]
     """
     best = tied_best([r.get("orange") for r in rows], higher=False)
     out = []
     for r, b in zip(rows, best, strict=True):
         p = r.get("p_value")
+        has_p = p is not None and p == p
         if b:
             text = "= best" if not r.get("best") else ""
-        elif p is not None and p == p:
+        elif has_p and r.get("equivalent_to_best"):
+            text = f"= best (p = {p:.3f})"
+        elif has_p:
             text = f"p = {p:.3f}"
         else:
             text = ""
