@@ -363,10 +363,12 @@ def _orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int
         best = next((r["metric"] for r in rows if r["best"]), None)
         if best in errors["metrics"]:
             errors["initial"] = errors["metrics"].index(best)  # the browser opens on the best
+    agreement = run["results"].get("reference_agreement")
     return {
         "table": table,
         "rows": rows,
         "dots": dots,
+        "agreement": agreement,
         "curve": curve_svg,
         "curve_names": curve_names,
         "errors": errors,
@@ -376,6 +378,40 @@ def _orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int
 
 def _direction(higher: bool) -> str:
     return "higher is better" if higher else "lower is better"
+
+
+def is_baseline(row: dict[str, Any]) -> bool:
+    """Whether a result row is a trivial baseline: the row's own ``baseline`` key, else the
+    registered family's ``baseline`` attribute (``len``, ``lendiff``).
+
+    Examples
+    --------
+    >>> is_baseline({"metric": "len:sign=-1"}), is_baseline({"metric": "bleus:4"})
+    (True, False)
+    """
+    if "baseline" in row:
+        return bool(row["baseline"])
+    from mtpalette.metrics.registry import metric_class
+
+    family = str(row.get("metric", "")).partition(":")[0].partition(",")[0]
+    try:
+        return bool(getattr(metric_class(family), "baseline", False))
+    except (UserInputError, KeyError, ValueError, ImportError):
+        return False
+
+
+def baseline_notes(table: dict[str, Any]) -> dict[str, str]:
+    """The plain sentence of every metric not significantly above the best baseline, from a
+    table's ``baselines`` entry (:meth:`mtpalette.stats.baselines.BaselineReport.to_dict`).
+
+    Examples
+    --------
+    >>> baseline_notes({"baselines": {"comparisons": [{"metric": "a", "note": ""},
+    ...                                               {"metric": "b", "note": "b is below"}]}})
+    {'b': 'b is below'}
+    """
+    comparisons = (table.get("baselines") or {}).get("comparisons") or []
+    return {c["metric"]: c["note"] for c in comparisons if c.get("note")}
 
 
 def cluster_rows(table: dict[str, Any]) -> list[dict[str, Any]]:
@@ -416,8 +452,9 @@ def cluster_rows(table: dict[str, Any]) -> list[dict[str, Any]]:
             text = "" if c is None else f"p = {c['p_value']:.3f} vs {c['better']}"
             if text and cluster == 1:
                 text = f"= best ({text})"
-        out.append({**r, "top": is_top, "p_text": text})
-    return out
+        out.append({**r, "top": is_top, "p_text": text, "baseline": is_baseline(r)})
+    notes = baseline_notes(table)
+    return [{**r, "below_baseline": notes.get(r["metric"], "")} for r in out]
 
 
 def _correlation_section(run: dict[str, Any], human_name: str = "human") -> dict:
@@ -437,12 +474,23 @@ def _correlation_section(run: dict[str, Any], human_name: str = "human") -> dict
             best=[r["top"] for r in rows],
             equivalent=[r["cluster"] == 1 and not r["top"] for r in rows],
             labels=[
-                r["metric"] + ("" if r["metric_higher_is_better"] else " (neg.)") for r in rows
+                r["metric"]
+                + ("" if r["metric_higher_is_better"] else " (neg.)")
+                + (" [baseline]" if r["baseline"] else "")
+                for r in rows
             ],
             best_label="highest",
             equivalent_label="same cluster (not significantly worse)",
         )
-        tables.append({"table": t, "rows": rows, "dots": dots})
+        tables.append(
+            {
+                "table": t,
+                "rows": rows,
+                "dots": dots,
+                "chance": t.get("chance"),
+                "notes": list(baseline_notes(t).values()),
+            }
+        )
     scatters = []
     seg_table = next(
         (t for t in run["results"]["tables"] if t.get("level", "segment") == "segment"), None
