@@ -31,6 +31,8 @@ SPECS = {
     "rouge-w": ["rouge-w:1.2"],
     "ter": ["ter", "ter:norm=yes"],
     "wer": ["wer", "wer:best=rate"],
+    "len": ["len", "len:sign=-1"],
+    "lendiff": ["lendiff", "lendiff:ref=mean"],
 }
 #: families scored from files or modules: text metrics whose corpus score is the mean
 TEXT_FAMILIES = {"rose", "plugin"}

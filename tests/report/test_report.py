@@ -98,6 +98,7 @@ def test_report_holds_the_runs_numbers_and_is_self_contained(report):
     errors = json.loads(data.group(1))
     assert errors["metrics"] == ["bleus:4", "wer", "rouge-l"] and len(errors["segments"]) > 10
     assert errors["refs"] == ["A", "B"] and errors["ref_files"] == ["ref.txt", "refB.txt"]
+    assert errors["ref_names"] == ["ref", "refB"]  # names from the data, not file names
     # the scatters' axes say what they show: raw scores with their direction
     assert "wer segment score (lower is better)" in text and "(metric negated)" not in text
     assert "wer corpus score (lower is better)" in text

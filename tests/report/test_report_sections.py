@@ -87,3 +87,182 @@ def test_error_browser_keeps_every_candidate_and_the_references_scores():
     assert len(entry["c"]) == 8 and entry["out"] == 12 and entry["rs"] == [0.5, 0.6]
     assert d["modes"] == [["ngram", 4]] and d["higher"] == [True] and d["kept"] == 8
     assert d["origins"] == [f"S{k}" for k in range(8)]
+
+
+# ---- issue 27: ties, p-values, rounding artefacts, names, layout --------------------------
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from mtpalette.report import plots  # noqa: E402
+from mtpalette.report.curves import orange_curve_figure  # noqa: E402
+from mtpalette.report.html import (  # noqa: E402
+    cluster_rows,
+    dataset_label,
+    orange_rows,
+    reference_names,
+)
+
+
+def test_every_tied_best_is_bold_in_the_summary_and_the_charts():
+    rows = [
+        {"metric": m, "correlation": v, "low": v - 0.1, "high": v + 0.1, "cluster": c,
+         "metric_higher_is_better": True}
+        for m, v, c in (("a", 0.4, 1), ("b", 0.4, 1), ("c", 0.35, 1), ("d", 0.1, 2))
+    ]  # fmt: skip
+    run = {"results": {"tables": [{"statistic": "pearson", "level": "segment", "rows": rows,
+                                   "alpha": 0.05, "comparisons": []}]}}  # fmt: skip
+    corr = _correlation_section(run)
+    assert [r["top"] for r in corr["tables"][0]["rows"]] == [True, True, False, False]
+    orange = [
+        {"metric": "x", "orange": 0.6, "best": True, "equivalent_to_best": False},
+        {"metric": "y", "orange": 0.6, "best": False, "equivalent_to_best": True, "p_value": 1.0},
+    ]
+    sections = [
+        {
+            "id": "run1",
+            "dataset": "d",
+            "orange": {"rows": orange_rows(orange)},
+            "correlation": None,
+        },
+        {"id": "run2", "dataset": "d", "orange": None, "correlation": corr},
+    ]
+    cells = {r["metric"]: r["cells"] for r in summary_table(sections)["rows"]}
+    assert cells["x"][0][1] == cells["y"][0][1] == "best"
+    assert cells["a"][1][1] == cells["b"][1][1] == "best" and cells["c"][1][1] == "equiv"
+
+
+def test_p_values_stand_next_to_every_cluster_boundary_and_equal_best():
+    """The comparisons significance_clusters made (mt-metrics-eval's AssignRanks order)."""
+    t = {
+        "alpha": 0.05,
+        "rows": [
+            {"metric": m, "correlation": v, "cluster": c}
+            for m, v, c in (
+                ("a", 0.5, 1),
+                ("b", 0.45, 1),
+                ("c", 0.3, 2),
+                ("d", 0.28, 2),
+                ("e", 0.1, 3),
+            )
+        ],  # fmt: skip
+        "comparisons": [
+            {"better": "a", "worse": "b", "p_value": 0.2},
+            {"better": "a", "worse": "c", "p_value": 0.001},
+            {"better": "c", "worse": "d", "p_value": 0.4},
+            {"better": "c", "worse": "e", "p_value": 0.3},
+            {"better": "d", "worse": "e", "p_value": 0.02},
+        ],
+    }
+    assert [r["p_text"] for r in cluster_rows(t)] == [
+        "",
+        "= best (p = 0.200 vs a)",
+        "p = 0.001 vs a",
+        "p = 0.400 vs c",
+        "p = 0.020 vs d",
+    ]
+
+
+def test_a_candidate_identical_to_the_reference_does_not_beat_it():
+    """Real records of errors.jsonl (TED zh-en, bleus:1): the candidate's stored score is a
+    float32 (76.92308), the reference's rounded to 6 decimals (76.923077)."""
+    rec = {"metric": "bleus:1", "segment": 24, "n_candidates": 8, "oracle_rank": 2.0,
+           "n_outranking": 1, "n_comparisons": 2, "oracle": "leave-one-out",
+           "reference_scores": [75.79572, 76.923077], "references": ["r a", "r b"],
+           "candidates": [
+               {"scores": [100.0, 76.92308], "origin": "S", "text": "r b"},
+               {"scores": [44.124844, 77.0], "origin": "T", "text": "other"}]}  # fmt: skip
+    d = error_browser_data([rec], directions={"bleus:1": True})
+    same, other = d["segments"][0]["by"]["0"]["c"]
+    assert same[3] == [1, 0]  # beats A (scored against B, it is B); ties B
+    assert other[3] == [0, 1]
+    # an error metric: lower is better
+    rec = {**rec, "metric": "wer", "reference_scores": [0.5, 0.4],
+           "candidates": [{"scores": [0.45, 0.3999999], "origin": "S", "text": "x"}]}  # fmt: skip
+    d = error_browser_data([rec], directions={"wer": False})
+    assert d["segments"][0]["by"]["0"]["c"][0][3] == [1, 0]
+
+
+def test_names_come_from_the_data_not_the_files():
+    assert reference_names(["a/ref.txt", "a/refB.txt"]) == ["ref", "refB"]
+    wmt = [f"x/newstest2021.cs-en.ref.{k}.en" for k in "AB"]
+    assert reference_names(wmt) == ["A", "B"]
+    assert dataset_label({"inputs": {"refs": [{"path": wmt[0]}]}}, None) == "newstest2021 cs-en"
+    run = {"inputs": {"refs": [{"path": "/data/ted/references/ref.txt"}]}}
+    assert dataset_label(run, None) == "ted"
+
+
+def _overlap(a, b):
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+@pytest.fixture
+def figures(monkeypatch):
+    """The matplotlib figures the report functions draw, kept for inspection."""
+    kept = []
+    original = plots.svg_of
+
+    def keep(fig):
+        kept.append(fig)
+        return original(fig)
+
+    monkeypatch.setattr(plots, "svg_of", keep)
+    return kept
+
+
+def _inside_figure(fig):
+    """Everything drawn (titles, labels, ticks, legends, colour bars) inside the canvas."""
+    fig.canvas.draw()
+    tight = fig.get_tightbbox(fig.canvas.get_renderer())  # inches, drawn artists only
+    box = fig.bbox_inches
+    assert tight.x0 >= box.x0 - 0.01 and tight.x1 <= box.x1 + 0.01, (tight, box)
+    assert tight.y0 >= box.y0 - 0.01 and tight.y1 <= box.y1 + 0.01, (tight, box)
+
+
+def test_system_labels_never_overlap_and_nothing_is_clipped(figures):
+    # crowded real corpus scores (bundled zh-en bleus:4 and MQM): MiSS and IIE-MT once overlapped
+    names = ["Borderline", "DIDI-NLP", "Facebook-AI", "IIE-MT", "MiSS", "NiuTrans", "Online-W",
+             "SMU", "metricsystem1", "metricsystem2", "metricsystem3", "metricsystem4",
+             "metricsystem5"]  # fmt: skip
+    x = [44.5, 49.4, 51.1, 50.4, 50.3, 48.0, 48.5, 47.2, 49.1, 50.3, 48.6, 49.2, 44.7]
+    y = [-2.41, -1.65, -2.63, -1.98, -1.97, -2.49, -2.93, -2.2, -1.9, -1.77, -2.98, -2.05, -2.15]
+    plots.system_scatter(y, x, names, xlabel="bleus:4 corpus score", ylabel="MQM", note="r")
+    fig = figures[-1]
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in ax.texts]
+    labelled = {t.get_text() for t in ax.texts}
+    assert len(labelled) >= 11  # at most two left out, and said so under the axis
+    assert all(n in labelled or n in ax.get_xlabel() for n in names)
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            assert not _overlap(boxes[i], boxes[j]), (
+                ax.texts[i].get_text(),
+                ax.texts[j].get_text(),
+            )
+    _inside_figure(fig)
+
+
+def test_interval_chart_legend_clears_the_title_and_plots_fit(figures):
+    names = [f"bleus:{n}" for n in range(1, 5)] + ["wer", "rouge-l", "chrf"]
+    v = np.linspace(68, 73, len(names))
+    plots.ci_dots(names, v, v - 4, v + 4, xlabel="ORANGE (%)", title="ORANGE with intervals",
+                  best=[False] * 6 + [True])  # fmt: skip
+    fig = figures[-1]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    title = fig.axes[0].title.get_window_extent(renderer)
+    legend = fig.legends[0].get_window_extent(renderer)
+    assert not _overlap(title, legend)
+    _inside_figure(fig)
+    plots.segment_scatter(-np.arange(300.0) % 7, np.linspace(0, 1, 300), xlabel="m", ylabel="h",
+                          note="n")  # fmt: skip
+    _inside_figure(figures[-1])
+
+
+def test_orange_curve_legend_and_labels_fit():
+    from mtpalette.metaeval.orange import OrangeCurve
+
+    names = ["bleus:1", "bleus:2", "wer", "rouge-l", "chrf"]
+    c = OrangeCurve(np.arange(1, 9), {m: np.linspace(0.85, 0.7, 8) for m in names}, {}, "mid")
+    _inside_figure(orange_curve_figure(c))

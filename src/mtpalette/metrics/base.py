@@ -154,6 +154,9 @@ class Metric(ABC):
     #: the sentence scores. Resampling (bootstrap, approximate randomization) relies on it;
     #: a test checks it against :meth:`corpus_score` for every registered family.
     corpus_combine: ClassVar[str] = "sum"
+    #: a trivial baseline (hypothesis length...), not a metric: tables and reports mark it,
+    #: and a metric that does not beat the best baseline is flagged
+    baseline: ClassVar[bool] = False
 
     def __init__(self, *, tokenize: str = "13a", lowercase: bool = False) -> None:
         self.tokenize = tokenize

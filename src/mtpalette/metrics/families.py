@@ -6,6 +6,7 @@ from mtpalette.metrics import (  # noqa: F401
     chrf,
     edit,
     gtm,
+    length,
     nist,
     plugin,
     rose,

@@ -49,6 +49,8 @@ BUILTIN_FAMILIES: dict[str, str] = {
     "bleus-syn": "synonym",
     "rouge-l-syn": "synonym",
     "rouge-s-syn": "synonym",
+    "len": "length",
+    "lendiff": "length",
 }
 
 #: sacrebleu's names for metric settings, as spec names (lower case; specs are read so):

@@ -115,9 +115,9 @@ def orange_curve_figure(
     ncols = 1 if len(panels) == 1 else min(3, len(panels))
     nrows = -(-len(panels) // ncols)
     if ncols == 1:
-        fig = Figure(figsize=(7.5, 4.5), dpi=120)
+        fig = Figure(figsize=(7.5, 4.5), dpi=120, layout="constrained")
     else:
-        fig = Figure(figsize=(4.2 * ncols, 3.2 * nrows), dpi=100)
+        fig = Figure(figsize=(4.2 * ncols, 3.2 * nrows), dpi=100, layout="constrained")
     FigureCanvasAgg(fig)
     x = curve.cutoffs
     every = max(1, len(x) // 12)
@@ -156,8 +156,9 @@ def orange_curve_figure(
     if len(panels) == 1:
         ax = axes[0]
         ax.set_title(heading)
-        ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+        # a figure legend "outside" the axes: constrained layout makes room for it
+        fig.legend(*ax.get_legend_handles_labels(), fontsize=8, loc="outside right center",
+                   frameon=False)  # fmt: skip
     else:
         fig.suptitle(f"{heading}; {len(names)} metrics, one panel per family", fontsize=10)
-    fig.tight_layout()
     return fig

@@ -26,6 +26,7 @@ data are all inside it; the page is made from a jinja2 template.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,74 @@ def highlight_mode(metric: str) -> list[Any]:
     return ["lcs"]
 
 
+#: relative tolerance of "beats the reference" in the error browser: errors.jsonl stores the
+#: candidates' scores with 7 significant digits (float32) and the references' rounded to 6
+#: decimals, so a candidate identical to the reference can differ from it by ~1e-7
+BEAT_TOLERANCE = 1e-6
+
+
+def beats(candidate: float, reference: float, higher: bool) -> bool:
+    """Whether a candidate's stored score beats the reference's by more than rounding.
+
+    Examples
+    --------
+    >>> beats(76.92308, 76.923077, True)  # the same text, stored at two precisions
+    False
+    >>> beats(76.93, 76.923077, True), beats(0.41, 0.4, False)
+    (True, False)
+    """
+    tol = BEAT_TOLERANCE * max(1.0, abs(reference))
+    return candidate > reference + tol if higher else candidate < reference - tol
+
+
+def tied_best(values: Sequence[float | None], higher: bool) -> list[bool]:
+    """Every value equal to the best one (to 1e-12, relative): all tied best are bold.
+
+    Examples
+    --------
+    >>> tied_best([0.5, 0.7, 0.7, None], True)
+    [False, True, True, False]
+    >>> tied_best([0.65, 0.66, 0.65], False)
+    [True, False, True]
+    """
+    ok = [v for v in values if v is not None and v == v]
+    if not ok:
+        return [False] * len(values)
+    best = max(ok) if higher else min(ok)
+    tol = 1e-12 * max(1.0, abs(best))
+    return [v is not None and v == v and abs(v - best) <= tol for v in values]
+
+
+#: folder names that say nothing about the data (a label goes one folder up)
+_GENERIC_FOLDERS = {
+    "references", "reference", "refs", "ref", "data", "txt", "text", "outputs", "output",
+    "system-outputs", "systems", "hyps", "hypotheses", "tmp", "temp", "",
+}  # fmt: skip
+
+
+def reference_names(paths: Sequence[str]) -> list[str]:
+    """Names of the references from their files: the stems without the dotted parts they all
+    share (``newstest2021.de-en.ref.A.en`` and ``...ref.B.en`` are ``A`` and ``B``), else the
+    stems (``ref``, ``refB``).
+
+    Examples
+    --------
+    >>> reference_names(["/d/ref.txt", "/d/refB.txt"])
+    ['ref', 'refB']
+    >>> reference_names(["t/newstest2021.de-en.ref.A.en", "t/newstest2021.de-en.ref.B.en"])
+    ['A', 'B']
+    """
+    names = [Path(str(p)).name for p in paths]
+    parts = [n.split(".") for n in names]
+    if len(parts) > 1 and len({len(p) for p in parts}) == 1:
+        keep = [k for k in range(len(parts[0])) if len({p[k] for p in parts}) > 1]
+        short = [".".join(p[k] for k in keep) for p in parts]
+        if keep and len(set(short)) == len(short):
+            return short
+    stems = [Path(n).stem for n in names]
+    return stems if len(set(stems)) == len(stems) else names
+
+
 def ref_label(k: int) -> str:
     """The name of reference ``k`` in the report: A, B, ..., Z, R27, ...
 
@@ -114,7 +183,11 @@ def error_browser_data(
     >>> d = error_browser_data(recs)
     >>> d["texts"], d["origins"], d["refs"], d["segments"][0]["by"]["0"]
     (['a b', 'a c'], ['S'], ['A', 'B'], {'rank': 2.0, 'n': 2, 'out': 1, 'rs': [0.4, 0.6], \
-'c': [[0, 0, [0.9, 0.7]]]})
+'c': [[0, 0, [0.9, 0.7], [0, 1]]]})
+
+    Each candidate ends with one flag per comparison: whether it beats the reference of that
+    comparison (:func:`beats`; a candidate identical to the held-out reference never does: here
+    "a b" is reference A, so it does not beat A whatever the stored scores say).
     """
     texts: dict[str, int] = {}
     origins: dict[str, int] = {}
@@ -127,24 +200,41 @@ def error_browser_data(
     def tid(text: str) -> int:
         return texts.setdefault(text, len(texts))
 
+    directions = directions or {}
     for rec in records:
         m = metrics.setdefault(rec["metric"], len(metrics))
+        higher = bool(directions.get(rec["metric"], True))
         s = int(rec["segment"])
         refs = rec.get("references") or []
         n_refs = max(n_refs, len(refs))
         oracle = rec.get("oracle", oracle)
         n_comp = max(n_comp, int(rec.get("n_comparisons", 1)))
         entry = segments.setdefault(s, {"s": s, "refs": [tid(r) for r in refs]})
+        ref_scores = rec.get("reference_scores")
+        loo = rec.get("oracle", oracle) == "leave-one-out"
         cands = []
         for c in rec["candidates"]:
             scores = c.get("scores")
             if scores is None:
                 scores = [c["score"]] if c.get("score") is not None else []
+            text = c.get("text", "")
+            wins = []
+            for j, v in enumerate(scores):
+                if ref_scores:
+                    held = loo and len(scores) == len(ref_scores)
+                    o = ref_scores[j] if held else sum(ref_scores) / len(ref_scores)
+                    # a candidate identical to the held-out reference ties it, whatever the
+                    # rounding of the two stored scores
+                    same = held and j < len(refs) and text == refs[j]
+                else:
+                    o, same = rec.get("oracle_score"), False
+                wins.append(int(o is not None and not same and beats(float(v), float(o), higher)))
             cands.append(
                 [
-                    tid(c.get("text", "")),
+                    tid(text),
                     origins.setdefault(c.get("origin") or "", len(origins)),
                     [float(v) for v in scores],
+                    wins,
                 ]
             )
         item: dict[str, Any] = {
@@ -158,7 +248,6 @@ def error_browser_data(
             item["os"] = float(rec["oracle_score"])
         item["c"] = cands
         entry.setdefault("by", {})[str(m)] = item
-    directions = directions or {}
     names = list(metrics)
     return {
         "texts": list(texts),
@@ -168,6 +257,7 @@ def error_browser_data(
         "higher": [bool(directions.get(n, True)) for n in names],
         "refs": [ref_label(k) for k in range(n_refs)],
         "ref_files": [Path(f).name for f in ref_files][:n_refs],
+        "ref_names": reference_names(list(ref_files))[:n_refs] if ref_files else [],
         "oracle": oracle,
         "comparisons": n_comp,
         "per_segment": per_segment,
@@ -181,9 +271,47 @@ def _nan(x: Any) -> float:
     return float("nan") if x is None else float(x)
 
 
+def orange_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """ORANGE rows with every tied best marked ``best`` (the run marks one) and the p-value
+    of the paired test against the best as text (``p_text``) where the run has it.
+
+    Examples
+    --------
+    >>> rows = orange_rows([
+    ...     {"metric": "a", "orange": 0.65, "best": True, "equivalent_to_best": False},
+    ...     {"metric": "b", "orange": 0.65, "best": False, "equivalent_to_best": True,
+    ...      "p_value": 1.0},
+    ...     {"metric": "c", "orange": 0.68, "best": False, "equivalent_to_best": True,
+    ...      "p_value": 0.3},
+    ...     {"metric": "d", "orange": 0.70, "best": False, "equivalent_to_best": False,
+    ...      "p_value": 0.004}])
+    >>> [(r["metric"], r["best"], r["p_text"]) for r in rows]
+    [('a', True, ''), ('b', True, '= best'), ('c', False, '= best (p = 0.300)'), \
+('d', False, 'p = 0.004')]
+    """
+    best = tied_best([r.get("orange") for r in rows], higher=False)
+    out = []
+    for r, b in zip(rows, best, strict=True):
+        p = r.get("p_value")
+        has_p = p is not None and p == p
+        if b:
+            text = "= best" if not r.get("best") else ""
+        elif has_p and r.get("equivalent_to_best"):
+            text = f"= best (p = {p:.3f})"
+        elif has_p:
+            text = f"p = {p:.3f}"
+        else:
+            text = ""
+        out.append(
+            {**r, "best": b, "equivalent_to_best": bool(r.get("equivalent_to_best")) and not b,
+             "p_text": text}
+        )  # fmt: skip
+    return out
+
+
 def _orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int) -> dict:
     table = run["results"]["table"]
-    rows = table["rows"]
+    rows = orange_rows(table["rows"])
     names = [r["metric"] for r in rows]
     dots = ci_dots(
         names,
@@ -235,10 +363,12 @@ def _orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int
         best = next((r["metric"] for r in rows if r["best"]), None)
         if best in errors["metrics"]:
             errors["initial"] = errors["metrics"].index(best)  # the browser opens on the best
+    agreement = run["results"].get("reference_agreement")
     return {
         "table": table,
         "rows": rows,
         "dots": dots,
+        "agreement": agreement,
         "curve": curve_svg,
         "curve_names": curve_names,
         "errors": errors,
@@ -250,11 +380,88 @@ def _direction(higher: bool) -> str:
     return "higher is better" if higher else "lower is better"
 
 
+def is_baseline(row: dict[str, Any]) -> bool:
+    """Whether a result row is a trivial baseline: the row's own ``baseline`` key, else the
+    registered family's ``baseline`` attribute (``len``, ``lendiff``).
+
+    Examples
+    --------
+    >>> is_baseline({"metric": "len:sign=-1"}), is_baseline({"metric": "bleus:4"})
+    (True, False)
+    """
+    if "baseline" in row:
+        return bool(row["baseline"])
+    from mtpalette.metrics.registry import metric_class
+
+    family = str(row.get("metric", "")).partition(":")[0].partition(",")[0]
+    try:
+        return bool(getattr(metric_class(family), "baseline", False))
+    except (UserInputError, KeyError, ValueError, ImportError):
+        return False
+
+
+def baseline_notes(table: dict[str, Any]) -> dict[str, str]:
+    """The plain sentence of every metric not significantly above the best baseline, from a
+    table's ``baselines`` entry (:meth:`mtpalette.stats.baselines.BaselineReport.to_dict`).
+
+    Examples
+    --------
+    >>> baseline_notes({"baselines": {"comparisons": [{"metric": "a", "note": ""},
+    ...                                               {"metric": "b", "note": "b is below"}]}})
+    {'b': 'b is below'}
+    """
+    comparisons = (table.get("baselines") or {}).get("comparisons") or []
+    return {c["metric"]: c["note"] for c in comparisons if c.get("note")}
+
+
+def cluster_rows(table: dict[str, Any]) -> list[dict[str, Any]]:
+    """Correlation rows with ``top`` (every metric tied with the highest value) and ``p_text``:
+    the p-value that made each cluster boundary (the first metric of a cluster, against the
+    metric above it that is significantly better) and, inside a cluster, the p-value against
+    the cluster's first metric ("= best" in cluster 1), from the table's comparisons.
+
+    Examples
+    --------
+    >>> t = {"alpha": 0.05, "rows": [
+    ...     {"metric": "a", "correlation": 0.5, "cluster": 1},
+    ...     {"metric": "b", "correlation": 0.5, "cluster": 1},
+    ...     {"metric": "c", "correlation": 0.3, "cluster": 2}],
+    ...     "comparisons": [{"better": "a", "worse": "b", "p_value": 0.5},
+    ...                     {"better": "a", "worse": "c", "p_value": 0.01}]}
+    >>> [(r["metric"], r["top"], r["p_text"]) for r in cluster_rows(t)]
+    [('a', True, ''), ('b', True, '= best (p = 0.500 vs a)'), ('c', False, 'p = 0.010 vs a')]
+    """
+    rows = table["rows"]
+    alpha = float(table.get("alpha", 0.05))
+    top = tied_best([r.get("correlation") for r in rows], higher=True)
+    tests: dict[str, list[dict[str, Any]]] = {}
+    for c in table.get("comparisons") or []:
+        tests.setdefault(c["worse"], []).append(c)
+    first: dict[Any, str] = {}
+    out = []
+    for r, is_top in zip(rows, top, strict=True):
+        cluster = r.get("cluster")
+        head = first.setdefault(cluster, r["metric"])
+        made = tests.get(r["metric"], [])
+        boundary = [c for c in made if c["p_value"] is not None and c["p_value"] <= alpha]
+        if boundary:  # the test that opened this cluster
+            c = boundary[-1]
+            text = f"p = {c['p_value']:.3f} vs {c['better']}"
+        else:
+            c = next((c for c in made if c["better"] == head), made[0] if made else None)
+            text = "" if c is None else f"p = {c['p_value']:.3f} vs {c['better']}"
+            if text and cluster == 1:
+                text = f"= best ({text})"
+        out.append({**r, "top": is_top, "p_text": text, "baseline": is_baseline(r)})
+    notes = baseline_notes(table)
+    return [{**r, "below_baseline": notes.get(r["metric"], "")} for r in out]
+
+
 def _correlation_section(run: dict[str, Any], human_name: str = "human") -> dict:
     tables = []
     seg_scores = run["results"].get("segment_scores")
     for t in run["results"]["tables"]:
-        rows = t["rows"]
+        rows = cluster_rows(t)
         conf = 100 * t.get("confidence", 0.95)
         dots = ci_dots(
             [r["metric"] for r in rows],
@@ -264,15 +471,26 @@ def _correlation_section(run: dict[str, Any], human_name: str = "human") -> dict
             xlabel=f"{t['statistic']} ({t.get('level', 'segment')} level), higher is better; "
             "error metrics negated",
             title=f"Correlation with {human_name} scores, {conf:g}% bootstrap intervals",
-            best=[r["cluster"] == 1 and k == 0 for k, r in enumerate(rows)],
-            equivalent=[r["cluster"] == 1 and k > 0 for k, r in enumerate(rows)],
+            best=[r["top"] for r in rows],
+            equivalent=[r["cluster"] == 1 and not r["top"] for r in rows],
             labels=[
-                r["metric"] + ("" if r["metric_higher_is_better"] else " (neg.)") for r in rows
+                r["metric"]
+                + ("" if r["metric_higher_is_better"] else " (neg.)")
+                + (" [baseline]" if r["baseline"] else "")
+                for r in rows
             ],
             best_label="highest",
             equivalent_label="same cluster (not significantly worse)",
         )
-        tables.append({"table": t, "rows": rows, "dots": dots})
+        tables.append(
+            {
+                "table": t,
+                "rows": rows,
+                "dots": dots,
+                "chance": t.get("chance"),
+                "notes": list(baseline_notes(t).values()),
+            }
+        )
     scatters = []
     seg_table = next(
         (t for t in run["results"]["tables"] if t.get("level", "segment") == "segment"), None
@@ -365,6 +583,11 @@ def dataset_label(run: dict[str, Any], path: Path | None) -> str:
     --------
     >>> dataset_label({"inputs": {"refs": [{"path": "/d/wmt21/zhen/ref.txt"}]}}, None)
     'zhen'
+    >>> ref = "/d/wmt21/txt/references/newstest2021.de-en.ref.A.en"
+    >>> dataset_label({"inputs": {"refs": [{"path": ref}]}}, None)
+    'newstest2021 de-en'
+    >>> dataset_label({"inputs": {"refs": [{"path": "/d/wmt21/references/ref.txt"}]}}, None)
+    'wmt21'
     """
     ins = run.get("inputs") or {}
     if ins.get("bundled"):
@@ -374,8 +597,18 @@ def dataset_label(run: dict[str, Any], path: Path | None) -> str:
         if isinstance(value, list) and value and isinstance(value[0], dict):
             value = value[0]
         if isinstance(value, dict) and value.get("path"):
-            return Path(value["path"]).parent.name or Path(value["path"]).name
+            p = Path(value["path"])
+            found = _TESTSET.search(p.name)
+            if found:  # WMT's naming: newstest2021.de-en.ref.A.en
+                return f"{found.group(1)} {found.group(2)}"
+            for folder in p.parents:
+                if folder.name.lower() not in _GENERIC_FOLDERS:
+                    return folder.name
+            return p.stem
     return path.parent.name if path is not None else "run"
+
+
+_TESTSET = re.compile(r"^([A-Za-z]+\d{2,4})\.([a-z]{2,3}-[a-z]{2,3})\.")
 
 
 def systems_table(
@@ -482,9 +715,9 @@ def summary_table(sections: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
                         "cells": {
                             r["metric"]: (
                                 f"{r['correlation']:.4f}" if r["correlation"] is not None else "-",
-                                ("best" if k == 0 else "equiv") if r["cluster"] == 1 else "",
+                                ("best" if r["top"] else "equiv") if r["cluster"] == 1 else "",
                             )
-                            for k, r in enumerate(item["rows"])
+                            for r in item["rows"]
                         },
                     }
                 )

@@ -4,6 +4,12 @@ Every figure is made with matplotlib's object API on an Agg canvas (no pyplot st
 turned into an SVG string with its text kept as text (``svg.fonttype: none``) and a fixed hash
 salt, so the same run gives the same file. Dense scatter points are rasterised inside the SVG
 to keep the report small.
+
+Layout: every figure uses matplotlib's constrained layout, which makes room for titles,
+legends, colour bars and axis labels (``tight_layout`` clipped a colour-bar label and let the
+legend of the interval chart sit on its title). Labels of scattered points are placed by
+:func:`place_labels`, which tries positions around each point and leaves out a label that
+would overlap another label or a dot (the note under the plot names them).
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ def _figure(width: float, height: float):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(width, height), dpi=100)
+    fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
     FigureCanvasAgg(fig)
     return fig
 
@@ -112,15 +118,8 @@ def ci_dots(
         Line2D([], [], marker="D", color=EQUIV, mfc="white", ls="none", label=equivalent_label),
         Line2D([], [], marker="o", color=OTHER, mfc=OTHER, ls="none", label="others"),
     ]
-    ax.legend(
-        handles=handles,
-        fontsize=7,
-        loc="lower center",
-        bbox_to_anchor=(0.5, 1.06),
-        ncol=3,
-        frameon=False,
-    )
-    fig.tight_layout()
+    # below the axes, outside them: constrained layout keeps it off the title and the labels
+    fig.legend(handles=handles, fontsize=7, loc="outside lower center", ncol=3, frameon=False)
     return svg_of(fig)
 
 
@@ -197,8 +196,84 @@ def segment_scatter(
     extra = f"; {outside} beyond the axis, drawn at its edge" if outside else ""
     ax.set_title(f"{note}\n{len(x)} translations{extra}", fontsize=7.5)
     ax.tick_params(labelsize=7)
-    fig.tight_layout()
     return svg_of(fig)
+
+
+#: where a point's label may go, tried in order: (dx, dy) in points and the alignment
+_LABEL_SPOTS = (
+    (4, 3, "left", "bottom"),
+    (4, -3, "left", "top"),
+    (-4, 3, "right", "bottom"),
+    (-4, -3, "right", "top"),
+    (0, 6, "center", "bottom"),
+    (0, -6, "center", "top"),
+    (10, 0, "left", "center"),
+    (-10, 0, "right", "center"),
+    (12, 9, "left", "bottom"),
+    (-12, 9, "right", "bottom"),
+    (12, -9, "left", "top"),
+    (-12, -9, "right", "top"),
+)
+
+
+def place_labels(ax, x, y, names, *, fontsize: float = 6.5, marker_px: float = 4.0) -> list[str]:
+    """Label each point with its name where the label overlaps no other label, no other dot
+    and stays inside the axes; a name with no free spot is left out. Returns the names left
+    out.
+
+    The spots are tried in the order of :data:`_LABEL_SPOTS` (right-above first); the points
+    with the nearest neighbours are labelled first, as they have the fewest free spots.
+
+    Examples
+    --------
+    >>> fig = _figure(3, 2)
+    >>> ax = fig.add_subplot(1, 1, 1)
+    >>> _ = ax.plot([0, 1, 1.001], [0, 1, 1.001], "o")
+    >>> place_labels(ax, [0, 1, 1.001], [0, 1, 1.001], ["A", "B", "C"])
+    []
+    >>> [t.get_text() for t in ax.texts]
+    ['B', 'C', 'A']
+    """
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    fig.draw_without_rendering()  # final axes position (constrained layout) and limits
+    pts = ax.transData.transform(np.column_stack([np.asarray(x, float), np.asarray(y, float)]))
+    box = ax.get_window_extent(renderer)
+    from matplotlib.transforms import Bbox
+
+    dots = [Bbox.from_bounds(px - marker_px, py - marker_px, 2 * marker_px, 2 * marker_px)
+            for px, py in pts]  # fmt: skip
+    dist = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(dist, np.inf)
+    order = np.argsort(dist.min(axis=1), kind="stable") if len(pts) > 1 else np.arange(len(pts))
+    taken: list = []
+    left_out: list[str] = []
+    for i in order:
+        placed = False
+        for dx, dy, ha, va in _LABEL_SPOTS:
+            text = ax.annotate(
+                names[i],
+                (x[i], y[i]),
+                xytext=(dx, dy),
+                textcoords="offset points",
+                ha=ha,
+                va=va,
+                fontsize=fontsize,
+                color="#333",
+            )
+            bb = text.get_window_extent(renderer).expanded(1.04, 1.08)
+            inside = bb.x0 >= box.x0 and bb.x1 <= box.x1 and bb.y0 >= box.y0 and bb.y1 <= box.y1
+            clash = any(bb.overlaps(t) for t in taken) or any(
+                bb.overlaps(d) for j, d in enumerate(dots) if j != i
+            )
+            if inside and not clash:
+                taken.append(bb)
+                placed = True
+                break
+            text.remove()
+        if not placed:
+            left_out.append(names[i])
+    return left_out
 
 
 def system_scatter(
@@ -227,19 +302,17 @@ def system_scatter(
     for i, name in enumerate(systems):
         (dot,) = ax.plot([x[i]], [y[i]], "o", ms=5, color="#1b7e6a", mec="white", mew=0.6)
         dot.set_gid(f"sys-{name}")
-        ax.annotate(
-            name,
-            (x[i], y[i]),
-            xytext=(4, 3),
-            textcoords="offset points",
-            fontsize=6.5,
-            color="#333",
-        )
     ax.set_xlabel(xlabel, fontsize=8)
     ax.set_ylabel(ylabel, fontsize=8)
     ax.set_title(note, fontsize=7.5)
     ax.tick_params(labelsize=7)
     ax.grid(True, alpha=0.3)
     ax.margins(x=0.18, y=0.1)
-    fig.tight_layout()
+    left_out = place_labels(ax, x, y, list(systems))
+    if left_out:  # a longer axis label moves the axes: place the labels again
+        ax.set_xlabel(f"{xlabel}\nnot labelled (no room): {', '.join(left_out)}", fontsize=8)
+        for text in list(ax.texts):
+            text.remove()
+        left_out = place_labels(ax, x, y, list(systems))
+        ax.set_xlabel(f"{xlabel}\nnot labelled (no room): {', '.join(left_out)}", fontsize=8)
     return svg_of(fig)
