@@ -488,8 +488,10 @@ def test_mt_metrics_eval_folder_equals_the_bundled_task(tmp_path):
     data, _, _ = load_task(bundled="zhen")
     paths = bundled_mqm_ted("zhen")
     root = tmp_path / "wmt21"
-    for sub in ("human-scores", "references", "system-outputs/zh-en"):
+    for sub in ("human-scores", "references", "sources", "system-outputs/zh-en"):
         (root / sub).mkdir(parents=True)
+    source = paths["source"].read_text(encoding="utf-8")
+    (root / "sources" / "zh-en.txt").write_text(source, encoding="utf-8")
     ref_a = paths["refs"][0].read_text(encoding="utf-8")
     (root / "references" / "zh-en.refA.txt").write_text(ref_a, encoding="utf-8")
     (root / "system-outputs" / "zh-en" / "refA.txt").write_text(ref_a, encoding="utf-8")
@@ -505,7 +507,8 @@ def test_mt_metrics_eval_folder_equals_the_bundled_task(tmp_path):
 
     common = ["-m", "bleu", "chrf", "--stat", "pearson,kendall", "--bootstrap", "100"]
     out_a, out_b = tmp_path / "a.json", tmp_path / "b.json"
-    result = _run("correlate", "--mtme", str(root), "--lp", "zh-en", *common, "--json", str(out_a))
+    mtme = ["--mtme", str(root), "--lp", "zh-en", "--mtme-ref", "refA", "--human", "mqm"]
+    result = _run("correlate", *mtme, *common, "--json", str(out_a))
     assert result.exit_code == 0, result.output
     bundled = [*common, "--json", str(out_b)]
     one_ref = ["--judgments", str(paths["judgments"]), "--refs", str(paths["refs"][0])]
@@ -520,6 +523,6 @@ def test_mt_metrics_eval_folder_equals_the_bundled_task(tmp_path):
         assert [(r["metric"], r["correlation"], r["low"], r["high"]) for r in ta["rows"]] == [
             (r["metric"], r["correlation"], r["low"], r["high"]) for r in tb["rows"]
         ]
-    missing = _run("correlate", "--mtme", str(root), "--lp", "zh-en", "--human", "wmt-z")
+    missing = _run("correlate", *mtme[:-1], "wmt-z")
     assert isinstance(missing.exception, UserInputError)
-    assert "zh-en.mqm.seg.score" in str(missing.exception)
+    assert "zh-en.wmt-z.seg.score" in str(missing.exception)
