@@ -249,6 +249,7 @@ class CorrelationRun(Description):
     test: str = "permutation"
     permutations: int = 1000
     alpha: float = 0.05
+    baselines: bool = True
     outputs: CorrelationOutputs = field(default_factory=CorrelationOutputs)
 
     @property
@@ -319,6 +320,8 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
         scores = (score_segments(data, parsed) if parsed else []) + [
             external_segment_scores(data, m) for m in external
         ]
+        base = _baselines(run, parsed) if run.level == "segment" and run.baselines else []
+        base_scores = score_segments(data, base) if base else []
         if out.export_scores is not None:
             rows = lambda m: export_segment_scores(data, m)  # noqa: E731
             for path in export_all(out.export_scores, parsed, rows):
@@ -330,7 +333,7 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
             tables.append(
                 correlation_table(
                     data,
-                    scores,
+                    scores + base_scores,
                     statistic=s,
                     grouping=run.grouping,
                     level=run.level,
@@ -339,7 +342,9 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
                     **run.common(),
                 )  # fmt: skip
             )
-        signatures = {sc.name: sc.signature for sc in scores}
+        for table in tables:
+            _against_baselines(table, data, scores, base_scores, run, feedback)
+        signatures = {sc.name: sc.signature for sc in scores + base_scores}
         summary = {
             "n_systems": data.n_systems,
             "n_items": data.n_items,
@@ -352,6 +357,52 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
         out.out_dir.mkdir(parents=True, exist_ok=True)
     _write(run, out, result, {**inputs, **summary}, data, scores)
     return result
+
+
+#: the trivial baselines every segment-level correlation is shown with (metrics/length.py):
+#: MQM counts errors and longer segments have more, so minus the length can beat real metrics
+BASELINE_SPECS = ("len:sign=-1", "len", "lendiff")
+
+
+def _baselines(run: CorrelationRun, parsed: list) -> list:
+    """The baseline metrics not already among the run's metrics."""
+    given = {m.spec for m in parsed}
+    specs = [s for s in BASELINE_SPECS if s not in given]
+    return parse_specs(specs, tokenize=run.tokenize, lowercase=run.lowercase)
+
+
+def _against_baselines(table, data, scores, base_scores, run, feedback: Feedback) -> None:
+    """Test each metric against the best length baseline (the clusters' test, one-sided) and
+    record the chance level of the statistic; say in one sentence which metrics do not beat
+    the baseline."""
+    from mtpalette.stats.baselines import compare_with_best_baseline
+    from mtpalette.stats.chance import chance_level
+
+    metrics = {sc.name: sc.oriented() for sc in scores if not getattr(sc.metric, "baseline", False)}
+    if table.level == "segment" and base_scores and metrics:
+        report = compare_with_best_baseline(
+            data.human,
+            metrics,
+            {sc.name: sc.oriented() for sc in base_scores},
+            table.statistic,
+            grouping=table.grouping,
+            test="bootstrap" if run.test == "bootstrap" else "permutation",
+            n_resamples=max(run.permutations, 1),
+            alpha=run.alpha,
+            seed=run.seed,
+            epsilon=run.epsilon,
+        )
+        table.info["baselines"] = report.to_dict()
+        for sentence in report.sentences():
+            feedback.warn(f"note: {sentence}")
+    try:
+        chance = chance_level(data.human, table.statistic, grouping=table.grouping,
+                              epsilon=run.epsilon, seed=run.seed)  # fmt: skip
+    except (ValueError, UserInputError) as exc:  # e.g. too many ties to list for calibration
+        table.info["chance"] = {"unavailable": str(exc)}
+    else:
+        if chance is not None:
+            table.info["chance"] = chance.to_dict()
 
 
 def _write(run, out: CorrelationOutputs, result: CorrelationResult, inputs, data, scores) -> None:

@@ -83,10 +83,11 @@ def print_correlation(console: Console, table: CorrelationTable, *, title: str =
     t.add_column("Dir", justify="center")
     if any(r.epsilon is not None for r in table.rows):
         t.add_column("epsilon", justify="right")
+    baselines = set(table.info.get("baselines", {}).get("baselines", {}))
     for r in table.rows:
         ci = "-" if math.isnan(r.ci.low) else f"[{r.ci.low:.4f}, {r.ci.high:.4f}]"
         cells = [
-            r.metric,
+            f"{r.metric} (baseline)" if r.metric in baselines else r.metric,
             f"{r.value:.4f}",
             ci,
             "-" if r.cluster is None else str(r.cluster),
@@ -110,6 +111,7 @@ def print_correlation(console: Console, table: CorrelationTable, *, title: str =
         "current one is significantly better); Dir '-': an error metric, negated before "
         "correlating",
     )
+    _baseline_notes(console, table)
 
 
 def print_agreement(console: Console, a: Agreement) -> None:
@@ -218,3 +220,25 @@ def show_correlation(result: CorrelationResult, notes: Console) -> None:
         print_correlation(out, table, title=title)
     emit_signatures(out, result.signatures)
     show_written(notes, result.outputs)
+
+
+def _baseline_notes(console: Console, table: CorrelationTable) -> None:
+    """The best trivial baseline, the metrics that do not beat it, the chance level."""
+    report = table.info.get("baselines")
+    if report:
+        flagged = [c["metric"] for c in report["comparisons"] if not c["beats_baseline"]]
+        verdict = (
+            f"not significantly above it: {', '.join(flagged)}"
+            if flagged
+            else "every metric is significantly above it"
+        )
+        emit_note(
+            console,
+            f"baselines (length, marked): the best is {report['best_baseline']} "
+            f"({report['baselines'][report['best_baseline']]:.4f}); {verdict} "
+            f"(one-sided {report['test']} test)",
+        )
+    chance = table.info.get("chance")
+    if chance and "chance" in chance:
+        emit_note(console, f"chance level of {table.statistic}: {chance['chance']:.4f} "
+                           f"({chance['method']})")  # fmt: skip
