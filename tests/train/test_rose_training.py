@@ -38,11 +38,13 @@ def _two_rows() -> np.ndarray:
 @pytest.mark.parametrize(
     ("settings", "w0"),
     [
-        # min 1/2 w^2 + C sum max(0, |y - w z - b| - eps), y = (1, 0), z = (+1, -1):
-        # the loss is 2C (0.5 - eps - w) below w = 0.5 - eps = 0.4, so w = min(2C, 0.4)
-        (SvmSettings(C=0.1), 0.2),
-        (SvmSettings(C=1.0), 0.4),
-        # least squares: w + 2C (2w - 1) = 0, w = 2C / (1 + 4C) = 1/7 at C = 0.1
+        # the targets y = (1, 0) are standardised to t = (+1, -1) (mean 0.5, sd 0.5), the
+        # fitted weight scaled back by 0.5. min 1/2 w^2 + C sum max(0, |t - w z - b| - eps),
+        # z = (+1, -1): the loss is 2C (1 - eps - w) below w = 1 - eps = 0.9, so
+        # w = min(2C, 0.9): 0.2 -> 0.1 at C = 0.1, 0.9 -> 0.45 at C = 1
+        (SvmSettings(C=0.1), 0.1),
+        (SvmSettings(C=1.0), 0.45),
+        # least squares: w + 4C (w - 1) = 0, w = 4C / (1 + 4C) = 2/7 at C = 0.1 -> 1/7
         (SvmSettings(C=0.1, loss="squared"), 1 / 7),
     ],
 )
@@ -52,6 +54,7 @@ def test_regression_losses_hand_solved(settings, w0):
     assert m.bias == pytest.approx(0.5, abs=2e-3)
     assert m.loss == (settings.loss or "epsilon") and m.kernel == "linear"
     assert m.info["epsilon"] == (0.1 if settings.loss is None else 0.0)
+    assert m.info["targets"] == {"standardised": True, "mean": 0.5, "sd": 0.5}
 
 
 @pytest.mark.parametrize(
