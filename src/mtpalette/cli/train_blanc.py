@@ -193,7 +193,11 @@ def train_blanc_cmd(
     out.print(
         f"BLANC trained on {what}: alpha={p.alpha:.4g} beta={p.beta:.4g} gamma={p.gamma:.4g} "
         f"bf={p.bf:.4g} n={p.n or '*'} gap={p.gap}"
-        + (f" lw={p.lw:.4g} lt={p.lt:.4g}" if pos else "")
+        + (
+            (f" lw={p.lw:.4g} lt={p.lt:.4g}" if p.tagged else " lw=off (tags did not help)")
+            if pos
+            else ""
+        )
         + (f" posmix={p.posmix:.4g}" if posmix else "")
     )
     out.print(f"  train: {result.value:.4f} (default parameters {default_value:.4f})")

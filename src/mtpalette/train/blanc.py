@@ -295,19 +295,52 @@ def train_blanc(
     max_evaluations: int = 2000,
     on_evaluation=None,
 ) -> BlancTraining:
-    """Fit BLANC's parameters by hill-climbing with seeded restarts."""
+    """Fit BLANC's parameters by hill-climbing with seeded restarts.
+
+    With the POS weights inside the matches in ``space`` (``lw``, ``lt``: every step in them
+    recomputes the ACS counts, as a step in alpha or beta does), training runs in two stages:
+    first the other parameters with the POS weights off (tag-only positions do not match:
+    the climb without POS, ``restarts`` starts), then every parameter together from that
+    point with the POS weights at their starting values (one start, the rest of the
+    evaluation budget). The better of the two stages is kept, so a data set on which the tags
+    do not help gets word-only BLANC (``lw`` None). The record's ``history`` marks each
+    evaluation's ``stage``.
+    """
     base = objective.base
     start = {d.name: getattr(base, d.name) for d in space}
-    climb = hill_climb(
-        objective,
-        space,
-        start=start,
-        restarts=restarts,
-        seed=seed,
-        halvings=halvings,
-        max_evaluations=max_evaluations,
-        on_evaluation=on_evaluation,
-    )
-    best = _params(base, climb.best)
+    kw = dict(seed=seed, halvings=halvings, on_evaluation=on_evaluation)
+    pos_dims = [d for d in space if d.name in ("lw", "lt")]
+    if not pos_dims:
+        climb = hill_climb(
+            objective, space, start=start, restarts=restarts, max_evaluations=max_evaluations, **kw
+        )
+        best = _params(base, climb.best)
+    else:
+        words = [d for d in space if d not in pos_dims]
+        off = {"lw": None, "lt": 0.0}
+        first = hill_climb(
+            lambda values: objective({**values, **off}),
+            words,
+            start={d.name: start[d.name] for d in words},
+            restarts=restarts,
+            max_evaluations=max_evaluations,
+            **kw,
+        )
+        budget = max(max_evaluations - first.n_evaluations, 1)
+        second = hill_climb(
+            objective,
+            space,
+            start={**start, **first.best},
+            restarts=1,
+            max_evaluations=budget,
+            **kw,
+        )
+        history = [{**r, "stage": 1} for r in first.history]
+        history += [{**r, "stage": 2} for r in second.history]
+        if second.value > first.value:
+            climb = ClimbResult(second.best, second.value, history, seed, restarts)
+        else:
+            climb = ClimbResult({**first.best, **off}, first.value, history, seed, restarts)
+        best = _params(base, climb.best)
     value = climb.value if isinstance(objective, HumanObjective) else -climb.value
     return BlancTraining(best, value, climb, objective.describe())
