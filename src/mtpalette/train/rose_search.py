@@ -116,15 +116,23 @@ def _folds(groups: np.ndarray, folds: int, seed: int) -> list[tuple[np.ndarray, 
 
 
 def _search(
-    candidates: list[dict[str, Any]],
+    kind: str,
+    n_features: int,
+    groups: np.ndarray,
     settings: SvmSettings,
-    splits: list[tuple[np.ndarray, np.ndarray]],
     fit_and_score: Callable[[SvmSettings, np.ndarray, np.ndarray], float],
     *,
+    fixed: Iterable[str],
+    folds: int,
     seed: int,
     statistic: str,
     on_setting: Callable[[dict[str, Any]], None] | None,
-) -> SearchResult:
+) -> SearchResult | None:
+    """Every setting of :func:`grid` scored on every fold; None when nothing is searched."""
+    candidates = grid(settings, kind, n_features, fixed)
+    if candidates == [{}]:
+        return None
+    splits = _folds(groups, folds, seed)
     table = []
     for params in candidates:
         s = replace(settings, **params)
@@ -171,10 +179,6 @@ def search_regression(
     (12, 'pearson', True)
     """
     X, y, groups = np.asarray(X, float), np.asarray(y, float), np.asarray(groups)
-    candidates = grid(settings, "reg", X.shape[1], fixed)
-    if candidates == [{}]:
-        return None
-    splits = _folds(groups, folds, seed)
 
     def fit_and_score(s: SvmSettings, tr: np.ndarray, te: np.ndarray) -> float:
         if np.ptp(y[tr]) == 0:
@@ -182,14 +186,9 @@ def search_regression(
         model: RoseModel = fit_regression(X[tr], y[tr], extractor, settings=s)
         return pearson(y[te], model.score(X[te]))
 
+    search = dict(fixed=fixed, folds=folds, seed=seed, on_setting=on_setting)
     return _search(
-        candidates,
-        settings,
-        splits,
-        fit_and_score,
-        seed=seed,
-        statistic="pearson",
-        on_setting=on_setting,
+        "reg", X.shape[1], groups, settings, fit_and_score, statistic="pearson", **search
     )
 
 
@@ -216,10 +215,6 @@ def search_ranking(
     better, worse = np.asarray(better), np.asarray(worse)
     if np.any(groups[better] != groups[worse]):
         raise UserInputError("a preference pair spans two segments")
-    candidates = grid(settings, "rank", X.shape[1], fixed)
-    if candidates == [{}]:
-        return None
-    splits = _folds(groups, folds, seed)
 
     def fit_and_score(s: SvmSettings, tr: np.ndarray, te: np.ndarray) -> float:
         in_test = np.zeros(len(X), dtype=bool)
@@ -232,12 +227,7 @@ def search_ranking(
         scores = model.score(X)
         return rr_kendall(scores[better[test_pairs]], scores[worse[test_pairs]])
 
+    search = dict(fixed=fixed, folds=folds, seed=seed, on_setting=on_setting)
     return _search(
-        candidates,
-        settings,
-        splits,
-        fit_and_score,
-        seed=seed,
-        statistic="wmt12-kendall",
-        on_setting=on_setting,
+        "rank", X.shape[1], groups, settings, fit_and_score, statistic="wmt12-kendall", **search
     )
