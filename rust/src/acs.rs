@@ -99,7 +99,14 @@ fn cell(f: f64, hs: &mut f64, vs: &mut f64, diag: f64, node: f64, k: Factors) ->
     *hs = f + k.h * *hs;
     *vs = f + k.v * *vs;
     let u = *hs + *vs - f + k.d * diag;
-    (u, if node != 0.0 && diag != 0.0 { node * diag } else { 0.0 })
+    (
+        u,
+        if node != 0.0 && diag != 0.0 {
+            node * diag
+        } else {
+            0.0
+        },
+    )
 }
 
 /// Rows `A` and `B` (the next one) of one size at once, `B` one column behind `A`: each
@@ -293,12 +300,21 @@ pub fn acs_counts(
             Some(t) => {
                 let ta = &t.a[a.off[ra] as usize..a.off[ra + 1] as usize];
                 let tb = &t.b[b.off[rb] as usize..b.off[rb + 1] as usize];
-                let nodes = Tagged { a: x, b: y, ta, tb, w: t.weights };
+                let nodes = Tagged {
+                    a: x,
+                    b: y,
+                    ta,
+                    tb,
+                    w: t.weights,
+                };
                 dense.clear();
                 for i in 0..size.0 {
                     dense.extend((0..size.1).map(|j| nodes.weight(i, j)));
                 }
-                let nodes = Dense { node: dense, n: size.1 };
+                let nodes = Dense {
+                    node: dense,
+                    n: size.1,
+                };
                 acs_pair(&nodes, size, d, h, v, o, w)
             }
         }
@@ -361,7 +377,11 @@ mod tests {
         };
         let out = acs_counts(&a, &b, &[0], &[0], 1.0, 1.0, 1.0, 3, Some(&tags)).unwrap();
         assert_eq!(out, vec![2.0, 1.25, 0.25]);
-        let short = Tags { a: &t[..2], b: &t, weights };
+        let short = Tags {
+            a: &t[..2],
+            b: &t,
+            weights,
+        };
         assert!(acs_counts(&a, &b, &[0], &[0], 1.0, 1.0, 1.0, 3, Some(&short)).is_err());
     }
 }
