@@ -282,9 +282,11 @@ fn nist_stats<'py>(
     array(py, out, &[n_hyp, 5 * inp.ids.dim().0])
 }
 
-/// ACS counts `(P, kmax)` of rows `pa[p]` of `a` and `pb[p]` of `b`.
+/// ACS counts `(P, kmax)` of rows `pa[p]` of `a` and `pb[p]` of `b`; `tags`: POS tags
+/// aligned with `a_ids` and `b_ids` and the node weights `(tag_only, word_only)`.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (a_ids, a_off, b_ids, b_off, pa, pb, factors, kmax, tags=None))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn acs_counts<'py>(
     py: Python<'py>,
     a_ids: PyReadonlyArray1<'py, i32>,
@@ -295,6 +297,11 @@ fn acs_counts<'py>(
     pb: PyReadonlyArray1<'py, i64>,
     factors: (f64, f64, f64),
     kmax: usize,
+    tags: Option<(
+        PyReadonlyArray1<'py, i32>,
+        PyReadonlyArray1<'py, i32>,
+        (f64, f64),
+    )>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let a = acs::Rows {
         ids: slice(&a_ids, "a_ids")?,
@@ -305,9 +312,20 @@ fn acs_counts<'py>(
         off: slice(&b_off, "b_off")?,
     };
     let (pa, pb) = (slice(&pa, "pa")?, slice(&pb, "pb")?);
+    let tagged = match &tags {
+        None => None,
+        Some((ta, tb, (tag_only, word_only))) => Some(acs::Tags {
+            a: slice(ta, "a_tags")?,
+            b: slice(tb, "b_tags")?,
+            weights: acs::NodeWeights {
+                tag_only: *tag_only,
+                word_only: *word_only,
+            },
+        }),
+    };
     let (d, h, v) = factors;
     let out = run(py, "acs_counts", || {
-        acs::acs_counts(&a, &b, pa, pb, d, h, v, kmax)
+        acs::acs_counts(&a, &b, pa, pb, d, h, v, kmax, tagged.as_ref())
     })?;
     array(py, out, &[pa.len(), kmax])
 }

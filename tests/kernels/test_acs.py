@@ -134,3 +134,80 @@ def test_largest_size_is_lcs_on_real_pairs(real_pairs):
         counts = acs_pair(c, r, alpha=0.0, beta=0.0, kmax=max(len(c), len(r), 1))
         top = int(np.flatnonzero(counts)[-1]) + 1 if counts.any() else 0
         assert top == LCSseq.similarity(c.tolist(), r.tolist())
+
+
+# ------------------------------------------------- POS features inside each match (eq. 6)
+tag_weights = st.tuples(st.sampled_from([0.0, 0.2, 1.0]), st.sampled_from([0.3, 1.0]))
+
+
+@st.composite
+def tagged(draw, size):
+    words = draw(size)
+    tags = draw(st.lists(st.integers(0, 2), min_size=len(words), max_size=len(words)))
+    return words, tags
+
+
+@settings(max_examples=150, deadline=None)
+@given(tagged(small), tagged(small), weights, weights, gaps, tag_weights)
+def test_tagged_fast_equals_definition(a, b, alpha, beta, gap, nw):
+    kw = dict(alpha=alpha, beta=beta, kmax=7, gap=gap, tags=(a[1], b[1]), weights=nw)
+    close(acs_pair(a[0], b[0], **kw), acs_counts_brute(a[0], b[0], **kw))
+
+
+@settings(max_examples=100, deadline=None)
+@given(tagged(medium), tagged(medium), weights, weights, gaps, tag_weights, st.integers(1, 15))
+def test_tagged_fast_equals_paper_algorithm(a, b, alpha, beta, gap, nw, kmax):
+    kw = dict(alpha=alpha, beta=beta, kmax=kmax, gap=gap, tags=(a[1], b[1]), weights=nw)
+    close(acs_pair(a[0], b[0], **kw), acs_counts_slow(a[0], b[0], **kw))
+
+
+def _tagged_real(real_pairs, n):
+    from mtpalette.metrics.blanc import pos_view
+
+    hyps, refs = real_pairs["one_ref"]
+    texts = hyps[:n] + refs[0][:n]
+    words = Encoder(TextView("13a", False)).encode(texts)
+    tags = Encoder(pos_view(TextView("13a", False))).encode(texts)
+    return [((words[i], tags[i]), (words[n + i], tags[n + i])) for i in range(n)]
+
+
+def test_tagged_special_cases_on_real_pairs(real_pairs):
+    """On 200 real pairs, tagged by the bundled tagger: (1) no tag-only match and lt = 0 is
+    plain ACS exactly; (2) tags equal to the words is plain ACS whatever the weights; (3) with
+    lw = 0 (tag-only matches weigh 1) and lt = 0 a match is a position whose words or tags
+    agree: the largest size with a count is the LCS under that match, alpha = beta = 0 size 2
+    counts its common skip-bigrams, and a very large alpha counts contiguous chains only."""
+    for (cw, ct), (rw, rt) in _tagged_real(real_pairs, 200):
+        kw = dict(alpha=0.7, beta=0.3, kmax=6)
+        plain = acs_pair(cw, rw, **kw)
+        np.testing.assert_array_equal(plain, acs_pair(cw, rw, tags=(ct, rt), weights=(0, 1), **kw))
+        np.testing.assert_array_equal(
+            plain, acs_pair(cw, rw, tags=(cw, rw), weights=(0.3, 0.2), **kw)
+        )
+        match = np.equal.outer(cw, rw) | np.equal.outer(ct, rt)
+        m, n = match.shape
+        lcs = np.zeros((m + 1, n + 1), dtype=int)
+        for i in range(m):
+            for j in range(n):
+                lcs[i + 1, j + 1] = (
+                    lcs[i, j] + 1 if match[i, j] else max(lcs[i, j + 1], lcs[i + 1, j])
+                )
+        kw = dict(tags=(ct, rt), weights=(1.0, 1.0))
+        counts = acs_pair(cw, rw, alpha=0, beta=0, kmax=max(m, n, 1), **kw)
+        top = int(np.flatnonzero(counts)[-1]) + 1 if counts.any() else 0
+        assert top == lcs[m, n]
+        pairs = int(match.sum())
+        skip2 = sum(
+            int(match[i + 1 :, j + 1 :].sum()) for i, j in zip(*np.nonzero(match), strict=True)
+        )
+        assert counts[0] == pairs and counts[1] == skip2
+        big = acs_pair(cw, rw, alpha=60.0, beta=0.0, kmax=3, **kw)
+        runs = [
+            sum(
+                bool(match[i : i + k, j : j + k].diagonal().all())
+                for i in range(m - k + 1)
+                for j in range(n - k + 1)
+            )  # fmt: skip
+            for k in (1, 2, 3)
+        ]
+        np.testing.assert_allclose(big, runs, rtol=1e-9, atol=1e-12)

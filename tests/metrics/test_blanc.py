@@ -143,15 +143,77 @@ def test_pos_feature_hand_computed():
     # tagged DET NOUN VERB DET NOUN PUNCT both (the bundled tagger); words in common: The, the,
     # "." -> P1 = R1 = 3/6; skip-bigrams (alpha = 0): (The, the), (The, .), (the, .) of
     # C(6, 2) = 15 -> P2 = R2 = 1/5; word P = R = F = (1/2 + 1/5) / 2 = 0.35. The tag
-    # sequences are equal: P_pos = R_pos = 1. pos = 1: (0.35 + 1) / 2; pos = 0.5: 0.85 / 1.5
+    # sequences are equal: P_pos = R_pos = 1. posmix = 1: (0.35 + 1) / 2; 0.5: 0.85 / 1.5
     hyp, ref = "The committee approved the budget .", "The council rejected the plan ."
-    specs = ["blanc:n=2", "blanc:n=2,pos=1", "blanc:n=2,pos=0.5"]
+    specs = ["blanc:n=2", "blanc:n=2,posmix=1", "blanc:n=2,posmix=0.5"]
     out = list(sentence_scores([hyp], [[ref]], specs, tokenize="none").values())
     np.testing.assert_allclose([o[0] for o in out], [0.35, 0.675, 0.85 / 1.5], rtol=1e-12)
-    (m,) = parse_spec("blanc:pos=0.5")
-    assert m.spec.endswith(",pos=0.5") and parse_spec("blanc")[0].spec.endswith("gap=max")
+    (m,) = parse_spec("blanc:posmix=0.5")
+    assert m.spec.endswith(",posmix=0.5") and parse_spec("blanc")[0].spec.endswith("gap=max")
     with pytest.raises(UserInputError):
-        parse_spec("blanc:pos=-1")
+        parse_spec("blanc:posmix=-1")
+    with pytest.raises(UserInputError, match="renamed: posmix"):  # the old name is refused
+        parse_spec("blanc:pos=0.5")
+
+
+def test_pos_weighting_inside_matches_hand_computed(tmp_path):
+    # the paper's eq. 6 with the POS features inside each match. Both sentences are tagged
+    # DET NOUN VERB DET NOUN PUNCT; n = 1, lt = 0, lw = ln 2 (a tag-only match weighs 1/2).
+    # Candidate x reference: words and tags agree at (The, The), (the, the), (., .): 3; tags
+    # only at (The, the), (the, The), (committee, council), (committee, plan),
+    # (budget, council), (budget, plan), (approved, rejected): 7 / 2 -> W_1 = 6.5. Each
+    # sentence with itself: 6 identical positions, and tag-only (The, the), (the, The) and
+    # the two nouns both ways: 4 / 2 -> W_1 = 8. P = R = F = 6.5 / 8.
+    hyp, ref = "The committee approved the budget .", "The council rejected the plan ."
+    spec = f"blanc:n=1,lw={math.log(2)!r}"
+    (out,) = sentence_scores([hyp], [[ref]], [spec], tokenize="none").values()
+    assert out[0] == pytest.approx(6.5 / 8, rel=1e-12)
+    # lw = 0: every tag match weighs 1, and the tag sequences are equal: F = 1 for every n
+    (out,) = sentence_scores([hyp], [[ref]], ["blanc:n=*,lw=0"], tokenize="none").values()
+    assert out[0] == pytest.approx(1.0, rel=1e-12)
+    # identity scores 1 whatever the weights; spec names and signature
+    for spec in ("blanc:lw=2,lt=1", "blanc:n=*,lw=0.5,lt=3,alpha=1", "blanc:lt=2"):
+        (out,) = sentence_scores([hyp, ref], [[hyp, ref]], [spec]).values()
+        np.testing.assert_allclose(out, 1.0, rtol=1e-12)
+    (m,) = parse_spec("blanc:lw=2,lt=1")
+    assert m.spec.endswith("gap=max,lw=2,lt=1")
+    for bad in ("blanc:lw=-1", "blanc:lt=-0.5", "blanc:lw=inf"):
+        with pytest.raises(UserInputError):
+            parse_spec(bad)
+    # a parameter file written when the mix was called "pos" still means the mix
+    old = tmp_path / "old.json"
+    old.write_text('{"params": {"alpha": 0, "n": 2, "pos": 0.5}}')
+    (m,) = parse_spec(f"blanc:@{old}")
+    assert m.blanc.posmix == 0.5 and not m.blanc.tagged
+
+
+def test_pos_weighting_special_cases_on_real_pairs(real_pairs):
+    # without tag-only matches and with lt = 0 the weighted kernel is plain ACS, number for
+    # number (so every special case of plain BLANC holds); a very large lt is plain BLANC on
+    # word/TAG tokens (a word matches only with the same tag)
+    hyps, refs = real_pairs["one_ref"]
+    hyps, ref = hyps[:150], refs[0][:150]
+    plain = sentence_scores(hyps, [ref], ["blanc:n=*,alpha=0.5"])
+    (plain,) = plain.values()
+    (off,) = sentence_scores(hyps, [ref], ["blanc:n=*,alpha=0.5,lt=0"]).values()
+    np.testing.assert_array_equal(plain, off)
+    (lt,) = sentence_scores(hyps, [ref], ["blanc:n=*,alpha=0.5,lt=40"]).values()
+    from mtpalette.metrics.blanc import pos_view
+    from mtpalette.text.encode import TextView
+
+    view, tags = TextView("13a", False), pos_view(TextView("13a", False))
+
+    def joined(line: str) -> str:
+        return " ".join(
+            f"{w}/{t}" for w, t in zip(view.tokens(line), tags.tokens(line), strict=True)
+        )
+
+    hyps_wt, ref_wt = [joined(h) for h in hyps], [joined(r) for r in ref]
+    (expected,) = sentence_scores(
+        hyps_wt, [ref_wt], ["blanc:n=*,alpha=0.5"], tokenize="none"
+    ).values()
+    np.testing.assert_allclose(lt, expected, rtol=1e-9, atol=1e-12)
+    assert np.mean(np.abs(lt - plain) > 1e-6) > 0.05  # the tags matter on real sentences
 
 
 def test_positive_only_rule_hand_computed():

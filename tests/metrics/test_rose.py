@@ -172,6 +172,8 @@ def test_train_rose_cli(tmp_path):
     assert result.exit_code == 0, result.output
     model = json.loads(out.read_text())
     assert model["lang"] == "de" and model["kind"] == "reg" and model["info"]["test_pearson"] > 0
+    cv = model["info"]["cv"]  # C and epsilon chosen by 5-fold CV, grouped by segment
+    assert cv["folds"] == 5 and len(cv["grid"]) == 12 and model["info"]["targets"]["standardised"]
     assert (model["loss"], model["kernel"], model["function_words"]) == (
         "epsilon",
         "linear",

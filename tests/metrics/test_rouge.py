@@ -76,9 +76,94 @@ def test_rouge_w_linear_hand_computed():
     stats = compute_stats([metric], TextPairs.parallel(["A B X C D E"], [["A B C D"]]))[metric]
     r, p = (11 / 11.5 + 0.5) / 3, (11 / 17.5 + 0.5) / 3
     np.testing.assert_allclose(stats[0], [p, r, 2 * p * r / (p + r)], rtol=1e-12)
-    # identity scores (1 + b)/a; nothing in common scores b/a
+    # identity scores (1 + b)/a; nothing in common scores 0 (not f^-1(0) = b/a)
     same = _one(["A B C", "X Y"], [["A B C", "A B"]], "rouge-w:f=linear,a=3,b=1", tokenize="none")
-    np.testing.assert_allclose(same, [2 / 3, 1 / 3], rtol=1e-12)
+    np.testing.assert_allclose(same, [2 / 3, 0.0], rtol=1e-12)
+
+
+def test_rouge_w_linear_issue_example_scores_zero():
+    # issue 30: "dogs run fast" against "the cat sat on the mat" scored 0.5 (a=2, b=1) and
+    # 0.333 (a=1.5, b=0.5); no common word is 0 in R, P and F for every (a, b)
+    from mtpalette.metrics.scoring import TextPairs, compute_stats
+
+    for a, b in [(2, 1), (1.5, 0.5), (3, 1)]:
+        (m,) = parse_spec(f"rouge-w:f=linear,a={a},b={b}")
+        pair = TextPairs.parallel(["dogs run fast"], [["the cat sat on the mat"]])
+        assert compute_stats([m], pair)[m][0].tolist() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("ab", [(2.0, 1.0), (1.5, 0.5), (3.0, 1.0), (1.2, 1.0), (5.0, 0.1)])
+def test_rouge_w_linear_identity_is_the_maximum(real_pairs, ab):
+    a, b = ab
+    hyps, refs = real_pairs["one_ref"]
+    top = (1 + b) / a
+    spec = f"rouge-w:f=linear,a={a},b={b}"
+    same = _one(refs[0][:200], [refs[0][:200]], spec)
+    np.testing.assert_allclose(same[[len(r.split()) > 0 for r in refs[0][:200]]], top, rtol=1e-12)
+    others = _one(hyps[:500], [refs[0][:500]], spec)
+    assert others.max() <= top + 1e-12 and others.min() >= 0.0
+    unit = _one(hyps[:500], [refs[0][:500]], spec + ",unit=yes")
+    np.testing.assert_allclose(unit, others / top, rtol=1e-12)
+    assert _one(refs[0][:5], [refs[0][:5]], spec + ",unit=yes").tolist() == [1.0] * 5
+    (m,) = parse_spec(spec)
+    sig = str(m.signature(n_refs=1))
+    assert f"scale:0 or ({b / a:.4g}-{top:.4g}]" in sig  # the real range, not "0-1"
+    assert "scale:0-1" in str(parse_spec(spec + ",unit=yes")[0].signature(n_refs=1))
+
+
+def _paper_wlcs(x: list[str], y: list[str], f) -> float:
+    """Lin and Och (2004), section 3.2, the WLCS recurrence as printed: c and w tables, the
+    weight f with f(0) = 0 (written here independently of the package's kernels)."""
+    c = np.zeros((len(x) + 1, len(y) + 1))
+    w = np.zeros((len(x) + 1, len(y) + 1), dtype=int)
+    for i in range(1, len(x) + 1):
+        for j in range(1, len(y) + 1):
+            if x[i - 1] == y[j - 1]:
+                k = w[i - 1, j - 1]
+                c[i, j] = c[i - 1, j - 1] + f(k + 1) - f(k)
+                w[i, j] = k + 1
+            elif c[i - 1, j] > c[i, j - 1]:
+                c[i, j] = c[i - 1, j]
+            else:
+                c[i, j] = c[i, j - 1]
+    return float(c[-1, -1])
+
+
+@pytest.mark.parametrize("ab", [(2.0, 1.0), (1.5, 0.5), (3.0, 1.0)])
+def test_rouge_w_linear_equals_paper_wlcs_on_real_pairs(real_pairs, ab):
+    # 500 real pairs (WMT21 TED en-de, MQM-rated systems against the reference) and 100 real
+    # sentences paired with references of other segments that share no word with them
+    a, b = ab
+    hyps, refs = real_pairs["one_ref"]
+    hyps, ref = [h.split() for h in hyps[:500]], [r.split() for r in refs[0][:500]]
+    disjoint = [
+        (h, r) for h, r in zip(hyps, ref[250:] + ref[:250], strict=True) if not set(h) & set(r)
+    ][:100]
+    assert len(disjoint) >= 50
+    pairs = list(zip(hyps, ref, strict=True)) + disjoint
+
+    def f(k: int) -> float:
+        return a * k - b if k > 0 else 0.0
+
+    def inv(y: float) -> float:  # f^-1, with f(0) = 0 mapped back to 0
+        return (y + b) / a if y > 0 else 0.0
+
+    expected = []
+    for h, r in pairs:
+        wlcs = _paper_wlcs(r, h, f)
+        rec = inv(wlcs / f(len(r))) if r else 0.0
+        prec = inv(wlcs / f(len(h))) if h else 0.0
+        expected.append([prec, rec, 2 * prec * rec / (prec + rec) if prec + rec else 0.0])
+    expected = np.array(expected)
+    from mtpalette.metrics.scoring import TextPairs, compute_stats
+
+    (m,) = parse_spec(f"rouge-w:f=linear,a={a},b={b}", tokenize="none")
+    text = TextPairs.parallel([" ".join(h) for h, _ in pairs], [[" ".join(r) for _, r in pairs]])
+    got = compute_stats([m], text)[m]
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15)
+    zero = got[500:]
+    assert len(zero) == len(disjoint) and not zero.any()  # no common word: 0 in R, P and F
+    assert (got[:500, 2] > 0).sum() > 400
 
 
 def test_rouge_w_linear_spec_and_errors():
@@ -87,7 +172,8 @@ def test_rouge_w_linear_spec_and_errors():
     assert "weight:2k-1" in str(m.signature(n_refs=1))
     assert parse_spec("rouge-w:1.2")[0].spec == "rouge-w:1.2"  # the polynomial spec is unchanged
     for bad in ("rouge-w:1.2,b=1", "rouge-w:f=linear,b=0", "rouge-w:f=linear,compat=rouge155",
-                "rouge-w:f=cubic"):  # fmt: skip
+                "rouge-w:f=cubic", "rouge-w:f=linear,a=1,b=1", "rouge-w:f=linear,a=1,b=2",
+                "rouge-w:1.2,unit=yes", "rouge-w:f=linear,unit=maybe"):  # fmt: skip
         with pytest.raises(UserInputError):
             parse_spec(bad)
 

@@ -17,6 +17,7 @@ from mtpalette.metaeval.correlation import SegmentData, correlation_table, score
 from mtpalette.metaeval.orange import evaluate
 from mtpalette.metrics import parse_specs
 from mtpalette.metrics.blanc import BlancParams
+from mtpalette.metrics.registry import parse_spec
 from mtpalette.train.blanc import HumanObjective, OrangeObjective, train_blanc
 from mtpalette.train.hillclimb import Dimension, hill_climb
 from mtpalette.train.split import holdout_split
@@ -118,9 +119,10 @@ def test_document_split_keeps_talks_whole(ted_zhen_data):
     )
 
 
-def test_pos_weight_is_trained_with_the_rest(tmp_path):
-    # tiny English data whose human scores follow the tag sequences: the POS weight moves
-    from mtpalette.train.blanc import DEFAULT_SPACE, POS_DIMENSION
+@pytest.mark.parametrize("flag", ["--pos", "--posmix"])
+def test_pos_weights_are_trained_with_the_rest(tmp_path, flag):
+    # tiny English data whose human scores follow the tag sequences: the POS weights move
+    from mtpalette.train.blanc import DEFAULT_SPACE, POS_DIMENSIONS, POSMIX_DIMENSION
 
     ref = "The committee approved the budget ."
     hyps = [
@@ -128,19 +130,30 @@ def test_pos_weight_is_trained_with_the_rest(tmp_path):
         ["The committee approved a budget .", "committee The the approved . budget"],
     ]
     data = SegmentData(["A", "B"], [[3.0, 1.0], [4.0, 2.0]], hyps, [[ref, ref]], [1, 2])
-    obj = HumanObjective([data], base=BlancParams(n=2, pos=0.5), tokenize="none")
-    result = train_blanc(obj, space=(*DEFAULT_SPACE, POS_DIMENSION), restarts=1, max_evaluations=40)
-    assert "pos" in result.climb.best and result.to_dict()["params"]["pos"] == result.params.pos
-    assert obj.describe()["pos_feature"] is True
+    if flag == "--pos":
+        base, names, dims = BlancParams(n=2, lw=3.0), ("lw", "lt"), POS_DIMENSIONS
+    else:
+        base, names, dims = BlancParams(n=2, posmix=0.5), ("posmix",), (POSMIX_DIMENSION,)
+    obj = HumanObjective([data], base=base, tokenize="none")
+    result = train_blanc(obj, space=(*DEFAULT_SPACE, *dims), restarts=1, max_evaluations=40)
+    for name in names:
+        assert name in result.climb.best
+        assert result.to_dict()["params"][name] == getattr(result.params, name)
+    feature = "pos_feature" if flag == "--pos" else "posmix_feature"
+    assert obj.describe()[feature] is True
     out = tmp_path / "j.tsv"
     out.write_text("system\tsegment\tscore\nA\t1\t3\nA\t2\t1\nB\t1\t4\nB\t2\t2\n")
     (tmp_path / "ref.txt").write_text(f"{ref}\n{ref}\n")
     for name, lines in (("A", hyps[0]), ("B", hyps[1])):
         (tmp_path / f"{name}.txt").write_text("\n".join(lines) + "\n")
-    args = ["train-blanc", "-j", str(out), "--refs", str(tmp_path / "ref.txt"), "--pos"]
+    args = ["train-blanc", "-j", str(out), "--refs", str(tmp_path / "ref.txt"), flag]
     args += ["--systems", str(tmp_path / "A.txt"), "--systems", str(tmp_path / "B.txt")]
     args += ["--positive-only", "--max-evals", "20", "--restarts", "1", "-q", "-o"]
     result = CliRunner().invoke(app, [*args, str(tmp_path / "p.json")])
     assert result.exit_code == 0, result.output
     record = json.loads((tmp_path / "p.json").read_text())
-    assert "pos" in record["params"] and record["objective"]["positive_only"] is True
+    assert all(name in record["params"] for name in names)
+    assert record["objective"]["positive_only"] is True
+    # the file is a metric spec: its parameters give the trained scores
+    (m,) = parse_spec(f"blanc:@{tmp_path / 'p.json'}", tokenize="none")
+    assert all(getattr(m.blanc, name) == record["params"][name] for name in names)

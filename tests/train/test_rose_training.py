@@ -38,11 +38,13 @@ def _two_rows() -> np.ndarray:
 @pytest.mark.parametrize(
     ("settings", "w0"),
     [
-        # min 1/2 w^2 + C sum max(0, |y - w z - b| - eps), y = (1, 0), z = (+1, -1):
-        # the loss is 2C (0.5 - eps - w) below w = 0.5 - eps = 0.4, so w = min(2C, 0.4)
-        (SvmSettings(C=0.1), 0.2),
-        (SvmSettings(C=1.0), 0.4),
-        # least squares: w + 2C (2w - 1) = 0, w = 2C / (1 + 4C) = 1/7 at C = 0.1
+        # the targets y = (1, 0) are standardised to t = (+1, -1) (mean 0.5, sd 0.5), the
+        # fitted weight scaled back by 0.5. min 1/2 w^2 + C sum max(0, |t - w z - b| - eps),
+        # z = (+1, -1): the loss is 2C (1 - eps - w) below w = 1 - eps = 0.9, so
+        # w = min(2C, 0.9): 0.2 -> 0.1 at C = 0.1, 0.9 -> 0.45 at C = 1
+        (SvmSettings(C=0.1), 0.1),
+        (SvmSettings(C=1.0), 0.45),
+        # least squares: w + 4C (w - 1) = 0, w = 4C / (1 + 4C) = 2/7 at C = 0.1 -> 1/7
         (SvmSettings(C=0.1, loss="squared"), 1 / 7),
     ],
 )
@@ -52,6 +54,7 @@ def test_regression_losses_hand_solved(settings, w0):
     assert m.bias == pytest.approx(0.5, abs=2e-3)
     assert m.loss == (settings.loss or "epsilon") and m.kernel == "linear"
     assert m.info["epsilon"] == (0.1 if settings.loss is None else 0.0)
+    assert m.info["targets"] == {"standardised": True, "mean": 0.5, "sd": 0.5}
 
 
 @pytest.mark.parametrize(
@@ -209,3 +212,75 @@ def test_train_rose_on_wmt12_rankings(tmp_path):
     bad = CliRunner().invoke(app, ["train-rose", "--kernel", "sigmoid", *common])
     assert isinstance(bad.exception, UserInputError) and "unknown kernel" in str(bad.exception)
     # held out: 2 segments x 8 strict pairs (A over the 4 others, B and D over C and E)
+
+
+def test_cv_folds_keep_segments_whole_and_are_seeded():
+    from mtpalette.train.rose_search import _folds
+
+    groups = np.repeat(np.arange(40), 5)  # 40 segments of 5 translations
+    splits = _folds(groups, 5, seed=3)
+    assert len(splits) == 5
+    seen = np.zeros(len(groups), dtype=int)
+    for tr, te in splits:
+        assert not set(groups[tr]) & set(groups[te])  # a segment never on both sides
+        seen[te] += 1
+    assert (seen == 1).all()  # every row tested once
+    again = _folds(groups, 5, seed=3)
+    other = _folds(groups, 5, seed=4)
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(splits, again, strict=True))
+    assert not all(np.array_equal(a[1], b[1]) for a, b in zip(splits, other, strict=True))
+    with pytest.raises(UserInputError, match="a segment per fold"):
+        _folds(np.arange(3), 5, seed=0)
+
+
+def test_cv_search_scores_every_setting_and_picks_the_best():
+    from mtpalette.train.rose_search import REG_GRID, search_ranking, search_regression
+
+    # y depends on feature 0 through a noisy, zero-inflated penalty, as MQM: most rows 0
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((400, N))
+    y = np.where(X[:, 0] > 0.3, -5.0 * (X[:, 0] - 0.3) + rng.standard_normal(400), 0.0)
+    groups = np.arange(400) // 8
+    res = search_regression(X, y, groups, EX, SvmSettings(), folds=4, seed=0)
+    assert len(res.table) == len(REG_GRID["C"]) * len(REG_GRID["epsilon"])
+    best = max(res.table, key=lambda r: r["mean"])
+    assert (res.settings.C, res.settings.epsilon) == (
+        best["params"]["C"],
+        best["params"]["epsilon"],
+    )
+    assert all(len(r["folds"]) == 4 for r in res.table) and best["mean"] > 0.5
+    info = res.to_info()["cv"]
+    assert info["grouped_by"] == "segment" and info["chosen"] == best["params"]
+    # parameters given by hand are not searched; all given: no search at all
+    only_eps = search_regression(X, y, groups, EX, SvmSettings(C=0.5), fixed=["C"], folds=4)
+    assert [r["params"] for r in only_eps.table] == [{"epsilon": e} for e in REG_GRID["epsilon"]]
+    assert only_eps.settings.C == 0.5
+    fixed = ["C", "epsilon"]
+    assert search_regression(X, y, groups, EX, SvmSettings(), fixed=fixed, folds=4) is None
+    # ranking: pairs within segments, scored by the WMT12 tau on the held-out pairs
+    b = np.arange(0, 400, 2)
+    w = b + 1
+    swap = y[b] < y[w]
+    b, w = np.where(swap, w, b), np.where(swap, b, w)
+    keep = y[b] != y[w]
+    rank = search_ranking(X, b[keep], w[keep], groups, EX, SvmSettings(), folds=4)
+    assert rank.statistic == "wmt12-kendall" and [r["params"] for r in rank.table][0] == {
+        "C": 0.001
+    }
+    assert max(r["mean"] for r in rank.table) > 0.3
+
+
+def test_train_rose_cli_search_and_hand_settings(tmp_path):
+    out = tmp_path / "m.json"
+    base = ["train-rose", "--bundled", "ende", "--lang", "de", "--folds", "3", "-q"]
+    result = CliRunner().invoke(app, [*base, "--C", "0.1", "--epsilon", "0.5", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    model = json.loads(out.read_text())
+    assert (model["info"]["C"], model["info"]["epsilon"]) == (0.1, 0.5)
+    assert "skipped" in model["info"]["cv"] and model["info"]["targets"]["standardised"]
+    result = CliRunner().invoke(app, [*base, "--objective", "rank", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    model = json.loads(out.read_text())
+    cv = model["info"]["cv"]
+    assert cv["folds"] == 3 and cv["statistic"] == "wmt12-kendall" and len(cv["grid"]) == 4
+    assert model["info"]["C"] == cv["chosen"]["C"]

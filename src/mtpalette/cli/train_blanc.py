@@ -13,7 +13,8 @@ Examples::
     # then use it wherever a metric spec goes
     mtpalette score -r ref.txt -i hyp.txt -m blanc:@blanc-zhen.json
 
-    # with the part-of-speech skip-n-gram feature (English) and Lita et al.'s rule of
+    # with the part-of-speech feature inside each skip-n-gram match (the paper's eq. 6,
+    # English; --posmix: the simpler mix of word and tag scores) and Lita et al.'s rule of
     # correlating only the strictly positive scores
     mtpalette train-blanc --bundled ende ... ; mtpalette train-blanc --judgments da.tsv \
         --refs ref.en --systems-dir outputs/ --pos --positive-only -o blanc-pos.json
@@ -41,7 +42,8 @@ from mtpalette.io.runfile import write_json
 from mtpalette.metrics.blanc import BlancParams
 from mtpalette.train.blanc import (
     DEFAULT_SPACE,
-    POS_DIMENSION,
+    POS_DIMENSIONS,
+    POSMIX_DIMENSION,
     HumanObjective,
     OrangeObjective,
     train_blanc,
@@ -75,7 +77,15 @@ def train_blanc_cmd(
     n: Annotated[int, Opt("--n", help="Largest skip-n-gram size (0: every size).")] = 4,
     gap: Annotated[str, Opt("--gap", help="Gap decay on max or cand gaps.")] = "max",
     pos: Annotated[
-        bool, Opt("--pos", help="Train the weight of the POS skip-n-gram feature (English).")
+        bool,
+        Opt(
+            "--pos",
+            help="Train the POS feature weights inside each match, lw and lt (English).",
+        ),
+    ] = False,
+    posmix: Annotated[
+        bool,
+        Opt("--posmix", help="Train the weight of the POS-tag scores mixed into P and R."),
     ] = False,
     positive_only: Annotated[
         bool, Opt("--positive-only", help="Correlate only strictly positive BLANC scores.")
@@ -93,10 +103,10 @@ def train_blanc_cmd(
         raise UserInputError(
             f"--restarts and --max-evals must be at least 1 (got {restarts}, {max_evals})"
         )
-    if objective == "orange" and (pos or positive_only):
-        raise UserInputError("--pos and --positive-only go with --objective human")
+    if objective == "orange" and (pos or posmix or positive_only):
+        raise UserInputError("--pos, --posmix and --positive-only go with --objective human")
     try:
-        base = BlancParams(n=n, gap=gap, pos=0.5 if pos else 0.0)
+        base = BlancParams(n=n, gap=gap, lw=3.0 if pos else None, posmix=0.5 if posmix else 0.0)
     except ValueError as exc:
         raise UserInputError(f"bad BLANC setting: {exc}") from None
     common = dict(base=base, tokenize=tokenize, lowercase=lowercase)
@@ -118,6 +128,7 @@ def train_blanc_cmd(
             level=level,
             grouping=grouping,
             pos_feature=pos,
+            posmix_feature=posmix,
             positive_only=positive_only,
             **common,
         )
@@ -150,7 +161,11 @@ def train_blanc_cmd(
             best[0] = max(best[0], record["value"])
             progress.update(task, advance=1, best=f"{best[0]:.4f}")
 
-        space = (*DEFAULT_SPACE, POS_DIMENSION) if pos else DEFAULT_SPACE
+        space = (
+            *DEFAULT_SPACE,
+            *(POS_DIMENSIONS if pos else ()),
+            *((POSMIX_DIMENSION,) if posmix else ()),
+        )
         result = train_blanc(
             obj,
             space=space,
@@ -177,7 +192,13 @@ def train_blanc_cmd(
     p = result.params
     out.print(
         f"BLANC trained on {what}: alpha={p.alpha:.4g} beta={p.beta:.4g} gamma={p.gamma:.4g} "
-        f"bf={p.bf:.4g} n={p.n or '*'} gap={p.gap}" + (f" pos={p.pos:.4g}" if pos else "")
+        f"bf={p.bf:.4g} n={p.n or '*'} gap={p.gap}"
+        + (
+            (f" lw={p.lw:.4g} lt={p.lt:.4g}" if p.tagged else " lw=off (tags did not help)")
+            if pos
+            else ""
+        )
+        + (f" posmix={p.posmix:.4g}" if posmix else "")
     )
     out.print(f"  train: {result.value:.4f} (default parameters {default_value:.4f})")
     if "test" in record:

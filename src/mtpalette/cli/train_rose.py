@@ -1,8 +1,13 @@
 """``mtpalette train-rose``: fit ROSE (SVM regression or ranking) to human judgments.
 
-By default the paper's machines: epsilon-insensitive SVR (``--loss epsilon``, ``--epsilon
-0.1``) and a hinge-loss ranking SVM (``--loss hinge``), linear kernel; ``--kernel poly|rbf``
-gives the paper's other kernels (Table 3), exact or Nystroem-approximated (``--approx``).
+By default the paper's machines: epsilon-insensitive SVR (``--loss epsilon``) on standardised
+human scores and a hinge-loss ranking SVM (``--loss hinge``), linear kernel; ``--kernel
+poly|rbf`` gives the paper's other kernels (Table 3), exact or Nystroem-approximated
+(``--approx``). C, epsilon and the kernel's gamma (and degree) are chosen by ``--folds``-fold
+cross-validation on the training data, folds grouped by segment
+(:mod:`mtpalette.train.rose_search`); each one given by hand (``--C``, ``--epsilon``,
+``--gamma``, ``--degree``) is left out of the search. The model file records every setting's
+cross-validated score.
 
 Examples::
 
@@ -40,6 +45,7 @@ from mtpalette.cli.resampling import check_resampling
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval.correlation import SegmentData
 from mtpalette.train.rose import FeatureExtractor, SvmSettings, fit_ranking, fit_regression
+from mtpalette.train.rose_search import grid, search_ranking, search_regression
 from mtpalette.train.split import holdout_split
 
 Opt = typer.Option
@@ -151,6 +157,16 @@ def _pairs_in(data: SegmentData, prefs) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(better, dtype=np.int64), np.asarray(worse, dtype=np.int64)
 
 
+def _searched(settings: SvmSettings, objective: str, fixed: list[str]) -> str:
+    names = list(grid(settings, objective, 1, fixed)[0])
+    return ", ".join(names) if names else "nothing (every parameter given)"
+
+
+def _print_setting(console: Console, row: dict) -> None:
+    params = " ".join(f"{k}={v:.4g}" for k, v in row["params"].items())
+    console.print(f"  {params}: {row['mean']:.4f} ± {row['sd']:.4f}", style="dim")
+
+
 def train_rose_cmd(
     objective: Annotated[str, Opt("--objective", help="reg (SVR) or rank (ranking SVM).")] = "reg",
     output: Annotated[Path, Opt("--output", "-o", help="Model file to write.")] = Path("rose.json"),
@@ -176,33 +192,49 @@ def train_rose_cmd(
     ] = None,
     kernel: Annotated[str, Opt("--kernel", help="linear, poly or rbf.")] = "linear",
     epsilon: Annotated[
-        float | None, Opt("--epsilon", help="SVR tube (0.1; 0 with --loss squared).")
+        float | None,
+        Opt(
+            "--epsilon",
+            help="SVR tube in standard deviations of the human scores (default: chosen by "
+            "cross-validation; 0 with --loss squared).",
+        ),
     ] = None,
-    degree: Annotated[int, Opt("--degree", help="Polynomial kernel degree.")] = 2,
+    degree: Annotated[
+        int | None, Opt("--degree", help="Polynomial kernel degree (default: chosen by CV).")
+    ] = None,
     gamma: Annotated[
-        float | None, Opt("--gamma", help="Kernel gamma (default 1/n_features).")
+        float | None, Opt("--gamma", help="Kernel gamma (default: chosen by CV).")
     ] = None,
     approx: Annotated[
         str, Opt("--approx", help="auto, exact or nystroem (kernel machines).")
     ] = "auto",
     components: Annotated[int, Opt("--components", help="Nystroem landmarks.")] = 300,
-    C: Annotated[float, Opt("--C", help="SVM soft-margin cost.")] = 1.0,
-    seed: Annotated[int, Opt("--seed", help="Seed of the SVM solver and sampling.")] = 0,
+    C: Annotated[
+        float | None, Opt("--C", help="SVM soft-margin cost (default: chosen by CV).")
+    ] = None,
+    folds: Annotated[
+        int, Opt("--folds", help="Cross-validation folds (grouped by segment) of the search.")
+    ] = 5,
+    seed: Annotated[
+        int, Opt("--seed", help="Seed of the SVM solver, sampling and the CV folds.")
+    ] = 0,
     tokenize: TokenizeOpt = "13a",
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No messages.")] = False,
 ) -> None:
     """Train ROSE on human judgments; the model file is a metric spec (rose:@FILE)."""
     check_resampling(seed=seed)
-    if not C > 0 or C == float("inf"):
+    if C is not None and (not C > 0 or C == float("inf")):
         raise UserInputError(f"--C must be a positive number (got {C})")
     if objective not in ("reg", "rank"):
         raise UserInputError(f"unknown objective {objective!r}; expected reg or rank")
+    given = {"C": C, "epsilon": epsilon, "gamma": gamma, "degree": degree}
+    fixed = [k for k, v in given.items() if v is not None]
     settings = SvmSettings(
         loss=loss,
         kernel=kernel,
-        C=C,
+        C=1.0 if C is None else C,
         epsilon=epsilon,
-        degree=degree,
+        degree=2 if degree is None else degree,
         gamma=gamma,
         approx=approx,
         components=components,
@@ -233,12 +265,30 @@ def train_rose_cmd(
     X, y, _, item = rated_features(train, ex)
     source = rankings or judgments or f"bundled MQM TED {bundled}"
     info = {"trained_on": str(source) + (f" ({lp})" if lp else ""), "holdout": holdout}
+    search_kw = dict(
+        fixed=fixed, folds=folds, seed=seed, on_setting=lambda row: _print_setting(console, row)
+    )
     if objective == "reg":
-        model = fit_regression(X, y, ex, settings=settings, info=info)
+        console.print(
+            f"choosing {_searched(settings, objective, fixed)} by {folds}-fold CV", style="dim"
+        )
+        found = search_regression(X, y, item, ex, settings, **search_kw)
     else:
         b, w = preference_pairs(y, item) if prefs is None else _pairs_in(train, prefs)
         if not len(b):
             raise UserInputError("no pair of translations of one segment with different scores")
+        console.print(
+            f"choosing {_searched(settings, objective, fixed)} by {folds}-fold CV", style="dim"
+        )
+        found = search_ranking(X, b, w, item, ex, settings, **search_kw)
+    if found is not None:
+        settings = found.settings
+        info.update(found.to_info())
+    else:
+        info["cv"] = {"skipped": "every searched parameter given by hand"}
+    if objective == "reg":
+        model = fit_regression(X, y, ex, settings=settings, info=info)
+    else:
         model = fit_ranking(X[b], X[w], ex, settings=settings, info=info)
     if test is not None:
         from mtpalette.stats.correlation import pearson, rr_kendall

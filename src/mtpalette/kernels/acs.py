@@ -18,6 +18,15 @@ where the gap decay ``G`` is, by ``gap`` mode:
 ``acs_counts`` returns, for every pair and every size ``k = 1..kmax``, the weighted number of
 common skip-k-grams ``W_k`` (paper eq. 10).
 
+Features of the matched positions (paper eq. 6, "e.g. part-of-speech"): with POS tags
+aligned with the words (``tags=``), a match is a pair of positions whose words or whose tags
+agree, and each matched position weighs ``exp(-lw * [words differ] - lt * [tags differ])``:
+1 where both agree, ``exp(-lw)`` where only the tags agree, ``exp(-lt)`` where only the words
+do (:func:`node_weight`). A chain weighs the product of its steps and of its positions, which
+is the paper's exponential model ``S = prod_j exp(lambda_j f_j)`` with two features counting
+the chain's positions whose words, and whose tags, differ. ``lw = inf`` (tag-only positions
+never match) and ``lt = 0`` is plain ACS.
+
 The fast algorithm
 ------------------
 The paper propagates counts along every edge of the match graph, O(m^2 n^2 l) in the worst
@@ -35,7 +44,7 @@ the grid (``H`` and ``V`` are the decayed straight sums, ``U`` the total)::
     H[i, j] = f[i, j] + h * H[i - 1, j]
     V[i, j] = f[i, j] + v * V[i, j - 1]
     U[i, j] = H[i, j] + V[i, j] - f[i, j] + d * U[i - 1, j - 1]
-    count_k[x, y] = [a[x] == b[y]] * U_{k-1}[x - 1, y - 1]
+    count_k[x, y] = node[x, y] * U_{k-1}[x - 1, y - 1]
 
 so each size costs O(m n): O(m n l) in all, exact (no approximation), with only decaying
 factors (no overflow). The slow twins (:mod:`mtpalette.kernels.reference.acs`) are the
@@ -81,6 +90,39 @@ def step_factors(alpha: float, beta: float, gap: str = "max") -> tuple[float, fl
     return d, h, v
 
 
+def node_weights(lw: float | None, lt: float) -> tuple[float, float]:
+    """``(tag_only, word_only)``: the weight of a position where only the tags agree,
+    ``exp(-lw)`` (0 when ``lw`` is None: such positions do not match), and of one where only
+    the words agree, ``exp(-lt)``.
+
+    Examples
+    --------
+    >>> node_weights(None, 0.0)
+    (0.0, 1.0)
+    >>> [round(x, 4) for x in node_weights(1.0, 2.0)]
+    [0.3679, 0.1353]
+    """
+    if (lw is not None and not lw >= 0) or not lt >= 0:
+        raise ValueError("lw and lt (the POS feature weights) must be >= 0")
+    return (0.0 if lw is None or math.isinf(lw) else math.exp(-lw)), math.exp(-lt)
+
+
+def node_weight(w_a: int, w_b: int, t_a: int, t_b: int, weights: tuple[float, float]) -> float:
+    """The weight of matching a position with words ``w_a, w_b`` and tags ``t_a, t_b``.
+
+    Examples
+    --------
+    >>> node_weight(1, 1, 5, 5, (0.25, 0.5)), node_weight(1, 2, 5, 5, (0.25, 0.5))
+    (1.0, 0.25)
+    >>> node_weight(1, 1, 5, 6, (0.25, 0.5)), node_weight(1, 2, 5, 6, (0.25, 0.5))
+    (0.5, 0.0)
+    """
+    tag_only, word_only = weights
+    if w_a == w_b:
+        return 1.0 if t_a == t_b else word_only
+    return tag_only if t_a == t_b else 0.0
+
+
 def step_weight(g_a: int, g_b: int, alpha: float, beta: float, gap: str = "max") -> float:
     """``S`` of one step with gaps ``g_a`` (candidate) and ``g_b`` (reference), eqs. 1-6."""
     G = max(g_a, g_b) if gap == "max" else g_a
@@ -112,9 +154,15 @@ def acs_counts(
     beta: float,
     kmax: int,
     gap: str = "max",
+    tags: tuple[np.ndarray, np.ndarray] | None = None,
+    weights: tuple[float, float] = (0.0, 1.0),
 ) -> np.ndarray:
     """``(P, kmax)`` weighted common skip-k-gram counts of rows ``pa[p]`` of ``a`` (the
     candidate side) and ``pb[p]`` of ``b`` (ragged arrays: ids and offsets).
+
+    ``tags``: the POS tag ids of ``a`` and of ``b``, aligned with ``a_ids`` and ``b_ids``;
+    then the matches are weighted by ``weights = (tag_only, word_only)``
+    (:func:`node_weights`). The fast kernel is ``mtpalette._core.acs_counts`` (Rust).
 
     Examples
     --------
@@ -134,13 +182,36 @@ def acs_counts(
         np.ascontiguousarray(pb, dtype=np.int64),
         step_factors(alpha, beta, gap),
         int(kmax),
+        None if tags is None else (*(_ids(t) for t in tags), tuple(map(float, weights))),
     )
 
 
+def _ids(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(x, dtype=np.int32)
+
+
 def acs_pair(
-    a: Sequence[int], b: Sequence[int], *, alpha: float, beta: float, kmax: int, gap: str = "max"
+    a: Sequence[int],
+    b: Sequence[int],
+    *,
+    alpha: float,
+    beta: float,
+    kmax: int,
+    gap: str = "max",
+    tags: tuple[Sequence[int], Sequence[int]] | None = None,
+    weights: tuple[float, float] = (0.0, 1.0),
 ) -> np.ndarray:
-    """:func:`acs_counts` of one pair of id sequences (convenience for tests and examples)."""
+    """:func:`acs_counts` of one pair of id sequences (convenience for tests and examples).
+
+    Examples
+    --------
+    >>> # "the cat sat" / "a dog sat", tags DET NOUN VERB in both: tag-only matches weigh 0.5
+    >>> acs_pair([1, 2, 3], [4, 5, 3], alpha=0, beta=0, kmax=3).tolist()
+    [1.0, 0.0, 0.0]
+    >>> acs_pair([1, 2, 3], [4, 5, 3], alpha=0, beta=0, kmax=3, tags=([7, 8, 9], [7, 8, 9]),
+    ...          weights=(0.5, 1.0)).tolist()
+    [2.0, 1.25, 0.25]
+    """
     x = np.asarray(a, dtype=np.int64)
     y = np.asarray(b, dtype=np.int64)
     zero = np.zeros(1, dtype=np.int64)
@@ -155,6 +226,8 @@ def acs_pair(
         beta=beta,
         kmax=kmax,
         gap=gap,
+        tags=None if tags is None else (np.asarray(tags[0]), np.asarray(tags[1])),
+        weights=weights,
     )[0]
 
 

@@ -24,17 +24,27 @@ sentence scores. Special cases (tested): alpha = beta = 0 and k = 2 gives ROUGE-
 counts; a very large alpha leaves only contiguous common n-grams; the largest k with
 ``W_k > 0`` is the LCS length.
 
-Weighted extra features (the paper's eq. 6, ``S = exp(lambda_1 f_1) ... exp(lambda_h f_h)``,
-"e.g. part-of-speech"): ``pos=LAMBDA`` (English) adds a part-of-speech skip-n-gram feature:
-the same ACS counts, precision and recall computed on the sentences' Universal POS tags
-(the bundled tagger, :mod:`mtpalette.text.pos`, on the metric's tokens), mixed in with weight
-``lambda``: ``P = (P_words + lambda P_pos) / (1 + lambda)``, the same for R, then F. (The paper
-puts a feature's weight inside each skip-n-gram's score; a per-match POS feature inside ACS
-needs a kernel change, so here the feature enters at the level of P and R: a linear mix, in
-the signature as ``pos``.) ``pos=0`` (the default) is word-only BLANC, and its spec does not
-change.
+Features of the matched words (the paper's eq. 6, ``S = exp(lambda_1 f_1) ...
+exp(lambda_h f_h)``, "e.g. part-of-speech"; English, the bundled tagger
+:mod:`mtpalette.text.pos` on the metric's tokens): ``lw=LAMBDA_W,lt=LAMBDA_T`` puts the
+feature inside each skip-n-gram match. A matched position is one whose words or whose POS
+tags agree; it weighs 1 when both agree, ``exp(-lw)`` when only the tags agree and
+``exp(-lt)`` when only the words agree, and a skip-n-gram weighs the product over its
+positions times its gap weights (:mod:`mtpalette.kernels.acs`): two features, the number of
+positions whose words differ and whose tags differ, with weights ``-lw`` and ``-lt``. The
+normalisers ``W_k(c, c)`` and ``W_k(r, r)`` use the same weights, so identity still scores 1.
+Without ``lw`` tag-only positions do not match (``lw`` infinite); with ``lt = 0`` too this is
+word-only BLANC, number for number. Both are trained with the other parameters
+(``train-blanc --pos``).
 
-Spec: ``blanc`` or ``blanc:alpha=0.5,beta=0.1,gamma=0,bf=1,n=4,gap=max[,pos=0.5]``; trained
+The simpler mix of two whole scores keeps its own name, ``posmix=LAMBDA``: the same ACS
+counts, precision and recall computed on the sentences' POS tags alone, mixed in at the level
+of P and R: ``P = (P_words + lambda P_pos) / (1 + lambda)``, the same for R, then F
+(``train-blanc --posmix``). It was called ``pos=`` before; ``pos=`` is refused with a message
+(a parameter file with ``"pos"`` means ``posmix``, as when it was written).
+
+Spec: ``blanc`` or ``blanc:alpha=0.5,beta=0.1,gamma=0,bf=1,n=4,gap=max[,lw=2,lt=1]``
+(``[,posmix=0.5]``); trained
 parameters from a file: ``blanc:@params.json`` (written by ``mtpalette train-blanc``; keywords
 after the file override it). Grids work as everywhere: ``blanc:alpha=0..2/0.5``.
 """
@@ -51,7 +61,7 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import read_json
-from mtpalette.kernels.acs import GAP_MODES, acs_counts
+from mtpalette.kernels.acs import GAP_MODES, acs_counts, node_weights
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.domains import Choice, Integer, Real, Text
 from mtpalette.metrics.registry import register
@@ -65,8 +75,11 @@ MAX_SIZE = 64
 @dataclass(frozen=True)
 class BlancParams:
     """BLANC's parameters: gap decay ``alpha``, gap difference ``beta``, size weight exponent
-    ``gamma``, F-measure ``bf``, largest size ``n`` (0: every size), the ``gap`` mode and the
-    weight ``pos`` of the part-of-speech skip-n-gram feature (0: none)."""
+    ``gamma``, F-measure ``bf``, largest size ``n`` (0: every size), the ``gap`` mode; the
+    POS features inside each match, ``lw`` (a position matched by its tags only weighs
+    ``exp(-lw)``; None: such positions do not match) and ``lt`` (one whose tags differ weighs
+    ``exp(-lt)``); and the weight ``posmix`` of the POS-tag scores mixed into P and R (0:
+    none)."""
 
     alpha: float = 0.0
     beta: float = 0.0
@@ -74,11 +87,17 @@ class BlancParams:
     bf: float = 1.0
     n: int = 4
     gap: str = "max"
-    pos: float = 0.0
+    posmix: float = 0.0
+    lw: float | None = None
+    lt: float = 0.0
 
     def __post_init__(self) -> None:
-        if not (self.pos >= 0 and math.isfinite(self.pos)):
-            raise ValueError("pos (the POS feature's weight) must be >= 0")
+        if not (self.posmix >= 0 and math.isfinite(self.posmix)):
+            raise ValueError("posmix (the POS scores' weight) must be >= 0")
+        if self.lw is not None and not (self.lw >= 0 and math.isfinite(self.lw)):
+            raise ValueError("lw must be a number >= 0 (leave it out: tag-only matches off)")
+        if not (self.lt >= 0 and math.isfinite(self.lt)):
+            raise ValueError("lt must be a number >= 0")
         if not (self.alpha >= 0 and self.beta >= 0):
             raise ValueError("alpha and beta must be >= 0")
         if not self.bf > 0:
@@ -88,6 +107,17 @@ class BlancParams:
         if self.n < 0:
             raise ValueError("n must be >= 1, or 0 for every size")
         Choice(GAP_MODES).parse(self.gap)
+
+    @property
+    def tagged(self) -> bool:
+        """Whether the matches are weighted by their POS tags (``lw`` given or ``lt > 0``)."""
+        return self.lw is not None or self.lt > 0
+
+    @property
+    def weights(self) -> tuple[float, float]:
+        """The node weights ``(tag_only, word_only)`` of
+        :func:`mtpalette.kernels.acs.acs_counts`."""
+        return node_weights(self.lw, self.lt)
 
     def size_weights(self, kmax: int) -> np.ndarray:
         """Unnormalised ``w_k = exp(gamma * (k - 1))``, ``k = 1..kmax``.
@@ -109,6 +139,10 @@ class BlancParams:
         raw = obj.get("params", obj)
         if not isinstance(raw, dict):
             raise UserInputError("expected a JSON object of BLANC parameters", path=path)
+        if "pos" in raw:  # written before the mix was renamed: it meant posmix
+            if "posmix" in raw:
+                raise UserInputError('both "pos" and "posmix": keep posmix', path=path)
+            raw = {("posmix" if k == "pos" else k): v for k, v in raw.items()}
         unknown = sorted(set(raw) - known)
         if unknown:
             raise UserInputError(
@@ -118,7 +152,15 @@ class BlancParams:
         try:
             return cls(
                 **{
-                    k: (str(v) if k == "gap" else int(v) if k == "n" else float(v))
+                    k: (
+                        str(v)
+                        if k == "gap"
+                        else int(v)
+                        if k == "n"
+                        else None
+                        if v is None and k == "lw"
+                        else float(v)
+                    )
                     for k, v in raw.items()
                 }
             )
@@ -195,27 +237,70 @@ class BlancCounts:
 
     @classmethod
     def compute(
-        cls, pairs: Pairs, *, alpha: float, beta: float, gap: str, kmax: int
+        cls,
+        pairs: Pairs,
+        *,
+        alpha: float,
+        beta: float,
+        gap: str,
+        kmax: int,
+        tags: Pairs | None = None,
+        weights: tuple[float, float] = (0.0, 1.0),
     ) -> BlancCounts:
+        """Counts of ``pairs``; with ``tags`` (the same sentences as POS tags, token for
+        token), the matches weighted by ``weights = (tag_only, word_only)``."""
         P, R, S = len(pairs), pairs.n_refs, pairs.n_segments
         hyp, refs = pairs.hyp, pairs.refs
         present = pairs.present()
         if kmax == 0:
             longest = max(int(hyp.lengths().max(initial=0)), int(refs.lengths().max(initial=0)))
             kmax = max(1, min(longest, MAX_SIZE))
-        kw = dict(alpha=alpha, beta=beta, kmax=kmax, gap=gap)
+        kw: dict[str, Any] = dict(alpha=alpha, beta=beta, kmax=kmax, gap=gap)
+        hyp_tags = ref_tags = None
+        if tags is not None:
+            same = np.array_equal(tags.hyp.offsets, hyp.offsets) and np.array_equal(
+                tags.refs.offsets, refs.offsets
+            )
+            if not same:
+                raise ValueError("the POS tags are not aligned with the words, token for token")
+            hyp_tags, ref_tags = tags.hyp.ids, tags.refs.ids
+            kw["weights"] = weights
         p_idx, k_idx = np.nonzero(present)
         ref_rows = k_idx * S + pairs.seg[p_idx]
         common = np.zeros((P, R, kmax))
+
+        def with_tags(a, b) -> dict[str, Any]:
+            return kw if tags is None else {**kw, "tags": (a, b)}
+
         common[p_idx, k_idx] = acs_counts(
-            hyp.ids, hyp.offsets, refs.ids, refs.offsets, p_idx, ref_rows, **kw
+            hyp.ids,
+            hyp.offsets,
+            refs.ids,
+            refs.offsets,
+            p_idx,
+            ref_rows,
+            **with_tags(hyp_tags, ref_tags),
         )
         all_hyp = np.arange(P)
-        cand_self = acs_counts(hyp.ids, hyp.offsets, hyp.ids, hyp.offsets, all_hyp, all_hyp, **kw)
+        cand_self = acs_counts(
+            hyp.ids,
+            hyp.offsets,
+            hyp.ids,
+            hyp.offsets,
+            all_hyp,
+            all_hyp,
+            **with_tags(hyp_tags, hyp_tags),
+        )
         rows = np.flatnonzero(pairs.ref_mask.reshape(-1))
         ref_self_rows = np.zeros((R * S, kmax))
         ref_self_rows[rows] = acs_counts(
-            refs.ids, refs.offsets, refs.ids, refs.offsets, rows, rows, **kw
+            refs.ids,
+            refs.offsets,
+            refs.ids,
+            refs.offsets,
+            rows,
+            rows,
+            **with_tags(ref_tags, ref_tags),
         )
         ref_self = ref_self_rows.reshape(R, S, kmax)[:, pairs.seg].transpose(1, 0, 2)
         return cls(common, cand_self, ref_self, present)
@@ -260,6 +345,13 @@ def pos_view(view: TextView) -> TextView:
     return TextView(name, lowercase=False)
 
 
+#: what ``pos=`` (the mix's old name) is refused with
+_RENAMED_POS = (
+    "pos= was renamed: posmix= is the mix (P_words + lambda P_tags) / (1 + lambda); "
+    "lw=, lt= weight the POS feature inside each skip-n-gram match (the paper's eq. 6)"
+)
+
+
 @register
 class Blanc(Metric):
     """BLANC with all common skip-n-grams: ``blanc:alpha=..,beta=..,gamma=..,bf=..,n=..``.
@@ -284,10 +376,15 @@ class Blanc(Metric):
         "bf": Real(low=0, low_open=True),
         "n": Integer(1, 50, special={"*": 0, "all": 0, "0": 0}),
         "gap": Choice(GAP_MODES),
-        "pos": Real(low=0),
+        "posmix": Real(low=0),
+        "lw": Real(low=0),
+        "lt": Real(low=0),
+        "pos": Text("renamed: posmix= (the mix) or lw=, lt= (the paper's weighting)"),
     }
 
     def __init__(self, *, params: str | BlancParams | None = None, **kwargs: Any) -> None:
+        if "pos" in kwargs:
+            raise ValueError(_RENAMED_POS)
         own = {k: kwargs.pop(k) for k in list(kwargs) if k in BlancParams.__dataclass_fields__}
         super().__init__(**kwargs)
         if isinstance(params, BlancParams):
@@ -309,7 +406,9 @@ class Blanc(Metric):
             "bf": _num(p.bf),
             "n": p.n or "*",
             "gap": p.gap,
-            **({"pos": _num(p.pos)} if p.pos else {}),
+            **({"lw": _num(p.lw)} if p.lw is not None else {}),
+            **({"lt": _num(p.lt)} if p.lt else {}),
+            **({"posmix": _num(p.posmix)} if p.posmix else {}),
         }
 
     def signature_fields(self) -> dict[str, Any]:
@@ -319,7 +418,7 @@ class Blanc(Metric):
         return fields
 
     def extra_views(self) -> tuple[TextView, ...]:
-        return (pos_view(self.view()),) if self.blanc.pos else ()
+        return (pos_view(self.view()),) if self.blanc.posmix or self.blanc.tagged else ()
 
     def group_key(self) -> Hashable:
         return ("blanc", self.view(), self.extra_views())
@@ -328,22 +427,28 @@ class Blanc(Metric):
     def compute_group(
         cls, metrics: Sequence[Metric], pairs: Pairs, *extra: Pairs
     ) -> list[np.ndarray]:
-        by_counts: dict[tuple[float, float, str], list[Blanc]] = {}
+        by_counts: dict[tuple, list[Blanc]] = {}
         for m in metrics:
             assert isinstance(m, Blanc)
-            by_counts.setdefault((m.blanc.alpha, m.blanc.beta, m.blanc.gap), []).append(m)
+            p = m.blanc
+            key = (p.alpha, p.beta, p.gap, p.weights if p.tagged else None)
+            by_counts.setdefault(key, []).append(m)
         out: dict[int, np.ndarray] = {}
-        for (alpha, beta, gap), members in by_counts.items():
+        for (alpha, beta, gap, weights), members in by_counts.items():
             sizes = [m.blanc.n for m in members]
             kmax = 0 if 0 in sizes else max(sizes)
-            counts = BlancCounts.compute(pairs, alpha=alpha, beta=beta, gap=gap, kmax=kmax)
+            kw = dict(alpha=alpha, beta=beta, gap=gap, kmax=kmax)
+            if weights is None:
+                counts = BlancCounts.compute(pairs, **kw)
+            else:
+                counts = BlancCounts.compute(pairs, tags=extra[0], weights=weights, **kw)
             tags = None
-            if extra and any(m.blanc.pos for m in members):
-                tags = BlancCounts.compute(extra[0], alpha=alpha, beta=beta, gap=gap, kmax=kmax)
+            if extra and any(m.blanc.posmix for m in members):
+                tags = BlancCounts.compute(extra[0], **kw)
             for m in members:
                 out[id(m)] = counts.prf(m.blanc)
-                if m.blanc.pos and tags is not None:
-                    out[id(m)] = mix_pos(out[id(m)], tags.prf(m.blanc), m.blanc.pos, m.blanc.bf)
+                if m.blanc.posmix and tags is not None:
+                    out[id(m)] = mix_pos(out[id(m)], tags.prf(m.blanc), m.blanc.posmix, m.blanc.bf)
         return [out[id(m)] for m in metrics]
 
     def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:

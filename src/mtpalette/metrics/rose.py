@@ -1,5 +1,6 @@
 """ROSE as a metric: ``rose:@model.json``, a trained model over ROSE's features
-(:mod:`mtpalette.train.rose`, :mod:`mtpalette.metrics.rose_features`): linear weights, or a
+(:mod:`mtpalette.metrics.rose_model`, :mod:`mtpalette.metrics.rose_features`; trained by
+:mod:`mtpalette.train.rose`): linear weights, or a
 kernel expansion (polynomial or RBF; support vectors or Nystroem landmarks).
 
 The model file fixes the language and its function-word list, the POS features, the tokenizer
@@ -31,7 +32,7 @@ class Rose(TextMetric):
     scale = "model"
 
     def __init__(self, *, model: str = "", **common: Any) -> None:
-        from mtpalette.train.rose import FeatureExtractor, RoseModel
+        from mtpalette.metrics.rose_model import FeatureExtractor, RoseModel
 
         super().__init__(**common)
         if not model.startswith("@"):

@@ -55,7 +55,7 @@ from mtpalette.kernels.subsequence import (
     wlcs_rouge155_per_ref,
 )
 from mtpalette.metrics.base import Metric, Pairs
-from mtpalette.metrics.domains import Choice, Integer, Real
+from mtpalette.metrics.domains import Choice, Integer, Real, YesNo
 from mtpalette.metrics.registry import register
 from mtpalette.text.ragged import Ragged
 
@@ -270,6 +270,10 @@ class RougeW(_Rouge):
     ...                          ["rouge-w:f=linear,a=2,b=1"], tokenize="none").values()
     >>> out.round(4).tolist()  # f^-1(7/13) = 10/13, f^-1(4/13) = 17/26
     [0.7692, 0.6538]
+    >>> (out,) = sentence_scores(["A B C D E F G", "H I K"], [["A B C D E F G"] * 2],
+    ...                          ["rouge-w:f=linear,a=3,b=1"], tokenize="none").values()
+    >>> out.round(4).tolist()  # identity: (1 + b) / a; no common word: 0
+    [0.6667, 0.0]
 
     Notes
     -----
@@ -279,11 +283,18 @@ class RougeW(_Rouge):
     recurrence's increments are f(1) - 0 = a - b for a run's first match and a after it (an
     empty run weighs 0; with f(0) = -b literally every increment would be a and WLCS would be
     a * LCS, with no gap penalty at all). Recall and precision are the paper's eqs. 4-5 with
-    the inverse f^-1(y) = (y + b) / a: R = f^-1(WLCS / f(m)), P = f^-1(WLCS / f(n)). Unlike
-    the polynomial form these are not 0..1: a candidate equal to its reference scores
-    (1 + b) / a (1 when a = b + 1, as with the defaults a = 2, b = 1) and one with no common
-    word b / a; a sentence of length m with f(m) <= 0 scores 0. ``compat=rouge155`` exists for
-    the polynomial form only (the script has no other).
+    the inverse f^-1(y) = (y + b) / a: R = f^-1(WLCS / f(m)), P = f^-1(WLCS / f(n)), where
+    WLCS > 0; a pair with no common word has WLCS = 0 = f(0), and its R, P and F are 0 (f maps
+    0 to 0, so f^-1 does too; the formula alone would give b / a). a > b is required, so that
+    f(1) > 0 and f increases.
+
+    The scale is not 0-1: WLCS / f(m) lies in (0, 1], so a candidate with some match scores
+    in (b / a, (1 + b) / a], the maximum (1 + b) / a for a candidate equal to its reference
+    (1 when a = b + 1, as with the defaults a = 2, b = 1); the signature's ``scale`` field
+    states this range. ``unit=yes`` divides R and P (hence F) by that maximum, mapping the
+    scores onto 0-1 (0 for no match, above b / (1 + b) for any match, 1 for identity)
+    without changing their order. ``compat=rouge155`` exists for the polynomial form only
+    (the script has no other).
     """
 
     name = "rouge-w"
@@ -300,6 +311,7 @@ class RougeW(_Rouge):
         "b": Real(low=0, low_open=True),
         "f": Choice(("poly", "linear")),
         "compat": Choice(("paper", "rouge155")),
+        "unit": YesNo(),
     }
 
     def __init__(
@@ -309,6 +321,7 @@ class RougeW(_Rouge):
         b: float | None = None,
         f: str = "poly",
         compat: str = "paper",
+        unit: bool = False,
         **kw: Any,
     ) -> None:
         super().__init__(**kw)
@@ -319,19 +332,46 @@ class RougeW(_Rouge):
                 raise ValueError("the weight exponent a must be at least 1")
             if b is not None:
                 raise ValueError("b is the gap penalty of f=linear (f(k) = a k - b)")
+            if unit:
+                raise ValueError("unit=yes is for f=linear (f(k) = k^a is already on 0-1)")
         else:
             a = 2.0 if a is None else a
             b = 1.0 if b is None else b
             if not (a > 0 and b > 0):
                 raise ValueError("f=linear (f(k) = a k - b) needs a > 0 and b > 0")
+            if not a > b:
+                raise ValueError(
+                    f"f=linear (f(k) = a k - b) needs a > b, so that a single match weighs "
+                    f"f(1) = a - b > 0 (got a={a:g}, b={b:g})"
+                )
             if compat != "paper":
                 raise ValueError("compat=rouge155 exists for the polynomial form only")
-        self.a, self.b, self.f, self.compat = a, b, f, compat
+        self.a, self.b, self.f, self.compat, self.unit = a, b, f, compat, unit
+
+    @property
+    def scale(self) -> str:  # type: ignore[override]
+        """ "0-1", or for the linear form the range its scores take (see the class notes)."""
+        if self.f == "poly" or self.unit:
+            return "0-1"
+        return f"0 or ({self.b / self.a:.4g}-{self.top:.4g}]"
+
+    @property
+    def top(self) -> float:
+        """The score of a candidate equal to its reference: 1, or (1 + b) / a (linear form).
+
+        Examples
+        --------
+        >>> RougeW(f="linear", a=3, b=1).top
+        0.6666666666666666
+        """
+        return 1.0 if self.f == "poly" else (1 + self.b) / self.a
 
     def params(self) -> dict[str, Any]:
         out: dict[str, Any] = {"a": self.a}
         if self.f == "linear":
             out.update(f="linear", b=self.b)
+            if self.unit:
+                out["unit"] = True
         out.update(self._common_params())
         if self.compat != "paper":
             out["compat"] = self.compat
@@ -341,6 +381,8 @@ class RougeW(_Rouge):
         fields = super().signature_fields()
         if self.f == "linear":
             fields["weight"] = f"{self.a:g}k-{self.b:g}"
+            if self.unit:
+                fields["unit"] = f"divided by (1+b)/a = {self.top:.4g}"
         return fields
 
     def group_key(self):
@@ -366,8 +408,19 @@ class RougeW(_Rouge):
         return np.where(k > 0, self.a * k - self.b, 0.0)
 
     def inverse(self, y: np.ndarray) -> np.ndarray:
-        """f^-1 (the linear form; the polynomial one goes through ``root``)."""
-        return (np.asarray(y, dtype=np.float64) + self.b) / self.a
+        """f^-1 (the linear form; the polynomial one goes through ``root``), with f^-1(0) = 0
+        (no common word: f(0) = 0), divided by :attr:`top` when ``unit=yes``.
+
+        Examples
+        --------
+        >>> RougeW(f="linear", a=2, b=1).inverse(np.array([0.0, 0.5, 1.0])).tolist()
+        [0.0, 0.75, 1.0]
+        >>> RougeW(f="linear", a=3, b=1, unit=True).inverse(np.array([0.0, 1.0])).tolist()
+        [0.0, 1.0]
+        """
+        y = np.asarray(y, dtype=np.float64)
+        out = np.where(y > 0, (y + self.b) / self.a, 0.0)
+        return out / self.top if self.unit else out
 
     @classmethod
     def compute_group(cls, metrics: Sequence[Metric], pairs: Pairs) -> list[np.ndarray]:

@@ -12,10 +12,13 @@ maximise:
   ranked among the candidates, all scored against the remaining references) on candidate
   lists with at least two references.
 
-ACS counts depend only on (alpha, beta, gap); they are computed once per visited pair and
-cached, so steps in gamma and bf cost a few array operations. With the part-of-speech
-feature (``pos_feature=True``, English) the counts of the POS-tag sequences are cached the
-same way and its weight ``pos`` is one more trainable parameter (:data:`POS_DIMENSION`).
+ACS counts depend only on (alpha, beta, gap) and the POS weights; they are computed once per
+visited point and cached, so steps in gamma and bf cost a few array operations. With the
+paper's part-of-speech features inside each match (``pos_feature=True``, English: BLANC's
+``lw`` and ``lt``, :data:`POS_DIMENSIONS`) the counts are over words and tags together and
+the two weights are trained with the rest; with the simpler mix (``posmix_feature=True``)
+the counts of the POS-tag sequences are cached beside the words' and the mix weight
+``posmix`` is one more parameter (:data:`POSMIX_DIMENSION`).
 
 ``positive_only=True`` is Lita et al.'s rule (section 5): "when computing the correlation
 between metrics and human judgments, we only keep strictly positive scores" - translations
@@ -51,23 +54,34 @@ DEFAULT_SPACE = (
     Dimension("gamma", -2.0, 2.0, 0.5),
     Dimension("bf", 0.25, 8.0, 1.0, log=True),
 )
-#: the weight of the part-of-speech skip-n-gram feature, searched in [0, 4]
-POS_DIMENSION = Dimension("pos", 0.0, 4.0, 0.5)
+#: the POS features inside each match: lw in [0, 6] (a tag-only match weighs exp(-lw)), lt
+#: in [0, 3] (a match whose tags differ weighs exp(-lt))
+POS_DIMENSIONS = (Dimension("lw", 0.0, 6.0, 1.0), Dimension("lt", 0.0, 3.0, 0.5))
+#: the weight of the POS-tag scores mixed into P and R, searched in [0, 4]
+POSMIX_DIMENSION = Dimension("posmix", 0.0, 4.0, 0.5)
 
 
 class _CountCache:
-    """BLANC counts of one :class:`Pairs` per (alpha, beta), computed on first use."""
+    """BLANC counts of one :class:`Pairs` per (alpha, beta[, node weights]), computed on
+    first use; ``tags``: the same sentences as POS tags, for the weights inside the matches."""
 
-    def __init__(self, pairs: Pairs, *, gap: str, n: int) -> None:
-        self.pairs, self.gap, self.n = pairs, gap, n
-        self._cache: dict[tuple[float, float], BlancCounts] = {}
+    def __init__(self, pairs: Pairs, *, gap: str, n: int, tags: Pairs | None = None) -> None:
+        self.pairs, self.gap, self.n, self.tags = pairs, gap, n, tags
+        self._cache: dict[tuple, BlancCounts] = {}
 
-    def get(self, alpha: float, beta: float) -> BlancCounts:
-        key = (round(alpha, 12), round(beta, 12))
+    def get(self, alpha: float, beta: float, params: BlancParams | None = None) -> BlancCounts:
+        weights = params.weights if params is not None and params.tagged else None
+        key = (round(alpha, 12), round(beta, 12), weights)
         if key not in self._cache:
-            self._cache[key] = BlancCounts.compute(
-                self.pairs, alpha=alpha, beta=beta, gap=self.gap, kmax=self.n
-            )
+            kw = dict(alpha=alpha, beta=beta, gap=self.gap, kmax=self.n)
+            if weights is None:
+                self._cache[key] = BlancCounts.compute(self.pairs, **kw)
+            else:
+                if self.tags is None:
+                    raise ValueError("POS weights inside the matches need the tagged pairs")
+                self._cache[key] = BlancCounts.compute(
+                    self.pairs, tags=self.tags, weights=weights, **kw
+                )
         return self._cache[key]
 
 
@@ -108,13 +122,15 @@ class HumanObjective:
         tokenize: str = "13a",
         lowercase: bool = False,
         pos_feature: bool = False,
+        posmix_feature: bool = False,
         positive_only: bool = False,
     ) -> None:
         if level not in ("segment", "system"):
             raise UserInputError(f"unknown level {level!r}; expected segment or system")
         self.base, self.statistic, self.level, self.grouping = base, statistic, level, grouping
         self.positive_only = positive_only
-        self.pos_feature = pos_feature or base.pos > 0
+        self.pos_feature = pos_feature or base.tagged
+        self.posmix_feature = posmix_feature or base.posmix > 0
         view = TextView(tokenize, lowercase)
         self.tasks = []
         for data in datasets:
@@ -123,10 +139,12 @@ class HumanObjective:
             s_idx, i_idx = np.nonzero(rated)
             texts = [data.hyps[s][i] for s, i in zip(s_idx.tolist(), i_idx.tolist(), strict=True)]
             text_pairs = TextPairs(texts, i_idx.astype(np.int64), data.refs)
-            cache = _CountCache(text_pairs.encoded(view), gap=base.gap, n=base.n)
-            pos_cache = None
-            if self.pos_feature:
+            pos_pairs = None
+            if self.pos_feature or self.posmix_feature:
                 pos_pairs = text_pairs.encoded(pos_view(view))
+            cache = _CountCache(text_pairs.encoded(view), gap=base.gap, n=base.n, tags=pos_pairs)
+            pos_cache = None
+            if self.posmix_feature:
                 pos_cache = _CountCache(pos_pairs, gap=base.gap, n=base.n)
             self.tasks.append(_HumanTask(data, cache, (s_idx, i_idx), pos_cache))
 
@@ -134,10 +152,10 @@ class HumanObjective:
         """BLANC's ``(systems, items)`` score matrix of each data set (NaN where unrated)."""
         out = []
         for task in self.tasks:
-            prf = task.cache.get(params.alpha, params.beta).prf(params)
-            if params.pos and task.pos_cache is not None:
+            prf = task.cache.get(params.alpha, params.beta, params).prf(params)
+            if params.posmix and task.pos_cache is not None:
                 tags = task.pos_cache.get(params.alpha, params.beta).prf(params)
-                prf = mix_pos(prf, tags, params.pos, params.bf)
+                prf = mix_pos(prf, tags, params.posmix, params.bf)
             f = prf[:, 2]
             seg = np.full(task.data.human.shape, np.nan)
             seg[task.where] = f
@@ -167,6 +185,7 @@ class HumanObjective:
             "level": self.level,
             "grouping": self.grouping,
             "pos_feature": self.pos_feature,
+            "posmix_feature": self.posmix_feature,
             "positive_only": self.positive_only,
             "datasets": [
                 {"systems": t.data.n_systems, "items": t.data.n_items, "rated": t.data.n_rated}
@@ -276,19 +295,52 @@ def train_blanc(
     max_evaluations: int = 2000,
     on_evaluation=None,
 ) -> BlancTraining:
-    """Fit BLANC's parameters by hill-climbing with seeded restarts."""
+    """Fit BLANC's parameters by hill-climbing with seeded restarts.
+
+    With the POS weights inside the matches in ``space`` (``lw``, ``lt``: every step in them
+    recomputes the ACS counts, as a step in alpha or beta does), training runs in two stages:
+    first the other parameters with the POS weights off (tag-only positions do not match:
+    the climb without POS, ``restarts`` starts), then every parameter together from that
+    point with the POS weights at their starting values (one start, the rest of the
+    evaluation budget). The better of the two stages is kept, so a data set on which the tags
+    do not help gets word-only BLANC (``lw`` None). The record's ``history`` marks each
+    evaluation's ``stage``.
+    """
     base = objective.base
     start = {d.name: getattr(base, d.name) for d in space}
-    climb = hill_climb(
-        objective,
-        space,
-        start=start,
-        restarts=restarts,
-        seed=seed,
-        halvings=halvings,
-        max_evaluations=max_evaluations,
-        on_evaluation=on_evaluation,
-    )
-    best = _params(base, climb.best)
+    kw = dict(seed=seed, halvings=halvings, on_evaluation=on_evaluation)
+    pos_dims = [d for d in space if d.name in ("lw", "lt")]
+    if not pos_dims:
+        climb = hill_climb(
+            objective, space, start=start, restarts=restarts, max_evaluations=max_evaluations, **kw
+        )
+        best = _params(base, climb.best)
+    else:
+        words = [d for d in space if d not in pos_dims]
+        off = {"lw": None, "lt": 0.0}
+        first = hill_climb(
+            lambda values: objective({**values, **off}),
+            words,
+            start={d.name: start[d.name] for d in words},
+            restarts=restarts,
+            max_evaluations=max_evaluations,
+            **kw,
+        )
+        budget = max(max_evaluations - first.n_evaluations, 1)
+        second = hill_climb(
+            objective,
+            space,
+            start={**start, **first.best},
+            restarts=1,
+            max_evaluations=budget,
+            **kw,
+        )
+        history = [{**r, "stage": 1} for r in first.history]
+        history += [{**r, "stage": 2} for r in second.history]
+        if second.value > first.value:
+            climb = ClimbResult(second.best, second.value, history, seed, restarts)
+        else:
+            climb = ClimbResult({**first.best, **off}, first.value, history, seed, restarts)
+        best = _params(base, climb.best)
     value = climb.value if isinstance(objective, HumanObjective) else -climb.value
     return BlancTraining(best, value, climb, objective.describe())
