@@ -30,11 +30,7 @@ LAYERS: list[set[str]] = [
 
 #: arrows up known today, each removed by work under way (issue 24); the lead deletes an entry
 #: once its fix lands. (importer, imported) as module names.
-KNOWN_UPWARD = {
-    # metrics/rose.py reads the trained ROSE model of train/rose.py: moving it down is part of
-    # the fidelity work on metrics/{rouge,blanc,rose}.py
-    ("mtpalette.metrics.rose", "mtpalette.train.rose"),
-}
+KNOWN_UPWARD: set[tuple[str, str]] = set()
 
 #: cycles known today (the modules of each), removed by work under way
 KNOWN_CYCLES: list[set[str]] = []

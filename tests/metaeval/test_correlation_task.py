@@ -216,9 +216,10 @@ def test_correlate_cli_end_to_end(tmp_path, zhen, zhen_scores):
     assert run["inputs"]["unscored_judged_systems"] == ["ref", "refB"]
     pear, kend = run["results"]["tables"]
     assert pear["statistic"] == "pearson" and kend["statistic"] == "kendall-b"
-    assert {r["metric"] for r in pear["rows"]} == set(SPECS)
+    assert {r["metric"] for r in pear["rows"] if not r["baseline"]} == set(SPECS)
+    assert {r["metric"] for r in pear["rows"] if r["baseline"]} == {"len", "len:sign=-1", "lendiff"}
     data = zhen[0]
-    for row in kend["rows"]:
+    for row in (r for r in kend["rows"] if not r["baseline"]):
         sc = next(s for s in zhen_scores if s.name == row["metric"])
         assert row["correlation"] == pytest.approx(
             kendall(data.human[~np.isnan(data.human)], sc.oriented()[~np.isnan(data.human)]),
@@ -228,7 +229,7 @@ def test_correlate_cli_end_to_end(tmp_path, zhen, zhen_scores):
         assert row["cluster"] >= 1
     with open(out / "table.csv") as fh:
         rows = list(csv.DictReader(fh))
-    assert len(rows) == 6 and rows[0]["statistic"] == "pearson"
+    assert len(rows) == 12 and rows[0]["statistic"] == "pearson"  # 3 metrics, 3 baselines, x2
 
     # the same data through explicit options gives the same numbers
     paths = bundled_mqm_ted("zhen")
@@ -414,7 +415,8 @@ def test_correlate_cli_on_a_wmt17_testset_file(tmp_path):
     assert result.exit_code == 0, result.output
     run = json.loads(out.read_text())
     assert run["inputs"]["format"] == "wmt17-testset" and run["inputs"]["n_items"] == 40
-    assert all(r["correlation"] > 0 for r in run["results"]["tables"][0]["rows"])
+    rows = run["results"]["tables"][0]["rows"]
+    assert all(r["correlation"] > 0 for r in rows if not r["baseline"])
     result = _run("correlate", "-j", str(p), "--refs", str(p), "--quiet")
     assert "holds its own translations" in str(result.exception)
 

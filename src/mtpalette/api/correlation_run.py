@@ -89,6 +89,7 @@ def correlate(
     alpha: float = 0.05,
     tokenize: str = "13a",
     lowercase: bool = False,
+    baselines: bool = True,
 ) -> CorrelationTable:
     """Correlation of every metric with human scores, with bootstrap intervals and
     significance clusters.
@@ -109,6 +110,9 @@ def correlate(
         ``item`` or ``system`` (segment level).
     n_resamples, confidence, seed, test, n_permutations, alpha:
         Intervals and the test behind the clusters.
+    baselines:
+        At segment level, add the trivial length baselines (rows marked ``baseline``) as the
+        command does.
 
     Examples
     --------
@@ -150,6 +154,10 @@ def correlate(
         list(range(1, n + 1)),
     )
     parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
+    if baselines and level == "segment":
+        given = {m.spec for m in parsed}
+        extra = [s for s in BASELINE_SPECS if s not in given]
+        parsed += parse_specs(extra, tokenize=tokenize, lowercase=lowercase)
     return checked(
         correlation_table,
         data,
@@ -380,21 +388,25 @@ def _against_baselines(table, data, scores, base_scores, run, feedback: Feedback
 
     metrics = {sc.name: sc.oriented() for sc in scores if not getattr(sc.metric, "baseline", False)}
     if table.level == "segment" and base_scores and metrics:
-        report = compare_with_best_baseline(
-            data.human,
-            metrics,
-            {sc.name: sc.oriented() for sc in base_scores},
-            table.statistic,
-            grouping=table.grouping,
-            test="bootstrap" if run.test == "bootstrap" else "permutation",
-            n_resamples=max(run.permutations, 1),
-            alpha=run.alpha,
-            seed=run.seed,
-            epsilon=run.epsilon,
-        )
-        table.info["baselines"] = report.to_dict()
-        for sentence in report.sentences():
-            feedback.warn(f"note: {sentence}")
+        try:
+            report = compare_with_best_baseline(
+                data.human,
+                metrics,
+                {sc.name: sc.oriented() for sc in base_scores},
+                table.statistic,
+                grouping=table.grouping,
+                test="bootstrap" if run.test == "bootstrap" else "permutation",
+                n_resamples=max(run.permutations, 1),
+                alpha=run.alpha,
+                seed=run.seed,
+                epsilon=run.epsilon,
+            )
+        except ValueError as exc:  # e.g. constant baselines: no defined correlation
+            table.info["baselines"] = {"unavailable": str(exc)}
+        else:
+            table.info["baselines"] = report.to_dict()
+            for sentence in report.sentences():
+                feedback.warn(f"note: {sentence}")
     try:
         chance = chance_level(data.human, table.statistic, grouping=table.grouping,
                               epsilon=run.epsilon, seed=run.seed)  # fmt: skip

@@ -53,6 +53,15 @@ PermutationsOpt = Annotated[
 AlphaOpt = Annotated[
     float, o.opt("--alpha", panel=o.RESAMPLING, help="Significance level of clusters.")
 ]
+BaselinesOpt = Annotated[
+    bool,
+    o.opt(
+        "--baselines/--no-baselines",
+        panel=o.CORRELATION,
+        help="Segment level: length baselines beside the metrics, each metric tested against "
+        "the best.",
+    ),
+]
 
 
 @o.with_options(
@@ -71,6 +80,7 @@ def correlate(
     test: TestOpt = "permutation",
     permutations: PermutationsOpt = 1000,
     alpha: AlphaOpt = 0.05,
+    baselines: BaselinesOpt = True,
     **options,
 ) -> None:
     """Correlate metrics with human judgments (MQM, DA): table with CI and clusters.
@@ -86,6 +96,7 @@ def correlate(
         source=source, statistics=[s.strip() for s in stat.split(",") if s.strip()],
         grouping=grouping, level=level, system_score=system_score,
         epsilon=parse_epsilon(epsilon), threshold=threshold, test=test,
-        permutations=permutations, alpha=alpha, outputs=o.fill(CorrelationOutputs, options),
+        permutations=permutations, alpha=alpha, baselines=baselines,
+        outputs=o.fill(CorrelationOutputs, options),
     )  # fmt: skip
     show_correlation(run_correlation(run, ConsoleFeedback(console)), console)

@@ -83,11 +83,10 @@ def print_correlation(console: Console, table: CorrelationTable, *, title: str =
     t.add_column("Dir", justify="center")
     if any(r.epsilon is not None for r in table.rows):
         t.add_column("epsilon", justify="right")
-    baselines = set(table.info.get("baselines", {}).get("baselines", {}))
     for r in table.rows:
         ci = "-" if math.isnan(r.ci.low) else f"[{r.ci.low:.4f}, {r.ci.high:.4f}]"
         cells = [
-            f"{r.metric} (baseline)" if r.metric in baselines else r.metric,
+            f"{r.metric} (baseline)" if r.baseline else r.metric,
             f"{r.value:.4f}",
             ci,
             "-" if r.cluster is None else str(r.cluster),
@@ -225,7 +224,7 @@ def show_correlation(result: CorrelationResult, notes: Console) -> None:
 def _baseline_notes(console: Console, table: CorrelationTable) -> None:
     """The best trivial baseline, the metrics that do not beat it, the chance level."""
     report = table.info.get("baselines")
-    if report:
+    if report and "comparisons" in report:
         flagged = [c["metric"] for c in report["comparisons"] if not c["beats_baseline"]]
         verdict = (
             f"not significantly above it: {', '.join(flagged)}"

@@ -376,6 +376,8 @@ class CorrelationRow:
     higher_is_better: bool
     signature: str
     epsilon: float | None = None
+    #: a trivial baseline (hypothesis length...), shown beside the metrics
+    baseline: bool = False
 
     @property
     def value(self) -> float:
@@ -392,6 +394,7 @@ class CorrelationRow:
             "metric_higher_is_better": self.higher_is_better,
             "oriented": "negated" if not self.higher_is_better else "as is",
             "signature": self.signature,
+            "baseline": self.baseline,
         }
 
 
@@ -682,6 +685,7 @@ def _table(
                 bool(sc.higher_is_better),
                 sc.signature,
                 None if res.epsilons is None else res.epsilons[j],
+                bool(getattr(getattr(sc, "metric", None), "baseline", False)),
             )
         )
     return CorrelationTable(
