@@ -258,6 +258,8 @@ class OrangeResult:
     lists: CandidateLists | ChunkedLists
     oracle: str
     outputs: dict[str, Any]
+    #: each reference scored against the others, beside the systems (two or more references)
+    references: Any = None
 
     @property
     def title(self) -> str:
@@ -324,9 +326,41 @@ def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
     if out.wants_curve:
         step = out.curve_step or max(1, math.ceil(int(lists.n_candidates.max()) / CURVE_POINTS))
         curve = orange_curve(comparisons, step=step, **common)
-    result = OrangeResult(table, curve, lists, oracle, {})
+    agreement = None
+    if isinstance(lists, CandidateLists) and run.limited is None:
+        agreement = _reference_agreement(lists, parsed, run, feedback)
+    result = OrangeResult(table, curve, lists, oracle, {}, agreement)
     _write(run, out, result, comparisons, files)
     return result
+
+
+#: reference agreement is computed with at most this many of the run's metrics (the first)
+AGREEMENT_METRICS = 6
+
+
+def _reference_agreement(lists: CandidateLists, parsed: list, run: OrangeRun, feedback: Feedback):
+    """Each reference against the others and the systems against the same references, when
+    the candidates are systems' outputs (one per segment each) and there are two or more
+    references; warns when a reference is closer to another than the best system is."""
+    from mtpalette.metaeval.references import reference_agreement
+
+    if lists.origins is None or len(lists.refs) < 2 or not parsed:
+        return None
+    systems: dict[str, list[str]] = {}
+    for text, origin in zip(lists.texts, lists.origins, strict=True):
+        systems.setdefault(origin, []).append(text)
+    if any(len(v) != lists.n_segments for v in systems.values()):
+        return None  # n-best lists: no system to compare with
+    metrics = parsed[:AGREEMENT_METRICS]
+    if len(parsed) > AGREEMENT_METRICS:
+        feedback.note(f"reference agreement: with the first {AGREEMENT_METRICS} metrics")
+    agreement = reference_agreement(
+        lists.refs, systems, metrics, ref_names=lists.ref_names,
+        tokenize=run.tokenize, lowercase=run.lowercase,
+    )  # fmt: skip
+    for line in agreement.warnings():
+        feedback.warn(f"warning: {line}")
+    return agreement
 
 
 def _lists(run: OrangeRun, ref_lines: list[list[str]]) -> tuple[CandidateLists, list[Path]]:
@@ -420,6 +454,9 @@ def _record(run: OrangeRun, result: OrangeResult, files: list[Path]) -> Run:
         results={
             "table": table.to_dict(),
             "curve": None if result.curve is None else result.curve.to_dict(),
+            "reference_agreement": None
+            if result.references is None
+            else result.references.to_dict(),
         },
         outputs={k: v for k, v in result.outputs.items() if k != "run_json"}
         | {"run_json": result.outputs["run_json"]},

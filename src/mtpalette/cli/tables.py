@@ -208,8 +208,26 @@ def show_written(console: Console, outputs: dict[str, object]) -> None:
 
 def show_orange(result: OrangeResult, notes: Console) -> None:
     """An ORANGE run: its table on standard output, the files it wrote on ``notes``."""
-    print_orange(result_console(), result.table, title=result.title)
+    out = result_console()
+    print_orange(out, result.table, title=result.title)
+    if result.references is not None:
+        print_reference_agreement(out, result.references)
     show_written(notes, result.outputs)
+
+
+def print_reference_agreement(console: Console, agreement) -> None:
+    """Each reference against the others beside the best and median system."""
+    t = Table()
+    for col in ("Reference", "vs", "Metric", "Reference score", "Best system", "Median system"):
+        t.add_column(col, justify="left" if col in ("Reference", "vs", "Metric") else "right")
+    for r in agreement.rows:
+        flag = " (closer than the best system)" if r.closer else ""
+        t.add_row(
+            r.reference + flag, ", ".join(r.against), r.metric, f"{r.reference_score:.4g}",
+            f"{r.best_system} {r.best_score:.4g}", f"{r.median_score:.4g}",
+        )  # fmt: skip
+    emit_note(console, "Reference agreement: each reference scored against the others")
+    emit_table(console, t)
 
 
 def show_correlation(result: CorrelationResult, notes: Console) -> None:
