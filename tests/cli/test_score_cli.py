@@ -518,3 +518,38 @@ def test_mt_metrics_eval_folder(monkeypatch, capsys, tmp_path, ted_zhen):
         monkeypatch, capsys, "score", "--mtme", root, "--lp", "zh-en", "--mtme-ref", "refB"
     )
     assert code == 2 and "zh-en.refA.txt" in err  # the folder's files are listed
+
+
+def test_long_table_gives_one_row_per_system(monkeypatch, capsys, tmp_path):
+    """A long table (one row per system and segment, the layout pandas users keep) scores
+    each system as its own file would; once its system column was ignored and every system
+    pooled into one score, exit 0."""
+    import pandas as pd
+
+    from mtpalette.io.judgments import bundled_mqm_ted
+
+    zhen = bundled_mqm_ted("zhen")
+    ref = zhen["refs"][0].read_text(encoding="utf-8").split("\n")[:40]
+    names = [p.stem for p in zhen["systems"][:3]]
+    hyps = {p.stem: p.read_text(encoding="utf-8").split("\n")[:40] for p in zhen["systems"][:3]}
+    rows = [
+        {"system": n, "segment": i + 1, "hyp": hyps[n][i], "ref": ref[i]}
+        for i in reversed(range(40))  # any order: segments are matched by id
+        for n in names
+    ]
+    long = tmp_path / "long.jsonl"
+    pd.DataFrame(rows).to_json(long, orient="records", lines=True, force_ascii=False)
+    (tmp_path / "ref.txt").write_text("\n".join(ref) + "\n", encoding="utf-8")
+    files = []
+    for n in names:
+        files.append(tmp_path / f"{n}.txt")
+        files[-1].write_text("\n".join(hyps[n]) + "\n", encoding="utf-8")
+    code, by_table, err = run(monkeypatch, capsys, "score", "--table", long, "-m", "bleu", "chrf")
+    assert code == 0, err
+    code, by_files, err = run(
+        monkeypatch, capsys, "score", "-r", tmp_path / "ref.txt", "-i", *files, "-m", "bleu", "chrf"
+    )
+    assert code == 0, err
+    assert by_table == by_files
+    code, _, err = run(monkeypatch, capsys, "score", "--table", long, "--hyp-col", "hyp", "ref")
+    assert code == 2 and "system column" in err

@@ -152,6 +152,14 @@ def score(
             "--ref-col", help="Reference columns of --table (default: ref).", rich_help_panel=INPUTS
         ),
     ] = None,
+    system_col: Annotated[
+        str | None,
+        Opt(
+            "--system-col",
+            help="A long --table: one row per system and segment (default: a 'system' column).",
+            rich_help_panel=INPUTS,
+        ),
+    ] = None,
     sentence: Annotated[
         bool, Opt("--sentence", help="One row of scores per segment.", rich_help_panel=OUTPUT)
     ] = False,
@@ -279,7 +287,7 @@ def score(
     same --seed (p-value: the share of resamples or trials whose difference is as large as
     the observed one; * marks p < 0.05); --confidence adds each score's bootstrap interval.
     """
-    table_opts = (table, table_format.value, table_quoting)
+    table_opts = (table, table_format.value, table_quoting, system_col)
     if mtme is not None:
         from mtpalette.api.folders import mtme_inputs
 
@@ -374,7 +382,9 @@ def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> 
 
 def _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source):
     """``({system: outputs}, reference streams)`` from a table or from files."""
-    table, table_format, quoting = table_opts
+    table, table_format, quoting, system_col = table_opts
+    if system_col is not None and table is None:
+        raise UserInputError("--system-col names a column of --table")
     if table is not None:
         if refs:
             raise UserInputError("give either --table or -r/--refs files, not both")
@@ -386,6 +396,9 @@ def _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source):
         twice = sorted({c for c in cols if cols.count(c) > 1})
         if twice:
             raise UserInputError(f"--hyp-col {', '.join(map(repr, twice))} given twice")
+        long = _long_table(table, table_format, quoting, system_col, cols)
+        if long is not None:
+            return long(ref_cols or ["ref"])
         systems, ref_streams = {}, None
         for col in cols:
             systems[col], ref_streams = read_segments(
@@ -406,6 +419,32 @@ def _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source):
     for path, stream in zip(refs, ref_streams, strict=True):
         check_line_count(path, len(stream), n, f"the hypotheses ({display_name(paths[0])}) have")
     return dict(zip(_names(paths), outputs, strict=True)), ref_streams
+
+
+def _long_table(table, table_format, quoting, system_col, hyp_cols):
+    """A reader of a long table (a system column: one row per system and segment), or None
+    for a wide one. A system column is never ignored: with several --hyp-col it is refused."""
+    from mtpalette.io.tabular import header, read_long_segments
+
+    names = header(table, fmt=table_format, quoting=quoting)
+    col = system_col or ("system" if "system" in names else None)
+    if col is None:
+        return None
+    if len(hyp_cols) > 1:
+        raise UserInputError(
+            f"the table has a system column ({col!r}): one row per system and segment, one "
+            "--hyp-col; several --hyp-col are for wide tables (one column per system)",
+            path=str(table),
+        )
+    segment = next((c for c in ("segment", "seg_id") if c in names), None)
+
+    def read(ref_cols):
+        return read_long_segments(
+            table, col, hyp_cols[0], ref_cols, segment_col=segment, fmt=table_format,
+            quoting=quoting,
+        )  # fmt: skip
+
+    return read
 
 
 def _system_paths(hyps, systems_dir, refs, source, n_lines: int) -> list[str]:

@@ -23,6 +23,18 @@ from mtpalette.io import inputs
 STDIN = "-"
 
 
+#: standard input as read once: (the stream it came from, its bytes)
+_STDIN: list = [None, b""]
+
+
+def _stdin_bytes() -> bytes:
+    """Standard input's bytes; read once per stream, so that a table's header and its rows
+    (two reads) see the same data."""
+    if _STDIN[0] is not sys.stdin:
+        _STDIN[:] = [sys.stdin, sys.stdin.buffer.read()]
+    return _STDIN[1]
+
+
 def display_name(path: str | Path) -> str:
     """How a path is named in messages: ``<stdin>`` for ``-``.
 
@@ -60,7 +72,7 @@ def read_lines(path: str | Path, *, allow_empty: bool = False) -> list[str]:
     """
     name = display_name(path)
     if name == "<stdin>":
-        data = sys.stdin.buffer.read()
+        data = _stdin_bytes()
     else:
         data = _read_bytes(Path(path), name)
     nul = data.find(b"\x00")

@@ -411,3 +411,76 @@ def _json_type(value: Any) -> str:
     if isinstance(value, dict):
         return "an object"
     return "a string"
+
+
+def read_long_segments(
+    path: str | Path,
+    system_col: str,
+    hyp_col: str,
+    ref_cols: Sequence[str],
+    *,
+    segment_col: str | None = None,
+    fmt: str | None = None,
+    quoting: str = "auto",
+) -> tuple[dict[str, list[str]], list[list[str | None]]]:
+    """Systems' outputs and the shared references from a long table: one row per system and
+    segment (the layout pandas users keep), as ``({system: hyps}, reference streams)``.
+
+    With ``segment_col`` the rows of a system may come in any order (each segment once per
+    system, every system every segment); without it each system's rows are its segments in
+    order. The references of a segment must be the same in every system's row.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "long.jsonl")
+    >>> rows = [("A", 1, "a b", "a b"), ("B", 1, "a", "a b"), ("A", 2, "c", "c d"),
+    ...         ("B", 2, "c d", "c d")]
+    >>> _ = open(p, "w").write("".join(json.dumps(dict(zip(
+    ...     ("system", "segment", "hyp", "ref"), r))) + "\\n" for r in rows))
+    >>> read_long_segments(p, "system", "hyp", ["ref"], segment_col="segment")
+    ({'A': ['a b', 'c'], 'B': ['a', 'c d']}, [['a b', 'c d']])
+    """
+    columns = [system_col, hyp_col, *ref_cols] + ([segment_col] if segment_col else [])
+    outputs: dict[str, dict[Any, str]] = {}
+    refs: dict[Any, tuple[list[str], tuple[str, int]]] = {}
+    order: list[Any] = []
+    for where, row in rows(path, columns, fmt=fmt, quoting=quoting):
+        system = _string(row[system_col], system_col, where).strip()
+        if not system:
+            raise UserInputError("empty system name", path=where[0], line=where[1])
+        mine = outputs.setdefault(system, {})
+        seg = row[segment_col] if segment_col else len(mine)
+        if seg in mine:
+            raise UserInputError(
+                f"system {system!r} has segment {seg!r} twice", path=where[0], line=where[1]
+            )
+        mine[seg] = _string(row[hyp_col], hyp_col, where)
+        seg_refs: list[str] = []
+        for col in ref_cols:
+            seg_refs += _references(row[col], col, where)
+        if seg not in refs:
+            refs[seg] = (seg_refs, where)
+            order.append(seg)
+        elif refs[seg][0] != seg_refs:
+            first = refs[seg][1]
+            raise UserInputError(
+                f"segment {seg!r} has other references here than at {first[0]}:{first[1]}; "
+                "a long table's systems must share each segment's references",
+                path=where[0],
+                line=where[1],
+            )
+    for system, mine in outputs.items():
+        missing = [s for s in order if s not in mine]
+        if missing:
+            raise UserInputError(
+                f"system {system!r} lacks {len(missing)} of the {len(order)} segments "
+                f"(first: {missing[0]!r}); every system needs every segment",
+                path=str(path),
+            )
+    per_segment = [refs[s][0] for s in order]
+    if any(not r for r in per_segment):
+        raise UserInputError("a segment has no reference", path=str(path))
+    n_refs = max(len(r) for r in per_segment)
+    streams = [[r[k] if k < len(r) else None for r in per_segment] for k in range(n_refs)]
+    return {name: [mine[s] for s in order] for name, mine in outputs.items()}, streams
