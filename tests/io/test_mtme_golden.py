@@ -159,7 +159,7 @@ def test_mtpalette_chrf_from_the_texts_gives_mt_metrics_eval_values():
     t = mtpalette.correlate(
         systems, refs, human, "chrf", statistic="pearson", grouping="item", n_resamples=0
     )
-    assert t.rows[0].value == pytest.approx(want["pearson_item"], abs=1e-9)
+    assert t.row("chrf").value == pytest.approx(want["pearson_item"], abs=1e-9)
     stored = seg.stored_scores()["chrF-refB"]
     assert sorted(stored) == seg.systems and len(stored[seg.systems[0]]) == seg.n_segments
     sys_level = read_mtme(ROOT, "zh-en", level="sys")
@@ -167,4 +167,4 @@ def test_mtpalette_chrf_from_the_texts_gives_mt_metrics_eval_values():
     assert all(isinstance(v, float) for v in human.values())
     want = golden[("std", "zh-en", "sys")]["metrics"]["chrF-refB"]
     t = mtpalette.correlate(systems, refs, human, "chrf", statistic="pearson", n_resamples=0)
-    assert t.rows[0].value == pytest.approx(want["pearson"], abs=1e-9)
+    assert t.row("chrf").value == pytest.approx(want["pearson"], abs=1e-9)
