@@ -10,7 +10,8 @@ first and puts a marker token ``"\\n"`` between sentences: ``rouge-lsum`` reads 
 rouge-score keeps only ``[a-z0-9]``: accented letters are cut out of their words and
 Chinese, Japanese, Thai, Cyrillic or Arabic text loses every letter, so its scores fall to
 about 0 without an error. Encoding with these tokenizers warns (:class:`LostLettersWarning`)
-when a text lost most of its letters, and names the tokenizers that keep them.
+when a text lost most of its letters (and at least 2), and names the tokenizers that keep
+them.
 
 Whole corpora are tokenized in one compiled call (:func:`encode_rouge_score`); the per-line
 functions registered in :mod:`mtpalette.text.tokenizers` are the plain-Python twins.
@@ -87,7 +88,7 @@ def with_sentences(tokenizer):
 
 def _warn_lost_letters(lines: Sequence[str], letters: np.ndarray, dropped: np.ndarray) -> None:
     """One warning naming how many texts lost most of their letters, with an example."""
-    lost = np.flatnonzero(2 * dropped > letters)
+    lost = np.flatnonzero((2 * dropped > letters) & (dropped >= 2))
     if not len(lost):
         return
     example = lines[int(lost[0])].strip()
