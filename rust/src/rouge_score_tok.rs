@@ -63,37 +63,10 @@ pub struct Options {
 /// The sentence-break marker token.
 pub const MARKER: &[u8] = b"\n";
 
-struct Sink<'a> {
-    opts: Options,
-    bytes: &'a mut Vec<u8>,
-    spans: &'a mut Vec<(usize, usize)>,
-    word: Vec<u8>,
-    /// a `\n` was seen since the last token (and a token came before it)
-    pending_break: bool,
-}
-
-impl Sink<'_> {
-    fn flush(&mut self) {
-        if self.word.is_empty() {
-            return;
-        }
-        if self.pending_break {
-            self.spans.push((self.bytes.len(), MARKER.len()));
-            self.bytes.extend_from_slice(MARKER);
-            self.pending_break = false;
-        }
-        let start = self.bytes.len();
-        if self.opts.stem && self.word.len() > 3 {
-            self.bytes.extend_from_slice(&porter::stem(&self.word));
-        } else {
-            self.bytes.extend_from_slice(&self.word);
-        }
-        self.spans.push((start, self.bytes.len() - start));
-        self.word.clear();
-    }
-}
-
 /// Tokenize one text, appending its tokens to `bytes` / `spans`; returns (letters, dropped).
+///
+/// ASCII bytes are classified by a table; other characters are decoded (they are separators
+/// except U+0130 and U+212A) only to be counted as letters or not.
 pub fn tokenize_into(
     text: &str,
     opts: Options,
@@ -101,37 +74,73 @@ pub fn tokenize_into(
     spans: &mut Vec<(usize, usize)>,
 ) -> (i64, i64) {
     let first_span = spans.len();
-    let mut sink = Sink {
-        opts,
-        bytes,
-        spans,
-        word: Vec::with_capacity(32),
-        pending_break: false,
-    };
     let (mut letters, mut dropped) = (0i64, 0i64);
-    for c in text.chars() {
-        let class = classify(c);
-        if c.is_alphabetic() {
-            letters += 1;
-            if class == Ch::Break {
-                dropped += 1;
+    let mut start: Option<usize> = None; // the open token's start in `bytes`
+    let mut pending_break = false;
+    let src = text.as_bytes();
+    let close =
+        |start: &mut Option<usize>, bytes: &mut Vec<u8>, spans: &mut Vec<(usize, usize)>| {
+            if let Some(s) = start.take() {
+                if opts.stem && bytes.len() - s > 3 {
+                    let stemmed = porter::stem(&bytes[s..]);
+                    bytes.truncate(s);
+                    bytes.extend_from_slice(&stemmed);
+                }
+                spans.push((s, bytes.len() - s));
             }
-        }
-        match class {
-            Ch::Keep(b) => sink.word.push(b),
-            Ch::KeepThenBreak(b) => {
-                sink.word.push(b);
-                sink.flush();
+        };
+    let mut i = 0;
+    while i < src.len() {
+        let b = src[i];
+        let keep = if b < 0x80 {
+            i += 1;
+            match b {
+                b'a'..=b'z' | b'0'..=b'9' => Some((b, false)),
+                b'A'..=b'Z' => Some((b | 0x20, false)),
+                _ => None,
             }
-            Ch::Break => {
-                sink.flush();
-                if opts.sents && c == '\n' && sink.spans.len() > first_span {
-                    sink.pending_break = true;
+        } else {
+            let c = text[i..].chars().next().expect("a char boundary");
+            i += c.len_utf8();
+            match classify(c) {
+                Ch::Keep(k) => Some((k, false)),
+                Ch::KeepThenBreak(k) => Some((k, true)),
+                Ch::Break => {
+                    if c.is_alphabetic() {
+                        letters += 1;
+                        dropped += 1;
+                    }
+                    None
+                }
+            }
+        };
+        match keep {
+            Some((k, then_break)) => {
+                if k.is_ascii_lowercase() {
+                    letters += 1;
+                }
+                if start.is_none() {
+                    if pending_break {
+                        spans.push((bytes.len(), MARKER.len()));
+                        bytes.extend_from_slice(MARKER);
+                        pending_break = false;
+                    }
+                    start = Some(bytes.len());
+                }
+                bytes.push(k);
+                if then_break {
+                    close(&mut start, bytes, spans);
+                }
+            }
+            None => {
+                close(&mut start, bytes, spans);
+                if opts.sents && b == b'\n' && spans.len() > first_span {
+                    pending_break = true;
                 }
             }
         }
     }
-    sink.flush();
+    close(&mut start, bytes, spans);
     (letters, dropped)
 }
 

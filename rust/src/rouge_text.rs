@@ -37,6 +37,8 @@ impl Spec {
 struct Text {
     bytes: Vec<u8>,
     toks: Vec<(u64, usize, usize)>,
+    /// the token indices in (hash, bytes) order
+    sorted: Vec<u32>,
     letters: i64,
     dropped: i64,
 }
@@ -53,6 +55,18 @@ fn tokenize_text(text: &str, opts: Options) -> Text {
             (h.finish(), s, l)
         })
         .collect();
+    let mut keyed: Vec<(u64, u32)> = t
+        .toks
+        .iter()
+        .enumerate()
+        .map(|(i, tok)| (tok.0, i as u32))
+        .collect();
+    // by hash; equal hashes by bytes (a repeated word, or in principle a collision)
+    keyed.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| t.token(a.1 as usize).1.cmp(t.token(b.1 as usize).1))
+    });
+    t.sorted = keyed.into_iter().map(|(_, i)| i).collect();
     t.letters = letters;
     t.dropped = dropped;
     t
@@ -68,7 +82,6 @@ impl Text {
 /// Scratch reused across the pairs of one block.
 #[derive(Default)]
 struct Scratch {
-    order: Vec<(u32, u32)>,
     a: Vec<u32>,
     b: Vec<u32>,
     keys_a: Vec<u64>,
@@ -78,39 +91,42 @@ struct Scratch {
     row: Vec<u32>,
 }
 
-/// Dense ids of the tokens of `x` (into `s.a`) and `y` (into `s.b`); returns the number of
-/// distinct tokens.
+/// Dense ids of the tokens of `x` (into `s.a`) and `y` (into `s.b`), by merging the two
+/// texts' tokens in (hash, bytes) order; returns the number of distinct tokens.
 fn dense_ids(x: &Text, y: &Text, s: &mut Scratch) -> usize {
-    s.order.clear();
-    s.order.extend((0..x.toks.len() as u32).map(|i| (0, i)));
-    s.order.extend((0..y.toks.len() as u32).map(|i| (1, i)));
-    let tok = |&(side, i): &(u32, u32)| {
-        if side == 0 {
-            x.token(i as usize)
-        } else {
-            y.token(i as usize)
-        }
-    };
-    s.order.sort_unstable_by(|p, q| tok(p).cmp(&tok(q)));
     s.a.clear();
     s.a.resize(x.toks.len(), 0);
     s.b.clear();
     s.b.resize(y.toks.len(), 0);
+    let (mut i, mut j) = (0, 0);
     let mut next = 0u32;
     let mut prev: Option<(u64, &[u8])> = None;
-    for e in &s.order {
-        let t = tok(e);
+    loop {
+        // the smaller head of the two sorted lists (x first on ties)
+        let from_x = match (x.sorted.get(i), y.sorted.get(j)) {
+            (None, None) => break,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(&a), Some(&b)) => x.token(a as usize) <= y.token(b as usize),
+        };
+        let t = if from_x {
+            x.token(x.sorted[i] as usize)
+        } else {
+            y.token(y.sorted[j] as usize)
+        };
         if prev.is_some_and(|p| p != t) {
             next += 1;
         }
         prev = Some(t);
-        if e.0 == 0 {
-            s.a[e.1 as usize] = next;
+        if from_x {
+            s.a[x.sorted[i] as usize] = next;
+            i += 1;
         } else {
-            s.b[e.1 as usize] = next;
+            s.b[y.sorted[j] as usize] = next;
+            j += 1;
         }
     }
-    if s.order.is_empty() {
+    if prev.is_none() {
         0
     } else {
         next as usize + 1
