@@ -26,6 +26,7 @@ pub mod gtm;
 pub mod interning;
 pub mod ngram;
 pub mod nist;
+pub mod pairwise;
 pub mod porter;
 pub mod rouge_lsum;
 pub mod rouge_score_tok;

@@ -18,8 +18,8 @@ use crate::error::{Checked, InputError};
 use crate::grid::Grid;
 use crate::pairs::Pairs;
 use crate::{
-    acs, chrf, edit, gtm, interning, ngram, nist, porter, rouge_lsum, rouge_score_tok, rouge_text,
-    scores, skipbigram, stats, subsequence, ter, tokenize, vocab,
+    acs, chrf, edit, gtm, interning, ngram, nist, pairwise, porter, rouge_lsum, rouge_score_tok,
+    rouge_text, scores, skipbigram, stats, subsequence, ter, tokenize, vocab,
 };
 
 // ------------------------------------------------------------------------------ conversion
@@ -683,6 +683,38 @@ fn rouge_text_counts<'py>(
     ))
 }
 
+/// Pairwise n-gram statistics within segments (`mtpalette.kernels.pairwise`): for every
+/// segment, candidate, reference and order `[candidate n-grams, reference n-grams, matches]`,
+/// flat, with the offsets of each segment's block.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn pairwise_ngram_stats<'py>(
+    py: Python<'py>,
+    h_ids: PyReadonlyArray1<'py, i32>,
+    h_off: PyReadonlyArray1<'py, i64>,
+    h_seg: PyReadonlyArray1<'py, i64>,
+    r_ids: PyReadonlyArray1<'py, i32>,
+    r_off: PyReadonlyArray1<'py, i64>,
+    r_seg: PyReadonlyArray1<'py, i64>,
+    max_n: usize,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let h = pairwise::Segmented {
+        ids: slice(&h_ids, "h_ids")?,
+        off: slice(&h_off, "h_off")?,
+        seg: slice(&h_seg, "h_seg")?,
+    };
+    let r = pairwise::Segmented {
+        ids: slice(&r_ids, "r_ids")?,
+        off: slice(&r_off, "r_off")?,
+        seg: slice(&r_seg, "r_seg")?,
+    };
+    let (flat, offsets) = run(py, "pairwise_ngram_stats", || {
+        pairwise::all_segments(h, r, max_n)
+    })?;
+    let (n_flat, n_off) = (flat.len(), offsets.len());
+    Ok((array(py, flat, &[n_flat])?, array(py, offsets, &[n_off])?))
+}
+
 /// The number of threads the kernels' parallel loops use.
 #[pyfunction]
 fn num_threads() -> usize {
@@ -721,5 +753,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(porter_stem, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_lsum_per_ref, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_text_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(pairwise_ngram_stats, m)?)?;
     Ok(())
 }
