@@ -90,7 +90,9 @@ def main() -> None:
             k = min(args.peer_pairs, len(hyps))
             scorer = rs_py.RougeScorer(types, use_stemmer=args.stem)
             t_py, theirs = timed(
-                lambda s=scorer: [s.score(t, h) for t, h in zip(targets[:k], hyps[:k])]
+                lambda s=scorer, k=k: [
+                    s.score(t, h) for t, h in zip(targets[:k], hyps[:k], strict=True)
+                ]
             )
             for t in types:
                 np.testing.assert_array_equal(ours[t][:k], np.array([tuple(x[t]) for x in theirs]))
@@ -105,8 +107,10 @@ def main() -> None:
             f"{fmt(rate_py):>12} {(f'{rate / rate_rs:.2f}x' if rate_rs else '-'):>8} "
             f"{(f'{rate / rate_py:.0f}x' if rate_py else '-'):>14}"
         )
-    print("pairs/s, best of 3; 'mtpalette' = rouge_score_batch (text to scores in the core), "
-          "'registry' = sentence_scores with tok=rouge-score; all values equal to the peers'")  # fmt: skip
+    print(
+        "pairs/s, best of 3; 'mtpalette' = rouge_score_batch (text to scores in the core), "
+        "'registry' = sentence_scores with tok=rouge-score; values equal to the peers'"
+    )
 
 
 if __name__ == "__main__":

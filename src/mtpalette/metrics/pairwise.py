@@ -156,7 +156,7 @@ def _generic(m, cands, refs, shapes, block_cells) -> list[np.ndarray]:
         seg: list[int] = []
         ref_row: list[str] = []
         for s in range(lo, hi):
-            for j, r in enumerate(refs[s]):
+            for r in refs[s]:
                 ref_row.append(r)
                 hyps += cands[s]
                 seg += [len(ref_row) - 1] * len(cands[s])
