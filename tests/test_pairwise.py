@@ -79,3 +79,41 @@ def test_refuses_mismatched_input():
         pairwise([["a"]], [["a"], ["b"]])
     with pytest.raises(UserInputError, match="list of strings"):
         pairwise(["a b"])
+
+
+def test_mbr_selects_the_highest_expected_utility(lists):
+    from mtpalette.metrics.mbr import mbr
+
+    sel = mbr(lists)
+    u = pairwise(lists)
+    for s, seg in enumerate(lists):
+        others = (u[s].sum(axis=1) - np.diagonal(u[s])) / (len(seg) - 1)
+        assert sel.index[s] == int(np.argmax(others)) and sel.text[s] == seg[sel.index[s]]
+        assert sel.utility[s] == others.max()
+    rerank = mbr(lists, [seg[:1] for seg in lists], "bleus:4")
+    assert (rerank.index == 0).all()  # the reference itself is among the candidates
+    ter = mbr(lists, [seg[:1] for seg in lists], "ter")  # lower is better: negated
+    assert (ter.index == 0).all()
+
+
+def test_mbr_command(tmp_path, lists):
+    from typer.testing import CliRunner
+
+    from mtpalette.cli.app import app
+
+    nbest = tmp_path / "samples.nbest"
+    nbest.write_text(
+        "".join(f"{s} ||| {c}\n" for s, seg in enumerate(lists) for c in seg), encoding="utf-8"
+    )
+    out = tmp_path / "sel.txt"
+    args = ["mbr", str(nbest), "-o", str(out), "--scores", str(tmp_path / "s.tsv")]
+    done = CliRunner().invoke(app, [*args, "--matrix", str(tmp_path / "m.npz")])
+    assert done.exit_code == 0, done.output
+    from mtpalette.metrics.mbr import mbr
+
+    assert out.read_text(encoding="utf-8").splitlines() == mbr(lists).text
+    saved = np.load(tmp_path / "m.npz")
+    np.testing.assert_array_equal(saved["segment_3"], pairwise(lists)[3])
+    bad = CliRunner().invoke(app, ["mbr", str(nbest), "-r", str(out), "--segments", "3"])
+    assert isinstance(bad.exception, UserInputError)  # main() turns it into exit code 2
+    assert "segment id 3 is outside 0..2" in str(bad.exception)
