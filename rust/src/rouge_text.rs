@@ -1,12 +1,14 @@
 //! ROUGE-N and ROUGE-L from raw text in one pass, tokenized as rouge-score does.
 //!
 //! Every distinct text of the batch (candidates and references) is tokenized once, in
-//! parallel (`rouge_score_tok.rs`); each token keeps a 64-bit hash of its bytes. Then, for each
-//! (candidate, reference) pair in parallel, the tokens of the two texts are given dense ids by
-//! sorting them on (hash, bytes) -- equal ids only for equal bytes, so no hash collision can
-//! merge two words -- and the counts are taken on those small ids: clipped n-gram matches
-//! (sorted n-gram keys, merged) and the LCS length (bit-parallel when the shorter side has at
-//! most 64 tokens, else one table row).
+//! parallel (`rouge_score_tok.rs`, one flat array for the batch), each token hashed in
+//! parallel, and the tokens interned to ids in one pass: an id is shared only by tokens of
+//! equal bytes (a hash hit is confirmed by comparing the bytes; a collision gets its own id),
+//! so no two words are merged. Then, for each (candidate, reference) pair in parallel, the
+//! counts are taken on the ids: clipped n-gram matches (a count table for unigrams, sorted
+//! n-gram keys for longer ones) and the LCS length (bit-parallel when the shorter side has at
+//! most 64 tokens, else one table row). Scratch tables the size of the vocabulary are made
+//! once per block of pairs and reset entry by entry.
 //!
 //! The output per (candidate, reference, statistic) is `[hits, candidate total, reference
 //! total]`; the caller turns them into P, R, F and applies the multi-reference policy.
@@ -16,7 +18,7 @@ use std::hash::Hasher;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHasher};
 
-use crate::rouge_score_tok::{tokenize_into, Options};
+use crate::rouge_score_tok::{tokenize_batch, Options};
 
 /// What to count: ROUGE-N for each order, then the LCS when `lcs`.
 #[derive(Clone, Debug)]
@@ -32,105 +34,65 @@ impl Spec {
     }
 }
 
-/// One tokenized text: token `t` is `bytes[span[t].1 .. span[t].1 + span[t].2]`, hash `.0`.
-#[derive(Default)]
-struct Text {
-    bytes: Vec<u8>,
-    toks: Vec<(u64, usize, usize)>,
-    /// the token indices in (hash, bytes) order
-    sorted: Vec<u32>,
-    letters: i64,
-    dropped: i64,
-}
-
-fn tokenize_text(text: &str, opts: Options) -> Text {
-    let mut t = Text::default();
-    let mut spans = Vec::new();
-    let (letters, dropped) = tokenize_into(text, opts, &mut t.bytes, &mut spans);
-    t.toks = spans
-        .into_iter()
-        .map(|(s, l)| {
-            let mut h = FxHasher::default();
-            h.write(&t.bytes[s..s + l]);
-            (h.finish(), s, l)
-        })
-        .collect();
-    let mut keyed: Vec<(u64, u32)> = t
-        .toks
-        .iter()
-        .enumerate()
-        .map(|(i, tok)| (tok.0, i as u32))
-        .collect();
-    // by hash; equal hashes by bytes (a repeated word, or in principle a collision)
-    keyed.sort_unstable_by(|a, b| {
-        a.0.cmp(&b.0)
-            .then_with(|| t.token(a.1 as usize).1.cmp(t.token(b.1 as usize).1))
-    });
-    t.sorted = keyed.into_iter().map(|(_, i)| i).collect();
-    t.letters = letters;
-    t.dropped = dropped;
-    t
-}
-
-impl Text {
-    fn token(&self, i: usize) -> (u64, &[u8]) {
-        let (h, s, l) = self.toks[i];
-        (h, &self.bytes[s..s + l])
-    }
-}
-
-/// Scratch reused across the pairs of one block.
-#[derive(Default)]
+/// Scratch of one block of pairs.
 struct Scratch {
-    a: Vec<u32>,
-    b: Vec<u32>,
     keys_a: Vec<u64>,
     keys_b: Vec<u64>,
+    /// unigram counts, by token id (all zero between uses)
     counts: Vec<i32>,
+    /// LCS match masks, by token id (all zero between uses)
     pm: Vec<u64>,
     row: Vec<u32>,
 }
 
-/// Dense ids of the tokens of `x` (into `s.a`) and `y` (into `s.b`), by merging the two
-/// texts' tokens in (hash, bytes) order; returns the number of distinct tokens.
-fn dense_ids(x: &Text, y: &Text, s: &mut Scratch) -> usize {
-    s.a.clear();
-    s.a.resize(x.toks.len(), 0);
-    s.b.clear();
-    s.b.resize(y.toks.len(), 0);
-    let (mut i, mut j) = (0, 0);
-    let mut next = 0u32;
-    let mut prev: Option<(u64, &[u8])> = None;
-    loop {
-        // the smaller head of the two sorted lists (x first on ties)
-        let from_x = match (x.sorted.get(i), y.sorted.get(j)) {
-            (None, None) => break,
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (Some(&a), Some(&b)) => x.token(a as usize) <= y.token(b as usize),
-        };
-        let t = if from_x {
-            x.token(x.sorted[i] as usize)
-        } else {
-            y.token(y.sorted[j] as usize)
-        };
-        if prev.is_some_and(|p| p != t) {
-            next += 1;
-        }
-        prev = Some(t);
-        if from_x {
-            s.a[x.sorted[i] as usize] = next;
-            i += 1;
-        } else {
-            s.b[y.sorted[j] as usize] = next;
-            j += 1;
+impl Scratch {
+    fn new(vocab: usize) -> Self {
+        Scratch {
+            keys_a: Vec::new(),
+            keys_b: Vec::new(),
+            counts: vec![0; vocab],
+            pm: vec![0; vocab],
+            row: Vec::new(),
         }
     }
-    if prev.is_none() {
-        0
-    } else {
-        next as usize + 1
+}
+
+/// Token ids of a flat batch: equal ids exactly for equal bytes; returns (ids, vocabulary).
+fn intern_tokens(bytes: &[u8], start: &[i64], len: &[i64]) -> (Vec<u32>, usize) {
+    let token = |t: usize| &bytes[start[t] as usize..(start[t] + len[t]) as usize];
+    let hashes: Vec<u64> = (0..start.len())
+        .into_par_iter()
+        .with_min_len(4096)
+        .map(|t| {
+            let mut h = FxHasher::default();
+            h.write(token(t));
+            h.finish()
+        })
+        .collect();
+    let mut by_hash: FxHashMap<u64, u32> = FxHashMap::default();
+    let mut first: Vec<usize> = Vec::new(); // a token of each id
+    let mut collided: FxHashMap<&[u8], u32> = FxHashMap::default();
+    let mut ids = Vec::with_capacity(start.len());
+    for (t, &h) in hashes.iter().enumerate() {
+        let next = first.len() as u32;
+        let id = *by_hash.entry(h).or_insert(next);
+        let id = if id == next {
+            first.push(t);
+            id
+        } else if token(first[id as usize]) == token(t) {
+            id
+        } else {
+            // two different tokens with one hash: ids by bytes
+            let next = first.len() as u32;
+            let id = *collided.entry(token(t)).or_insert(next);
+            if id == next {
+                first.push(t);
+            }
+            id
+        };
+        ids.push(id);
     }
+    (ids, first.len())
 }
 
 /// Sorted keys of the n-grams of `ids` (base-`v` digits); false when they do not fit in u64.
@@ -173,8 +135,6 @@ fn ngram_hits(a: &[u32], b: &[u32], n: usize, v: usize, s: &mut Scratch) -> usiz
         return 0;
     }
     if n == 1 {
-        s.counts.clear();
-        s.counts.resize(v, 0);
         for &x in a {
             s.counts[x as usize] += 1;
         }
@@ -185,6 +145,9 @@ fn ngram_hits(a: &[u32], b: &[u32], n: usize, v: usize, s: &mut Scratch) -> usiz
                 *c -= 1;
                 hits += 1;
             }
+        }
+        for &x in a {
+            s.counts[x as usize] = 0;
         }
         return hits;
     }
@@ -213,8 +176,8 @@ fn ngram_hits(a: &[u32], b: &[u32], n: usize, v: usize, s: &mut Scratch) -> usiz
     hits
 }
 
-/// LCS length of `a` and `b` (ids below `v`).
-fn lcs(a: &[u32], b: &[u32], v: usize, s: &mut Scratch) -> usize {
+/// LCS length of `a` and `b`.
+fn lcs(a: &[u32], b: &[u32], s: &mut Scratch) -> usize {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     let m = short.len();
     if m == 0 {
@@ -222,8 +185,6 @@ fn lcs(a: &[u32], b: &[u32], v: usize, s: &mut Scratch) -> usize {
     }
     if m <= 64 {
         // Allison-Dix / Hyyro bit-parallel LCS
-        s.pm.clear();
-        s.pm.resize(v, 0);
         for (j, &w) in short.iter().enumerate() {
             s.pm[w as usize] |= 1u64 << j;
         }
@@ -231,6 +192,9 @@ fn lcs(a: &[u32], b: &[u32], v: usize, s: &mut Scratch) -> usize {
         for &w in long {
             let u = x & s.pm[w as usize];
             x = x.wrapping_add(u) | (x - u);
+        }
+        for &w in short {
+            s.pm[w as usize] = 0;
         }
         let mask = if m == 64 { !0u64 } else { (1u64 << m) - 1 };
         return (!x & mask).count_ones() as usize;
@@ -254,23 +218,18 @@ fn lcs(a: &[u32], b: &[u32], v: usize, s: &mut Scratch) -> usize {
 }
 
 /// `[hits, candidate total, reference total]` per statistic of `spec`, into `out`.
-fn pair_stats(h: &Text, r: &Text, spec: &Spec, s: &mut Scratch, out: &mut [f64]) {
-    let v = dense_ids(h, r, s);
-    let (a, b) = (std::mem::take(&mut s.a), std::mem::take(&mut s.b));
+fn pair_stats(a: &[u32], b: &[u32], v: usize, spec: &Spec, s: &mut Scratch, out: &mut [f64]) {
     for (k, &n) in spec.orders.iter().enumerate() {
-        let hits = ngram_hits(&a, &b, n, v, s);
-        out[3 * k] = hits as f64;
+        out[3 * k] = ngram_hits(a, b, n, v, s) as f64;
         out[3 * k + 1] = a.len().saturating_sub(n - 1) as f64;
         out[3 * k + 2] = b.len().saturating_sub(n - 1) as f64;
     }
     if spec.lcs {
         let k = spec.orders.len();
-        out[3 * k] = lcs(&a, &b, v, s) as f64;
+        out[3 * k] = lcs(a, b, s) as f64;
         out[3 * k + 1] = a.len() as f64;
         out[3 * k + 2] = b.len() as f64;
     }
-    s.a = a;
-    s.b = b;
 }
 
 /// The index of `t` among the distinct texts, adding it when new.
@@ -284,9 +243,8 @@ fn intern<'a>(index: &mut FxHashMap<&'a str, u32>, unique: &mut Vec<&'a str>, t:
 /// The counts of every candidate against each of its references.
 ///
 /// `refs[k][p]` is the `k`-th reference of candidate `p` (None: missing). Returns the flat
-/// `(P, R, width, 3)` array (zeros where a reference is missing) and, per distinct text in
-/// order of first appearance (candidates first), nothing else: the letters and dropped
-/// letters of every candidate and reference, `(P + R * P, 2)`.
+/// `(P, R, width, 3)` array (zeros where a reference is missing) and the letters and dropped
+/// letters of every candidate, then every reference, `(P + R * P, 2)`.
 pub fn rouge_counts<S: AsRef<str> + Sync>(
     hyps: &[S],
     refs: &[Vec<Option<S>>],
@@ -312,35 +270,45 @@ pub fn rouge_counts<S: AsRef<str> + Sync>(
                 .collect()
         })
         .collect();
-    let texts: Vec<Text> = unique
-        .par_iter()
-        .with_min_len(64)
-        .map(|t| tokenize_text(t, spec.opts))
-        .collect();
+    let batch = tokenize_batch(&unique, spec.opts);
+    let (ids, vocab) = intern_tokens(&batch.bytes, &batch.start, &batch.len);
+    let mut text_off = Vec::with_capacity(unique.len() + 1);
+    text_off.push(0usize);
+    for &c in &batch.counts {
+        text_off.push(text_off.last().unwrap() + c as usize);
+    }
+    let text = |i: u32| &ids[text_off[i as usize]..text_off[i as usize + 1]];
     let w = spec.width();
-    let mut out = vec![0.0; n_pairs * n_refs * w * 3];
-    let row = (n_refs * w * 3).max(1);
-    out.par_chunks_mut(row)
-        .enumerate()
-        .with_min_len(32)
-        .for_each_init(Scratch::default, |s, (p, chunk)| {
-            let h = &texts[hyp_ids[p] as usize];
-            for k in 0..n_refs {
-                if let Some(r) = ref_ids[k][p] {
-                    pair_stats(
-                        h,
-                        &texts[r as usize],
-                        spec,
-                        s,
-                        &mut chunk[k * w * 3..(k + 1) * w * 3],
-                    );
+    let row = n_refs * w * 3;
+    let mut out = vec![0.0; n_pairs * row];
+    if row > 0 && n_pairs > 0 {
+        let per_block = n_pairs.div_ceil(4 * rayon::current_num_threads()).max(256);
+        out.par_chunks_mut(row * per_block)
+            .enumerate()
+            .for_each(|(blk, chunk)| {
+                let mut s = Scratch::new(vocab);
+                for (q, cells) in chunk.chunks_mut(row).enumerate() {
+                    let p = blk * per_block + q;
+                    let h = text(hyp_ids[p]);
+                    for k in 0..n_refs {
+                        if let Some(r) = ref_ids[k][p] {
+                            pair_stats(
+                                h,
+                                text(r),
+                                vocab,
+                                spec,
+                                &mut s,
+                                &mut cells[k * w * 3..(k + 1) * w * 3],
+                            );
+                        }
+                    }
                 }
-            }
-        });
+            });
+    }
     let mut letters = Vec::with_capacity(2 * n_pairs * (1 + n_refs));
     let mut push = |id: Option<u32>| {
         let (l, d) = id.map_or((0, 0), |i| {
-            (texts[i as usize].letters, texts[i as usize].dropped)
+            (batch.letters[i as usize], batch.dropped[i as usize])
         });
         letters.push(l);
         letters.push(d);
@@ -383,6 +351,15 @@ mod tests {
         assert_eq!(&out[..3], &[2.0, 4.0, 3.0]);
         assert_eq!(&out[9..], &[0.0; 9]);
         assert_eq!(letters, [4, 0, 1, 0, 3, 0, 0, 0]);
+    }
+
+    #[test]
+    fn interning_is_exact() {
+        let bytes = b"abcab";
+        let (ids, v) = intern_tokens(bytes, &[0, 1, 3, 2, 0], &[2, 1, 2, 1, 1]);
+        // "ab", "b", "ab", "c", "a"
+        assert_eq!(ids, [0, 1, 0, 2, 3]);
+        assert_eq!(v, 4);
     }
 
     #[test]
