@@ -29,6 +29,12 @@ enum Ch {
     Break,
 }
 
+/// An ASCII letter or digit: a token character as it is (after lower-casing).
+#[inline]
+fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+}
+
 fn classify(c: char) -> Ch {
     match c {
         'a'..='z' | '0'..='9' => Ch::Keep(c as u8),
@@ -92,6 +98,26 @@ pub fn tokenize_into(
     let mut i = 0;
     while i < src.len() {
         let b = src[i];
+        if is_token_byte(b) {
+            // a run of ASCII token characters, copied lower-cased in one go
+            let run = src[i..]
+                .iter()
+                .position(|&c| !is_token_byte(c))
+                .unwrap_or(src.len() - i);
+            if start.is_none() {
+                if pending_break {
+                    spans.push((bytes.len(), MARKER.len()));
+                    bytes.extend_from_slice(MARKER);
+                    pending_break = false;
+                }
+                start = Some(bytes.len());
+            }
+            let chunk = &src[i..i + run];
+            letters += chunk.iter().filter(|c| c.is_ascii_alphabetic()).count() as i64;
+            bytes.extend(chunk.iter().map(|c| c.to_ascii_lowercase()));
+            i += run;
+            continue;
+        }
         let keep = if b < 0x80 {
             i += 1;
             match b {
