@@ -13,7 +13,8 @@
 * :mod:`~mtpalette.api.agreement_run` - ORANGE against human correlation (:class:`AgreementRun`,
   :func:`run_agreement`);
 * :mod:`~mtpalette.api.pairwise_run` - score matrices of every candidate against every
-  reference of its segment, for MBR and reranking (:func:`pairwise`).
+  reference of its segment, and MBR selection or reranking on them (:func:`pairwise`,
+  :func:`mbr`).
 
 A run description (``*Run``) is a dataclass that validates, saves and loads itself
 (:mod:`~mtpalette.api.description`); its ``run_*`` function runs it and returns the result
@@ -68,6 +69,8 @@ EXPORTS = {
     "run_agreement": "agreement_run",
     "Feedback": "feedback",
     "pairwise": "pairwise_run",
+    "mbr": "pairwise_run",
+    "MbrSelection": "pairwise_run",
 }
 
 __all__ = list(EXPORTS)
