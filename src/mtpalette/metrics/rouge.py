@@ -16,6 +16,10 @@ their plain mean: it differs from the corpus score here by about 1e-3.)
 
 * ROUGE-N (``rouge-n:2``): clipped n-gram matches over candidate / reference n-grams.
 * ROUGE-L (``rouge-l``): LCS length over candidate / reference length (paper eqs. 1-3).
+* ROUGE-Lsum (``rouge-lsum``): summary-level LCS over newline-separated sentences, as
+  rouge-score's ``rougeLsum`` (see :class:`RougeLsum`).
+* ``tok=rouge-score`` and ``stem=yes`` (with it): rouge-score's tokens and its Porter
+  stemming, for rouge-score's numbers exactly (:mod:`mtpalette.text.rouge_score_tok`).
 * ROUGE-W-a (``rouge-w:1.2``): weighted LCS with f(k) = k^a, R = f^-1(WLCS / f(m)),
   P = f^-1(WLCS / f(n)) (eqs. 4-6); a = 1 is ROUGE-L. The paper's other weight function,
   f(k) = a k - b with f^-1(y) = (y + b) / a: ``rouge-w:f=linear,a=2,b=1`` (see
