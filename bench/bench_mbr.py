@@ -33,7 +33,8 @@ from fastchrf import pairwise_chrf
 lists = [json.loads(line)["hyps"] for line in open(sys.argv[1], encoding="utf-8")]
 u = np.asarray(pairwise_chrf(lists, lists))
 best = u.mean(axis=2).argmax(axis=1)
-open(sys.argv[2], "w", encoding="utf-8").write("".join(seg[i] + "\\n" for seg, i in zip(lists, best)))
+text = "".join(seg[i] + "\\n" for seg, i in zip(lists, best))
+open(sys.argv[2], "w", encoding="utf-8").write(text)
 """
 
 MBRS = """
@@ -83,8 +84,10 @@ def main() -> None:
     theirs = run([sys.executable, "-c", FASTCHRF, str(samples), str(fc)], fc)
     if theirs is not None:
         same = sum(a == b for a, b in zip(ours[1], theirs[1], strict=True))
-        print(f"fastchrf (pairwise_chrf + argmax): {theirs[0]:.2f} s; "
-              f"{theirs[0] / ours[0]:.1f}x; same selection in {same}/{len(lists)} segments")  # fmt: skip
+        print(
+            f"fastchrf (pairwise_chrf + argmax): {theirs[0]:.2f} s; "
+            f"{theirs[0] / ours[0]:.1f}x; same selection in {same}/{len(lists)} segments"
+        )
     k = min(args.mbrs_segments, len(lists))
     small = tmp / "small.jsonl"
     small.write_text("".join(samples.read_text(encoding="utf-8").splitlines(True)[:k]))
@@ -98,8 +101,10 @@ def main() -> None:
             mine,
         )  # fmt: skip
         same = sum(a == b for a, b in zip(ours_k[1], theirs[1], strict=True))
-        print(f"mbrs (MetricChrF, {k} segments): {theirs[0]:.2f} s; mtpalette on the same "
-              f"{ours_k[0]:.2f} s; {theirs[0] / ours_k[0]:.1f}x; same selection in {same}/{k}")  # fmt: skip
+        print(
+            f"mbrs (MetricChrF, {k} segments): {theirs[0]:.2f} s; mtpalette on the same "
+            f"{ours_k[0]:.2f} s; {theirs[0] / ours_k[0]:.1f}x; same selection in {same}/{k}"
+        )
 
 
 if __name__ == "__main__":
