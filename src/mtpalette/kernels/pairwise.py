@@ -20,19 +20,20 @@ from collections.abc import Sequence
 import numpy as np
 
 from mtpalette import _core
-from mtpalette.text.ragged import Ragged
 
 
 def pairwise_ngram_stats(
-    hyp: Ragged, hyp_seg: np.ndarray, ref: Ragged, ref_seg: np.ndarray, max_n: int
+    hyp, hyp_seg: np.ndarray, ref, ref_seg: np.ndarray, max_n: int
 ) -> list[np.ndarray]:
     """One ``(N_s, M_s, max_n, 3)`` float64 array per segment ``s``.
 
-    ``hyp_seg`` and ``ref_seg`` are the offsets of each segment's rows in ``hyp`` and
-    ``ref`` (length S + 1, starting at 0).
+    ``hyp`` and ``ref`` are ragged rows of token ids (:class:`mtpalette.text.ragged.Ragged`:
+    ``ids`` and ``offsets``); ``hyp_seg`` and ``ref_seg`` are the offsets of each segment's
+    rows in them (length S + 1, starting at 0).
 
     Examples
     --------
+    >>> from mtpalette.text.ragged import Ragged
     >>> hyp = Ragged.from_rows([[1, 2, 1], [2]])
     >>> ref = Ragged.from_rows([[1, 2]])
     >>> out = pairwise_ngram_stats(hyp, np.array([0, 2]), ref, np.array([0, 1]), 2)
