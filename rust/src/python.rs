@@ -18,8 +18,8 @@ use crate::error::{Checked, InputError};
 use crate::grid::Grid;
 use crate::pairs::Pairs;
 use crate::{
-    acs, chrf, edit, gtm, interning, ngram, nist, scores, skipbigram, stats, subsequence, ter,
-    tokenize, vocab,
+    acs, chrf, edit, gtm, interning, ngram, nist, pairwise, porter, rouge_lsum, rouge_score_tok,
+    rouge_text, scores, skipbigram, stats, subsequence, ter, tokenize, vocab,
 };
 
 // ------------------------------------------------------------------------------ conversion
@@ -556,6 +556,165 @@ fn intern_ngrams<'py>(
     Ok((ids, prefixes))
 }
 
+// ------------------------------------------- rouge-score compatibility, text to scores
+
+/// rouge-score's tokens of every text (`mtpalette.kernels.rouge_score`): `(token code points,
+/// starts, lengths, tokens per text, letters per text, dropped letters per text)`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn rouge_score_tokenize<'py>(
+    py: Python<'py>,
+    texts: Vec<String>,
+    stem: bool,
+    sents: bool,
+) -> PyResult<(
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+)> {
+    let opts = rouge_score_tok::Options { stem, sents };
+    let b = run(py, "rouge_score_tokenize", || {
+        Ok(rouge_score_tok::tokenize_batch(&texts, opts))
+    })?;
+    let cp: Vec<u32> = b.bytes.iter().map(|&x| x as u32).collect();
+    let (n_cp, n_tok, n_text) = (cp.len(), b.start.len(), b.counts.len());
+    Ok((
+        array(py, cp, &[n_cp])?,
+        array(py, b.start, &[n_tok])?,
+        array(py, b.len, &[n_tok])?,
+        array(py, b.counts, &[n_text])?,
+        array(py, b.letters, &[n_text])?,
+        array(py, b.dropped, &[n_text])?,
+    ))
+}
+
+/// NLTK's Porter stem of each lower-case ASCII word (for tests).
+#[pyfunction]
+fn porter_stem(words: Vec<String>) -> PyResult<Vec<String>> {
+    words
+        .iter()
+        .map(|w| {
+            if !w
+                .bytes()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            {
+                return Err(PyValueError::new_err(format!(
+                    "porter_stem: {w:?} is not a lower-case ASCII word"
+                )));
+            }
+            Ok(String::from_utf8(porter::stem(w.as_bytes())).expect("ASCII in, ASCII out"))
+        })
+        .collect()
+}
+
+/// Summary-level LCS `(P, R, 3)`: hits, candidate tokens, reference tokens, with `marker` the
+/// sentence-break id (see `mtpalette.kernels.rouge_score`).
+#[pyfunction]
+fn rouge_lsum_per_ref<'py>(
+    py: Python<'py>,
+    a: PairsArgs<'py>,
+    marker: i32,
+) -> PyResult<Bound<'py, PyAny>> {
+    on_pairs(
+        py,
+        &a,
+        "rouge_lsum_per_ref",
+        |r| vec![r, 3],
+        |p| {
+            let r = p.n_refs();
+            let mut out = vec![0.0f64; p.len() * r * 3];
+            crate::parallel::par_rows(
+                &mut out,
+                r * 3,
+                || (),
+                |_, i, row| {
+                    for k in 0..r {
+                        if let Some(reference) = p.ref_row(i, k) {
+                            let (h, n, m) =
+                                rouge_lsum::summary_lcs(p.hyp_row(i), reference, marker);
+                            row[3 * k..3 * k + 3].copy_from_slice(&[h as f64, n as f64, m as f64]);
+                        }
+                    }
+                },
+            );
+            Ok(out)
+        },
+    )
+}
+
+/// ROUGE-N (each of `orders`) and ROUGE-L counts from raw text, rouge-score's tokens:
+/// `((P, R, width, 3) [hits, candidate total, reference total], (P + R * P, 2) [letters,
+/// dropped letters])`; `refs[k][p]` is the k-th reference of candidate p or None.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn rouge_text_counts<'py>(
+    py: Python<'py>,
+    hyps: Vec<String>,
+    refs: Vec<Vec<Option<String>>>,
+    orders: Vec<usize>,
+    lcs: bool,
+    stem: bool,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    if refs.iter().any(|row| row.len() != hyps.len()) {
+        return Err(PyValueError::new_err(
+            "rouge_text_counts: every reference list needs one entry per candidate",
+        ));
+    }
+    if orders.contains(&0) {
+        return Err(PyValueError::new_err(
+            "rouge_text_counts: n-gram orders start at 1",
+        ));
+    }
+    let spec = rouge_text::Spec {
+        orders,
+        lcs,
+        opts: rouge_score_tok::Options { stem, sents: false },
+    };
+    let (out, letters) = run(py, "rouge_text_counts", || {
+        Ok(rouge_text::rouge_counts(&hyps, &refs, &spec))
+    })?;
+    let n_texts = letters.len() / 2;
+    Ok((
+        array(py, out, &[hyps.len(), refs.len(), spec.width(), 3])?,
+        array(py, letters, &[n_texts, 2])?,
+    ))
+}
+
+/// Pairwise n-gram statistics within segments (`mtpalette.kernels.pairwise`): for every
+/// segment, candidate, reference and order `[candidate n-grams, reference n-grams, matches]`,
+/// flat, with the offsets of each segment's block.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn pairwise_ngram_stats<'py>(
+    py: Python<'py>,
+    h_ids: PyReadonlyArray1<'py, i32>,
+    h_off: PyReadonlyArray1<'py, i64>,
+    h_seg: PyReadonlyArray1<'py, i64>,
+    r_ids: PyReadonlyArray1<'py, i32>,
+    r_off: PyReadonlyArray1<'py, i64>,
+    r_seg: PyReadonlyArray1<'py, i64>,
+    max_n: usize,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let h = pairwise::Segmented {
+        ids: slice(&h_ids, "h_ids")?,
+        off: slice(&h_off, "h_off")?,
+        seg: slice(&h_seg, "h_seg")?,
+    };
+    let r = pairwise::Segmented {
+        ids: slice(&r_ids, "r_ids")?,
+        off: slice(&r_off, "r_off")?,
+        seg: slice(&r_seg, "r_seg")?,
+    };
+    let (flat, offsets) = run(py, "pairwise_ngram_stats", || {
+        pairwise::all_segments(h, r, max_n)
+    })?;
+    let (n_flat, n_off) = (flat.len(), offsets.len());
+    Ok((array(py, flat, &[n_flat])?, array(py, offsets, &[n_off])?))
+}
+
 /// The number of threads the kernels' parallel loops use.
 #[pyfunction]
 fn num_threads() -> usize {
@@ -590,5 +749,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gather, m)?)?;
     m.add_function(wrap_pyfunction!(intern_ngrams, m)?)?;
     m.add_function(wrap_pyfunction!(num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge_score_tokenize, m)?)?;
+    m.add_function(wrap_pyfunction!(porter_stem, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge_lsum_per_ref, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge_text_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(pairwise_ngram_stats, m)?)?;
     Ok(())
 }

@@ -23,6 +23,7 @@ SPECS = {
     "nist": ["nist"],
     "per": ["per"],
     "rouge-l": ["rouge-l"],
+    "rouge-lsum": ["rouge-lsum", "rouge-lsum:tok=rouge-score,stem=yes"],
     "rouge-l-syn": ["rouge-l-syn"],
     "rouge-n": ["rouge-n:2"],
     "rouge-s": ["rouge-s:4"],

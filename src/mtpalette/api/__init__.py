@@ -11,7 +11,10 @@
 * :mod:`~mtpalette.api.audit_run` - the audit of ORANGE's premise (:func:`audit`;
   :class:`AuditRun`, :func:`run_audit`);
 * :mod:`~mtpalette.api.agreement_run` - ORANGE against human correlation (:class:`AgreementRun`,
-  :func:`run_agreement`).
+  :func:`run_agreement`);
+* :mod:`~mtpalette.api.pairwise_run` - score matrices of every candidate against every
+  reference of its segment, and MBR selection or reranking on them (:func:`pairwise`,
+  :func:`mbr`).
 
 A run description (``*Run``) is a dataclass that validates, saves and loads itself
 (:mod:`~mtpalette.api.description`); its ``run_*`` function runs it and returns the result
@@ -65,6 +68,9 @@ EXPORTS = {
     "AgreementResult": "agreement_run",
     "run_agreement": "agreement_run",
     "Feedback": "feedback",
+    "pairwise": "pairwise_run",
+    "mbr": "pairwise_run",
+    "MbrSelection": "pairwise_run",
 }
 
 __all__ = list(EXPORTS)

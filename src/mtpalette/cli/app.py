@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "audit": ("audit", "audit_cmd", True, "Audit ORANGE's premise on real references."),
     "report": ("report", "report", False, "Write a self-contained HTML report."),
     "train-rose": ("train_rose", "train_rose_cmd", True, "Train ROSE on human judgments."),
+    "mbr": ("mbr", "mbr_cmd", False, "Pick each segment's candidate by MBR (or rerank)."),
 }
 
 

@@ -16,6 +16,10 @@ their plain mean: it differs from the corpus score here by about 1e-3.)
 
 * ROUGE-N (``rouge-n:2``): clipped n-gram matches over candidate / reference n-grams.
 * ROUGE-L (``rouge-l``): LCS length over candidate / reference length (paper eqs. 1-3).
+* ROUGE-Lsum (``rouge-lsum``): summary-level LCS over newline-separated sentences, as
+  rouge-score's ``rougeLsum`` (see :class:`RougeLsum`).
+* ``tok=rouge-score`` and ``stem=yes`` (with it): rouge-score's tokens and its Porter
+  stemming, for rouge-score's numbers exactly (:mod:`mtpalette.text.rouge_score_tok`).
 * ROUGE-W-a (``rouge-w:1.2``): weighted LCS with f(k) = k^a, R = f^-1(WLCS / f(m)),
   P = f^-1(WLCS / f(n)) (eqs. 4-6); a = 1 is ROUGE-L. The paper's other weight function,
   f(k) = a k - b with f^-1(y) = (y + b) / a: ``rouge-w:f=linear,a=2,b=1`` (see
@@ -46,7 +50,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from mtpalette.errors import UserInputError
 from mtpalette.kernels.ngram import ngram_matches
+from mtpalette.kernels.rouge_score import MARKER, lsum_per_ref
 from mtpalette.kernels.skipbigram import skip_matches_kernel, skip_pair_totals
 from mtpalette.kernels.subsequence import (
     lcs_per_ref,
@@ -57,6 +63,7 @@ from mtpalette.kernels.subsequence import (
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.domains import Choice, Integer, Real, YesNo
 from mtpalette.metrics.registry import register
+from mtpalette.text.encode import TextView
 from mtpalette.text.ragged import Ragged
 
 _SCORE_COLUMN = {"p": 0, "r": 1, "f": 2}
@@ -96,15 +103,32 @@ class _Rouge(Metric):
         "beta": Real(low=0),
         "score": Choice(("f", "p", "r")),
         "multiref": Choice(MULTIREF),
+        "stem": YesNo(),
     }
 
     def __init__(
-        self, *, beta: float = 1.0, score: str = "f", multiref: str = "max", **common: Any
+        self,
+        *,
+        beta: float = 1.0,
+        score: str = "f",
+        multiref: str = "max",
+        stem: bool = False,
+        **common: Any,
     ) -> None:
         super().__init__(**common)
         for key, value in (("beta", beta), ("score", score), ("multiref", multiref)):
             _Rouge.options[key].parse(value)
-        self.beta, self.score, self.multiref = beta, score, multiref
+        self.beta, self.score, self.multiref, self.stem = beta, score, multiref, stem
+        if stem and self.tokenize not in ("rouge-score", "rouge-score-stem"):
+            raise UserInputError(
+                f"stem=yes is rouge-score's Porter stemming of its own tokens: it needs "
+                f"tok=rouge-score (the tokenizer here is {self.tokenize!r})"
+            )
+
+    def view(self) -> TextView:
+        """The text view; ``stem=yes`` reads rouge-score's stemmed tokens."""
+        view = super().view()
+        return TextView("rouge-score-stem", view.lowercase) if self.stem else view
 
     def _common_params(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -114,6 +138,8 @@ class _Rouge(Metric):
             out["score"] = self.score
         if self.multiref != "max":
             out["multiref"] = self.multiref
+        if self.stem:
+            out["stem"] = "yes"
         return out
 
     def signature_fields(self) -> dict[str, Any]:
@@ -251,6 +277,56 @@ class RougeL(_Rouge):
     def compute(self, pairs: Pairs) -> np.ndarray:
         lcs = lcs_per_ref(pairs)
         return self.reduce(lcs, pairs.hyp.lengths()[:, None], pairs.ref_lengths(), pairs.present())
+
+
+@register
+class RougeLsum(_Rouge):
+    """ROUGE-Lsum: summary-level LCS over ``\\n``-separated sentences, as rouge-score's
+    ``rougeLsum`` (Lin 2004, section 3.2, with ROUGE-1.5.5's guard against counting a word
+    twice).
+
+    For every reference sentence the union of its LCS with each candidate sentence is taken;
+    its words are hits while both texts have an unused occurrence left. P = hits / candidate
+    words, R = hits / reference words. Empty lines are not sentences. rouge-score's own
+    setting is ``rouge-lsum:tok=rouge-score`` (``,stem=yes`` for ``use_stemmer=True``); with
+    another tokenizer each sentence is tokenized by it.
+
+    Examples
+    --------
+    >>> from mtpalette import sentence_scores
+    >>> out = sentence_scores(["w1 w2 w6 w7 w8\\nw1 w3 w8 w9 w5"], [["w1 w2 w3 w4 w5"]],
+    ...                       ["rouge-lsum:score=r", "rouge-lsum:score=p"], tokenize="none")
+    >>> [float(v[0]) for v in out.values()]  # union LCS w1 w2 w3 w5: 4/5 and 4/10
+    [0.8, 0.4]
+    """
+
+    name = "rouge-lsum"
+    rank_rounded = False
+    #: reads the text itself, to find the sentence marker's id in its vocabulary
+    reads_text: ClassVar[bool] = True
+
+    def params(self) -> dict[str, Any]:
+        return self._common_params()
+
+    def view(self) -> TextView:
+        """The text view of the metric's tokenizer, split into sentences."""
+        view = super().view()
+        return TextView(view.tokenizer + "+sents", view.lowercase)
+
+    @classmethod
+    def compute_text(cls, metrics: Sequence[Metric], pairs: Any) -> list[np.ndarray]:
+        out = []
+        for m in metrics:
+            view = m.view()
+            encoded = pairs.encoded(view)
+            marker = pairs.encoder(view).vocab.ids([MARKER])[0]
+            counts = lsum_per_ref(encoded, marker)
+            hit, n, ref = counts[:, :, 0], counts[:, :, 1], counts[:, :, 2]
+            out.append(m.reduce(hit, n, ref, encoded.present()))
+        return out
+
+    def compute(self, pairs: Pairs) -> np.ndarray:
+        raise NotImplementedError("rouge-lsum reads raw text: score it through compute_stats")
 
 
 @register

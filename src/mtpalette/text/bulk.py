@@ -111,6 +111,11 @@ def encode_lines(
     >>> ids.tolist(), counts.tolist(), v.decode(ids)
     ([0, 1, 2, 3, 2], [4, 1], ['Hello', ',', 'world', '!', 'world'])
     """
+    if tokenizer.startswith("rouge-score"):
+        from mtpalette.text.rouge_score_tok import ROUGE_SCORE_MODES, encode_rouge_score
+
+        if tokenizer in ROUGE_SCORE_MODES:  # lower-cases by itself, as rouge-score
+            return encode_rouge_score(lines, tokenizer, vocab)
     if tokenizer not in MODES:
         return None
     flags = char_flags(tokenizer == "intl")

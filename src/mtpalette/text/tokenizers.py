@@ -280,6 +280,32 @@ def tokenize_ko_mecab(line: str) -> list[str]:
     return mecab_tagger("ko-mecab").parse(line.strip()).split()
 
 
+def tokenize_rouge_score(line: str) -> list[str]:
+    """rouge-score's tokens (see :mod:`mtpalette.text.rouge_score_tok`).
+
+    Examples
+    --------
+    >>> tokenize_rouge_score("Hello, World-2!")
+    ['hello', 'world', '2']
+    """
+    from mtpalette.text.rouge_score_tok import tokenize_rouge_score as tokenize
+
+    return tokenize(line)
+
+
+def tokenize_rouge_score_stem(line: str) -> list[str]:
+    """rouge-score's tokens, Porter-stemmed as its ``use_stemmer=True``.
+
+    Examples
+    --------
+    >>> tokenize_rouge_score_stem("Running dogs")
+    ['run', 'dog']
+    """
+    from mtpalette.text.rouge_score_tok import tokenize_rouge_score_stem as tokenize
+
+    return tokenize(line)
+
+
 TOKENIZERS: dict[str, Tokenizer] = {
     "13a": tokenize_13a,
     "intl": tokenize_intl,
@@ -289,6 +315,8 @@ TOKENIZERS: dict[str, Tokenizer] = {
     "jieba": tokenize_jieba,
     "ja-mecab": tokenize_ja_mecab,
     "ko-mecab": tokenize_ko_mecab,
+    "rouge-score": tokenize_rouge_score,
+    "rouge-score-stem": tokenize_rouge_score_stem,
 }
 
 
@@ -307,6 +335,10 @@ def get_tokenizer(name: str) -> Tokenizer:
     >>> get_tokenizer("13a")("Hello, world!")
     ['Hello', ',', 'world', '!']
     """
+    if name.endswith("+sents") and name[: -len("+sents")] in TOKENIZERS:
+        from mtpalette.text.rouge_score_tok import with_sentences
+
+        return with_sentences(TOKENIZERS[name[: -len("+sents")]])
     try:
         return TOKENIZERS[name]
     except KeyError:

@@ -1,0 +1,241 @@
+//! Pairwise n-gram statistics within segments: every candidate of a segment against every
+//! reference of it (MBR, reranking), each text's n-grams counted once.
+//!
+//! For each order n, the n-grams of all texts of a segment get dense ids (order-1 ids are the
+//! segment's distinct tokens; an order-n id is looked up by the exact key `(id of its
+//! (n-1)-gram prefix) * A + (its last token)`, A the number of distinct tokens). The k-th
+//! occurrence of n-gram g in a text is then one bit, `(g, k)`, of a bit set over the segment:
+//! for two texts, the sum over g of min(count in one, count in the other) -- chrF's matches
+//! -- is exactly the number of bits the two sets share, `popcount(a & b)`. A pair of texts
+//! costs one AND and popcount per 64 n-gram occurrences of the segment, whatever the texts.
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::error::{ensure, Checked};
+use crate::pairs::check_offsets;
+
+/// Texts grouped in segments: text `t` is `ids[off[t]..off[t + 1]]`; segment `s` holds the
+/// texts `seg[s]..seg[s + 1]`.
+#[derive(Clone, Copy)]
+pub struct Segmented<'a> {
+    pub ids: &'a [i32],
+    pub off: &'a [i64],
+    pub seg: &'a [i64],
+}
+
+impl<'a> Segmented<'a> {
+    pub fn n_segments(&self) -> usize {
+        self.seg.len() - 1
+    }
+
+    pub fn texts(&self, s: usize) -> Vec<&'a [i32]> {
+        (self.seg[s] as usize..self.seg[s + 1] as usize)
+            .map(|t| &self.ids[self.off[t] as usize..self.off[t + 1] as usize])
+            .collect()
+    }
+}
+
+/// `[candidate n-grams, reference n-grams, matches]` for every (candidate, reference, order)
+/// of segment `s`, flat in that order (`N * M * max_n * 3`).
+pub fn segment_stats(hyp: Segmented, refs: Segmented, s: usize, max_n: usize) -> Vec<f64> {
+    let hyps = hyp.texts(s);
+    let rs = refs.texts(s);
+    let (n, m) = (hyps.len(), rs.len());
+    let mut out = vec![0.0; n * m * max_n * 3];
+    if n == 0 || m == 0 || max_n == 0 {
+        return out;
+    }
+    let texts: Vec<&[i32]> = hyps.iter().chain(rs.iter()).copied().collect();
+    // order-1 ids: the segment's distinct tokens
+    let mut dense: FxHashMap<i32, u32> = FxHashMap::default();
+    let mut prev: Vec<Vec<u32>> = texts
+        .iter()
+        .map(|t| {
+            t.iter()
+                .map(|&x| {
+                    let next = dense.len() as u32;
+                    *dense.entry(x).or_insert(next)
+                })
+                .collect()
+        })
+        .collect();
+    let tokens: Vec<Vec<u32>> = prev.clone();
+    let alphabet = dense.len() as u64;
+    let mut keys: FxHashMap<u64, u32> = FxHashMap::default();
+    let mut counts: Vec<u32> = Vec::new();
+    let mut max_count: Vec<u32> = Vec::new();
+    let mut occ: Vec<Vec<u32>> = vec![Vec::new(); texts.len()];
+    for order in 1..=max_n {
+        // this order's n-gram ids (order 1: the token ids themselves)
+        let grams: Vec<Vec<u32>> = if order == 1 {
+            prev.clone()
+        } else {
+            keys.clear();
+            texts
+                .iter()
+                .enumerate()
+                .map(|(t, _)| {
+                    let len = tokens[t].len();
+                    if len < order {
+                        return Vec::new();
+                    }
+                    (0..=len - order)
+                        .map(|p| {
+                            let key =
+                                prev[t][p] as u64 * alphabet + tokens[t][p + order - 1] as u64;
+                            let next = keys.len() as u32;
+                            *keys.entry(key).or_insert(next)
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let n_ids = grams
+            .iter()
+            .flatten()
+            .map(|&g| g as usize + 1)
+            .max()
+            .unwrap_or(0);
+        // occurrence number of each n-gram within its text, and the most in any text
+        counts.clear();
+        counts.resize(n_ids, 0);
+        max_count.clear();
+        max_count.resize(n_ids, 0);
+        for (t, g) in grams.iter().enumerate() {
+            occ[t].clear();
+            for &x in g {
+                occ[t].push(counts[x as usize]);
+                counts[x as usize] += 1;
+                max_count[x as usize] = max_count[x as usize].max(counts[x as usize]);
+            }
+            for &x in g {
+                counts[x as usize] = 0;
+            }
+        }
+        // bit (g, k) at base[g] + k
+        let mut base = Vec::with_capacity(n_ids);
+        let mut total = 0usize;
+        for &c in &max_count {
+            base.push(total);
+            total += c as usize;
+        }
+        let words = total.div_ceil(64).max(1);
+        let mut bits = vec![0u64; texts.len() * words];
+        for (t, g) in grams.iter().enumerate() {
+            let row = &mut bits[t * words..(t + 1) * words];
+            for (&x, &k) in g.iter().zip(&occ[t]) {
+                let b = base[x as usize] + k as usize;
+                row[b / 64] |= 1u64 << (b % 64);
+            }
+        }
+        let o = order - 1;
+        for i in 0..n {
+            let a = &bits[i * words..(i + 1) * words];
+            let h_count = grams[i].len() as f64;
+            for j in 0..m {
+                let b = &bits[(n + j) * words..(n + j + 1) * words];
+                let shared: u32 = a.iter().zip(b).map(|(x, y)| (x & y).count_ones()).sum();
+                let cell = ((i * m + j) * max_n + o) * 3;
+                out[cell] = h_count;
+                out[cell + 1] = grams[n + j].len() as f64;
+                out[cell + 2] = shared as f64;
+            }
+        }
+        prev = grams;
+    }
+    out
+}
+
+/// Every segment's statistics (in parallel over segments), flat, with the offsets of each
+/// segment's block; the arrays are checked first.
+pub fn all_segments(
+    hyp: Segmented,
+    refs: Segmented,
+    max_n: usize,
+) -> Checked<(Vec<f64>, Vec<i64>)> {
+    check_offsets(hyp.off, hyp.ids.len(), "h_off")?;
+    check_offsets(refs.off, refs.ids.len(), "r_off")?;
+    check_offsets(hyp.seg, hyp.off.len() - 1, "h_seg")?;
+    check_offsets(refs.seg, refs.off.len() - 1, "r_seg")?;
+    ensure(hyp.seg.len() == refs.seg.len(), || {
+        "pairwise_ngram_stats: candidates and references differ in segments".to_string()
+    })?;
+    let blocks: Vec<Vec<f64>> = (0..hyp.n_segments())
+        .into_par_iter()
+        .map(|s| segment_stats(hyp, refs, s, max_n))
+        .collect();
+    let mut offsets = vec![0i64];
+    for b in &blocks {
+        offsets.push(offsets.last().unwrap() + b.len() as i64);
+    }
+    Ok((blocks.concat(), offsets))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn slow(h: &[i32], r: &[i32], n: usize) -> [f64; 3] {
+        let grams = |t: &[i32]| {
+            let mut c: HashMap<Vec<i32>, usize> = HashMap::new();
+            if t.len() >= n {
+                for w in t.windows(n) {
+                    *c.entry(w.to_vec()).or_default() += 1;
+                }
+            }
+            c
+        };
+        let (a, b) = (grams(h), grams(r));
+        let m: usize = a.iter().map(|(g, &x)| x.min(*b.get(g).unwrap_or(&0))).sum();
+        [
+            a.values().sum::<usize>() as f64,
+            b.values().sum::<usize>() as f64,
+            m as f64,
+        ]
+    }
+
+    #[test]
+    fn equals_counting() {
+        // two segments; texts with repeats, short texts and an empty one
+        let texts: Vec<Vec<i32>> = vec![
+            vec![1, 2, 1, 2, 1],
+            vec![2, 1, 2],
+            vec![],
+            vec![1, 1, 1, 1],
+            vec![5, 1, 2, 1, 2, 1, 2],
+            vec![7],
+            vec![1, 2, 1],
+        ];
+        let ids: Vec<i32> = texts.iter().flatten().copied().collect();
+        let mut off = vec![0i64];
+        for t in &texts {
+            off.push(off.last().unwrap() + t.len() as i64);
+        }
+        // hyps: segment 0 = texts 0..3, segment 1 = text 3; refs: segment 0 = 4..6, 1 = 6..7
+        let hyp = Segmented {
+            ids: &ids,
+            off: &off,
+            seg: &[0, 3, 4],
+        };
+        let refs = Segmented {
+            ids: &ids,
+            off: &off,
+            seg: &[4, 6, 7],
+        };
+        for s in 0..2 {
+            let max_n = 4;
+            let out = segment_stats(hyp, refs, s, max_n);
+            let (hs, rs) = (hyp.texts(s), refs.texts(s));
+            for (i, h) in hs.iter().enumerate() {
+                for (j, r) in rs.iter().enumerate() {
+                    for n in 1..=max_n {
+                        let cell = ((i * rs.len() + j) * max_n + n - 1) * 3;
+                        assert_eq!(&out[cell..cell + 3], &slow(h, r, n), "s{s} i{i} j{j} n{n}");
+                    }
+                }
+            }
+        }
+    }
+}

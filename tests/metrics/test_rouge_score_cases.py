@@ -1,0 +1,121 @@
+"""rouge-score's own test cases, run against mtpalette by an adapter.
+
+The inputs and expected values of rouge-score's ``rouge_scorer_test.py``, ``scoring_test.py``,
+``tokenize_test.py`` and ``tokenizers_test.py`` are data in
+``tests/data/rouge_score/cases.json`` (its ``source`` field cites the release and commits).
+Each ROUGE case runs through both of mtpalette's paths: the compiled text-to-scores batch
+(:func:`~mtpalette.metrics.rouge_score_compat.rouge_score_batch`) and the metric registry
+(:func:`mtpalette.sentence_scores` with the specs of
+:func:`~mtpalette.metrics.rouge_score_compat.specs_for`). Cases whose data are not bundled
+are listed, with the reason, and skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mtpalette import sentence_scores
+from mtpalette.errors import UserInputError
+from mtpalette.kernels.rouge_score import _lcs_indices, summary_lcs_slow, tokenize_batch
+from mtpalette.metrics.rouge_aggregate import bootstrap_aggregate
+from mtpalette.metrics.rouge_score_compat import rouge_score_batch, specs_for
+from mtpalette.text.tokenizers import get_tokenizer
+from mtpalette.text.vocab import from_codepoints
+
+DATA = Path(__file__).parent.parent / "data" / "rouge_score"
+CASES = json.loads((DATA / "cases.json").read_text(encoding="utf-8"))["cases"]
+
+
+def _text(x) -> str:
+    if isinstance(x, str):
+        return x
+    with open(DATA / x["file"], encoding="utf-8") as f:
+        lines = f.readlines() if "line" in x else [f.read()]
+    return lines[x.get("line", 0)]
+
+
+def _close(got: float, want: float | None, places: int) -> None:
+    if want is not None:  # assertAlmostEqual(want, got, places)
+        assert round(abs(got - want), places) == 0, (got, want)
+
+
+def _check_scores(case: dict, targets: list, prediction: str) -> None:
+    types, stem = case["types"], case.get("stem", False)
+    places = case.get("places", 7)
+    fast = rouge_score_batch([prediction], [targets], types, use_stemmer=stem)
+    specs = specs_for(types, use_stemmer=stem)
+    refs = [[t] for t in targets]
+    by_spec = {
+        t: np.array([sentence_scores([prediction], refs, [f"{s},score={c}"]).popitem()[1][0]
+                     for c in "prf"])
+        for t, s in zip(types, specs, strict=True)
+    }  # fmt: skip
+    assert set(fast) == set(types)
+    for t in types:
+        np.testing.assert_array_equal(fast[t][0], by_spec[t])
+        for got, want in zip(fast[t][0], case["expected"].get(t, [None] * 3), strict=True):
+            _close(float(got), want, places)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_rouge_score_case(case):
+    kind = case["kind"]
+    if kind == "unsupported":
+        pytest.skip(case["reason"])
+    if kind == "score":
+        _check_scores(case, [_text(case["target"])], _text(case["prediction"]))
+    elif kind == "score_multi":
+        _check_scores(case, case["targets"], case["prediction"])
+    elif kind == "invalid_type":
+        with pytest.raises(UserInputError, match="invalid rouge type"):
+            specs_for([case["type"]])
+    elif kind == "tokenize":
+        name = "rouge-score-stem" if case["stem"] else "rouge-score"
+        assert get_tokenizer(name)(case["text"]) == case["tokens"]
+        cp, start, length, counts, _, _ = tokenize_batch([case["text"]], stem=case["stem"])
+        got = [from_codepoints(cp[s : s + n]) for s, n in zip(start, length, strict=True)]
+        assert got == case["tokens"] and counts.tolist() == [len(got)]
+    elif kind == "lcs":
+        ref, can = case["ref"], case["can"]
+        assert sorted(_lcs_indices(ref, can)) == case["indices"]
+        hits = sentence_scores(
+            [" ".join(map(str, can))], [[" ".join(map(str, ref))]], ["rouge-l:score=r"],
+            tokenize="none",
+        )["rouge-l:score=r"][0] * len(ref)  # fmt: skip
+        assert round(hits) == case["length"]
+    elif kind == "union_lcs":
+        ref = case["ref"]
+        union = set().union(*(_lcs_indices(ref, c) for c in case["cans"]))
+        assert [ref[i] for i in sorted(union)] == case["union"]
+    elif kind == "summary_lcs":
+        hits, n, m = summary_lcs_slow(case["cans"], case["refs"])
+        p, r = (hits / n if n else 0.0), (hits / m if m else 0.0)
+        want = case["expected"]
+        for got, w in zip((p, r, 2 * p * r / (p + r) if p + r else 0.0), want, strict=True):
+            _close(got, w, case["places"])
+        hyp = "\n".join(" ".join(map(str, s)) for s in case["cans"])
+        ref = "\n".join(" ".join(map(str, s)) for s in case["refs"])
+        out = sentence_scores([hyp], [[ref]], ["rouge-lsum:score=r"], tokenize="none")
+        assert out["rouge-lsum:score=r"][0] == r
+    elif kind == "bootstrap":
+        rows = np.array(case["rows"], dtype=float)
+        agg = bootstrap_aggregate(
+            {"rouge1": rows},
+            confidence_interval=case["confidence_interval"],
+            rng=np.random.RandomState(123),  # scoring_test.py's _RANDOM_SEED
+        )["rouge1"]
+        for measure, (low, mid, high) in case["expected"].items():
+            got = [getattr(getattr(agg, b), measure) for b in ("low", "mid", "high")]
+            np.testing.assert_allclose(got, [low, mid, high], rtol=0, atol=case["delta"])
+    else:
+        raise AssertionError(f"unknown case kind {kind!r}")
+
+
+def test_case_counts():
+    """The cases as counted in the report: all but the ones without bundled data run."""
+    unsupported = [c for c in CASES if c["kind"] == "unsupported"]
+    assert len(CASES) == 53 and len(unsupported) == 6
