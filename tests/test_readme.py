@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from importlib import resources
@@ -18,6 +19,8 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 ZHEN = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
 N_SEG = 40
 SYSTEMS = ["SMU", "Online-W", "MiSS", "NiuTrans", "DIDI-NLP"]
+#: an mt-metrics-eval folder (18 segments of the WMT21 TED MQM data per pair)
+MTME_FOLDER = Path(__file__).resolve().parent / "data" / "mtme_folder" / "wmt21.tedtalks"
 _BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 
 
@@ -71,6 +74,7 @@ def workspace(tmp_path_factory) -> Path:
         ],
     )
     _write(ws / "mqm.tsv", ["system\tsegment\tscore"] + _judgments(outputs))
+    shutil.copytree(MTME_FOLDER, ws / "wmt21.tedtalks")
     return ws
 
 
