@@ -806,6 +806,21 @@ def calibrate(
     ``weights`` (per group, e.g. bootstrap counts) weight the average. Candidate thresholds
     are 0 and every pair's difference; the smallest best threshold is returned.
     """
+    thresholds, values = calibration_curve(events, variant, weights)
+    if values.size == 0:
+        return float("nan"), 0.0
+    best = int(np.nanargmax(values))
+    return float(values[best]), float(thresholds[best])
+
+
+def calibration_curve(
+    events: PairEvents, variant: str = "acc23", weights: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The whole tie-calibration curve: every candidate threshold and the statistic there.
+
+    Thresholds are 0 and every distinct pair difference, increasing (mt-metrics-eval's
+    ``TauOptimizationResult.thresholds`` / ``taus``); empty when no group has a pair.
+    """
     if variant not in ("acc23", "23"):
         raise ValueError("tie calibration supports the variants 'acc23' and '23'")
     has = events.n_pairs > 0
@@ -813,7 +828,7 @@ def calibrate(
     w = np.where(has, w, 0.0)
     den = w.sum()
     if den == 0:
-        return float("nan"), 0.0
+        return np.zeros(0), np.zeros(0)
     scale = np.zeros_like(w)
     scale[has] = w[has] / events.n_pairs[has]
     if variant == "acc23":
@@ -829,8 +844,7 @@ def calibrate(
     values = np.r_[start, curve[last]] / den
     if thresholds.size > 1 and thresholds[1] == 0.0:  # exact ties were already ties
         thresholds, values = thresholds[1:], values[1:]
-    best = int(np.nanargmax(values))
-    return float(values[best]), float(thresholds[best])
+    return thresholds, values
 
 
 def tie_calibration(
@@ -852,3 +866,38 @@ def tie_calibration(
     events = pair_events(groups)
     value, eps = calibrate(events, variant)
     return TieCalibration(value, eps, variant, groups.n_groups, int(events.n_pairs.sum()))
+
+
+@dataclass(frozen=True)
+class CalibrationCurve:
+    """Every candidate metric tie threshold and the tie-calibrated statistic there; the best
+    point is the first maximum (mt-metrics-eval's ``TauOptimizationResult``)."""
+
+    thresholds: np.ndarray
+    values: np.ndarray
+    best_threshold: float
+    best_value: float
+    variant: str
+
+
+def tie_calibration_curve(
+    human: Any, metric: Any, *, grouping: str = "none", variant: str = "acc23"
+) -> CalibrationCurve:
+    """The whole threshold curve of tie calibration, not only its best point.
+
+    Examples
+    --------
+    >>> c = tie_calibration_curve([1, 2, 2, 3, 4], [2, 1, 1.5, 5, 3])
+    >>> c.thresholds.tolist()
+    [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 3.5, 4.0]
+    >>> [round(v, 12) for v in c.values]  # mt-metrics-eval's tau_optimization gives the same
+    [0.6, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1]
+    >>> c.best_threshold, round(c.best_value, 12)
+    (0.5, 0.7)
+    """
+    groups = make_groups(human, metric, grouping)
+    thresholds, values = calibration_curve(pair_events(groups), variant)
+    if values.size == 0:
+        return CalibrationCurve(thresholds, values, 0.0, float("nan"), variant)
+    best = int(np.nanargmax(values))
+    return CalibrationCurve(thresholds, values, float(thresholds[best]), float(values[best]), variant)
