@@ -48,7 +48,8 @@ import numpy as np
 from mtpalette.errors import UserInputError
 from mtpalette.stats import pairwise as pw
 from mtpalette.stats import permutation as perm
-from mtpalette.stats.averaging import _function, average_correlation
+from mtpalette.stats import sigdiff
+from mtpalette.stats.averaging import average_correlation
 from mtpalette.stats.correlation import tie_calibration
 
 CORR_FCNS = (
@@ -300,22 +301,14 @@ class _Comparison:
         return TaskResult(task, metrics, [vals[m] for m in metrics], ranks, matrix, draws)
 
 
-def _zscore(x: np.ndarray) -> np.ndarray:
-    from scipy import stats as _scipy_stats
-
-    return _scipy_stats.zscore(x)
-
-
-def _filter_order(h: np.ndarray, grouping: str) -> tuple[np.ndarray, np.ndarray]:
-    """Flat indices of the rated entries in mt-metrics-eval's group order, and group offsets
-    (groups with at least one rated entry)."""
-    flat = np.arange(h.size).reshape(h.shape)
-    rows = flat.reshape(1, -1) if grouping == "none" else (flat if grouping == "system" else flat.T)
-    rated = ~np.isnan(h.ravel()[rows])
-    entries = rows[rated]
-    sizes = rated.sum(axis=1)
-    sizes = sizes[sizes > 0]
-    return entries, np.r_[0, np.cumsum(sizes)].astype(np.int64)
+_FUNCTION = {
+    "pearson": "pearson",
+    "spearman": "spearman",
+    "kendall": "kendall",
+    "KendallLike": "kendall-like",
+    "KendallVariants": "kendall-variants",
+    "KendallWithTiesOpt": "tie-calibrated",
+}
 
 
 class _CorrComparison(_Comparison):
@@ -329,142 +322,56 @@ class _CorrComparison(_Comparison):
             self.m = {k: v[:, None] for k, v in self.m.items()}
         self.names = list(self.m)
         self.grouping = _GROUPING[task.avg_by]
+        self.function = _FUNCTION[task.corr_fcn]
         self.args = dict(task.corr_fcn_args)
         self.args.pop("sample_rate", None)
         self.variant = self.args.get("variant", "acc23")
-        self.entries, self.offsets = _filter_order(self.h, self.grouping)
-        self.gold = self.h.ravel()[self.entries]
-        self._pairs: dict[str, tuple[float, np.ndarray]] = {}
-        self._layout: perm.PairLayout | None = None
+        self._eps: dict[str, float] = {}
 
-    # values -------------------------------------------------------------------------
     def value(self, name: str) -> float:
         t, m = self.task, self.m[name]
         if t.corr_fcn == "KendallWithTiesOpt":
             return tie_calibration(self.h, m, grouping=self.grouping, variant=self.variant).value
         if t.corr_fcn == "pearson" and self.args.get("pdp"):
             return pw.pdp(self.h, m, grouping=self.grouping)[0]
-        if t.corr_fcn == "KendallVariants":
-            vals = self._group_values(m.ravel()[self.entries])
-            ok = ~np.isnan(vals)
-            if t.replace_nans_with_zeros:
-                return float(np.mean(np.nan_to_num(vals))) if vals.size else 0.0
-            return float(np.mean(vals[ok])) if ok.any() else 0.0
-        fn = {"KendallLike": "kendall-like"}.get(t.corr_fcn, t.corr_fcn)
         return average_correlation(
             self.h,
             m,
-            fn,
+            self.function,
             grouping=self.grouping,
             replace_nans_with_zeros=t.replace_nans_with_zeros,
             **self.args,
         ).value
 
-    def _group_values(self, metric: np.ndarray) -> np.ndarray:
-        """Per-group statistic of a metric vector in filter order (NaN where undefined)."""
-        t = self.task
-        out = np.full(len(self.offsets) - 1, np.nan)
-        if t.corr_fcn == "KendallVariants":
-            layout = self.layout()
-            eps = float(self.args.get("epsilon", 0.0))
-            counts = perm._class_counts(layout, perm.pair_classes(layout, self.gold, metric, eps))
-            if self.variant == "c":
-                raise UserInputError("KendallVariants variant 'c' is not supported in tasks")
-            return perm.tau_from_class_counts(counts, self.variant)
-        fn = _function({"KendallLike": "kendall-like"}.get(t.corr_fcn, t.corr_fcn), self.args)
-        import warnings
-
-        for k, (lo, hi) in enumerate(zip(self.offsets[:-1], self.offsets[1:], strict=True)):
-            g, x = self.gold[lo:hi], metric[lo:hi]
-            if hi - lo < 2:
-                continue
-            if t.corr_fcn in ("pearson", "spearman") and (
-                np.all(g == g[0]) or np.all(x == x[0])
-            ):
-                continue
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                out[k] = fn(g, x)[0]
-        return out
-
-    # tests --------------------------------------------------------------------------
-    def layout(self) -> perm.PairLayout:
-        if self._layout is None:
-            self._layout = perm.pair_layout(self.offsets)
-        return self._layout
-
-    def _pair_prep(self, name: str) -> np.ndarray:
-        if name not in self._pairs:
-            eps = tie_calibration(
+    def _epsilon(self, name: str) -> float:
+        if name not in self._eps:
+            self._eps[name] = tie_calibration(
                 self.h, self.m[name], grouping=self.grouping, variant=self.variant
             ).epsilon
-            metric = self.m[name].ravel()[self.entries]
-            self._pairs[name] = (eps, perm.pair_classes(self.layout(), self.gold, metric, eps))
-        return self._pairs[name][1]
+        return self._eps[name]
 
     def test(self, a: str, b: str, k: int, stream: np.random.RandomState) -> perm.PermutationTest:
         t = self.task
+        common = dict(
+            grouping=self.grouping,
+            k=k,
+            stopping=t.stopping(),
+            seed=stream,
+            replace_nans_with_zeros=t.replace_nans_with_zeros,
+        )
         if t.perm_test == "pairs":
-            return perm.pairs_test(
-                self.layout(),
-                self._pair_prep(a),
-                self._pair_prep(b),
+            return sigdiff.pairs_sig_diff(
+                self.h,
+                self.m[a],
+                self.m[b],
                 variant=self.variant,
-                k=k,
-                stopping=t.stopping(),
-                seed=stream,
-                replace_nans_with_zeros=t.replace_nans_with_zeros,
+                epsilon_a=self._epsilon(a),
+                epsilon_b=self._epsilon(b),
+                **common,
             )
-        if t.corr_fcn == "KendallWithTiesOpt":
-            # mt-metrics-eval z-scores and permutes every entry (rated or not) here
-            za, zb = _zscore(self.m[a].ravel()), _zscore(self.m[b].ravel())
-
-            def stat(v: np.ndarray) -> np.ndarray:
-                return np.array(
-                    [
-                        tie_calibration(
-                            self.h,
-                            row.reshape(self.h.shape),
-                            grouping=self.grouping,
-                            variant=self.variant,
-                        ).value
-                        for row in v
-                    ]
-                )
-
-            return perm.perm_both(stat, za, zb, k=k, stopping=t.stopping(), seed=stream)
-        za = _zscore(self.m[a].ravel()[self.entries])
-        zb = _zscore(self.m[b].ravel()[self.entries])
-        if t.corr_fcn == "pearson" and not self.args.get("pdp"):
-            stat = self._batch_pearson
-        elif self.args.get("pdp"):
+        if self.args.get("pdp"):
             raise UserInputError("the permutation test of PDP is not supported")
-        else:
-
-            def stat(v: np.ndarray) -> np.ndarray:
-                return perm.average_values(
-                    np.array([self._group_values(row) for row in v]), t.replace_nans_with_zeros
-                )
-
-        return perm.perm_both(stat, za, zb, k=k, stopping=t.stopping(), seed=stream)
-
-    def _batch_pearson(self, v: np.ndarray) -> np.ndarray:
-        vals = np.full((v.shape[0], len(self.offsets) - 1), np.nan)
-        for k, (lo, hi) in enumerate(zip(self.offsets[:-1], self.offsets[1:], strict=True)):
-            if hi - lo < 2:
-                continue
-            g = self.gold[lo:hi]
-            if np.all(g == g[0]):
-                continue
-            x = v[:, lo:hi]
-            gc = g - g.mean()
-            xc = x - x.mean(axis=1, keepdims=True)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                r = (xc @ gc) / (np.linalg.norm(gc) * np.linalg.norm(xc, axis=1))
-            const = np.all(x == x[:, :1], axis=1)
-            r[const] = np.nan
-            vals[:, k] = np.clip(r, -1.0, 1.0)
-        return perm.average_values(vals, self.task.replace_nans_with_zeros)
+        return sigdiff.sig_diff(self.h, self.m[a], self.m[b], self.function, **common, **self.args)
 
 
 class _SpaComparison(_Comparison):
@@ -492,8 +399,8 @@ class _SpaComparison(_Comparison):
 
     def test(self, a: str, b: str, k: int, stream: np.random.RandomState) -> perm.PermutationTest:
         shape = self.hr.shape
-        za = _zscore(self.m[a][self.rated])
-        zb = _zscore(self.m[b][self.rated])
+        za = sigdiff.zscore(self.m[a][self.rated])
+        zb = sigdiff.zscore(self.m[b][self.rated])
 
         def stat(v: np.ndarray) -> np.ndarray:
             return self._spa(v.reshape(len(v), *shape))
@@ -537,7 +444,7 @@ class _AccuracyComparison(_Comparison):
         return float(self._acc(self.m[name][None])[0])
 
     def test(self, a: str, b: str, k: int, stream: np.random.RandomState) -> perm.PermutationTest:
-        za, zb = _zscore(self.m[a]), _zscore(self.m[b])
+        za, zb = sigdiff.zscore(self.m[a]), sigdiff.zscore(self.m[b])
         return perm.perm_both(self._acc, za, zb, k=k, stopping=self.task.stopping(), seed=stream)
 
 

@@ -28,11 +28,11 @@ from typing import Any
 import numpy as np
 from scipy import stats as _scipy_stats
 
-from mtpalette.stats.correlation import as_matrix, kendall_like_counts
+from mtpalette.stats.correlation import as_matrix, kendall, kendall_like_counts
 from mtpalette.stats.significance import williams_test
 
 #: correlation functions of :func:`average_correlation`
-FUNCTIONS = ("pearson", "spearman", "kendall", "kendall-like")
+FUNCTIONS = ("pearson", "spearman", "kendall", "kendall-like", "kendall-variants")
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,9 @@ def _function(name: str, args: dict[str, Any]) -> Callable[[np.ndarray, np.ndarr
     if name == "kendall-like":
         thresh = float(args.get("thresh", 25.0))
         return lambda g, m: _kendall_like(g, m, thresh)
+    if name == "kendall-variants":
+        variant, eps = args.get("variant", "b"), float(args.get("epsilon", 0.0))
+        return lambda g, m: (kendall(g, m, variant, epsilon=eps), 0.0)
     raise ValueError(f"unknown correlation {name!r}; expected one of {', '.join(FUNCTIONS)}")
 
 
@@ -89,8 +92,10 @@ def average_correlation(
     """A correlation averaged over groups, with its p-value (mt-metrics-eval's
     ``AverageCorrelation``).
 
-    ``function`` is ``pearson``, ``spearman``, ``kendall`` (``variant='b'`` or ``'c'``) or
-    ``kendall-like`` (``thresh``, weighted by its number of pairs when ``macro=False``).
+    ``function`` is ``pearson``, ``spearman``, ``kendall`` (scipy's, ``variant='b'`` or
+    ``'c'``), ``kendall-like`` (``thresh``, weighted by its number of pairs when
+    ``macro=False``) or ``kendall-variants`` (``variant`` b, c, 23 or acc23, ``epsilon``:
+    mt-metrics-eval's ``KendallVariants``).
     Returns ``(0, 0, 0)`` when no group is defined.
 
     Examples

@@ -880,10 +880,55 @@ class CalibrationCurve:
     variant: str
 
 
+def _sampled_pair_events(groups: Groups, rate: float, stream: np.random.RandomState) -> PairEvents:
+    """Pair events of a random subset of pairs: group by group, pair ``(i, j)``, ``i < j``,
+    in order, each kept when a uniform draw is ``<= rate`` (mt-metrics-eval's
+    ``_enumerate_pairs``); groups left without a pair are dropped."""
+    diffs, deltas, gids, counts = [], [], [], []
+    for k in range(groups.n_groups):
+        g, m = groups.group(k)
+        iu, ju = np.triu_indices(g.size, 1)
+        keep = stream.random_sample(iu.size) <= rate
+        iu, ju = iu[keep], ju[keep]
+        dg, dm = g[iu] - g[ju], m[iu] - m[ju]
+        tie_g, tie_m = dg == 0.0, dm == 0.0
+        con = ~tie_g & ~tie_m & ((dg > 0) == (dm > 0))
+        correct = con | (tie_g & tie_m)
+        diffs.append(np.abs(dm))
+        deltas.append(tie_g.astype(np.int8) - correct.astype(np.int8))
+        gids.append(np.full(iu.size, len(counts)))
+        counts.append(
+            [con.sum(), (~tie_g & ~tie_m & ~con).sum(), (tie_g & ~tie_m).sum(),
+             (~tie_g & tie_m).sum(), (tie_g & tie_m).sum()]
+        )  # fmt: skip
+        if not iu.size:
+            counts.pop()
+            gids.pop()
+            diffs.pop()
+            deltas.pop()
+    c = np.asarray(counts, dtype=np.int64).reshape(-1, 5)
+    diff = np.concatenate(diffs) if diffs else np.zeros(0)
+    order = np.argsort(diff, kind="stable")
+    cat = lambda xs, t: np.concatenate(xs).astype(t) if xs else np.zeros(0, t)  # noqa: E731
+    return PairEvents(
+        diff[order], cat(deltas, np.int8)[order], cat(gids, np.int64)[order],
+        c[:, 0] + c[:, 4], c.sum(axis=1), c,
+    )  # fmt: skip
+
+
 def tie_calibration_curve(
-    human: Any, metric: Any, *, grouping: str = "none", variant: str = "acc23"
+    human: Any,
+    metric: Any,
+    *,
+    grouping: str = "none",
+    variant: str = "acc23",
+    sample_rate: float = 1.0,
+    seed: int | np.random.RandomState | None = None,
 ) -> CalibrationCurve:
     """The whole threshold curve of tie calibration, not only its best point.
+
+    ``sample_rate < 1`` calibrates on a random subset of the pairs, drawn from a legacy
+    ``RandomState(seed)`` as mt-metrics-eval draws them from numpy's global state.
 
     Examples
     --------
@@ -895,8 +940,15 @@ def tie_calibration_curve(
     >>> c.best_threshold, round(c.best_value, 12)
     (0.5, 0.7)
     """
+    if not 0.0 < sample_rate <= 1.0:
+        raise ValueError(f"sample_rate must be in (0, 1], got {sample_rate}")
     groups = make_groups(human, metric, grouping)
-    thresholds, values = calibration_curve(pair_events(groups), variant)
+    if sample_rate == 1.0:
+        events = pair_events(groups)
+    else:
+        stream = seed if isinstance(seed, np.random.RandomState) else np.random.RandomState(seed)
+        events = _sampled_pair_events(groups, sample_rate, stream)
+    thresholds, values = calibration_curve(events, variant)
     if values.size == 0:
         return CalibrationCurve(thresholds, values, 0.0, float("nan"), variant)
     best = int(np.nanargmax(values))
