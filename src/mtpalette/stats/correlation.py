@@ -766,7 +766,9 @@ def pair_events(groups: Groups) -> PairEvents:
     diff = np.empty(total)
     delta = np.empty(total, dtype=np.int8)
     group = np.empty(total, dtype=np.int64)
+    rank = np.empty(total, dtype=np.int64)  # row-major position of the pair
     counts = np.zeros((groups.n_groups, 5), dtype=np.int64)
+    first_pair = np.r_[0, np.cumsum(n_pairs)[:-1]]
     pos = 0
     # groups of equal size share one pair index set
     for size in np.unique(sizes):
@@ -786,13 +788,15 @@ def pair_events(groups: Groups) -> PairEvents:
         diff[pos : pos + m] = np.abs(dm).ravel()
         delta[pos : pos + m] = d.ravel()
         group[pos : pos + m] = np.repeat(ks, iu.size)
+        rank[pos : pos + m] = (first_pair[ks][:, None] + np.arange(iu.size)).ravel()
         counts[ks, 0] = con.sum(axis=1)
         counts[ks, 1] = (~tie_g & ~tie_m & ~con).sum(axis=1)
         counts[ks, 2] = (tie_g & ~tie_m).sum(axis=1)
         counts[ks, 3] = (~tie_g & tie_m).sum(axis=1)
         counts[ks, 4] = (tie_g & tie_m).sum(axis=1)
         pos += m
-    order = np.argsort(diff, kind="stable")
+    # by difference, then in row-major pair order: mt-metrics-eval's stable sort of its pairs
+    order = np.lexsort((rank, diff))
     base = counts[:, 0] + counts[:, 4]
     return PairEvents(diff[order], delta[order], group[order], base, n_pairs, counts)
 
@@ -829,6 +833,13 @@ def calibration_curve(
     den = w.sum()
     if den == 0:
         return np.zeros(0), np.zeros(0)
+    last = np.r_[events.diff[1:] != events.diff[:-1], True]
+    thresholds = np.r_[0.0, events.diff[last]]
+    if weights is None:
+        values = _mtme_running_curve(events, variant, has)[np.r_[0, 1 + np.flatnonzero(last)]]
+        if thresholds.size > 1 and thresholds[1] == 0.0:
+            thresholds, values = thresholds[1:], values[1:]
+        return thresholds, values
     scale = np.zeros_like(w)
     scale[has] = w[has] / events.n_pairs[has]
     if variant == "acc23":
@@ -839,12 +850,42 @@ def calibration_curve(
         step = 2.0 * events.delta * scale[events.group]
     curve = start + np.cumsum(step)
     # value at a threshold = after the last pair with that difference
-    last = np.r_[events.diff[1:] != events.diff[:-1], True]
-    thresholds = np.r_[0.0, events.diff[last]]
     values = np.r_[start, curve[last]] / den
     if thresholds.size > 1 and thresholds[1] == 0.0:  # exact ties were already ties
         thresholds, values = thresholds[1:], values[1:]
     return thresholds, values
+
+
+def _mtme_running_curve(events: PairEvents, variant: str, has: np.ndarray) -> np.ndarray:
+    """The statistic before any new tie and after each pair event, with mt-metrics-eval's
+    floating-point operations: a running sum of per-group values, each event subtracting its
+    group's old value and adding the new one (``tau_optimization``). Values that tie in exact
+    arithmetic then compare (and rank metrics) as they do there."""
+    n = events.n_pairs
+    num_rows = int(has.sum())
+
+    def tau(correct: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+        num = correct if variant == "acc23" else 2 * correct - pairs
+        return num / pairs
+
+    start = np.cumsum(tau(events.base[has], n[has]))[-1]
+    g = events.group
+    # each event's group count of correct pairs after it: base + running delta in the group
+    by_group = np.argsort(g, kind="stable")
+    cs = np.cumsum(events.delta[by_group].astype(np.int64))
+    sizes = np.bincount(g, minlength=len(n))
+    group_start = np.r_[0, np.cumsum(sizes)[:-1]]
+    before_group = np.r_[0, cs][group_start]
+    incl = np.empty_like(cs)
+    incl[by_group] = cs - np.repeat(before_group, sizes)
+    after = events.base[g] + incl
+    before = after - events.delta
+    seq = np.empty(2 * g.size + 1)
+    seq[0] = start
+    seq[1::2] = -tau(before, n[g])
+    seq[2::2] = tau(after, n[g])
+    running = np.cumsum(seq)
+    return np.r_[running[0], running[2::2]] / num_rows
 
 
 def tie_calibration(
