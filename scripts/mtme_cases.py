@@ -282,8 +282,9 @@ def stats_cases() -> list[dict]:
     add("SampleTest.testUniformSample", "sample",
         dict(total=10, size=5, method="uniform", bin_sizes=None, seed=11, shuffle_seed=None),
         list(s.sample))  # fmt: skip
-    for seed, (total, size, bins) in enumerate([(8, 4, [2, 2, 2, 2]), (8, 4, [2, 6]),
-                                                (8, 3, [1, 7]), (20, 7, [3, 5, 4, 8])], 300):
+    for seed, (total, size, bins) in enumerate(
+        [(8, 4, [2, 2, 2, 2]), (8, 4, [2, 6]), (8, 3, [1, 7]), (20, 7, [3, 5, 4, 8])], 300
+    ):
         np.random.seed(seed + 1000)
         s = stats.Sample(total, size, "stratify", bins, seed)
         add("SampleTest.testStratifiedSample", "sample",

@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+import zlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,8 @@ CORR_FCNS = (
 LEVELS = ("sys", "domain", "doc", "seg")
 AVG_BY = ("none", "sys", "item")
 PERM_TESTS = ("scores", "pairs")
+#: how permutation tests draw: mt-metrics-eval's one legacy stream, or one generator per test
+DRAWS = ("mtme", "independent")
 _GROUPING = {"none": "none", "sys": "system", "item": "item"}
 
 
@@ -233,21 +236,45 @@ class Task:
         data: Mapping[str, LanguagePairData],
         *,
         seed: int | np.random.RandomState | None = None,
+        draws: str = "mtme",
+        task_index: int = 0,
     ) -> TaskResult:
-        """Correlations, ranks and significance of every metric; ``seed`` feeds the draws."""
+        """Correlations, ranks and significance of every metric.
+
+        ``draws="mtme"``: the tests consume one legacy stream seeded by ``seed`` in
+        mt-metrics-eval's order (equal to its results); ``draws="independent"``: each metric
+        pair's test has its own generator from ``SeedSequence(seed)`` keyed by the task index
+        and the two metric names, so tests can run in any order or in parallel, and the
+        ``pairs`` test draws only the pairs it needs (much faster).
+        """
         for lp in self.langs:
             if lp not in data:
                 raise UserInputError(
                     f"no data for language pair {lp!r}; have {', '.join(data) or 'none'}"
                 )
-        stream = perm.legacy_stream(seed)
+        if draws not in DRAWS:
+            raise UserInputError(f"unknown draws {draws!r}; expected {' or '.join(DRAWS)}")
+        if draws == "mtme":
+            stream = perm.legacy_stream(seed)
+
+            def source(a: str, b: str):
+                return stream
+
+        else:
+            if not isinstance(seed, int):
+                raise UserInputError("independent draws need an integer seed")
+
+            def source(a: str, b: str):
+                key = (task_index, zlib.crc32(a.encode()), zlib.crc32(b.encode()))
+                return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
+
         if self.corr_fcn == "accuracy":
             comp = _AccuracyComparison(self, data)
         elif self.corr_fcn == "pce":
             comp = _SpaComparison(self, data[self.lang])
         else:
             comp = _CorrComparison(self, data[self.lang])
-        return comp.run(stream)
+        return comp.run(source)
 
 
 def assign_ranks(sig_matrix: np.ndarray, pval: float) -> list[int]:
@@ -279,10 +306,10 @@ class _Comparison:
     def value(self, name: str) -> float:
         raise NotImplementedError
 
-    def test(self, a: str, b: str, k: int, stream: np.random.RandomState) -> perm.PermutationTest:
+    def test(self, a: str, b: str, k: int, stream: perm.Source) -> perm.PermutationTest:
         raise NotImplementedError
 
-    def run(self, stream: np.random.RandomState) -> TaskResult:
+    def run(self, source: Callable[[str, str], Any]) -> TaskResult:
         task = self.task
         if not self.names:
             raise UserInputError(f"task {task.lang}/{task.level}/{task.corr_fcn}: no metrics")
@@ -294,7 +321,8 @@ class _Comparison:
         if task.k:
             for i in range(n):
                 for j in range(i + 1, n):
-                    res = self.test(metrics[i], metrics[j], task.k, stream)
+                    a, b = metrics[i], metrics[j]
+                    res = self.test(a, b, task.k, source(a, b))
                     matrix[i, j] = res.p_value
                     draws[(i, j)] = res.draws
         ranks = assign_ranks(matrix, task.pval)
@@ -350,7 +378,7 @@ class _CorrComparison(_Comparison):
             ).epsilon
         return self._eps[name]
 
-    def test(self, a: str, b: str, k: int, stream: np.random.RandomState) -> perm.PermutationTest:
+    def test(self, a: str, b: str, k: int, stream: perm.Source) -> perm.PermutationTest:
         t = self.task
         common = dict(
             grouping=self.grouping,
@@ -397,7 +425,7 @@ class _SpaComparison(_Comparison):
         m = self.m[name][:, self.rated[0]]
         return float(self._spa(m[None])[0])
 
-    def test(self, a: str, b: str, k: int, stream: np.random.RandomState) -> perm.PermutationTest:
+    def test(self, a: str, b: str, k: int, stream: perm.Source) -> perm.PermutationTest:
         shape = self.hr.shape
         za = sigdiff.zscore(self.m[a][self.rated])
         zb = sigdiff.zscore(self.m[b][self.rated])
@@ -443,7 +471,7 @@ class _AccuracyComparison(_Comparison):
     def value(self, name: str) -> float:
         return float(self._acc(self.m[name][None])[0])
 
-    def test(self, a: str, b: str, k: int, stream: np.random.RandomState) -> perm.PermutationTest:
+    def test(self, a: str, b: str, k: int, stream: perm.Source) -> perm.PermutationTest:
         za, zb = sigdiff.zscore(self.m[a]), sigdiff.zscore(self.m[b])
         return perm.perm_both(self._acc, za, zb, k=k, stopping=self.task.stopping(), seed=stream)
 
@@ -591,9 +619,7 @@ class TaskSetResult:
         avg_ranks = self.average_ranks()
         if all(r.task.k for r in self.results):
             g = self.average_corr_matrix()
-            ranking = pd.DataFrame(
-                {"metric": g.metrics, "avg_corr": g.corrs, "rank": g.ranks}
-            )
+            ranking = pd.DataFrame({"metric": g.metrics, "avg_corr": g.corrs, "rank": g.ranks})
         else:
             avg = self.average_corrs()
             ranking = pd.DataFrame({"metric": list(avg), "avg_corr": list(avg.values())})
@@ -634,9 +660,7 @@ class TaskSet:
         if self.weights is None:
             self.weights = [1.0 / len(self.tasks)] * len(self.tasks) if self.tasks else []
         if len(self.weights) != len(self.tasks):
-            raise UserInputError(
-                f"{len(self.weights)} weights for {len(self.tasks)} tasks"
-            )
+            raise UserInputError(f"{len(self.weights)} weights for {len(self.tasks)} tasks")
 
     def __len__(self) -> int:
         return len(self.tasks)
@@ -646,10 +670,14 @@ class TaskSet:
         data: Mapping[str, LanguagePairData],
         *,
         seed: int | np.random.RandomState | None = None,
+        draws: str = "mtme",
     ) -> TaskSetResult:
-        """Run every task in order on one draw stream (see the module docstring)."""
-        stream = perm.legacy_stream(seed)
-        results = [t.run(data, seed=stream) for t in self.tasks]
+        """Run every task in order; ``draws`` as :meth:`Task.run` (``mtme``: one stream over
+        all tasks, as mt-metrics-eval's ``TaskSet.Run`` after ``np.random.seed(seed)``)."""
+        stream = perm.legacy_stream(seed) if draws == "mtme" else seed
+        results = [
+            t.run(data, seed=stream, draws=draws, task_index=n) for n, t in enumerate(self.tasks)
+        ]
         total = float(sum(self.weights))
         return TaskSetResult(results, [w / total for w in self.weights])
 

@@ -121,9 +121,7 @@ def average_correlation(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ret = fn(h, m)
-        if function in ("pearson", "spearman") and (
-            np.all(h == h[0]) or np.all(m == m[0])
-        ):
+        if function in ("pearson", "spearman") and (np.all(h == h[0]) or np.all(m == m[0])):
             ret = (np.nan, np.nan)
         if not macro:
             weight = float(ret[2]) if len(ret) > 2 else float(h.size)

@@ -69,23 +69,32 @@ class PermutationTest:
     draws: np.ndarray
 
 
-def legacy_stream(seed: int | np.random.RandomState | None) -> np.random.RandomState:
-    """The legacy generator mt-metrics-eval's tests draw from (``np.random.seed(seed)``)."""
-    if isinstance(seed, np.random.RandomState):
+Source = int | np.random.RandomState | np.random.Generator | None
+
+
+def legacy_stream(seed: Source) -> np.random.RandomState | np.random.Generator:
+    """The draw source of ``seed``: a ``Generator`` is used as is (independent draws); an
+    integer, None or a ``RandomState`` give mt-metrics-eval's legacy stream
+    (``np.random.seed(seed)``)."""
+    if isinstance(seed, np.random.RandomState | np.random.Generator):
         return seed
     return np.random.RandomState(seed)
 
 
-def _entry_swaps(stream: np.random.RandomState, n_perm: int, n: int) -> np.ndarray:
-    """``(n_perm, n)`` swap indicators, one ``binomial(1, 0.5)`` per entry."""
+def _entry_swaps(stream, n_perm: int, n: int) -> np.ndarray:
+    """``(n_perm, n)`` swap indicators, one ``binomial(1, 0.5)`` per entry (legacy stream:
+    one uniform double per entry, swapped when above 1/2)."""
+    if isinstance(stream, np.random.Generator):
+        return stream.random((n_perm, n), dtype=np.float32) < 0.5
     return stream.random_sample((n_perm, n)) > 0.5
 
 
-def _pair_swaps(
-    stream: np.random.RandomState, n_perm: int, n_draws: int, upper: np.ndarray
-) -> np.ndarray:
-    """``(n_perm, pairs)`` swap indicators of the ``pairs`` test: each permutation draws an
-    ``n x n`` matrix per group (``n_draws`` values in all); ``upper`` picks the pairs."""
+def _pair_swaps(stream, n_perm: int, n_draws: int, upper: np.ndarray) -> np.ndarray:
+    """``(n_perm, pairs)`` swap indicators of the ``pairs`` test for the pairs at positions
+    ``upper``. The legacy stream draws an ``n x n`` matrix per group (``n_draws`` values per
+    permutation) as mt-metrics-eval; a ``Generator`` draws only the pairs asked for."""
+    if isinstance(stream, np.random.Generator):
+        return stream.random((n_perm, upper.size), dtype=np.float32) < 0.5
     return stream.random_sample((n_perm, n_draws))[:, upper] > 0.5
 
 
@@ -112,7 +121,7 @@ def perm_both(
     *,
     k: int = 1000,
     stopping: EarlyStopping = EarlyStopping(),
-    seed: int | np.random.RandomState | None = None,
+    seed: Source = None,
 ) -> PermutationTest:
     """PERM-BOTH test that ``a`` correlates better than ``b`` (both already z-normalised).
 
@@ -261,6 +270,14 @@ def _class_counts(layout: PairLayout, cls: np.ndarray) -> np.ndarray:
     return cs[layout.pair_offsets[1:]] - cs[layout.pair_offsets[:-1]]
 
 
+def _tau_from_correct(correct: np.ndarray, n_pairs: np.ndarray, variant: str) -> np.ndarray:
+    """acc-eq (``(C + T_both) / N``) or tau-eq (``(2 (C + T_both) - N) / N``) per group, the
+    same integer ratios as :func:`tau_from_class_counts`."""
+    num = correct if variant == "acc23" else 2 * correct - n_pairs
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n_pairs == 0, np.nan, num / n_pairs)
+
+
 def pairs_test(
     layout: PairLayout,
     classes_a: np.ndarray,
@@ -269,7 +286,7 @@ def pairs_test(
     variant: str = "acc23",
     k: int = 1000,
     stopping: EarlyStopping = EarlyStopping(),
-    seed: int | np.random.RandomState | None = None,
+    seed: Source = None,
     replace_nans_with_zeros: bool = False,
 ) -> PermutationTest:
     """The ``pairs`` permutation test that metric ``a`` beats ``b``, from their pair classes
@@ -294,25 +311,39 @@ def pairs_test(
         - average_values(vb[None], replace_nans_with_zeros)[0]
     )
     changed = np.flatnonzero(classes_a != classes_b)
-    diff = np.zeros((changed.size, 5), dtype=np.int64)  # a's one-hot minus b's
-    diff[np.arange(changed.size), classes_a[changed]] += 1
-    diff[np.arange(changed.size), classes_b[changed]] -= 1
-    # changed pairs per group, as cumulative positions
+    # acc-eq and tau-eq depend on the number of correct pairs (concordant or tied in both)
+    # only; tau-b needs every class
+    onehot = np.zeros((changed.size, 5), dtype=np.int32)
+    onehot[np.arange(changed.size), classes_a[changed]] += 1
+    onehot[np.arange(changed.size), classes_b[changed]] -= 1
+    if variant in ("acc23", "23"):
+        diff = onehot[:, _CON] + onehot[:, _TB]
+        diff = diff[:, None]
+    else:
+        diff = onehot
+    # changed pairs are in group order: group g's pairs are pos[g]:pos[g + 1]
     pos = np.searchsorted(changed, layout.pair_offsets)
     upper = layout.upper[changed]
     draws = np.empty((k, 2))
     count, used = 0, 0
-    per_perm = max(layout.n_draws, 1)
+    per_perm = max(layout.n_draws if isinstance(stream, np.random.RandomState) else upper.size, 1)
+    n_pairs = layout.n_pairs
     for lo, hi in _blocks(k, stopping.block_size, per_perm):
-        w = _pair_swaps(stream, hi - lo, layout.n_draws, upper).astype(np.int64)  # (B, changed)
+        w = _pair_swaps(stream, hi - lo, layout.n_draws, upper)
         # a's hybrid takes a's class where swapped: counts_b + w * (onehot_a - onehot_b)
-        shift = np.zeros((hi - lo, layout.n_groups, 5), dtype=np.int64)
-        for c in range(5):
-            cs = np.zeros((hi - lo, changed.size + 1), dtype=np.int64)
-            np.cumsum(w * diff[:, c], axis=1, out=cs[:, 1:])
-            shift[:, :, c] = cs[:, pos[1:]] - cs[:, pos[:-1]]
-        hyb_a = tau_from_class_counts(cb[None] + shift, variant)  # mt-metrics-eval's hybrids2
-        hyb_b = tau_from_class_counts(ca[None] - shift, variant)
+        shift = np.empty((hi - lo, layout.n_groups, diff.shape[1]), dtype=np.int64)
+        cs = np.zeros((hi - lo, changed.size + 1), dtype=np.int32)
+        for c in range(diff.shape[1]):
+            np.cumsum(np.where(w, diff[:, c], 0), axis=1, out=cs[:, 1:])
+            shift[..., c] = cs[:, pos[1:]] - cs[:, pos[:-1]]
+        if variant in ("acc23", "23"):
+            corr_a = (cb[:, _CON] + cb[:, _TB])[None] + shift[..., 0]
+            corr_b = (ca[:, _CON] + ca[:, _TB])[None] - shift[..., 0]
+            hyb_a = _tau_from_correct(corr_a, n_pairs, variant)
+            hyb_b = _tau_from_correct(corr_b, n_pairs, variant)
+        else:
+            hyb_a = tau_from_class_counts(cb[None] + shift, variant)  # MTME's hybrids2
+            hyb_b = tau_from_class_counts(ca[None] - shift, variant)
         c_a = average_values(hyb_a, replace_nans_with_zeros)
         c_b = average_values(hyb_b, replace_nans_with_zeros)
         draws[lo:hi, 0], draws[lo:hi, 1] = c_a, c_b
