@@ -26,10 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats as _scipy_stats
 
 from mtpalette.stats.correlation import as_matrix, kendall, kendall_like_counts
-from mtpalette.stats.significance import williams_test
 
 #: correlation functions of :func:`average_correlation`
 FUNCTIONS = ("pearson", "spearman", "kendall", "kendall-like", "kendall-variants")
@@ -51,6 +49,8 @@ def _kendall_like(g: np.ndarray, m: np.ndarray, thresh: float = 25.0) -> tuple[f
 
 
 def _function(name: str, args: dict[str, Any]) -> Callable[[np.ndarray, np.ndarray], tuple]:
+    from scipy import stats as _scipy_stats
+
     if name == "pearson":
         return lambda g, m: tuple(_scipy_stats.pearsonr(g, m))
     if name == "spearman":
@@ -160,6 +160,8 @@ def williams_averaged(
     >>> [round(x, 3) for x in williams_averaged(h, a, b, grouping="item")]
     [0.121, 0.982, 0.933]
     """
+    from mtpalette.stats.significance import williams_test
+
     H, A, B = as_matrix(human), as_matrix(metric_a), as_matrix(metric_b)
     ra = average_correlation(H, A, function, grouping=grouping, **args).value
     rb = average_correlation(H, B, function, grouping=grouping, **args).value

@@ -33,7 +33,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from scipy import stats as _scipy_stats
 
 from mtpalette.stats.correlation import as_matrix
 
@@ -189,6 +188,8 @@ def pdp(human: Any, metric: Any, *, grouping: str = "item") -> tuple[float, floa
     dh, dm = dh[ok], dm[ok]
     if dh.size < 2 or np.all(dh == dh[0]) or np.all(dm == dm[0]):
         return float("nan"), float("nan")
+    from scipy import stats as _scipy_stats
+
     res = _scipy_stats.pearsonr(dh, dm)
     return float(res[0]), float(res[1])
 
