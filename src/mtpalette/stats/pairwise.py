@@ -97,13 +97,18 @@ def pairwise_p_values_batch(
     # one matmul for the whole stack: (k, items) @ (items, B*S); equal, column by column,
     # to mt-metrics-eval's matmul per matrix
     partial = np.matmul(signs, s32.reshape(n_batch * n_sys, n_items).T)
-    partial = partial.reshape(n_permutations, n_batch, n_sys)
+    # (S, k, B), contiguous per system: each pair's comparison runs on whole rows
+    partial = np.ascontiguousarray(
+        partial.reshape(n_permutations, n_batch, n_sys).transpose(2, 0, 1)
+    )
     out = np.full((n_batch, n_sys, n_sys), np.nan)
+    null = np.empty((n_permutations, n_batch), dtype=np.float32)
+    hit = np.empty((n_permutations, n_batch), dtype=bool)
     for i in range(n_sys):
         for j in range(i + 1, n_sys):
-            null = partial[:, :, i] - partial[:, :, j]  # (k, B)
-            test = totals[:, i] - totals[:, j]  # (B,)
-            out[:, i, j] = np.sum(null >= test, axis=0) / n_permutations
+            np.subtract(partial[i], partial[j], out=null)  # float32, as mt-metrics-eval
+            np.greater_equal(null, totals[:, i] - totals[:, j], out=hit)
+            out[:, i, j] = np.count_nonzero(hit, axis=0) / n_permutations
     return out
 
 
