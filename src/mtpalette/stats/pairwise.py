@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette.stats.averaging import grouped_rows
 from mtpalette.stats.correlation import as_matrix
 
 #: mt-metrics-eval's defaults for SPA
@@ -159,16 +160,6 @@ def pairwise_differences(x: np.ndarray) -> np.ndarray:
     return (x[:, None, :] - x[:, :, None]).reshape(x.shape[0], -1)
 
 
-def _grouped(x: np.ndarray, grouping: str) -> np.ndarray:
-    if grouping == "none":
-        return x.reshape(1, -1)
-    if grouping == "system":
-        return x
-    if grouping == "item":
-        return x.T
-    raise ValueError(f"unknown grouping {grouping!r}; expected none, item or system")
-
-
 def pdp(human: Any, metric: Any, *, grouping: str = "item") -> tuple[float, float]:
     """Pairwise difference Pearson: ``(r, p_value)`` over all intra-row score differences.
 
@@ -183,8 +174,8 @@ def pdp(human: Any, metric: Any, *, grouping: str = "item") -> tuple[float, floa
     >>> round(pdp(h, m, grouping="item")[0], 3)  # mt-metrics-eval's stats_test: 0.926
     0.926
     """
-    H = _grouped(as_matrix(human), grouping)
-    M = _grouped(as_matrix(metric), grouping)
+    H = grouped_rows(as_matrix(human), grouping)
+    M = grouped_rows(as_matrix(metric), grouping)
     if H.shape != M.shape:
         raise ValueError(f"human {H.shape} and metric {M.shape} shapes differ")
     dh = pairwise_differences(H).ravel()

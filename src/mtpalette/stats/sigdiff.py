@@ -139,7 +139,7 @@ def sig_diff(
     grouping: str = "none",
     k: int = 1000,
     stopping: perm.EarlyStopping = perm.EarlyStopping(),
-    seed: int | np.random.RandomState | None = None,
+    seed: perm.Source = None,
     replace_nans_with_zeros: bool = False,
     **args: Any,
 ) -> perm.PermutationTest:
@@ -197,7 +197,7 @@ def pairs_sig_diff(
     grouping: str = "none",
     k: int = 1000,
     stopping: perm.EarlyStopping = perm.EarlyStopping(),
-    seed: int | np.random.RandomState | None = None,
+    seed: perm.Source = None,
     epsilon_a: float | None = None,
     epsilon_b: float | None = None,
     replace_nans_with_zeros: bool = False,
