@@ -65,9 +65,20 @@ def child_mtpalette(args) -> dict:
     from test_tasks import _task_set
 
     ts = _task_set(args.style, args.k, args.block_size)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     res = ts.run(data, seed=args.seed, draws=args.draws)
-    return {"seconds": time.perf_counter() - start, "average_corrs": res.average_corrs()}
+    return _summary(
+        start, cpu, res.average_corrs(), [d for r in res.results for d in r.draws.values()]
+    )
+
+
+def _summary(start: float, cpu: float, avg: dict, draws: list) -> dict:
+    return {
+        "seconds": time.perf_counter() - start,
+        "cpu": time.process_time() - cpu,
+        "permutations": int(sum(len(d) for d in draws)),
+        "average_corrs": avg,
+    }
 
 
 def child_mtme(args) -> dict:
@@ -83,9 +94,13 @@ def child_mtme(args) -> dict:
     ts, weights = g.task_set(args.style, args.k, args.block_size)
     evs = {(g.TEST_SET, lp): g._Evs(lps[lp]) for lp in lps}
     np.random.seed(args.seed)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     res = ts.Run(eval_set_dict=evs)
-    return {"seconds": time.perf_counter() - start, "average_corrs": res.AverageCorrs(weights)}
+    draws = []
+    for r in res:
+        n = len(r.metrics)
+        draws += [r.Draws(i, j) for i in range(n) for j in range(i + 1, n)] if args.k else []
+    return _summary(start, cpu, res.AverageCorrs(weights), draws)
 
 
 def run_child(kind: str, args, timeout: float | None) -> tuple[float, dict | None]:
@@ -137,8 +152,13 @@ def main() -> None:
         print(f"mt-metrics-eval not found ({MTME_PY}, {MTME_SRC}): skipped")
         res_m = None
     for name, w, r in rows:
-        inner = f"{r['seconds']:8.1f} s in the run" if r else "   (stopped: lower bound)"
-        print(f"{name:32s} {w:8.1f} s process {inner}")
+        if r:
+            per = 1000 * r["cpu"] / max(r["permutations"], 1)
+            inner = (f"{r['seconds']:7.1f} s run, {r['cpu']:7.1f} s CPU, "
+                     f"{r['permutations']} permutations, {per:.1f} ms CPU each")  # fmt: skip
+        else:
+            inner = "(stopped at the time limit: a lower bound)"
+        print(f"{name:30s} {w:7.1f} s process; {inner}")
     if res_m:
         same = all(
             abs(res["average_corrs"][m] - v) < 1e-12 for m, v in res_m["average_corrs"].items()
