@@ -860,7 +860,9 @@ def _mtme_running_curve(events: PairEvents, variant: str, has: np.ndarray) -> np
     """The statistic before any new tie and after each pair event, with mt-metrics-eval's
     floating-point operations: a running sum of per-group values, each event subtracting its
     group's old value and adding the new one (``tau_optimization``). Values that tie in exact
-    arithmetic then compare (and rank metrics) as they do there."""
+    arithmetic then compare (and rank metrics) as they do there. (The starting sum is
+    sequential, as Python's ``sum`` before 3.12; from 3.12 on, ``sum`` compensates rounding,
+    so mt-metrics-eval run there may differ in the last bit.)"""
     n = events.n_pairs
     num_rows = int(has.sum())
 
