@@ -538,10 +538,13 @@ class GlobalRanking:
 
 @dataclass
 class TaskSetResult:
-    """The results of a task set's tasks and its weights."""
+    """The results of a task set's tasks, its weights, and the seed and kind of the draws
+    (enough to repeat the run)."""
 
     results: list[TaskResult]
     weights: list[float]
+    seed: int | None = None
+    draws: str = "mtme"
 
     def _common(self) -> list[str]:
         first = self.results[0].metrics
@@ -632,6 +635,8 @@ class TaskSetResult:
         out: dict[str, Any] = {
             "tasks": [r.to_dict() for r in self.results],
             "weights": self.weights,
+            "seed": self.seed,
+            "draws": self.draws,
             "average_corrs": self.average_corrs(),
             "average_ranks": self.average_ranks(),
         }
@@ -674,12 +679,15 @@ class TaskSet:
     ) -> TaskSetResult:
         """Run every task in order; ``draws`` as :meth:`Task.run` (``mtme``: one stream over
         all tasks, as mt-metrics-eval's ``TaskSet.Run`` after ``np.random.seed(seed)``)."""
+        if seed is None:  # a fresh seed, recorded so that the run can be repeated
+            seed = int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])
+        recorded = seed if isinstance(seed, int) else None
         stream = perm.legacy_stream(seed) if draws == "mtme" else seed
         results = [
             t.run(data, seed=stream, draws=draws, task_index=n) for n, t in enumerate(self.tasks)
         ]
         total = float(sum(self.weights))
-        return TaskSetResult(results, [w / total for w in self.weights])
+        return TaskSetResult(results, [w / total for w in self.weights], recorded, draws)
 
     @classmethod
     def from_records(cls, records: Sequence[Mapping[str, Any]], *, path: str = "") -> TaskSet:
