@@ -410,30 +410,19 @@ class _SpaComparison(_Comparison):
         gold = task.gold if isinstance(task.gold, str) or task.gold is None else task.gold[0]
         self.h, self.m, self.systems = lp.selection("seg", gold)
         self.names = list(self.m)
-        self.n_perm = int(task.corr_fcn_args.get("num_permutations", pw.SPA_PERMUTATIONS))
-        self.hr = pw.rated_rows(self.h)[0]
-        self.rated = ~np.isnan(self.h)
-        n_items = self.hr.shape[1]
-        self.signs = pw._spa_signs(self.n_perm, n_items, pw.SPA_SEED)
-        self.hp = pw.pairwise_p_values_batch(self.hr[None], self.n_perm, pw.SPA_SEED, self.signs)[0]
-
-    def _spa(self, stack: np.ndarray) -> np.ndarray:
-        p = pw.pairwise_p_values_batch(stack, self.n_perm, pw.SPA_SEED, self.signs)
-        return pw.one_minus_pce(self.hp[None], p)
+        self.scorer = pw.SpaScorer(
+            self.h,
+            n_permutations=int(task.corr_fcn_args.get("num_permutations", pw.SPA_PERMUTATIONS)),
+        )
 
     def value(self, name: str) -> float:
-        m = self.m[name][:, self.rated[0]]
-        return float(self._spa(m[None])[0])
+        return float(self.scorer.score(self.scorer.rated_columns(self.m[name])[None])[0])
 
     def test(self, a: str, b: str, k: int, stream: perm.Source) -> perm.PermutationTest:
-        shape = self.hr.shape
-        za = sigdiff.zscore(self.m[a][self.rated])
-        zb = sigdiff.zscore(self.m[b][self.rated])
-
-        def stat(v: np.ndarray) -> np.ndarray:
-            return self._spa(v.reshape(len(v), *shape))
-
-        return perm.perm_both(stat, za, zb, k=k, stopping=self.task.stopping(), seed=stream)
+        return sigdiff.spa_sig_diff(
+            self.h, self.m[a], self.m[b], k=k, stopping=self.task.stopping(), seed=stream,
+            scorer=self.scorer,
+        )  # fmt: skip
 
 
 class _AccuracyComparison(_Comparison):
@@ -449,31 +438,20 @@ class _AccuracyComparison(_Comparison):
         for p in parts[1:]:
             names &= set(p[1])
         self.names = sorted(names)
-        self.h = np.concatenate([p[0].ravel() for p in parts])
-        self.m = {n: np.concatenate([p[1][n].ravel() for p in parts]) for n in self.names}
-        sizes = [p[0].size for p in parts]
-        self.iu, self.ju = [], []
-        start = 0
-        for s in sizes:
-            iu, ju = np.triu_indices(s, 1)
-            self.iu.append(iu + start)
-            self.ju.append(ju + start)
-            start += s
-        self.iu, self.ju = np.concatenate(self.iu), np.concatenate(self.ju)
-        if np.isnan(self.h).any():
-            raise UserInputError("accuracy task: a system lacks its human score")
-        self.hsign = np.sign(self.h[self.iu] - self.h[self.ju])
-
-    def _acc(self, v: np.ndarray) -> np.ndarray:
-        agree = np.sign(v[:, self.iu] - v[:, self.ju]) == self.hsign
-        return agree.sum(axis=1) / self.iu.size
+        self.h = [p[0].ravel() for p in parts]
+        self.m = {n: [p[1][n].ravel() for p in parts] for n in self.names}
+        try:
+            self.acc = sigdiff.PooledAccuracy(self.h)
+        except ValueError as e:
+            raise UserInputError(f"accuracy task: {e}") from e
 
     def value(self, name: str) -> float:
-        return float(self._acc(self.m[name][None])[0])
+        return float(self.acc.score(self.acc.join(self.m[name])[None])[0])
 
     def test(self, a: str, b: str, k: int, stream: perm.Source) -> perm.PermutationTest:
-        za, zb = sigdiff.zscore(self.m[a]), sigdiff.zscore(self.m[b])
-        return perm.perm_both(self._acc, za, zb, k=k, stopping=self.task.stopping(), seed=stream)
+        return sigdiff.accuracy_sig_diff(
+            self.h, self.m[a], self.m[b], k=k, stopping=self.task.stopping(), seed=stream
+        )
 
 
 # ----------------------------------------------------------------------------------------

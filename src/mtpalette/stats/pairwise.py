@@ -121,6 +121,41 @@ def one_minus_pce(human_p: np.ndarray, metric_p: np.ndarray) -> np.ndarray:
     return 1.0 - np.mean(diff, axis=-1)
 
 
+class SpaScorer:
+    """SPA of metrics against one human ``(systems, items)`` matrix: the human p-values and
+    the draws are computed once, then :meth:`score` takes stacks of metric matrices.
+
+    Examples
+    --------
+    >>> sc = SpaScorer([[1, 2, 3], [2, 3, 4]])
+    >>> stack = np.array([[[2, 2, 4], [1, 3, 5]], [[1, 2, 3], [2, 3, 4]]])
+    >>> [round(float(v), 3) for v in sc.score(stack)]
+    [0.872, 1.0]
+    """
+
+    def __init__(self, human: Any, *, n_permutations: int = SPA_PERMUTATIONS, seed: int = SPA_SEED):
+        h = as_matrix(human)
+        self.rated = ~np.isnan(h)
+        self.human = rated_rows(h)[0]
+        if self.human.shape[0] < 2:
+            raise ValueError("SPA needs at least two systems")
+        self.n_permutations, self.seed = n_permutations, seed
+        self.signs = _spa_signs(n_permutations, self.human.shape[1], seed)
+        self.human_p = self._p_values(self.human[None])[0]
+
+    def _p_values(self, stack: np.ndarray) -> np.ndarray:
+        return pairwise_p_values_batch(stack, self.n_permutations, self.seed, self.signs)
+
+    def rated_columns(self, metric: Any) -> np.ndarray:
+        """A metric's ``(systems, items)`` matrix restricted to the rated items."""
+        return as_matrix(metric)[:, self.rated[0]]
+
+    def score(self, stack: np.ndarray) -> np.ndarray:
+        """SPA of each ``(systems, rated items)`` matrix of a ``(B, systems, rated items)``
+        stack."""
+        return one_minus_pce(self.human_p[None], self._p_values(np.asarray(stack)))
+
+
 def soft_pairwise_accuracy(
     human: Any,
     metric: Any,
@@ -145,12 +180,8 @@ def soft_pairwise_accuracy(
     >>> round(soft_pairwise_accuracy(h, m), 3)  # mt-metrics-eval's stats_test: 0.872
     0.872
     """
-    h, m = rated_rows(as_matrix(human), as_matrix(metric))
-    if h.shape[0] < 2:
-        raise ValueError("SPA needs at least two systems")
-    signs = _spa_signs(n_permutations, h.shape[1], seed)
-    p = pairwise_p_values_batch(np.stack([h, m]), n_permutations, seed, signs)
-    return float(one_minus_pce(p[0], p[1]))
+    sc = SpaScorer(human, n_permutations=n_permutations, seed=seed)
+    return float(sc.score(sc.rated_columns(metric)[None])[0])
 
 
 def pairwise_differences(x: np.ndarray) -> np.ndarray:

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette.stats import pairwise as pw
 from mtpalette.stats import permutation as perm
 from mtpalette.stats.averaging import _function
 from mtpalette.stats.correlation import as_matrix, kendall, tie_calibration
@@ -241,3 +242,90 @@ def pairs_sig_diff(
         seed=seed,
         replace_nans_with_zeros=replace_nans_with_zeros,
     )
+
+
+def spa_sig_diff(
+    human: Any,
+    metric_a: Any,
+    metric_b: Any,
+    *,
+    k: int = 1000,
+    stopping: perm.EarlyStopping = perm.EarlyStopping(),
+    seed: perm.Source = None,
+    scorer: pw.SpaScorer | None = None,
+) -> perm.PermutationTest:
+    """PERM-BOTH test that ``metric_a``'s soft pairwise accuracy beats ``metric_b``'s, over the
+    rated segment scores (mt-metrics-eval's ``PermutationSigDiff`` with
+    ``PairwiseConfidenceError``, as its ``pce`` task runs it). ``scorer`` (for ``human``)
+    saves recomputing the human p-values across tests.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> h = rng.normal(size=(5, 60)) + np.arange(5)[:, None] * 0.3
+    >>> good, bad = h + rng.normal(size=h.shape), rng.normal(size=h.shape)
+    >>> r = spa_sig_diff(h, good, bad, k=50, seed=1)
+    >>> r.delta > 0, r.p_value < 0.05
+    (True, True)
+    """
+    sc = scorer if scorer is not None else pw.SpaScorer(human)
+    shape = sc.human.shape
+    za = zscore(as_matrix(metric_a)[sc.rated])
+    zb = zscore(as_matrix(metric_b)[sc.rated])
+
+    def stat(v: np.ndarray) -> np.ndarray:
+        return sc.score(v.reshape(len(v), *shape))
+
+    return perm.perm_both(stat, za, zb, k=k, stopping=stopping, seed=seed)
+
+
+class PooledAccuracy:
+    """System-level pairwise accuracy pooled over language pairs, for stacks of metric
+    vectors: ``human`` holds one system vector per language pair (no NaN)."""
+
+    def __init__(self, human: Any):
+        blocks = [np.asarray(h, dtype=np.float64).ravel() for h in human]
+        if any(np.isnan(b).any() for b in blocks):
+            raise ValueError("pooled accuracy: every system needs its human score")
+        self.sizes = [b.size for b in blocks]
+        starts = np.r_[0, np.cumsum(self.sizes)[:-1]]
+        pairs = [np.triu_indices(n, 1) for n in self.sizes]
+        self.iu = np.concatenate([p[0] + s for p, s in zip(pairs, starts, strict=True)])
+        self.ju = np.concatenate([p[1] + s for p, s in zip(pairs, starts, strict=True)])
+        h = np.concatenate(blocks)
+        self.human_sign = np.sign(h[self.iu] - h[self.ju])
+
+    def join(self, metric: Any) -> np.ndarray:
+        """One metric's per-pair vectors joined in language-pair order."""
+        return np.concatenate([np.asarray(m, dtype=np.float64).ravel() for m in metric])
+
+    def score(self, stack: np.ndarray) -> np.ndarray:
+        agree = np.sign(stack[:, self.iu] - stack[:, self.ju]) == self.human_sign
+        return agree.sum(axis=1) / self.iu.size
+
+
+def accuracy_sig_diff(
+    human: Any,
+    metric_a: Any,
+    metric_b: Any,
+    *,
+    k: int = 1000,
+    stopping: perm.EarlyStopping = perm.EarlyStopping(),
+    seed: perm.Source = None,
+) -> perm.PermutationTest:
+    """PERM-BOTH test of pooled system-level pairwise accuracy (mt-metrics-eval's
+    ``CompareMetricsWithGlobalAccuracy``): one system vector per language pair in ``human``,
+    ``metric_a`` and ``metric_b``; the metric scores are z-normalised over all pairs together.
+
+    Examples
+    --------
+    >>> h = [[1, 2, 3, 4], [4, 3, 2, 1, 0]]
+    >>> a = [[1, 2, 3, 5], [5, 3, 2, 1, 0]]
+    >>> b = [[4, 3, 2, 1], [0, 1, 2, 3, 4]]
+    >>> r = accuracy_sig_diff(h, a, b, k=100, seed=0)
+    >>> r.delta, r.p_value < 0.05
+    (1.0, True)
+    """
+    acc = PooledAccuracy(human)
+    za, zb = zscore(acc.join(metric_a)), zscore(acc.join(metric_b))
+    return perm.perm_both(acc.score, za, zb, k=k, stopping=stopping, seed=seed)
