@@ -190,3 +190,21 @@ def test_missing_metric_score_is_refused(data):
     task = T.Task("x", "en-de", level="seg", corr_fcn="pearson", gold="mqm", k=0)
     with pytest.raises(UserInputError, match="BLEU"):
         task.run({"en-de": bad})
+
+
+def test_independent_draws_same_on_any_backend_and_report_progress(data):
+    from mtpalette.parallel import Backend
+
+    ts = _task_set("wmt24", 20, 10)
+    seen = []
+    inproc = ts.run(data, seed=5, draws="independent", progress=lambda *a: seen.append(a))
+    pooled = ts.run(data, seed=5, draws="independent", backend=Backend("processes", 2))
+    for r1, r2 in zip(inproc.results, pooled.results, strict=True):
+        np.testing.assert_array_equal(r1.matrix, r2.matrix)
+        assert r1.draws.keys() == r2.draws.keys()
+        for key in r1.draws:
+            np.testing.assert_array_equal(r1.draws[key], r2.draws[key])
+    assert (inproc.seed, inproc.draws) == (5, "independent")
+    assert seen[-1] == (3, 6, 6) and len(seen) == 4 * 6
+    with pytest.raises(UserInputError, match="sequential"):
+        ts.run(data, seed=5, backend=Backend("processes", 2))

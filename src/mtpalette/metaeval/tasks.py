@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.parallel import Backend
 from mtpalette.stats import pairwise as pw
 from mtpalette.stats import permutation as perm
 from mtpalette.stats import sigdiff
@@ -238,6 +239,8 @@ class Task:
         seed: int | np.random.RandomState | None = None,
         draws: str = "mtme",
         task_index: int = 0,
+        backend: Backend | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> TaskResult:
         """Correlations, ranks and significance of every metric.
 
@@ -245,7 +248,9 @@ class Task:
         mt-metrics-eval's order (equal to its results); ``draws="independent"``: each metric
         pair's test has its own generator from ``SeedSequence(seed)`` keyed by the task index
         and the two metric names, so tests can run in any order or in parallel, and the
-        ``pairs`` test draws only the pairs it needs (much faster).
+        ``pairs`` test draws only the pairs it needs (much faster). ``backend`` spreads the
+        tests of independent draws over workers (:func:`mtpalette.parallel.run_tasks`);
+        ``progress(done, total)`` is called as metric-pair tests finish.
         """
         for lp in self.langs:
             if lp not in data:
@@ -255,26 +260,23 @@ class Task:
         if draws not in DRAWS:
             raise UserInputError(f"unknown draws {draws!r}; expected {' or '.join(DRAWS)}")
         if draws == "mtme":
-            stream = perm.legacy_stream(seed)
-
-            def source(a: str, b: str):
-                return stream
-
+            if backend is not None and backend.name != "inproc":
+                raise UserInputError(
+                    "mt-metrics-eval's draws are one sequential stream: use draws='independent' "
+                    "to spread the tests over workers"
+                )
+            source = _Draws(perm.legacy_stream(seed), None, task_index)
         else:
-            if not isinstance(seed, int):
+            if not isinstance(seed, int | np.integer):
                 raise UserInputError("independent draws need an integer seed")
-
-            def source(a: str, b: str):
-                key = (task_index, zlib.crc32(a.encode()), zlib.crc32(b.encode()))
-                return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
-
+            source = _Draws(None, int(seed), task_index)
         if self.corr_fcn == "accuracy":
             comp = _AccuracyComparison(self, data)
         elif self.corr_fcn == "pce":
             comp = _SpaComparison(self, data[self.lang])
         else:
             comp = _CorrComparison(self, data[self.lang])
-        return comp.run(source)
+        return comp.run(source, backend=backend, progress=progress)
 
 
 def assign_ranks(sig_matrix: np.ndarray, pval: float) -> list[int]:
@@ -309,7 +311,13 @@ class _Comparison:
     def test(self, a: str, b: str, k: int, stream: perm.Source) -> perm.PermutationTest:
         raise NotImplementedError
 
-    def run(self, source: Callable[[str, str], Any]) -> TaskResult:
+    def run(
+        self,
+        source: _Draws,
+        *,
+        backend: Backend | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> TaskResult:
         task = self.task
         if not self.names:
             raise UserInputError(f"task {task.lang}/{task.level}/{task.corr_fcn}: no metrics")
@@ -318,15 +326,52 @@ class _Comparison:
         n = len(metrics)
         matrix = np.zeros((n, n))
         draws: dict[tuple[int, int], np.ndarray] = {}
-        if task.k:
-            for i in range(n):
-                for j in range(i + 1, n):
-                    a, b = metrics[i], metrics[j]
-                    res = self.test(a, b, task.k, source(a, b))
-                    matrix[i, j] = res.p_value
-                    draws[(i, j)] = res.draws
+        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)] if task.k else []
+        done = 0
+        if backend is None or backend.name == "inproc":
+            for i, j in pairs:
+                a, b = metrics[i], metrics[j]
+                res = self.test(a, b, task.k, source.for_pair(a, b))
+                matrix[i, j], draws[(i, j)] = res.p_value, res.draws
+                done += 1
+                if progress:
+                    progress(done, len(pairs))
+        elif pairs:
+            from mtpalette.parallel import run_tasks
+
+            n_jobs = min(len(pairs), 4 * max(backend.workers, 1))
+            jobs = [(self, source, [(metrics[i], metrics[j]) for i, j in pairs[c::n_jobs]])
+                    for c in range(n_jobs)]  # fmt: skip
+            for c, results in run_tasks(_test_chunk, jobs, backend):
+                for (i, j), res in zip(pairs[c::n_jobs], results, strict=True):
+                    matrix[i, j], draws[(i, j)] = res.p_value, res.draws
+                done += len(results)
+                if progress:
+                    progress(done, len(pairs))
         ranks = assign_ranks(matrix, task.pval)
         return TaskResult(task, metrics, [vals[m] for m in metrics], ranks, matrix, draws)
+
+
+@dataclass
+class _Draws:
+    """Where a metric pair's test draws from: the shared legacy stream (``stream``), or a
+    generator of its own keyed by ``seed``, the task index and the two metric names."""
+
+    stream: np.random.RandomState | None
+    seed: int | None
+    task_index: int
+
+    def for_pair(self, a: str, b: str) -> perm.Source:
+        if self.stream is not None:
+            return self.stream
+        key = (self.task_index, zlib.crc32(a.encode()), zlib.crc32(b.encode()))
+        return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=key))
+
+
+def _test_chunk(job: tuple[_Comparison, _Draws, list[tuple[str, str]]]) -> list:
+    """Worker side of a parallel task: the tests of some metric pairs."""
+    comp, source, names = job
+    return [comp.test(a, b, comp.task.k, source.for_pair(a, b)) for a, b in names]
 
 
 _FUNCTION = {
@@ -654,16 +699,24 @@ class TaskSet:
         *,
         seed: int | np.random.RandomState | None = None,
         draws: str = "mtme",
+        backend: Backend | None = None,
+        progress: Callable[[int, int, int], None] | None = None,
     ) -> TaskSetResult:
         """Run every task in order; ``draws`` as :meth:`Task.run` (``mtme``: one stream over
-        all tasks, as mt-metrics-eval's ``TaskSet.Run`` after ``np.random.seed(seed)``)."""
+        all tasks, as mt-metrics-eval's ``TaskSet.Run`` after ``np.random.seed(seed)``);
+        ``backend`` as :meth:`Task.run`; ``progress(task_index, done, total)`` follows the
+        metric-pair tests of each task."""
         if seed is None:  # a fresh seed, recorded so that the run can be repeated
             seed = int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])
         recorded = seed if isinstance(seed, int) else None
         stream = perm.legacy_stream(seed) if draws == "mtme" else seed
-        results = [
-            t.run(data, seed=stream, draws=draws, task_index=n) for n, t in enumerate(self.tasks)
-        ]
+        results = []
+        for n, t in enumerate(self.tasks):
+            report = (lambda d, tot, n=n: progress(n, d, tot)) if progress else None
+            results.append(
+                t.run(data, seed=stream, draws=draws, task_index=n, backend=backend,
+                      progress=report)
+            )  # fmt: skip
         total = float(sum(self.weights))
         return TaskSetResult(results, [w / total for w in self.weights], recorded, draws)
 
