@@ -81,6 +81,17 @@ class LanguagePairData:
     ``(systems,)`` vectors (``sys``) or ``(systems, items)`` matrices (``seg``, ``doc``), rows
     in the order of ``systems``; NaN human scores mark unrated entries. ``std_gold[level]``
     names the human score a task uses when its ``gold`` is None.
+
+    Examples
+    --------
+    >>> lp = LanguagePairData(
+    ...     ["A", "B", "C"],
+    ...     human={"mqm": {"seg": [[-1.0, 0.0], [-5.0, -2.0], [0.0, -1.0]]}},
+    ...     metrics={"m": {"seg": [[0.5, 0.9], [0.1, 0.3], [0.8, 0.6]]}},
+    ... )
+    >>> t = Task("test", "xx-yy", level="seg", corr_fcn="pearson", k=0)
+    >>> round(t.run({"xx-yy": lp}).corrs[0], 6)  # Pearson over the 6 entries
+    0.923093
     """
 
     systems: list[str]
@@ -679,7 +690,14 @@ class TaskSetResult:
 # ----------------------------------------------------------------------------------------
 @dataclass
 class TaskSet:
-    """Tasks and their weights (normalised to sum to 1 when run)."""
+    """Tasks and their weights (normalised to sum to 1 when run).
+
+    Examples
+    --------
+    >>> ts = TaskSet([Task(corr_fcn="pearson"), Task(corr_fcn="kendall")], [3, 1])
+    >>> len(ts), ts.weights
+    (2, [3, 1])
+    """
 
     tasks: list[Task]
     weights: list[float] | None = None

@@ -57,6 +57,12 @@ def rated_rows(human: np.ndarray, *others: np.ndarray) -> tuple[np.ndarray, ...]
 
     SPA pairs the systems item by item, so a system whose rated items differ from another's
     is refused (mt-metrics-eval would pair different items, or fail to reshape).
+
+    Examples
+    --------
+    >>> h = np.array([[1.0, np.nan, 2.0], [3.0, np.nan, 4.0]])
+    >>> rated_rows(h, h * 10)[1].tolist()
+    [[10.0, 20.0], [30.0, 40.0]]
     """
     rated = ~np.isnan(human)
     if not (rated == rated[:1]).all():
@@ -114,7 +120,14 @@ def pairwise_p_values_batch(
 
 
 def one_minus_pce(human_p: np.ndarray, metric_p: np.ndarray) -> np.ndarray:
-    """``1 - mean |p_human - p_metric|`` over the upper triangle (last two axes)."""
+    """``1 - mean |p_human - p_metric|`` over the upper triangle (last two axes).
+
+    Examples
+    --------
+    >>> nan = np.nan
+    >>> one_minus_pce(np.array([[nan, 0.0], [nan, nan]]), np.array([[nan, 0.25], [nan, nan]]))
+    np.float64(0.75)
+    """
     n = human_p.shape[-1]
     iu, ju = np.triu_indices(n, 1)
     diff = np.ascontiguousarray(np.abs(human_p - metric_p)[..., iu, ju])
@@ -185,7 +198,13 @@ def soft_pairwise_accuracy(
 
 
 def pairwise_differences(x: np.ndarray) -> np.ndarray:
-    """``d[r, a * C + b] = x[r, b] - x[r, a]`` for every row ``r`` and column pair ``(a, b)``."""
+    """``d[r, a * C + b] = x[r, b] - x[r, a]`` for every row ``r`` and column pair ``(a, b)``.
+
+    Examples
+    --------
+    >>> pairwise_differences(np.array([[1.0, 3.0]])).tolist()
+    [[0.0, 2.0, -2.0, 0.0]]
+    """
     if x.shape[1] < 2:
         raise ValueError("pairwise differences need at least 2 columns (systems)")
     return (x[:, None, :] - x[:, :, None]).reshape(x.shape[0], -1)

@@ -193,7 +193,14 @@ class PairLayout:
 
 
 def pair_layout(offsets: np.ndarray) -> PairLayout:
-    """The :class:`PairLayout` of groups delimited by ``offsets``."""
+    """The :class:`PairLayout` of groups delimited by ``offsets``.
+
+    Examples
+    --------
+    >>> lay = pair_layout(np.array([0, 2, 5]))
+    >>> lay.pair_i.tolist(), lay.pair_j.tolist(), lay.n_pairs.tolist(), lay.n_draws
+    ([0, 2, 2, 3], [1, 3, 4, 4], [1, 3], 13)
+    """
     sizes = np.diff(offsets)
     pi, pj, up, poff = [], [], [], [0]
     draw = 0
@@ -213,7 +220,15 @@ def pair_layout(offsets: np.ndarray) -> PairLayout:
 def pair_classes(
     layout: PairLayout, gold: np.ndarray, metric: np.ndarray, epsilon: float
 ) -> np.ndarray:
-    """Class (0..4, see ``_CON``...) of every pair; a metric tie is ``|diff| <= epsilon``."""
+    """Class of every pair: 0 concordant, 1 discordant, 2 tied in the metric only, 3 tied in
+    gold only, 4 tied in both; a metric tie is ``|diff| <= epsilon``.
+
+    Examples
+    --------
+    >>> lay = pair_layout(np.array([0, 3]))  # pairs (0, 1), (0, 2), (1, 2)
+    >>> pair_classes(lay, np.array([1.0, 2.0, 2.0]), np.array([0.1, 0.5, 0.45]), 0.1).tolist()
+    [0, 0, 4]
+    """
     dm = metric[layout.pair_j] - metric[layout.pair_i]
     dg = gold[layout.pair_j] - gold[layout.pair_i]
     tie_m = np.abs(dm) <= epsilon
@@ -229,7 +244,13 @@ def pair_classes(
 
 def tau_from_class_counts(counts: np.ndarray, variant: str) -> np.ndarray:
     """Kendall variant from ``(..., 5)`` class counts, as mt-metrics-eval's ``KendallVariants``
-    (NaN for tau-b when a side is all ties, and for an empty group)."""
+    (NaN for tau-b when a side is all ties, and for an empty group).
+
+    Examples
+    --------
+    >>> tau_from_class_counts(np.array([[3, 1, 0, 0, 1]]), "acc23").tolist()
+    [0.8]
+    """
     c = counts.astype(np.int64)
     con, dis, tm, tg, tb = (c[..., i] for i in range(5))
     tot = con + dis + tm + tg + tb
@@ -249,7 +270,14 @@ def tau_from_class_counts(counts: np.ndarray, variant: str) -> np.ndarray:
 
 def average_values(vals: np.ndarray, replace_nans_with_zeros: bool) -> np.ndarray:
     """Average over the last axis as mt-metrics-eval's tests do: NaN dropped (or 0), and 0
-    when nothing is left."""
+    when nothing is left.
+
+    Examples
+    --------
+    >>> v = np.array([[0.5, np.nan, 1.0], [np.nan, np.nan, np.nan]])
+    >>> average_values(v, False).tolist(), average_values(v, True).tolist()
+    ([0.75, 0.0], [0.5, 0.0])
+    """
     vals = np.atleast_2d(vals)
     if replace_nans_with_zeros:
         return np.mean(np.nan_to_num(vals), axis=-1) if vals.shape[-1] else np.zeros(len(vals))

@@ -53,7 +53,13 @@ def subsample_sizes(
     bin_sizes: np.ndarray,
     stream: np.random.RandomState,
 ) -> np.ndarray:
-    """Items per bin: proportional shares, largest remainders first, capped by bin sizes."""
+    """Items per bin: proportional shares, largest remainders first, capped by bin sizes.
+
+    Examples
+    --------
+    >>> subsample_sizes(np.array([1 / 3, 2 / 3]), 4, np.array([3, 6]), np.random.RandomState(0))
+    array([1, 3])
+    """
     shuffled = _bin_shuffle(stream, len(proportions))
     props = np.asarray(proportions, dtype=np.float64)[shuffled]
     bins = np.asarray(bin_sizes, dtype=np.int64)[shuffled]

@@ -66,7 +66,13 @@ def filter_order(human: np.ndarray, grouping: str) -> tuple[np.ndarray, np.ndarr
 
 
 def zscore(x: np.ndarray) -> np.ndarray:
-    """``(x - mean) / std`` (population std), computed as ``scipy.stats.zscore``."""
+    """``(x - mean) / std`` (population std), computed as ``scipy.stats.zscore``.
+
+    Examples
+    --------
+    >>> zscore([1.0, 2.0, 3.0]).round(6).tolist()
+    [-1.224745, 0.0, 1.224745]
+    """
     from scipy import stats as _scipy_stats
 
     return np.asarray(_scipy_stats.zscore(np.asarray(x, dtype=np.float64)))
@@ -281,7 +287,14 @@ def spa_sig_diff(
 
 class PooledAccuracy:
     """System-level pairwise accuracy pooled over language pairs, for stacks of metric
-    vectors: ``human`` holds one system vector per language pair (no NaN)."""
+    vectors: ``human`` holds one system vector per language pair (no NaN).
+
+    Examples
+    --------
+    >>> acc = PooledAccuracy([[1, 2, 3], [1, 2]])
+    >>> acc.score(acc.join([[1, 3, 2], [0, 5]])[None]).tolist()  # (2 + 1) / (3 + 1)
+    [0.75]
+    """
 
     def __init__(self, human: Any):
         blocks = [np.asarray(h, dtype=np.float64).ravel() for h in human]
