@@ -8,9 +8,14 @@ the call and records mt-metrics-eval's full result (p-value, delta, number of pe
 every resampled pair), so mtpalette must reproduce the draws, not just the property. Values
 are stored at full precision; ``tests/stats/test_mtme_cases.py`` checks them to 1e-12.
 
+SPA's p-values are float32 matrix products, whose last bits OpenBLAS computes differently
+with one thread and with several; mtpalette always uses one BLAS thread for them, so
+mt-metrics-eval runs here with ``OPENBLAS_NUM_THREADS=1``.
+
 Usage::
 
-    PYTHONPATH=/tmp/mtme_src /work/mtme-venv/bin/python scripts/mtme_cases.py
+    OPENBLAS_NUM_THREADS=1 PYTHONPATH=/tmp/mtme_src \\
+        /work/mtme-venv/bin/python scripts/mtme_cases.py
 """
 
 from __future__ import annotations

@@ -15,10 +15,15 @@ each run. Only its loader is replaced (``data.GetCorrelations``, which reads its
 one that serves the scores above with the systems in sorted order (mt-metrics-eval orders
 them by iterating a Python set, which changes with PYTHONHASHSEED).
 
+SPA's p-values are float32 matrix products, whose last bits OpenBLAS computes differently
+with one thread and with several; mtpalette always uses one BLAS thread for them, so
+mt-metrics-eval runs here with ``OPENBLAS_NUM_THREADS=1``.
+
 Usage (two steps: sacrebleu lives in mtpalette's environment, mt-metrics-eval in its own)::
 
     .venv/bin/python scripts/mtme_tasks_golden.py scores      # writes inputs.json.gz
-    PYTHONPATH=/tmp/mtme_src /work/mtme-venv/bin/python scripts/mtme_tasks_golden.py
+    OPENBLAS_NUM_THREADS=1 PYTHONPATH=/tmp/mtme_src \\
+        /work/mtme-venv/bin/python scripts/mtme_tasks_golden.py
 """
 
 from __future__ import annotations

@@ -52,6 +52,18 @@ def _spa_signs(n_permutations: int, n_items: int, seed: int) -> np.ndarray:
     return signs
 
 
+_BLAS: list = []
+
+
+def _one_blas_thread():
+    """A context limiting BLAS to one thread (threadpoolctl, a scikit-learn dependency)."""
+    if not _BLAS:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=1, user_api="blas")
+
+
 def rated_rows(human: np.ndarray, *others: np.ndarray) -> tuple[np.ndarray, ...]:
     """Drop the unrated items of ``(systems, items)`` matrices; every system must share them.
 
@@ -102,8 +114,11 @@ def pairwise_p_values_batch(
     s32 = np.ascontiguousarray(scores, dtype=np.float32)
     totals = np.sum(s32, axis=2)  # (B, S), float32 like mt-metrics-eval
     # one matmul for the whole stack: (k, items) @ (items, B*S); equal, column by column,
-    # to mt-metrics-eval's matmul per matrix
-    partial = np.matmul(signs, s32.reshape(n_batch * n_sys, n_items).T)
+    # to mt-metrics-eval's matmul per matrix. OpenBLAS rounds float32 products differently
+    # with one thread and with several, so the product runs on one BLAS thread: the same
+    # bits in every process and worker (and as mt-metrics-eval with OPENBLAS_NUM_THREADS=1)
+    with _one_blas_thread():
+        partial = np.matmul(signs, s32.reshape(n_batch * n_sys, n_items).T)
     # (S, k, B), contiguous per system: each pair's comparison runs on whole rows
     partial = np.ascontiguousarray(
         partial.reshape(n_permutations, n_batch, n_sys).transpose(2, 0, 1)
