@@ -6,7 +6,7 @@ The inputs are those of ``mt_metrics_eval/stats_test.py``, ``tau_optimization_te
 of a random result (permutation tests, samples), the case fixes numpy's global seed before
 the call and records mt-metrics-eval's full result (p-value, delta, number of permutations,
 every resampled pair), so mtpalette must reproduce the draws, not just the property. Values
-are stored at full precision; ``tests/stats/test_mtme_cases.py`` checks them to 1e-12.
+are stored at full precision; ``tests/stats/test_mtme_stats_cases.py`` checks them to 1e-12.
 
 SPA's p-values are float32 matrix products, whose last bits OpenBLAS computes differently
 with one thread and with several; mtpalette always uses one BLAS thread for them, so

@@ -1,5 +1,5 @@
 """Stratified and uniform item sampling (mt-metrics-eval's ``stats.Sample``; its own cases,
-with its draws, are in test_mtme_cases.py)."""
+with its draws, are in test_mtme_stats_cases.py)."""
 
 from __future__ import annotations
 
