@@ -766,7 +766,9 @@ def pair_events(groups: Groups) -> PairEvents:
     diff = np.empty(total)
     delta = np.empty(total, dtype=np.int8)
     group = np.empty(total, dtype=np.int64)
+    rank = np.empty(total, dtype=np.int64)  # row-major position of the pair
     counts = np.zeros((groups.n_groups, 5), dtype=np.int64)
+    first_pair = np.r_[0, np.cumsum(n_pairs)[:-1]]
     pos = 0
     # groups of equal size share one pair index set
     for size in np.unique(sizes):
@@ -786,13 +788,15 @@ def pair_events(groups: Groups) -> PairEvents:
         diff[pos : pos + m] = np.abs(dm).ravel()
         delta[pos : pos + m] = d.ravel()
         group[pos : pos + m] = np.repeat(ks, iu.size)
+        rank[pos : pos + m] = (first_pair[ks][:, None] + np.arange(iu.size)).ravel()
         counts[ks, 0] = con.sum(axis=1)
         counts[ks, 1] = (~tie_g & ~tie_m & ~con).sum(axis=1)
         counts[ks, 2] = (tie_g & ~tie_m).sum(axis=1)
         counts[ks, 3] = (~tie_g & tie_m).sum(axis=1)
         counts[ks, 4] = (tie_g & tie_m).sum(axis=1)
         pos += m
-    order = np.argsort(diff, kind="stable")
+    # by difference, then in row-major pair order: mt-metrics-eval's stable sort of its pairs
+    order = np.lexsort((rank, diff))
     base = counts[:, 0] + counts[:, 4]
     return PairEvents(diff[order], delta[order], group[order], base, n_pairs, counts)
 
@@ -806,6 +810,21 @@ def calibrate(
     ``weights`` (per group, e.g. bootstrap counts) weight the average. Candidate thresholds
     are 0 and every pair's difference; the smallest best threshold is returned.
     """
+    thresholds, values = calibration_curve(events, variant, weights)
+    if values.size == 0:
+        return float("nan"), 0.0
+    best = int(np.nanargmax(values))
+    return float(values[best]), float(thresholds[best])
+
+
+def calibration_curve(
+    events: PairEvents, variant: str = "acc23", weights: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The whole tie-calibration curve: every candidate threshold and the statistic there.
+
+    Thresholds are 0 and every distinct pair difference, increasing (mt-metrics-eval's
+    ``TauOptimizationResult.thresholds`` / ``taus``); empty when no group has a pair.
+    """
     if variant not in ("acc23", "23"):
         raise ValueError("tie calibration supports the variants 'acc23' and '23'")
     has = events.n_pairs > 0
@@ -813,7 +832,14 @@ def calibrate(
     w = np.where(has, w, 0.0)
     den = w.sum()
     if den == 0:
-        return float("nan"), 0.0
+        return np.zeros(0), np.zeros(0)
+    last = np.r_[events.diff[1:] != events.diff[:-1], True]
+    thresholds = np.r_[0.0, events.diff[last]]
+    if weights is None:
+        values = _mtme_running_curve(events, variant, has)[np.r_[0, 1 + np.flatnonzero(last)]]
+        if thresholds.size > 1 and thresholds[1] == 0.0:
+            thresholds, values = thresholds[1:], values[1:]
+        return thresholds, values
     scale = np.zeros_like(w)
     scale[has] = w[has] / events.n_pairs[has]
     if variant == "acc23":
@@ -824,13 +850,44 @@ def calibrate(
         step = 2.0 * events.delta * scale[events.group]
     curve = start + np.cumsum(step)
     # value at a threshold = after the last pair with that difference
-    last = np.r_[events.diff[1:] != events.diff[:-1], True]
-    thresholds = np.r_[0.0, events.diff[last]]
     values = np.r_[start, curve[last]] / den
     if thresholds.size > 1 and thresholds[1] == 0.0:  # exact ties were already ties
         thresholds, values = thresholds[1:], values[1:]
-    best = int(np.nanargmax(values))
-    return float(values[best]), float(thresholds[best])
+    return thresholds, values
+
+
+def _mtme_running_curve(events: PairEvents, variant: str, has: np.ndarray) -> np.ndarray:
+    """The statistic before any new tie and after each pair event, with mt-metrics-eval's
+    floating-point operations: a running sum of per-group values, each event subtracting its
+    group's old value and adding the new one (``tau_optimization``). Values that tie in exact
+    arithmetic then compare (and rank metrics) as they do there. (The starting sum is
+    sequential, as Python's ``sum`` before 3.12; from 3.12 on, ``sum`` compensates rounding,
+    so mt-metrics-eval run there may differ in the last bit.)"""
+    n = events.n_pairs
+    num_rows = int(has.sum())
+
+    def tau(correct: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+        num = correct if variant == "acc23" else 2 * correct - pairs
+        return num / pairs
+
+    start = np.cumsum(tau(events.base[has], n[has]))[-1]
+    g = events.group
+    # each event's group count of correct pairs after it: base + running delta in the group
+    by_group = np.argsort(g, kind="stable")
+    cs = np.cumsum(events.delta[by_group].astype(np.int64))
+    sizes = np.bincount(g, minlength=len(n))
+    group_start = np.r_[0, np.cumsum(sizes)[:-1]]
+    before_group = np.r_[0, cs][group_start]
+    incl = np.empty_like(cs)
+    incl[by_group] = cs - np.repeat(before_group, sizes)
+    after = events.base[g] + incl
+    before = after - events.delta
+    seq = np.empty(2 * g.size + 1)
+    seq[0] = start
+    seq[1::2] = -tau(before, n[g])
+    seq[2::2] = tau(after, n[g])
+    running = np.cumsum(seq)
+    return np.r_[running[0], running[2::2]] / num_rows
 
 
 def tie_calibration(
@@ -852,3 +909,92 @@ def tie_calibration(
     events = pair_events(groups)
     value, eps = calibrate(events, variant)
     return TieCalibration(value, eps, variant, groups.n_groups, int(events.n_pairs.sum()))
+
+
+@dataclass(frozen=True)
+class CalibrationCurve:
+    """Every candidate metric tie threshold and the tie-calibrated statistic there; the best
+    point is the first maximum (mt-metrics-eval's ``TauOptimizationResult``)."""
+
+    thresholds: np.ndarray
+    values: np.ndarray
+    best_threshold: float
+    best_value: float
+    variant: str
+
+
+def _sampled_pair_events(groups: Groups, rate: float, stream: np.random.RandomState) -> PairEvents:
+    """Pair events of a random subset of pairs: group by group, pair ``(i, j)``, ``i < j``,
+    in order, each kept when a uniform draw is ``<= rate`` (mt-metrics-eval's
+    ``_enumerate_pairs``); groups left without a pair are dropped."""
+    diffs, deltas, gids, counts = [], [], [], []
+    for k in range(groups.n_groups):
+        g, m = groups.group(k)
+        iu, ju = np.triu_indices(g.size, 1)
+        keep = stream.random_sample(iu.size) <= rate
+        iu, ju = iu[keep], ju[keep]
+        dg, dm = g[iu] - g[ju], m[iu] - m[ju]
+        tie_g, tie_m = dg == 0.0, dm == 0.0
+        con = ~tie_g & ~tie_m & ((dg > 0) == (dm > 0))
+        correct = con | (tie_g & tie_m)
+        diffs.append(np.abs(dm))
+        deltas.append(tie_g.astype(np.int8) - correct.astype(np.int8))
+        gids.append(np.full(iu.size, len(counts)))
+        counts.append(
+            [con.sum(), (~tie_g & ~tie_m & ~con).sum(), (tie_g & ~tie_m).sum(),
+             (~tie_g & tie_m).sum(), (tie_g & tie_m).sum()]
+        )  # fmt: skip
+        if not iu.size:
+            counts.pop()
+            gids.pop()
+            diffs.pop()
+            deltas.pop()
+    c = np.asarray(counts, dtype=np.int64).reshape(-1, 5)
+    diff = np.concatenate(diffs) if diffs else np.zeros(0)
+    order = np.argsort(diff, kind="stable")
+    cat = lambda xs, t: np.concatenate(xs).astype(t) if xs else np.zeros(0, t)  # noqa: E731
+    return PairEvents(
+        diff[order], cat(deltas, np.int8)[order], cat(gids, np.int64)[order],
+        c[:, 0] + c[:, 4], c.sum(axis=1), c,
+    )  # fmt: skip
+
+
+def tie_calibration_curve(
+    human: Any,
+    metric: Any,
+    *,
+    grouping: str = "none",
+    variant: str = "acc23",
+    sample_rate: float = 1.0,
+    seed: int | np.random.RandomState | None = None,
+) -> CalibrationCurve:
+    """The whole threshold curve of tie calibration, not only its best point.
+
+    ``sample_rate < 1`` calibrates on a random subset of the pairs, drawn from a legacy
+    ``RandomState(seed)`` as mt-metrics-eval draws them from numpy's global state.
+
+    Examples
+    --------
+    >>> c = tie_calibration_curve([1, 2, 2, 3, 4], [2, 1, 1.5, 5, 3])
+    >>> c.thresholds.tolist()
+    [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 3.5, 4.0]
+    >>> c.values.tolist()  # mt-metrics-eval's tau_optimization gives the same
+    [0.6, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1]
+    >>> c.best_threshold, c.best_value
+    (0.5, 0.7)
+    """
+    if not 0.0 < sample_rate <= 1.0:
+        raise ValueError(f"sample_rate must be in (0, 1], got {sample_rate}")
+    groups = make_groups(human, metric, grouping)
+    if sample_rate == 1.0:
+        events = pair_events(groups)
+    else:
+        stream = seed if isinstance(seed, np.random.RandomState) else np.random.RandomState(seed)
+        events = _sampled_pair_events(groups, sample_rate, stream)
+    thresholds, values = calibration_curve(events, variant)
+    if values.size == 0:
+        return CalibrationCurve(thresholds, values, 0.0, float("nan"), variant)
+    best = int(np.nanargmax(values))
+    return CalibrationCurve(
+        thresholds, values, float(thresholds[best]), float(values[best]), variant
+    )

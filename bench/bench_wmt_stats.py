@@ -1,0 +1,174 @@
+"""WMT task sets: mtpalette's ``TaskSet.run`` against mt-metrics-eval's ``TaskSet.Run``, whole
+processes, same data, same tasks, same k and seed.
+
+Usage: python bench/bench_wmt_stats.py [--style wmt24|wmt23] [--k 30] [--block-size 10]
+       [--extra N] [--mtme-timeout 100]
+
+Data: the bundled WMT21 TED MQM data (en-de, zh-en; 13 systems x 529 segments) with the four
+sacrebleu metrics of ``tests/data/mtme_tasks/inputs.json.gz``. ``--extra N`` adds N derived
+metrics (a stored metric plus Gaussian noise, rounded like the others) to measure how the
+cost grows with metric pairs; say so when quoting numbers. mt-metrics-eval runs from
+``/tmp/mtme_src`` in ``/work/mtme-venv`` (see scripts/mtme_tasks_golden.py; skipped with a
+message when absent); a run stopped at ``--mtme-timeout`` is reported as a lower bound.
+mtpalette runs with mt-metrics-eval's draws (``mtme``: equal results) and with
+``independent`` draws.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+INPUTS = REPO / "tests" / "data" / "mtme_tasks" / "inputs.json.gz"
+MTME_SRC = Path(os.environ.get("MTME_SRC", "/tmp/mtme_src"))
+MTME_PY = Path(os.environ.get("MTME_PYTHON", "/work/mtme-venv/bin/python"))
+
+
+def load(extra: int) -> dict:
+    import numpy as np
+
+    with gzip.open(INPUTS, "rt") as fh:
+        raw = json.load(fh)
+    rng = np.random.default_rng(0)
+    for d in raw.values():
+        base = list(d["metrics_seg"].items())
+        for e in range(extra):
+            name, x = base[e % len(base)]
+            noisy = np.asarray(x) + rng.normal(scale=2.0, size=np.shape(x))
+            d["metrics_seg"][f"{name}~{e}"] = np.round(noisy, 4).tolist()
+    return raw
+
+
+def child_mtpalette(args) -> dict:
+    import numpy as np
+
+    from mtpalette.metaeval import tasks as T
+
+    raw = load(args.extra)
+    data = {}
+    for lp, d in raw.items():
+        h = np.array(d["human_seg"], dtype=float)
+        metrics = {}
+        for m, x in d["metrics_seg"].items():
+            x = np.array(x, dtype=float)
+            metrics[m] = {"seg": x, "sys": np.array([np.mean(r) for r in x.tolist()])}
+        human = {"mqm": {"seg": h, "sys": np.array([np.mean(r) for r in h.tolist()])}}
+        data[lp] = T.LanguagePairData(d["systems"], human, metrics)
+    sys.path.insert(0, str(REPO / "tests" / "metaeval"))
+    from test_tasks import _task_set
+
+    ts = _task_set(args.style, args.k, args.block_size)
+    start, cpu = time.perf_counter(), time.process_time()
+    res = ts.run(data, seed=args.seed, draws=args.draws)
+    return _summary(
+        start, cpu, res.average_corrs(), [d for r in res.results for d in r.draws.values()]
+    )
+
+
+def _summary(start: float, cpu: float, avg: dict, draws: list) -> dict:
+    return {
+        "seconds": time.perf_counter() - start,
+        "cpu": time.process_time() - cpu,
+        "permutations": int(sum(len(d) for d in draws)),
+        "average_corrs": avg,
+    }
+
+
+def child_mtme(args) -> dict:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("g", REPO / "scripts" / "mtme_tasks_golden.py")
+    g = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(g)
+    g.mtme_data.GetCorrelations = g._get_correlations
+    import numpy as np
+
+    lps = load(args.extra)
+    ts, weights = g.task_set(args.style, args.k, args.block_size)
+    evs = {(g.TEST_SET, lp): g._Evs(lps[lp]) for lp in lps}
+    np.random.seed(args.seed)
+    start, cpu = time.perf_counter(), time.process_time()
+    res = ts.Run(eval_set_dict=evs)
+    draws = []
+    for r in res:
+        n = len(r.metrics)
+        draws += [r.Draws(i, j) for i in range(n) for j in range(i + 1, n)] if args.k else []
+    return _summary(start, cpu, res.AverageCorrs(weights), draws)
+
+
+def run_child(kind: str, args, timeout: float | None) -> tuple[float, dict | None]:
+    cmd = [sys.executable, __file__, "--child", kind, "--style", args.style, "--k", str(args.k),
+           "--block-size", str(args.block_size), "--extra", str(args.extra),
+           "--seed", str(args.seed), "--draws", args.draws]  # fmt: skip
+    env = dict(os.environ)
+    if kind == "mtme":
+        cmd[0] = str(MTME_PY)
+        env["PYTHONPATH"] = str(MTME_SRC)
+    start = time.perf_counter()
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return time.perf_counter() - start, None
+    if out.returncode:
+        raise SystemExit(out.stderr)
+    return time.perf_counter() - start, json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--child", choices=["mtme", "mtpalette"])
+    ap.add_argument("--style", default="wmt24", choices=["wmt24", "wmt23"])
+    ap.add_argument("--k", type=int, default=30)
+    ap.add_argument("--block-size", type=int, default=10)
+    ap.add_argument("--extra", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--draws", default="mtme")
+    ap.add_argument("--mtme-timeout", type=float, default=100.0)
+    args = ap.parse_args()
+    if args.child:
+        res = child_mtme(args) if args.child == "mtme" else child_mtpalette(args)
+        print(json.dumps(res))
+        return
+    n_metrics = 4 + args.extra
+    print(f"{args.style}-style task set, 2 language pairs x {n_metrics} metrics, k={args.k}, "
+          f"block_size={args.block_size}, seed={args.seed}")  # fmt: skip
+    rows = []
+    wall, res = run_child("mtpalette", args, None)
+    rows.append(("mtpalette (mtme draws)", wall, res))
+    indep = argparse.Namespace(**{**vars(args), "draws": "independent"})
+    wall_i, res_i = run_child("mtpalette", indep, None)
+    rows.append(("mtpalette (independent draws)", wall_i, res_i))
+    if MTME_PY.exists() and MTME_SRC.exists():
+        wall_m, res_m = run_child("mtme", args, args.mtme_timeout)
+        rows.append(("mt-metrics-eval", wall_m, res_m))
+    else:
+        print(f"mt-metrics-eval not found ({MTME_PY}, {MTME_SRC}): skipped")
+        res_m = None
+    for name, w, r in rows:
+        if r:
+            per = 1000 * r["cpu"] / max(r["permutations"], 1)
+            inner = (f"{r['seconds']:7.1f} s run, {r['cpu']:7.1f} s CPU, "
+                     f"{r['permutations']} permutations, {per:.1f} ms CPU each")  # fmt: skip
+        else:
+            inner = "(stopped at the time limit: a lower bound)"
+        print(f"{name:30s} {w:7.1f} s process; {inner}")
+    if res_m:
+        same = all(
+            abs(res["average_corrs"][m] - v) < 1e-12 for m, v in res_m["average_corrs"].items()
+        )
+        print(f"average correlations equal to mt-metrics-eval's: {same}")
+    if len(rows) == 3:
+        bound = "" if res_m else ">= "
+        print(f"speed-up (whole process, mtme draws): {bound}{rows[2][1] / wall:.1f}x; "
+              f"independent draws: {bound}{rows[2][1] / wall_i:.1f}x")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
