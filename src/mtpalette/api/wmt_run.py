@@ -129,7 +129,7 @@ def run_wmt(run: WmtRun, feedback: Feedback = SILENT) -> WmtResult:
     total = sum(max(t.k, 1) for t in ts.tasks)
     feedback.note(f"{len(ts.tasks)} task(s) over {len(lps)} language pair(s), {total} resamples")
     result = ts.run(data, seed=run.seed, draws=run.draws)
-    names = [t.name for t in ts.tasks]
+    names = [f"{t.lang} {t.level} {t.corr_fcn} (avg_by {t.avg_by}, k {t.k})" for t in ts.tasks]
     outputs: dict[str, str] = {}
     if run.json is not None:
         with atomic_writer(run.json) as fh:
@@ -149,7 +149,7 @@ def _pair_data(
         for name, by_system in by_name.items():
             human.setdefault(name, {})[level] = _matrix(by_system, systems, level)
     metrics: dict[str, dict[str, Any]] = {}
-    for name, stored in evs.metrics.items():
+    for stored in evs.metrics.values():
         if (
             run.primary
             and evs.meta.primary_metrics
@@ -158,7 +158,9 @@ def _pair_data(
         ):
             continue
         if all(s in by_system for by_system in stored.scores.values() for s in systems):
-            metrics[name] = {
+            # by base name, as mt-metrics-eval's tasks name them (its DisplayName): one
+            # metric across language pairs whose standard references differ
+            metrics[stored.basename + ("" if stored.refs else "[noref]")] = {
                 level: _matrix(by_system, systems, level)
                 for level, by_system in stored.scores.items()
             }
