@@ -51,7 +51,6 @@ from mtpalette.stats.correlation import (
 )
 from mtpalette.stats.resampling import (
     Seed,
-    bootstrap_interval,
     index_batches,
     resample_counts,
     resolve_seed,
@@ -858,26 +857,16 @@ def rr_table(
             with np.errstate(invalid="ignore", divide="ignore"):
                 dist[done : done + len(idx), j] = np.where(den > 0, num / den, np.nan)
         done += len(idx)
-    cis = []
-    for j in range(len(scores)):
-        lo, hi = bootstrap_interval(dist[:, j], confidence) if n_resamples else (np.nan,) * 2
-        cis.append(
-            BootstrapCI(
-                float(values[j]), lo, hi, n_items, n_resamples, confidence, "percentile", recorded
-            )
-        )
-    res = CorrelationResamples(
+    res = CorrelationResamples.percentile(
         "rr-kendall",
         "none",
         "segment",
         values,
         dist,
-        cis,
-        "items",
-        n_items,
-        n_resamples,
-        confidence,
-        recorded,
+        unit="items",
+        n_units=n_items,
+        confidence=confidence,
+        seed=recorded,
     )
     names = [s.name for s in scores]
     return _table(
