@@ -58,7 +58,7 @@ import io
 import json
 import math
 import re
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -142,15 +142,30 @@ class Judgments:
         """The score of one translation (NaN when unrated)."""
         return float(self.scores[self.systems.index(system), self.items.index(item)])
 
-    def select(self, systems: Sequence[str]) -> Judgments:
-        """Only these systems, in this order (unknown names are an error)."""
+    def require(self, systems: Iterable[str], *, listed_as: str = "the file has") -> None:
+        """Refuse ``systems`` that have no judgments, listing the judged ones after
+        ``listed_as``.
+
+        Examples
+        --------
+        >>> j = Judgments(["A", "B"], [1], np.array([[0.5], [0.1]]), "generic", "j.tsv")
+        >>> j.require(["B"])
+        >>> j.require(["B", "C"])
+        Traceback (most recent call last):
+        ...
+        mtpalette.errors.UserInputError: j.tsv: no judgments for system(s) C; the file has A, B
+        """
         missing = [s for s in systems if s not in self.systems]
         if missing:
             raise UserInputError(
-                f"no judgments for system(s) {', '.join(missing)}; the file has "
+                f"no judgments for system(s) {', '.join(missing)}; {listed_as} "
                 f"{', '.join(self.systems)}",
                 path=self.path,
             )
+
+    def select(self, systems: Sequence[str]) -> Judgments:
+        """Only these systems, in this order (unknown names are an error)."""
+        self.require(systems)
         rows = [self.systems.index(s) for s in systems]
         return replace(
             self,

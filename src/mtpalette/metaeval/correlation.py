@@ -170,13 +170,7 @@ class SegmentData:
             if len(r) != n_lines:
                 name = ref_names[k] if ref_names else f"reference {k + 1}"
                 raise UserInputError(f"{name} has {len(r)} lines, the first reference {n_lines}")
-        unjudged = [s for s in outputs if s not in judgments.systems]
-        if unjudged:
-            raise UserInputError(
-                f"no judgments for system(s) {', '.join(unjudged)}; judged systems: "
-                f"{', '.join(judgments.systems)}",
-                path=judgments.path,
-            )
+        judgments.require(outputs, listed_as="judged systems:")
         systems = [s for s in judgments.systems if s in outputs]
         if not systems:
             raise UserInputError("no judged system has an output file")
