@@ -69,6 +69,7 @@ from mtpalette.errors import UserInputError, shortened
 from mtpalette.io import inputs
 from mtpalette.io.mtme_files import read_score_file
 from mtpalette.io.plain import read_lines
+from mtpalette.io.tabular import cell_float
 
 FORMATS = ("mqm", "mqm-avg", "wmt-da-seg", "wmt-seg-scores", "generic", "mtme-seg")
 #: MQM error weights: ``severity[/category[/subcategory]]`` (lower case) -> weight
@@ -906,10 +907,7 @@ def _score_value(value: Any, name: str, line: int) -> float:
         return _number(value.strip(), "score", name, line)
     if value is None or isinstance(value, bool) or not isinstance(value, int | float):
         raise UserInputError(f"score {value!r} is not a number", path=name, line=line)
-    try:
-        number = float(value)
-    except OverflowError:  # a JSON integer too large for a float
-        number = math.inf
+    number = cell_float(value)
     if not math.isfinite(number):
         raise UserInputError(
             f"score is {shortened(str(value))}; expected a finite number", path=name, line=line

@@ -29,6 +29,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -203,6 +204,22 @@ def header(path: str | Path, *, fmt: str | None = None, quoting: str = "auto") -
     for _, row in rows(path, (), fmt=fmt, quoting=quoting):
         return list(row)
     return []
+
+
+def cell_float(value: Any) -> float:
+    """A table cell (text or a JSON number) as a float, as ``float`` reads it (raising its
+    TypeError or ValueError), except that a JSON integer too large for a float is infinite
+    (for the caller to refuse with the other non-finite values).
+
+    Examples
+    --------
+    >>> cell_float("0.5"), cell_float(3), cell_float(10**400)
+    (0.5, 3.0, inf)
+    """
+    try:
+        return float(value)
+    except OverflowError:  # a JSON integer too large for a float
+        return math.inf
 
 
 def _csv_fields(name: str, lines: list[str]) -> list[tuple[int, list[str]]]:
