@@ -6,6 +6,11 @@ code 2, never a traceback. It names the file and the line when the mistake is in
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class UserInputError(Exception):
     """Bad input from the user: a file, a line, a spec string or an option.
@@ -48,3 +53,25 @@ def shortened(text: str, limit: int = 30) -> str:
     ('0.5', '111111111111...(401 characters)')
     """
     return text if len(text) <= limit else f"{text[:12]}...({len(text)} characters)"
+
+
+def converted(convert: Callable[[str], T], text: str, message: str, *, path: str, line: int) -> T:
+    """``convert(text)``, or a :class:`UserInputError` at ``path:line`` when it raises
+    :class:`ValueError`: ``message`` with ``{text}`` filled in by the text (``{short}`` by its
+    :func:`shortened` form; str.format conversions such as ``{text!r}`` apply).
+
+    Examples
+    --------
+    >>> converted(int, "12", "id {text!r} is not an integer", path="a.txt", line=3)
+    12
+    >>> converted(float, "x1", "score {short!r} is not a number", path="a.txt", line=3)
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: a.txt:3: score 'x1' is not a number
+    """
+    try:
+        return convert(text)
+    except ValueError:
+        raise UserInputError(
+            message.format(text=text, short=shortened(text)), path=path, line=line
+        ) from None

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.api.checks import bootstrap_of, check_resampling, checked, metric_specs
-from mtpalette.api.description import Description
+from mtpalette.api.description import Description, TableOutputs
 from mtpalette.api.external import export_all, parse_scores
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.inputs import JudgedInputs, UnalignedJudgments
@@ -203,26 +203,19 @@ def parse_epsilon(text: str | None) -> float | None:
 
 
 @dataclass
-class CorrelationOutputs(Description):
+class CorrelationOutputs(TableOutputs):
     """Where a correlation run writes: a folder (``out_dir``) fills in every file not named."""
 
     kind = "correlation-outputs"
-    out_dir: Path | None = None
-    json: Path | None = None
-    csv: Path | None = None
-    export_scores: Path | None = None
     keep_scores: bool = False
-    report: Path | None = None
 
     def resolved(self) -> CorrelationOutputs:
         out = CorrelationOutputs(**vars(self))
         if out.report is not None:
             out.keep_scores = True
             if out.out_dir is None and out.json is None:
-                out.out_dir = out.report.parent / (out.report.stem + "-run")
-        if out.out_dir is not None:
-            out.json = out.json or out.out_dir / "run.json"
-            out.csv = out.csv or out.out_dir / "table.csv"
+                out.out_dir = out.report_folder
+        out.in_folder()
         return out
 
 

@@ -97,6 +97,38 @@ class Description:
         return description
 
 
+@dataclasses.dataclass
+class TableOutputs(Description):
+    """Where a run that writes a table writes (the command line's ``TABLE_OUTPUTS``): its run
+    file, the table, exported scores and an HTML report; a folder (``out_dir``) names the run
+    file and the table when they are not named (see :meth:`in_folder`).
+
+    Examples
+    --------
+    >>> out = TableOutputs(out_dir=Path("o"), report=Path("r/rep.html"))
+    >>> out.in_folder(); out.json, out.csv, out.report_folder
+    (PosixPath('o/run.json'), PosixPath('o/table.csv'), PosixPath('r/rep-run'))
+    """
+
+    out_dir: Path | None = None
+    json: Path | None = None
+    csv: Path | None = None
+    export_scores: Path | None = None
+    report: Path | None = None
+
+    @property
+    def report_folder(self) -> Path | None:
+        """The run folder beside the HTML report (``rep.html``: ``rep-run``), if one is asked."""
+        return None if self.report is None else self.report.parent / (self.report.stem + "-run")
+
+    def in_folder(self) -> None:
+        """Name the run file (``run.json``) and the table (``table.csv``) in ``out_dir``
+        where they are not named."""
+        if self.out_dir is not None:
+            self.json = self.json or self.out_dir / "run.json"
+            self.csv = self.csv or self.out_dir / "table.csv"
+
+
 @functools.cache
 def _hints(cls: type) -> dict[str, Any]:
     names = {f.name for f in dataclasses.fields(cls)}

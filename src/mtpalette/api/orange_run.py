@@ -30,7 +30,7 @@ import numpy as np
 
 from mtpalette.api.checks import bootstrap_of, check_resampling, checked, metric_specs
 from mtpalette.api.chunked import ChunkedLists, Chunking
-from mtpalette.api.description import Description
+from mtpalette.api.description import Description, TableOutputs
 from mtpalette.api.external import export_all, parse_scores
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.inputs import CandidateInputs
@@ -148,20 +148,15 @@ def orange(
 
 
 @dataclass
-class OrangeOutputs(Description):
+class OrangeOutputs(TableOutputs):
     """Where an ORANGE run writes: a folder (``out_dir``) fills in every file not named."""
 
     kind = "orange-outputs"
-    out_dir: Path | None = None
-    json: Path | None = None
-    csv: Path | None = None
     curve_step: int | None = None
     curve_csv: Path | None = None
     curve_plot: Path | None = None
     errors: Path | None = None
     errors_max: int = 20
-    export_scores: Path | None = None
-    report: Path | None = None
 
     def validate(self) -> None:
         if self.errors_max < 0 or (self.curve_step is not None and self.curve_step < 1):
@@ -172,13 +167,11 @@ class OrangeOutputs(Description):
     def resolved(self, run_dir: Path | None) -> OrangeOutputs:
         """Every file named: the folder's defaults filled in (a chunked run keeps no errors)."""
         out = dataclasses.replace(self)
-        if out.report is not None and out.out_dir is None:
-            out.out_dir = out.report.parent / (out.report.stem + "-run")
+        out.out_dir = out.out_dir or out.report_folder
         if run_dir is not None:
             out.out_dir = out.out_dir or run_dir
+        out.in_folder()
         if out.out_dir is not None:
-            out.json = out.json or out.out_dir / "run.json"
-            out.csv = out.csv or out.out_dir / "table.csv"
             out.curve_csv = out.curve_csv or out.out_dir / "curve.csv"
             out.curve_plot = out.curve_plot or out.out_dir / "curve.png"
             out.errors = out.errors or (out.out_dir / "errors.jsonl" if run_dir is None else None)

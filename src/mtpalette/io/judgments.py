@@ -58,7 +58,7 @@ import io
 import json
 import math
 import re
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -69,6 +69,7 @@ from mtpalette.errors import UserInputError, shortened
 from mtpalette.io import inputs
 from mtpalette.io.mtme_files import read_score_file
 from mtpalette.io.plain import read_lines
+from mtpalette.io.tabular import cell_float
 
 FORMATS = ("mqm", "mqm-avg", "wmt-da-seg", "wmt-seg-scores", "generic", "mtme-seg")
 #: MQM error weights: ``severity[/category[/subcategory]]`` (lower case) -> weight
@@ -142,15 +143,30 @@ class Judgments:
         """The score of one translation (NaN when unrated)."""
         return float(self.scores[self.systems.index(system), self.items.index(item)])
 
-    def select(self, systems: Sequence[str]) -> Judgments:
-        """Only these systems, in this order (unknown names are an error)."""
+    def require(self, systems: Iterable[str], *, listed_as: str = "the file has") -> None:
+        """Refuse ``systems`` that have no judgments, listing the judged ones after
+        ``listed_as``.
+
+        Examples
+        --------
+        >>> j = Judgments(["A", "B"], [1], np.array([[0.5], [0.1]]), "generic", "j.tsv")
+        >>> j.require(["B"])
+        >>> j.require(["B", "C"])
+        Traceback (most recent call last):
+        ...
+        mtpalette.errors.UserInputError: j.tsv: no judgments for system(s) C; the file has A, B
+        """
         missing = [s for s in systems if s not in self.systems]
         if missing:
             raise UserInputError(
-                f"no judgments for system(s) {', '.join(missing)}; the file has "
+                f"no judgments for system(s) {', '.join(missing)}; {listed_as} "
                 f"{', '.join(self.systems)}",
                 path=self.path,
             )
+
+    def select(self, systems: Sequence[str]) -> Judgments:
+        """Only these systems, in this order (unknown names are an error)."""
+        self.require(systems)
         rows = [self.systems.index(s) for s in systems]
         return replace(
             self,
@@ -392,6 +408,23 @@ def _lines(path: str | Path) -> list[str]:
     return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
 
 
+def _split_rows(
+    lines: list[str], first: int, n_fields: int, path: str, layout: str = ""
+) -> Iterator[tuple[int, list[str]]]:
+    """The non-blank ``lines`` split on white space, with their line numbers (the first is
+    ``first``); a line of other than ``n_fields`` fields is refused, naming ``layout``."""
+    for k, ln in enumerate(lines, start=first):
+        fields = ln.split()
+        if not fields:
+            continue
+        if len(fields) != n_fields:
+            shape = f" ({layout})" if layout else ""
+            raise UserInputError(
+                f"expected {n_fields} fields{shape}, found {len(fields)}", path=path, line=k
+            )
+        yield k, fields
+
+
 def _number(text: str, what: str, path: str, line: int) -> float:
     try:
         value = float(text)
@@ -601,14 +634,7 @@ def read_mqm_avg(path: str | Path) -> Judgments:
     if head[:3] != ["system", "mqm_avg_score", "seg_id"]:
         raise UserInputError("expected the header 'system mqm_avg_score seg_id'", path=name, line=1)
     out = _MatrixBuilder(name)
-    for k, ln in enumerate(lines[1:], start=2):
-        fields = ln.split()
-        if not fields:
-            continue
-        if len(fields) != 3:
-            raise UserInputError(
-                f"expected 3 fields (system score seg_id), found {len(fields)}", path=name, line=k
-            )
+    for k, fields in _split_rows(lines[1:], 2, 3, name, "system score seg_id"):
         system, score_text, seg_text = fields
         seg = _integer(seg_text, "seg_id", name, k)
         score = math.nan if score_text == "None" else _number(score_text, "score", name, k)
@@ -636,12 +662,7 @@ def read_wmt_da_seglevel(path: str | Path, lp: str | None = None) -> Judgments:
             )
         lp = present[0]
     out = _MatrixBuilder(name)
-    for k, ln in enumerate(lines[1:], start=2):
-        fields = ln.split()
-        if not fields:
-            continue
-        if len(fields) != 5:
-            raise UserInputError(f"expected 5 fields, found {len(fields)}", path=name, line=k)
+    for k, fields in _split_rows(lines[1:], 2, 5, name):
         if fields[0] != lp:
             continue
         sid = _integer(fields[3], "SID", name, k)
@@ -669,12 +690,7 @@ def read_wmt_seg_scores(
     if not lines or lines[0].split()[:5] != ["SYS", "SID", "RAW.SCR", "Z.SCR", "N"]:
         raise UserInputError("expected the header 'SYS SID RAW.SCR Z.SCR N'", path=name, line=1)
     out = _MatrixBuilder(name)
-    for k, ln in enumerate(lines[1:], start=2):
-        fields = ln.split()
-        if not fields:
-            continue
-        if len(fields) != 5:
-            raise UserInputError(f"expected 5 fields, found {len(fields)}", path=name, line=k)
+    for k, fields in _split_rows(lines[1:], 2, 5, name):
         system = _strip_run_id(fields[0]) if strip_run_ids else fields[0]
         value = _number(fields[3] if score == "z" else fields[2], f"{score} score", name, k)
         out.add(system, _integer(fields[1], "SID", name, k), value, k)
@@ -716,16 +732,7 @@ def read_wmt_system_ranking(path: str | Path) -> SystemScores:
     """WMT21 system ranking ``RAW Z n N SYSTEM.ID NAME`` (no header); score = z."""
     name = str(path)
     systems, ids, z, raw = [], [], [], []
-    for k, ln in enumerate(_lines(path), start=1):
-        fields = ln.split()
-        if not fields:
-            continue
-        if len(fields) != 6:
-            raise UserInputError(
-                f"expected 6 fields (RAW Z n N SYSTEM.ID NAME), found {len(fields)}",
-                path=name,
-                line=k,
-            )
+    for k, fields in _split_rows(_lines(path), 1, 6, name, "RAW Z n N SYSTEM.ID NAME"):
         if fields[5] in systems:
             raise UserInputError(f"duplicate system {fields[5]!r}", path=name, line=k)
         raw.append(_number(fields[0], "raw score", name, k))
@@ -900,10 +907,7 @@ def _score_value(value: Any, name: str, line: int) -> float:
         return _number(value.strip(), "score", name, line)
     if value is None or isinstance(value, bool) or not isinstance(value, int | float):
         raise UserInputError(f"score {value!r} is not a number", path=name, line=line)
-    try:
-        number = float(value)
-    except OverflowError:  # a JSON integer too large for a float
-        number = math.inf
+    number = cell_float(value)
     if not math.isfinite(number):
         raise UserInputError(
             f"score is {shortened(str(value))}; expected a finite number", path=name, line=line

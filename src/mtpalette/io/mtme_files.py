@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mtpalette.errors import UserInputError, shortened
+from mtpalette.errors import UserInputError, converted, shortened
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import atomic_writer
 
@@ -82,12 +82,9 @@ def _score(text: str, path: str, line: int, *, allow_none: bool) -> float:
                 line=line,
             )
         return math.nan
-    try:
-        value = float(text)
-    except ValueError:
-        raise UserInputError(
-            f"score {shortened(text)!r} is not a number (or None)", path=path, line=line
-        ) from None
+    value = converted(
+        float, text, "score {short!r} is not a number (or None)", path=path, line=line
+    )
     if not math.isfinite(value):
         raise UserInputError(f"score {shortened(text)!r} is not finite", path=path, line=line)
     return value

@@ -36,12 +36,17 @@ from pathlib import Path
 
 import numpy as np
 
-from mtpalette.errors import UserInputError, shortened
+from mtpalette.errors import UserInputError, converted, shortened
 from mtpalette.io import inputs
 from mtpalette.io.plain import read_lines
 
 FORMATS = ("auto", "moses", "jsonl")
 _MOSES_SHAPE = "expected 'id ||| hypothesis ||| features ||| score'"
+_NOT_AN_ID = "segment id {text!r} is not an integer; " + _MOSES_SHAPE
+_NOT_A_SCORE = "score {text!r} is not a number; " + _MOSES_SHAPE
+_NOT_A_FEATURE = "feature token {text!r} is neither 'name=' nor a number"
+#: one hypothesis as read: segment id, text, features field, score, line number
+_Row = tuple[int, str, str, float, int]
 
 
 @dataclass(frozen=True)
@@ -144,12 +149,7 @@ def _moses_line(line: str, number: int, path: str) -> tuple[int, str, str, float
     if len(fields) < 2:
         raise UserInputError(f"no '|||' separator; {_MOSES_SHAPE}", path=path, line=number)
     id_text = fields[0].strip()
-    try:
-        seg_id = int(id_text)
-    except ValueError:
-        raise UserInputError(
-            f"segment id {id_text!r} is not an integer; {_MOSES_SHAPE}", path=path, line=number
-        ) from None
+    seg_id = converted(int, id_text, _NOT_AN_ID, path=path, line=number)
     if not 0 <= seg_id <= MAX_SEGMENT_ID:
         raise UserInputError(
             f"segment id {id_text[:20]} is outside 0..{MAX_SEGMENT_ID}", path=path, line=number
@@ -158,32 +158,16 @@ def _moses_line(line: str, number: int, path: str) -> tuple[int, str, str, float
     if len(fields) >= 4:
         score_text = fields[3].strip()
         if score_text:
-            try:
-                score = float(score_text)
-            except ValueError:
-                raise UserInputError(
-                    f"score {score_text!r} is not a number; {_MOSES_SHAPE}",
-                    path=path,
-                    line=number,
-                ) from None
+            score = converted(float, score_text, _NOT_A_SCORE, path=path, line=number)
     return seg_id, fields[1].strip(), fields[2].strip() if len(fields) >= 3 else "", score
 
 
 def _parse_moses(lines: Sequence[str], path: str) -> NBestList:
-    ids: list[int] = []
-    hyps: list[str] = []
-    feats: list[str] = []
-    scores: list[float] = []
-    numbers: list[int] = []
+    rows: list[_Row] = []
     end = _trailing_blank_start(lines)
     for number, line in enumerate(lines[:end], start=1):
-        seg_id, hyp, feat, score = _moses_line(line, number, path)
-        ids.append(seg_id)
-        hyps.append(hyp)
-        feats.append(feat)
-        scores.append(score)
-        numbers.append(number)
-    return _make(ids, hyps, feats, scores, numbers, path)
+        rows.append((*_moses_line(line, number, path), number))
+    return _make(rows, path)
 
 
 def iter_moses_segments(path: str | Path) -> Iterator[tuple[int, list[str]]]:
@@ -234,11 +218,7 @@ def iter_moses_segments(path: str | Path) -> Iterator[tuple[int, list[str]]]:
 
 
 def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:
-    ids: list[int] = []
-    hyps: list[str] = []
-    feats: list[str] = []
-    scores: list[float] = []
-    numbers: list[int] = []
+    rows: list[_Row] = []
     shape = 'expected {"id": N, "hyp": "..."} or {"id": N, "hyps": [...]}'
     end = _trailing_blank_start(lines)
     for number, line in enumerate(lines[:end], start=1):
@@ -302,21 +282,19 @@ def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:
                         "score is not a finite number", path=path, line=number
                     ) from None
             feature = "" if features is None else features[j]
-            ids.append(seg_id)
-            hyps.append(text)
-            feats.append(feature if isinstance(feature, str) else json.dumps(feature))
-            scores.append(score)
-            numbers.append(number)
-    return _make(ids, hyps, feats, scores, numbers, path)
+            feature = feature if isinstance(feature, str) else json.dumps(feature)
+            rows.append((seg_id, text, feature, score, number))
+    return _make(rows, path)
 
 
-def _make(ids, hyps, feats, scores, numbers, path) -> NBestList:
-    if not hyps:
+def _make(rows: list[_Row], path: str) -> NBestList:
+    if not rows:
         raise UserInputError("no hypotheses in the n-best file", path=path)
+    ids, hyps, feats, scores, numbers = zip(*rows, strict=True)
     return NBestList(
         np.asarray(ids, dtype=np.int64),
-        hyps,
-        feats,
+        list(hyps),
+        list(feats),
         np.asarray(scores, dtype=np.float64),
         np.asarray(numbers, dtype=np.int64),
         path,
@@ -342,12 +320,7 @@ def parse_features(
             name = token[:-1]
             out.setdefault(name, [])
             continue
-        try:
-            value = float(token)
-        except ValueError:
-            raise UserInputError(
-                f"feature token {token!r} is neither 'name=' nor a number", path=path, line=line
-            ) from None
+        value = converted(float, token, _NOT_A_FEATURE, path=path, line=line)
         out.setdefault(name, []).append(value)
     return out
 

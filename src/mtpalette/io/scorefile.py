@@ -36,7 +36,7 @@ from mtpalette.errors import UserInputError, shortened
 from mtpalette.io.mtme_files import read_score_file
 from mtpalette.io.plain import display_name
 from mtpalette.io.runfile import atomic_writer
-from mtpalette.io.tabular import _rows, table_format
+from mtpalette.io.tabular import _rows, cell_float, table_format
 
 Key = tuple[str, int, str]
 
@@ -88,11 +88,9 @@ class ScoreFile:
 
 def _number(text: object, path: str, line: int) -> float:
     try:
-        value = float(text)  # type: ignore[arg-type]
+        value = cell_float(text)
     except (TypeError, ValueError):
         raise UserInputError(f"score {text!r} is not a number", path=path, line=line) from None
-    except OverflowError:  # a JSON integer too large for a float
-        value = math.inf
     if not math.isfinite(value):
         raise UserInputError(
             f"score {shortened(repr(text))} is not a finite number", path=path, line=line

@@ -29,6 +29,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -205,22 +206,57 @@ def header(path: str | Path, *, fmt: str | None = None, quoting: str = "auto") -
     return []
 
 
+def cell_float(value: Any) -> float:
+    """A table cell (text or a JSON number) as a float, as ``float`` reads it (raising its
+    TypeError or ValueError), except that a JSON integer too large for a float is infinite
+    (for the caller to refuse with the other non-finite values).
+
+    Examples
+    --------
+    >>> cell_float("0.5"), cell_float(3), cell_float(10**400)
+    (0.5, 3.0, inf)
+    """
+    try:
+        return float(value)
+    except OverflowError:  # a JSON integer too large for a float
+        return math.inf
+
+
 def _csv_fields(name: str, lines: list[str]) -> list[tuple[int, list[str]]]:
     """``(line number, fields)`` of every CSV record (quoted fields may span lines)."""
-    out: list[tuple[int, list[str]]] = []
-    reader = csv.reader((line + "\n" for line in lines), strict=True)
+    out, error = _quoted_records(lines, ",")
+    if error is not None:
+        raise UserInputError(
+            f"not valid CSV ({error[0]}); expected comma-separated fields quoted as CSV writers do",
+            path=name,
+            line=error[1],
+        )
+    return out
+
+
+def _quoted_records(
+    lines: list[str], delimiter: str
+) -> tuple[list[tuple[int, list[str]]], tuple[str, int] | None]:
+    """``(line number, fields)`` of every record read with CSV quoting (a quoted field may
+    span lines), and the first error as ``(reason, line number)`` (``None`` if there is none).
+
+    Examples
+    --------
+    >>> _quoted_records(['a,"b', 'c"', 'd,e'], ",")
+    ([(1, ['a', 'b\\nc']), (3, ['d', 'e'])], None)
+    >>> _quoted_records(['a,"b"c', 'd'], ",")[1][1]  # the line of the error
+    1
+    """
+    records: list[tuple[int, list[str]]] = []
+    reader = csv.reader((line + "\n" for line in lines), delimiter=delimiter, strict=True)
     try:
         start = 1
         for fields in reader:
-            out.append((start, fields))
+            records.append((start, fields))
             start = reader.line_num + 1
     except csv.Error as exc:
-        raise UserInputError(
-            f"not valid CSV ({exc}); expected comma-separated fields quoted as CSV writers do",
-            path=name,
-            line=reader.line_num,
-        ) from None
-    return out
+        return records, (str(exc), reader.line_num)
+    return records, None
 
 
 def _parquet_rows(path: str | Path, name: str, columns: Sequence[str]):
@@ -254,20 +290,14 @@ def _tsv_fields(name: str, lines: list[str], quoting: str) -> list[tuple[int, li
     literal = [(n, line.split("\t")) for n, line in enumerate(lines, start=1)]
     if quoting == "none" or not any('"' in line for line in lines):
         return literal
-    parsed: list[tuple[int, list[str]]] = []
-    reader = csv.reader((line + "\n" for line in lines), delimiter="\t", strict=True)
-    try:
-        start = 1
-        for fields in reader:
-            parsed.append((start, fields))
-            start = reader.line_num + 1
-    except csv.Error as exc:
+    parsed, error = _quoted_records(lines, "\t")
+    if error is not None:
         if quoting == "csv":
             raise UserInputError(
-                f"not valid CSV quoting ({exc}); expected fields quoted as CSV writers do",
+                f"not valid CSV quoting ({error[0]}); expected fields quoted as CSV writers do",
                 path=name,
-                line=reader.line_num,
-            ) from None
+                line=error[1],
+            )
         return literal
     if quoting == "csv" or [f for _, f in parsed] == [f for _, f in literal]:
         return parsed

@@ -57,9 +57,7 @@ def chrf_ngram_stats(pairs, max_n: int, *, direct_max: int = DIRECT_MAX) -> np.n
     Examples
     --------
     >>> from mtpalette.metrics.base import Pairs
-    >>> from mtpalette.text.ragged import Ragged
-    >>> pairs = Pairs(Ragged.from_rows([[1, 2, 1]]), np.array([0]),
-    ...               Ragged.from_rows([[1, 2], [1]]), np.ones((2, 1), bool))
+    >>> pairs = Pairs.of_segment([1, 2, 1], [[1, 2], [1]])
     >>> chrf_ngram_stats(pairs, 2).tolist()  # ref 2 has no bigram: candidate bigrams count 0
     [[[[3, 2, 2], [2, 1, 1]], [[3, 1, 1], [0, 0, 0]]]]
     """

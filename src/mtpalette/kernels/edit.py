@@ -38,9 +38,7 @@ def edit_distances(pairs) -> np.ndarray:
     Examples
     --------
     >>> from mtpalette.metrics.base import Pairs
-    >>> from mtpalette.text.ragged import Ragged
-    >>> pairs = Pairs(Ragged.from_rows([[1, 2, 3]]), np.array([0]),
-    ...               Ragged.from_rows([[1, 3], [3, 2, 1]]), np.ones((2, 1), bool))
+    >>> pairs = Pairs.of_segment([1, 2, 3], [[1, 3], [3, 2, 1]])
     >>> edit_distances(pairs).tolist()
     [[1.0, 2.0]]
     """
@@ -53,9 +51,7 @@ def bag_matches(pairs) -> np.ndarray:
     Examples
     --------
     >>> from mtpalette.metrics.base import Pairs
-    >>> from mtpalette.text.ragged import Ragged
-    >>> pairs = Pairs(Ragged.from_rows([[1, 1, 2]]), np.array([0]),
-    ...               Ragged.from_rows([[2, 1, 3]]), np.ones((1, 1), bool))
+    >>> pairs = Pairs.of_segment([1, 1, 2], [[2, 1, 3]])
     >>> bag_matches(pairs).tolist()
     [[2.0]]
     """

@@ -51,9 +51,7 @@ def gtm_mms(pairs, exponents: Sequence[float]) -> np.ndarray:
     Examples
     --------
     >>> from mtpalette.metrics.base import Pairs
-    >>> from mtpalette.text.ragged import Ragged
-    >>> pairs = Pairs(Ragged.from_rows([[1, 2, 3, 4, 5]]), np.array([0]),
-    ...               Ragged.from_rows([[1, 2, 9, 3, 4, 5]]), np.ones((1, 1), bool))
+    >>> pairs = Pairs.of_segment([1, 2, 3, 4, 5], [[1, 2, 9, 3, 4, 5]])
     >>> gtm_mms(pairs, [1.0, 2.0]).round(4).tolist()  # runs of 2 and 3: 5 and sqrt(13)
     [[5.0, 3.6056]]
     """

@@ -41,9 +41,7 @@ def ngram_matches(pairs, max_n: int, *, per_ref: bool = False) -> np.ndarray:
     Examples
     --------
     >>> from mtpalette.metrics.base import Pairs
-    >>> from mtpalette.text.ragged import Ragged
-    >>> pairs = Pairs(Ragged.from_rows([[1, 2, 1]]), np.array([0]),
-    ...               Ragged.from_rows([[1, 2], [1, 1]]), np.ones((2, 1), bool))
+    >>> pairs = Pairs.of_segment([1, 2, 1], [[1, 2], [1, 1]])
     >>> ngram_matches(pairs, 2).tolist()  # unigrams: 1 twice (clipped by [1, 1]), 2 once
     [[[3, 1]]]
     """

@@ -65,9 +65,7 @@ def closest_ref_lengths(pairs) -> np.ndarray:
     Examples
     --------
     >>> from mtpalette.metrics.base import Pairs
-    >>> from mtpalette.text.ragged import Ragged
-    >>> pairs = Pairs(Ragged.from_rows([[1, 2, 3]]), np.array([0]),
-    ...               Ragged.from_rows([[1, 2], [1, 2, 3, 4]]), np.ones((2, 1), bool))
+    >>> pairs = Pairs.of_segment([1, 2, 3], [[1, 2], [1, 2, 3, 4]])
     >>> closest_ref_lengths(pairs).tolist()  # 2 and 4 are both 1 away: the shorter
     [2]
     """

@@ -59,9 +59,7 @@ def ter_per_ref(pairs) -> np.ndarray:
     Examples
     --------
     >>> from mtpalette.metrics.base import Pairs
-    >>> from mtpalette.text.ragged import Ragged
-    >>> pairs = Pairs(Ragged.from_rows([[2, 3, 1]]), np.array([0]),
-    ...               Ragged.from_rows([[1, 2, 3], [2, 3]]), np.ones((2, 1), bool))
+    >>> pairs = Pairs.of_segment([2, 3, 1], [[1, 2, 3], [2, 3]])
     >>> ter_per_ref(pairs).tolist()
     [[1.0, 1.0]]
     """

@@ -31,7 +31,7 @@ google-research/mt-metrics-eval ``data.GetCorrelations``, ``data.CompareMetrics`
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -51,7 +51,6 @@ from mtpalette.stats.correlation import (
 )
 from mtpalette.stats.resampling import (
     Seed,
-    bootstrap_interval,
     index_batches,
     resample_counts,
     resolve_seed,
@@ -171,13 +170,7 @@ class SegmentData:
             if len(r) != n_lines:
                 name = ref_names[k] if ref_names else f"reference {k + 1}"
                 raise UserInputError(f"{name} has {len(r)} lines, the first reference {n_lines}")
-        unjudged = [s for s in outputs if s not in judgments.systems]
-        if unjudged:
-            raise UserInputError(
-                f"no judgments for system(s) {', '.join(unjudged)}; judged systems: "
-                f"{', '.join(judgments.systems)}",
-                path=judgments.path,
-            )
+        judgments.require(outputs, listed_as="judged systems:")
         systems = [s for s in judgments.systems if s in outputs]
         if not systems:
             raise UserInputError("no judged system has an output file")
@@ -541,7 +534,6 @@ def correlation_table(
     except ValueError as exc:
         raise UserInputError(str(exc)) from None
     names = [s.name for s in scores]
-    perm_rng = np.random.default_rng([res.seed if res.seed is not None else 0, 1])
 
     def sys_vectors(j: int) -> tuple[np.ndarray, np.ndarray]:
         from mtpalette.stats.correlation import system_means
@@ -551,41 +543,18 @@ def correlation_table(
             return h, fns[j](None)[0]
         return h, system_means(np.where(np.isnan(human), np.nan, mats[j]))
 
-    def p_value(a: int, b: int) -> float:
-        if test == "bootstrap":
-            return res.paired_p_value(a, b)
-        if test == "williams":
-            if level == "system":
-                ha, ma = sys_vectors(a)
-                _, mb = sys_vectors(b)
-                return _williams_one_sided(ha, ma, mb)
-            p, ra, rb = williams_sig_diff(human, mats[a], mats[b])
-            return p if ra >= rb else 1.0 - p
-        if level == "system":
-            ha, ma = sys_vectors(a)
-            _, mb = sys_vectors(b)
-            return permutation_test(
-                ha,
-                ma,
-                mb,
-                statistic,
-                n_permutations=n_permutations,
-                seed=perm_rng,
-                epsilon=epsilon,
-                threshold=threshold,
-            ).p_value
-        return permutation_test(
-            human,
-            mats[a],
-            mats[b],
-            statistic,
-            grouping=grouping,
-            n_permutations=n_permutations,
-            seed=perm_rng,
-            epsilon=epsilon,
-            threshold=threshold,
-        ).p_value
-
+    p_value = _p_value_of_pairs(
+        res,
+        test,
+        statistic,
+        human,
+        mats,
+        grouping=grouping,
+        system_vectors=sys_vectors if level == "system" else None,
+        n_permutations=n_permutations,
+        epsilon=epsilon,
+        threshold=threshold,
+    )
     return _table(
         res,
         names,
@@ -641,6 +610,61 @@ def system_scores(
         "n_rated": [int(n) for n in (~np.isnan(data.human)).sum(axis=1)],
         "metrics": metrics,
     }
+
+
+def _p_value_of_pairs(
+    res: CorrelationResamples,
+    test: str,
+    statistic: str,
+    human: np.ndarray,
+    mats: Sequence[np.ndarray],
+    *,
+    grouping: str = "none",
+    system_vectors: Callable[[int], tuple[np.ndarray, np.ndarray]] | None = None,
+    n_permutations: int,
+    epsilon: float | None,
+    threshold: float = 25.0,
+) -> Callable[[int, int], float]:
+    """``p(a, b)``: the one-sided p-value of ``test`` that metric ``a`` correlates better than
+    metric ``b``; ``system_vectors(j)`` gives the human and metric ``j`` system scores of a
+    system-level comparison (else the segment scores ``human`` and ``mats[j]`` are used).
+    Permutations draw from one generator seeded by the bootstrap's seed."""
+    perm_rng = np.random.default_rng([res.seed if res.seed is not None else 0, 1])
+
+    def p_value(a: int, b: int) -> float:
+        if test == "bootstrap":
+            return res.paired_p_value(a, b)
+        if system_vectors is not None:
+            ha, ma = system_vectors(a)
+            _, mb = system_vectors(b)
+            if test == "williams":
+                return _williams_one_sided(ha, ma, mb)
+            return permutation_test(
+                ha,
+                ma,
+                mb,
+                statistic,
+                n_permutations=n_permutations,
+                seed=perm_rng,
+                epsilon=epsilon,
+                threshold=threshold,
+            ).p_value
+        if test == "williams":
+            p, ra, rb = williams_sig_diff(human, mats[a], mats[b])
+            return p if ra >= rb else 1.0 - p
+        return permutation_test(
+            human,
+            mats[a],
+            mats[b],
+            statistic,
+            grouping=grouping,
+            n_permutations=n_permutations,
+            seed=perm_rng,
+            epsilon=epsilon,
+            threshold=threshold,
+        ).p_value
+
+    return p_value
 
 
 def _williams_one_sided(h: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
@@ -772,23 +796,16 @@ def system_table(
         )
     except ValueError as exc:
         raise UserInputError(str(exc)) from None
-    perm_rng = np.random.default_rng([res.seed if res.seed is not None else 0, 1])
-
-    def p_value(a: int, b: int) -> float:
-        if test == "bootstrap":
-            return res.paired_p_value(a, b)
-        if test == "williams":
-            return _williams_one_sided(h, mats[a], mats[b])
-        return permutation_test(
-            h,
-            mats[a],
-            mats[b],
-            statistic,
-            n_permutations=n_permutations,
-            seed=perm_rng,
-            epsilon=epsilon,
-        ).p_value
-
+    p_value = _p_value_of_pairs(
+        res,
+        test,
+        statistic,
+        h,
+        mats,
+        system_vectors=lambda j: (h, mats[j]),
+        n_permutations=n_permutations,
+        epsilon=epsilon,
+    )
     info = [_Named(directions.get(n, True), signatures.get(n, n)) for n in names]
     return _table(
         res,
@@ -858,26 +875,16 @@ def rr_table(
             with np.errstate(invalid="ignore", divide="ignore"):
                 dist[done : done + len(idx), j] = np.where(den > 0, num / den, np.nan)
         done += len(idx)
-    cis = []
-    for j in range(len(scores)):
-        lo, hi = bootstrap_interval(dist[:, j], confidence) if n_resamples else (np.nan,) * 2
-        cis.append(
-            BootstrapCI(
-                float(values[j]), lo, hi, n_items, n_resamples, confidence, "percentile", recorded
-            )
-        )
-    res = CorrelationResamples(
+    res = CorrelationResamples.percentile(
         "rr-kendall",
         "none",
         "segment",
         values,
         dist,
-        cis,
-        "items",
-        n_items,
-        n_resamples,
-        confidence,
-        recorded,
+        unit="items",
+        n_units=n_items,
+        confidence=confidence,
+        seed=recorded,
     )
     names = [s.name for s in scores]
     return _table(

@@ -47,6 +47,23 @@ class Pairs:
     refs: Ragged
     ref_mask: np.ndarray
 
+    @classmethod
+    def of_segment(cls, hyp: Sequence[int], refs: Sequence[Sequence[int]]) -> Pairs:
+        """One candidate and every reference of its (single) segment, as token ids.
+
+        Examples
+        --------
+        >>> p = Pairs.of_segment([1, 2, 3], [[1, 3], [3, 2, 1]])
+        >>> len(p), p.n_refs, p.n_segments, p.ref_lengths().tolist()
+        (1, 2, 1, [[2, 3]])
+        """
+        return cls(
+            Ragged.from_rows([hyp]),
+            np.array([0]),
+            Ragged.from_rows(refs),
+            np.ones((len(refs), 1), bool),
+        )
+
     @property
     def n_refs(self) -> int:
         return self.ref_mask.shape[0]

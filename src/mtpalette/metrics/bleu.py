@@ -46,9 +46,7 @@ def closest_ref_lengths(pairs: Pairs) -> np.ndarray:
 
     Examples
     --------
-    >>> from mtpalette.text.ragged import Ragged
-    >>> pairs = Pairs(Ragged.from_rows([[1, 2, 3]]), np.array([0]),
-    ...               Ragged.from_rows([[1, 2, 3, 4], [1, 2]]), np.ones((2, 1), bool))
+    >>> pairs = Pairs.of_segment([1, 2, 3], [[1, 2, 3, 4], [1, 2]])
     >>> closest_ref_lengths(pairs).tolist()  # 4 and 2 are both 1 away: the shorter
     [2]
     """
@@ -60,9 +58,7 @@ def ngram_stats(pairs: Pairs, max_n: int) -> np.ndarray:
 
     Examples
     --------
-    >>> from mtpalette.text.ragged import Ragged
-    >>> pairs = Pairs(Ragged.from_rows([[1, 2, 1]]), np.array([0]),
-    ...               Ragged.from_rows([[1, 2]]), np.ones((1, 1), bool))
+    >>> pairs = Pairs.of_segment([1, 2, 1], [[1, 2]])
     >>> ngram_stats(pairs, 2).tolist()
     [[3.0, 2.0, 2.0, 1.0, 3.0, 2.0]]
     """

@@ -109,6 +109,46 @@ class CorrelationResamples:
     seed: int | None
     epsilons: list[float] | None = None
 
+    @classmethod
+    def percentile(
+        cls,
+        statistic: str,
+        grouping: str,
+        level: str,
+        values: np.ndarray,
+        dist: np.ndarray,
+        *,
+        unit: str,
+        n_units: int,
+        confidence: float,
+        seed: int | None,
+        epsilons: list[float] | None = None,
+    ) -> CorrelationResamples:
+        """The resamples ``dist`` (``(B, M)``) with a percentile interval for each of the
+        ``M`` metrics (NaN bounds when ``B`` is 0)."""
+        n_resamples = dist.shape[0]
+        cis = []
+        for j in range(len(values)):
+            lo, hi = bootstrap_interval(dist[:, j], confidence) if n_resamples else (np.nan,) * 2
+            ci = BootstrapCI(
+                float(values[j]), lo, hi, n_units, n_resamples, confidence, "percentile", seed
+            )
+            cis.append(ci)
+        return cls(
+            statistic,
+            grouping,
+            level,
+            values,
+            dist,
+            cis,
+            unit,
+            n_units,
+            n_resamples,
+            confidence,
+            seed,
+            epsilons,
+        )
+
     def paired_p_value(self, a: int, b: int) -> float:
         """One-sided bootstrap p-value that metric ``a`` correlates better than ``b``: the
         share of resamples where it does not (ties count half)."""
@@ -226,27 +266,17 @@ def bootstrap_correlations(
             batches=index_batches(n_items, n_resamples, rng),
             n_resamples=n_resamples,
         )
-    cis = []
-    for j in range(len(Ms)):
-        lo, hi = bootstrap_interval(dist[:, j], confidence) if n_resamples else (np.nan,) * 2
-        cis.append(
-            BootstrapCI(
-                float(values[j]), lo, hi, n_items, n_resamples, confidence, "percentile", recorded
-            )
-        )
-    return CorrelationResamples(
+    return CorrelationResamples.percentile(
         statistic,
         grouping,
         level,
         values,
         dist,
-        cis,
-        "items",
-        n_items,
-        n_resamples,
-        confidence,
-        recorded,
-        eps,
+        unit="items",
+        n_units=n_items,
+        confidence=confidence,
+        seed=recorded,
+        epsilons=eps,
     )
 
 
@@ -496,27 +526,17 @@ def bootstrap_system_correlations(
                         h[idx[r]], m[idx[r]], statistic, "none", epsilon, 25.0
                     )[0]
         done += idx.shape[0]
-    cis = []
-    for j in range(len(Ms)):
-        lo, hi = bootstrap_interval(dist[:, j], confidence) if n_resamples else (np.nan,) * 2
-        cis.append(
-            BootstrapCI(
-                float(values[j]), lo, hi, S, n_resamples, confidence, "percentile", recorded
-            )
-        )
-    return CorrelationResamples(
+    return CorrelationResamples.percentile(
         statistic,
         "none",
         "system",
         values,
         dist,
-        cis,
-        "systems",
-        S,
-        n_resamples,
-        confidence,
-        recorded,
-        eps_out,
+        unit="systems",
+        n_units=S,
+        confidence=confidence,
+        seed=recorded,
+        epsilons=eps_out,
     )
 
 
