@@ -16,8 +16,10 @@ Examples
 >>> systems = {"A": ["a b c d", "a b"], "B": ["a b x y", "x y"], "C": ["x y z w", "a x"]}
 >>> human = {"A": [1.0, 0.9], "B": [0.5, 0.1], "C": [0.0, 0.3]}
 >>> t = correlate(systems, [["a b c d", "a b"]], human, ["bleus:1", "wer"], n_resamples=0)
->>> [(r.metric, round(r.value, 4)) for r in t.rows]
+>>> [(r.metric, round(r.value, 4)) for r in t.rows if not r.baseline]
 [('bleus:1', 0.9743), ('wer', 0.9743)]
+>>> [r.metric for r in t.rows if r.baseline]  # the length baselines, shown beside them
+['len', 'len:sign=-1', 'lendiff']
 """
 
 from __future__ import annotations
