@@ -347,10 +347,14 @@ def _reference_agreement(lists: CandidateLists, parsed: list, run: OrangeRun, fe
     metrics = parsed[:AGREEMENT_METRICS]
     if len(parsed) > AGREEMENT_METRICS:
         feedback.note(f"reference agreement: with the first {AGREEMENT_METRICS} metrics")
-    agreement = reference_agreement(
-        lists.refs, systems, metrics, ref_names=lists.ref_names,
-        tokenize=run.tokenize, lowercase=run.lowercase,
-    )  # fmt: skip
+    try:
+        agreement = reference_agreement(
+            lists.refs, systems, metrics, ref_names=lists.ref_names,
+            tokenize=run.tokenize, lowercase=run.lowercase,
+        )  # fmt: skip
+    except UserInputError as exc:  # e.g. a plugin that reads the sources
+        feedback.note(f"reference agreement not computed: {exc}")
+        return None
     for line in agreement.warnings():
         feedback.warn(f"warning: {line}")
     return agreement
