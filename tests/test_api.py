@@ -103,3 +103,35 @@ def test_bad_arguments(hyps, refs, metrics, message):
 def test_unknown_tokenizer_lists_the_known_ones():
     with pytest.raises(UserInputError, match=r"unknown tokenizer 'moses'; known tokenizers: 13a"):
         corpus_score(["a"], [["a"]], ["bleu"], tokenize="moses")
+
+
+def test_public_functions_take_arrays_series_and_generators_and_refuse_the_rest():
+    """numpy arrays, pandas Series and generators are lists of segments; None, a mapping, a
+    ragged or an empty input is refused with the argument's name (once: numpy's "truth value
+    of an array is ambiguous", a bare TypeError)."""
+    import numpy as np
+    import pandas as pd
+
+    from mtpalette import corpus_score, sentence_scores
+    from mtpalette.errors import UserInputError
+
+    hyps = ["the cat sat on the mat", "a dog barked"]
+    refs = ["the cat sat on a mat", "the dog barked loudly"]
+    want = corpus_score(hyps, [refs], "bleu")[0].value
+    assert corpus_score(np.array(hyps), np.array([refs]), "bleu")[0].value == want
+    assert corpus_score(pd.Series(hyps), [pd.Series(refs)], "bleu")[0].value == want
+    assert corpus_score((h for h in hyps), [iter(refs)], "bleu")[0].value == want
+    cases = [
+        ((None, [refs]), "hyps is None"),
+        ((hyps, None), "refs is None"),
+        ((hyps, [None]), r"refs\[0\] is None"),
+        ((hyps, {"a": refs}), "refs is dict"),
+        ((hyps, [refs[:1]]), "reference stream 1 has 1 segments, the hypotheses 2"),
+        (([], [[]]), "no segments"),
+        ((hyps, []), "non-empty list of reference streams"),
+        ((hyps[0], [refs]), "not a string"),
+        (([1, 2], [refs]), r"hyps\[0\] is int"),
+    ]
+    for (h, r), message in cases:
+        with pytest.raises(UserInputError, match=message):
+            sentence_scores(h, r, "bleu")

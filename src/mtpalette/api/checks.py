@@ -135,6 +135,29 @@ def system_outputs(systems: Mapping[str, Sequence[str]]) -> tuple[list[str], lis
     return names, outputs
 
 
+def as_list(value: Any, name: str, expected: str) -> list:
+    """``value`` as a list: lists, tuples, numpy arrays, pandas Series and generators are
+    taken; None, a mapping or a scalar is refused with the argument's name.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> as_list(np.array(["a", "b"]), "hyps", "a list of strings")
+    ['a', 'b']
+    >>> as_list(None, "hyps", "a list of strings")
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: hyps is None; expected a list of strings
+    """
+    if value is None:
+        raise UserInputError(f"{name} is None; expected {expected}")
+    if isinstance(value, Mapping | str | bytes) or not hasattr(value, "__iter__"):
+        raise UserInputError(f"{name} is {type(value).__name__}; expected {expected}")
+    if hasattr(value, "tolist"):  # numpy arrays, pandas Series: plain Python values
+        value = value.tolist()
+    return list(value)
+
+
 def text_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> TextPairs:
     """Hypotheses and reference streams checked for shape and type, as :class:`TextPairs`.
 
@@ -145,13 +168,16 @@ def text_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> Tex
     """
     if isinstance(hyps, str):
         raise UserInputError("hyps must be a list of strings (one per segment), not a string")
-    hyps = list(hyps)
+    hyps = as_list(hyps, "hyps", "a list of strings (one per segment)")
     if not hyps:
         raise UserInputError("no segments: hyps is empty")
     if not all(isinstance(h, str) for h in hyps):
         i = next(i for i, h in enumerate(hyps) if not isinstance(h, str))
         raise UserInputError(f"hyps[{i}] is {type(hyps[i]).__name__}, expected a string")
-    if isinstance(refs, str) or not refs:
+    if isinstance(refs, str):
+        raise UserInputError("refs must be a non-empty list of reference streams")
+    refs = as_list(refs, "refs", "a list of reference streams (lists of strings)")
+    if not refs:
         raise UserInputError("refs must be a non-empty list of reference streams")
     streams = []
     for k, ref in enumerate(refs):
@@ -160,7 +186,7 @@ def text_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> Tex
                 "refs must be a list of reference streams (one list of strings per reference), "
                 f"but refs[{k}] is a string; with one reference per segment write refs=[refs]"
             )
-        ref = list(ref)
+        ref = as_list(ref, f"refs[{k}]", "a list of strings (one per segment)")
         if len(ref) != len(hyps):
             raise UserInputError(
                 f"reference stream {k + 1} has {len(ref)} segments, the hypotheses {len(hyps)}"
