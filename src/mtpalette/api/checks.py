@@ -200,3 +200,34 @@ def text_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> Tex
             if all(ref[i] is None for ref in streams):
                 raise UserInputError(f"segment {i + 1} has no reference (every stream has None)")
     return TextPairs.parallel(hyps, streams)
+
+
+def check_not_degenerate(human: Any, level: str) -> None:
+    """Refuse human scores that make every correlation undefined or meaningless: all equal
+    (every statistic NaN), or fewer than 3 systems at system level (two points always
+    correlate at +1 or -1, whatever the metric).
+
+    Examples
+    --------
+    >>> check_not_degenerate([[1.0, float("nan")], [2.0, 3.0]], "segment")
+    >>> check_not_degenerate([[1.0, 1.0], [1.0, float("nan")]], "segment")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: every human score is 1: no correlation is defined ...
+    """
+    import numpy as np
+
+    h = np.asarray(human, dtype=np.float64)
+    rated = h[~np.isnan(h)]
+    if rated.size and np.all(rated == rated[0]):
+        raise UserInputError(
+            f"every human score is {rated[0]:g}: no correlation is defined with constant "
+            "human scores"
+        )
+    if level == "system":
+        n = h.shape[0] if h.ndim > 1 else h.size
+        if n < 3:
+            raise UserInputError(
+                f"system level needs at least 3 systems, got {n}: with 2 every metric "
+                "correlates at +1 or -1"
+            )

@@ -32,7 +32,13 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.api.checks import bootstrap_of, check_resampling, checked, metric_specs
+from mtpalette.api.checks import (
+    bootstrap_of,
+    check_not_degenerate,
+    check_resampling,
+    checked,
+    metric_specs,
+)
 from mtpalette.api.description import Description, TableOutputs
 from mtpalette.api.external import export_all, parse_scores
 from mtpalette.api.feedback import SILENT, Feedback
@@ -135,6 +141,7 @@ def correlate(
         scored = score_systems(systems, refs, specs, tokenize=tokenize, lowercase=lowercase)
         parsed = parse_specs(next(iter(scored.values())).specs)
         human_by_system = {s: float(human[s]) for s in systems}  # type: ignore[arg-type]
+        check_not_degenerate(list(human_by_system.values()), "system")
         return checked(
             _system_table, scored, human_by_system, parsed, statistic=statistic, **common
         )
@@ -148,6 +155,7 @@ def correlate(
                 f"for {n} segments"
             )
         rows.append(scores)
+    check_not_degenerate(rows, level)
     data = SegmentData(
         names,
         np.array(rows),
@@ -312,6 +320,7 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
         data, judged, inputs, scores = None, unaligned.judged, unaligned.inputs, []
         titles = [_unaligned_title(t, summary, judged) for t in tables]
     else:
+        check_not_degenerate(data.human, run.level)
         if run.source is not None:
             data = data.with_sources(read_lines(run.source), str(run.source))
         if run.max_items is not None:
