@@ -231,3 +231,42 @@ def check_not_degenerate(human: Any, level: str) -> None:
                 f"system level needs at least 3 systems, got {n}: with 2 every metric "
                 "correlates at +1 or -1"
             )
+
+
+def check_distinct_references(streams: Sequence[Sequence[str | None]], names: Sequence[str]):
+    """Refuse a reference given twice (the same file, or the same text under two names): it
+    would count as two independent references (``nrefs:2``; ORANGE ranks a reference among
+    candidates against its own copy).
+
+    Examples
+    --------
+    >>> check_distinct_references([["a"], ["a"]], ["r1.txt", "r2.txt"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: references r1.txt and r2.txt hold the same text; ...
+    """
+    seen: dict[tuple, str] = {}
+    for stream, name in zip(streams, names, strict=True):
+        key = tuple(stream)
+        if key in seen:
+            raise UserInputError(
+                f"references {seen[key]} and {name} hold the same text; give each reference "
+                "once (two copies are not two references)"
+            )
+        seen[key] = name
+
+
+def reference_copies(
+    systems: Mapping[str, Sequence[str]],
+    streams: Sequence[Sequence[str | None]],
+    names: Sequence[str],
+) -> dict[str, str]:
+    """``{system: reference name}`` of the systems whose every line equals a reference's.
+
+    Examples
+    --------
+    >>> reference_copies({"A": ["x", "y"], "B": ["x", "z"]}, [["x", "y"]], ["ref.txt"])
+    {'A': 'ref.txt'}
+    """
+    by_text = {tuple(s): n for s, n in zip(streams, names, strict=True)}
+    return {sys: by_text[tuple(out)] for sys, out in systems.items() if tuple(out) in by_text}

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mtpalette.api.checks import check_distinct_references, reference_copies
 from mtpalette.api.description import Description
 from mtpalette.api.folders import read_mtme_set
 from mtpalette.errors import UserInputError
@@ -90,6 +91,7 @@ class CandidateInputs(Description):
                     path=str(path),
                     line=min(len(lines), len(ref_lines[0])) + 1,
                 )
+        check_distinct_references(ref_lines, [str(p) for p in self.refs])
         return ref_lines
 
     def load(self, ref_lines: list[list[str]] | None = None) -> tuple[CandidateLists, list[Path]]:
@@ -117,6 +119,16 @@ class CandidateInputs(Description):
         if not files:
             raise UserInputError("no system file left once the references are set aside")
         outputs = read_systems(files, system_names(files))
+        copies = reference_copies(outputs, ref_lines, names)
+        if copies:  # a reference among the candidates: ORANGE would rank it against itself
+            _stderr(
+                "note: left out, a copy of a reference: "
+                + ", ".join(f"{s} (= {r})" for s, r in copies.items())
+            )
+            files = [f for f, s in zip(files, outputs, strict=True) if s not in copies]
+            outputs = {s: o for s, o in outputs.items() if s not in copies}
+            if not outputs:
+                raise UserInputError("every system is a copy of a reference")
         return CandidateLists.from_systems(outputs, ref_lines, ref_names=names), files
 
 

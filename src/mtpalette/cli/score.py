@@ -25,6 +25,7 @@ from typing import Annotated
 import numpy as np
 import typer
 
+from mtpalette.api.checks import check_distinct_references, reference_copies
 from mtpalette.api.paired import SACREBLEU_SEED, compare_scored
 from mtpalette.api.scoring import score_systems
 from mtpalette.cli.backend_opts import BackendOption
@@ -399,10 +400,14 @@ def _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source):
         long = _long_table(table, table_format, quoting, system_col, cols)
         if long is not None:
             return long(ref_cols or ["ref"])
+        rcols = ref_cols or ["ref"]
+        twice = sorted({c for c in rcols if rcols.count(c) > 1})
+        if twice:
+            raise UserInputError(f"--ref-col {', '.join(map(repr, twice))} given twice")
         systems, ref_streams = {}, None
         for col in cols:
             systems[col], ref_streams = read_segments(
-                table, col, ref_cols or ["ref"], fmt=table_format, quoting=quoting
+                table, col, rcols, fmt=table_format, quoting=quoting
             )
         return systems, ref_streams
     if ref_cols or hyp_cols:
@@ -418,7 +423,18 @@ def _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source):
         check_line_count(path, len(lines), n, f"the first system ({display_name(paths[0])}) has")
     for path, stream in zip(refs, ref_streams, strict=True):
         check_line_count(path, len(stream), n, f"the hypotheses ({display_name(paths[0])}) have")
-    return dict(zip(_names(paths), outputs, strict=True)), ref_streams
+    check_distinct_references(ref_streams, [display_name(p) for p in refs])
+    systems = dict(zip(_names(paths), outputs, strict=True))
+    if systems_dir is not None:  # a reference's copy in the folder is not a system
+        copies = reference_copies(systems, ref_streams, [display_name(p) for p in refs])
+        if copies:
+            typer.echo(
+                "note: left out, a copy of a reference: "
+                + ", ".join(f"{s} (= {r})" for s, r in copies.items()),
+                err=True,
+            )
+            systems = {s: o for s, o in systems.items() if s not in copies}
+    return systems, ref_streams
 
 
 def _long_table(table, table_format, quoting, system_col, hyp_cols):
