@@ -498,8 +498,9 @@ def test_mt_metrics_eval_folder(monkeypatch, capsys, tmp_path, ted_zhen):
     the reference itself, against ``references/zh-en.refA.txt``."""
     systems, (ref_a, _) = ted_zhen
     root = tmp_path / "wmt21"
-    (root / "references").mkdir(parents=True)
-    (root / "system-outputs" / "zh-en").mkdir(parents=True)
+    for sub in ("references", "sources", "system-outputs/zh-en"):
+        (root / sub).mkdir(parents=True)
+    _write(root / "sources" / "zh-en.txt", ref_a)  # MTME reads a source; its text unused here
     _write(root / "references" / "zh-en.refA.txt", ref_a)
     _write(root / "system-outputs" / "zh-en" / "refA.txt", ref_a)
     for name in ("SMU", "MiSS"):
@@ -517,7 +518,7 @@ def test_mt_metrics_eval_folder(monkeypatch, capsys, tmp_path, ted_zhen):
     code, _, err = run(
         monkeypatch, capsys, "score", "--mtme", root, "--lp", "zh-en", "--mtme-ref", "refB"
     )
-    assert code == 2 and "zh-en.refA.txt" in err  # the folder's files are listed
+    assert code == 2 and "refB" in err and "refA" in err  # the references there are listed
 
 
 def test_long_table_gives_one_row_per_system(monkeypatch, capsys, tmp_path):

@@ -14,25 +14,6 @@ if TYPE_CHECKING:
     from mtpalette.io.mtme import MtmeSet
 
 
-def mtme_inputs(
-    root: Path, lp: str | None, human: str | None, ref: str
-) -> tuple[Path | None, str, list[Path], list[Path]]:
-    """The judgments (None without ``human``), their format, the reference and the system
-    outputs of one language pair of an mt-metrics-eval folder (see :mod:`mtpalette.io.mtme`).
-
-    Examples
-    --------
-    >>> mtme_inputs(Path("/no/such/folder"), "en-de", "mqm", "refA")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    mtpalette.errors.UserInputError: ...
-    """
-    from mtpalette.io.mtme import mtme_paths
-
-    paths = mtme_paths(root, lp, human, ref)
-    return paths["judgments"], "mtme-seg", list(paths["refs"]), list(paths["systems"])
-
-
 def read_mtme_set(root: Path, lp: str, **options: Any) -> MtmeSet:
     """One language pair of an mt-metrics-eval folder, as :func:`mtpalette.io.mtme.read_mtme`
     reads it (the judged systems; the others listed in ``left_out``)."""

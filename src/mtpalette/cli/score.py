@@ -104,8 +104,13 @@ def score(
         str | None, Opt("--lp", help="--mtme: the language pair.", rich_help_panel=INPUTS)
     ] = None,
     mtme_ref: Annotated[
-        str, Opt("--mtme-ref", help="--mtme: the reference (refA).", rich_help_panel=INPUTS)
-    ] = "refA",
+        str | None,
+        Opt(
+            "--mtme-ref",
+            help="--mtme: the reference (default: the set's standard one).",
+            rich_help_panel=INPUTS,
+        ),
+    ] = None,
     systems_dir: Annotated[
         Path | None,
         Opt(
@@ -290,15 +295,13 @@ def score(
     """
     table_opts = (table, table_format.value, table_quoting, system_col)
     if mtme is not None:
-        from mtpalette.api.folders import mtme_inputs
-
-        if refs or hyps or systems_dir is not None or table is not None:
-            raise UserInputError("--mtme replaces -r, -i, --systems-dir and --table")
-        _, _, ref_paths, system_paths = mtme_inputs(mtme, lp, None, mtme_ref)
-        refs, hyps = [str(p) for p in ref_paths], [str(p) for p in system_paths]
+        systems, ref_streams = _mtme_systems(mtme, lp, mtme_ref, refs, hyps, systems_dir, table)
     elif lp is not None:
         raise UserInputError("--lp names the language pair of --mtme")
-    systems, ref_streams = _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source)
+    else:
+        systems, ref_streams = _inputs(
+            refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source
+        )
     paired = _paired(paired_bs, paired_ar, confidence, sentence, len(systems))
     if baseline is not None and paired is None:
         raise UserInputError("--baseline names the system of a paired test: add --paired-bs")
@@ -379,6 +382,20 @@ def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> 
         digits=digits,
         full_signatures=full_signatures,
     )
+
+
+def _mtme_systems(mtme, lp, mtme_ref, refs, hyps, systems_dir, table):
+    """Every system output of an mt-metrics-eval folder (read as MTME's EvalSet reads it, the
+    judged and unjudged alike) and the reference in use."""
+    from mtpalette.api.folders import read_mtme_set
+
+    if refs or hyps or systems_dir is not None or table is not None:
+        raise UserInputError("--mtme replaces -r, -i, --systems-dir and --table")
+    if lp is None:
+        raise UserInputError("--mtme needs the language pair: --lp (e.g. --lp zh-en)")
+    evs = read_mtme_set(mtme, lp, ref=mtme_ref, judged_only=False)
+    typer.echo(evs.left_out_line(), err=True)
+    return dict(zip(evs.systems, evs.texts(), strict=True)), [evs.reference()]
 
 
 def _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source):
