@@ -31,7 +31,7 @@ import numpy as np
 from mtpalette.api.checks import bootstrap_of, check_resampling, checked, metric_specs
 from mtpalette.api.chunked import ChunkedLists, Chunking
 from mtpalette.api.description import Description, TableOutputs
-from mtpalette.api.external import export_all, parse_scores
+from mtpalette.api.external import export_all, file_stem, parse_scores
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.inputs import CandidateInputs
 from mtpalette.api.limited import LimitedFeatures
@@ -40,6 +40,7 @@ from mtpalette.io.plain import read_matching
 from mtpalette.io.runfile import Run, check_output_folders, file_record, write_csv, write_jsonl
 from mtpalette.metaeval.candidates import ONE_REFERENCE, CandidateLists, compare_candidates
 from mtpalette.metaeval.external import (
+    ExternalMetric,
     export_orange_scores,
     external_comparisons,
     reference_names,
@@ -157,8 +158,12 @@ class OrangeOutputs(TableOutputs):
     curve_plot: Path | None = None
     errors: Path | None = None
     errors_max: int = 20
+    #: write --export-scores in mt-metrics-eval's layout for this language pair
+    export_mtme: str | None = None
 
     def validate(self) -> None:
+        if self.export_mtme is not None and self.export_scores is None:
+            raise UserInputError("--export-mtme LP names the layout of --export-scores DIR")
         if self.errors_max < 0 or (self.curve_step is not None and self.curve_step < 1):
             raise UserInputError(
                 "--max-candidates and --curve-step must be positive, --errors-max 0 or more"
@@ -310,7 +315,21 @@ def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
                 )  # fmt: skip
             comparisons += [external_comparisons(lists, m, oracle=oracle) for m in external]
     if out.export_scores is not None:
-        export = export_all(out.export_scores, parsed, lambda m: export_orange_scores(lists, m))
+        rows = lambda m: export_orange_scores(lists, m)  # noqa: E731
+        if out.export_mtme is not None:
+            from mtpalette.io.mtme import write_mtme_rows
+
+            names = reference_names(lists, lists.n_refs)
+            export = [
+                path
+                for m in parsed
+                if not isinstance(m, ExternalMetric)
+                for path in write_mtme_rows(
+                    out.export_scores, out.export_mtme, file_stem(m.spec), rows(m), names
+                )
+            ]
+        else:
+            export = export_all(out.export_scores, parsed, rows)
         for path in export:
             feedback.note(f"wrote {path}")
     common = dict(ties=run.ties, min_candidates=run.min_candidates)

@@ -198,6 +198,14 @@ OutDirOpt = Annotated[
 ]
 JsonOpt = Annotated[Path | None, opt("--json", panel=OUTPUTS, help="Run file (JSON).")]
 ExportScoresOpt = Annotated[Path | None, opt("--export-scores", panel=OUTPUTS, help=EXPORT_HELP)]
+ExportMtmeOpt = Annotated[
+    str | None,
+    opt(
+        "--export-mtme",
+        panel=OUTPUTS,
+        help="--export-scores in mt-metrics-eval's layout, for this language pair (zh-en).",
+    ),
+]
 ReportOpt = Annotated[
     Path | None, opt("--report", panel=OUTPUTS, help="Also write an HTML report.")
 ]
@@ -314,6 +322,7 @@ TABLE_OUTPUTS: Group = {
 #: the files of an ORANGE run (an OrangeOutputs)
 ORANGE_OUTPUTS: Group = {
     **TABLE_OUTPUTS,
+    "export_mtme": (ExportMtmeOpt, None),
     "curve_step": (CurveStepOpt, None),
     "curve_csv": (CurveCsvOpt, None),
     "curve_plot": (CurvePlotOpt, None),
