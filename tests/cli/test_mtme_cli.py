@@ -79,3 +79,21 @@ def test_scores_take_mtme_files_as_they_are(monkeypatch, capsys):
         monkeypatch, capsys, *common, "--scores", f"s={stored / 'BLEU-refB.sys.score'}"
     )
     assert code == 2 and "sys-level scores" in err
+
+
+def test_orange_reads_the_folder(monkeypatch, capsys, tmp_path):
+    """``orange --mtme DIR --lp``: every reference of the pair, every system output but the
+    references, the same ORANGE as the same files named one by one."""
+    outputs = FOLDER / "system-outputs" / "zh-en"
+    refs = [FOLDER / "references" / f"zh-en.{r}.txt" for r in ("refA", "refB")]
+    systems = sorted(p for p in outputs.iterdir() if p.stem not in ("refA", "refB"))
+    common = ["-m", "chrf", "--bootstrap", "0"]
+    by_folder, by_files = tmp_path / "a.json", tmp_path / "b.json"
+    code, _, err = run(monkeypatch, capsys, "orange", "--mtme", FOLDER, "--lp", "zh-en",
+                       *common, "--json", by_folder)  # fmt: skip
+    assert code == 0, err
+    code, _, err = run(monkeypatch, capsys, "orange", "-r", *refs, "-s", *systems, *common,
+                       "--json", by_files)  # fmt: skip
+    assert code == 0, err
+    a, b = (json.loads(p.read_text())["results"]["table"]["rows"] for p in (by_folder, by_files))
+    assert [(r["metric"], r["orange"]) for r in a] == [(r["metric"], r["orange"]) for r in b]

@@ -73,16 +73,40 @@ class CandidateInputs(Description):
     systems_dir: Path | None = None
     systems_glob: str = "*"
     exclude: list[str] = field(default_factory=list)
+    #: an mt-metrics-eval folder and language pair: its references and system outputs
+    mtme: Path | None = None
+    lp: str | None = None
 
     def validate(self) -> None:
+        if self.mtme is not None:
+            if self.refs or self.nbest or self.systems or self.systems_dir:
+                raise UserInputError("--mtme replaces --refs, --nbest, --systems, --systems-dir")
+            if self.lp is None:
+                raise UserInputError("--mtme needs the language pair: --lp (e.g. --lp zh-en)")
+            return
         given = sum(x is not None and x != [] for x in (self.nbest, self.systems, self.systems_dir))
         if given != 1:
             raise UserInputError(
                 "give the candidates once: --nbest FILE, --systems FILE... or --systems-dir DIR"
             )
 
+    def _mtme_set(self):
+        if getattr(self, "_evs", None) is None:
+            evs = read_mtme_set(self.mtme, self.lp, judged_only=False)
+            _stderr(evs.left_out_line())
+            self._evs = evs
+        return self._evs
+
+    def ref_names(self) -> list[str]:
+        """A name per reference: the file names, or the folder's reference names."""
+        if self.mtme is not None:
+            return list(self._mtme_set().refs)
+        return [Path(p).name for p in self.refs]
+
     def read_refs(self) -> list[list[str]]:
         """The reference files' lines, every file as long as the first."""
+        if self.mtme is not None:  # every reference of the folder (a missing line is "")
+            return [[t or "" for t in lines] for lines in self._mtme_set().refs.values()]
         ref_lines = [read_lines(p) for p in self.refs]
         for path, lines in zip(self.refs[1:], ref_lines[1:], strict=True):
             if len(lines) != len(ref_lines[0]):
@@ -98,7 +122,11 @@ class CandidateInputs(Description):
         """The candidate lists and the files they were read from."""
         self.validate()
         ref_lines = self.read_refs() if ref_lines is None else ref_lines
-        names = [Path(p).name for p in self.refs]
+        names = self.ref_names()
+        if self.mtme is not None:
+            evs = self._mtme_set()
+            outputs = dict(zip(evs.systems, evs.texts(), strict=True))
+            return CandidateLists.from_systems(outputs, ref_lines, ref_names=names), []
         if self.nbest is not None:
             nbest = read_nbest(self.nbest, fmt=self.nbest_format)
             lists = CandidateLists.from_nbest(

@@ -283,8 +283,8 @@ def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
         [out.json, out.csv, out.curve_csv, out.curve_plot, out.errors, out.report],
         made=[out.out_dir, None if chunking is None else chunking.run_dir],
     )
-    refs = run.candidates.refs
     ref_lines = run.candidates.read_refs()
+    refs = ref_lines
     if len(refs) < 2 and run.limited is None:
         raise UserInputError(ONE_REFERENCE)
     if run.limited is not None and len(refs) != 1:
@@ -442,7 +442,7 @@ def _record(run: OrangeRun, result: OrangeResult, files: list[Path]) -> Run:
     return Run(
         "orange",
         inputs={
-            "refs": [file_record(p) for p in run.candidates.refs],
+            "refs": [file_record(p) for p in run.candidates.refs] or run.candidates.ref_names(),
             "candidates": {
                 "kind": lists.info.get("kind"),
                 "files": [file_record(p) for p in files],

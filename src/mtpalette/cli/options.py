@@ -126,7 +126,8 @@ StrictMtmeOpt = Annotated[
 
 # ----- ORANGE and Limited ORANGE ----------------------------------------------------------
 OrangeRefsOpt = Annotated[
-    list[Path], opt("--refs", "-r", panel=INPUTS, help="Reference files, 2 or more: -r A B.")
+    list[Path] | None,
+    opt("--refs", "-r", panel=INPUTS, help="Reference files, 2 or more: -r A B."),
 ]
 MinCandidatesOpt = Annotated[
     int, opt("--min-candidates", panel=INPUTS, help="Leave out shorter lists.")

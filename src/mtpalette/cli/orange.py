@@ -28,7 +28,9 @@ from mtpalette.cli.tables import show_orange
     o.NBEST, o.SYSTEM_FILES, o.METRIC_SPECS, o.TEXT, o.ORANGE_SETTINGS, o.RESAMPLING_OPTIONS,
     o.ORANGE_OUTPUTS, o.LIMITED_OPTIONS, o.CHUNKING_OPTIONS, o.QUIET,
 )  # fmt: skip
-def orange(refs: o.OrangeRefsOpt, **options) -> None:
+def orange(
+    refs: o.OrangeRefsOpt = None, mtme: o.MtmeOpt = None, lp: o.LpOpt = None, **options
+) -> None:
     """Rank the references among candidate translations (ORANGE, Lin and Och 2004).
 
     Examples: `mtpalette orange -r refA.txt refB.txt --systems-dir outputs/ -m 'bleus:1..9' wer
@@ -40,8 +42,9 @@ def orange(refs: o.OrangeRefsOpt, **options) -> None:
     console = Console(stderr=True, quiet=options["quiet"])
     limited = o.fill(LimitedFeatures, options) if options["pivot"] is not None else None
     chunked = options["run_dir"] is not None or options["resume"]
+    inputs = o.fill(CandidateInputs, options, refs=list(refs or []), mtme=mtme, lp=lp)
     run = o.fill(
-        OrangeRun, options, candidates=o.fill(CandidateInputs, options, refs=list(refs)),
+        OrangeRun, options, candidates=inputs,
         limited=limited, chunking=o.fill(Chunking, options) if chunked else None,
         outputs=o.fill(OrangeOutputs, options),
     )  # fmt: skip
