@@ -47,3 +47,23 @@ def real_pairs(ted_zhen, ted_ende):
         hyps = [line for name in names for line in systems[name]]
         out[key] = (hyps, [ref * len(names) for ref in refs])
     return out
+
+
+@pytest.fixture
+def cli(monkeypatch, capsys):
+    """Run the real entry point in-process: ``cli(*args)`` gives (exit code, stdout, stderr)."""
+    import sys
+
+    from mtpalette.cli.app import main
+
+    def run(*args):
+        monkeypatch.setattr(sys, "argv", ["mtpalette", *map(str, args)])
+        try:
+            main()
+            code = 0
+        except SystemExit as exc:
+            code = exc.code or 0
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return run

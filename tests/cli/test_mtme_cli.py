@@ -8,31 +8,17 @@ pair) has human scores for all but one system; its standard reference of zh-en i
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from mtpalette.cli.app import main
-
 FOLDER = Path(__file__).parents[1] / "data" / "mtme_folder" / "wmt21.tedtalks"
 
 
-def run(monkeypatch, capsys, *args):
-    monkeypatch.setattr(sys, "argv", ["mtpalette", *map(str, args)])
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def test_correlate_reads_a_folder_as_mtme_does(monkeypatch, capsys, tmp_path):
+def test_correlate_reads_a_folder_as_mtme_does(cli, tmp_path):
     args = ["correlate", "--mtme", FOLDER, "--lp", "zh-en", "-m", "chrf"]
     args += ["--mtme-metrics", "chrF", "sentBLEU", "--bootstrap", "100", "--permutations", "100"]
-    code, out, err = run(monkeypatch, capsys, *args, "--out-dir", tmp_path / "run")
+    code, out, err = cli(*args, "--out-dir", tmp_path / "run")
     assert code == 0, err
     assert "12 of 15 systems evaluated" in err
     assert "metricsystem5 (no mqm seg scores)" in err
@@ -44,8 +30,8 @@ def test_correlate_reads_a_folder_as_mtme_does(monkeypatch, capsys, tmp_path):
     assert "sentBLEU-refB" in rows
 
 
-def test_strict_keeps_the_old_refusal(monkeypatch, capsys):
-    code, _, err = run(monkeypatch, capsys, "correlate", "--mtme", FOLDER, "--lp", "zh-en",
+def test_strict_keeps_the_old_refusal(cli):
+    code, _, err = cli("correlate", "--mtme", FOLDER, "--lp", "zh-en",
                        "--strict-mtme")  # fmt: skip
     assert code == 2 and "metricsystem5" in err
 
@@ -59,29 +45,27 @@ def test_strict_keeps_the_old_refusal(monkeypatch, capsys):
         ([], "--lp"),
     ],
 )
-def test_bad_folder_requests_are_refused(monkeypatch, capsys, extra, message):
-    code, _, err = run(monkeypatch, capsys, "correlate", "--mtme", FOLDER, *extra)
+def test_bad_folder_requests_are_refused(cli, extra, message):
+    code, _, err = cli("correlate", "--mtme", FOLDER, *extra)
     assert code == 2 and message in err and "Traceback" not in err
 
 
-def test_scores_take_mtme_files_as_they_are(monkeypatch, capsys):
+def test_scores_take_mtme_files_as_they_are(cli):
     """A header-less MTME score file by its literal path, and with {ref}: once refused ("needs
     {ref} in the path", "no column 'system'") or expanded to BLEU-zh-en.refA...."""
     stored = FOLDER / "metric-scores" / "zh-en"
     common = ["correlate", "--mtme", FOLDER, "--lp", "zh-en", "-m", "chrf"]
     common += ["--bootstrap", "100", "--permutations", "100"]
     for path in (stored / "chrF-refB.seg.score", str(stored / "chrF-{ref}.seg.score")):
-        code, out, err = run(monkeypatch, capsys, *common, "--scores", f"stored={path}")
+        code, out, err = cli(*common, "--scores", f"stored={path}")
         assert code == 0, err
         rows = {ln.split("\t")[0]: ln.split("\t")[1] for ln in out.splitlines() if "\t" in ln}
         assert rows["stored"] == rows["chrf"]
-    code, _, err = run(
-        monkeypatch, capsys, *common, "--scores", f"s={stored / 'BLEU-refB.sys.score'}"
-    )
+    code, _, err = cli(*common, "--scores", f"s={stored / 'BLEU-refB.sys.score'}")
     assert code == 2 and "sys-level scores" in err
 
 
-def test_orange_reads_the_folder(monkeypatch, capsys, tmp_path):
+def test_orange_reads_the_folder(cli, tmp_path):
     """``orange --mtme DIR --lp``: every reference of the pair, every system output but the
     references, the same ORANGE as the same files named one by one."""
     outputs = FOLDER / "system-outputs" / "zh-en"
@@ -89,10 +73,10 @@ def test_orange_reads_the_folder(monkeypatch, capsys, tmp_path):
     systems = sorted(p for p in outputs.iterdir() if p.stem not in ("refA", "refB"))
     common = ["-m", "chrf", "--bootstrap", "0"]
     by_folder, by_files = tmp_path / "a.json", tmp_path / "b.json"
-    code, _, err = run(monkeypatch, capsys, "orange", "--mtme", FOLDER, "--lp", "zh-en",
+    code, _, err = cli("orange", "--mtme", FOLDER, "--lp", "zh-en",
                        *common, "--json", by_folder)  # fmt: skip
     assert code == 0, err
-    code, _, err = run(monkeypatch, capsys, "orange", "-r", *refs, "-s", *systems, *common,
+    code, _, err = cli("orange", "-r", *refs, "-s", *systems, *common,
                        "--json", by_files)  # fmt: skip
     assert code == 0, err
     a, b = (json.loads(p.read_text())["results"]["table"]["rows"] for p in (by_folder, by_files))

@@ -5,32 +5,18 @@ tests/metaeval/test_tasks.py)."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from mtpalette.cli.app import main
-
 FOLDER = Path(__file__).parents[1] / "data" / "mtme_folder" / "wmt21.tedtalks"
 
 
-def run(monkeypatch, capsys, *args):
-    monkeypatch.setattr(sys, "argv", ["mtpalette", *map(str, args)])
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def test_stored_and_computed_metrics_in_one_task_set(monkeypatch, capsys, tmp_path):
+def test_stored_and_computed_metrics_in_one_task_set(cli, tmp_path):
     out = tmp_path / "wmt.json"
     args = ["wmt", "--mtme", FOLDER, "--task-set", "wmt24", "--lp", "en-de,zh-en", "-m", "chrf"]
     args += ["--mtme-metrics", "chrF", "sentBLEU", "-k", "20", "--json", out]
-    code, stdout, err = run(monkeypatch, capsys, *args)
+    code, stdout, err = cli(*args)
     assert code == 0, err
     result = json.loads(out.read_text())
     assert [t["task"]["corr_fcn"] for t in result["tasks"]] == ["pce", "KendallWithTiesOpt"] * 2
@@ -46,13 +32,13 @@ def test_stored_and_computed_metrics_in_one_task_set(monkeypatch, capsys, tmp_pa
     assert "Global ranking" in stdout
 
 
-def test_a_task_file_with_mtme_field_names(monkeypatch, capsys, tmp_path):
+def test_a_task_file_with_mtme_field_names(cli, tmp_path):
     tasks = tmp_path / "tasks.json"
     tasks.write_text(json.dumps([
         {"lang": "zh-en", "level": "seg", "corr_fcn": "pearson", "avg_by": "item", "weight": 2},
         {"lang": "zh-en", "level": "sys", "corr_fcn": "pearson", "weight": 1},
     ]))  # fmt: skip
-    code, stdout, err = run(monkeypatch, capsys, "wmt", "--mtme", FOLDER, "--tasks", tasks,
+    code, stdout, err = cli("wmt", "--mtme", FOLDER, "--tasks", tasks,
                             "--mtme-metrics", "chrF", "sentBLEU")  # fmt: skip
     assert code == 0, err
     assert "zh-en seg pearson (avg_by item, k 1000) (weight 0.667)" in stdout
@@ -67,6 +53,6 @@ def test_a_task_file_with_mtme_field_names(monkeypatch, capsys, tmp_path):
         (["-k", "-1"], "-k"),
     ],
 )
-def test_bad_requests_are_refused(monkeypatch, capsys, extra, message):
-    code, _, err = run(monkeypatch, capsys, "wmt", "--mtme", FOLDER, "-m", "chrf", *extra)
+def test_bad_requests_are_refused(cli, extra, message):
+    code, _, err = cli("wmt", "--mtme", FOLDER, "-m", "chrf", *extra)
     assert code == 2 and message in err and "Traceback" not in err
