@@ -128,7 +128,14 @@ def run_wmt(run: WmtRun, feedback: Feedback = SILENT) -> WmtResult:
         signatures.update(sigs)
     total = sum(max(t.k, 1) for t in ts.tasks)
     feedback.note(f"{len(ts.tasks)} task(s) over {len(lps)} language pair(s), {total} resamples")
-    result = ts.run(data, seed=run.seed, draws=run.draws)
+    with feedback.steps("significance tests") as step:
+        progress = None
+        if step is not None:  # the metric-pair tests of each task, task after task
+
+            def progress(task: int, done: int, total: int) -> None:
+                step(done, total, f"task {task + 1}/{len(ts.tasks)}")
+
+        result = ts.run(data, seed=run.seed, draws=run.draws, progress=progress)
     names = [f"{t.lang} {t.level} {t.corr_fcn} (avg_by {t.avg_by}, k {t.k})" for t in ts.tasks]
     outputs: dict[str, str] = {}
     if run.json is not None:
