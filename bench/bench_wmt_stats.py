@@ -7,9 +7,11 @@ Usage: python bench/bench_wmt_stats.py [--style wmt24|wmt23] [--k 30] [--block-s
 Data: the bundled WMT21 TED MQM data (en-de, zh-en; 13 systems x 529 segments) with the four
 sacrebleu metrics of ``tests/data/mtme_tasks/inputs.json.gz``. ``--extra N`` adds N derived
 metrics (a stored metric plus Gaussian noise, rounded like the others) to measure how the
-cost grows with metric pairs; say so when quoting numbers. mt-metrics-eval runs from
-``/tmp/mtme_src`` in ``/work/mtme-venv`` (see scripts/mtme_tasks_golden.py; skipped with a
-message when absent); a run stopped at ``--mtme-timeout`` is reported as a lower bound.
+cost grows with metric pairs; say so when quoting numbers. mt-metrics-eval runs from the
+checkout named by ``$MTME_SRC`` with the Python named by ``$MTME_PYTHON`` (a virtual
+environment with its dependencies; see scripts/mtme_tasks_golden.py; skipped with a message
+when either is unset or absent); a run stopped at ``--mtme-timeout`` is reported as a lower
+bound.
 mtpalette runs with mt-metrics-eval's draws (``mtme``: equal results) and with
 ``independent`` draws.
 """
@@ -27,8 +29,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 INPUTS = REPO / "tests" / "data" / "mtme_tasks" / "inputs.json.gz"
-MTME_SRC = Path(os.environ.get("MTME_SRC", "/tmp/mtme_src"))
-MTME_PY = Path(os.environ.get("MTME_PYTHON", "/work/mtme-venv/bin/python"))
+#: an mt-metrics-eval checkout and the Python that runs it (no default: every machine differs)
+MTME_SRC = Path(os.environ.get("MTME_SRC", "")) if os.environ.get("MTME_SRC") else None
+MTME_PY = Path(os.environ.get("MTME_PYTHON", "")) if os.environ.get("MTME_PYTHON") else None
 
 
 def load(extra: int) -> dict:
@@ -145,11 +148,14 @@ def main() -> None:
     indep = argparse.Namespace(**{**vars(args), "draws": "independent"})
     wall_i, res_i = run_child("mtpalette", indep, None)
     rows.append(("mtpalette (independent draws)", wall_i, res_i))
-    if MTME_PY.exists() and MTME_SRC.exists():
+    if MTME_PY is not None and MTME_SRC is not None and MTME_PY.exists() and MTME_SRC.exists():
         wall_m, res_m = run_child("mtme", args, args.mtme_timeout)
         rows.append(("mt-metrics-eval", wall_m, res_m))
     else:
-        print(f"mt-metrics-eval not found ({MTME_PY}, {MTME_SRC}): skipped")
+        print(
+            "mt-metrics-eval not found: set MTME_SRC (its checkout) and MTME_PYTHON (a Python "
+            f"with its dependencies); now {MTME_SRC}, {MTME_PY}: skipped"
+        )
         res_m = None
     for name, w, r in rows:
         if r:

@@ -14,8 +14,8 @@ mt-metrics-eval runs here with ``OPENBLAS_NUM_THREADS=1``.
 
 Usage::
 
-    OPENBLAS_NUM_THREADS=1 PYTHONPATH=/tmp/mtme_src \\
-        /work/mtme-venv/bin/python scripts/mtme_cases.py
+    OPENBLAS_NUM_THREADS=1 PYTHONPATH=$MTME_SRC \\
+        $MTME_PYTHON scripts/mtme_cases.py
 """
 
 from __future__ import annotations

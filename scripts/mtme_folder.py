@@ -28,12 +28,12 @@ then ``stats.Correlation`` (Pearson, Kendall tau-b, KendallVariants) and
 Usage (from the repository root)::
 
     python scripts/mtme_folder.py build --out tests/data/mtme_folder --docs 3 --per-doc 12
-    PYTHONPATH=/tmp/mtme_src /work/mtme-venv/bin/python scripts/mtme_folder.py golden \\
+    PYTHONPATH=$MTME_SRC $MTME_PYTHON scripts/mtme_folder.py golden \\
         tests/data/mtme_folder > tests/data/mtme_folder/golden.json
-    PYTHONPATH=/tmp/mtme_src /work/mtme-venv/bin/python scripts/mtme_folder.py small \\
+    PYTHONPATH=$MTME_SRC $MTME_PYTHON scripts/mtme_folder.py small \\
         > tests/data/mtme_folder/small_golden.json
 
-``PYTHONPATH=/tmp/mtme_src python scripts/mtme_folder.py meta`` (mtpalette's environment)
+``PYTHONPATH=$MTME_SRC python scripts/mtme_folder.py meta`` (mtpalette's environment)
 checks that :data:`mtpalette.io.mtme_meta.BUILTIN` equals MTME's ``meta_info.DATA`` (177 test
 set/language pair entries at 68a481a).
 
@@ -43,8 +43,9 @@ from MTME's meta_info, ``esa-human1``/``esa-human2``, document/domain/system lev
 ``.rating`` files, WMT24++'s JSON Lines layout) and records what MTME reads from each and which
 systems its ``GetCorrelations`` keeps.
 
-(``/tmp/mtme_src``: mt-metrics-eval at 68a481aea1a787392d55af8f76ac8ef40c5f4664; its venv
-needs numpy, scipy, dacite, absl-py; ``apache_beam`` is replaced by an empty module.)
+(``$MTME_SRC``: a checkout of mt-metrics-eval at 68a481aea1a787392d55af8f76ac8ef40c5f4664;
+``$MTME_PYTHON``: a Python with numpy, scipy, dacite and absl-py; ``apache_beam`` is replaced
+by an empty module.)
 Without ``--docs`` the whole annotated set (529 segments per pair) is written.
 """
 
@@ -226,7 +227,7 @@ def golden(folder: Path) -> dict:
             "evs.SetOutlierSysNames(outliers); data.GetCorrelations(evs, level, {ref}, set(), "
             "include_human, False, 'std', False); stats.Correlation.{Pearson, Kendall, "
             "KendallVariants}; stats.Agreement; stats.KendallWithTiesOpt(sample_rate=1.0)",
-            "command": "PYTHONPATH=/tmp/mtme_src /work/mtme-venv/bin/python "
+            "command": "PYTHONPATH=$MTME_SRC $MTME_PYTHON "
             "scripts/mtme_folder.py golden tests/data/mtme_folder",
         },
         "configs": [],

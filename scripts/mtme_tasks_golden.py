@@ -22,8 +22,8 @@ mt-metrics-eval runs here with ``OPENBLAS_NUM_THREADS=1``.
 Usage (two steps: sacrebleu lives in mtpalette's environment, mt-metrics-eval in its own)::
 
     .venv/bin/python scripts/mtme_tasks_golden.py scores      # writes inputs.json.gz
-    OPENBLAS_NUM_THREADS=1 PYTHONPATH=/tmp/mtme_src \\
-        /work/mtme-venv/bin/python scripts/mtme_tasks_golden.py
+    OPENBLAS_NUM_THREADS=1 PYTHONPATH=$MTME_SRC \\
+        $MTME_PYTHON scripts/mtme_tasks_golden.py
 """
 
 from __future__ import annotations
