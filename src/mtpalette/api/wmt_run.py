@@ -15,7 +15,6 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -153,24 +152,18 @@ def _pair_data(
     systems = list(evs.systems)
     human: dict[str, dict[str, Any]] = {}
     for level, by_name in evs.human_scores.items():
-        for name, by_system in by_name.items():
-            human.setdefault(name, {})[level] = _matrix(by_system, systems, level)
+        for name in by_name:
+            human.setdefault(name, {})[level] = _vector(evs.human_matrix(level, name), level)
+    primary = evs.meta.primary_metrics | (evs.meta.baseline_metrics or frozenset())
     metrics: dict[str, dict[str, Any]] = {}
     for stored in evs.metrics.values():
-        if (
-            run.primary
-            and evs.meta.primary_metrics
-            and stored.basename
-            not in (evs.meta.primary_metrics | (evs.meta.baseline_metrics or frozenset()))
-        ):
+        if run.primary and evs.meta.primary_metrics and stored.basename not in primary:
             continue
-        if all(s in by_system for by_system in stored.scores.values() for s in systems):
-            # by base name, as mt-metrics-eval's tasks name them (its DisplayName): one
-            # metric across language pairs whose standard references differ
-            metrics[stored.basename + ("" if stored.refs else "[noref]")] = {
-                level: _matrix(by_system, systems, level)
-                for level, by_system in stored.scores.items()
-            }
+        # by base name, as mt-metrics-eval's tasks name them (its DisplayName): one metric
+        # across language pairs whose standard references differ
+        metrics[stored.basename + ("" if stored.refs else "[noref]")] = {
+            level: _vector(evs.metric_matrix(stored.name, level), level) for level in stored.scores
+        }
     signatures = {}
     if run.metrics:
         computed, signatures = _computed(evs, systems, run, feedback)
@@ -184,13 +177,10 @@ def _pair_data(
     return LanguagePairData(systems, human, metrics, dict(evs.meta.std_gold)), signatures
 
 
-def _matrix(by_system: dict[str, np.ndarray], systems: Sequence[str], level: str) -> np.ndarray:
-    rows = [np.asarray(by_system.get(s, []), dtype=np.float64) for s in systems]
-    width = max((len(r) for r in rows), default=0)
-    out = np.full((len(systems), width), np.nan)
-    for k, r in enumerate(rows):
-        out[k, : len(r)] = r
-    return out[:, 0] if level == "sys" else out
+def _vector(matrix: np.ndarray, level: str) -> np.ndarray:
+    """A level's ``(systems, items)`` matrix as the task engine takes it: one number per
+    system at ``sys`` level."""
+    return matrix[:, 0] if level == "sys" else matrix
 
 
 def _computed(evs: MtmeSet, systems: list[str], run: WmtRun, feedback: Feedback):
