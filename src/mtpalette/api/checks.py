@@ -256,17 +256,27 @@ def check_distinct_references(streams: Sequence[Sequence[str | None]], names: Se
         seen[key] = name
 
 
-def reference_copies(
+def drop_reference_copies(
     systems: Mapping[str, Sequence[str]],
     streams: Sequence[Sequence[str | None]],
     names: Sequence[str],
-) -> dict[str, str]:
-    """``{system: reference name}`` of the systems whose every line equals a reference's.
+    note: Callable[[str], None],
+) -> dict[str, Sequence[str]]:
+    """``systems`` without those whose every line equals a reference's (said in one ``note``):
+    a reference is not a system (ORANGE would rank it against itself, scoring gives 100).
 
     Examples
     --------
-    >>> reference_copies({"A": ["x", "y"], "B": ["x", "z"]}, [["x", "y"]], ["ref.txt"])
-    {'A': 'ref.txt'}
+    >>> drop_reference_copies({"A": ["x", "y"], "B": ["x", "z"]}, [["x", "y"]], ["ref.txt"],
+    ...                       print)
+    note: left out, a copy of a reference: A (= ref.txt)
+    {'B': ['x', 'z']}
     """
     by_text = {tuple(s): n for s, n in zip(streams, names, strict=True)}
-    return {sys: by_text[tuple(out)] for sys, out in systems.items() if tuple(out) in by_text}
+    copies = {sys: by_text[tuple(out)] for sys, out in systems.items() if tuple(out) in by_text}
+    if copies:
+        note(
+            "note: left out, a copy of a reference: "
+            + ", ".join(f"{s} (= {r})" for s, r in copies.items())
+        )
+    return {s: out for s, out in systems.items() if s not in copies}

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtpalette.api.checks import check_distinct_references, reference_copies
+from mtpalette.api.checks import check_distinct_references, drop_reference_copies
 from mtpalette.api.description import Description
 from mtpalette.api.folders import read_mtme_set
 from mtpalette.errors import UserInputError
@@ -147,16 +147,11 @@ class CandidateInputs(Description):
         if not files:
             raise UserInputError("no system file left once the references are set aside")
         outputs = read_systems(files, system_names(files))
-        copies = reference_copies(outputs, ref_lines, names)
-        if copies:  # a reference among the candidates: ORANGE would rank it against itself
-            _stderr(
-                "note: left out, a copy of a reference: "
-                + ", ".join(f"{s} (= {r})" for s, r in copies.items())
-            )
-            files = [f for f, s in zip(files, outputs, strict=True) if s not in copies]
-            outputs = {s: o for s, o in outputs.items() if s not in copies}
-            if not outputs:
-                raise UserInputError("every system is a copy of a reference")
+        kept = drop_reference_copies(outputs, ref_lines, names, _stderr)
+        if not kept:
+            raise UserInputError("every system is a copy of a reference")
+        files = [f for f, s in zip(files, outputs, strict=True) if s in kept]
+        outputs = kept
         return CandidateLists.from_systems(outputs, ref_lines, ref_names=names), files
 
 

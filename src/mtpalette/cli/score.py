@@ -25,7 +25,7 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from mtpalette.api.checks import check_distinct_references, reference_copies
+from mtpalette.api.checks import check_distinct_references, drop_reference_copies
 from mtpalette.api.paired import SACREBLEU_SEED, compare_scored
 from mtpalette.api.scoring import score_systems
 from mtpalette.cli.backend_opts import BackendOption
@@ -443,14 +443,10 @@ def _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source):
     check_distinct_references(ref_streams, [display_name(p) for p in refs])
     systems = dict(zip(_names(paths), outputs, strict=True))
     if systems_dir is not None:  # a reference's copy in the folder is not a system
-        copies = reference_copies(systems, ref_streams, [display_name(p) for p in refs])
-        if copies:
-            typer.echo(
-                "note: left out, a copy of a reference: "
-                + ", ".join(f"{s} (= {r})" for s, r in copies.items()),
-                err=True,
-            )
-            systems = {s: o for s, o in systems.items() if s not in copies}
+        names = [display_name(p) for p in refs]
+        systems = drop_reference_copies(
+            systems, ref_streams, names, lambda text: typer.echo(text, err=True)
+        )
     return systems, ref_streams
 
 

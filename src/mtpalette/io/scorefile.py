@@ -36,7 +36,7 @@ from mtpalette.errors import UserInputError, shortened
 from mtpalette.io.mtme_files import read_score_file
 from mtpalette.io.plain import display_name
 from mtpalette.io.runfile import atomic_writer
-from mtpalette.io.tabular import _rows, cell_float, table_format
+from mtpalette.io.tabular import cell_float, rows, table_format
 
 Key = tuple[str, int, str]
 
@@ -124,7 +124,7 @@ def read_scores(path: str | Path, *, fmt: str | None = None) -> ScoreFile:
     0.5
     """
     out = ScoreFile(display_name(path))
-    for (name, line), row in _rows(path, ["system", "segment", "score"], fmt):
+    for (name, line), row in rows(path, ["system", "segment", "score"], fmt=fmt):
         system = str(row["system"]).strip()
         if not system:
             raise UserInputError("empty system name", path=name, line=line)

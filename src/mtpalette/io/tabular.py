@@ -104,7 +104,7 @@ def read_columns(
     [['a b'], ['a c']]
     """
     out: list[list[str]] = [[] for _ in columns]
-    for where, row in _rows(path, columns, fmt, quoting):
+    for where, row in rows(path, columns, fmt=fmt, quoting=quoting):
         for column, col in zip(out, columns, strict=True):
             column.append(_string(row[col], col, where))
     return out
@@ -143,7 +143,7 @@ def read_segments(
         raise UserInputError(f"column {hyp_col!r} is given as the hypotheses and as a reference")
     hyps: list[str] = []
     per_segment: list[list[str]] = []
-    for where, row in _rows(path, [hyp_col, *ref_cols], fmt, quoting):
+    for where, row in rows(path, [hyp_col, *ref_cols], fmt=fmt, quoting=quoting):
         hyps.append(_string(row[hyp_col], hyp_col, where))
         refs: list[str] = []
         for col in ref_cols:
@@ -154,13 +154,6 @@ def read_segments(
     n_refs = max(len(r) for r in per_segment)
     streams = [[r[k] if k < len(r) else None for r in per_segment] for k in range(n_refs)]
     return hyps, streams
-
-
-def _rows(
-    path: str | Path, columns: Sequence[str], fmt: str | None, quoting: str = "auto"
-) -> Iterator[tuple[tuple[str, int], dict[str, Any]]]:
-    """``((file, line), row)`` for every data row, checked to have ``columns``."""
-    yield from rows(path, columns, fmt=fmt, quoting=quoting)
 
 
 def rows(
