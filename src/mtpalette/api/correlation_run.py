@@ -165,9 +165,7 @@ def correlate(
     )
     parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
     if baselines and level == "segment":
-        given = {m.spec for m in parsed}
-        extra = [s for s in BASELINE_SPECS if s not in given]
-        parsed += parse_specs(extra, tokenize=tokenize, lowercase=lowercase)
+        parsed += _baselines(parsed, tokenize, lowercase)
     return checked(
         correlation_table,
         data,
@@ -332,7 +330,8 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
         scores = (score_segments(data, parsed) if parsed else []) + [
             external_segment_scores(data, m) for m in external
         ]
-        base = _baselines(run, parsed) if run.level == "segment" and run.baselines else []
+        segment = run.level == "segment" and run.baselines
+        base = _baselines(parsed, run.tokenize, run.lowercase) if segment else []
         base_scores = score_segments(data, base) if base else []
         if out.export_scores is not None:
             rows = lambda m: export_segment_scores(data, m)  # noqa: E731
@@ -376,11 +375,11 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
 BASELINE_SPECS = ("len:sign=-1", "len", "lendiff")
 
 
-def _baselines(run: CorrelationRun, parsed: list) -> list:
+def _baselines(parsed: list, tokenize: str, lowercase: bool) -> list:
     """The baseline metrics not already among the run's metrics."""
     given = {m.spec for m in parsed}
     specs = [s for s in BASELINE_SPECS if s not in given]
-    return parse_specs(specs, tokenize=run.tokenize, lowercase=run.lowercase)
+    return parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
 
 
 def _against_baselines(table, data, scores, base_scores, run, feedback: Feedback) -> None:

@@ -31,9 +31,6 @@ if TYPE_CHECKING:
     from mtpalette.io.mtme import MtmeSet
     from mtpalette.metaeval.tasks import LanguagePairData, TaskSet, TaskSetResult
 
-#: the levels a computed metric is scored at
-COMPUTED_LEVELS = ("seg", "sys")
-
 
 @dataclass
 class WmtRun(Description):
