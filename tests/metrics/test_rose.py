@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from mtpalette import sentence_scores
 from mtpalette.cli.app import app
-from mtpalette.cli.train_rose import preference_pairs, rated_features
+from mtpalette.train.rose_data import preference_pairs, rated_features
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
 from mtpalette.io.plain import read_lines

@@ -157,3 +157,36 @@ def test_pos_weights_are_trained_with_the_rest(tmp_path, flag):
     # the file is a metric spec: its parameters give the trained scores
     (m,) = parse_spec(f"blanc:@{tmp_path / 'p.json'}", tokenize="none")
     assert all(getattr(m.blanc, name) == record["params"][name] for name in names)
+
+
+def test_cli_orange_objective_is_the_python_run(tmp_path, cli):
+    # the command is options -> BlancTrainRun -> run_train_blanc: same file from both doors
+    from mtpalette.api.inputs import CandidateInputs
+    from mtpalette.api.train_run import BlancTrainRun, run_train_blanc
+
+    paths = bundled_mqm_ted("zhen")
+    systems = [tmp_path / p.name for p in paths["systems"][:4]]
+    for src, dst in zip(paths["systems"][:4], systems, strict=True):
+        dst.write_text("\n".join(read_lines(src)[:40]) + "\n", encoding="utf-8")
+    refs = [tmp_path / f"ref{i}.txt" for i in range(2)]
+    for src, dst in zip(paths["refs"], refs, strict=True):
+        dst.write_text("\n".join(read_lines(src)[:40]) + "\n", encoding="utf-8")
+    out = tmp_path / "cli.json"
+    args = ["train-blanc", "--objective", "orange", "-r", *map(str, refs), "--systems"]
+    args += [*map(str, systems), "--max-evals", "8", "--restarts", "1", "-q", "-o", str(out)]
+    code, stdout, stderr = cli(*args)
+    assert code == 0, stderr
+    assert "ORANGE (lower is better)" in stdout
+    run = BlancTrainRun(
+        objective="orange",
+        candidates=CandidateInputs(refs=refs, systems=systems),
+        max_evals=8,
+        restarts=1,
+    )
+    py = run_train_blanc(run)
+    record = json.loads(out.read_text())
+    assert record["params"] == py.params.to_dict()
+    assert record["value"] == pytest.approx(py.training.value, rel=1e-12)
+    assert record["default_value"] == pytest.approx(py.default_value, rel=1e-12)
+    code, _, stderr = cli(*args[:3], "-r", refs[0], *args[6:])
+    assert code == 2 and "at least two files" in stderr and "Traceback" not in stderr

@@ -14,7 +14,10 @@
   :func:`run_agreement`);
 * :mod:`~mtpalette.api.pairwise_run` - score matrices of every candidate against every
   reference of its segment, and MBR selection or reranking on them (:func:`pairwise`,
-  :func:`mbr`).
+  :func:`mbr`);
+* :mod:`~mtpalette.api.train_run` - BLANC and ROSE trained on human judgments or ORANGE
+  (:class:`BlancTrainRun`, :func:`run_train_blanc`; :class:`RoseTrainRun`,
+  :func:`run_train_rose`).
 
 A run description (``*Run``) is a dataclass that validates, saves and loads itself
 (:mod:`~mtpalette.api.description`); its ``run_*`` function runs it and returns the result
@@ -67,6 +70,12 @@ EXPORTS = {
     "AgreementRun": "agreement_run",
     "AgreementResult": "agreement_run",
     "run_agreement": "agreement_run",
+    "BlancTrainRun": "train_run",
+    "BlancTrainResult": "train_run",
+    "run_train_blanc": "train_run",
+    "RoseTrainRun": "train_run",
+    "RoseTrainResult": "train_run",
+    "run_train_rose": "train_run",
     "Feedback": "feedback",
     "pairwise": "pairwise_run",
     "mbr": "pairwise_run",

@@ -1,0 +1,348 @@
+"""Training metrics on human judgments or on ORANGE: BLANC's parameters by hill-climbing
+(:mod:`mtpalette.train.blanc`) and ROSE by SVM regression or ranking
+(:mod:`mtpalette.train.rose`), each described by a run that loads its inputs, trains, writes
+the parameter or model file and returns what it found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mtpalette.api.checks import check_resampling
+from mtpalette.api.description import Description
+from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.inputs import CandidateInputs, JudgedInputs
+from mtpalette.errors import UserInputError
+from mtpalette.io.runfile import write_json
+from mtpalette.metrics.blanc import BlancParams
+from mtpalette.train.blanc import (
+    DEFAULT_SPACE,
+    POS_DIMENSIONS,
+    POSMIX_DIMENSION,
+    BlancTraining,
+    HumanObjective,
+    OrangeObjective,
+    train_blanc,
+)
+from mtpalette.train.rose import (
+    FeatureExtractor,
+    RoseModel,
+    SvmSettings,
+    fit_ranking,
+    fit_regression,
+)
+from mtpalette.train.rose_data import pairs_in, preference_pairs, rankings_task, rated_features
+from mtpalette.train.rose_search import grid, search_ranking, search_regression
+from mtpalette.train.split import holdout_split
+
+
+@dataclass
+class BlancTrainRun(Description):
+    """BLANC (alpha, beta, gamma, bf; with ``pos`` the tag weights, with ``posmix`` the mix
+    weight) fitted to human judgments (``objective="human"``, the ``inputs``) or to ORANGE
+    (``objective="orange"``, the ``candidates``), written to ``output`` (a ``blanc:@FILE``).
+
+    Examples
+    --------
+    >>> BlancTrainRun(objective="orange", pos=True).validate()
+    Traceback (most recent call last):
+    mtpalette.errors.UserInputError: --pos, --posmix and --positive-only go with --objective human
+    """
+
+    kind = "train-blanc"
+    objective: str = "human"
+    inputs: JudgedInputs = field(default_factory=JudgedInputs)
+    candidates: CandidateInputs | None = None
+    output: Path | None = None
+    statistic: str = "pearson"
+    level: str = "segment"
+    grouping: str = "none"
+    holdout: float = 0.0
+    holdout_by: str = "docs"
+    n: int = 4
+    gap: str = "max"
+    pos: bool = False
+    posmix: bool = False
+    positive_only: bool = False
+    restarts: int = 4
+    seed: int = 0
+    max_evals: int = 600
+    tokenize: str = "13a"
+    lowercase: bool = False
+
+    def validate(self) -> None:
+        check_resampling(seed=self.seed)
+        if self.restarts < 1 or self.max_evals < 1:
+            raise UserInputError(
+                f"--restarts and --max-evals must be at least 1 "
+                f"(got {self.restarts}, {self.max_evals})"
+            )
+        if self.objective not in ("human", "orange"):
+            raise UserInputError(f"unknown objective {self.objective!r}; expected human or orange")
+        if self.objective == "orange" and (self.pos or self.posmix or self.positive_only):
+            raise UserInputError("--pos, --posmix and --positive-only go with --objective human")
+        few_refs = self.candidates is None or len(self.candidates.refs) < 2
+        if self.objective == "orange" and few_refs:
+            raise UserInputError("--objective orange needs --refs (at least two files)")
+        self.base()
+        super().validate()
+
+    def base(self) -> BlancParams:
+        """The starting parameters (BLANC's defaults with this run's n, gap and POS use)."""
+        try:
+            return BlancParams(
+                n=self.n,
+                gap=self.gap,
+                lw=3.0 if self.pos else None,
+                posmix=0.5 if self.posmix else 0.0,
+            )
+        except ValueError as exc:
+            raise UserInputError(f"bad BLANC setting: {exc}") from None
+
+
+@dataclass
+class BlancTrainResult:
+    """The trained parameters, the objective's value with the default parameters, and the
+    held-out evaluation (``test``) when part of the data was held out."""
+
+    training: BlancTraining
+    default_value: float
+    test: dict[str, Any] | None
+    output: Path | None
+
+    @property
+    def params(self) -> BlancParams:
+        return self.training.params
+
+    def to_dict(self) -> dict[str, Any]:
+        """The parameter file's content (``blanc:@FILE`` reads it)."""
+        record = {**self.training.to_dict(), "default_value": self.default_value}
+        if self.test is not None:
+            record["test"] = self.test
+        return record
+
+
+def run_train_blanc(run: BlancTrainRun, feedback: Feedback = SILENT) -> BlancTrainResult:
+    """Train BLANC as ``run`` says, write its parameter file and return the result."""
+    run.validate()
+    base = run.base()
+    common = dict(base=base, tokenize=run.tokenize, lowercase=run.lowercase)
+    test_obj = split = None
+    if run.objective == "human":
+        data, _, _ = run.inputs.load(note=feedback.warn)
+        train_data, test_data = holdout_split(data, run.holdout, by=run.holdout_by)
+        split = train_data.info.get("split")
+        kw = dict(
+            statistic=run.statistic,
+            level=run.level,
+            grouping=run.grouping,
+            pos_feature=run.pos,
+            posmix_feature=run.posmix,
+            positive_only=run.positive_only,
+            **common,
+        )
+        obj: HumanObjective | OrangeObjective = HumanObjective([train_data], **kw)
+        if test_data is not None:
+            test_obj = HumanObjective([test_data], **kw)
+    else:
+        assert run.candidates is not None  # validate() checked it
+        lists, _ = run.candidates.load()
+        obj = OrangeObjective(lists, **common)
+    space = (
+        *DEFAULT_SPACE,
+        *(POS_DIMENSIONS if run.pos else ()),
+        *((POSMIX_DIMENSION,) if run.posmix else ()),
+    )
+    with feedback.counter("training BLANC", total=run.max_evals) as advance:
+        training = train_blanc(
+            obj,
+            space=space,
+            restarts=run.restarts,
+            seed=run.seed,
+            max_evaluations=run.max_evals,
+            on_evaluation=lambda record: advance(),
+        )
+    default_value = obj.value_of(base)
+    if run.objective == "orange":
+        default_value = -default_value
+    test = None
+    if test_obj is not None:
+        test = {
+            "value": test_obj.value_of(training.params),
+            "default_value": test_obj.value_of(base),
+            "items": test_obj.tasks[0].data.n_items,
+            "split": split,
+        }
+    result = BlancTrainResult(training, default_value, test, run.output)
+    if run.output is not None:
+        write_json(run.output, result.to_dict())
+    return result
+
+
+@dataclass
+class RoseTrainRun(Description):
+    """ROSE fitted to human judgments: ``objective="reg"`` (support vector regression on the
+    scores) or ``"rank"`` (a ranking SVM on preference pairs: those the scores imply, or
+    WMT12's relative ``rankings``); the SVM's C, epsilon, gamma and degree chosen by grouped
+    cross-validation unless given; the model written to ``output`` (a ``rose:@FILE``).
+
+    Examples
+    --------
+    >>> RoseTrainRun(objective="rank", C=0.0).validate()
+    Traceback (most recent call last):
+    mtpalette.errors.UserInputError: --C must be a positive number (got 0.0)
+    """
+
+    kind = "train-rose"
+    objective: str = "reg"
+    inputs: JudgedInputs = field(default_factory=JudgedInputs)
+    rankings: Path | None = None
+    output: Path | None = None
+    lang: str = "en"
+    function_words: str = "fw100"
+    pos: bool = False
+    holdout: float = 0.0
+    loss: str | None = None
+    kernel: str = "linear"
+    epsilon: float | None = None
+    degree: int | None = None
+    gamma: float | None = None
+    approx: str = "auto"
+    components: int = 300
+    C: float | None = None
+    folds: int = 5
+    seed: int = 0
+    tokenize: str = "13a"
+
+    def validate(self) -> None:
+        check_resampling(seed=self.seed)
+        if self.C is not None and (not self.C > 0 or self.C == float("inf")):
+            raise UserInputError(f"--C must be a positive number (got {self.C})")
+        if self.objective not in ("reg", "rank"):
+            raise UserInputError(f"unknown objective {self.objective!r}; expected reg or rank")
+        if self.rankings is not None:
+            i = self.inputs
+            if i.bundled or i.judgments or i.systems or i.mtme:
+                raise UserInputError(
+                    "--rankings replaces --bundled, --judgments, --mtme and --systems"
+                )
+            if i.lp is None or not i.refs or i.systems_dir is None:
+                raise UserInputError("--rankings needs --lp, --refs and --systems-dir")
+        self.settings()
+        super().validate()
+
+    def fixed(self) -> list[str]:
+        """The SVM settings given by hand (left out of the cross-validated search)."""
+        given = {"C": self.C, "epsilon": self.epsilon, "gamma": self.gamma, "degree": self.degree}
+        return [k for k, v in given.items() if v is not None]
+
+    def settings(self) -> SvmSettings:
+        """The SVM settings before the search (checked against the objective)."""
+        return SvmSettings(
+            loss=self.loss,
+            kernel=self.kernel,
+            C=1.0 if self.C is None else self.C,
+            epsilon=self.epsilon,
+            degree=2 if self.degree is None else self.degree,
+            gamma=self.gamma,
+            approx=self.approx,
+            components=self.components,
+            seed=self.seed,
+        ).checked(self.objective)
+
+    def source(self) -> str:
+        """What the model is trained on, as its file records it."""
+        i = self.inputs
+        where = self.rankings or i.judgments or i.mtme or f"bundled MQM TED {i.bundled}"
+        return str(where) + (f" ({i.lp})" if i.lp else "")
+
+
+@dataclass
+class RoseTrainResult:
+    """The trained model (its ``info`` holds the search and any held-out evaluation)."""
+
+    model: RoseModel
+    output: Path | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The model file's content (``rose:@FILE`` reads it)."""
+        return self.model.to_dict()
+
+
+def searched(run: RoseTrainRun) -> str:
+    """The settings the cross-validated search chooses, in words.
+
+    Examples
+    --------
+    >>> searched(RoseTrainRun(C=1.0))
+    'epsilon'
+    >>> searched(RoseTrainRun(C=1.0, epsilon=0.1))
+    'nothing (every parameter given)'
+    """
+    names = list(grid(run.settings(), run.objective, 1, run.fixed())[0])
+    return ", ".join(names) if names else "nothing (every parameter given)"
+
+
+def run_train_rose(run: RoseTrainRun, feedback: Feedback = SILENT) -> RoseTrainResult:
+    """Train ROSE as ``run`` says, write its model file and return the result."""
+    run.validate()
+    settings = run.settings()
+    prefs = None
+    if run.rankings is not None:
+        i = run.inputs
+        assert i.lp is not None and i.refs and i.systems_dir is not None  # validate() checked
+        data, prefs = rankings_task(run.rankings, i.lp, i.refs, i.systems_dir)
+    else:
+        data, _, _ = run.inputs.load(note=feedback.warn)
+    train, test = holdout_split(data, run.holdout)
+    ex = FeatureExtractor(
+        lang=run.lang, pos=run.pos, tokenize=run.tokenize, function_words=run.function_words
+    )
+    feedback.note(f"features of {train.n_rated} rated translations")
+    X, y, _, item = rated_features(train, ex)
+    info: dict[str, Any] = {"trained_on": run.source(), "holdout": run.holdout}
+
+    def show(row: dict[str, Any]) -> None:
+        params = " ".join(f"{k}={v:.4g}" for k, v in row["params"].items())
+        feedback.note(f"  {params}: {row['mean']:.4f} ± {row['sd']:.4f}")
+
+    search = dict(fixed=run.fixed(), folds=run.folds, seed=run.seed, on_setting=show)
+    if run.objective == "rank":
+        b, w = preference_pairs(y, item) if prefs is None else pairs_in(train, prefs)
+        if not len(b):
+            raise UserInputError("no pair of translations of one segment with different scores")
+    feedback.note(f"choosing {searched(run)} by {run.folds}-fold CV")
+    if run.objective == "reg":
+        found = search_regression(X, y, item, ex, settings, **search)
+    else:
+        found = search_ranking(X, b, w, item, ex, settings, **search)
+    if found is not None:
+        settings = found.settings
+        info.update(found.to_info())
+    else:
+        info["cv"] = {"skipped": "every searched parameter given by hand"}
+    if run.objective == "reg":
+        model = fit_regression(X, y, ex, settings=settings, info=info)
+    else:
+        model = fit_ranking(X[b], X[w], ex, settings=settings, info=info)
+    if test is not None:
+        _evaluate(model, test, ex, prefs)
+    if run.output is not None:
+        model.save(run.output)
+    return RoseTrainResult(model, run.output)
+
+
+def _evaluate(model: RoseModel, test, ex: FeatureExtractor, prefs) -> None:
+    """The held-out segment Pearson (and WMT12 Kendall tau on rankings) in ``model.info``."""
+    from mtpalette.stats.correlation import pearson, rr_kendall
+
+    Xt, yt, _, _ = rated_features(test, ex)
+    scores = model.score(Xt)
+    model.info["test_pearson"] = pearson(yt, scores)
+    model.info["test_items"] = test.n_items
+    if prefs is not None:
+        tb, tw = pairs_in(test, prefs)
+        model.info["test_wmt12_tau"] = rr_kendall(scores[tb], scores[tw])
+        model.info["test_pairs"] = int(len(tb))
