@@ -242,12 +242,12 @@ _TEX = str.maketrans(
 
 
 def _tex(text: str) -> str:
-    """LaTeX's special characters escaped, in one pass.
+    r"""LaTeX's special characters escaped, in one pass.
 
     Examples
     --------
     >>> print(_tex("a_b {x} 50% \\ ~"))
-    a\\_b \\{x\\} 50\\% \\textbackslash{} \\textasciitilde{}
+    a\_b \{x\} 50\% \textbackslash{} \textasciitilde{}
     """
     return text.translate(_TEX)
 
