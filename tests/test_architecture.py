@@ -19,7 +19,7 @@ PACKAGE = "mtpalette"
 
 #: the floors, lowest first; a module may import its own floor and the floors below it
 LAYERS: list[set[str]] = [
-    {"_version", "errors", "_core"},
+    {"_version", "errors", "records", "_core"},
     {"io", "text", "kernels", "models", "parallel"},
     {"metrics"},
     {"stats"},

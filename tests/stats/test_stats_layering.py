@@ -1,6 +1,7 @@
 """``stats/`` is the floor of pure array statistics: its modules import numpy, scipy, the
-standard library and each other, plus ``mtpalette.errors`` and ``mtpalette.kernels``; never
-metrics, io, metaeval or anything above (DESIGN.md, issue 24)."""
+standard library and each other, plus ``mtpalette.errors``, ``mtpalette.records`` and
+``mtpalette.kernels`` (floors 0 and 1); never metrics, io, metaeval or anything above
+(DESIGN.md, issue 24)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,13 @@ import mtpalette.stats
 
 #: ``mtpalette._core`` (the compiled Rust core) sits below every floor; that only
 #: ``kernels/`` should open it is the core's own rule, not this floor's
-ALLOWED = ("mtpalette.stats", "mtpalette.errors", "mtpalette.kernels", "mtpalette._core")
+ALLOWED = (
+    "mtpalette.stats",
+    "mtpalette.errors",
+    "mtpalette.records",
+    "mtpalette.kernels",
+    "mtpalette._core",
+)
 
 
 def _mtpalette_imports(path: Path) -> list[tuple[int, str]]:

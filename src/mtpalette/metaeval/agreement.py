@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -44,6 +43,7 @@ from mtpalette.metaeval.correlation import (
 )
 from mtpalette.metaeval.orange import check_oracle, segment_ranks, tie_weight
 from mtpalette.metrics.base import Metric
+from mtpalette.records import Record
 from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.correlation import GROUPINGS, average_ranks, canonical_statistic, kendall
 from mtpalette.stats.resampling import (
@@ -57,7 +57,7 @@ from mtpalette.stats.significance import resampled_correlations
 
 
 @dataclass(frozen=True)
-class MetricAgreement:
+class MetricAgreement(Record):
     """One metric's ORANGE and human correlation, with their ranks among the metrics."""
 
     metric: str
@@ -67,23 +67,15 @@ class MetricAgreement:
     human_rank: float
     higher_is_better: bool
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "metric": self.metric,
-            "orange": self.orange.value,
-            "orange_low": self.orange.low,
-            "orange_high": self.orange.high,
-            "orange_rank": self.orange_rank,
-            "correlation": self.correlation.value,
-            "correlation_low": self.correlation.low,
-            "correlation_high": self.correlation.high,
-            "human_rank": self.human_rank,
-            "metric_higher_is_better": self.higher_is_better,
-        }
+    KEYS = (
+        "metric orange=orange.value orange_low=orange.low orange_high=orange.high orange_rank "
+        "correlation=correlation.value correlation_low=correlation.low "
+        "correlation_high=correlation.high human_rank metric_higher_is_better=higher_is_better"
+    )
 
 
 @dataclass(frozen=True)
-class Agreement:
+class Agreement(Record):
     """ORANGE vs human correlation on the same segments.
 
     Attributes
@@ -110,27 +102,16 @@ class Agreement:
     seed: int | None
     reference_orange: dict[str, float] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "statistic": self.statistic,
-            "grouping": self.grouping,
-            "oracle": self.oracle,
-            "ties": self.ties,
-            "n_segments": self.n_segments,
-            "n_systems": self.n_systems,
-            "n_refs": self.n_refs,
-            "bootstrap": self.n_resamples,
-            "confidence": self.confidence,
-            "seed": self.seed,
-            "kendall_tau_b": self.tau.value,
-            "tau_low": self.tau.low,
-            "tau_high": self.tau.high,
-            "rows": [r.to_dict() for r in self.rows],
-            "reference_human_orange": self.reference_orange,
-            "method": "Kendall tau-b between -ORANGE and the human correlation over metrics; "
-            "percentile bootstrap over segments, ORANGE and correlations recomputed on the "
-            "same resampled segments",
-        }
+    KEYS = (
+        "statistic grouping oracle ties n_segments n_systems n_refs bootstrap=n_resamples "
+        "confidence seed kendall_tau_b=tau.value tau_low=tau.low tau_high=tau.high rows "
+        "reference_human_orange=reference_orange method=METHOD"
+    )
+    METHOD = (
+        "Kendall tau-b between -ORANGE and the human correlation over metrics; percentile "
+        "bootstrap over segments, ORANGE and correlations recomputed on the same resampled "
+        "segments"
+    )
 
 
 def human_orange(reference: np.ndarray, systems: np.ndarray, *, ties: str = "mid") -> float:

@@ -42,6 +42,7 @@ from mtpalette.io.judgments import Judgments, PreferencePairs, ScoredTexts
 from mtpalette.metaeval.candidates import display_names
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.scoring import TextPairs, compute_stats
+from mtpalette.records import Record
 from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.correlation import (
     GROUPINGS,
@@ -360,7 +361,7 @@ def score_segments(data: SegmentData, metrics: Sequence[Metric]) -> list[MetricS
 # tables
 # ----------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class CorrelationRow:
+class CorrelationRow(Record):
     """One metric's line: correlation, interval, significance cluster (1 = best)."""
 
     metric: str
@@ -372,27 +373,23 @@ class CorrelationRow:
     #: a trivial baseline (hypothesis length...), shown beside the metrics
     baseline: bool = False
 
+    KEYS = (
+        "metric correlation=ci.value low=ci.low high=ci.high cluster epsilon "
+        "metric_higher_is_better=higher_is_better oriented=orientation signature baseline"
+    )
+
     @property
     def value(self) -> float:
         return self.ci.value
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "metric": self.metric,
-            "correlation": self.ci.value,
-            "low": self.ci.low,
-            "high": self.ci.high,
-            "cluster": self.cluster,
-            "epsilon": self.epsilon,
-            "metric_higher_is_better": self.higher_is_better,
-            "oriented": "negated" if not self.higher_is_better else "as is",
-            "signature": self.signature,
-            "baseline": self.baseline,
-        }
+    @property
+    def orientation(self) -> str:
+        """How the metric's scores entered the correlation: ``as is`` or ``negated``."""
+        return "as is" if self.higher_is_better else "negated"
 
 
 @dataclass(frozen=True)
-class CorrelationTable:
+class CorrelationTable(Record):
     """Metrics ranked by their correlation with human scores."""
 
     rows: list[CorrelationRow]
@@ -410,6 +407,12 @@ class CorrelationTable:
     comparisons: list[dict[str, Any]]
     info: dict[str, Any] = field(default_factory=dict)
 
+    KEYS = (
+        "statistic grouping level resampling_unit=unit n_units bootstrap=n_resamples confidence "
+        "seed test alpha permutations=n_permutations orientation=ORIENTATION rows comparisons"
+    )
+    ORIENTATION = "error metrics are negated: higher correlation is better for all"
+
     def row(self, metric: str) -> CorrelationRow:
         return next(r for r in self.rows if r.metric == metric)
 
@@ -420,23 +423,7 @@ class CorrelationTable:
         return pd.DataFrame([r.to_dict() for r in self.rows])
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "statistic": self.statistic,
-            "grouping": self.grouping,
-            "level": self.level,
-            "resampling_unit": self.unit,
-            "n_units": self.n_units,
-            "bootstrap": self.n_resamples,
-            "confidence": self.confidence,
-            "seed": self.seed,
-            "test": self.test,
-            "alpha": self.alpha,
-            "permutations": self.n_permutations,
-            "orientation": "error metrics are negated: higher correlation is better for all",
-            "rows": [r.to_dict() for r in self.rows],
-            "comparisons": self.comparisons,
-            **self.info,
-        }
+        return {**super().to_dict(), **self.info}
 
 
 def _check(statistic: str, grouping: str, level: str, test: str) -> str:

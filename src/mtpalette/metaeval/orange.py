@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.records import Record
 from mtpalette.stats.bootstrap import (
     BootstrapCI,
     PairedDiff,
@@ -299,7 +300,7 @@ def segment_ranks(comp: Comparisons, *, ties: str = "mid", cutoff: int | None = 
 
 
 @dataclass(frozen=True)
-class OrangeRow:
+class OrangeRow(Record):
     """One metric's line of the ORANGE table.
 
     ``orange`` is a fraction (0.229 for 22.9%); ``diff_to_best`` the paired difference of
@@ -316,30 +317,17 @@ class OrangeRow:
     signature: str
     higher_is_better: bool
 
-    def to_dict(self) -> dict[str, Any]:
-        d = self.diff_to_best
-        return {
-            "metric": self.metric,
-            "orange": self.orange.value,
-            "orange_low": self.orange.low,
-            "orange_high": self.orange.high,
-            "avg_rank": self.avg_rank.value,
-            "avg_rank_low": self.avg_rank.low,
-            "avg_rank_high": self.avg_rank.high,
-            "best": self.best,
-            "equivalent_to_best": self.equivalent,
-            "diff_to_best": None if d is None else d.diff,
-            "diff_low": None if d is None else d.low,
-            "diff_high": None if d is None else d.high,
-            "p_value": None if d is None else d.p_value,
-            "n_segments": self.orange.n,
-            "metric_higher_is_better": self.higher_is_better,
-            "signature": self.signature,
-        }
+    KEYS = (
+        "metric orange=orange.value orange_low=orange.low orange_high=orange.high "
+        "avg_rank=avg_rank.value avg_rank_low=avg_rank.low avg_rank_high=avg_rank.high best "
+        "equivalent_to_best=equivalent diff_to_best=diff_to_best.diff diff_low=diff_to_best.low "
+        "diff_high=diff_to_best.high p_value=diff_to_best.p_value n_segments=orange.n "
+        "metric_higher_is_better=higher_is_better signature"
+    )
 
 
 @dataclass(frozen=True)
-class OrangeTable:
+class OrangeTable(Record):
     """The ORANGE table of several metrics on the same candidate lists."""
 
     rows: list[OrangeRow]
@@ -356,6 +344,11 @@ class OrangeTable:
     segments: np.ndarray = field(repr=False)
     test: str = ""
 
+    KEYS = (
+        "oracle ties bootstrap=n_resamples confidence seed n_segments n_skipped n_refs "
+        "n_candidates equivalence_test=test rows"
+    )
+
     @property
     def best(self) -> OrangeRow:
         return next(row for row in self.rows if row.best)
@@ -367,19 +360,7 @@ class OrangeTable:
         return pd.DataFrame([row.to_dict() for row in self.rows])
 
     def to_dict(self, *, with_segment_ranks: bool = True) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "oracle": self.oracle,
-            "ties": self.ties,
-            "bootstrap": self.n_resamples,
-            "confidence": self.confidence,
-            "seed": self.seed,
-            "n_segments": self.n_segments,
-            "n_skipped": self.n_skipped,
-            "n_refs": self.n_refs,
-            "n_candidates": self.n_candidates,
-            "equivalence_test": self.test,
-            "rows": [row.to_dict() for row in self.rows],
-        }
+        out = super().to_dict()
         if with_segment_ranks:
             out["segments"] = self.segments + 1  # the kept segments, numbered from 1
             out["segment_ranks"] = {
@@ -545,7 +526,7 @@ def evaluate(
 
 
 @dataclass(frozen=True)
-class OrangeCurve:
+class OrangeCurve(Record):
     """ORANGE and average rank of every metric when only the first ``n`` candidates of each
     list are kept, for each cutoff ``n`` (the paper's figure 1)."""
 
@@ -553,6 +534,8 @@ class OrangeCurve:
     orange: dict[str, np.ndarray]
     avg_rank: dict[str, np.ndarray]
     ties: str
+
+    KEYS = "ties cutoffs orange avg_rank"
 
     def rows(self) -> list[dict[str, Any]]:
         """Long format: one row per (cutoff, metric)."""
@@ -566,14 +549,6 @@ class OrangeCurve:
             for i, n in enumerate(self.cutoffs)
             for metric in self.orange
         ]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "ties": self.ties,
-            "cutoffs": self.cutoffs,
-            "orange": self.orange,
-            "avg_rank": self.avg_rank,
-        }
 
 
 def curve_cutoffs(max_n: int, step: int) -> np.ndarray:

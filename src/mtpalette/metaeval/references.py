@@ -33,7 +33,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -41,6 +40,7 @@ from mtpalette.errors import UserInputError
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.registry import parse_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats
+from mtpalette.records import Record
 
 #: the floor of the margin, as a share of the best system's score
 MARGIN_FLOOR = 0.02
@@ -54,7 +54,7 @@ ORANGE_EFFECT = (
 
 
 @dataclass(frozen=True)
-class ReferenceRow:
+class ReferenceRow(Record):
     """One reference against the others, by one metric, next to the systems.
 
     Scores are the metric's own (not negated); ``excess`` and ``margin`` are oriented (higher
@@ -75,31 +75,23 @@ class ReferenceRow:
     excess: float
     closer: bool
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "reference": self.reference,
-            "against": list(self.against),
-            "metric": self.metric,
-            "metric_higher_is_better": self.higher_is_better,
-            "reference_score": self.reference_score,
-            "best_system": self.best_system,
-            "best_system_score": self.best_score,
-            "median_system_score": self.median_score,
-            "n_systems": self.n_systems,
-            "n_segments": self.n_segments,
-            "margin": self.margin,
-            "excess": self.excess,
-            "closer_than_best_system": self.closer,
-        }
+    KEYS = (
+        "reference against metric metric_higher_is_better=higher_is_better reference_score "
+        "best_system best_system_score=best_score median_system_score=median_score n_systems "
+        "n_segments margin excess closer_than_best_system=closer"
+    )
 
 
 @dataclass(frozen=True)
-class ReferenceAgreement:
+class ReferenceAgreement(Record):
     """Every reference against the others, per metric; :meth:`warnings` the plain sentences."""
 
     rows: list[ReferenceRow]
     references: list[str]
     systems: list[str]
+
+    KEYS = "references systems margin=MARGIN_NOTE rows warnings=warnings()"
+    MARGIN_NOTE = f"best - median system (oriented), at least {MARGIN_FLOOR:.0%} of best"
 
     def flagged(self) -> dict[str, list[ReferenceRow]]:
         """The rows where a reference is closer than the best system, by reference."""
@@ -124,15 +116,6 @@ class ReferenceAgreement:
                 f"not an independent translation. {ORANGE_EFFECT}"
             )
         return out
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "references": list(self.references),
-            "systems": list(self.systems),
-            "margin": f"best - median system (oriented), at least {MARGIN_FLOOR:.0%} of best",
-            "rows": [r.to_dict() for r in self.rows],
-            "warnings": self.warnings(),
-        }
 
     def to_pandas(self):
         """One row per (reference, metric)."""

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette.records import Record
 from mtpalette.stats.bootstrap import Seed, resolve_seed
 from mtpalette.stats.significance import bootstrap_correlations, permutation_test
 
@@ -39,7 +40,7 @@ _STAT_NAMES = {
 
 
 @dataclass(frozen=True)
-class BaselineComparison:
+class BaselineComparison(Record):
     """One metric against the best baseline.
 
     ``p_value`` is that of "the metric correlates better than ``baseline``" (one-sided);
@@ -54,20 +55,14 @@ class BaselineComparison:
     beats: bool
     sentence: str
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "metric": self.metric,
-            "correlation": self.value,
-            "best_baseline": self.baseline,
-            "baseline_correlation": self.baseline_value,
-            "p_value": self.p_value,
-            "beats_baseline": self.beats,
-            "note": self.sentence,
-        }
+    KEYS = (
+        "metric correlation=value best_baseline=baseline baseline_correlation=baseline_value "
+        "p_value beats_baseline=beats note=sentence"
+    )
 
 
 @dataclass(frozen=True)
-class BaselineReport:
+class BaselineReport(Record):
     """Every metric against the best baseline, and the baselines' own correlations."""
 
     comparisons: list[BaselineComparison]
@@ -80,6 +75,11 @@ class BaselineReport:
     n_resamples: int
     seed: int | None
 
+    KEYS = (
+        "statistic grouping test alpha resamples=n_resamples seed baselines best_baseline=best "
+        "comparisons"
+    )
+
     def flagged(self) -> list[BaselineComparison]:
         """The metrics not significantly above the best baseline."""
         return [c for c in self.comparisons if not c.beats]
@@ -87,19 +87,6 @@ class BaselineReport:
     def sentences(self) -> list[str]:
         """One plain sentence per flagged metric, in the order of the comparisons."""
         return [c.sentence for c in self.flagged()]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "statistic": self.statistic,
-            "grouping": self.grouping,
-            "test": self.test,
-            "alpha": self.alpha,
-            "resamples": self.n_resamples,
-            "seed": self.seed,
-            "baselines": dict(self.baselines),
-            "best_baseline": self.best,
-            "comparisons": [c.to_dict() for c in self.comparisons],
-        }
 
 
 def _sentence(

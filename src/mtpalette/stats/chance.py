@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette.records import Record
 from mtpalette.stats.correlation import as_matrix, make_groups, tie_calibration
 
 #: statistics :func:`chance_level` knows (SPA needs p-values: :func:`spa_chance`)
@@ -59,7 +60,7 @@ CHANCE_STATISTICS = ("pairwise-accuracy", "acc-eq", "tau-eq")
 
 
 @dataclass(frozen=True)
-class ChanceLevel:
+class ChanceLevel(Record):
     """The expected value of a statistic for a random metric.
 
     ``method`` is ``"exact"`` (``std_error`` 0, ``n_simulations`` 0) or ``"simulation"``
@@ -75,17 +76,10 @@ class ChanceLevel:
     std_error: float = 0.0
     seed: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "statistic": self.statistic,
-            "chance": self.value,
-            "method": self.method,
-            "grouping": self.grouping,
-            "tie_calibration": self.calibrated,
-            "simulations": self.n_simulations,
-            "std_error": self.std_error,
-            "seed": self.seed,
-        }
+    KEYS = (
+        "statistic chance=value method grouping tie_calibration=calibrated "
+        "simulations=n_simulations std_error seed"
+    )
 
 
 def _gold_tie_shares(human: Any, grouping: str) -> tuple[np.ndarray, np.ndarray]:
