@@ -1,10 +1,35 @@
-"""Rows of a ragged array of token ids gathered into a new one (one compiled copy)."""
+"""Ragged layouts: rows of a ragged array gathered into a new one (one compiled copy), and
+:class:`Delimited`, the groups of anything laid out by an offsets array."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from mtpalette import _core
+
+
+class Delimited:
+    """Mixin for a class whose ``offsets`` attribute (int ``(G + 1,)``, rising from 0) splits
+    a flat array into groups: group ``k`` is ``offsets[k]:offsets[k + 1]``, the layout the
+    kernels take.
+
+    Examples
+    --------
+    >>> class Rows(Delimited):
+    ...     offsets = np.array([0, 2, 2, 5])
+    >>> Rows().n_groups, Rows().sizes.tolist()
+    (3, [2, 0, 3])
+    """
+
+    offsets: np.ndarray
+
+    @property
+    def n_groups(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def sizes(self) -> np.ndarray:
+        return np.diff(self.offsets)
 
 
 def gather(ids, offsets, rows) -> tuple[np.ndarray, np.ndarray]:

@@ -37,6 +37,7 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import NBestList
+from mtpalette.kernels.ragged import Delimited
 from mtpalette.metaeval.orange import Comparisons, check_oracle, compare_with_oracle
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.scoring import TextPairs, compute_stats
@@ -54,7 +55,7 @@ ONE_REFERENCE = (
 
 
 @dataclass
-class CandidateLists:
+class CandidateLists(Delimited):
     """Every segment's candidates (in list order) and its ``R`` references.
 
     Attributes
@@ -110,17 +111,12 @@ class CandidateLists:
         if self.srcs is not None and len(self.srcs) != S:
             raise UserInputError(f"{len(self.srcs)} source sentences for {S} segments")
 
-    @property
-    def n_segments(self) -> int:
-        return len(self.offsets) - 1
+    n_segments = Delimited.n_groups
+    n_candidates = Delimited.sizes
 
     @property
     def n_refs(self) -> int:
         return len(self.refs)
-
-    @property
-    def n_candidates(self) -> np.ndarray:
-        return np.diff(self.offsets)
 
     def segment_of_candidates(self) -> np.ndarray:
         """The segment of every candidate, ``(P,)`` int64."""

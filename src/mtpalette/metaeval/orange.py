@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.kernels.ragged import Delimited
 from mtpalette.records import Record
 from mtpalette.stats.bootstrap import (
     BootstrapCI,
@@ -165,7 +166,7 @@ def orange_score(ranks: Sequence[float], n_candidates: Sequence[int]) -> float:
 
 
 @dataclass(frozen=True)
-class Comparisons:
+class Comparisons(Delimited):
     """How each candidate of each segment compares with the oracle, for one metric.
 
     Attributes
@@ -212,13 +213,8 @@ class Comparisons:
     cand_scores_k: np.ndarray | None = field(default=None, repr=False)
     ref_scores: np.ndarray | None = field(default=None, repr=False)
 
-    @property
-    def n_segments(self) -> int:
-        return len(self.offsets) - 1
-
-    @property
-    def n_candidates(self) -> np.ndarray:
-        return np.diff(self.offsets)
+    n_segments = Delimited.n_groups
+    n_candidates = Delimited.sizes
 
     @classmethod
     def from_scores(

@@ -62,6 +62,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.kernels import concordance
+from mtpalette.kernels.ragged import Delimited
 
 GROUPINGS = ("none", "item", "system")
 #: statistic names; "kendall" is tau-b
@@ -460,7 +461,7 @@ def rr_kendall(better: Any, worse: Any, *, metric_ties: str = "discordant") -> f
 # grouping
 # ----------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Groups:
+class Groups(Delimited):
     """The rated entries of a ``(S, I)`` matrix, group after group.
 
     ``gold[offsets[k]:offsets[k + 1]]`` and ``metric[...]`` are group ``k``; ``labels[k]`` is
@@ -474,14 +475,6 @@ class Groups:
     labels: np.ndarray
     entries: np.ndarray
     grouping: str
-
-    @property
-    def n_groups(self) -> int:
-        return len(self.offsets) - 1
-
-    @property
-    def sizes(self) -> np.ndarray:
-        return np.diff(self.offsets)
 
     def group(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         lo, hi = self.offsets[k], self.offsets[k + 1]

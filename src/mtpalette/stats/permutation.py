@@ -40,6 +40,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mtpalette.kernels.ragged import Delimited
+
 #: permutations per block when a block is drawn at once (memory bound, not a statistic)
 _DRAW_ENTRIES = 4_000_000
 
@@ -167,7 +169,7 @@ _CON, _DIS, _TM, _TG, _TB = range(5)
 
 
 @dataclass(frozen=True)
-class PairLayout:
+class PairLayout(Delimited):
     """The pairs ``i < j`` inside every group of a grouped vector, for the ``pairs`` test.
 
     ``offsets`` delimit the groups of the filtered vector (mt-metrics-eval's
@@ -182,10 +184,6 @@ class PairLayout:
     pair_offsets: np.ndarray
     upper: np.ndarray
     n_draws: int
-
-    @property
-    def n_groups(self) -> int:
-        return len(self.offsets) - 1
 
     @property
     def n_pairs(self) -> np.ndarray:
