@@ -66,6 +66,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from mtpalette import _core
+from mtpalette.kernels.arrays import ids32, idx64
 
 GAP_MODES = {"max": 0, "cand": 1}
 
@@ -174,20 +175,16 @@ def acs_counts(
     [[6.0, 8.0, 4.0, 1.0, 0.0]]
     """
     return _core.acs_counts(
-        np.ascontiguousarray(a_ids, dtype=np.int32),
-        np.ascontiguousarray(a_off, dtype=np.int64),
-        np.ascontiguousarray(b_ids, dtype=np.int32),
-        np.ascontiguousarray(b_off, dtype=np.int64),
-        np.ascontiguousarray(pa, dtype=np.int64),
-        np.ascontiguousarray(pb, dtype=np.int64),
+        ids32(a_ids),
+        idx64(a_off),
+        ids32(b_ids),
+        idx64(b_off),
+        idx64(pa),
+        idx64(pb),
         step_factors(alpha, beta, gap),
         int(kmax),
-        None if tags is None else (*(_ids(t) for t in tags), tuple(map(float, weights))),
+        None if tags is None else (*(ids32(t) for t in tags), tuple(map(float, weights))),
     )
-
-
-def _ids(x: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(x, dtype=np.int32)
 
 
 def acs_pair(

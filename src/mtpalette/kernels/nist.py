@@ -26,6 +26,7 @@ import math
 import numpy as np
 
 from mtpalette import _core
+from mtpalette.kernels.arrays import f64, idx64, mask
 
 _LN2 = math.log(2.0)
 
@@ -100,11 +101,11 @@ def nist_kernel(ids, prefix, info, off, seg, ref_mask, n_hyp: int) -> np.ndarray
     [[3.169925, 0.0, 3.0, 3.0, 3.169925, 0.0, 3.0, 3.0, 2.0, 1.0]]
     """
     return _core.nist_stats(
-        np.ascontiguousarray(ids, dtype=np.int64),
-        np.ascontiguousarray(prefix, dtype=np.int64),
-        np.ascontiguousarray(info, dtype=np.float64),
-        np.ascontiguousarray(off, dtype=np.int64),
-        np.ascontiguousarray(seg, dtype=np.int64),
-        np.ascontiguousarray(ref_mask, dtype=np.bool_),
+        idx64(ids),
+        idx64(prefix),
+        f64(info),
+        idx64(off),
+        idx64(seg),
+        mask(ref_mask),
         int(n_hyp),
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from mtpalette import _core
+from mtpalette.kernels.arrays import ids32, idx64
 
 
 class Delimited:
@@ -43,7 +44,7 @@ def gather(ids, offsets, rows) -> tuple[np.ndarray, np.ndarray]:
     ([3, 1, 2, 3], [0, 1, 3, 4])
     """
     return _core.gather(
-        np.ascontiguousarray(ids, dtype=np.int32),
-        np.ascontiguousarray(offsets, dtype=np.int64),
-        np.ascontiguousarray(rows, dtype=np.int64),
+        ids32(ids),
+        idx64(offsets),
+        idx64(rows),
     )
