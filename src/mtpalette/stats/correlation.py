@@ -497,6 +497,20 @@ def as_matrix(x: Any) -> np.ndarray:
     return a
 
 
+def as_matrices(human: Any, *metrics: Any) -> tuple[np.ndarray, ...]:
+    """``human`` and each of ``metrics`` by :func:`as_matrix`, all of one shape.
+
+    Examples
+    --------
+    >>> [m.shape for m in as_matrices([1, 2, 3], [3, 2, 1], [0, 0, 1])]
+    [(1, 3), (1, 3), (1, 3)]
+    """
+    out = tuple(as_matrix(x) for x in (human, *metrics))
+    if any(m.shape != out[0].shape for m in out[1:]):
+        raise ValueError("human and metric scores must have the same shape")
+    return out
+
+
 def make_groups(human: Any, metric: Any, grouping: str = "none", *, min_size: int = 2) -> Groups:
     """Split matrices into the groups of ``grouping``, dropping unrated (NaN human) entries.
 

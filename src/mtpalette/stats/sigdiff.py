@@ -32,7 +32,7 @@ import numpy as np
 from mtpalette.stats import pairwise as pw
 from mtpalette.stats import permutation as perm
 from mtpalette.stats.averaging import _function
-from mtpalette.stats.correlation import as_matrix, kendall, tie_calibration
+from mtpalette.stats.correlation import as_matrices, as_matrix, kendall, tie_calibration
 
 FUNCTIONS = (
     "pearson",
@@ -164,9 +164,7 @@ def sig_diff(
     """
     if function not in FUNCTIONS:
         raise ValueError(f"unknown function {function!r}; expected one of {', '.join(FUNCTIONS)}")
-    H, A, B = as_matrix(human), as_matrix(metric_a), as_matrix(metric_b)
-    if not (H.shape == A.shape == B.shape):
-        raise ValueError("human and metric scores must have the same shape")
+    H, A, B = as_matrices(human, metric_a, metric_b)
     if function == "tie-calibrated":
         # mt-metrics-eval z-scores and swaps every entry, rated or not, for this statistic
         variant = args.get("variant", "acc23")
@@ -224,9 +222,7 @@ def pairs_sig_diff(
     """
     if variant == "c":
         raise ValueError("tau-c is not defined once pairs are swapped")
-    H, A, B = as_matrix(human), as_matrix(metric_a), as_matrix(metric_b)
-    if not (H.shape == A.shape == B.shape):
-        raise ValueError("human and metric scores must have the same shape")
+    H, A, B = as_matrices(human, metric_a, metric_b)
     if epsilon_a is None:
         epsilon_a = tie_calibration(H, A, grouping=grouping, variant=variant).epsilon
     if epsilon_b is None:

@@ -49,6 +49,7 @@ from mtpalette.stats.correlation import (
     GROUPINGS,
     PAIR_STATISTICS,
     _tau_from_counts,
+    as_matrices,
     as_matrix,
     average_groups,
     calibrate,
@@ -640,11 +641,7 @@ def permutation_test(
     """
     statistic = canonical_statistic(statistic)
     _check_level(level, grouping)
-    H = as_matrix(human)
-    A = as_matrix(metric_a)
-    B = as_matrix(metric_b)
-    if not (H.shape == A.shape == B.shape):
-        raise ValueError("human and metric scores must have the same shape")
+    H, A, B = as_matrices(human, metric_a, metric_b)
     rated = ~np.isnan(H)
     za = np.where(rated, A, 0.0)
     zb = np.where(rated, B, 0.0)
