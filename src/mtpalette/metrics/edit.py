@@ -68,6 +68,17 @@ def best_reference(errors: np.ndarray, ref_len: np.ndarray, best: str) -> np.nda
 
 
 class _ErrorRate(Metric):
+    """Errors of the chosen reference over its length (WER and PER differ in the errors).
+
+    Examples
+    --------
+    >>> from mtpalette import sentence_scores
+    >>> hyps, refs = ["the cat sat", "sat the cat"], [["the cat sat down"] * 2]
+    >>> s = sentence_scores(hyps, refs, ["wer", "per"])  # PER ignores the word order
+    >>> s["wer"].tolist(), s["per"].tolist()
+    ([0.25, 0.75], [0.25, 0.25])
+    """
+
     higher_is_better = False
     default_best: ClassVar[str] = "errors"
     options: ClassVar[dict[str, Any]] = {"best": Choice(_BEST)}
@@ -104,14 +115,7 @@ class _ErrorRate(Metric):
 
 @register
 class WER(_ErrorRate):
-    """Word error rate: ``wer`` (``wer:best=rate`` picks the reference by rate).
-
-    Examples
-    --------
-    >>> from mtpalette import sentence_scores
-    >>> sentence_scores(["the cat sat"], [["the cat sat down"]], ["wer"])["wer"].tolist()
-    [0.25]
-    """
+    """Word error rate: ``wer`` (``wer:best=rate`` picks the reference by rate)."""
 
     name = "wer"
 
@@ -121,14 +125,7 @@ class WER(_ErrorRate):
 
 @register
 class PER(_ErrorRate):
-    """Position-independent error rate: ``per`` (``per:best=errors`` picks the fewest errors).
-
-    Examples
-    --------
-    >>> from mtpalette import sentence_scores
-    >>> sentence_scores(["sat the cat"], [["the cat sat down"]], ["per"])["per"].tolist()
-    [0.25]
-    """
+    """Position-independent error rate: ``per`` (``per:best=errors`` picks the fewest errors)."""
 
     name = "per"
     default_best = "rate"
