@@ -186,6 +186,19 @@ class Metric(ABC):
         """The metric's own parameters (not tokenizer or case), in signature order."""
         return {}
 
+    def non_default(self, **defaults: Any) -> dict[str, Any]:
+        """The attributes named in ``defaults`` whose values differ from those defaults, in
+        that order: the part of :meth:`params` a spec names only when it is not the default.
+
+        Examples
+        --------
+        >>> from mtpalette.metrics.registry import parse_specs
+        >>> parse_specs(["chrf:beta=3"])[0].non_default(n=6, beta=2)
+        {'beta': 3}
+        """
+        values = {name: getattr(self, name) for name in defaults}
+        return {name: v for name, v in values.items() if v != defaults[name]}
+
     @property
     def spec(self) -> str:
         """The canonical spec string, e.g. ``bleus:4`` or ``rouge-w:1.2``; a tokenizer or case

@@ -215,11 +215,7 @@ class BLEU(_NgramFamily):
         self.eff = eff
 
     def params(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.n != 4:
-            out["n"] = self.n
-        if self.smooth != "exp":
-            out["smooth"] = self.smooth
+        out = self.non_default(n=4, smooth="exp")
         if self.value is not None and self.value != SMOOTH_DEFAULTS[self.smooth]:
             out["value"] = self.value
         if self.eff is not None:

@@ -232,13 +232,7 @@ class ChrF(Metric):
         self.n, self.w, self.beta, self.ws, self.eps = n, w, _number(beta), ws, eps
 
     def params(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.n != 6:
-            out["n"] = self.n
-        if self.w != 0:
-            out["w"] = self.w
-        if self.beta != 2:
-            out["beta"] = self.beta
+        out = self.non_default(n=6, w=0, beta=2)
         if self.ws:
             out["ws"] = True
         if self.eps:

@@ -131,13 +131,7 @@ class _Rouge(Metric):
         return TextView("rouge-score-stem", view.lowercase) if self.stem else view
 
     def _common_params(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.beta != 1.0:
-            out["beta"] = self.beta
-        if self.score != "f":
-            out["score"] = self.score
-        if self.multiref != "max":
-            out["multiref"] = self.multiref
+        out = self.non_default(beta=1.0, score="f", multiref="max")
         if self.stem:
             out["stem"] = "yes"
         return out
