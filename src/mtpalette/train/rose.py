@@ -117,6 +117,18 @@ class SvmSettings:
         return self.loss != "squared" and n <= EXACT_LIMIT[kind]
 
 
+def _resolved(
+    settings: SvmSettings | None, kind: str, C: float | None, seed: int | None
+) -> SvmSettings:
+    """``settings`` (default :class:`SvmSettings`) with ``C`` and ``seed`` where given, checked
+    for ROSE-``kind``."""
+    from dataclasses import replace
+
+    s = settings or SvmSettings()
+    s = replace(s, C=s.C if C is None else C, seed=s.seed if seed is None else seed)
+    return s.checked(kind)
+
+
 def _nystroem(Z: np.ndarray, kernel: str, kp: dict[str, Any], components: int, seed: int):
     """Landmarks (seeded sample of distinct rows) and ``K(L, L)^-1/2``."""
     uniq = np.unique(Z, axis=0)
@@ -158,11 +170,7 @@ def fit_regression(
     times the standard deviation, plus the mean), so the model scores on the human scale.
     The model's ``info["targets"]`` records this and the two numbers.
     """
-    from dataclasses import replace
-
-    s = settings or SvmSettings()
-    s = replace(s, C=s.C if C is None else C, seed=s.seed if seed is None else seed)
-    s = s.checked("reg")
+    s = _resolved(settings, "reg", C, seed)
     X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
     if len(y) < 2 or np.ptp(y) == 0:
         raise UserInputError("ROSE-reg needs at least two different human scores")
@@ -257,13 +265,9 @@ def fit_ranking(
     orientation drawn at random (seeded; hinge is symmetric, so this is the pairs and their
     negations); approximately, the linear machine on ``phi(b) - phi(w)``.
     """
-    from dataclasses import replace
-
     from sklearn.svm import SVC, LinearSVC
 
-    s = settings or SvmSettings()
-    s = replace(s, C=s.C if C is None else C, seed=s.seed if seed is None else seed)
-    s = s.checked("rank")
+    s = _resolved(settings, "rank", C, seed)
     Xb, Xw = np.asarray(X_better, dtype=float), np.asarray(X_worse, dtype=float)
     if not len(Xb):
         raise UserInputError("ROSE-rank needs at least one preference pair")
