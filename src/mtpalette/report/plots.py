@@ -57,6 +57,7 @@ def ci_dots(
     labels: Sequence[str] | None = None,
     best_label: str = "best",
     equivalent_label: str = "equivalent to the best",
+    legend: bool = True,
 ) -> str:
     """Dot-and-whisker chart, one line per metric, as SVG: the axis spans the values and
     their intervals only (not from 0), so that close values and their intervals are told
@@ -113,6 +114,8 @@ def ci_dots(
     if finite.size:
         span = (finite.max() - finite.min()) or abs(finite.max()) or 1.0
         ax.set_xlim(finite.min() - 0.04 * span, finite.max() + 0.04 * span)
+    if not legend:  # nothing is "best" (the audit's shares)
+        return svg_of(fig)
     handles = [
         Line2D([], [], marker="D", color=BEST, mfc=BEST, ls="none", label=best_label),
         Line2D([], [], marker="D", color=EQUIV, mfc="white", ls="none", label=equivalent_label),
