@@ -233,6 +233,18 @@ def _nan(x: Any) -> float:
     return float("nan") if x is None else float(x)
 
 
+def p_text(p: float) -> str:
+    """A p-value as the tables print it: three decimals, ``p < 0.001`` below that (a
+    resampled p-value of 0 only says that no resample went the other way).
+
+    Examples
+    --------
+    >>> p_text(0.0579), p_text(0.0), p_text(1.0)
+    ('p = 0.058', 'p < 0.001', 'p = 1.000')
+    """
+    return "p < 0.001" if p < 0.0005 else f"p = {p:.3f}"
+
+
 def orange_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """ORANGE rows with every tied best marked ``best`` (the run marks one) and the p-value
     of the paired test against the best as text (``p_text``) where the run has it.
@@ -259,9 +271,9 @@ def orange_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         if b:
             text = "= best" if not r.get("best") else ""
         elif has_p and r.get("equivalent_to_best"):
-            text = f"= best (p = {p:.3f})"
+            text = f"= best ({p_text(p)})"
         elif has_p:
-            text = f"p = {p:.3f}"
+            text = p_text(p)
         else:
             text = ""
         out.append(
@@ -494,10 +506,10 @@ def cluster_rows(table: dict[str, Any]) -> list[dict[str, Any]]:
         boundary = [c for c in made if c["p_value"] is not None and c["p_value"] <= alpha]
         if boundary:  # the test that opened this cluster
             c = boundary[-1]
-            text = f"p = {c['p_value']:.3f} vs {c['better']}"
+            text = f"{p_text(c['p_value'])} vs {c['better']}"
         else:
             c = next((c for c in made if c["better"] == head), made[0] if made else None)
-            text = "" if c is None else f"p = {c['p_value']:.3f} vs {c['better']}"
+            text = "" if c is None else f"{p_text(c['p_value'])} vs {c['better']}"
             if text and cluster == 1:
                 text = f"= best ({text})"
         out.append({**r, "top": is_top, "p_text": text, "baseline": is_baseline(r)})
