@@ -67,8 +67,7 @@ def test_every_report_figure_is_drawn(figures):
 
 def test_no_clipped_or_overlapping_text_in_any_figure(figures):
     problems = {
-        fig.axes[0].get_title() or fig.axes[0].get_xlabel(): layout_problems(fig)
-        for fig in figures
+        fig.axes[0].get_title() or fig.axes[0].get_xlabel(): layout_problems(fig) for fig in figures
     }
     assert {k: v for k, v in problems.items() if v} == {}
 

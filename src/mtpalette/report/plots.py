@@ -209,10 +209,10 @@ def segment_figure(
     ylabel: str,
     note: str,
 ):
-    """Human score against metric score at segment level (a matplotlib ``Figure``): a hexbin of counts on a
-    log colour scale (human scores have few distinct values, so points would overplot), the
-    metric axis from the 0.5th to the 99.5th percentile (points beyond it are drawn at its
-    edge and counted in the note).
+    """Human score against metric score at segment level (a matplotlib ``Figure``): a hexbin
+    of counts on a log colour scale (human scores have few distinct values, so points would
+    overplot), the metric axis from the 0.5th to the 99.5th percentile (points beyond it are
+    drawn at its edge and counted in the note).
 
     Examples
     --------
@@ -397,9 +397,10 @@ def system_figure(
 
 def layout_problems(fig, *, tolerance: float = 0.5) -> list[str]:
     """What is wrong with a figure's text as drawn: a text that reaches outside the figure
-    (clipped) or overlaps another text (a legend over a title, labels on one another), found
-    from the bounding boxes matplotlib's renderer gives (``get_window_extent``). Empty when
-    nothing is.
+    (clipped) or overlaps another text or a legend (a legend over a title, labels on one
+    another), found from the bounding boxes matplotlib's renderer gives
+    (``get_window_extent``; tick labels outside the axis's view are not drawn and not
+    counted). Empty when nothing is.
 
     ``tolerance`` (pixels) shrinks each box before comparing, so texts that only touch do
     not count.
@@ -415,6 +416,7 @@ def layout_problems(fig, *, tolerance: float = 0.5) -> list[str]:
     >>> layout_problems(fig)
     ["'a title' overlaps 'over the title'"]
     """
+    from matplotlib.legend import Legend
     from matplotlib.text import Text
 
     renderer = fig.canvas.get_renderer()
@@ -429,6 +431,11 @@ def layout_problems(fig, *, tolerance: float = 0.5) -> list[str]:
                 if not lo - eps <= tick.get_loc() <= hi + eps:
                     hidden.update((id(tick.label1), id(tick.label2)))
     boxes = []
+    for legend in fig.findobj(Legend):  # a legend is one box: its frame, entries and title
+        if legend.get_visible():
+            labels = ", ".join(t.get_text() for t in legend.get_texts())
+            boxes.append((f"legend ({labels})", legend.get_window_extent(renderer).padded(-1)))
+            hidden.update(id(t) for t in legend.findobj(Text))
     for text in fig.findobj(Text):
         if id(text) in hidden or not text.get_visible() or not text.get_text().strip():
             continue
