@@ -330,14 +330,14 @@ def _orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int
             records,
             per_segment=per_segment,
             directions={r["metric"]: bool(r["metric_higher_is_better"]) for r in rows},
-            ref_files=[r["path"] for r in (run.get("inputs") or {}).get("refs") or []],
+            ref_files=_ref_paths(run),
             kept=settings.get("errors_max"),
             lowercase=bool(settings.get("lowercase", False)),
         )
         best = next((r["metric"] for r in rows if r["best"]), None)
         if best in errors["metrics"]:
             errors["initial"] = errors["metrics"].index(best)  # the browser opens on the best
-    agreement = run["results"].get("reference_agreement")
+    agreement = agreement_named(run["results"].get("reference_agreement"), _ref_paths(run))
     return {
         "table": table,
         "rows": rows,
@@ -432,8 +432,38 @@ def _audit_section(run: dict[str, Any]) -> dict[str, Any]:
         "confidence": a.get("confidence", 0.95),
         "definitions": definitions,
         "dots": dots,
-        "agreement": (run.get("results") or {}).get("reference_agreement"),
+        "agreement": agreement_named(
+            (run.get("results") or {}).get("reference_agreement"), _ref_paths(run)
+        ),
     }
+
+
+def _ref_paths(run: dict[str, Any]) -> list[str]:
+    refs = (run.get("inputs") or {}).get("refs") or []
+    return [r["path"] for r in refs if isinstance(r, dict) and r.get("path")]
+
+
+def agreement_named(agreement: dict[str, Any] | None, ref_paths: Sequence[str]):
+    """The reference agreement with the references named from the data (``ref``, ``refB``)
+    where a run recorded their file names (``ref.txt``).
+
+    Examples
+    --------
+    >>> ag = {"references": ["ref.txt", "refB.txt"], "warnings": [],
+    ...       "rows": [{"reference": "ref.txt", "against": ["refB.txt"]}]}
+    >>> agreement_named(ag, ["/d/ref.txt", "/d/refB.txt"])["rows"]
+    [{'reference': 'ref', 'against': ['refB']}]
+    """
+    if not agreement or not ref_paths:
+        return agreement
+    names = dict(zip([Path(p).name for p in ref_paths], reference_names(ref_paths), strict=True))
+    rows = [
+        {**r, "reference": names.get(r["reference"], r["reference"]),
+         "against": [names.get(a, a) for a in r.get("against", [])]}
+        for r in agreement.get("rows", [])
+    ]  # fmt: skip
+    refs = [names.get(n, n) for n in agreement.get("references", [])]
+    return {**agreement, "rows": rows, "references": refs}
 
 
 def _direction(higher: bool) -> str:
