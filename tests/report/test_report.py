@@ -143,7 +143,87 @@ def test_report_in_headless_chromium(report):
         _check_tables(page, orange_run, corr_run, sys_run, orange2)
         _check_figures(page, orange_run, orange2, corr_run, sys_run)
         _check_error_browser(page, path, orange_run)
+        assert _figure_text_problems(page) == []
+        # references named from the data (the rated systems ref and refB), not file names
+        names = _texts(page, "#run1 .ref-agreement tbody td:first-child")
+        assert names and set(names) == {"ref", "refB"}
         assert problems == []
+        browser.close()
+
+
+#: per figure, the texts the browser draws outside their SVG or on one another (1 px slack)
+FIGURE_TEXT_JS = """() => {
+  const out = [];
+  document.querySelectorAll('.fig svg').forEach((svg, k) => {
+    const page = svg.getBoundingClientRect();
+    const boxes = [];
+    svg.querySelectorAll('text').forEach(t => {
+      const r = t.getBoundingClientRect(), s = t.textContent.trim();
+      if (!s || r.width === 0) return;
+      if (r.left < page.left - 1 || r.right > page.right + 1 || r.top < page.top - 1
+          || r.bottom > page.bottom + 1) out.push(`figure ${k}: '${s}' clipped`);
+      for (const [o, b] of boxes)
+        if (r.left < b.right - 1 && b.left < r.right - 1 && r.top < b.bottom - 1
+            && b.top < r.bottom - 1) out.push(`figure ${k}: '${s}' over '${o}'`);
+      boxes.push([s, r]);
+    });
+  });
+  return out;
+}"""
+
+
+def _figure_text_problems(page):
+    """Clipped or overlapping text in the figures as the browser draws them (its fonts)."""
+    assert page.locator(".fig svg text").count() > 10
+    return page.evaluate(FIGURE_TEXT_JS)
+
+
+@pytest.fixture(scope="module")
+def tie_and_audit(tmp_path_factory):
+    """A system-level Kendall run where four metrics tie exactly at the top (26 of 78 system
+    pairs net concordant each), and an audit run, on the bundled zh-en data; their report."""
+    tmp = tmp_path_factory.mktemp("tie")
+    args = ["correlate", "--bundled", "zhen", "-m", "per", "rouge-l", "rouge-s:4", "rouge-w:1.2"]
+    _run([*args, "--stat", "kendall", "--level", "system", "--bootstrap", "100", "--test"]
+         + ["bootstrap", "--json", str(tmp / "tie.json"), "-q"])  # fmt: skip
+    _run(["audit", "--bundled", "zhen", "-m", "bleus:4", "wer", "--bootstrap", "50", "--json"]
+         + [str(tmp / "audit.json"), "-q"])  # fmt: skip
+    runs = [tmp / "tie.json", tmp / "audit.json"]
+    out = write_report(runs, tmp / "report.html")
+    return out, [json.loads(p.read_text()) for p in runs]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs it)")
+def test_tied_best_bold_and_the_audit_page_in_headless_chromium(tie_and_audit):
+    playwright = pytest.importorskip("playwright.sync_api")
+    path, (tie, audit) = tie_and_audit
+    rows = tie["results"]["tables"][0]["rows"]
+    top = max(r["correlation"] for r in rows)
+    tied = [r["metric"] for r in rows if r["correlation"] == top]
+    assert len(tied) == 4  # Kendall 0.3333 each
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(path.as_uri())
+        weight = "el => getComputedStyle(el).fontWeight"
+        for r in rows:
+            cell = page.locator(f'#run1 .corr-table tr[data-metric="{r["metric"]}"] td.value')
+            bold = int(cell.evaluate(weight)) >= 700
+            assert bold == (r["metric"] in tied or r["cluster"] == 1), r["metric"]
+        # the audit: a page of tables and sentences, not a JSON blob
+        sec = page.locator("#run2")
+        assert sec.locator(".audit-table tbody tr").count() == len(
+            audit["results"]["audit"]["rows"]
+        )
+        human = audit["results"]["audit"]["human_outranked"]["value"]
+        assert f"{100 * human:.1f}%" in sec.locator(".audit-human").text_content()
+        assert "premise" in sec.locator(".audit-human").text_content()
+        for pre in sec.locator("pre").all():  # raw JSON only behind a closed toggle
+            assert not pre.is_visible()
+        assert '"rows"' not in sec.locator(".audit-table").text_content()
+        assert set(_texts(page, "#run2 .ref-agreement tbody td:first-child")) == {"ref", "refB"}
+        assert ".txt" not in sec.locator(".ref-agreement").text_content()
+        assert _figure_text_problems(page) == []
         browser.close()
 
 

@@ -17,7 +17,9 @@
   :func:`mbr`);
 * :mod:`~mtpalette.api.train_run` - BLANC and ROSE trained on human judgments or ORANGE
   (:class:`BlancTrainRun`, :func:`run_train_blanc`; :class:`RoseTrainRun`,
-  :func:`run_train_rose`).
+  :func:`run_train_rose`);
+* :mod:`~mtpalette.api.report_run` - the HTML report of results (:func:`report`), the page
+  ``mtpalette report`` writes.
 
 A run description (``*Run``) is a dataclass that validates, saves and loads itself
 (:mod:`~mtpalette.api.description`); its ``run_*`` function runs it and returns the result
@@ -80,6 +82,7 @@ EXPORTS = {
     "pairwise": "pairwise_run",
     "mbr": "pairwise_run",
     "MbrSelection": "pairwise_run",
+    "report": "report_run",
 }
 
 __all__ = list(EXPORTS)

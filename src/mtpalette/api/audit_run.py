@@ -27,7 +27,7 @@ from mtpalette.api.description import Description
 from mtpalette.api.external import parse_scores
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.inputs import CandidateInputs, JudgedInputs
-from mtpalette.api.orange_run import SEED, candidate_lists
+from mtpalette.api.orange_run import SEED, candidate_lists, reference_agreement_of
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import Run
 from mtpalette.metaeval.audit import Audit
@@ -116,6 +116,9 @@ class AuditResult:
 
     audit: Audit
     outputs: dict[str, Any]
+    #: each reference scored against the others beside the systems (part of the premise
+    #: check: a reference derived from another makes every metric look good), or None
+    references: Any = None
 
 
 def run_audit(run: AuditRun, feedback: Feedback = SILENT) -> AuditResult:
@@ -137,6 +140,7 @@ def run_audit(run: AuditRun, feedback: Feedback = SILENT) -> AuditResult:
             )
         specs = []
     parsed = parse_specs(specs, tokenize=run.tokenize, lowercase=run.lowercase)
+    agreement = reference_agreement_of(lists, parsed, run, feedback)
     parsed += parse_scores(run.scores, reference_names(lists, lists.n_refs))
     feedback.note(
         f"auditing {lists.n_segments} segments, {lists.n_refs} reference(s), "
@@ -166,10 +170,13 @@ def run_audit(run: AuditRun, feedback: Feedback = SILENT) -> AuditResult:
             },
             signatures={m.spec: str(m.signature(n_refs=max(lists.n_refs - 1, 1))) for m in parsed},
             seeds={"bootstrap": run.seed},
-            results={"audit": result.to_dict()},
+            results={
+                "audit": result.to_dict(),
+                "reference_agreement": None if agreement is None else agreement.to_dict(),
+            },
             outputs=dict(outputs),
         ).save(run.json)
-    return AuditResult(result, outputs)
+    return AuditResult(result, outputs, agreement)
 
 
 def _judged(judged: JudgedInputs, feedback: Feedback):

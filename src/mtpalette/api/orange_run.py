@@ -340,7 +340,7 @@ def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
         curve = orange_curve(comparisons, step=step, **common)
     agreement = None
     if isinstance(lists, CandidateLists) and run.limited is None:
-        agreement = _reference_agreement(lists, parsed, run, feedback)
+        agreement = reference_agreement_of(lists, parsed, run, feedback)
     result = OrangeResult(table, curve, lists, oracle, {}, agreement)
     _write(run, out, result, comparisons, files)
     return result
@@ -350,10 +350,11 @@ def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
 AGREEMENT_METRICS = 6
 
 
-def _reference_agreement(lists: CandidateLists, parsed: list, run: OrangeRun, feedback: Feedback):
+def reference_agreement_of(lists: CandidateLists, parsed: list, run: Any, feedback: Feedback):
     """Each reference against the others and the systems against the same references, when
     the candidates are systems' outputs (one per segment each) and there are two or more
-    references; warns when a reference is closer to another than the best system is."""
+    references; warns when a reference is closer to another than the best system is.
+    ``run`` gives the tokenizer and case (an ORANGE or audit run)."""
     from mtpalette.metaeval.references import reference_agreement
 
     if lists.origins is None or len(lists.refs) < 2 or not parsed:
@@ -368,7 +369,7 @@ def _reference_agreement(lists: CandidateLists, parsed: list, run: OrangeRun, fe
         feedback.note(f"reference agreement: with the first {AGREEMENT_METRICS} metrics")
     try:
         agreement = reference_agreement(
-            lists.refs, systems, metrics, ref_names=lists.ref_names,
+            lists.refs, systems, metrics, ref_names=data_names(lists),
             tokenize=run.tokenize, lowercase=run.lowercase,
         )  # fmt: skip
     except UserInputError as exc:  # e.g. a plugin that reads the sources
@@ -377,6 +378,22 @@ def _reference_agreement(lists: CandidateLists, parsed: list, run: OrangeRun, fe
     for line in agreement.warnings():
         feedback.warn(f"warning: {line}")
     return agreement
+
+
+def data_names(lists: CandidateLists) -> list[str] | None:
+    """The references' names from the data (``ref``, ``refB``; ``A``, ``B`` of WMT's files),
+    not their file names (``ref.txt``).
+
+    Examples
+    --------
+    >>> lists = candidate_lists([["a"], ["b"]], {"S": ["c"]})
+    >>> lists.ref_names = ["data/ref.txt", "data/refB.txt"]
+    >>> data_names(lists)
+    ['ref', 'refB']
+    """
+    from mtpalette.report.names import reference_names
+
+    return reference_names(lists.ref_names) if lists.ref_names else None
 
 
 def _lists(run: OrangeRun, ref_lines: list[list[str]]) -> tuple[CandidateLists, list[Path]]:

@@ -23,7 +23,7 @@ from mtpalette.api.inputs import CandidateInputs, JudgedInputs
 from mtpalette.cli import options as o
 from mtpalette.cli.console import result_console
 from mtpalette.cli.progress import ConsoleFeedback
-from mtpalette.cli.tables import print_audit, show_written
+from mtpalette.cli.tables import print_audit, print_reference_agreement, show_written
 
 
 @o.with_options(
@@ -40,5 +40,8 @@ def audit_cmd(json: o.JsonOpt = None, **options) -> None:
     candidates = o.fill(CandidateInputs, options, refs=list(options["refs"] or []))
     run = o.fill(AuditRun, options, judged=judged, candidates=candidates, json=json)
     result = run_audit(run, ConsoleFeedback(console))
-    print_audit(result_console(), result.audit)
+    out = result_console()
+    print_audit(out, result.audit)
+    if result.references is not None:
+        print_reference_agreement(out, result.references)
     show_written(console, result.outputs)

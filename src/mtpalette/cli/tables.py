@@ -13,6 +13,7 @@ from rich.table import Table
 
 from mtpalette.api.correlation_run import LABELS
 from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
+from mtpalette.report.html import cluster_rows, orange_rows
 
 if TYPE_CHECKING:
     from mtpalette.api.correlation_run import CorrelationResult
@@ -38,12 +39,15 @@ def print_orange(console: Console, table: OrangeTable, *, title: str = "") -> No
     t.add_column(f"{conf}-CI-U", justify="right")
     t.add_column("", justify="left")
     digits = 1 if table.n_candidates["max"] >= 100 else 2
-    for row in table.rows:
-        mark, style = "", None
-        if row.best:
+    # every metric tied with the best is "best"; the p-value of the paired test against the
+    # best next to "= best" and every other metric (the report's texts)
+    marks = orange_rows([row.to_dict() for row in table.rows])
+    for row, m in zip(table.rows, marks, strict=True):
+        mark, style = m["p_text"], None
+        if m["best"]:
             mark, style = "best", "bold green"
         elif row.equivalent and table.n_resamples:
-            mark, style = "= best", "yellow"
+            mark, style = mark or "= best", "yellow"
         t.add_row(
             row.metric,
             f"{100 * row.orange.value:.2f}%",
@@ -62,7 +66,7 @@ def print_orange(console: Console, table: OrangeTable, *, title: str = "") -> No
         f"seed {table.seed}",
     )
     if table.test:
-        emit_note(console, f"'= best': {table.test}")
+        emit_note(console, f"'= best': {table.test}; p: the paired test against the best")
     emit_signatures(console, {row.metric: row.signature for row in table.rows})
 
 
@@ -81,9 +85,13 @@ def print_correlation(console: Console, table: CorrelationTable, *, title: str =
     t.add_column(f"{conf} CI", justify="right")
     t.add_column("Cluster", justify="right")
     t.add_column("Dir", justify="center")
+    t.add_column("p", justify="left")
     if any(r.epsilon is not None for r in table.rows):
         t.add_column("epsilon", justify="right")
-    for r in table.rows:
+    # the p-value that opened each cluster, and inside one the p-value against its first
+    # metric (the report's texts); every metric tied with the highest value is bold
+    marks = cluster_rows(table.to_dict())
+    for r, m in zip(table.rows, marks, strict=True):
         ci = "-" if math.isnan(r.ci.low) else f"[{r.ci.low:.4f}, {r.ci.high:.4f}]"
         cells = [
             f"{r.metric} (baseline)" if r.baseline else r.metric,
@@ -91,10 +99,11 @@ def print_correlation(console: Console, table: CorrelationTable, *, title: str =
             ci,
             "-" if r.cluster is None else str(r.cluster),
             "+" if r.higher_is_better else "-",
+            m["p_text"],
         ]
         if r.epsilon is not None:
             cells.append(f"{r.epsilon:.4g}")
-        t.add_row(*cells, style="bold green" if r.cluster == 1 else None)
+        t.add_row(*cells, style="bold green" if r.cluster == 1 or m["top"] else None)
     emit_table(console, t)
     test = {
         "permutation": f"PERM-BOTH permutation test ({table.n_permutations} draws)",
@@ -107,7 +116,8 @@ def print_correlation(console: Console, table: CorrelationTable, *, title: str =
         f"interval: percentile bootstrap over {table.unit} ({table.n_units}), "
         f"{table.n_resamples} resamples, seed {table.seed}; clusters: {test}, alpha "
         f"{table.alpha:g} (1 = best; a new cluster starts when a better-ranked metric of the "
-        "current one is significantly better); Dir '-': an error metric, negated before "
+        "current one is significantly better; p: the test that opened the cluster, inside one "
+        "the test against its first metric); Dir '-': an error metric, negated before "
         "correlating",
     )
     _baseline_notes(console, table)

@@ -18,6 +18,9 @@ data are all inside it; the page is made from a jinja2 template.
 * Correlation runs: each table (statistic, 95% interval, significance cluster), a
   dot-and-whisker chart, and human-vs-metric plots: a hexbin of the segments when the run kept
   its segment scores, one labelled dot per system at system level.
+* Audit runs: a readable page (the human share and a plain verdict on ORANGE's premise, one
+  row per metric with intervals, baselines marked, the definitions, a chart of the
+  "outranked" shares, the reference agreement).
 * Other runs: their results as a collapsible JSON block.
 * Every run: its command, inputs, settings, seeds and signatures as compact tables, the raw
   JSON behind a toggle.
@@ -26,7 +29,6 @@ data are all inside it; the page is made from a jinja2 template.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,7 @@ from typing import Any
 from mtpalette.errors import UserInputError
 from mtpalette.io import inputs
 from mtpalette.io.runfile import atomic_writer, load_run
+from mtpalette.report.names import dataset_label, ref_label, reference_names
 from mtpalette.report.plots import ci_dots, segment_scatter, svg_of, system_scatter
 
 TEMPLATE = "report.html.j2"
@@ -118,47 +121,6 @@ def tied_best(values: Sequence[float | None], higher: bool) -> list[bool]:
     best = max(ok) if higher else min(ok)
     tol = 1e-12 * max(1.0, abs(best))
     return [v is not None and v == v and abs(v - best) <= tol for v in values]
-
-
-#: folder names that say nothing about the data (a label goes one folder up)
-_GENERIC_FOLDERS = {
-    "references", "reference", "refs", "ref", "data", "txt", "text", "outputs", "output",
-    "system-outputs", "systems", "hyps", "hypotheses", "tmp", "temp", "",
-}  # fmt: skip
-
-
-def reference_names(paths: Sequence[str]) -> list[str]:
-    """Names of the references from their files: the stems without the dotted parts they all
-    share (``newstest2021.de-en.ref.A.en`` and ``...ref.B.en`` are ``A`` and ``B``), else the
-    stems (``ref``, ``refB``).
-
-    Examples
-    --------
-    >>> reference_names(["/d/ref.txt", "/d/refB.txt"])
-    ['ref', 'refB']
-    >>> reference_names(["t/newstest2021.de-en.ref.A.en", "t/newstest2021.de-en.ref.B.en"])
-    ['A', 'B']
-    """
-    names = [Path(str(p)).name for p in paths]
-    parts = [n.split(".") for n in names]
-    if len(parts) > 1 and len({len(p) for p in parts}) == 1:
-        keep = [k for k in range(len(parts[0])) if len({p[k] for p in parts}) > 1]
-        short = [".".join(p[k] for k in keep) for p in parts]
-        if keep and len(set(short)) == len(short):
-            return short
-    stems = [Path(n).stem for n in names]
-    return stems if len(set(stems)) == len(stems) else names
-
-
-def ref_label(k: int) -> str:
-    """The name of reference ``k`` in the report: A, B, ..., Z, R27, ...
-
-    Examples
-    --------
-    >>> ref_label(0), ref_label(1), ref_label(26)
-    ('A', 'B', 'R27')
-    """
-    return chr(ord("A") + k) if k < 26 else f"R{k + 1}"
 
 
 def error_browser_data(
@@ -271,6 +233,18 @@ def _nan(x: Any) -> float:
     return float("nan") if x is None else float(x)
 
 
+def p_text(p: float) -> str:
+    """A p-value as the tables print it: three decimals, ``p < 0.001`` below that (a
+    resampled p-value of 0 only says that no resample went the other way).
+
+    Examples
+    --------
+    >>> p_text(0.0579), p_text(0.0), p_text(1.0)
+    ('p = 0.058', 'p < 0.001', 'p = 1.000')
+    """
+    return "p < 0.001" if p < 0.0005 else f"p = {p:.3f}"
+
+
 def orange_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """ORANGE rows with every tied best marked ``best`` (the run marks one) and the p-value
     of the paired test against the best as text (``p_text``) where the run has it.
@@ -297,9 +271,9 @@ def orange_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         if b:
             text = "= best" if not r.get("best") else ""
         elif has_p and r.get("equivalent_to_best"):
-            text = f"= best (p = {p:.3f})"
+            text = f"= best ({p_text(p)})"
         elif has_p:
-            text = f"p = {p:.3f}"
+            text = p_text(p)
         else:
             text = ""
         out.append(
@@ -356,14 +330,14 @@ def _orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int
             records,
             per_segment=per_segment,
             directions={r["metric"]: bool(r["metric_higher_is_better"]) for r in rows},
-            ref_files=[r["path"] for r in (run.get("inputs") or {}).get("refs") or []],
+            ref_files=_ref_paths(run),
             kept=settings.get("errors_max"),
             lowercase=bool(settings.get("lowercase", False)),
         )
         best = next((r["metric"] for r in rows if r["best"]), None)
         if best in errors["metrics"]:
             errors["initial"] = errors["metrics"].index(best)  # the browser opens on the best
-    agreement = run["results"].get("reference_agreement")
+    agreement = agreement_named(run["results"].get("reference_agreement"), _ref_paths(run))
     return {
         "table": table,
         "rows": rows,
@@ -374,6 +348,122 @@ def _orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int
         "errors": errors,
         "errors_missing": path is None,
     }
+
+
+#: the audit's shares, in table order, and their column titles
+AUDIT_COLUMNS = ("outranked", "outranking_candidates", "humans_agree", "humans_prefer")
+
+
+def audit_verdict(human: dict[str, Any] | None) -> str:
+    """One plain sentence on ORANGE's premise from the human share (some rated system at
+    least as good as the held-out reference).
+
+    Examples
+    --------
+    >>> audit_verdict({"value": 0.989, "low": 0.977, "high": 0.994})[:40]
+    'The premise does not hold here: in most '
+    >>> audit_verdict({"value": 0.2, "low": 0.1, "high": 0.3})[:34]
+    'The premise mostly holds: humans r'
+    >>> audit_verdict(None)
+    ''
+    """
+    if not human or human.get("value") is None:
+        return ""
+    if human["value"] >= 0.5:
+        return (
+            "The premise does not hold here: in most cases a system is as good as the "
+            "reference, so ORANGE rewards metrics for ranking good systems below poorer "
+            "references; read ORANGE with care. Where a metric outranks the reference and "
+            "humans agree (humans ≥ high), the metric is right and the premise wrong."
+        )
+    return (
+        "The premise mostly holds: humans rate the reference better than every system in "
+        "most cases. Where a metric outranks the reference and humans do not agree (humans ≥ "
+        "low), the metric, not the premise, is at fault."
+    )
+
+
+def _audit_section(run: dict[str, Any]) -> dict[str, Any]:
+    """The audit as a page: the human share and its verdict, one row per metric, the
+    definitions, a chart of the "outranked" shares, and the reference agreement."""
+    a = (run.get("results") or {}).get("audit") or {}
+    rows = [{**r, "baseline": is_baseline(r)} for r in a.get("rows", [])]
+    human = a.get("human_outranked")
+    has_human = human is not None or any(r.get("humans_agree") for r in rows)
+    columns = AUDIT_COLUMNS if has_human else AUDIT_COLUMNS[:2]
+    dots = None
+    shown = [r for r in rows if r.get("outranked") and r["outranked"].get("value") is not None]
+    if shown:
+        dots = ci_dots(
+            [r["metric"] for r in shown],
+            [100 * r["outranked"]["value"] for r in shown],
+            [100 * _nan(r["outranked"].get("low")) for r in shown],
+            [100 * _nan(r["outranked"].get("high")) for r in shown],
+            xlabel="held-out references outranked by some candidate (%)",
+            title=f"Outranked, {100 * a.get('confidence', 0.95):g}% bootstrap intervals",
+            labels=[
+                r["metric"] + ("" if r.get("higher_is_better", True) else " ↓")
+                + (" [baseline]" if r["baseline"] else "")
+                for r in shown
+            ],
+            legend=False,
+        )  # fmt: skip
+    names = {
+        "outranked": "outranked",
+        "outranking_candidates": "outranking candidates",
+        "humans_agree": "humans ≥",
+        "humans_prefer": "humans >",
+        "human_outranked": "humans: some system ≥ (>)",
+    }
+    definitions = [(names.get(k, k), v) for k, v in (a.get("definitions") or {}).items()]
+    return {
+        "n_segments": a.get("n_segments"),
+        "n_refs": a.get("n_refs"),
+        "n_candidates": a.get("n_candidates"),
+        "references": a.get("references") or [],
+        "human": human if has_human else None,
+        "human_strict": a.get("human_outranked_strict"),
+        "verdict": audit_verdict(human),
+        "rows": rows,
+        "columns": columns,
+        "has_baseline": any(r["baseline"] for r in rows),
+        "bootstrap": a.get("bootstrap"),
+        "seed": a.get("seed"),
+        "confidence": a.get("confidence", 0.95),
+        "definitions": definitions,
+        "dots": dots,
+        "agreement": agreement_named(
+            (run.get("results") or {}).get("reference_agreement"), _ref_paths(run)
+        ),
+    }
+
+
+def _ref_paths(run: dict[str, Any]) -> list[str]:
+    refs = (run.get("inputs") or {}).get("refs") or []
+    return [r["path"] for r in refs if isinstance(r, dict) and r.get("path")]
+
+
+def agreement_named(agreement: dict[str, Any] | None, ref_paths: Sequence[str]):
+    """The reference agreement with the references named from the data (``ref``, ``refB``)
+    where a run recorded their file names (``ref.txt``).
+
+    Examples
+    --------
+    >>> ag = {"references": ["ref.txt", "refB.txt"], "warnings": [],
+    ...       "rows": [{"reference": "ref.txt", "against": ["refB.txt"]}]}
+    >>> agreement_named(ag, ["/d/ref.txt", "/d/refB.txt"])["rows"]
+    [{'reference': 'ref', 'against': ['refB']}]
+    """
+    if not agreement or not ref_paths:
+        return agreement
+    names = dict(zip([Path(p).name for p in ref_paths], reference_names(ref_paths), strict=True))
+    rows = [
+        {**r, "reference": names.get(r["reference"], r["reference"]),
+         "against": [names.get(a, a) for a in r.get("against", [])]}
+        for r in agreement.get("rows", [])
+    ]  # fmt: skip
+    refs = [names.get(n, n) for n in agreement.get("references", [])]
+    return {**agreement, "rows": rows, "references": refs}
 
 
 def _direction(higher: bool) -> str:
@@ -446,10 +536,10 @@ def cluster_rows(table: dict[str, Any]) -> list[dict[str, Any]]:
         boundary = [c for c in made if c["p_value"] is not None and c["p_value"] <= alpha]
         if boundary:  # the test that opened this cluster
             c = boundary[-1]
-            text = f"p = {c['p_value']:.3f} vs {c['better']}"
+            text = f"{p_text(c['p_value'])} vs {c['better']}"
         else:
             c = next((c for c in made if c["better"] == head), made[0] if made else None)
-            text = "" if c is None else f"p = {c['p_value']:.3f} vs {c['better']}"
+            text = "" if c is None else f"{p_text(c['p_value'])} vs {c['better']}"
             if text and cluster == 1:
                 text = f"= best ({text})"
         out.append({**r, "top": is_top, "p_text": text, "baseline": is_baseline(r)})
@@ -573,42 +663,6 @@ def _ranks(values: Sequence[float | None], higher: bool) -> list[int | None]:
         else:
             out.append(1 + sum(1 for w in ok if (w > v if higher else w < v)))
     return out
-
-
-def dataset_label(run: dict[str, Any], path: Path | None) -> str:
-    """A short name of a run's data set: the bundled set, or the folder of its first
-    reference (or judgments) file, else the run file's folder.
-
-    Examples
-    --------
-    >>> dataset_label({"inputs": {"refs": [{"path": "/d/wmt21/zhen/ref.txt"}]}}, None)
-    'zhen'
-    >>> ref = "/d/wmt21/txt/references/newstest2021.de-en.ref.A.en"
-    >>> dataset_label({"inputs": {"refs": [{"path": ref}]}}, None)
-    'newstest2021 de-en'
-    >>> dataset_label({"inputs": {"refs": [{"path": "/d/wmt21/references/ref.txt"}]}}, None)
-    'wmt21'
-    """
-    ins = run.get("inputs") or {}
-    if ins.get("bundled"):
-        return str(ins["bundled"])
-    for key in ("refs", "judgments"):
-        value = ins.get(key)
-        if isinstance(value, list) and value and isinstance(value[0], dict):
-            value = value[0]
-        if isinstance(value, dict) and value.get("path"):
-            p = Path(value["path"])
-            found = _TESTSET.search(p.name)
-            if found:  # WMT's naming: newstest2021.de-en.ref.A.en
-                return f"{found.group(1)} {found.group(2)}"
-            for folder in p.parents:
-                if folder.name.lower() not in _GENERIC_FOLDERS:
-                    return folder.name
-            return p.stem
-    return path.parent.name if path is not None else "run"
-
-
-_TESTSET = re.compile(r"^([A-Za-z]+\d{2,4})\.([a-z]{2,3}-[a-z]{2,3})\.")
 
 
 def systems_table(
@@ -857,6 +911,7 @@ def build_report(
             "signatures_json": json.dumps(run.get("signatures", {}), indent=1),
             "orange": None,
             "correlation": None,
+            "audit": None,
             "results_json": None,
         }
         if kind == "orange":
@@ -865,6 +920,8 @@ def build_report(
             section["correlation"] = _correlation_section(run, human_name)
             by_dataset.setdefault(label, []).append(run)
             section["human_name"] = human_name
+        elif kind == "audit":
+            section["audit"] = _audit_section(run)
         else:
             section["results_json"] = json.dumps(run.get("results", {}), indent=1)[:200_000]
         sections.append(section)
@@ -923,7 +980,20 @@ def write_report(
     """Read run files and write the report atomically; returns its path."""
     if not run_paths:
         raise UserInputError("give at least one run file")
-    runs = [(load_run(p), Path(p)) for p in run_paths]
+    return write_runs(
+        [(load_run(p), Path(p)) for p in run_paths], output, title=title, labels=labels
+    )
+
+
+def write_runs(
+    runs: Sequence[tuple[dict[str, Any], Path | None]],
+    output: str | Path,
+    *,
+    title: str = "mtpalette report",
+    labels: Sequence[str] | None = None,
+) -> Path:
+    """Write the report of ``(run, run_path)`` pairs (run files read, or runs made in memory
+    by :func:`mtpalette.api.report_run.report`) atomically; returns its path."""
     text = build_report(runs, title=title, labels=labels)
     out = Path(output)
     with atomic_writer(out) as fh:

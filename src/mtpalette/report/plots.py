@@ -57,11 +57,9 @@ def ci_dots(
     labels: Sequence[str] | None = None,
     best_label: str = "best",
     equivalent_label: str = "equivalent to the best",
+    legend: bool = True,
 ) -> str:
-    """Dot-and-whisker chart, one line per metric, as SVG: the axis spans the values and
-    their intervals only (not from 0), so that close values and their intervals are told
-    apart; the best is a filled diamond, its equivalents hollow ones, and the best's
-    interval a shaded band. Each dot carries the SVG id ``dot-<name>``.
+    """:func:`ci_dots_figure` as SVG.
 
     Examples
     --------
@@ -69,6 +67,43 @@ def ci_dots(
     ...               title="t", best=[True, False], equivalent=[False, True])
     >>> 'id="dot-a"' in svg and 'id="dot-b"' in svg
     True
+    """
+    return svg_of(
+        ci_dots_figure(
+            names, values, lows, highs, xlabel=xlabel, title=title, best=best,
+            equivalent=equivalent, labels=labels, best_label=best_label,
+            equivalent_label=equivalent_label, legend=legend,
+        )
+    )  # fmt: skip
+
+
+def ci_dots_figure(
+    names: Sequence[str],
+    values: Sequence[float],
+    lows: Sequence[float],
+    highs: Sequence[float],
+    *,
+    xlabel: str,
+    title: str,
+    best: Sequence[bool] | None = None,
+    equivalent: Sequence[bool] | None = None,
+    labels: Sequence[str] | None = None,
+    best_label: str = "best",
+    equivalent_label: str = "equivalent to the best",
+    legend: bool = True,
+):
+    """Dot-and-whisker chart, one line per metric, as SVG: the axis spans the values and
+    their intervals only (not from 0), so that close values and their intervals are told
+    apart; the best is a filled diamond, its equivalents hollow ones, and the best's
+    interval a shaded band. Each dot carries the SVG id ``dot-<name>``. Returns the
+    matplotlib ``Figure``.
+
+    Examples
+    --------
+    >>> fig = ci_dots_figure(["a", "b"], [65.0, 66.5], [64.0, 65.1], [66.0, 67.9], xlabel="x",
+    ...                      title="t", best=[True, False])
+    >>> layout_problems(fig)
+    []
     """
     from matplotlib.lines import Line2D
 
@@ -113,6 +148,8 @@ def ci_dots(
     if finite.size:
         span = (finite.max() - finite.min()) or abs(finite.max()) or 1.0
         ax.set_xlim(finite.min() - 0.04 * span, finite.max() + 0.04 * span)
+    if not legend:  # nothing is "best" (the audit's shares)
+        return fig
     handles = [
         Line2D([], [], marker="D", color=BEST, mfc=BEST, ls="none", label=best_label),
         Line2D([], [], marker="D", color=EQUIV, mfc="white", ls="none", label=equivalent_label),
@@ -120,7 +157,7 @@ def ci_dots(
     ]
     # below the axes, outside them: constrained layout keeps it off the title and the labels
     fig.legend(handles=handles, fontsize=7, loc="outside lower center", ncol=3, frameon=False)
-    return svg_of(fig)
+    return fig
 
 
 def robust_limits(values: np.ndarray, *, q: float = 0.5) -> tuple[float, float]:
@@ -152,10 +189,7 @@ def segment_scatter(
     ylabel: str,
     note: str,
 ) -> str:
-    """Human score against metric score at segment level, as SVG: a hexbin of counts on a
-    log colour scale (human scores have few distinct values, so points would overplot), the
-    metric axis from the 0.5th to the 99.5th percentile (points beyond it are drawn at its
-    edge and counted in the note).
+    """:func:`segment_figure` as SVG.
 
     Examples
     --------
@@ -163,6 +197,28 @@ def segment_scatter(
     >>> svg = segment_scatter(h, m, xlabel="m", ylabel="h", note="r")
     >>> "<svg" in svg and "beyond the axis" in svg
     True
+    """
+    return svg_of(segment_figure(human, metric, xlabel=xlabel, ylabel=ylabel, note=note))
+
+
+def segment_figure(
+    human: Sequence[float],
+    metric: Sequence[float],
+    *,
+    xlabel: str,
+    ylabel: str,
+    note: str,
+):
+    """Human score against metric score at segment level (a matplotlib ``Figure``): a hexbin
+    of counts on a log colour scale (human scores have few distinct values, so points would
+    overplot), the metric axis from the 0.5th to the 99.5th percentile (points beyond it are
+    drawn at its edge and counted in the note).
+
+    Examples
+    --------
+    >>> h, m = -np.arange(400.0) % 11, np.r_[np.linspace(0, 1, 399), 3.0]
+    >>> layout_problems(segment_figure(h, m, xlabel="m", ylabel="h", note="r"))
+    []
     """
     x = np.asarray(metric, dtype=float)
     y = np.asarray(human, dtype=float)
@@ -196,7 +252,7 @@ def segment_scatter(
     extra = f"; {outside} beyond the axis, drawn at its edge" if outside else ""
     ax.set_title(f"{note}\n{len(x)} translations{extra}", fontsize=7.5)
     ax.tick_params(labelsize=7)
-    return svg_of(fig)
+    return fig
 
 
 #: where a point's label may go, tried in order: (dx, dy) in points and the alignment
@@ -285,8 +341,7 @@ def system_scatter(
     ylabel: str,
     note: str,
 ) -> str:
-    """Human score against metric score at system level, as SVG: one labelled dot per
-    system (SVG id ``sys-<system>``).
+    """:func:`system_figure` as SVG.
 
     Examples
     --------
@@ -294,6 +349,28 @@ def system_scatter(
     ...                      ylabel="MQM", note="r")
     >>> 'id="sys-A"' in svg and ">B<" in svg
     True
+    """
+    return svg_of(system_figure(human, metric, systems, xlabel=xlabel, ylabel=ylabel, note=note))
+
+
+def system_figure(
+    human: Sequence[float],
+    metric: Sequence[float],
+    systems: Sequence[str],
+    *,
+    xlabel: str,
+    ylabel: str,
+    note: str,
+):
+    """Human score against metric score at system level (a matplotlib ``Figure``): one
+    labelled dot per system (SVG id ``sys-<system>``), labels placed by :func:`place_labels`.
+
+    Examples
+    --------
+    >>> fig = system_figure([-2.0, -1.5], [40.1, 44.0], ["A", "B"], xlabel="bleu",
+    ...                     ylabel="MQM", note="r")
+    >>> layout_problems(fig)
+    []
     """
     x = np.asarray(metric, dtype=float)
     y = np.asarray(human, dtype=float)
@@ -315,4 +392,62 @@ def system_scatter(
             text.remove()
         left_out = place_labels(ax, x, y, list(systems))
         ax.set_xlabel(f"{xlabel}\nnot labelled (no room): {', '.join(left_out)}", fontsize=8)
-    return svg_of(fig)
+    return fig
+
+
+def layout_problems(fig, *, tolerance: float = 0.5) -> list[str]:
+    """What is wrong with a figure's text as drawn: a text that reaches outside the figure
+    (clipped) or overlaps another text or a legend (a legend over a title, labels on one
+    another), found from the bounding boxes matplotlib's renderer gives
+    (``get_window_extent``; tick labels outside the axis's view are not drawn and not
+    counted). Empty when nothing is.
+
+    ``tolerance`` (pixels) shrinks each box before comparing, so texts that only touch do
+    not count.
+
+    Examples
+    --------
+    >>> fig = _figure(3, 2)
+    >>> ax = fig.add_subplot(1, 1, 1)
+    >>> _ = ax.set_title("a title")
+    >>> layout_problems(fig)
+    []
+    >>> _ = ax.text(0.5, 1.02, "over the title", transform=ax.transAxes)
+    >>> layout_problems(fig)
+    ["'a title' overlaps 'over the title'"]
+    """
+    from matplotlib.legend import Legend
+    from matplotlib.text import Text
+
+    renderer = fig.canvas.get_renderer()
+    fig.draw_without_rendering()
+    page = fig.bbox
+    hidden = set()  # labels of ticks outside the axis's view: matplotlib does not draw them
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            lo, hi = sorted(axis.get_view_interval())
+            eps = 1e-9 * max(1.0, abs(lo), abs(hi))
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                if not lo - eps <= tick.get_loc() <= hi + eps:
+                    hidden.update((id(tick.label1), id(tick.label2)))
+    boxes = []
+    for legend in fig.findobj(Legend):  # a legend is one box: its frame, entries and title
+        if legend.get_visible():
+            labels = ", ".join(t.get_text() for t in legend.get_texts())
+            boxes.append((f"legend ({labels})", legend.get_window_extent(renderer).padded(-1)))
+            hidden.update(id(t) for t in legend.findobj(Text))
+    for text in fig.findobj(Text):
+        if id(text) in hidden or not text.get_visible() or not text.get_text().strip():
+            continue
+        box = text.get_window_extent(renderer)
+        if box.width <= 0 or box.height <= 0:
+            continue
+        boxes.append((text.get_text(), box.padded(-tolerance)))
+    problems = []
+    for k, (name, box) in enumerate(boxes):
+        if box.x0 < page.x0 or box.y0 < page.y0 or box.x1 > page.x1 or box.y1 > page.y1:
+            problems.append(f"{name!r} is clipped (outside the figure)")
+        for other, obox in boxes[:k]:
+            if box.overlaps(obox):
+                problems.append(f"{name!r} overlaps {other!r}")
+    return problems
