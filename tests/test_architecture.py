@@ -23,7 +23,7 @@ LAYERS: list[set[str]] = [
     {"io", "text", "kernels", "models", "parallel"},
     {"metrics"},
     {"stats"},
-    {"metaeval", "train", "report"},
+    {"metaeval", "train", "reporting"},
     {"api"},
     {"cli", "__main__"},
 ]

@@ -11,14 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from mtpalette import api
-from mtpalette import report as _report_package
 from mtpalette._version import __version__
-
-# ``mtpalette.report`` is the API's function (``mtpalette.report(results..., path)``), not the
-# subpackage of the same name: the subpackage is imported here once (importing it binds it as
-# an attribute of this module, and only its first import does) and unbound, so the name falls
-# through to ``__getattr__``; ``from mtpalette.report.html import ...`` still finds it.
-del _report_package, globals()["report"]
 
 __all__ = ["__version__", *api.EXPORTS]
 

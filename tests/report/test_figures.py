@@ -2,7 +2,7 @@
 ORANGE run with the demo's 11 metrics and 13 systems, segment- and system-level correlation
 runs, an audit run), has no text outside the figure (no clipped axis label, title or legend)
 and no two texts on one another (legend over title, system names over each other), as
-matplotlib's renderer measures them (:func:`mtpalette.report.plots.layout_problems`)."""
+matplotlib's renderer measures them (:func:`mtpalette.reporting.plots.layout_problems`)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from mtpalette.cli.app import app
 from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import load_run
-from mtpalette.report import html, plots
-from mtpalette.report.html import build_report
-from mtpalette.report.plots import layout_problems, place_labels
+from mtpalette.reporting import html, plots
+from mtpalette.reporting.html import build_report
+from mtpalette.reporting.plots import layout_problems, place_labels
 
 ZHEN = bundled_mqm_ted("zhen")
 METRICS = ["bleus:1..4", "chrf", "wer", "per", "rouge-l", "rouge-w:1.2", "rouge-s:4", "rouge-s:*"]

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import load_run
-from mtpalette.report.html import write_report
+from mtpalette.reporting.html import write_report
 
 ROOT = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

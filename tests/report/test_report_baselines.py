@@ -12,7 +12,7 @@ from mtpalette.cli.app import app
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import load_run
 from mtpalette.metaeval.references import reference_agreement
-from mtpalette.report.html import build_report
+from mtpalette.reporting.html import build_report
 from mtpalette.stats.baselines import compare_with_best_baseline
 from mtpalette.stats.chance import acc_eq_chance
 

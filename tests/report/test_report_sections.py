@@ -1,6 +1,6 @@
 """Report sections built from run dictionaries."""
 
-from mtpalette.report.html import (
+from mtpalette.reporting.html import (
     _correlation_section,
     error_browser_data,
     summary_table,
@@ -93,9 +93,9 @@ def test_error_browser_keeps_every_candidate_and_the_references_scores():
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from mtpalette.report import plots  # noqa: E402
-from mtpalette.report.curves import orange_curve_figure  # noqa: E402
-from mtpalette.report.html import (  # noqa: E402
+from mtpalette.reporting import plots  # noqa: E402
+from mtpalette.reporting.curves import orange_curve_figure  # noqa: E402
+from mtpalette.reporting.html import (  # noqa: E402
     cluster_rows,
     dataset_label,
     orange_rows,

@@ -460,7 +460,7 @@ def _write(run, out: CorrelationOutputs, result: CorrelationResult, inputs, data
             outputs=outputs,
         ).save(out.json)
     if out.report is not None and out.json is not None:
-        from mtpalette.report.html import write_report
+        from mtpalette.reporting.html import write_report
 
         outputs["report"] = str(write_report([out.json], out.report))
 

@@ -391,7 +391,7 @@ def data_names(lists: CandidateLists) -> list[str] | None:
     >>> data_names(lists)
     ['ref', 'refB']
     """
-    from mtpalette.report.names import reference_names
+    from mtpalette.reporting.names import reference_names
 
     return reference_names(lists.ref_names) if lists.ref_names else None
 
@@ -423,7 +423,7 @@ def _write(
         write_csv(out.curve_csv, curve.rows())
         outputs["curve_csv"] = str(out.curve_csv)
     if curve is not None and out.curve_plot is not None:
-        from mtpalette.report.curves import plot_orange_curve
+        from mtpalette.reporting.curves import plot_orange_curve
 
         plot_orange_curve(curve, out.curve_plot)
         outputs["curve_plot"] = str(out.curve_plot)
@@ -447,7 +447,7 @@ def _write(
         outputs["run_json"] = str(out.json)
         _record(run, result, files).save(out.json)
     if out.report is not None and out.json is not None:
-        from mtpalette.report.html import write_report
+        from mtpalette.reporting.html import write_report
 
         outputs["report"] = str(write_report([out.json], out.report))
 

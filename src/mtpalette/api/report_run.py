@@ -38,7 +38,7 @@ from mtpalette.metaeval.agreement import Agreement
 from mtpalette.metaeval.audit import Audit
 from mtpalette.metaeval.correlation import CorrelationTable
 from mtpalette.metaeval.orange import OrangeTable
-from mtpalette.report.html import write_runs
+from mtpalette.reporting.html import write_runs
 
 #: what :func:`report` takes, for its error message
 KINDS = (

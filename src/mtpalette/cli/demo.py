@@ -33,7 +33,7 @@ from mtpalette.cli.progress import ConsoleFeedback
 from mtpalette.cli.tables import show_correlation, show_orange
 from mtpalette.io.plain import read_lines
 from mtpalette.metrics import Metric, known_metrics, parse_specs
-from mtpalette.report.html import write_report
+from mtpalette.reporting.html import write_report
 
 #: metrics of the score table, in display order (those of unregistered families are skipped)
 SCORE_METRICS = ["bleu", "bleus:4", "chrf", "wer", "per", "rouge-l", "rouge-w:1.2", "rouge-s:4"]

@@ -22,7 +22,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from mtpalette.report.html import write_report
+from mtpalette.reporting.html import write_report
 
 
 def report(

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from mtpalette.api.correlation_run import LABELS
 from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
-from mtpalette.report.html import cluster_rows, orange_rows
+from mtpalette.reporting.html import cluster_rows, orange_rows
 
 if TYPE_CHECKING:
     from mtpalette.api.correlation_run import CorrelationResult

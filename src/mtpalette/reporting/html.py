@@ -36,8 +36,8 @@ from typing import Any
 from mtpalette.errors import UserInputError
 from mtpalette.io import inputs
 from mtpalette.io.runfile import atomic_writer, load_run
-from mtpalette.report.names import dataset_label, ref_label, reference_names
-from mtpalette.report.plots import ci_dots, segment_scatter, svg_of, system_scatter
+from mtpalette.reporting.names import dataset_label, ref_label, reference_names
+from mtpalette.reporting.plots import ci_dots, segment_scatter, svg_of, system_scatter
 
 TEMPLATE = "report.html.j2"
 #: outranking candidates shown per segment before "+N more" in the error browser
@@ -309,7 +309,7 @@ def _orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int
         import numpy as np
 
         from mtpalette.metaeval.orange import OrangeCurve
-        from mtpalette.report.curves import orange_curve_figure
+        from mtpalette.reporting.curves import orange_curve_figure
 
         c = OrangeCurve(
             np.asarray(curve["cutoffs"]),
@@ -936,7 +936,7 @@ def build_report(
     env.filters["num"] = lambda x, d=4: "-" if x is None or x != x else f"{x:.{d}f}"
     env.filters["score"] = _score_text
     env.filters["json_script"] = lambda obj: _json_script(obj)
-    source = (resources.files("mtpalette.report") / "templates" / TEMPLATE).read_text("utf-8")
+    source = (resources.files("mtpalette.reporting") / "templates" / TEMPLATE).read_text("utf-8")
     template = env.from_string(source)
     return template.render(
         title=title,
