@@ -110,8 +110,20 @@ class Agreement:
     seed: int | None
     reference_orange: dict[str, float] = field(default_factory=dict)
 
+    @property
+    def note(self) -> str | None:
+        """Why the tau says little, or None: two metrics give two orderings of two, which
+        can only agree (+1) or disagree (-1)."""
+        if len(self.rows) == 2:
+            return (
+                "with 2 metrics the tau can only be +1 (same order) or -1 (opposite order); "
+                "add metrics for a degree of agreement"
+            )
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         return {
+            "note": self.note,
             "statistic": self.statistic,
             "grouping": self.grouping,
             "oracle": self.oracle,
