@@ -356,7 +356,11 @@ def _orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int
             records,
             per_segment=per_segment,
             directions={r["metric"]: bool(r["metric_higher_is_better"]) for r in rows},
-            ref_files=[r["path"] for r in (run.get("inputs") or {}).get("refs") or []],
+            # file records, or the reference names of an mt-metrics-eval folder (--mtme)
+            ref_files=[
+                r["path"] if isinstance(r, dict) else str(r)
+                for r in (run.get("inputs") or {}).get("refs") or []
+            ],
             kept=settings.get("errors_max"),
             lowercase=bool(settings.get("lowercase", False)),
         )
