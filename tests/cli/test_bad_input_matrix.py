@@ -112,6 +112,10 @@ def F(tmp_path_factory) -> dict[str, Path]:
     put("j_seg0.tsv", _judgments().replace("s3\t4\t", "s3\t99\t"))
     put("j_unknown.tsv", _judgments().replace("s4\t", "zz\t"))
     put("j_utf8.tsv", _judgments().encode() + b"s1\t\xff\t0.1\n")
+    put("j_null.jsonl", '{"system": "s1", "segment": 1, "score": 1}\n'
+        '{"system": null, "segment": 2, "score": 0.5}\n')  # fmt: skip
+    put("j_huge.jsonl", '{"system": "s1", "segment": 1, "score": 1' + "0" * 400 + "}\n")
+    put("scores_dup.tsv", "system\tsegment\tscore\ns1\t1\t0.5\ns1\t1\t0.5\n")
     put("j_ragged.tsv", _judgments().replace("s2\t5\t", "s2\t5\textra\t"))
     put("wide.csv", "SMU,MiSS,ref\n" + "".join(f"a{i},b{i},c{i}\n" for i in range(N)))
     put("fake.parquet", b"PAR1 not really a parquet file")
@@ -240,6 +244,12 @@ BAD_JUDGMENTS = {
     "wide-csv": ("{wide_csv}", "{wide_csv}:1: cannot tell the judgment format"),
     "not-parquet": ("{fake_parquet}", "{fake_parquet}"),
     "constant": ("{j_const_tsv}", "human scores are all equal"),
+    # once a system "None", silently dropped; once an OverflowError traceback
+    "null-system-jsonl": ("{j_null_jsonl}", '{j_null_jsonl}:2: "system" is null'),
+    "huge-number-jsonl": (
+        "{j_huge_jsonl}",
+        "{j_huge_jsonl}:1: score is 100000000000...(401 characters)",
+    ),
 }
 
 # numeric and choice options: (command, option and value, expected message)
@@ -559,6 +569,18 @@ ISSUE_CASES = [
         2,
         "{nb_utf8_txt}:2: invalid UTF-8",
     ),
+    (
+        "orange-nbest-invalid-utf8",
+        f"orange {REFS2} --nbest {{nb_utf8_txt}}",
+        2,
+        "{nb_utf8_txt}:2: invalid UTF-8",
+    ),
+    (
+        "orange-duplicate-stored-score",
+        f"orange {REFS2} {SYS4} --scores x={{scores_dup_tsv}}",
+        2,
+        "{scores_dup_tsv}:3: duplicate score for system 's1', segment 1",
+    ),
     ("orange-one-reference", f"orange -r {{r1_txt}} {SYS4} {FAST}", 2, "2 references"),
     (
         "orange-json-into-missing-folder",
@@ -697,6 +719,7 @@ def test_command_line(F, monkeypatch, capsys, argv, extra, code, expected):
         assert fragment.format(**names) in (err if code == 2 else text), (fragment, err[-2000:])
     if code == 2:
         assert err.splitlines()[-1].startswith("mtpalette: error: ") or "Usage:" in err, err
+        assert not F["out"].exists(), "a refused run left an output behind"
 
 
 # --------------------------------------------------------------------------------------------
