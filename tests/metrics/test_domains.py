@@ -9,7 +9,11 @@ options forbid together) or scores every sentence and the corpus with finite num
 
 from __future__ import annotations
 
+import sys
+import tempfile
+import types
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,10 +24,41 @@ from mtpalette.api import corpus_score, sentence_scores
 from mtpalette.errors import UserInputError
 from mtpalette.metrics.domains import Choice, Integer, Real, Text, YesNo
 from mtpalette.metrics.registry import BUILTIN_FAMILIES, metric_class, parse_spec
+from mtpalette.metrics.rose_features import feature_names
+from mtpalette.metrics.rose_model import RoseModel
 
-#: families whose options name files or code (checked by their own tests)
-NEEDS_FILES = {"plugin", "rose"}
-FAMILIES = sorted(set(BUILTIN_FAMILIES) - NEEDS_FILES)
+FAMILIES = sorted(BUILTIN_FAMILIES)
+
+
+def _plugin_module() -> str:
+    """A plugin target: the share of the candidate's words found in some reference."""
+    mod = types.ModuleType("mtp_domains_plugin")
+
+    def overlap(hyps, refs):
+        out = []
+        for h, rs in zip(hyps, refs, strict=True):
+            words, pool = h.split(), {w for r in rs for w in r.split()}
+            out.append(sum(w in pool for w in words) / len(words) if words else 0.0)
+        return out
+
+    mod.overlap = overlap
+    sys.modules[mod.__name__] = mod
+    return "mtp_domains_plugin:overlap"
+
+
+def _rose_model() -> str:
+    """A ROSE model file (linear, the features of this version, fixed weights)."""
+    n = len(feature_names(False))
+    weights = [0.1 * (k % 7 - 3) for k in range(n)]
+    model = RoseModel("reg", "en", False, "13a", True, feature_names(False), [0.0] * n,
+                      [1.0] * n, weights, function_words="fw100")  # fmt: skip
+    path = Path(tempfile.mkdtemp(prefix="mtp-domains-")) / "rose.json"
+    model.save(path)
+    return str(path)
+
+
+#: families whose spec needs code or a file: the part given before the drawn options
+REQUIRED = {"plugin": _plugin_module(), "rose": f"model=@{_rose_model()}"}
 
 
 def _texts():
@@ -56,11 +91,20 @@ def specs(draw, family: str) -> str:
     chosen = (
         draw(st.lists(st.sampled_from(sorted(options)), unique=True, max_size=3)) if options else []
     )
-    parts = []
+    parts = [REQUIRED[family]] if family in REQUIRED else []
     for key in chosen:
         value = draw(st.sampled_from(options[key].examples()))
         parts.append(f"{key}={_spec_text(options[key], value)}")
     return family + (":" + ",".join(parts) if parts else "")
+
+
+@pytest.mark.parametrize("family", sorted(REQUIRED))
+def test_the_required_part_alone_scores(family):
+    """The plugin and the ROSE model the draws build on are valid by themselves."""
+    spec = f"{family}:{REQUIRED[family]}"
+    [metric] = parse_spec(spec)
+    [values] = sentence_scores(HYPS, REFS, [spec]).values()
+    assert np.isfinite(values).all() and np.ptp(values) > 0
 
 
 def test_every_option_declares_a_domain():
@@ -87,6 +131,47 @@ def test_valid_parameters_never_give_nan(family, data):
     for score in corpus:
         assert np.isfinite(score.value), (spec, score)
     assert metric.spec
+
+
+def _check_finite(spec: str) -> None:
+    parse_spec(spec)  # one option alone is never refused
+    [values] = sentence_scores(HYPS, REFS, [spec]).values()
+    assert np.isfinite(np.asarray(values, dtype=float)).all(), (spec, values)
+    assert all(np.isfinite(s.value) for s in corpus_score(HYPS, REFS, [spec])), spec
+
+
+OPTIONS = [
+    (family, key)
+    for family in FAMILIES
+    for key, domain in metric_class(family).options.items()
+    if not isinstance(domain, Text)
+]
+
+
+def _companions(family: str, key: str, value) -> list[str]:
+    """The options another option needs beside it (each refused alone, with its reason)."""
+    if key == "stem":  # rouge-score's stemmer stems rouge-score's tokens
+        return ["tok=rouge-score"]
+    if (family, key) == ("bleu", "value"):  # only floor and add-k smoothing take a value
+        return ["smooth=add-k"]
+    if (family, key) == ("chrf", "n"):  # n=0: word n-grams only
+        return ["w=2"]
+    if family == "rouge-w" and key == "a" and value < 1:  # f=poly needs a >= 1
+        return ["f=linear", "b=0.0001"]
+    if family == "rouge-w" and key in ("b", "unit"):  # the gap penalty of f=linear
+        return ["f=linear", "a=10"]
+    return []
+
+
+@pytest.mark.parametrize(("family", "key"), OPTIONS, ids=[f"{f}-{k}" for f, k in OPTIONS])
+def test_every_example_of_every_option_alone(family, key):
+    """Beside the random draws: each option at each of its example values (the domain's
+    closed ends, points inside, its special values), so no parameter is left undrawn."""
+    domain = metric_class(family).options[key]
+    head = [REQUIRED[family]] if family in REQUIRED else []
+    for value in domain.examples():
+        own = f"{key}={_spec_text(domain, value)}"
+        _check_finite(f"{family}:" + ",".join([*head, own, *_companions(family, key, value)]))
 
 
 @pytest.mark.parametrize(

@@ -64,6 +64,11 @@ def audit(
     >>> a.n_segments, a.n_refs
     (2, 2)
     """
+    check_resampling(bootstrap=n_resamples, confidence=confidence, seed=seed, least=0)
+    if (candidate_human is None) != (reference_human is None):
+        raise UserInputError(
+            "candidate_human and reference_human go together: give both or neither"
+        )
     lists = candidate_lists(refs, candidates)
     specs = metric_specs(metrics, required=False)
     parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)

@@ -11,6 +11,8 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+import numpy as np
+
 from mtpalette.errors import UserInputError
 from mtpalette.metrics.scoring import TextPairs
 
@@ -43,6 +45,12 @@ def metric_specs(metrics: Sequence[str] | str, *, required: bool = True) -> list
     >>> metric_specs("bleu"), metric_specs(["bleu", "wer"])
     (['bleu'], ['bleu', 'wer'])
     """
+    if metrics is None:
+        if not required:
+            return []
+        raise UserInputError("metrics is None; expected a metric spec or a list of them")
+    if not isinstance(metrics, str) and not hasattr(metrics, "__iter__"):
+        raise UserInputError(f"metrics is {type(metrics).__name__}; expected a list of specs")
     specs = [metrics] if isinstance(metrics, str) else list(metrics)
     if required and not specs:
         raise UserInputError("no metric given; e.g. metrics=['bleu', 'chrf']")
@@ -70,6 +78,7 @@ def check_resampling(
     confidence: float = 0.95,
     seed: int | None = None,
     permutations: int | None = None,
+    least: int | None = None,
 ) -> None:
     """Refuse resampling settings that would print a meaningless interval or fail later.
 
@@ -84,15 +93,21 @@ def check_resampling(
     if not 0.0 < confidence < 1.0:
         raise UserInputError(f"--confidence must be between 0 and 1 (got {confidence}), e.g. 0.95")
     if bootstrap is not None:
-        least = min_resamples(confidence)
-        if bootstrap < 0 or 0 < bootstrap < least:
+        if isinstance(bootstrap, bool) or not isinstance(bootstrap, int | np.integer):
+            raise UserInputError(f"the number of resamples must be an integer, got {bootstrap!r}")
+        least = min_resamples(confidence) if least is None else least
+        if bootstrap < 0:
+            raise UserInputError(f"--bootstrap must be 0 (no interval) or more (got {bootstrap})")
+        if 0 < bootstrap < least:
             raise UserInputError(
                 f"--bootstrap {bootstrap} is too few for a {confidence:.0%} interval: use 0 "
                 f"(no interval) or at least {least} (1000 recommended)"
             )
     if permutations is not None and permutations < 0:
         raise UserInputError(f"--permutations must be 0 (no test) or more (got {permutations})")
-    if seed is not None and not 0 <= seed < 2**63:
+    if seed is not None and not isinstance(seed, int | np.integer | np.random.Generator):
+        raise UserInputError(f"--seed must be an integer, got {seed!r}")
+    if isinstance(seed, int | np.integer) and not 0 <= seed < 2**63:
         raise UserInputError(f"--seed must be between 0 and 2**63 - 1 (got {seed})")
 
 
@@ -195,11 +210,33 @@ def text_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> Tex
             i, r = next((i, r) for i, r in enumerate(ref) if not (r is None or isinstance(r, str)))
             raise UserInputError(f"refs[{k}][{i}] is {type(r).__name__}, expected a string or None")
         streams.append(ref)
+    check_distinct_references(streams, [f"refs[{k}]" for k in range(len(streams))])
     if all(None in ref for ref in streams):  # else every segment has a reference
         for i in range(len(hyps)):
             if all(ref[i] is None for ref in streams):
                 raise UserInputError(f"segment {i + 1} has no reference (every stream has None)")
     return TextPairs.parallel(hyps, streams)
+
+
+def reference_streams(refs: Any) -> list[list[str]]:
+    """Reference streams (``refs[k][s]``) as lists, each given once (see
+    :func:`check_distinct_references`); None or a flat list of strings is refused.
+
+    Examples
+    --------
+    >>> reference_streams((["a", "b"], ["c", "d"]))
+    [['a', 'b'], ['c', 'd']]
+    """
+    streams = as_list(refs, "refs", "a list of reference streams (lists of strings)")
+    for k, ref in enumerate(streams):
+        if isinstance(ref, str):
+            raise UserInputError(
+                f"refs[{k}] is a string; refs is a list of reference streams (one list of "
+                "strings per reference)"
+            )
+        streams[k] = as_list(ref, f"refs[{k}]", "a list of strings (one per segment)")
+    check_distinct_references(streams, [f"refs[{k}]" for k in range(len(streams))])
+    return streams
 
 
 def check_not_degenerate(human: Any, level: str) -> None:
@@ -215,8 +252,6 @@ def check_not_degenerate(human: Any, level: str) -> None:
     ...
     mtpalette.errors.UserInputError: every human score is 1: no correlation is defined ...
     """
-    import numpy as np
-
     h = np.asarray(human, dtype=np.float64)
     rated = h[~np.isnan(h)]
     if rated.size and np.all(rated == rated[0]):

@@ -33,11 +33,13 @@ from typing import Any
 import numpy as np
 
 from mtpalette.api.checks import (
+    as_list,
     bootstrap_of,
     check_not_degenerate,
     check_resampling,
     checked,
     metric_specs,
+    system_outputs,
 )
 from mtpalette.api.description import Description, TableOutputs
 from mtpalette.api.external import export_all, parse_scores
@@ -130,7 +132,13 @@ def correlate(
     >>> t.level, round(t.rows[0].value, 4)
     ('system', 0.9995)
     """
-    names = list(systems)
+    names, _ = system_outputs(systems)
+    if not isinstance(human, Mapping):
+        raise UserInputError(
+            f"human is {type(human).__name__}; expected {{system: scores}} or {{system: score}}"
+        )
+    if not 0.0 < alpha < 1.0:
+        raise UserInputError(f"alpha must be between 0 and 1 (got {alpha})")
     missing = [s for s in names if s not in human]
     if missing:
         raise UserInputError(f"no human scores for system(s) {', '.join(map(repr, missing))}")
@@ -148,7 +156,7 @@ def correlate(
     n = len(refs[0]) if refs else 0
     rows = []
     for name in names:
-        scores = [np.nan if v is None else float(v) for v in human[name]]  # type: ignore[union-attr]
+        scores = _human_row(name, human[name])
         if len(scores) != n or len(systems[name]) != n:
             raise UserInputError(
                 f"system {name!r}: {len(systems[name])} outputs and {len(scores)} human scores "
@@ -175,6 +183,21 @@ def correlate(
         level=level,
         **common,
     )
+
+
+def _human_row(system: str, values: Any) -> list[float]:
+    """One system's human scores as floats (None: unrated), or a :class:`UserInputError`
+    naming the system and the segment."""
+    values = as_list(values, f"human[{system!r}]", "a list of numbers (one per segment)")
+    row = []
+    for i, v in enumerate(values):
+        try:
+            row.append(np.nan if v is None else float(v))
+        except (TypeError, ValueError):
+            raise UserInputError(
+                f"human[{system!r}][{i}] is {v!r}; expected a number (None or NaN: unrated)"
+            ) from None
+    return row
 
 
 def _system_table(scored, human: dict[str, float], parsed: list[Metric], **kw) -> CorrelationTable:

@@ -28,7 +28,13 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.api.checks import bootstrap_of, check_resampling, checked, metric_specs
+from mtpalette.api.checks import (
+    bootstrap_of,
+    check_resampling,
+    checked,
+    metric_specs,
+    reference_streams,
+)
 from mtpalette.api.chunked import ChunkedLists, Chunking
 from mtpalette.api.description import Description, TableOutputs
 from mtpalette.api.external import export_all, file_stem, parse_scores
@@ -75,7 +81,9 @@ def candidate_lists(
     >>> cl.offsets.tolist(), cl.origins
     ([0, 3, 4], ['n-best #1', 'n-best #2', 'n-best #3', 'n-best #1'])
     """
-    refs = [list(r) for r in refs]
+    refs = reference_streams(refs)
+    if candidates is None:
+        raise UserInputError("candidates is None; expected {system: outputs} or n-best lists")
     if isinstance(candidates, Mapping):
         return CandidateLists.from_systems(candidates, refs)
     if isinstance(candidates, str) or not candidates:
@@ -133,6 +141,7 @@ def orange(
     Lin and Och (2004), "ORANGE: a Method for Evaluating Automatic Evaluation Metrics for
     Machine Translation".
     """
+    check_resampling(bootstrap=n_resamples, confidence=confidence, seed=seed, least=0)
     lists = candidate_lists(refs, candidates)
     specs = metric_specs(metrics, required=False)
     parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)

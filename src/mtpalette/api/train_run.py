@@ -10,13 +10,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtpalette.api.checks import check_resampling
+from mtpalette.api.checks import check_resampling, checked
 from mtpalette.api.description import Description
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.inputs import CandidateInputs, JudgedInputs
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import write_json
+from mtpalette.metaeval.correlation import require_varied
 from mtpalette.metrics.blanc import BlancParams
+from mtpalette.stats.correlation import GROUPINGS, canonical_statistic
+from mtpalette.stats.significance import LEVELS
 from mtpalette.train.blanc import (
     DEFAULT_SPACE,
     POS_DIMENSIONS,
@@ -81,6 +84,12 @@ class BlancTrainRun(Description):
             )
         if self.objective not in ("human", "orange"):
             raise UserInputError(f"unknown objective {self.objective!r}; expected human or orange")
+        checked(canonical_statistic, self.statistic)
+        if self.level not in LEVELS or self.grouping not in GROUPINGS:
+            raise UserInputError(
+                f"--level is one of {', '.join(LEVELS)} (got {self.level!r}), --grouping one of "
+                f"{', '.join(GROUPINGS)} (got {self.grouping!r})"
+            )
         if self.objective == "orange" and (self.pos or self.posmix or self.positive_only):
             raise UserInputError("--pos, --posmix and --positive-only go with --objective human")
         few_refs = self.candidates is None or len(self.candidates.refs) < 2
@@ -222,6 +231,8 @@ class RoseTrainRun(Description):
             raise UserInputError(f"--C must be a positive number (got {self.C})")
         if self.objective not in ("reg", "rank"):
             raise UserInputError(f"unknown objective {self.objective!r}; expected reg or rank")
+        if self.folds < 2:
+            raise UserInputError(f"--folds must be at least 2 (got {self.folds})")
         if self.rankings is not None:
             i = self.inputs
             if i.bundled or i.judgments or i.systems or i.mtme:
@@ -296,6 +307,7 @@ def run_train_rose(run: RoseTrainRun, feedback: Feedback = SILENT) -> RoseTrainR
         data, prefs = rankings_task(run.rankings, i.lp, i.refs, i.systems_dir)
     else:
         data, _, _ = run.inputs.load(note=feedback.warn)
+        require_varied(data.human)  # a regression on constant scores learns nothing
     train, test = holdout_split(data, run.holdout)
     ex = FeatureExtractor(
         lang=run.lang, pos=run.pos, tokenize=run.tokenize, function_words=run.function_words

@@ -64,6 +64,8 @@ class WmtRun(Description):
             raise UserInputError("give one of --task-set NAME and --tasks FILE")
         if self.k < 0:
             raise UserInputError(f"-k must be 0 (no tests) or more resamples, got {self.k}")
+        if not 0 <= self.seed < 2**32:  # numpy's RandomState, as mt-metrics-eval draws
+            raise UserInputError(f"--seed must be between 0 and 2**32 - 1 (got {self.seed})")
         if self.draws not in ("mtme", "independent"):
             raise UserInputError(f"--draws must be mtme or independent, got {self.draws!r}")
         if not self.metrics and not self.mtme_metrics:

@@ -31,6 +31,7 @@ from mtpalette.api.scoring import score_systems
 from mtpalette.cli.console import emit_signatures, emit_table, result_console
 from mtpalette.cli.progress import ConsoleFeedback
 from mtpalette.cli.tables import show_correlation, show_orange
+from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_lines
 from mtpalette.metrics import Metric, known_metrics, parse_specs
 from mtpalette.reporting.html import write_report
@@ -77,6 +78,9 @@ def demo(
     systems = sorted(p for p in root.glob("*.txt") if p.name not in NOT_SYSTEMS)
     console = result_console()
 
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UserInputError("--out-dir is a file; expected a folder (new or existing)",
+                             path=str(out_dir))  # fmt: skip
     score_specs = metrics or available(SCORE_METRICS)
     parsed = parse_specs(score_specs)
     refs = [read_lines(p) for p in ref_paths]

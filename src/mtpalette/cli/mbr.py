@@ -63,8 +63,12 @@ def mbr_cmd(
 
     from mtpalette.io.nbest import read_nbest
     from mtpalette.io.plain import read_lines
+    from mtpalette.io.runfile import atomic_writer, check_output_folders
     from mtpalette.metrics.mbr import mbr
 
+    check_output_folders([output, scores, matrix])  # before any work
+    if segments is not None and segments < 1:
+        raise UserInputError(f"--segments must be at least 1 (got {segments})")
     nb = read_nbest(candidates, fmt=nbest_format)
     ref_lines = [read_lines(p) for p in refs or []]
     if ref_lines and len({len(r) for r in ref_lines}) != 1:
@@ -76,6 +80,14 @@ def mbr_cmd(
         )
     order, offsets = nb.group(n_seg, id_base=id_base)
     lists = [[nb.hyps[i] for i in order[offsets[s] : offsets[s + 1]]] for s in range(n_seg)]
+    empty = [s + id_base for s, c in enumerate(lists) if not c]
+    if empty:
+        raise UserInputError(
+            f"no candidate for segment id(s) {', '.join(map(str, empty[:5]))}"
+            f"{' ...' if len(empty) > 5 else ''} (ids from {id_base}, {n_seg:,} segments); "
+            "check --id-base and --segments",
+            path=str(candidates),
+        )
     references = None
     if ref_lines:
         if len(ref_lines[0]) != n_seg:
@@ -93,17 +105,19 @@ def mbr_cmd(
         tokenize=tokenize,
     )
     text = "".join(f"{t}\n" for t in sel.text)
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
+    if output is not None:
+        with atomic_writer(output) as fh:
+            fh.write(text)
     if scores is not None:
         rows = ["segment\tindex\tutility\tcandidate"] + [
             f"{s + id_base}\t{i}\t{u!r}\t{t}"
             for s, (i, u, t) in enumerate(zip(sel.index, sel.utility, sel.text, strict=True))
         ]
-        scores.write_text("\n".join(rows) + "\n", encoding="utf-8")
+        with atomic_writer(scores) as fh:
+            fh.write("\n".join(rows) + "\n")
     if matrix is not None:
         np.savez_compressed(
             matrix, **{f"segment_{s + id_base}": m for s, m in enumerate(sel.matrices)}
         )
+    if output is None:  # the files first: a closed pipe cannot lose them
+        sys.stdout.write(text)

@@ -154,6 +154,8 @@ def print_agreement(console: Console, a: Agreement) -> None:
         f"[{_ci(a.tau.low, a.tau.high, 3)}] ({conf} percentile bootstrap over segments, "
         f"{a.n_resamples} resamples, seed {a.seed}; +1: ORANGE orders the metrics as humans do)",
     )
+    if a.note:
+        emit_note(console, f"note: {a.note}")
     for name, value in a.reference_orange.items():
         emit_note(
             console,

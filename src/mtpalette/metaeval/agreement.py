@@ -103,7 +103,7 @@ class Agreement(Record):
     reference_orange: dict[str, float] = field(default_factory=dict)
 
     KEYS = (
-        "statistic grouping oracle ties n_segments n_systems n_refs bootstrap=n_resamples "
+        "note statistic grouping oracle ties n_segments n_systems n_refs bootstrap=n_resamples "
         "confidence seed kendall_tau_b=tau.value tau_low=tau.low tau_high=tau.high rows "
         "reference_human_orange=reference_orange method=METHOD"
     )
@@ -112,6 +112,17 @@ class Agreement(Record):
         "bootstrap over segments, ORANGE and correlations recomputed on the same resampled "
         "segments"
     )
+
+    @property
+    def note(self) -> str | None:
+        """Why the tau says little, or None: two metrics give two orderings of two, which
+        can only agree (+1) or disagree (-1)."""
+        if len(self.rows) == 2:
+            return (
+                "with 2 metrics the tau can only be +1 (same order) or -1 (opposite order); "
+                "add metrics for a degree of agreement"
+            )
+        return None
 
 
 def human_orange(reference: np.ndarray, systems: np.ndarray, *, ties: str = "mid") -> float:

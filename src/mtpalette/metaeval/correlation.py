@@ -178,9 +178,8 @@ class SegmentData:
         lines = judgments.line_indices(seg_ids=seg_ids, id_base=id_base)
         for s in systems:
             if len(outputs[s]) != n_lines:
-                raise UserInputError(
-                    f"system {s!r} has {len(outputs[s])} lines, the references {n_lines}"
-                )
+                first = ref_names[0] if ref_names else "the references"
+                raise UserInputError(f"system {s!r} has {len(outputs[s])} lines, {first} {n_lines}")
         if lines.size and lines.max() >= n_lines:
             bad = int(np.argmax(lines))
             raise UserInputError(

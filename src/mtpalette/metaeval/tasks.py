@@ -764,8 +764,10 @@ class TaskSet:
 
         Each task uses mt-metrics-eval's ``Task`` field names plus ``weight``.
         """
+        from mtpalette.io.plain import read_lines
+
         p = Path(path)
-        text = p.read_text(encoding="utf-8")
+        text = "\n".join(read_lines(p))  # a missing, empty or non-UTF-8 file named as such
         try:
             if p.suffix.lower() in (".yaml", ".yml"):
                 import yaml

@@ -29,6 +29,11 @@ BLOCK_CELLS = 1 << 22
 
 
 def _check(candidates, references):
+    for name, value in (("candidates", candidates), ("references", references)):
+        if isinstance(value, str) or (value is None and name == "candidates"):
+            raise UserInputError(f"{name} must be a list of lists of strings (one per segment)")
+        if value is not None and not hasattr(value, "__len__"):
+            raise UserInputError(f"{name} is {type(value).__name__}; expected a list of lists")
     if references is None:
         references = candidates
     if len(references) != len(candidates):

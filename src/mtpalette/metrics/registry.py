@@ -213,7 +213,15 @@ def parse_spec(spec: str, **common: Any) -> list[Metric]:
 
 
 def parse_specs(specs: list[str], **common: Any) -> list[Metric]:
-    """Parse several specs, keeping order and dropping duplicates."""
+    """Parse several specs, keeping order and dropping duplicates.
+
+    The run-wide ``tokenize`` is checked here, once: a metric that never tokenizes (chrF)
+    would otherwise take an unknown name without a word.
+    """
+    if isinstance(common.get("tokenize"), str):
+        from mtpalette.text.tokenizers import get_tokenizer
+
+        get_tokenizer(common["tokenize"])
     out: list[Metric] = []
     for spec in specs:
         for metric in parse_spec(spec, **common):

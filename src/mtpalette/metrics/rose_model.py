@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -121,6 +122,11 @@ class RoseModel:
             model = cls(**fields)
         except TypeError as exc:
             raise UserInputError(f"incomplete ROSE model: {exc}", path=str(p)) from None
+        for key in ("features", "mean", "scale", "weights", "vectors", "coef"):
+            if not isinstance(getattr(model, key), list):
+                raise UserInputError(f'"{key}" must be a list', path=str(p))
+        if not all(isinstance(v, list) for v in model.vectors):
+            raise UserInputError('"vectors" must be a list of lists', path=str(p))
         if model.features != feature_names(model.pos):
             raise UserInputError("the model's feature list is not this version's", path=str(p))
         if model.kernel not in KERNELS:
@@ -140,7 +146,25 @@ class RoseModel:
             raise UserInputError(
                 "the model's weights or vectors do not match its features", path=str(p)
             )
+        numbers = {"mean": model.mean, "scale": model.scale, "weights": model.weights,
+                   "coef": model.coef, "bias": [model.bias],
+                   "vectors": [x for v in model.vectors for x in v]}  # fmt: skip
+        for key, values in numbers.items():
+            bad = next((v for v in values if not _finite_number(v)), _NONE)
+            if bad is not _NONE:
+                raise UserInputError(
+                    f'"{key}" holds {json.dumps(bad)}; expected finite numbers', path=str(p)
+                )
+        if any(s == 0 for s in model.scale):
+            raise UserInputError('"scale" holds 0: every feature would divide by 0', path=str(p))
         return model
+
+
+_NONE = object()
+
+
+def _finite_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 class FeatureExtractor:

@@ -439,8 +439,9 @@ def _audit_section(run: dict[str, Any]) -> dict[str, Any]:
 
 
 def _ref_paths(run: dict[str, Any]) -> list[str]:
+    # file records, or the reference names of an mt-metrics-eval folder (--mtme)
     refs = (run.get("inputs") or {}).get("refs") or []
-    return [r["path"] for r in refs if isinstance(r, dict) and r.get("path")]
+    return [r["path"] if isinstance(r, dict) else str(r) for r in refs]
 
 
 def agreement_named(agreement: dict[str, Any] | None, ref_paths: Sequence[str]):
