@@ -150,6 +150,8 @@ OPTIONS = [
 
 def _companions(family: str, key: str, value) -> list[str]:
     """The options another option needs beside it (each refused alone, with its reason)."""
+    if family == "rouge-n" and key != "n":  # rouge-n has no default order
+        return ["n=2", *_companions("rouge-l", key, value)]
     if key == "stem":  # rouge-score's stemmer stems rouge-score's tokens
         return ["tok=rouge-score"]
     if (family, key) == ("bleu", "value"):  # only floor and add-k smoothing take a value

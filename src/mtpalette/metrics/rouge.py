@@ -227,14 +227,17 @@ class _Rouge(Metric):
 
 @register
 class RougeN(_Rouge):
-    """ROUGE-N: ``rouge-n:1``, ``rouge-n:2`` (clipped n-gram matches)."""
+    """ROUGE-N: ``rouge-n:1``, ``rouge-n:2`` (clipped n-gram matches); the order is required
+    (a bare ``rouge-n`` names no metric of the papers or of rouge-score)."""
 
     name = "rouge-n"
     positional = "n"
     options: ClassVar[dict[str, Any]] = {**_Rouge.options, "n": Integer(1, 20)}
 
-    def __init__(self, *, n: int = 2, **kw: Any) -> None:
+    def __init__(self, *, n: int | None = None, **kw: Any) -> None:
         super().__init__(**kw)
+        if n is None:
+            raise ValueError("rouge-n needs its order: rouge-n:1, rouge-n:2, ...")
         if n < 1:
             raise ValueError("n must be at least 1")
         self.n = n
