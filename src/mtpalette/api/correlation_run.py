@@ -186,7 +186,7 @@ def _system_table(scored, human: dict[str, float], parsed: list[Metric], **kw) -
         human,
         {m.spec: {s: scored[s].corpus[k].value for s in names} for k, m in enumerate(parsed)},
         directions={m.spec: m.higher_is_better for m in parsed},
-        signatures={spec: str(sig) for spec, sig in first.signatures.items()},
+        signatures={score.spec: str(score.signature) for score in first.corpus},
         **kw,
     )
 

@@ -12,7 +12,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -112,9 +112,9 @@ def compare_scored(
     first = next(iter(scored.values()))
     parsed = parse_specs(first.specs)
     try:
-        return compare_systems(
+        result = compare_systems(
             parsed,
-            [[s.stats[m.spec] for m in parsed] for s in scored.values()],
+            [[s.stats[name] for name in first.names] for s in scored.values()],
             names,
             test=test,
             baseline=0 if baseline is None else names.index(baseline),
@@ -123,10 +123,11 @@ def compare_scored(
             level=level,
             alpha=alpha,
             seed=seed,
-            signatures={spec: str(sig) for spec, sig in first.signatures.items()},
+            signatures={name: str(sig) for name, sig in first.signatures.items()},
         )
     except ValueError as e:
         raise UserInputError(str(e)) from None
+    return replace(result, metrics=first.names)  # the names the user gave
 
 
 @dataclass

@@ -57,6 +57,7 @@ def corpus_records(
             record: dict[str, Any] = {"system": system} if named else {}
             record |= {
                 "metric": score.metric,
+                "spec": score.spec,
                 "score": float(score.value),
                 "higher_is_better": score.higher_is_better,
             }

@@ -367,7 +367,7 @@ def _paired(paired_bs: bool, paired_ar: bool, confidence: bool, sentence: bool, 
 def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> str:
     first = next(iter(scored.values()))
     columns = {
-        spec: np.concatenate([s.sentence[spec] for s in scored.values()]) for spec in first.specs
+        name: np.concatenate([s.sentence[name] for s in scored.values()]) for name in first.names
     }
     systems = [name for name, s in scored.items() for _ in range(s.n_segments)] if named else None
     if fmt != "text":  # the numbers stay machine-readable; signatures go to stderr
