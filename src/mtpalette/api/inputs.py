@@ -33,7 +33,7 @@ from mtpalette.io.nbest import (
     select_system_files,
     system_names,
 )
-from mtpalette.io.plain import read_lines
+from mtpalette.io.plain import expand_globs, read_lines
 from mtpalette.io.runfile import file_record
 from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.correlation import SegmentData
@@ -143,7 +143,7 @@ class CandidateInputs(Description):
             )
             report_system_files(self.systems_dir, files, notes)
         else:
-            files = list(self.systems or [])
+            files = [Path(p) for p in expand_globs(self.systems or [])]
         if not files:
             raise UserInputError("no system file left once the references are set aside")
         outputs = read_systems(files, system_names(files))
@@ -344,7 +344,7 @@ def load_task(
             )
             report_system_files(systems_dir, files, notes)
         else:
-            files = list(systems)
+            files = [Path(p) for p in expand_globs(systems)]
     if not files:
         raise UserInputError("no system file left once the references are set aside")
     judged = read_judgments(judgments, fmt, lp=lp, id_base=id_base).rename(parse_rename(rename))

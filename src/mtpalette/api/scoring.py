@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mtpalette.api.checks import metric_specs, sources, system_outputs, text_pairs
+from mtpalette.errors import UserInputError
 from mtpalette.metrics import Score, Signature, parse_named_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats_on
 
@@ -121,6 +122,61 @@ def _record(score: Score, details: bool) -> dict:
         "signature": str(score.signature),
     }
     return out | ({"details": score.details} if details else {})
+
+
+def sort_systems(scored: Mapping[str, Scores], metric: str) -> SystemScores:
+    """The systems best first by ``metric`` (its name as given, or its canonical spec),
+    respecting its direction (lower-is-better metrics ascending); ties keep their order and
+    a NaN score comes last.
+
+    Raises
+    ------
+    UserInputError
+        ``metric`` is not one of the scored metrics (naming them).
+
+    Examples
+    --------
+    >>> out = score_systems({"A": ["a b"], "B": ["a b c"], "C": ["x"]}, [["a b c"]], ["wer"])
+    >>> list(sort_systems(out, "wer"))
+    ['B', 'A', 'C']
+    """
+    k = metric_index(scored, metric)
+
+    def key(item):
+        score = item[1].corpus[k]
+        value = float(score.value)
+        if np.isnan(value):
+            return (1, 0.0)
+        return (0, -value if score.higher_is_better else value)
+
+    return SystemScores(sorted(scored.items(), key=key))
+
+
+def best_system(scored: Mapping[str, Scores], metric: str | None = None) -> str:
+    """The name of the best system by ``metric`` (default: the first metric), respecting
+    its direction.
+
+    Examples
+    --------
+    >>> out = score_systems({"A": ["a b"], "B": ["a b c"]}, [["a b c"]], ["chrf", "wer"])
+    >>> best_system(out), best_system(out, "wer")
+    ('B', 'B')
+    """
+    if not scored:
+        raise UserInputError("no system scored")
+    first = next(iter(scored.values()))
+    return next(iter(sort_systems(scored, first.names[0] if metric is None else metric)))
+
+
+def metric_index(scored: Mapping[str, Scores], metric: str) -> int:
+    """The column of ``metric`` (a name as given, or a canonical spec) in ``scored``."""
+    first = next(iter(scored.values()))
+    for names in (first.names, first.specs):
+        if metric in names:
+            return names.index(metric)
+    raise UserInputError(
+        f"{metric!r} is not one of the metrics scored: {', '.join(first.names)}"
+    )
 
 
 def score_records(scored: Mapping[str, Scores], *, details: bool = False) -> list[dict]:

@@ -53,7 +53,15 @@ RefsOpt = Annotated[
     list[Path] | None, opt("--refs", "-r", panel=INPUTS, help="Reference files: -r A B.")
 ]
 SystemsOpt = Annotated[
-    list[Path] | None, opt("--systems", "-s", panel=INPUTS, help="System output files: -s A B C.")
+    list[Path] | None,
+    opt(
+        "--systems",
+        "-s",
+        "--input",
+        "-i",
+        panel=INPUTS,
+        help="System output files or globs: -s A B C, -s 'outputs/*.txt'.",
+    ),
 ]
 SystemsDirOpt = Annotated[
     Path | None, opt("--systems-dir", panel=INPUTS, help="Folder of system outputs.")
