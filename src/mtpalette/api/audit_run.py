@@ -117,6 +117,16 @@ class AuditResult:
     audit: Audit
     outputs: dict[str, Any]
 
+    def to_pandas(self):
+        """One row per metric, flat (see :meth:`Audit.to_pandas`)."""
+        return self.audit.to_pandas()
+
+    def to_json(self) -> str:
+        """The audit (:meth:`Audit.to_dict`) and the files written, as JSON."""
+        from mtpalette.io.records import dumps
+
+        return dumps({"audit": self.audit.to_dict(), "outputs": self.outputs})
+
 
 def run_audit(run: AuditRun, feedback: Feedback = SILENT) -> AuditResult:
     """Run the audit ``run`` describes, write its run record and return the result."""

@@ -174,9 +174,7 @@ def metric_index(scored: Mapping[str, Scores], metric: str) -> int:
     for names in (first.names, first.specs):
         if metric in names:
             return names.index(metric)
-    raise UserInputError(
-        f"{metric!r} is not one of the metrics scored: {', '.join(first.names)}"
-    )
+    raise UserInputError(f"{metric!r} is not one of the metrics scored: {', '.join(first.names)}")
 
 
 def score_records(scored: Mapping[str, Scores], *, details: bool = False) -> list[dict]:

@@ -123,6 +123,20 @@ class BlancTrainResult:
             record["test"] = self.test
         return record
 
+    def to_pandas(self):
+        """One row: the trained parameters, the objective's value with them and with the
+        defaults, the held-out evaluation (flat columns; the search history is left out)."""
+        from mtpalette.io.records import frame
+
+        record = {k: v for k, v in self.to_dict().items() if k != "history"}
+        return frame([record])
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON."""
+        from mtpalette.io.records import dumps
+
+        return dumps(self.to_dict())
+
 
 def run_train_blanc(run: BlancTrainRun, feedback: Feedback = SILENT) -> BlancTrainResult:
     """Train BLANC as ``run`` says, write its parameter file and return the result."""
@@ -269,6 +283,26 @@ class RoseTrainResult:
     def to_dict(self) -> dict[str, Any]:
         """The model file's content (``rose:@FILE`` reads it)."""
         return self.model.to_dict()
+
+    def to_pandas(self):
+        """One row per feature: its name, the standardisation's mean and scale, and its
+        weight (a linear kernel; NaN for an RBF kernel's model, whose weights are support
+        vectors)."""
+        from mtpalette.io.records import frame
+
+        m = self.model
+        weights = list(m.weights) if m.kernel == "linear" and m.weights else []
+        weights += [float("nan")] * (len(m.features) - len(weights))
+        return frame(
+            {"feature": f, "mean": float(mu), "scale": float(sd), "weight": float(w)}
+            for f, mu, sd, w in zip(m.features, m.mean, m.scale, weights, strict=True)
+        )
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON."""
+        from mtpalette.io.records import dumps
+
+        return dumps(self.to_dict())
 
 
 def searched(run: RoseTrainRun) -> str:

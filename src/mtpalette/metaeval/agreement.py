@@ -110,6 +110,18 @@ class Agreement:
     seed: int | None
     reference_orange: dict[str, float] = field(default_factory=dict)
 
+    def to_pandas(self):
+        """One row per metric (the keys of :meth:`MetricAgreement.to_dict`)."""
+        from mtpalette.io.records import frame
+
+        return frame(r.to_dict() for r in self.rows)
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON."""
+        from mtpalette.io.records import dumps
+
+        return dumps(self.to_dict())
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "statistic": self.statistic,

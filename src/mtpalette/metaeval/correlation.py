@@ -415,9 +415,15 @@ class CorrelationTable:
 
     def to_pandas(self):
         """One row per metric (the keys of :meth:`CorrelationRow.to_dict`)."""
-        import pandas as pd
+        from mtpalette.io.records import frame
 
-        return pd.DataFrame([r.to_dict() for r in self.rows])
+        return frame(r.to_dict() for r in self.rows)
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON."""
+        from mtpalette.io.records import dumps
+
+        return dumps(self.to_dict())
 
     def to_dict(self) -> dict[str, Any]:
         return {
