@@ -83,6 +83,24 @@ SourceOpt = Annotated[
     Path | None,
     opt("--source", panel=INPUTS, help="Source sentences (--pivot; plugins that read them)."),
 ]
+TableOpt = Annotated[
+    Path | None,
+    opt(
+        "--table",
+        panel=INPUTS,
+        help="One TSV/CSV/JSONL/Parquet row per system and segment (system, hyp, ref columns).",
+    ),
+]
+TableFormatOpt = Annotated[
+    str, opt("--table-format", panel=INPUTS, help="auto, tsv, csv, jsonl or parquet.")
+]
+HypColOpt = Annotated[str, opt("--hyp-col", panel=INPUTS, help="--table: the output column.")]
+RefColsOpt = Annotated[
+    list[str] | None, opt("--ref-col", panel=INPUTS, help="--table: reference column(s) (ref).")
+]
+SystemColOpt = Annotated[
+    str, opt("--system-col", panel=INPUTS, help="--table: the system column (system).")
+]
 MaxItemsOpt = Annotated[
     int | None, opt("--max-items", panel=INPUTS, help="Use the first N segments only.")
 ]
@@ -126,6 +144,9 @@ IncludeRefsOpt = Annotated[
 ]
 IncludeOutliersOpt = Annotated[
     bool, opt("--include-outliers", panel=HUMANS, help="--mtme: keep the outlier systems.")
+]
+HumanColOpt = Annotated[
+    str, opt("--human-col", panel=HUMANS, help="--table: the human score column (score).")
 ]
 StrictMtmeOpt = Annotated[
     bool,
@@ -254,6 +275,11 @@ SYSTEM_FILES: Group = {
     "systems_dir": (SystemsDirOpt, None),
     "systems_glob": (SystemsGlobOpt, "*"),
     "exclude": (ExcludeOpt, None),
+    "table": (TableOpt, None),
+    "table_format": (TableFormatOpt, "auto"),
+    "hyp_col": (HypColOpt, "hyp"),
+    "ref_cols": (RefColsOpt, None),
+    "system_col": (SystemColOpt, "system"),
 }
 #: n-best lists as candidates
 NBEST: Group = {
@@ -277,6 +303,7 @@ JUDGMENTS: Group = {
     "lp": (LpOpt, None),
     "rename": (RenameOpt, None),
     "refs": (RefsOpt, None),
+    "human_col": (HumanColOpt, "score"),
 }
 #: the judgments' id of the first line
 JUDGED_IDS: Group = {"id_base": (IdBaseOpt, None)}
