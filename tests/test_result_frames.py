@@ -188,3 +188,41 @@ def test_correlate_several_levels_and_statistics(ted_zhen, cli):
     assert "# Segment-level Pearson r" in out and "# System-level Pearson r" in out
     code, _, err = cli("correlate", "--bundled", "zhen", "--level", "segment,corpus", "-q")
     assert code == 2 and "unknown level 'corpus'" in err
+
+
+def test_correlate_progress_counts_resamples_times_metrics():
+    import contextlib
+
+    from mtpalette.api import Feedback
+
+    class Recorder(Feedback):
+        bars = True
+
+        def __init__(self) -> None:
+            self.calls: list[tuple[int, int, str]] = []
+
+        @contextlib.contextmanager
+        def steps(self, description):
+            yield lambda done, total, what: self.calls.append((done, total, what))
+
+    rec = Recorder()
+    run = CorrelationRun(
+        JudgedInputs(bundled="zhen"),
+        ["chrf", "bleu"],
+        bootstrap=100,
+        permutations=50,
+        max_items=80,
+        statistics=["pearson", "kendall"],
+    )
+    result = run_correlation(run, rec)
+    metrics = 2 + 3  # and the three length baselines
+    done = [c[0] for c in rec.calls]
+    assert done == sorted(done) and len(done) > 2 * metrics  # many steps, not one per table
+    # each table: 100 resamples x 5 metrics, then 50 draws per pair of metrics compared
+    assert done[metrics - 1] == 100 * metrics
+    assert rec.calls[-1][0] == rec.calls[-1][1] >= 2 * 100 * metrics + 2 * 50 * (metrics - 1)
+    assert {c[2] for c in rec.calls} == {
+        "segment pearson: resamples x metrics",
+        "segment kendall: resamples x metrics",
+    }
+    assert len(result.tables) == 2

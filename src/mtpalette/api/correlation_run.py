@@ -450,21 +450,32 @@ def split_list(value: str | Sequence[str]) -> list[str]:
 
 
 def _tables(run, data, scores, base_scores, feedback: Feedback) -> list[CorrelationTable]:
-    """One table per (level, statistic); the progress bar counts the resamples and
-    permutation draws of every metric, the work each table costs."""
-    metrics = len(scores) + len(base_scores)
-    work = {  # the segment level carries the baselines; the system level does not
-        level: (run.bootstrap + run.permutations) * (metrics if level == "segment" else len(scores))
-        for level in run.levels
-    }
-    total = sum(work[level] for level in run.levels) * len(run.statistics)
-    tables, done = [], 0
+    """One table per (level, statistic). The progress bar counts the real work as it is
+    done: bootstrap resamples times metrics, then the permutation draws of each pair of
+    metrics the clusters compare (expected: one pair per metric but one; the total grows
+    when the clusters compare more)."""
+
+    def work(level: str) -> int:
+        m = len(scores) + (len(base_scores) if level == "segment" else 0)
+        perms = run.permutations if run.test == "permutation" else 0
+        return run.bootstrap * m + perms * max(m - 1, 0)
+
+    total = sum(work(level) for level in run.levels) * len(run.statistics)
+    tables: list[CorrelationTable] = []
     with feedback.steps(f"bootstrap and {run.test} test") as progress:
+        state = {"done": 0, "total": max(total, 1), "what": ""}
+
+        def advance(n: int) -> None:
+            state["done"] += n
+            state["total"] = max(state["total"], state["done"])
+            progress(state["done"], state["total"], state["what"])
+
         for level in run.levels:
             table_scores = scores + base_scores if level == "segment" else scores
             for s in run.statistics:
-                if not feedback.bars:
+                if progress is None:
                     feedback.note(f"{level} level, {s}: bootstrap and {run.test} test")
+                state["what"] = f"{level} {s}: resamples x metrics"
                 tables.append(
                     correlation_table(
                         data,
@@ -474,12 +485,10 @@ def _tables(run, data, scores, base_scores, feedback: Feedback) -> list[Correlat
                         level=level,
                         system_score=run.system_score,
                         threshold=run.threshold,
+                        progress=advance if progress is not None else None,
                         **run.common(),
                     )  # fmt: skip
                 )
-                done += work[level]
-                if progress is not None:
-                    progress(done, total, f"{level} {s}: resamples x metrics")
     return tables
 
 

@@ -483,6 +483,7 @@ def correlation_table(
     alpha: float = 0.05,
     epsilon: float | None = 0.0,
     threshold: float = 25.0,
+    progress: Callable[[int], None] | None = None,
 ) -> CorrelationTable:
     """Correlate every metric with the human scores; intervals and significance clusters.
 
@@ -499,6 +500,9 @@ def correlation_table(
         Bootstrap over items (0: no interval).
     test, n_permutations, alpha:
         Significance test for the clusters (see the module docstring).
+    progress:
+        Called with the work done as it is done: bootstrap resamples times metrics, then
+        permutation draws of each pair of metrics the clusters compare.
 
     Examples
     --------
@@ -536,6 +540,7 @@ def correlation_table(
             seed=seed,
             epsilon=epsilon,
             threshold=threshold,
+            progress=progress,
         )
     except ValueError as exc:
         raise UserInputError(str(exc)) from None
@@ -561,6 +566,8 @@ def correlation_table(
         epsilon=epsilon,
         threshold=threshold,
     )
+    if progress is not None and test == "permutation":
+        p_value = _counted_pairs(p_value, progress, n_permutations)
     return _table(
         res,
         names,
@@ -671,6 +678,19 @@ def _p_value_of_pairs(
         ).p_value
 
     return p_value
+
+
+def _counted_pairs(
+    p_value: Callable[[int, int], float], progress: Callable[[int], None], n_draws: int
+) -> Callable[[int, int], float]:
+    """``p_value``, saying after each call that ``n_draws`` permutations were drawn."""
+
+    def counted(a: int, b: int) -> float:
+        p = p_value(a, b)
+        progress(n_draws)
+        return p
+
+    return counted
 
 
 def _williams_one_sided(h: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
