@@ -83,9 +83,12 @@ class BlancTrainRun(Description):
             raise UserInputError(f"unknown objective {self.objective!r}; expected human or orange")
         if self.objective == "orange" and (self.pos or self.posmix or self.positive_only):
             raise UserInputError("--pos, --posmix and --positive-only go with --objective human")
-        few_refs = self.candidates is None or len(self.candidates.refs) < 2
+        few_refs = self.candidates is None or len(self.candidates.ref_names()) < 2
         if self.objective == "orange" and few_refs:
-            raise UserInputError("--objective orange needs --refs (at least two files)")
+            raise UserInputError(
+                "--objective orange needs --refs (at least two files; or a --table with two "
+                "--ref-col)"
+            )
         self.base()
         super().validate()
 
