@@ -72,6 +72,10 @@ def test_cli_names_and_spec_field(cli, outputs):
         "score", "-i", folder / "SMU.txt", "-r", ref, "-m", "chrf++", "--sentence", "-f", "tsv"
     )
     assert out.splitlines()[0].split("\t") == ["segment", "chrf++"]
+    code, out, _ = cli("score", "-i", folder / "SMU.txt", "-r", ref, "-m", "chrf++", "ter",
+                       "--sentence")  # fmt: skip
+    assert out.splitlines()[0].split() == ["segment", "chrf++", "ter", "↓"]
+    assert "\n↓ lower is better\n" in out
 
 
 def test_baseline_best_and_sort(cli, outputs, ted_zhen):

@@ -385,9 +385,11 @@ def sentence_report(
     signatures: Mapping[str, Signature] | None = None,
     digits: int | None = None,
     full_signatures: bool = False,
+    lower: Sequence[str] = (),
 ) -> str:
     """Segment-level scores in format ``fmt``: one row per segment, or per (system, segment)
-    when ``systems`` names the system of every row.
+    when ``systems`` names the system of every row; in the text format the columns of the
+    ``lower``-is-better metrics are marked ``↓``.
 
     ``columns`` maps each metric to its scores. The text format ends with the signatures
     (when given); TSV, JSON and JSON Lines hold the numbers only.
@@ -438,10 +440,12 @@ def sentence_report(
     _check(fmt)
     places = TEXT_DIGITS if digits is None else digits
     columns_text = [_numbers(v, places) for v in values]
-    cells = [[*lead, *names]]
+    cells = [[*lead, *(f"{m} ↓" if m in lower else m for m in names)]]
     first = [list(systems)] if systems is not None else []
     cells += [list(row) for row in zip(*first, map(str, seg), *columns_text, strict=True)]
     text = _aligned(cells, right=set(range(len(lead) - 1, len(cells[0]))))
+    if lower:
+        text += "\n↓ lower is better\n"
     if signatures:
         wanted = {m: signatures[m] for m in names if m in signatures}
         text += "\n" + signature_block(wanted, full=full_signatures)

@@ -385,6 +385,7 @@ def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> 
         signatures=first.signatures,
         digits=digits,
         full_signatures=full_signatures,
+        lower=[s.metric for s in first.corpus if not s.higher_is_better],
     )
 
 
