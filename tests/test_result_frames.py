@@ -72,6 +72,10 @@ def test_score_results(ted_zhen):
     assert list(df["spec"]) == ["chrf:w=2", "bleu", "ter"]
     assert df["score"].tolist() == [s.value for s in corpus]
     _check(mtpalette.score_texts(hyps["SMU"], ref, ["chrf++"]))
+    lists = [[hyps[n][i] for n in NAMES] for i in range(N)]
+    chosen = mtpalette.mbr(lists, metric="chrf")
+    df = _check(chosen)
+    assert df["text"].tolist() == chosen.text and df["segment"].tolist() == list(range(1, N + 1))
     scored = mtpalette.score_systems(hyps, ref, ["chrf++", "ter"])
     df = _check(scored)
     assert df.shape[0] == 8 and list(df["system"][:2]) == ["SMU", "SMU"]
@@ -137,7 +141,7 @@ def test_every_exported_result_type_has_both():
     from mtpalette.metaeval.correlation import CorrelationTable
     from mtpalette.metaeval.orange import OrangeTable
 
-    types += [Agreement, Audit, CorrelationTable, OrangeTable]
+    types += [Agreement, Audit, CorrelationTable, OrangeTable, mtpalette.api.MbrSelection]
     assert len(names) >= 6
     for cls in types:
         assert callable(getattr(cls, "to_pandas", None)), cls
