@@ -99,6 +99,9 @@ def test_a_table_without_its_columns_is_refused(judged, tmp_path, cli):
     assert code == 2 and "no 'mqm' column (--human-col)" in err
     code, _, err = cli("orange", "--table", path, "-r", tmp_path / "x.txt", "-q")
     assert code == 2 and "--table holds the outputs and references" in err
+    # one output column: a second one is an error, never a silent override
+    code, _, err = cli("orange", "--table", path, "--hyp-col", "hyp", "ref", "-q")
+    assert code == 2 and "unexpected extra argument" in err
 
 
 def test_runs_with_a_table_save_and_load_themselves(tmp_path):
