@@ -132,7 +132,7 @@ def test_trained_model_beats_random_weights_on_held_out_talks(ted_split, tmp_pat
     assert loaded.digest() == reg.digest()
     hyps = test.hyps[0][:50]
     refs = [r[:50] for r in test.refs]
-    got = sentence_scores(hyps, refs, [f"rose:@{path}"])["rose:@rose.json"]
+    got = sentence_scores(hyps, refs, [f"rose:@{path}"])[f"rose:@{path}"]  # the name given
     X50 = ex(hyps, [[r[i] for r in refs] for i in range(50)])
     np.testing.assert_array_equal(got, reg.score(X50))
     [metric] = parse_specs([f"rose:@{path}"])
