@@ -28,6 +28,28 @@ from mtpalette.metrics import Score, Signature, parse_named_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats_on
 
 
+class ByName(dict):
+    """A dict keyed by the metric names the user gave (``chrf++``) that also answers to each
+    metric's canonical spec (``chrf:w=2``).
+
+    Examples
+    --------
+    >>> d = ByName({"chrf++": 1.0}, {"chrf:w=2": "chrf++"})
+    >>> d["chrf++"], d["chrf:w=2"], list(d), "chrf:w=2" in d
+    (1.0, 1.0, ['chrf++'], False)
+    """
+
+    def __init__(self, items=(), specs: Mapping[str, str] | None = None):
+        super().__init__(items)
+        self.specs = dict(specs or {})
+
+    def __missing__(self, key):
+        name = self.specs.get(key)
+        if name is None or name == key or name not in self:
+            raise KeyError(key)
+        return self[name]
+
+
 @dataclass(frozen=True)
 class Scores:
     """Everything one scoring run computed, for every metric (grids expanded), in order.
@@ -42,7 +64,8 @@ class Scores:
         Name to the sufficient statistics, one row per segment (what bootstrap resamples).
 
     Metrics are keyed by the names the user gave (``chrf++``); a grid's metrics by their
-    canonical specs (``bleus:1``...); the canonical spec of each is in its signature.
+    canonical specs (``bleus:1``...); the canonical spec of each is in its signature, and
+    ``sentence`` and ``stats`` answer to it too.
     n_segments, n_refs:
         The number of segments and of reference streams.
     """
@@ -287,10 +310,11 @@ def _scores(parsed: Mapping, stats: Mapping, n_segments: int, n_refs: int) -> Sc
         )
         for name, m in parsed.items()
     ]
+    specs = {m.spec: name for name, m in parsed.items()}
     return Scores(
         corpus=corpus,
-        sentence={name: m.sentence_scores(stats[m]) for name, m in parsed.items()},
-        stats={name: stats[m] for name, m in parsed.items()},
+        sentence=ByName({name: m.sentence_scores(stats[m]) for name, m in parsed.items()}, specs),
+        stats=ByName({name: stats[m] for name, m in parsed.items()}, specs),
         n_segments=n_segments,
         n_refs=n_refs,
     )
