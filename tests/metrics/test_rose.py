@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 
 from mtpalette import sentence_scores
 from mtpalette.cli.app import app
-from mtpalette.train.rose_data import preference_pairs, rated_features
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
 from mtpalette.io.plain import read_lines
@@ -32,6 +31,7 @@ from mtpalette.train.rose import (
     fit_ranking,
     fit_regression,
 )
+from mtpalette.train.rose_data import preference_pairs, rated_features
 from mtpalette.train.split import holdout_split
 
 S = str.split
