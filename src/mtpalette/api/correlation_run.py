@@ -420,8 +420,12 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
             for path in export_all(out.export_scores, parsed, rows):
                 feedback.note(f"wrote {path}")
         tables = _tables(run, data, scores, base_scores, feedback)
-        for table in tables:
-            _against_baselines(table, data, scores, base_scores, run, feedback)
+        with feedback.steps("each metric against the best length baseline") as progress:
+            for k, table in enumerate(tables):
+                if progress is not None:
+                    what = f"{table.level} {table.statistic}: metrics against the best baseline"
+                    progress(k, len(tables), what)
+                _against_baselines(table, data, scores, base_scores, run, feedback)
         signatures = {sc.name: sc.signature for sc in scores + base_scores}
         summary = {
             "n_systems": data.n_systems,
