@@ -62,7 +62,7 @@ def test_corpus_json_equals_api(monkeypatch, capsys, files):
     assert [r["score"] for r in rows] == [s.value for s in api]  # exact: full precision
     assert [r["signature"] for r in rows] == [str(s.signature) for s in api]
     assert [r["higher_is_better"] for r in rows] == [True, True, False, True, True]
-    assert set(rows[0]) == {"metric", "score", "higher_is_better", "signature", "details"}
+    assert set(rows[0]) == {"metric", "spec", "score", "higher_is_better", "signature", "details"}
     assert rows[0]["details"] == api[0].details and rows[2]["details"] == api[2].details
     assert set(rows[0]["details"]) == {"precisions", "bp", "ratio", "hyp_len", "ref_len"}
     # the flag repeated gives the same run
@@ -111,10 +111,10 @@ def test_corpus_tsv_at_full_precision(monkeypatch, capsys, files):
     )
     assert code == 0
     header, *rows = [line.split("\t") for line in out.splitlines()]
-    assert header == ["metric", "score", "higher_is_better", "signature", "details"]
+    assert header == ["metric", "spec", "score", "higher_is_better", "signature", "details"]
     api = corpus_score(hyps, refs, SPECS, lowercase=True, tokenize="intl")
-    assert [float(r[1]) for r in rows] == [s.value for s in api]
-    assert all("|case:lc|" in r[3] for r in rows) and "|tok:intl|" in rows[0][3]
+    assert [float(r[2]) for r in rows] == [s.value for s in api]
+    assert all("|case:lc|" in r[4] for r in rows) and "|tok:intl|" in rows[0][4]
 
 
 def test_sentence_tsv_from_stdin(monkeypatch, capsys, files):
@@ -402,7 +402,7 @@ def test_systems_dir_leaves_out_the_other_inputs(monkeypatch, capsys, three_syst
     rows = [line.split("\t") for line in out.splitlines()[1:]]
     assert sorted(r[0] for r in rows) == sorted(systems)
     api = corpus_score(systems["SMU"], ref_texts, ["bleu"])[0].value
-    assert float(next(r for r in rows if r[0] == "SMU")[2]) == api
+    assert float(next(r for r in rows if r[0] == "SMU")[3]) == api
 
 
 def test_several_systems_sentence_rows_and_bad_combinations(monkeypatch, capsys, three_systems):

@@ -109,7 +109,7 @@ def test_parameter_file_round_trip(tmp_path, real_pairs):
     assert "from:blanc.json" in str(from_file.signature(n_refs=1))
     a = sentence_scores(hyps, refs, [f"blanc:@{path}"])
     b = sentence_scores(hyps, refs, [direct.spec])
-    np.testing.assert_array_equal(a[direct.spec], b[direct.spec])
+    np.testing.assert_array_equal(a[f"blanc:@{path}"], b[direct.spec])  # each as named
     [override] = parse_spec(f"blanc:@{path},bf=1")
     assert override.blanc.bf == 1.0 and override.blanc.alpha == 0.4
 

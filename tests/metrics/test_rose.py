@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 
 from mtpalette import sentence_scores
 from mtpalette.cli.app import app
-from mtpalette.train.rose_data import preference_pairs, rated_features
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
 from mtpalette.io.plain import read_lines
@@ -32,6 +31,7 @@ from mtpalette.train.rose import (
     fit_ranking,
     fit_regression,
 )
+from mtpalette.train.rose_data import preference_pairs, rated_features
 from mtpalette.train.split import holdout_split
 
 S = str.split
@@ -132,7 +132,7 @@ def test_trained_model_beats_random_weights_on_held_out_talks(ted_split, tmp_pat
     assert loaded.digest() == reg.digest()
     hyps = test.hyps[0][:50]
     refs = [r[:50] for r in test.refs]
-    got = sentence_scores(hyps, refs, [f"rose:@{path}"])["rose:@rose.json"]
+    got = sentence_scores(hyps, refs, [f"rose:@{path}"])[f"rose:@{path}"]  # the name given
     X50 = ex(hyps, [[r[i] for r in refs] for i in range(50)])
     np.testing.assert_array_equal(got, reg.score(X50))
     [metric] = parse_specs([f"rose:@{path}"])

@@ -112,7 +112,7 @@ def test_kernel_model_scores_by_hand(tmp_path):
     path = tmp_path / "rbf.json"
     rbf.save(path)
     hyps, refs = ["the cat sat on the mat", "a dog"], [["the cat is on the mat", "a cat"]]
-    got = sentence_scores(hyps, refs, [f"rose:@{path}"])["rose:@rbf.json"]
+    got = sentence_scores(hyps, refs, [f"rose:@{path}"])[f"rose:@{path}"]  # the name given
     X = FeatureExtractor(function_words="fw100")(hyps, [[r[i]] for i in range(2) for r in refs])
     np.testing.assert_allclose(got, rbf.score(X), rtol=1e-12)
     [metric] = parse_specs([f"rose:@{path}"])

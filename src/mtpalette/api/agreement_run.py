@@ -90,6 +90,17 @@ class AgreementResult:
     agreement: Agreement
     outputs: dict[str, Any]
 
+    def to_pandas(self):
+        """One row per metric: ORANGE and the human correlation with their intervals and
+        ranks (flat columns)."""
+        return self.agreement.to_pandas()
+
+    def to_json(self) -> str:
+        """The agreement (:meth:`Agreement.to_dict`) and the files written, as JSON."""
+        from mtpalette.io.frames import dumps
+
+        return dumps({"agreement": self.agreement.to_dict(), "outputs": self.outputs})
+
 
 def run_agreement(run: AgreementRun, feedback: Feedback = SILENT) -> AgreementResult:
     """Run the comparison ``run`` describes, write its run record and return the result."""

@@ -125,6 +125,16 @@ class AuditResult:
     #: check: a reference derived from another makes every metric look good), or None
     references: Any = None
 
+    def to_pandas(self):
+        """One row per metric, flat (see :meth:`Audit.to_pandas`)."""
+        return self.audit.to_pandas()
+
+    def to_json(self) -> str:
+        """The audit (:meth:`Audit.to_dict`) and the files written, as JSON."""
+        from mtpalette.io.frames import dumps
+
+        return dumps({"audit": self.audit.to_dict(), "outputs": self.outputs})
+
 
 def run_audit(run: AuditRun, feedback: Feedback = SILENT) -> AuditResult:
     """Run the audit ``run`` describes, write its run record and return the result."""

@@ -88,8 +88,8 @@ def correlate(
     human: Mapping[str, Sequence[float | None]],
     metrics: Sequence[str] | str,
     *,
-    level: str = "segment",
-    statistic: str = "pearson",
+    level: str | Sequence[str] = "segment",
+    statistic: str | Sequence[str] = "pearson",
     grouping: str = "none",
     n_resamples: int = 1000,
     confidence: float = 0.95,
@@ -100,9 +100,13 @@ def correlate(
     tokenize: str = "13a",
     lowercase: bool = False,
     baselines: bool = True,
-) -> CorrelationTable:
+) -> CorrelationTable | CorrelationResult:
     """Correlation of every metric with human scores, with bootstrap intervals and
     significance clusters.
+
+    One level and one statistic give a :class:`CorrelationTable`; lists of them (or
+    comma-separated strings) give a :class:`CorrelationResult` with one table per (level,
+    statistic), in that order, whose ``to_pandas()`` is one table.
 
     Parameters
     ----------
@@ -131,7 +135,48 @@ def correlate(
     >>> t = correlate(systems, [["a b c d", "a b"]], by_system, "bleu", n_resamples=0)
     >>> t.level, round(t.rows[0].value, 4)
     ('system', 0.9995)
+    >>> human = {"A": [1.0, 0.9], "B": [0.5, 0.1], "C": [0.0, 0.3]}
+    >>> r = correlate(systems, [["a b c d", "a b"]], human, "bleus:1", n_resamples=0,
+    ...               level=["segment", "system"], statistic=["pearson", "kendall"])
+    >>> [(t.level, t.statistic) for t in r.tables]  # doctest: +NORMALIZE_WHITESPACE
+    [('segment', 'pearson'), ('segment', 'kendall-b'), ('system', 'pearson'),
+     ('system', 'kendall-b')]
+    >>> list(r.to_pandas().columns[:4])
+    ['level', 'statistic', 'grouping', 'metric']
     """
+    kw = dict(grouping=grouping, n_resamples=n_resamples, confidence=confidence, seed=seed)
+    kw |= dict(test=test, n_permutations=n_permutations, alpha=alpha, tokenize=tokenize)
+    kw |= dict(lowercase=lowercase, baselines=baselines)
+    levels, statistics = split_list(level), split_list(statistic)
+    if (
+        len(levels) == 1
+        and len(statistics) == 1
+        and isinstance(level, str)
+        and isinstance(statistic, str)
+        and "," not in level + statistic
+    ):
+        return _correlate(systems, refs, human, metrics, level=level, statistic=statistic, **kw)
+    if not levels or not statistics:
+        raise UserInputError("give at least one level and one statistic")
+    tables = [
+        _correlate(systems, refs, human, metrics, level=lv, statistic=st, **kw)
+        for lv in levels
+        for st in statistics
+    ]
+    titles = [
+        f"{t.level.capitalize()}-level {LABELS.get(t.statistic, t.statistic)}"
+        + (f", grouping {t.grouping}" if t.level == "segment" else "")
+        for t in tables
+    ]
+    signatures = {r.metric: r.signature for t in tables for r in t.rows}
+    return CorrelationResult(tables, titles, signatures, {})
+
+
+def _correlate(
+    systems, refs, human, metrics, *, level, statistic, grouping, n_resamples, confidence,
+    seed, test, n_permutations, alpha, tokenize, lowercase, baselines,
+) -> CorrelationTable:  # fmt: skip
+    """:func:`correlate` of one level and one statistic."""
     names, _ = system_outputs(systems)
     if not isinstance(human, Mapping):
         raise UserInputError(
@@ -209,7 +254,7 @@ def _system_table(scored, human: dict[str, float], parsed: list[Metric], **kw) -
         human,
         {m.spec: {s: scored[s].corpus[k].value for s in names} for k, m in enumerate(parsed)},
         directions={m.spec: m.higher_is_better for m in parsed},
-        signatures={spec: str(sig) for spec, sig in first.signatures.items()},
+        signatures={score.spec: str(score.signature) for score in first.corpus},
         **kw,
     )
 
@@ -271,7 +316,8 @@ class CorrelationRun(Description):
     source: Path | None = None
     statistics: list[str] = field(default_factory=lambda: ["pearson"])
     grouping: str = "none"
-    level: str = "segment"
+    #: ``segment``, ``system``, or several (``"segment,system"`` or a list): one table each
+    level: str | list[str] = "segment"
     system_score: str = "corpus"
     epsilon: float | None = None
     threshold: float = 25.0
@@ -289,7 +335,21 @@ class CorrelationRun(Description):
         """The metric specs (``bleus:4`` when neither metrics nor score files are given)."""
         return list(self.metrics or ([] if self.scores else ["bleus:4"]))
 
+    @property
+    def levels(self) -> list[str]:
+        """The levels of the run, in order (``level`` as a list)."""
+        return split_list(self.level)
+
     def validate(self) -> None:
+        from mtpalette.stats.significance import LEVELS
+
+        if not self.levels:
+            raise UserInputError("no level given; expected segment, system or both")
+        for level in self.levels:
+            if level not in LEVELS:
+                raise UserInputError(
+                    f"unknown level {level!r}; expected one of {', '.join(LEVELS)}"
+                )
         for s in self.statistics:
             if s not in STATISTICS:
                 raise UserInputError(
@@ -324,6 +384,27 @@ class CorrelationResult:
     signatures: dict[str, str]
     outputs: dict[str, Any]
 
+    def to_pandas(self):
+        """Every table in one: one row per (level, statistic, metric), with the columns
+        ``level``, ``statistic``, ``grouping`` and those of :meth:`CorrelationTable.to_pandas`."""
+        from mtpalette.io.frames import frame
+
+        return frame(
+            {"level": t.level, "statistic": t.statistic, "grouping": t.grouping, **r.to_dict()}
+            for t in self.tables
+            for r in t.rows
+        )
+
+    def to_json(self) -> str:
+        """The tables (with their titles), the signatures and the files written, as JSON."""
+        from mtpalette.io.frames import dumps
+
+        tables = [
+            {"title": title, **t.to_dict()}
+            for t, title in zip(self.tables, self.titles, strict=True)
+        ]
+        return dumps({"tables": tables, "signatures": self.signatures, "outputs": self.outputs})
+
 
 def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> CorrelationResult:
     """Run the correlation ``run`` describes, write its outputs and return the result."""
@@ -333,7 +414,7 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
     try:
         data, judged, inputs = run.inputs.load(note=feedback.warn)
     except UnalignedJudgments as unaligned:
-        if run.level != "system" or run.scores:
+        if run.levels != ["system"] or run.scores:
             raise UserInputError(
                 f"{unaligned}; give --level system (and no --scores)", path=unaligned.path
             ) from None
@@ -341,7 +422,8 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
         data, judged, inputs, scores = None, unaligned.judged, unaligned.inputs, []
         titles = [_unaligned_title(t, summary, judged) for t in tables]
     else:
-        check_not_degenerate(data.human, run.level)
+        for level in run.levels:
+            check_not_degenerate(data.human, level)
         if run.source is not None:
             data = data.with_sources(read_lines(run.source), str(run.source))
         if run.max_items is not None:
@@ -353,31 +435,20 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
         scores = (score_segments(data, parsed) if parsed else []) + [
             external_segment_scores(data, m) for m in external
         ]
-        segment = run.level == "segment" and run.baselines
+        segment = "segment" in run.levels and run.baselines
         base = _baselines(parsed, run.tokenize, run.lowercase) if segment else []
         base_scores = score_segments(data, base) if base else []
         if out.export_scores is not None:
             rows = lambda m: export_segment_scores(data, m)  # noqa: E731
             for path in export_all(out.export_scores, parsed, rows):
                 feedback.note(f"wrote {path}")
-        tables = []
-        for s in feedback.track(run.statistics, f"bootstrap and {run.test} test"):
-            if not feedback.bars:
-                feedback.note(f"{s}: bootstrap and {run.test} test")
-            tables.append(
-                correlation_table(
-                    data,
-                    scores + base_scores,
-                    statistic=s,
-                    grouping=run.grouping,
-                    level=run.level,
-                    system_score=run.system_score,
-                    threshold=run.threshold,
-                    **run.common(),
-                )  # fmt: skip
-            )
-        for table in tables:
-            _against_baselines(table, data, scores, base_scores, run, feedback)
+        tables = _tables(run, data, scores, base_scores, feedback)
+        with feedback.steps("each metric against the best length baseline") as progress:
+            for k, table in enumerate(tables):
+                if progress is not None:
+                    what = f"{table.level} {table.statistic}: metrics against the best baseline"
+                    progress(k, len(tables), what)
+                _against_baselines(table, data, scores, base_scores, run, feedback)
         signatures = {sc.name: sc.signature for sc in scores + base_scores}
         summary = {
             "n_systems": data.n_systems,
@@ -391,6 +462,61 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
         out.out_dir.mkdir(parents=True, exist_ok=True)
     _write(run, out, result, {**inputs, **summary}, data, scores)
     return result
+
+
+def split_list(value: str | Sequence[str]) -> list[str]:
+    """A comma-separated string or a list as a list of stripped, non-empty names.
+
+    Examples
+    --------
+    >>> split_list("segment, system"), split_list(["pearson", "kendall"])
+    (['segment', 'system'], ['pearson', 'kendall'])
+    """
+    parts = value.split(",") if isinstance(value, str) else list(value)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _tables(run, data, scores, base_scores, feedback: Feedback) -> list[CorrelationTable]:
+    """One table per (level, statistic). The progress bar counts the real work as it is
+    done: bootstrap resamples times metrics, then the permutation draws of each pair of
+    metrics the clusters compare (expected: one pair per metric but one; the total grows
+    when the clusters compare more)."""
+
+    def work(level: str) -> int:
+        m = len(scores) + (len(base_scores) if level == "segment" else 0)
+        perms = run.permutations if run.test == "permutation" else 0
+        return run.bootstrap * m + perms * max(m - 1, 0)
+
+    total = sum(work(level) for level in run.levels) * len(run.statistics)
+    tables: list[CorrelationTable] = []
+    with feedback.steps(f"bootstrap and {run.test} test") as progress:
+        state = {"done": 0, "total": max(total, 1), "what": ""}
+
+        def advance(n: int) -> None:
+            state["done"] += n
+            state["total"] = max(state["total"], state["done"])
+            progress(state["done"], state["total"], state["what"])
+
+        for level in run.levels:
+            table_scores = scores + base_scores if level == "segment" else scores
+            for s in run.statistics:
+                if progress is None:
+                    feedback.note(f"{level} level, {s}: bootstrap and {run.test} test")
+                state["what"] = f"{level} {s}: resamples x metrics"
+                tables.append(
+                    correlation_table(
+                        data,
+                        table_scores,
+                        statistic=s,
+                        grouping=run.grouping,
+                        level=level,
+                        system_score=run.system_score,
+                        threshold=run.threshold,
+                        progress=advance if progress is not None else None,
+                        **run.common(),
+                    )  # fmt: skip
+                )
+    return tables
 
 
 #: the trivial baselines every segment-level correlation is shown with (metrics/length.py):
@@ -464,7 +590,7 @@ def _write(run, out: CorrelationOutputs, result: CorrelationResult, inputs, data
                 "score_files": list(run.scores or []),
                 "statistics": run.statistics,
                 "grouping": run.grouping,
-                "level": run.level,
+                "level": run.level if isinstance(run.level, str) else ",".join(run.levels),
                 "system_score": run.system_score,
                 "epsilon": "calibrated" if run.epsilon is None else run.epsilon,
                 "threshold": run.threshold,

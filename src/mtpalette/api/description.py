@@ -170,6 +170,8 @@ def _typed(value: Any, hint: Any, where: str) -> Any:
         if typing.get_origin(option) is list:
             (item,) = typing.get_args(option)
             if not isinstance(value, list):
+                if str in options and isinstance(value, str):  # e.g. str | list[str]
+                    return value
                 raise UserInputError(f"{where}: expected a list")
             return [_typed(v, item, where) for v in value]
     return value

@@ -33,7 +33,7 @@ from mtpalette.io.nbest import (
     select_system_files,
     system_names,
 )
-from mtpalette.io.plain import read_lines
+from mtpalette.io.plain import expand_globs, read_lines
 from mtpalette.io.runfile import file_record
 from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.correlation import SegmentData
@@ -51,8 +51,101 @@ MTME_FIELDS = (
 )
 
 
+#: the fields of a long table input (one row per system and segment)
+TABLE_FIELDS = ("table", "table_format", "hyp_col", "ref_cols", "system_col", "human_col")
+
+
 def _stderr(text: str) -> None:
     print(text, file=sys.stderr)
+
+
+@dataclass
+class LongTable:
+    """One table with a row per system and segment (TSV, CSV, JSONL or Parquet, read by
+    :mod:`mtpalette.io.tabular`): the system's name, its output, the references and,
+    for judged runs, the human score, each in a named column. The system column is always
+    used: a table without one is refused rather than pooled.
+
+    Examples
+    --------
+    >>> LongTable("scores.jsonl").ref_names()
+    ['ref']
+    """
+
+    path: Path | str
+    table_format: str = "auto"
+    hyp_col: str = "hyp"
+    ref_cols: list[str] | None = None
+    system_col: str = "system"
+    human_col: str = "score"
+
+    def _checked(self, *wanted: tuple[str, str]) -> tuple[str | None, str | None]:
+        from mtpalette.io.tabular import header
+
+        fmt = None if self.table_format == "auto" else self.table_format
+        names = header(self.path, fmt=fmt)
+        for col, flag in ((self.system_col, "--system-col"), *wanted):
+            if col not in names:
+                raise UserInputError(
+                    f"no {col!r} column ({flag}); the table has: {', '.join(names)}",
+                    path=str(self.path),
+                )
+        return next((c for c in ("segment", "seg_id") if c in names), None), fmt
+
+    def ref_names(self) -> list[str]:
+        return list(self.ref_cols or ["ref"])
+
+    def read(self) -> tuple[dict[str, list[str]], list[list[str]]]:
+        """``({system: outputs}, reference streams)``."""
+        from mtpalette.io.tabular import read_long_segments
+
+        wanted = [(self.hyp_col, "--hyp-col"), *((c, "--ref-col") for c in self.ref_names())]
+        segment, fmt = self._checked(*wanted)
+        outputs, refs = read_long_segments(
+            self.path, self.system_col, self.hyp_col, self.ref_names(), segment_col=segment,
+            fmt=fmt,
+        )  # fmt: skip
+        return outputs, self._complete(refs)
+
+    def _complete(self, refs) -> list[list[str]]:
+        if any(r is None for stream in refs for r in stream):
+            raise UserInputError(
+                "every segment needs the same number of references here", path=str(self.path)
+            )
+        return refs
+
+    def task(self) -> tuple[SegmentData, Judgments, dict[str, Any]]:
+        """The human scores (``human_col``) aligned with the outputs and references."""
+        import numpy as np
+
+        from mtpalette.io.tabular import read_long_judged
+
+        wanted = [(self.hyp_col, "--hyp-col"), (self.human_col, "--human-col")]
+        wanted += [(c, "--ref-col") for c in self.ref_names()]
+        segment, fmt = self._checked(*wanted)
+        outputs, refs, human = read_long_judged(
+            self.path, self.system_col, self.hyp_col, self.ref_names(), self.human_col,
+            segment_col=segment, fmt=fmt,
+        )  # fmt: skip
+        refs = self._complete(refs)
+        systems = list(outputs)
+        n = len(refs[0])
+        scores = np.array([human[s] for s in systems], dtype=np.float64)
+        judged = Judgments(systems, list(range(1, n + 1)), scores, "long-table", str(self.path),
+                           item_base=1)  # fmt: skip
+        data = SegmentData.from_judgments(judged, outputs, refs, ref_names=self.ref_names())
+        inputs = {
+            "table": file_record(self.path),
+            "format": "long-table",
+            "columns": {"system": self.system_col, "hyp": self.hyp_col,
+                        "refs": self.ref_names(), "human": self.human_col},
+            "refs": [{"path": c} for c in self.ref_names()],
+            "systems": systems,
+            "seg_ids": None,
+            "bundled": None,
+            "unscored_judged_systems": [],
+        }  # fmt: skip
+        return data, judged, inputs
 
 
 @dataclass
@@ -76,8 +169,25 @@ class CandidateInputs(Description):
     #: an mt-metrics-eval folder and language pair: its references and system outputs
     mtme: Path | None = None
     lp: str | None = None
+    #: a long table (one row per system and segment; see :class:`LongTable`)
+    table: Path | None = None
+    table_format: str = "auto"
+    hyp_col: str = "hyp"
+    ref_cols: list[str] | None = None
+    system_col: str = "system"
+
+    def _table(self) -> LongTable:
+        return LongTable(self.table, self.table_format, self.hyp_col, self.ref_cols,
+                         self.system_col)  # fmt: skip
 
     def validate(self) -> None:
+        if self.table is not None:
+            if self.refs or self.nbest or self.systems or self.systems_dir or self.mtme:
+                raise UserInputError(
+                    "--table holds the outputs and references: give no --refs, --nbest, "
+                    "--systems, --systems-dir or --mtme"
+                )
+            return
         if self.mtme is not None:
             if self.refs or self.nbest or self.systems or self.systems_dir:
                 raise UserInputError("--mtme replaces --refs, --nbest, --systems, --systems-dir")
@@ -99,12 +209,16 @@ class CandidateInputs(Description):
 
     def ref_names(self) -> list[str]:
         """A name per reference: the file names, or the folder's reference names."""
+        if self.table is not None:
+            return self._table().ref_names()
         if self.mtme is not None:
             return list(self._mtme_set().refs)
         return [Path(p).name for p in self.refs]
 
     def read_refs(self) -> list[list[str]]:
         """The reference files' lines, every file as long as the first."""
+        if self.table is not None:
+            return self._table().read()[1]
         if self.mtme is not None:  # every reference of the folder (a missing line is "")
             return [[t or "" for t in lines] for lines in self._mtme_set().refs.values()]
         ref_lines = [read_lines(p) for p in self.refs]
@@ -123,6 +237,9 @@ class CandidateInputs(Description):
         self.validate()
         ref_lines = self.read_refs() if ref_lines is None else ref_lines
         names = self.ref_names()
+        if self.table is not None:
+            outputs, _ = self._table().read()
+            return CandidateLists.from_systems(outputs, ref_lines, ref_names=names), [self.table]
         if self.mtme is not None:
             evs = self._mtme_set()
             outputs = dict(zip(evs.systems, evs.texts(), strict=True))
@@ -143,7 +260,7 @@ class CandidateInputs(Description):
             )
             report_system_files(self.systems_dir, files, notes)
         else:
-            files = list(self.systems or [])
+            files = [Path(p) for p in expand_globs(self.systems or [])]
         if not files:
             raise UserInputError("no system file left once the references are set aside")
         outputs = read_systems(files, system_names(files))
@@ -215,9 +332,24 @@ class JudgedInputs(Description):
     include_refs: bool = False
     include_outliers: bool = False
     strict_mtme: bool = False
+    #: a long table with the human scores inline (one row per system and segment)
+    table: Path | None = None
+    table_format: str = "auto"
+    hyp_col: str = "hyp"
+    ref_cols: list[str] | None = None
+    system_col: str = "system"
+    human_col: str = "score"
 
     def validate(self) -> None:
         parse_rename(self.rename)
+        if self.table is not None and any(
+            x for x in (self.bundled, self.judgments, self.refs, self.systems, self.systems_dir,
+                        self.mtme)
+        ):  # fmt: skip
+            raise UserInputError(
+                "--table holds the outputs, references and human scores: give no --bundled, "
+                "--judgments, --refs, --systems, --systems-dir or --mtme"
+            )
         if self.mtme is not None and any(
             x for x in (self.bundled, self.judgments, self.refs, self.systems, self.systems_dir)
         ):
@@ -228,7 +360,7 @@ class JudgedInputs(Description):
     @property
     def given(self) -> bool:
         """Whether any judgments are named."""
-        return any(x is not None for x in (self.bundled, self.judgments, self.mtme))
+        return any(x is not None for x in (self.bundled, self.judgments, self.mtme, self.table))
 
     def load(
         self, note: Callable[[str], None] = _stderr
@@ -237,8 +369,10 @@ class JudgedInputs(Description):
         self.validate()
         if self.mtme is not None:
             return self._load_mtme(note)
+        if self.table is not None:
+            return LongTable(*(getattr(self, f) for f in TABLE_FIELDS)).task()
         task = dataclasses.asdict(self)
-        for key in MTME_FIELDS:
+        for key in (*MTME_FIELDS, *TABLE_FIELDS):
             task.pop(key)
         return load_task(**task, note=note)
 
@@ -344,7 +478,7 @@ def load_task(
             )
             report_system_files(systems_dir, files, notes)
         else:
-            files = list(systems)
+            files = [Path(p) for p in expand_globs(systems)]
     if not files:
         raise UserInputError("no system file left once the references are set aside")
     judged = read_judgments(judgments, fmt, lp=lp, id_base=id_base).rename(parse_rename(rename))

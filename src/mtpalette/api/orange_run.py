@@ -268,6 +268,22 @@ class OrangeResult:
     #: each reference scored against the others, beside the systems (two or more references)
     references: Any = None
 
+    def to_pandas(self):
+        """One row per metric of the ORANGE table (flat columns, intervals as ``*_low`` and
+        ``*_high``)."""
+        return self.table.to_pandas()
+
+    def to_json(self) -> str:
+        """The title, the table (without per-segment ranks), the reference agreement and the
+        files written, as JSON."""
+        from mtpalette.io.frames import dumps
+
+        refs = None if self.references is None else self.references.to_dict()
+        table = self.table.to_dict(with_segment_ranks=False)
+        return dumps(
+            {"title": self.title, "table": table, "references": refs, "outputs": self.outputs}
+        )
+
     @property
     def title(self) -> str:
         """One line on the data: segments, references, candidates per list."""

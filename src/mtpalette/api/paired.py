@@ -12,13 +12,13 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtpalette.api.checks import check_resampling
 from mtpalette.api.description import Description
-from mtpalette.api.scoring import Scores, score_systems
+from mtpalette.api.scoring import Scores, best_system, score_systems
 from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import read_systems, system_names
 from mtpalette.io.plain import read_lines
@@ -60,7 +60,8 @@ def paired_test(
         ``"bs"`` paired bootstrap resampling (Koehn 2004), ``"ar"`` approximate randomization
         (Riezler and Maxwell 2005), or ``None``: intervals only.
     baseline:
-        The name of the system the others are compared with (default: the first).
+        The name of the system the others are compared with (default: the first);
+        ``"best"``: the best system by the first metric (respecting its direction).
     n_trials, n_resamples:
         Resamples of the paired bootstrap (1,000) or trials of the randomization (10,000);
         resamples of the intervals (the paired bootstrap's own; 1,000 with ``None``; none with
@@ -107,14 +108,16 @@ def compare_scored(
     from mtpalette.stats.paired import compare_systems
 
     names = list(scored)
+    if baseline == "best" and "best" not in scored:
+        baseline = best_system(scored)
     if baseline is not None and baseline not in scored:
         raise UserInputError(f"baseline {baseline!r} is not one of the systems: {', '.join(names)}")
     first = next(iter(scored.values()))
     parsed = parse_specs(first.specs)
     try:
-        return compare_systems(
+        result = compare_systems(
             parsed,
-            [[s.stats[m.spec] for m in parsed] for s in scored.values()],
+            [[s.stats[name] for name in first.names] for s in scored.values()],
             names,
             test=test,
             baseline=0 if baseline is None else names.index(baseline),
@@ -123,10 +126,11 @@ def compare_scored(
             level=level,
             alpha=alpha,
             seed=seed,
-            signatures={spec: str(sig) for spec, sig in first.signatures.items()},
+            signatures={name: str(sig) for name, sig in first.signatures.items()},
         )
     except ValueError as e:
         raise UserInputError(str(e)) from None
+    return replace(result, metrics=first.names)  # the names the user gave
 
 
 @dataclass

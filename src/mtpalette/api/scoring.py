@@ -23,8 +23,31 @@ from dataclasses import dataclass
 import numpy as np
 
 from mtpalette.api.checks import metric_specs, sources, system_outputs, text_pairs
-from mtpalette.metrics import Score, Signature, parse_specs
+from mtpalette.errors import UserInputError
+from mtpalette.metrics import Score, Signature, parse_named_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats_on
+
+
+class ByName(dict):
+    """A dict keyed by the metric names the user gave (``chrf++``) that also answers to each
+    metric's canonical spec (``chrf:w=2``).
+
+    Examples
+    --------
+    >>> d = ByName({"chrf++": 1.0}, {"chrf:w=2": "chrf++"})
+    >>> d["chrf++"], d["chrf:w=2"], list(d), "chrf:w=2" in d
+    (1.0, 1.0, ['chrf++'], False)
+    """
+
+    def __init__(self, items=(), specs: Mapping[str, str] | None = None):
+        super().__init__(items)
+        self.specs = dict(specs or {})
+
+    def __missing__(self, key):
+        name = self.specs.get(key)
+        if name is None or name == key or name not in self:
+            raise KeyError(key)
+        return self[name]
 
 
 @dataclass(frozen=True)
@@ -36,9 +59,13 @@ class Scores:
     corpus:
         One corpus-level :class:`~mtpalette.metrics.Score` (value and signature) per metric.
     sentence:
-        Spec to an array of segment-level scores, one per segment.
+        Name to an array of segment-level scores, one per segment.
     stats:
-        Spec to the sufficient statistics, one row per segment (what bootstrap resamples).
+        Name to the sufficient statistics, one row per segment (what bootstrap resamples).
+
+    Metrics are keyed by the names the user gave (``chrf++``); a grid's metrics by their
+    canonical specs (``bleus:1``...); the canonical spec of each is in its signature, and
+    ``sentence`` and ``stats`` answer to it too.
     n_segments, n_refs:
         The number of segments and of reference streams.
     """
@@ -50,14 +77,152 @@ class Scores:
     n_refs: int
 
     @property
-    def specs(self) -> list[str]:
-        """The canonical spec of every metric, in order."""
+    def names(self) -> list[str]:
+        """The name of every metric (as the user spelled it), in order."""
         return [s.metric for s in self.corpus]
 
     @property
+    def specs(self) -> list[str]:
+        """The canonical spec of every metric, in order."""
+        return [s.spec for s in self.corpus]
+
+    @property
     def signatures(self) -> dict[str, Signature]:
-        """Spec to signature."""
+        """Name to signature."""
         return {s.metric: s.signature for s in self.corpus}
+
+    def to_pandas(self):
+        """One row per metric: ``metric`` (the name given), ``spec``, ``score``,
+        ``higher_is_better``, ``signature`` (flat columns; the details are left out)."""
+        return ScoreList(self.corpus).to_pandas()
+
+    def to_json(self) -> str:
+        """The rows of :meth:`to_pandas` as a JSON list, the details included."""
+        return ScoreList(self.corpus).to_json()
+
+
+class SystemScores(dict):
+    """System name to its :class:`Scores` (what :func:`score_systems` returns: a dict, with
+    :meth:`to_pandas` and :meth:`to_json`)."""
+
+    def to_pandas(self):
+        """One row per (system, metric): ``system``, ``metric`` (the name given), ``spec``,
+        ``score``, ``higher_is_better``, ``signature``."""
+        import pandas as pd
+
+        return pd.DataFrame(score_records(self))
+
+    def to_json(self) -> str:
+        """The rows of :meth:`to_pandas` as a JSON list, each with its ``details``."""
+        return _dump(score_records(self, details=True))
+
+
+class ScoreList(list):
+    """Corpus :class:`~mtpalette.metrics.Score` objects, one per metric (what
+    :func:`corpus_score` returns: a list, with :meth:`to_pandas` and :meth:`to_json`)."""
+
+    def _records(self, details: bool = False) -> list[dict]:
+        return [_record(score, details) for score in self]
+
+    def to_pandas(self):
+        """One row per metric: ``metric``, ``spec``, ``score``, ``higher_is_better``,
+        ``signature``."""
+        import pandas as pd
+
+        return pd.DataFrame(self._records())
+
+    def to_json(self) -> str:
+        """The rows of :meth:`to_pandas` as a JSON list, each with its ``details``."""
+        return _dump(self._records(details=True))
+
+
+def _record(score: Score, details: bool) -> dict:
+    out = {
+        "metric": score.metric,
+        "spec": score.spec,
+        "score": float(score.value),
+        "higher_is_better": score.higher_is_better,
+        "signature": str(score.signature),
+    }
+    return out | ({"details": score.details} if details else {})
+
+
+def sort_systems(scored: Mapping[str, Scores], metric: str) -> SystemScores:
+    """The systems best first by ``metric`` (its name as given, or its canonical spec),
+    respecting its direction (lower-is-better metrics ascending); ties keep their order and
+    a NaN score comes last.
+
+    Raises
+    ------
+    UserInputError
+        ``metric`` is not one of the scored metrics (naming them).
+
+    Examples
+    --------
+    >>> out = score_systems({"A": ["a b"], "B": ["a b c"], "C": ["x"]}, [["a b c"]], ["wer"])
+    >>> list(sort_systems(out, "wer"))
+    ['B', 'A', 'C']
+    """
+    k = metric_index(scored, metric)
+
+    def key(item):
+        score = item[1].corpus[k]
+        value = float(score.value)
+        if np.isnan(value):
+            return (1, 0.0)
+        return (0, -value if score.higher_is_better else value)
+
+    return SystemScores(sorted(scored.items(), key=key))
+
+
+def best_system(scored: Mapping[str, Scores], metric: str | None = None) -> str:
+    """The name of the best system by ``metric`` (default: the first metric), respecting
+    its direction.
+
+    Examples
+    --------
+    >>> out = score_systems({"A": ["a b"], "B": ["a b c"]}, [["a b c"]], ["chrf", "wer"])
+    >>> best_system(out), best_system(out, "wer")
+    ('B', 'B')
+    """
+    if not scored:
+        raise UserInputError("no system scored")
+    first = next(iter(scored.values()))
+    return next(iter(sort_systems(scored, first.names[0] if metric is None else metric)))
+
+
+def metric_index(scored: Mapping[str, Scores], metric: str) -> int:
+    """The column of ``metric`` (a name as given, or a canonical spec) in ``scored``."""
+    first = next(iter(scored.values()))
+    for names in (first.names, first.specs):
+        if metric in names:
+            return names.index(metric)
+    raise UserInputError(f"{metric!r} is not one of the metrics scored: {', '.join(first.names)}")
+
+
+def score_records(scored: Mapping[str, Scores], *, details: bool = False) -> list[dict]:
+    """One flat record per (system, metric) of :func:`score_systems`'s result (``details``:
+    each metric's components too, a nested object).
+
+    Examples
+    --------
+    >>> out = score_systems({"A": ["a b c"], "B": ["a b"]}, [["a b c"]], ["chrf++"])
+    >>> [(r["system"], r["metric"], r["spec"]) for r in score_records(out)]
+    [('A', 'chrf++', 'chrf:w=2'), ('B', 'chrf++', 'chrf:w=2')]
+    """
+    return [
+        {"system": system, **_record(score, details)}
+        for system, result in scored.items()
+        for score in result.corpus
+    ]
+
+
+def _dump(records: list[dict]) -> str:
+    import json
+
+    from mtpalette.io.runfile import to_jsonable
+
+    return json.dumps(to_jsonable(records), ensure_ascii=False)
 
 
 def score_texts(
@@ -122,28 +287,34 @@ def _stats(pairs: TextPairs, metrics, srcs, backend, *, tokenize, lowercase, max
     """The parsed metrics and their sufficient statistics on ``pairs``."""
     if srcs is not None:
         pairs.srcs = sources(srcs, pairs.n_segments)
-    parsed = parse_specs(metric_specs(metrics), tokenize=tokenize, lowercase=lowercase)
+    parsed = parse_named_specs(metric_specs(metrics), tokenize=tokenize, lowercase=lowercase)
     stats = compute_stats_on(
-        parsed, pairs, backend, tokenize=tokenize, lowercase=lowercase, max_tokens=max_tokens
+        list(parsed.values()),
+        pairs,
+        backend,
+        tokenize=tokenize,
+        lowercase=lowercase,
+        max_tokens=max_tokens,
     )
     return parsed, stats
 
 
-def _scores(parsed: list, stats: Mapping, n_segments: int, n_refs: int) -> Scores:
+def _scores(parsed: Mapping, stats: Mapping, n_segments: int, n_refs: int) -> Scores:
     corpus = [
         Score(
-            m.spec,
+            name,
             m.corpus_score(stats[m]),
             m.signature(n_refs=n_refs),
             m.higher_is_better,
             m.details(stats[m]),
         )
-        for m in parsed
+        for name, m in parsed.items()
     ]
+    specs = {m.spec: name for name, m in parsed.items()}
     return Scores(
         corpus=corpus,
-        sentence={m.spec: m.sentence_scores(stats[m]) for m in parsed},
-        stats={m.spec: stats[m] for m in parsed},
+        sentence=ByName({name: m.sentence_scores(stats[m]) for name, m in parsed.items()}, specs),
+        stats=ByName({name: stats[m] for name, m in parsed.items()}, specs),
         n_segments=n_segments,
         n_refs=n_refs,
     )
@@ -159,7 +330,7 @@ def score_systems(
     backend=None,
     max_tokens: int | None = None,
     srcs: Sequence[str] | None = None,
-) -> dict[str, Scores]:
+) -> SystemScores:
     """:func:`score_texts` of several systems on the same segments, in one pass.
 
     The systems' outputs are scored as one set of candidates that share their segments'
@@ -174,8 +345,9 @@ def score_systems(
 
     Returns
     -------
-    dict
-        System name to its :class:`Scores`, in the order given.
+    SystemScores
+        System name to its :class:`Scores`, in the order given (a dict with
+        ``to_pandas()``).
 
     Examples
     --------
@@ -191,10 +363,18 @@ def score_systems(
     pairs = TextPairs(flat, np.tile(np.arange(n, dtype=np.int64), len(names)), pairs.refs)
     text = dict(tokenize=tokenize, lowercase=lowercase, max_tokens=max_tokens)
     parsed, stats = _stats(pairs, metrics, srcs, backend, **text)
-    return {
-        name: _scores(parsed, {m: stats[m][k * n : (k + 1) * n] for m in parsed}, n, pairs.n_refs)
+    return SystemScores(
+        (
+            name,
+            _scores(
+                parsed,
+                {m: stats[m][k * n : (k + 1) * n] for m in parsed.values()},
+                n,
+                pairs.n_refs,
+            ),
+        )
         for k, name in enumerate(names)
-    }
+    )
 
 
 def corpus_score(
@@ -204,7 +384,7 @@ def corpus_score(
     *,
     tokenize: str = "13a",
     lowercase: bool = False,
-) -> list[Score]:
+) -> ScoreList:
     """Corpus-level scores, one per metric (grids expand), each with its signature.
 
     Parameters are those of :func:`score_texts`.
@@ -215,7 +395,9 @@ def corpus_score(
     >>> s.value, s.higher_is_better, str(s.signature).split("|")[:2]
     (0.25, False, ['wer', 'nrefs:1'])
     """
-    return score_texts(hyps, refs, metrics, tokenize=tokenize, lowercase=lowercase).corpus
+    return ScoreList(
+        score_texts(hyps, refs, metrics, tokenize=tokenize, lowercase=lowercase).corpus
+    )
 
 
 def sentence_scores(
@@ -226,14 +408,15 @@ def sentence_scores(
     tokenize: str = "13a",
     lowercase: bool = False,
 ) -> dict[str, np.ndarray]:
-    """Segment-level scores: a dict from each metric's spec to an array, one per segment.
+    """Segment-level scores: a dict from each metric's name (as given) to an array, one per
+    segment.
 
     Parameters are those of :func:`score_texts`.
 
     Examples
     --------
-    >>> out = sentence_scores(["a b c d"], [["a b c d"]], ["bleus:2"])
-    >>> out["bleus:2"].round(2).tolist()
-    [100.0]
+    >>> out = sentence_scores(["a b c d"], [["a b c d"]], ["bleus:2", "chrF++"])
+    >>> out["bleus:2"].round(2).tolist(), out["chrF++"].round(2).tolist()
+    ([100.0], [100.0])
     """
     return score_texts(hyps, refs, metrics, tokenize=tokenize, lowercase=lowercase).sentence

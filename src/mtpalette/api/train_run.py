@@ -92,9 +92,12 @@ class BlancTrainRun(Description):
             )
         if self.objective == "orange" and (self.pos or self.posmix or self.positive_only):
             raise UserInputError("--pos, --posmix and --positive-only go with --objective human")
-        few_refs = self.candidates is None or len(self.candidates.refs) < 2
+        few_refs = self.candidates is None or len(self.candidates.ref_names()) < 2
         if self.objective == "orange" and few_refs:
-            raise UserInputError("--objective orange needs --refs (at least two files)")
+            raise UserInputError(
+                "--objective orange needs --refs (at least two files; or a --table with two "
+                "--ref-col)"
+            )
         self.base()
         super().validate()
 
@@ -131,6 +134,20 @@ class BlancTrainResult:
         if self.test is not None:
             record["test"] = self.test
         return record
+
+    def to_pandas(self):
+        """One row: the trained parameters, the objective's value with them and with the
+        defaults, the held-out evaluation (flat columns; the search history is left out)."""
+        from mtpalette.io.frames import frame
+
+        record = {k: v for k, v in self.to_dict().items() if k != "history"}
+        return frame([record])
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON."""
+        from mtpalette.io.frames import dumps
+
+        return dumps(self.to_dict())
 
 
 def run_train_blanc(run: BlancTrainRun, feedback: Feedback = SILENT) -> BlancTrainResult:
@@ -280,6 +297,26 @@ class RoseTrainResult:
     def to_dict(self) -> dict[str, Any]:
         """The model file's content (``rose:@FILE`` reads it)."""
         return self.model.to_dict()
+
+    def to_pandas(self):
+        """One row per feature: its name, the standardisation's mean and scale, and its
+        weight (a linear kernel; NaN for an RBF kernel's model, whose weights are support
+        vectors)."""
+        from mtpalette.io.frames import frame
+
+        m = self.model
+        weights = list(m.weights) if m.kernel == "linear" and m.weights else []
+        weights += [float("nan")] * (len(m.features) - len(weights))
+        return frame(
+            {"feature": f, "mean": float(mu), "scale": float(sd), "weight": float(w)}
+            for f, mu, sd, w in zip(m.features, m.mean, m.scale, weights, strict=True)
+        )
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON."""
+        from mtpalette.io.frames import dumps
+
+        return dumps(self.to_dict())
 
 
 def searched(run: RoseTrainRun) -> str:

@@ -13,8 +13,9 @@ Examples::
 
 Error metrics (WER, PER, TER) are negated before correlating, so a good metric always has a
 positive correlation. ``--refs``, ``--systems``, ``-m`` and ``--exclude`` take several values
-after one flag; ``--stat`` takes a comma-separated list (one table each). The options become a
-:class:`~mtpalette.api.CorrelationRun`; :func:`~mtpalette.api.run_correlation` does the work.
+after one flag; ``--stat`` and ``--level`` take comma-separated lists (one table each). The
+options become a :class:`~mtpalette.api.CorrelationRun`; :func:`~mtpalette.api.run_correlation`
+does the work.
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ from mtpalette.stats.significance import LEVELS, TESTS
 StatOpt = Annotated[
     str, o.opt("--stat", panel=o.CORRELATION, help="Comma-separated: " + ", ".join(STATISTICS))
 ]
-LevelOpt = Annotated[str, o.opt("--level", panel=o.CORRELATION, help=", ".join(LEVELS))]
+LevelOpt = Annotated[
+    str, o.opt("--level", panel=o.CORRELATION, help="Comma-separated: " + ", ".join(LEVELS))
+]
 SCORE_HELP = "System level: " + " or ".join(SYSTEM_SCORES)
 SystemScoreOpt = Annotated[str, o.opt("--system-score", panel=o.CORRELATION, help=SCORE_HELP)]
 ThresholdOpt = Annotated[

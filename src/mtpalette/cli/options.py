@@ -53,7 +53,15 @@ RefsOpt = Annotated[
     list[Path] | None, opt("--refs", "-r", panel=INPUTS, help="Reference files: -r A B.")
 ]
 SystemsOpt = Annotated[
-    list[Path] | None, opt("--systems", "-s", panel=INPUTS, help="System output files: -s A B C.")
+    list[Path] | None,
+    opt(
+        "--systems",
+        "-s",
+        "--input",
+        "-i",
+        panel=INPUTS,
+        help="System output files or globs: -s A B C, -s 'outputs/*.txt'.",
+    ),
 ]
 SystemsDirOpt = Annotated[
     Path | None, opt("--systems-dir", panel=INPUTS, help="Folder of system outputs.")
@@ -74,6 +82,24 @@ NbestIdBaseOpt = Annotated[
 SourceOpt = Annotated[
     Path | None,
     opt("--source", panel=INPUTS, help="Source sentences (--pivot; plugins that read them)."),
+]
+TableOpt = Annotated[
+    Path | None,
+    opt(
+        "--table",
+        panel=INPUTS,
+        help="One TSV/CSV/JSONL/Parquet row per system and segment (system, hyp, ref columns).",
+    ),
+]
+TableFormatOpt = Annotated[
+    str, opt("--table-format", panel=INPUTS, help="auto, tsv, csv, jsonl or parquet.")
+]
+HypColOpt = Annotated[str, opt("--hyp-col", panel=INPUTS, help="--table: the output column.")]
+RefColsOpt = Annotated[
+    list[str] | None, opt("--ref-col", panel=INPUTS, help="--table: reference column(s) (ref).")
+]
+SystemColOpt = Annotated[
+    str, opt("--system-col", panel=INPUTS, help="--table: the system column (system).")
 ]
 MaxItemsOpt = Annotated[
     int | None, opt("--max-items", panel=INPUTS, help="Use the first N segments only.")
@@ -118,6 +144,9 @@ IncludeRefsOpt = Annotated[
 ]
 IncludeOutliersOpt = Annotated[
     bool, opt("--include-outliers", panel=HUMANS, help="--mtme: keep the outlier systems.")
+]
+HumanColOpt = Annotated[
+    str, opt("--human-col", panel=HUMANS, help="--table: the human score column (score).")
 ]
 StrictMtmeOpt = Annotated[
     bool,
@@ -246,6 +275,11 @@ SYSTEM_FILES: Group = {
     "systems_dir": (SystemsDirOpt, None),
     "systems_glob": (SystemsGlobOpt, "*"),
     "exclude": (ExcludeOpt, None),
+    "table": (TableOpt, None),
+    "table_format": (TableFormatOpt, "auto"),
+    "hyp_col": (HypColOpt, "hyp"),
+    "ref_cols": (RefColsOpt, None),
+    "system_col": (SystemColOpt, "system"),
 }
 #: n-best lists as candidates
 NBEST: Group = {
@@ -269,6 +303,7 @@ JUDGMENTS: Group = {
     "lp": (LpOpt, None),
     "rename": (RenameOpt, None),
     "refs": (RefsOpt, None),
+    "human_col": (HumanColOpt, "score"),
 }
 #: the judgments' id of the first line
 JUDGED_IDS: Group = {"id_base": (IdBaseOpt, None)}

@@ -57,6 +57,7 @@ def corpus_records(
             record: dict[str, Any] = {"system": system} if named else {}
             record |= {
                 "metric": score.metric,
+                "spec": score.spec,
                 "score": float(score.value),
                 "higher_is_better": score.higher_is_better,
             }
@@ -90,8 +91,13 @@ def records_report(
     digits: int | None = None,
     details: bool = False,
     full_signatures: bool = False,
+    width: int | None = None,
 ) -> str:
     """Corpus records (see the module docstring) in format ``fmt``.
+
+    In the text format a lower-is-better metric's column is marked ``↓`` (one system: the
+    ``better`` column says it); with ``width`` (the terminal's), a systems table wider than
+    that is cut into blocks of metric columns, each repeating the system column.
 
     Examples
     --------
@@ -121,7 +127,7 @@ def records_report(
     _check(fmt)
     places = TEXT_DIGITS if digits is None else digits
     if any("system" in r for r in records):
-        table = _systems_table(records, places, details)
+        table = _systems_table(records, places, details, width)
     else:
         table = _metrics_table(records, places, details)
     return table + "\n" + signature_block(signatures, full=full_signatures)
@@ -142,14 +148,41 @@ def _metrics_table(records: Sequence[Mapping[str, Any]], places: int, details: b
     return _aligned(cells, right={1})
 
 
-def _systems_table(records: Sequence[Mapping[str, Any]], places: int, details: bool) -> str:
-    """One row per system, one column per metric; with a test, each cell reads
-    ``score (mean ± ci) p=...`` and ``*`` marks a significant difference."""
+def _systems_table(
+    records: Sequence[Mapping[str, Any]], places: int, details: bool, width: int | None = None
+) -> str:
+    """One row per system, one column per metric (``↓``: lower is better); with a test,
+    each cell reads ``score (mean ± ci) p=...`` and ``*`` marks a significant difference.
+
+    Examples
+    --------
+    >>> rec = [{"system": s, "metric": m, "score": v, "higher_is_better": m != "ter"}
+    ...        for s, m, v in [("A", "bleu", 30.0), ("A", "ter", 60.0),
+    ...                        ("B", "bleu", 32.0), ("B", "ter", 58.5)]]
+    >>> print(_systems_table(rec, 1, False), end="")
+    system  bleu  ter ↓
+    A       30.0   60.0
+    B       32.0   58.5
+    <BLANKLINE>
+    ↓ lower is better
+    >>> print(_systems_table(rec, 1, False, width=14), end="")
+    system  bleu
+    A       30.0
+    B       32.0
+    <BLANKLINE>
+    system  ter ↓
+    A        60.0
+    B        58.5
+    <BLANKLINE>
+    ↓ lower is better
+    """
     systems = list(dict.fromkeys(r["system"] for r in records))
     metrics = list(dict.fromkeys(r["metric"] for r in records))
     by = {(r["system"], r["metric"]): r for r in records}
     tested = any("p_value" in r for r in records)
-    cells = [["system", *metrics]]
+    lower = {r["metric"] for r in records if not r["higher_is_better"]}
+    head = [f"{m} ↓" if m in lower else m for m in metrics]
+    cells = [["system", *head]]
     for system in systems:
         row = [system]
         for metric in metrics:
@@ -165,7 +198,11 @@ def _systems_table(records: Sequence[Mapping[str, Any]], places: int, details: b
                     text += f" p={r['p_value']:.4f}{star}"
             row.append(text)
         cells.append(row)
-    text = _aligned(cells, right=set(range(1, len(metrics) + 1)))
+    text = "\n".join(
+        _aligned(block, right=set(range(1, len(block[0])))) for block in _blocks(cells, width)
+    )
+    if lower:
+        text += "\n↓ lower is better\n"
     if tested:
         r = next(r for r in records if r.get("p_value") is not None)
         text += f"\n* p < {r['alpha']}: significantly different from the baseline\n"
@@ -176,6 +213,23 @@ def _systems_table(records: Sequence[Mapping[str, Any]], places: int, details: b
             if r.get("details")
         )
     return text
+
+
+def _blocks(cells: list[list[str]], width: int | None) -> list[list[list[str]]]:
+    """The table's columns cut into blocks no wider than ``width`` (the first column, the
+    row names, repeated in each); one block without a width or when it fits."""
+    widths = [max(len(row[j]) for row in cells) for j in range(len(cells[0]))]
+    if width is None or sum(widths) + 2 * (len(widths) - 1) <= width:
+        return [cells]
+    groups: list[list[int]] = [[]]
+    used = widths[0]
+    for j in range(1, len(widths)):
+        if groups[-1] and used + 2 + widths[j] > width:
+            groups.append([])
+            used = widths[0]
+        groups[-1].append(j)
+        used += 2 + widths[j]
+    return [[[row[0], *(row[j] for j in group)] for row in cells] for group in groups]
 
 
 def latex_table(records: Sequence[Mapping[str, Any]], places: int) -> str:
@@ -331,9 +385,11 @@ def sentence_report(
     signatures: Mapping[str, Signature] | None = None,
     digits: int | None = None,
     full_signatures: bool = False,
+    lower: Sequence[str] = (),
 ) -> str:
     """Segment-level scores in format ``fmt``: one row per segment, or per (system, segment)
-    when ``systems`` names the system of every row.
+    when ``systems`` names the system of every row; in the text format the columns of the
+    ``lower``-is-better metrics are marked ``↓``.
 
     ``columns`` maps each metric to its scores. The text format ends with the signatures
     (when given); TSV, JSON and JSON Lines hold the numbers only.
@@ -384,10 +440,12 @@ def sentence_report(
     _check(fmt)
     places = TEXT_DIGITS if digits is None else digits
     columns_text = [_numbers(v, places) for v in values]
-    cells = [[*lead, *names]]
+    cells = [[*lead, *(f"{m} ↓" if m in lower else m for m in names)]]
     first = [list(systems)] if systems is not None else []
     cells += [list(row) for row in zip(*first, map(str, seg), *columns_text, strict=True)]
     text = _aligned(cells, right=set(range(len(lead) - 1, len(cells[0]))))
+    if lower:
+        text += "\n↓ lower is better\n"
     if signatures:
         wanted = {m: signatures[m] for m in names if m in signatures}
         text += "\n" + signature_block(wanted, full=full_signatures)

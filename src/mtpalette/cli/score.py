@@ -17,6 +17,7 @@ repeated. Output goes to stdout or, written atomically, to ``-o FILE``.
 from __future__ import annotations
 
 import contextlib
+import shutil
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -25,9 +26,9 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from mtpalette.api.checks import check_distinct_references, drop_reference_copies
 from mtpalette.api.paired import SACREBLEU_SEED, compare_scored
-from mtpalette.api.scoring import score_systems
+from mtpalette.api.score_inputs import ScoreInputs
+from mtpalette.api.scoring import score_systems, sort_systems
 from mtpalette.cli.backend_opts import BackendOption
 from mtpalette.cli.options import (
     INPUTS,
@@ -41,16 +42,7 @@ from mtpalette.cli.options import (
 )
 from mtpalette.cli.render import corpus_records, records_report, sentence_report
 from mtpalette.errors import UserInputError
-from mtpalette.io.plain import (
-    STDIN,
-    check_line_count,
-    check_stdin_once,
-    display_name,
-    read_lines,
-    read_matching,
-)
 from mtpalette.io.runfile import atomic_writer
-from mtpalette.io.tabular import read_segments
 from mtpalette.parallel import Backend
 
 Opt = typer.Option
@@ -88,7 +80,10 @@ def score(
         Opt(
             "--input",
             "-i",
-            help="System output files: -i SYS [SYS ...]; '-' (default) is stdin.",
+            "--systems",
+            "-s",
+            help="System output files or globs: -i SYS [SYS ...] ('outputs/*.txt'); '-' "
+            "(default) is stdin.",
             rich_help_panel=INPUTS,
         ),
     ] = None,
@@ -201,8 +196,17 @@ def score(
         str | None,
         Opt(
             "--baseline",
-            help="The baseline system's name (default: the first).",
+            help="The baseline system's name (default: the first); best: the best system by "
+            "the first metric.",
             rich_help_panel=TESTS,
+        ),
+    ] = None,
+    sort: Annotated[
+        str | None,
+        Opt(
+            "--sort",
+            help="Order the systems by this metric, best first (lower first for ↓ metrics).",
+            rich_help_panel=OUTPUT,
         ),
     ] = None,
     confidence: Annotated[
@@ -293,21 +297,18 @@ def score(
     same --seed (p-value: the share of resamples or trials whose difference is as large as
     the observed one; * marks p < 0.05); --confidence adds each score's bootstrap interval.
     """
-    table_opts = (table, table_format.value, table_quoting, system_col)
-    if mtme is not None:
-        systems, ref_streams = _mtme_systems(mtme, lp, mtme_ref, refs, hyps, systems_dir, table)
-    elif lp is not None:
-        raise UserInputError("--lp names the language pair of --mtme")
-    else:
-        systems, ref_streams = _inputs(
-            refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source
-        )
+    inputs = ScoreInputs(
+        refs, hyps, systems_dir, table, table_format.value, table_quoting, hyp_cols, ref_cols,
+        system_col, source, mtme, lp, mtme_ref,
+    )  # fmt: skip
+    systems, ref_streams, srcs = inputs.load(lambda text: typer.echo(text, err=True))
     paired = _paired(paired_bs, paired_ar, confidence, sentence, len(systems))
     if baseline is not None and paired is None:
         raise UserInputError("--baseline names the system of a paired test: add --paired-bs")
     if sentence and fmt == OutputFormat.latex:
         raise UserInputError("-f latex is for corpus scores (a paper's table); drop --sentence")
-    srcs = _sources(source, len(ref_streams[0]))
+    if sort is not None and sentence:
+        raise UserInputError("--sort orders corpus scores; drop --sentence")
     fmt = fmt.value
     with _destination(output) as out:
         scored = score_systems(
@@ -324,6 +325,8 @@ def score(
         if sentence:
             out.write(_sentences(scored, fmt, digits, signatures, named))
             return
+        if sort is not None:
+            scored = sort_systems(scored, sort)
         comparison = None
         if paired or confidence:
             trials = {"bs": paired_bs_n, "ar": paired_ar_n, None: None}[paired]
@@ -344,6 +347,7 @@ def score(
             digits=digits,
             details=details,
             full_signatures=signatures,
+            width=shutil.get_terminal_size().columns if output is None else None,
         )
         out.write(report)
 
@@ -367,7 +371,7 @@ def _paired(paired_bs: bool, paired_ar: bool, confidence: bool, sentence: bool, 
 def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> str:
     first = next(iter(scored.values()))
     columns = {
-        spec: np.concatenate([s.sentence[spec] for s in scored.values()]) for spec in first.specs
+        name: np.concatenate([s.sentence[name] for s in scored.values()]) for name in first.names
     }
     systems = [name for name, s in scored.items() for _ in range(s.n_segments)] if named else None
     if fmt != "text":  # the numbers stay machine-readable; signatures go to stderr
@@ -381,139 +385,8 @@ def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> 
         signatures=first.signatures,
         digits=digits,
         full_signatures=full_signatures,
+        lower=[s.metric for s in first.corpus if not s.higher_is_better],
     )
-
-
-def _mtme_systems(mtme, lp, mtme_ref, refs, hyps, systems_dir, table):
-    """Every system output of an mt-metrics-eval folder (read as MTME's EvalSet reads it, the
-    judged and unjudged alike) and the reference in use."""
-    from mtpalette.api.folders import read_mtme_set
-
-    if refs or hyps or systems_dir is not None or table is not None:
-        raise UserInputError("--mtme replaces -r, -i, --systems-dir and --table")
-    if lp is None:
-        raise UserInputError("--mtme needs the language pair: --lp (e.g. --lp zh-en)")
-    evs = read_mtme_set(mtme, lp, ref=mtme_ref, judged_only=False)
-    typer.echo(evs.left_out_line(), err=True)
-    return dict(zip(evs.systems, evs.texts(), strict=True)), [evs.reference()]
-
-
-def _inputs(refs, hyps, systems_dir, table_opts, hyp_cols, ref_cols, source):
-    """``({system: outputs}, reference streams)`` from a table or from files."""
-    table, table_format, quoting, system_col = table_opts
-    if system_col is not None and table is None:
-        raise UserInputError("--system-col names a column of --table")
-    if table is not None:
-        if refs:
-            raise UserInputError("give either --table or -r/--refs files, not both")
-        if hyps:
-            raise UserInputError("give either --table or -i/--input, not both")
-        if systems_dir is not None:
-            raise UserInputError("give either --table or --systems-dir, not both")
-        cols = hyp_cols or ["hyp"]
-        twice = sorted({c for c in cols if cols.count(c) > 1})
-        if twice:
-            raise UserInputError(f"--hyp-col {', '.join(map(repr, twice))} given twice")
-        long = _long_table(table, table_format, quoting, system_col, cols)
-        if long is not None:
-            return long(ref_cols or ["ref"])
-        rcols = ref_cols or ["ref"]
-        twice = sorted({c for c in rcols if rcols.count(c) > 1})
-        if twice:
-            raise UserInputError(f"--ref-col {', '.join(map(repr, twice))} given twice")
-        systems, ref_streams = {}, None
-        for col in cols:
-            systems[col], ref_streams = read_segments(
-                table, col, rcols, fmt=table_format, quoting=quoting
-            )
-        return systems, ref_streams
-    if ref_cols or hyp_cols:
-        raise UserInputError("--ref-col and --hyp-col need --table")
-    if not refs:
-        raise UserInputError("no references: give -r REF [REF ...] or --table FILE")
-    check_stdin_once([*(hyps or []), *refs])
-    ref_streams = [read_lines(path) for path in refs]
-    paths = _system_paths(hyps, systems_dir, refs, source, len(ref_streams[0]))
-    outputs = [read_lines(path) for path in paths]
-    n = len(outputs[0])
-    for path, lines in zip(paths[1:], outputs[1:], strict=True):
-        check_line_count(path, len(lines), n, f"the first system ({display_name(paths[0])}) has")
-    for path, stream in zip(refs, ref_streams, strict=True):
-        check_line_count(path, len(stream), n, f"the hypotheses ({display_name(paths[0])}) have")
-    check_distinct_references(ref_streams, [display_name(p) for p in refs])
-    systems = dict(zip(_names(paths), outputs, strict=True))
-    if systems_dir is not None:  # a reference's copy in the folder is not a system
-        names = [display_name(p) for p in refs]
-        systems = drop_reference_copies(
-            systems, ref_streams, names, lambda text: typer.echo(text, err=True)
-        )
-    return systems, ref_streams
-
-
-def _long_table(table, table_format, quoting, system_col, hyp_cols):
-    """A reader of a long table (a system column: one row per system and segment), or None
-    for a wide one. A system column is never ignored: with several --hyp-col it is refused."""
-    from mtpalette.io.tabular import header, read_long_segments
-
-    names = header(table, fmt=table_format, quoting=quoting)
-    col = system_col or ("system" if "system" in names else None)
-    if col is None:
-        return None
-    if len(hyp_cols) > 1:
-        raise UserInputError(
-            f"the table has a system column ({col!r}): one row per system and segment, one "
-            "--hyp-col; several --hyp-col are for wide tables (one column per system)",
-            path=str(table),
-        )
-    segment = next((c for c in ("segment", "seg_id") if c in names), None)
-
-    def read(ref_cols):
-        return read_long_segments(
-            table, col, hyp_cols[0], ref_cols, segment_col=segment, fmt=table_format,
-            quoting=quoting,
-        )  # fmt: skip
-
-    return read
-
-
-def _system_paths(hyps, systems_dir, refs, source, n_lines: int) -> list[str]:
-    from mtpalette.io.nbest import report_system_files, select_system_files
-
-    if systems_dir is None:
-        hyps = hyps or [STDIN]
-        if hyps == [STDIN] and sys.stdin.isatty():
-            raise UserInputError("no hypotheses: give -i HYP or pipe them on standard input")
-        return hyps
-    if hyps:
-        raise UserInputError("give either -i/--input files or --systems-dir, not both")
-    others = [*refs, *([source] if source is not None else [])]
-    taken, notes = select_system_files(systems_dir, inputs_=others, n_lines=n_lines)
-    if not taken:
-        raise UserInputError(
-            f"no system output with {n_lines} lines (the references') in the folder",
-            path=str(systems_dir),
-        )
-    report_system_files(systems_dir, taken, notes)
-    return [str(p) for p in taken]
-
-
-def _names(paths: list[str]) -> list[str]:
-    """Short system names (the file names without their shared parts); the paths as given
-    when two short names coincide."""
-    from mtpalette.io.nbest import system_names
-
-    if len(paths) == 1:
-        return [display_name(paths[0])]
-    names = system_names(paths)
-    if len(set(names)) < len(names):
-        names = [display_name(p) for p in paths]
-    if len(set(names)) < len(names):
-        raise UserInputError(f"the same system file is given twice: {', '.join(names)}")
-    return names
-
-
-def _sources(source: Path | None, n: int) -> list[str] | None:
-    return None if source is None else read_matching(source, n, "the hypotheses have")
 
 
 @contextlib.contextmanager

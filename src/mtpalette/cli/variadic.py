@@ -36,7 +36,14 @@ class VariadicCommand(TyperCommand):
     """
 
     def parse_args(self, ctx, args: list[str]) -> list[str]:
-        return super().parse_args(ctx, expand_variadic(args))
+        return super().parse_args(ctx, expand_variadic(args, self.variadic()))
+
+    def variadic(self) -> set[str]:
+        """The flags of :data:`VARIADIC` that take a list in this command (``--hyp-col`` is
+        one column in ``orange``: a second value there is an error, not a silent override)."""
+        flags = {f for p in self.params if getattr(p, "multiple", False) for f in p.opts}
+        flags |= {f for p in self.params if getattr(p, "multiple", False) for f in p.secondary_opts}
+        return VARIADIC & flags
 
 
 def expand_variadic(args: list[str], variadic: set[str] = VARIADIC) -> list[str]:

@@ -46,6 +46,39 @@ def display_name(path: str | Path) -> str:
     return "<stdin>" if str(path) == STDIN else str(path)
 
 
+def expand_globs(paths: Sequence[str | Path]) -> list[str]:
+    """The paths with every glob pattern (``outputs/*.txt``, as a shell that did not expand
+    it passes it on) replaced by the files it matches, in sorted order; a path that exists is
+    kept as it is, even with ``*`` in its name.
+
+    Raises
+    ------
+    UserInputError
+        A pattern that matches no file, naming the pattern.
+
+    Examples
+    --------
+    >>> expand_globs(["-", "no-pattern.txt"])
+    ['-', 'no-pattern.txt']
+    >>> expand_globs(["nowhere/*.txt"])
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: nowhere/*.txt: the pattern matches no file
+    """
+    import glob
+
+    out: list[str] = []
+    for path in map(str, paths):
+        if path == STDIN or Path(path).exists() or not glob.has_magic(path):
+            out.append(path)
+            continue
+        matches = sorted(p for p in glob.glob(path) if Path(p).is_file())
+        if not matches:
+            raise UserInputError("the pattern matches no file", path=path)
+        out.extend(matches)
+    return out
+
+
 def read_lines(path: str | Path, *, allow_empty: bool = False) -> list[str]:
     """The lines of a UTF-8 text file (``-`` for standard input), without line ends.
 

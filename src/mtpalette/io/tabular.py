@@ -464,7 +464,48 @@ def read_long_segments(
     >>> read_long_segments(p, "system", "hyp", ["ref"], segment_col="segment")
     ({'A': ['a b', 'c'], 'B': ['a', 'c d']}, [['a b', 'c d']])
     """
+    outputs, streams, _ = _read_long(
+        path, system_col, hyp_col, ref_cols, None, segment_col=segment_col, fmt=fmt,
+        quoting=quoting,
+    )  # fmt: skip
+    return outputs, streams
+
+
+def read_long_judged(
+    path: str | Path,
+    system_col: str,
+    hyp_col: str,
+    ref_cols: Sequence[str],
+    score_col: str,
+    *,
+    segment_col: str | None = None,
+    fmt: str | None = None,
+    quoting: str = "auto",
+) -> tuple[dict[str, list[str]], list[list[str | None]], dict[str, list[float]]]:
+    """:func:`read_long_segments` with a human score in every row (``score_col``; an empty
+    cell or JSON ``null``: unrated, NaN): ``({system: hyps}, reference streams,
+    {system: scores})``, the scores in the segments' order.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "long.csv")
+    >>> _ = open(p, "w").write("system,hyp,ref,score\\nA,a b,a b,-1\\nB,a,a b,\\n")
+    >>> read_long_judged(p, "system", "hyp", ["ref"], "score")
+    ({'A': ['a b'], 'B': ['a']}, [['a b']], {'A': [-1.0], 'B': [nan]})
+    """
+    outputs, streams, scores = _read_long(
+        path, system_col, hyp_col, ref_cols, score_col, segment_col=segment_col, fmt=fmt,
+        quoting=quoting,
+    )  # fmt: skip
+    assert scores is not None
+    return outputs, streams, scores
+
+
+def _read_long(path, system_col, hyp_col, ref_cols, score_col, *, segment_col, fmt, quoting):
     columns = [system_col, hyp_col, *ref_cols] + ([segment_col] if segment_col else [])
+    columns += [score_col] if score_col else []
+    scores: dict[str, dict[Any, float]] = {}
     outputs: dict[str, dict[Any, str]] = {}
     refs: dict[Any, tuple[list[str], tuple[str, int]]] = {}
     order: list[Any] = []
@@ -479,6 +520,8 @@ def read_long_segments(
                 f"system {system!r} has segment {seg!r} twice", path=where[0], line=where[1]
             )
         mine[seg] = _string(row[hyp_col], hyp_col, where)
+        if score_col:
+            scores.setdefault(system, {})[seg] = _score(row[score_col], score_col, where)
         seg_refs: list[str] = []
         for col in ref_cols:
             seg_refs += _references(row[col], col, where)
@@ -506,4 +549,24 @@ def read_long_segments(
         raise UserInputError("a segment has no reference", path=str(path))
     n_refs = max(len(r) for r in per_segment)
     streams = [[r[k] if k < len(r) else None for r in per_segment] for k in range(n_refs)]
-    return {name: [mine[s] for s in order] for name, mine in outputs.items()}, streams
+    texts = {name: [mine[s] for s in order] for name, mine in outputs.items()}
+    if not score_col:
+        return texts, streams, None
+    return texts, streams, {name: [mine[s] for s in order] for name, mine in scores.items()}
+
+
+def _score(value: Any, col: str, where: tuple[str, int]) -> float:
+    """A human score cell: a number, or empty / null for an unrated translation (NaN)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return math.nan
+    try:
+        x = cell_float(value)
+    except (TypeError, ValueError):
+        raise UserInputError(
+            f"column {col!r}: {value!r} is not a number", path=where[0], line=where[1]
+        ) from None
+    if not math.isfinite(x):
+        raise UserInputError(
+            f"column {col!r}: {value!r} is not finite", path=where[0], line=where[1]
+        )
+    return x

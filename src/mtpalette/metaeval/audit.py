@@ -114,10 +114,17 @@ class Audit:
     seed: int | None
 
     def to_pandas(self):
-        """One row per metric (the keys of :meth:`AuditRow.to_dict`)."""
-        import pandas as pd
+        """One row per metric, flat: each share as three columns (``outranked``,
+        ``outranked_low``, ``outranked_high``...)."""
+        from mtpalette.io.frames import frame
 
-        return pd.DataFrame([r.to_dict() for r in self.rows])
+        return frame(r.to_dict() for r in self.rows)
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON (the shares nested as ``{value, low, high}``)."""
+        from mtpalette.io.frames import dumps
+
+        return dumps(self.to_dict())
 
     def to_dict(self) -> dict[str, Any]:
         h, hs = self.human_outranked, self.human_outranked_strict

@@ -417,9 +417,15 @@ class CorrelationTable(Record):
 
     def to_pandas(self):
         """One row per metric (the keys of :meth:`CorrelationRow.to_dict`)."""
-        import pandas as pd
+        from mtpalette.io.frames import frame
 
-        return pd.DataFrame([r.to_dict() for r in self.rows])
+        return frame(r.to_dict() for r in self.rows)
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON."""
+        from mtpalette.io.frames import dumps
+
+        return dumps(self.to_dict())
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), **self.info}
@@ -463,6 +469,7 @@ def correlation_table(
     alpha: float = 0.05,
     epsilon: float | None = 0.0,
     threshold: float = 25.0,
+    progress: Callable[[int], None] | None = None,
 ) -> CorrelationTable:
     """Correlate every metric with the human scores; intervals and significance clusters.
 
@@ -479,6 +486,9 @@ def correlation_table(
         Bootstrap over items (0: no interval).
     test, n_permutations, alpha:
         Significance test for the clusters (see the module docstring).
+    progress:
+        Called with the work done as it is done: bootstrap resamples times metrics, then
+        permutation draws of each pair of metrics the clusters compare.
 
     Examples
     --------
@@ -516,6 +526,7 @@ def correlation_table(
             seed=seed,
             epsilon=epsilon,
             threshold=threshold,
+            progress=progress,
         )
     except ValueError as exc:
         raise UserInputError(str(exc)) from None
@@ -541,6 +552,8 @@ def correlation_table(
         epsilon=epsilon,
         threshold=threshold,
     )
+    if progress is not None and test == "permutation":
+        p_value = _counted_pairs(p_value, progress, n_permutations)
     return _table(
         res,
         names,
@@ -651,6 +664,19 @@ def _p_value_of_pairs(
         ).p_value
 
     return p_value
+
+
+def _counted_pairs(
+    p_value: Callable[[int, int], float], progress: Callable[[int], None], n_draws: int
+) -> Callable[[int, int], float]:
+    """``p_value``, saying after each call that ``n_draws`` permutations were drawn."""
+
+    def counted(a: int, b: int) -> float:
+        p = p_value(a, b)
+        progress(n_draws)
+        return p
+
+    return counted
 
 
 def _williams_one_sided(h: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:

@@ -351,9 +351,15 @@ class OrangeTable(Record):
 
     def to_pandas(self):
         """One row per metric (the keys of :meth:`OrangeRow.to_dict`)."""
-        import pandas as pd
+        from mtpalette.io.frames import frame
 
-        return pd.DataFrame([row.to_dict() for row in self.rows])
+        return frame(row.to_dict() for row in self.rows)
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` (without the per-segment ranks) as JSON."""
+        from mtpalette.io.frames import dumps
+
+        return dumps(self.to_dict(with_segment_ranks=False))
 
     def to_dict(self, *, with_segment_ranks: bool = True) -> dict[str, Any]:
         out = super().to_dict()

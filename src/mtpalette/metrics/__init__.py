@@ -6,6 +6,14 @@ imports them all.
 """
 
 from mtpalette.metrics.base import Metric, Pairs, Score, Signature
-from mtpalette.metrics.registry import known_metrics, parse_specs
+from mtpalette.metrics.registry import known_metrics, parse_named_specs, parse_specs
 
-__all__ = ["Metric", "Pairs", "Score", "Signature", "known_metrics", "parse_specs"]
+__all__ = [
+    "Metric",
+    "Pairs",
+    "Score",
+    "Signature",
+    "known_metrics",
+    "parse_named_specs",
+    "parse_specs",
+]

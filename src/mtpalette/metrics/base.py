@@ -135,13 +135,26 @@ def _fmt(v: Any) -> str:
 @dataclass(frozen=True)
 class Score:
     """A corpus-level score with its signature and its components (``details``: BLEU's
-    precisions, brevity penalty and lengths; chrF's precisions and recalls...)."""
+    precisions, brevity penalty and lengths; chrF's precisions and recalls...).
+
+    ``metric`` is the name the user gave (``chrf++``, also :attr:`name`); the canonical spec
+    (``chrf:w=2``) is :attr:`spec`, in the signature."""
 
     metric: str
     value: float
     signature: Signature
     higher_is_better: bool
     details: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def name(self) -> str:
+        """The metric's name as the user spelled it (``chrf++``); the same as :attr:`metric`."""
+        return self.metric
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec (``chrf:w=2``), the first field of the signature."""
+        return self.signature.metric
 
     def __str__(self) -> str:
         return f"{self.metric} = {self.value:.4f}  ({self.signature})"

@@ -44,6 +44,28 @@ class MbrSelection:
     utilities: list[np.ndarray]
     matrices: list[np.ndarray]
 
+    def _rows(self) -> list[dict]:
+        return [
+            {"segment": i + 1, "index": int(k), "text": t, "utility": float(u)}
+            for i, (k, t, u) in enumerate(zip(self.index, self.text, self.utility, strict=True))
+        ]
+
+    def to_pandas(self):
+        """One row per segment (numbered from 1): the selected candidate's ``index``,
+        ``text`` and ``utility``."""
+        from mtpalette.io.frames import frame
+
+        return frame(self._rows())
+
+    def to_json(self) -> str:
+        """The rows of :meth:`to_pandas`, each with every candidate's expected utility."""
+        from mtpalette.io.frames import dumps
+
+        rows = self._rows()
+        for row, utilities in zip(rows, self.utilities, strict=True):
+            row["utilities"] = utilities
+        return dumps(rows)
+
 
 def mbr(
     candidates: Sequence[Sequence[str]],

@@ -213,7 +213,19 @@ def parse_spec(spec: str, **common: Any) -> list[Metric]:
 
 
 def parse_specs(specs: list[str], **common: Any) -> list[Metric]:
-    """Parse several specs, keeping order and dropping duplicates.
+    """Parse several specs, keeping order and dropping duplicates."""
+    return list(parse_named_specs(specs, **common).values())
+
+
+def parse_named_specs(specs: list[str], **common: Any) -> dict[str, Metric]:
+    """Parse several specs into ``{name: metric}``: the name is the spec as the user spelled
+    it (``chrf++``) when it names one metric, the canonical spec of each metric of a grid;
+    order kept, duplicates (the same metric spelled twice) dropped, the first name kept.
+
+    Examples
+    --------
+    >>> {k: m.spec for k, m in parse_named_specs(["chrF++", "bleus:1..2", "chrf:w=2"]).items()}
+    {'chrF++': 'chrf:w=2', 'bleus:1': 'bleus:1', 'bleus:2': 'bleus:2'}
 
     The run-wide ``tokenize`` is checked here, once: a metric that never tokenizes (chrF)
     would otherwise take an unknown name without a word.
@@ -222,9 +234,14 @@ def parse_specs(specs: list[str], **common: Any) -> list[Metric]:
         from mtpalette.text.tokenizers import get_tokenizer
 
         get_tokenizer(common["tokenize"])
-    out: list[Metric] = []
+    out: dict[str, Metric] = {}
+    seen: set[Metric] = set()
     for spec in specs:
-        for metric in parse_spec(spec, **common):
-            if metric not in out:
-                out.append(metric)
+        metrics = parse_spec(spec, **common)
+        for metric in metrics:
+            if metric in seen:
+                continue
+            seen.add(metric)
+            name = spec.strip() if len(metrics) == 1 else metric.spec
+            out[name if name not in out else metric.spec] = metric
     return out

@@ -194,10 +194,20 @@ class SystemComparison:
         }
 
     def to_pandas(self):
-        """The records of :meth:`rows` as a pandas DataFrame."""
-        import pandas as pd
+        """The records of :meth:`rows` as a pandas DataFrame, the interval's bounds as ``low``
+        and ``high``."""
+        from mtpalette.io.frames import frame
 
-        return pd.DataFrame(self.rows())
+        renamed = {"ci_low": "low", "ci_high": "high"}
+        return frame([{renamed.get(k, k): v for k, v in r.items()} for r in self.rows()])
+
+    def to_json(self) -> str:
+        """The settings and the records of :meth:`rows`, with each metric's signature."""
+        from mtpalette.io.frames import dumps
+
+        return dumps(
+            {"settings": self.settings(), "signatures": self.signatures, "rows": self.rows()}
+        )
 
 
 def _finite(x: float) -> float | None:

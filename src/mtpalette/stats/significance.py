@@ -210,6 +210,7 @@ def bootstrap_correlations(
     seed: Seed = None,
     epsilon: float | None = 0.0,
     threshold: float = 25.0,
+    progress: Callable[[int], None] | None = None,
 ) -> CorrelationResamples:
     """Correlations of several metrics with bootstrap intervals, resampling items.
 
@@ -230,6 +231,8 @@ def bootstrap_correlations(
         use the mean of the metric's scores on the rated entries.
     n_resamples, confidence, seed:
         Number of resamples (0: no interval), coverage and seed.
+    progress:
+        Called with the work done as it is done: resamples times metrics.
 
     Examples
     --------
@@ -256,7 +259,10 @@ def bootstrap_correlations(
         values, dist, eps = _system_level(
             H, Ms, fns, statistic, epsilon, threshold, n_resamples, rng
         )
+        if progress is not None:
+            progress(n_resamples * len(Ms))
     else:
+        batches = index_batches(n_items, n_resamples, rng)
         values, dist, eps = resampled_correlations(
             H,
             Ms,
@@ -264,8 +270,9 @@ def bootstrap_correlations(
             grouping=grouping,
             epsilon=epsilon,
             threshold=threshold,
-            batches=index_batches(n_items, n_resamples, rng),
+            batches=batches,
             n_resamples=n_resamples,
+            progress=progress,
         )
     return CorrelationResamples.percentile(
         statistic,
@@ -291,12 +298,14 @@ def resampled_correlations(
     threshold: float = 25.0,
     batches: Iterable[np.ndarray],
     n_resamples: int,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[float] | None]:
     """Segment-level correlations on given resamples of the items.
 
     ``batches`` yields index arrays ``(m, I)`` (rows: resamples) summing to ``n_resamples``
     rows, so that other statistics (ORANGE) can be resampled with the same items. Returns
-    the values ``(M,)``, the resampled values ``(B, M)`` and the calibrated thresholds.
+    the values ``(M,)``, the resampled values ``(B, M)`` and the calibrated thresholds;
+    ``progress`` is told the resamples times metrics done as they are done.
     """
     statistic = canonical_statistic(statistic)
     H = as_matrix(human)
@@ -322,6 +331,7 @@ def resampled_correlations(
             prepared.append((groups, vals))
     if n_resamples == 0:
         return values, dist[:0], eps_out
+    tell = progress or (lambda n: None)
     done = 0
     for idx in batches:
         b = idx.shape[0]
@@ -334,10 +344,12 @@ def resampled_correlations(
                         dist[done + r, j] = calibrate(data, variant, weights=w[r])[0]
                 else:
                     dist[done : done + b, j] = _weighted_group_average(data, statistic, w)
+                tell(b)
         elif statistic == "pearson":
             counts = resample_counts(idx, n_items)
             for j, (groups, _) in enumerate(prepared):
                 dist[done : done + b, j] = _weighted_pearson(groups, counts, n_items)
+                tell(b)
         else:
             for r in range(b):
                 cols = idx[r]
@@ -346,6 +358,7 @@ def resampled_correlations(
                     dist[done + r, j] = _stat_value(
                         h, m[:, cols], statistic, grouping, epsilon, threshold
                     )[0]
+                tell(M)
         done += b
     if done != n_resamples:
         raise ValueError(f"the batches hold {done} resamples, expected {n_resamples}")

@@ -1,0 +1,208 @@
+"""The texts ``mtpalette score`` scores: system outputs and references from plain files
+(``-i``/``--systems``, globs expanded; ``--systems-dir``), from one table (wide: one column
+per system; long: a ``system`` column, one row per system and segment), or from an
+mt-metrics-eval folder.
+
+Examples
+--------
+>>> ScoreInputs(refs=["ref.txt"], hyps=["a.txt", "b.txt"]).validate()
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from mtpalette.api.checks import check_distinct_references, drop_reference_copies
+from mtpalette.errors import UserInputError
+from mtpalette.io.plain import (
+    STDIN,
+    check_line_count,
+    check_stdin_once,
+    display_name,
+    expand_globs,
+    read_lines,
+    read_matching,
+)
+from mtpalette.io.tabular import read_segments
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+@dataclass
+class ScoreInputs:
+    """Where ``score`` reads its systems and references; exactly one of ``hyps`` (files,
+    ``-`` for standard input, glob patterns), ``systems_dir``, ``table`` and ``mtme``."""
+
+    refs: list[str] | None = None
+    hyps: list[str] | None = None
+    systems_dir: Path | None = None
+    table: str | None = None
+    table_format: str = "auto"
+    table_quoting: str = "auto"
+    hyp_cols: list[str] | None = None
+    ref_cols: list[str] | None = None
+    system_col: str | None = None
+    source: Path | None = None
+    mtme: Path | None = None
+    lp: str | None = None
+    mtme_ref: str | None = None
+
+    def validate(self) -> None:
+        if self.mtme is not None:
+            if self.refs or self.hyps or self.systems_dir is not None or self.table is not None:
+                raise UserInputError("--mtme replaces -r, -i, --systems-dir and --table")
+            if self.lp is None:
+                raise UserInputError("--mtme needs the language pair: --lp (e.g. --lp zh-en)")
+        elif self.lp is not None:
+            raise UserInputError("--lp names the language pair of --mtme")
+        if self.system_col is not None and self.table is None:
+            raise UserInputError("--system-col names a column of --table")
+        if self.table is not None:
+            for given, flag in (
+                (self.refs, "-r/--refs files"),
+                (self.hyps, "-i/--input"),
+                (self.systems_dir, "--systems-dir"),
+            ):
+                if given:
+                    raise UserInputError(f"give either --table or {flag}, not both")
+            for cols, flag in (
+                (self.hyp_cols or [], "--hyp-col"),
+                (self.ref_cols or [], "--ref-col"),
+            ):
+                twice = sorted({c for c in cols if cols.count(c) > 1})
+                if twice:
+                    raise UserInputError(f"{flag} {', '.join(map(repr, twice))} given twice")
+        elif self.mtme is None:
+            if self.ref_cols or self.hyp_cols:
+                raise UserInputError("--ref-col and --hyp-col need --table")
+            if not self.refs:
+                raise UserInputError("no references: give -r REF [REF ...] or --table FILE")
+
+    def load(
+        self, note: Callable[[str], None] = _stderr
+    ) -> tuple[dict[str, list[str]], list[list[str]], list[str] | None]:
+        """``({system: outputs}, reference streams, sources or None)``."""
+        self.validate()
+        if self.mtme is not None:
+            systems, refs = self._mtme(note)
+        elif self.table is not None:
+            systems, refs = self._table()
+        else:
+            systems, refs = self._files(note)
+        n = len(refs[0])
+        srcs = None if self.source is None else read_matching(self.source, n, "the hypotheses have")
+        return systems, refs, srcs
+
+    def _mtme(self, note):
+        """Every system output of an mt-metrics-eval folder (read as MTME's EvalSet reads it,
+        the judged and unjudged alike) and the reference in use."""
+        from mtpalette.api.folders import read_mtme_set
+
+        evs = read_mtme_set(self.mtme, self.lp, ref=self.mtme_ref, judged_only=False)
+        note(evs.left_out_line())
+        return dict(zip(evs.systems, evs.texts(), strict=True)), [evs.reference()]
+
+    def _table(self):
+        cols = self.hyp_cols or ["hyp"]
+        rcols = self.ref_cols or ["ref"]
+        long = self._long_table(cols)
+        if long is not None:
+            return long(rcols)
+        systems, ref_streams = {}, None
+        for col in cols:
+            systems[col], ref_streams = read_segments(
+                self.table, col, rcols, fmt=self.table_format, quoting=self.table_quoting
+            )
+        return systems, ref_streams
+
+    def _long_table(self, hyp_cols):
+        """A reader of a long table (a system column: one row per system and segment), or
+        None for a wide one. A system column is never ignored: with several --hyp-col it is
+        refused."""
+        from mtpalette.io.tabular import header, read_long_segments
+
+        table, fmt, quoting = self.table, self.table_format, self.table_quoting
+        names = header(table, fmt=fmt, quoting=quoting)
+        col = self.system_col or ("system" if "system" in names else None)
+        if col is None:
+            return None
+        if len(hyp_cols) > 1:
+            raise UserInputError(
+                f"the table has a system column ({col!r}): one row per system and segment, "
+                "one --hyp-col; several --hyp-col are for wide tables (one column per system)",
+                path=str(table),
+            )
+        segment = next((c for c in ("segment", "seg_id") if c in names), None)
+
+        def read(ref_cols):
+            return read_long_segments(
+                table, col, hyp_cols[0], ref_cols, segment_col=segment, fmt=fmt, quoting=quoting
+            )
+
+        return read
+
+    def _files(self, note):
+        refs = self.refs or []
+        hyps = expand_globs(self.hyps) if self.hyps else None
+        check_stdin_once([*(hyps or []), *refs])
+        ref_streams = [read_lines(path) for path in refs]
+        paths = self._system_paths(hyps, len(ref_streams[0]))
+        outputs = [read_lines(path) for path in paths]
+        n = len(outputs[0])
+        first = display_name(paths[0])
+        for path, lines in zip(paths[1:], outputs[1:], strict=True):
+            check_line_count(path, len(lines), n, f"the first system ({first}) has")
+        for path, stream in zip(refs, ref_streams, strict=True):
+            check_line_count(path, len(stream), n, f"the hypotheses ({first}) have")
+        check_distinct_references(ref_streams, [display_name(p) for p in refs])
+        systems = dict(zip(system_file_names(paths), outputs, strict=True))
+        if self.systems_dir is not None:  # a reference's copy in the folder is not a system
+            names = [display_name(p) for p in refs]
+            systems = drop_reference_copies(systems, ref_streams, names, note)
+        return systems, ref_streams
+
+    def _system_paths(self, hyps, n_lines: int) -> list[str]:
+        from mtpalette.io.nbest import report_system_files, select_system_files
+
+        if self.systems_dir is None:
+            hyps = hyps or [STDIN]
+            if hyps == [STDIN] and sys.stdin.isatty():
+                raise UserInputError("no hypotheses: give -i HYP or pipe them on standard input")
+            return hyps
+        if hyps:
+            raise UserInputError("give either -i/--input files or --systems-dir, not both")
+        others = [*(self.refs or []), *([self.source] if self.source is not None else [])]
+        taken, notes = select_system_files(self.systems_dir, inputs_=others, n_lines=n_lines)
+        if not taken:
+            raise UserInputError(
+                f"no system output with {n_lines} lines (the references') in the folder",
+                path=str(self.systems_dir),
+            )
+        report_system_files(self.systems_dir, taken, notes)
+        return [str(p) for p in taken]
+
+
+def system_file_names(paths: list[str]) -> list[str]:
+    """Short system names (the file names without their shared parts); the paths as given
+    when two short names coincide.
+
+    Examples
+    --------
+    >>> system_file_names(["out/wmt21.A.txt", "out/wmt21.B.txt"])
+    ['A', 'B']
+    """
+    from mtpalette.io.nbest import system_names
+
+    if len(paths) == 1:
+        return [display_name(paths[0])]
+    names = system_names(paths)
+    if len(set(names)) < len(names):
+        names = [display_name(p) for p in paths]
+    if len(set(names)) < len(names):
+        raise UserInputError(f"the same system file is given twice: {', '.join(names)}")
+    return names
