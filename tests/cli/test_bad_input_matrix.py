@@ -328,7 +328,11 @@ BAD_OPTIONS = [
     ("train-blanc", "--stat nosuch", "unknown statistic 'nosuch'; expected one of pearson"),
     ("train-blanc", "--grouping doc", "--grouping one of none, item, system (got 'doc')"),
     ("train-blanc", "--level doc", "--level is one of segment, system (got 'doc')"),
-    ("train-blanc", "--objective orange", "--objective orange needs --refs (at least two files; or a --table with two --ref-col)"),
+    (
+        "train-blanc",
+        "--objective orange",
+        "--objective orange needs --refs (at least two files; or a --table with two --ref-col)",
+    ),
     ("train-rose", "--C -1", "--C must be a positive number"),
     ("train-rose", "--C 0", "--C must be a positive number"),
     ("train-rose", "--seed -1", "--seed"),
