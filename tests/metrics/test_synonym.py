@@ -60,8 +60,9 @@ TABLE = Path(tempfile.mkdtemp()) / "syn.tsv"  # the same groups as a generic tab
 TABLE.write_text("a\tb\nc\td\te\nf\tg\n")
 
 
+# unique: two copies of one reference are refused (they are not two references)
 @settings(max_examples=150, deadline=None)
-@given(words, st.lists(words, min_size=1, max_size=2))
+@given(words, st.lists(words, min_size=1, max_size=2, unique=True))
 def test_syn_scores_are_never_below_plain(hyp, refs):
     table = TABLE
     streams = [[r] for r in refs]

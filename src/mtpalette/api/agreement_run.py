@@ -97,7 +97,7 @@ class AgreementResult:
 
     def to_json(self) -> str:
         """The agreement (:meth:`Agreement.to_dict`) and the files written, as JSON."""
-        from mtpalette.io.frames import dumps
+        from mtpalette.records import dumps
 
         return dumps({"agreement": self.agreement.to_dict(), "outputs": self.outputs})
 

@@ -131,7 +131,7 @@ class AuditResult:
 
     def to_json(self) -> str:
         """The audit (:meth:`Audit.to_dict`) and the files written, as JSON."""
-        from mtpalette.io.frames import dumps
+        from mtpalette.records import dumps
 
         return dumps({"audit": self.audit.to_dict(), "outputs": self.outputs})
 

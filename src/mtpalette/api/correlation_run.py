@@ -387,7 +387,7 @@ class CorrelationResult:
     def to_pandas(self):
         """Every table in one: one row per (level, statistic, metric), with the columns
         ``level``, ``statistic``, ``grouping`` and those of :meth:`CorrelationTable.to_pandas`."""
-        from mtpalette.io.frames import frame
+        from mtpalette.records import frame
 
         return frame(
             {"level": t.level, "statistic": t.statistic, "grouping": t.grouping, **r.to_dict()}
@@ -397,7 +397,7 @@ class CorrelationResult:
 
     def to_json(self) -> str:
         """The tables (with their titles), the signatures and the files written, as JSON."""
-        from mtpalette.io.frames import dumps
+        from mtpalette.records import dumps
 
         tables = [
             {"title": title, **t.to_dict()}

@@ -276,7 +276,7 @@ class OrangeResult:
     def to_json(self) -> str:
         """The title, the table (without per-segment ranks), the reference agreement and the
         files written, as JSON."""
-        from mtpalette.io.frames import dumps
+        from mtpalette.records import dumps
 
         refs = None if self.references is None else self.references.to_dict()
         table = self.table.to_dict(with_segment_ranks=False)

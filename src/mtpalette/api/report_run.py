@@ -33,11 +33,12 @@ from mtpalette.api.audit_run import AuditResult
 from mtpalette.api.correlation_run import CorrelationResult
 from mtpalette.api.orange_run import OrangeResult
 from mtpalette.errors import UserInputError
-from mtpalette.io.runfile import Run, load_run, to_jsonable
+from mtpalette.io.runfile import Run, load_run
 from mtpalette.metaeval.agreement import Agreement
 from mtpalette.metaeval.audit import Audit
 from mtpalette.metaeval.correlation import CorrelationTable
 from mtpalette.metaeval.orange import OrangeTable
+from mtpalette.records import to_jsonable
 from mtpalette.reporting.html import write_runs
 
 #: what :func:`report` takes, for its error message

@@ -220,7 +220,7 @@ def score_records(scored: Mapping[str, Scores], *, details: bool = False) -> lis
 def _dump(records: list[dict]) -> str:
     import json
 
-    from mtpalette.io.runfile import to_jsonable
+    from mtpalette.records import to_jsonable
 
     return json.dumps(to_jsonable(records), ensure_ascii=False)
 

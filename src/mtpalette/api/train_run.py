@@ -138,14 +138,14 @@ class BlancTrainResult:
     def to_pandas(self):
         """One row: the trained parameters, the objective's value with them and with the
         defaults, the held-out evaluation (flat columns; the search history is left out)."""
-        from mtpalette.io.frames import frame
+        from mtpalette.records import frame
 
         record = {k: v for k, v in self.to_dict().items() if k != "history"}
         return frame([record])
 
     def to_json(self) -> str:
         """:meth:`to_dict` as JSON."""
-        from mtpalette.io.frames import dumps
+        from mtpalette.records import dumps
 
         return dumps(self.to_dict())
 
@@ -302,7 +302,7 @@ class RoseTrainResult:
         """One row per feature: its name, the standardisation's mean and scale, and its
         weight (a linear kernel; NaN for an RBF kernel's model, whose weights are support
         vectors)."""
-        from mtpalette.io.frames import frame
+        from mtpalette.records import frame
 
         m = self.model
         weights = list(m.weights) if m.kernel == "linear" and m.weights else []
@@ -314,7 +314,7 @@ class RoseTrainResult:
 
     def to_json(self) -> str:
         """:meth:`to_dict` as JSON."""
-        from mtpalette.io.frames import dumps
+        from mtpalette.records import dumps
 
         return dumps(self.to_dict())
 

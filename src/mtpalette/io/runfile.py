@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import dataclasses
 import datetime as _dt
 import hashlib
 import io
 import json
-import math
 import os
 import sys
 import tempfile
@@ -28,45 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from mtpalette.errors import UserInputError
 from mtpalette.io import inputs
+from mtpalette.records import to_jsonable
 
 RUN_FORMAT = "mtpalette-run"
 RUN_FORMAT_VERSION = 1
-
-
-def to_jsonable(obj: Any) -> Any:
-    """A copy of ``obj`` made of dicts, lists, strings, numbers, booleans and ``None``.
-
-    Examples
-    --------
-    >>> to_jsonable({"a": np.float32(0.5), "b": np.arange(2), "c": float("nan"), "d": Path("x")})
-    {'a': 0.5, 'b': [0, 1], 'c': None, 'd': 'x'}
-    """
-    if obj is None or isinstance(obj, bool | str):
-        return obj
-    if isinstance(obj, int | np.integer) and not isinstance(obj, np.bool_):
-        return int(obj)
-    if isinstance(obj, float | np.floating):
-        value = float(obj)
-        return value if math.isfinite(value) else None
-    if isinstance(obj, np.bool_):
-        return bool(obj)
-    if isinstance(obj, np.ndarray):
-        return [to_jsonable(v) for v in obj.tolist()]
-    if isinstance(obj, Path):
-        return str(obj)
-    if isinstance(obj, Mapping):
-        return {str(k): to_jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple | set | frozenset):
-        return [to_jsonable(v) for v in obj]
-    if hasattr(obj, "to_dict"):
-        return to_jsonable(obj.to_dict())
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return to_jsonable(dataclasses.asdict(obj))
-    return str(obj)
 
 
 def check_output_folders(paths, *, made=()) -> None:

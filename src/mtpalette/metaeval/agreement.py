@@ -126,13 +126,13 @@ class Agreement(Record):
 
     def to_pandas(self):
         """One row per metric (the keys of :meth:`MetricAgreement.to_dict`)."""
-        from mtpalette.io.frames import frame
+        from mtpalette.records import frame
 
         return frame(r.to_dict() for r in self.rows)
 
     def to_json(self) -> str:
         """:meth:`to_dict` as JSON."""
-        from mtpalette.io.frames import dumps
+        from mtpalette.records import dumps
 
         return dumps(self.to_dict())
 

@@ -116,13 +116,13 @@ class Audit:
     def to_pandas(self):
         """One row per metric, flat: each share as three columns (``outranked``,
         ``outranked_low``, ``outranked_high``...)."""
-        from mtpalette.io.frames import frame
+        from mtpalette.records import frame
 
         return frame(r.to_dict() for r in self.rows)
 
     def to_json(self) -> str:
         """:meth:`to_dict` as JSON (the shares nested as ``{value, low, high}``)."""
-        from mtpalette.io.frames import dumps
+        from mtpalette.records import dumps
 
         return dumps(self.to_dict())
 

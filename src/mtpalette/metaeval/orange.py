@@ -351,13 +351,13 @@ class OrangeTable(Record):
 
     def to_pandas(self):
         """One row per metric (the keys of :meth:`OrangeRow.to_dict`)."""
-        from mtpalette.io.frames import frame
+        from mtpalette.records import frame
 
         return frame(row.to_dict() for row in self.rows)
 
     def to_json(self) -> str:
         """:meth:`to_dict` (without the per-segment ranks) as JSON."""
-        from mtpalette.io.frames import dumps
+        from mtpalette.records import dumps
 
         return dumps(self.to_dict(with_segment_ranks=False))
 

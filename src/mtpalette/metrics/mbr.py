@@ -53,13 +53,13 @@ class MbrSelection:
     def to_pandas(self):
         """One row per segment (numbered from 1): the selected candidate's ``index``,
         ``text`` and ``utility``."""
-        from mtpalette.io.frames import frame
+        from mtpalette.records import frame
 
         return frame(self._rows())
 
     def to_json(self) -> str:
         """The rows of :meth:`to_pandas`, each with every candidate's expected utility."""
-        from mtpalette.io.frames import dumps
+        from mtpalette.records import dumps
 
         rows = self._rows()
         for row, utilities in zip(rows, self.utilities, strict=True):

@@ -196,14 +196,14 @@ class SystemComparison:
     def to_pandas(self):
         """The records of :meth:`rows` as a pandas DataFrame, the interval's bounds as ``low``
         and ``high``."""
-        from mtpalette.io.frames import frame
+        from mtpalette.records import frame
 
         renamed = {"ci_low": "low", "ci_high": "high"}
         return frame([{renamed.get(k, k): v for k, v in r.items()} for r in self.rows()])
 
     def to_json(self) -> str:
         """The settings and the records of :meth:`rows`, with each metric's signature."""
-        from mtpalette.io.frames import dumps
+        from mtpalette.records import dumps
 
         return dumps(
             {"settings": self.settings(), "signatures": self.signatures, "rows": self.rows()}
