@@ -14,8 +14,10 @@ would overlap another label or a dot (the note under the plot names them).
 
 from __future__ import annotations
 
+import inspect
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -40,41 +42,21 @@ def svg_of(fig) -> str:
     return text[text.index("<svg") :]
 
 
+def _svg_twin(name: str, figure: Callable[..., Any], doc: str) -> Callable[..., str]:
+    """The function ``name`` that takes the arguments of the figure function ``figure`` and returns
+    its figure as SVG (:func:`svg_of`), with ``figure``'s signature and the docstring ``doc``."""
+
+    def twin(*args, **kwargs) -> str:
+        return svg_of(figure(*args, **kwargs))
+
+    twin.__signature__ = inspect.signature(figure).replace(return_annotation="str")
+    twin.__doc__ = doc
+    twin.__name__ = twin.__qualname__ = name
+    return twin
+
+
 #: colours of the report's figures: best, equivalent to the best, others
 BEST, EQUIV, OTHER = "#d95f02", "#f4a261", "#6a6aa8"
-
-
-def ci_dots(
-    names: Sequence[str],
-    values: Sequence[float],
-    lows: Sequence[float],
-    highs: Sequence[float],
-    *,
-    xlabel: str,
-    title: str,
-    best: Sequence[bool] | None = None,
-    equivalent: Sequence[bool] | None = None,
-    labels: Sequence[str] | None = None,
-    best_label: str = "best",
-    equivalent_label: str = "equivalent to the best",
-    legend: bool = True,
-) -> str:
-    """:func:`ci_dots_figure` as SVG.
-
-    Examples
-    --------
-    >>> svg = ci_dots(["a", "b"], [65.0, 66.5], [64.0, 65.1], [66.0, 67.9], xlabel="x",
-    ...               title="t", best=[True, False], equivalent=[False, True])
-    >>> 'id="dot-a"' in svg and 'id="dot-b"' in svg
-    True
-    """
-    return svg_of(
-        ci_dots_figure(
-            names, values, lows, highs, xlabel=xlabel, title=title, best=best,
-            equivalent=equivalent, labels=labels, best_label=best_label,
-            equivalent_label=equivalent_label, legend=legend,
-        )
-    )  # fmt: skip
 
 
 def ci_dots_figure(
@@ -160,6 +142,21 @@ def ci_dots_figure(
     return fig
 
 
+ci_dots = _svg_twin(
+    "ci_dots",
+    ci_dots_figure,
+    """:func:`ci_dots_figure` as SVG.
+
+    Examples
+    --------
+    >>> svg = ci_dots(["a", "b"], [65.0, 66.5], [64.0, 65.1], [66.0, 67.9], xlabel="x",
+    ...               title="t", best=[True, False], equivalent=[False, True])
+    >>> 'id="dot-a"' in svg and 'id="dot-b"' in svg
+    True
+    """,
+)
+
+
 def robust_limits(values: np.ndarray, *, q: float = 0.5) -> tuple[float, float]:
     """Axis limits from the ``q``-th to the ``100 - q``-th percentile, padded by 3%, so a
     few outliers do not squeeze the bulk of the points into a corner.
@@ -179,26 +176,6 @@ def robust_limits(values: np.ndarray, *, q: float = 0.5) -> tuple[float, float]:
         a, b = a - 0.5, b + 0.5
     pad = 0.03 * (b - a)
     return round(float(a - pad), 6), round(float(b + pad), 6)
-
-
-def segment_scatter(
-    human: Sequence[float],
-    metric: Sequence[float],
-    *,
-    xlabel: str,
-    ylabel: str,
-    note: str,
-) -> str:
-    """:func:`segment_figure` as SVG.
-
-    Examples
-    --------
-    >>> h, m = -np.arange(400.0) % 11, np.r_[np.linspace(0, 1, 399), 3.0]
-    >>> svg = segment_scatter(h, m, xlabel="m", ylabel="h", note="r")
-    >>> "<svg" in svg and "beyond the axis" in svg
-    True
-    """
-    return svg_of(segment_figure(human, metric, xlabel=xlabel, ylabel=ylabel, note=note))
 
 
 def segment_figure(
@@ -253,6 +230,21 @@ def segment_figure(
     ax.set_title(f"{note}\n{len(x)} translations{extra}", fontsize=7.5)
     ax.tick_params(labelsize=7)
     return fig
+
+
+segment_scatter = _svg_twin(
+    "segment_scatter",
+    segment_figure,
+    """:func:`segment_figure` as SVG.
+
+    Examples
+    --------
+    >>> h, m = -np.arange(400.0) % 11, np.r_[np.linspace(0, 1, 399), 3.0]
+    >>> svg = segment_scatter(h, m, xlabel="m", ylabel="h", note="r")
+    >>> "<svg" in svg and "beyond the axis" in svg
+    True
+    """,
+)
 
 
 #: where a point's label may go, tried in order: (dx, dy) in points and the alignment
@@ -332,27 +324,6 @@ def place_labels(ax, x, y, names, *, fontsize: float = 6.5, marker_px: float = 4
     return left_out
 
 
-def system_scatter(
-    human: Sequence[float],
-    metric: Sequence[float],
-    systems: Sequence[str],
-    *,
-    xlabel: str,
-    ylabel: str,
-    note: str,
-) -> str:
-    """:func:`system_figure` as SVG.
-
-    Examples
-    --------
-    >>> svg = system_scatter([-2.0, -1.5], [40.1, 44.0], ["A", "B"], xlabel="bleu",
-    ...                      ylabel="MQM", note="r")
-    >>> 'id="sys-A"' in svg and ">B<" in svg
-    True
-    """
-    return svg_of(system_figure(human, metric, systems, xlabel=xlabel, ylabel=ylabel, note=note))
-
-
 def system_figure(
     human: Sequence[float],
     metric: Sequence[float],
@@ -393,6 +364,21 @@ def system_figure(
         left_out = place_labels(ax, x, y, list(systems))
         ax.set_xlabel(f"{xlabel}\nnot labelled (no room): {', '.join(left_out)}", fontsize=8)
     return fig
+
+
+system_scatter = _svg_twin(
+    "system_scatter",
+    system_figure,
+    """:func:`system_figure` as SVG.
+
+    Examples
+    --------
+    >>> svg = system_scatter([-2.0, -1.5], [40.1, 44.0], ["A", "B"], xlabel="bleu",
+    ...                      ylabel="MQM", note="r")
+    >>> 'id="sys-A"' in svg and ">B<" in svg
+    True
+    """,
+)
 
 
 def layout_problems(fig, *, tolerance: float = 0.5) -> list[str]:
