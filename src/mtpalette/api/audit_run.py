@@ -22,12 +22,16 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.api.checks import bootstrap_of, check_resampling, checked, metric_specs
+from mtpalette.api.checks import bootstrap_of, check_resampling, checked
 from mtpalette.api.description import Description
 from mtpalette.api.external import parse_scores
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.inputs import CandidateInputs, JudgedInputs
-from mtpalette.api.orange_run import SEED, candidate_lists, reference_agreement_of
+from mtpalette.api.orange_run import (
+    SEED,
+    lists_and_metrics,
+    reference_agreement_of,
+)
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import Run
 from mtpalette.metaeval.audit import Audit
@@ -69,9 +73,7 @@ def audit(
         raise UserInputError(
             "candidate_human and reference_human go together: give both or neither"
         )
-    lists = candidate_lists(refs, candidates)
-    specs = metric_specs(metrics, required=False)
-    parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
+    lists, parsed = lists_and_metrics(refs, candidates, metrics, tokenize, lowercase)
     cand = None if candidate_human is None else np.asarray(candidate_human, dtype=np.float64)
     ref = None if reference_human is None else np.asarray(reference_human, dtype=np.float64)
     return checked(

@@ -97,6 +97,20 @@ def candidate_lists(
     return CandidateLists(texts, offsets, refs, origins, None, {"kind": "nbest"})
 
 
+def lists_and_metrics(
+    refs: Sequence[Sequence[str]],
+    candidates: Mapping[str, Sequence[str]] | Sequence[Any],
+    metrics: Sequence[str] | str,
+    tokenize: str,
+    lowercase: bool,
+) -> tuple[CandidateLists, dict]:
+    """The :func:`candidate_lists` of a run on texts and its metrics parsed (spec to
+    :class:`~mtpalette.metrics.Metric`; none is allowed, for scores given from outside)."""
+    lists = candidate_lists(refs, candidates)
+    specs = metric_specs(metrics, required=False)
+    return lists, parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
+
+
 def orange(
     refs: Sequence[Sequence[str]],
     candidates: Mapping[str, Sequence[str]] | Sequence[Sequence[str]],
@@ -142,9 +156,7 @@ def orange(
     Machine Translation".
     """
     check_resampling(bootstrap=n_resamples, confidence=confidence, seed=seed, least=0)
-    lists = candidate_lists(refs, candidates)
-    specs = metric_specs(metrics, required=False)
-    parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
+    lists, parsed = lists_and_metrics(refs, candidates, metrics, tokenize, lowercase)
     comparisons = compare_candidates(lists, parsed, oracle=oracle)
     return checked(
         evaluate,
