@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import REPO, machine, mtme_checkout, run_process  # noqa: E402
+from common import REPO, machine, mtme_checkout, mtme_env, run_process  # noqa: E402
 
 TEST_SET = "wmt21.tedtalks"
 STD_REF = {"en-de": "refA", "zh-en": "refB"}
@@ -149,7 +149,9 @@ def child_mtme(args) -> dict:
 # ----------------------------------------------------------------------------------------
 def mtpalette_run(folder: Path, args, metrics: list[str], extra: list[str]) -> dict:
     """``mtpalette wmt`` as a whole process: times, average correlations and clusters."""
-    out = folder.parent / "wmt-run.json"
+    fd, name = tempfile.mkstemp(prefix="wmt-run-", suffix=".json", dir=folder.parent)
+    os.close(fd)
+    out = Path(name)
     exe = shutil.which("mtpalette")
     cmd = [exe] if exe else [sys.executable, "-c", "from mtpalette.cli.app import main; main()"]
     cmd += ["wmt", "--mtme", str(folder), "--task-set", "wmt24", "--lp", ",".join(STD_REF),
@@ -157,6 +159,7 @@ def mtpalette_run(folder: Path, args, metrics: list[str], extra: list[str]) -> d
             "--mtme-metrics", *metrics, *extra]  # fmt: skip
     wall, cpu, _ = run_process(cmd)
     res = json.loads(out.read_text())
+    out.unlink()
     g = res.get("global_ranking", {})
     perms = sum(len(d) for t in res["tasks"] for d in t.get("draws", {}).values())
     return {"wall": wall, "cpu": cpu, "average_corrs": res["average_corrs"],
@@ -218,8 +221,7 @@ def main() -> None:
     if mtme is not None:
         cmd = [str(mtme[1]), __file__, "--child-mtme", "--folder", str(args.folder), "--k",
                str(args.k), "--seed", str(args.seed), "--metrics", ",".join(subset)]  # fmt: skip
-        env = {**os.environ, "PYTHONPATH": str(mtme[0])}
-        wall, cpu, out = run_process(cmd, timeout=args.mtme_timeout, env=env)
+        wall, cpu, out = run_process(cmd, timeout=args.mtme_timeout, env=mtme_env(mtme))
         res = json.loads(out.strip().splitlines()[-1]) if out else {}
         results["mtme"] = {"wall": wall, "cpu": cpu, "finished": out is not None, **res}
     labels = {

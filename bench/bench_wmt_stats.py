@@ -21,13 +21,12 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import REPO, mtme_checkout, run_process  # noqa: E402
+from common import REPO, mtme_checkout, mtme_env, run_process  # noqa: E402
 
 INPUTS = REPO / "tests" / "data" / "mtme_tasks" / "inputs.json.gz"
 
@@ -108,10 +107,10 @@ def run_child(kind: str, args, timeout: float | None, mtme=None) -> tuple[float,
     cmd = [sys.executable, __file__, "--child", kind, "--style", args.style, "--k", str(args.k),
            "--block-size", str(args.block_size), "--extra", str(args.extra),
            "--seed", str(args.seed), "--draws", args.draws]  # fmt: skip
-    env = dict(os.environ)
+    env = None
     if kind == "mtme":
         cmd[0] = str(mtme[1])
-        env["PYTHONPATH"] = str(mtme[0])
+        env = mtme_env(mtme)
     wall, _, out = run_process(cmd, timeout=timeout, env=env)
     return wall, None if out is None else json.loads(out.strip().splitlines()[-1])
 

@@ -124,6 +124,13 @@ def mtme_checkout() -> tuple[Path, Path] | None:
     return None
 
 
+def mtme_env(checkout: tuple[Path, Path]) -> dict:
+    """The environment of an mt-metrics-eval process: its checkout on ``PYTHONPATH`` and one
+    OpenBLAS thread, as mtpalette computes SPA's float32 products (with several threads the
+    last bits of a product differ, and an SPA p-value may move by 1/1000)."""
+    return {**os.environ, "PYTHONPATH": str(checkout[0]), "OPENBLAS_NUM_THREADS": "1"}
+
+
 def run_process(
     cmd: list[str], *, timeout: float | None = None, env: dict | None = None
 ) -> tuple[float, float, str | None]:
