@@ -233,10 +233,23 @@ def main() -> None:
     print("\nwhole processes:")
     for key, r in results.items():
         bound = "" if r.get("finished", True) else " (stopped at the time limit: lower bounds)"
-        print(f"  {labels[key]:52s} {r['wall']:8.1f} s wall {r['cpu']:8.1f} s CPU{bound}")
+        perms = f", {r['permutations']} permutations" if "permutations" in r else ""
+        print(f"  {labels[key]:52s} {r['wall']:8.1f} s wall {r['cpu']:8.1f} s CPU{perms}{bound}")
     m = results.get("mtme")
     if m:
         ge = ">= " if not m["finished"] else ""
+        # mt-metrics-eval's cost is one test per metric pair and task: scaled to all metrics
+        # by the number of pairs (an extrapolation, not a run)
+        scale = n_pairs / max(len(subset) * (len(subset) - 1) // 2, 1)
+        hours = (m["wall"] * scale / 3600, m["cpu"] * scale / 3600)
+        print(f"  mt-metrics-eval, {len(names)} metrics, extrapolated x{scale:.0f} metric pairs: "
+              f"{ge}{hours[0]:.1f} h wall, {ge}{hours[1]:.1f} h CPU")  # fmt: skip
+        for key in ("full", "parallel"):
+            if key in results:
+                r = results[key]
+                print(f"  speed-up of {labels[key]} over the extrapolation: "
+                      f"{ge}{m['wall'] * scale / r['wall']:.0f}x wall, "
+                      f"{ge}{m['cpu'] * scale / r['cpu']:.0f}x CPU")  # fmt: skip
         for key in ("full", "parallel", "subset"):
             if key in results:
                 r = results[key]
