@@ -27,9 +27,12 @@ Runs (``--runs``), each a whole process, printed with wall and CPU time:
   ``$MTME_PYTHON`` (see bench/common.py: mtme_checkout).
 
 The average correlations (rescaled, weighted; independent of the draws) of every run are
-checked against mt-metrics-eval's where both finished. Clusters depend on the draws and on
-the order of the systems, which mt-metrics-eval takes from a Python set: they are compared,
-not required equal.
+compared with mt-metrics-eval's where both finished. mt-metrics-eval orders the systems by
+iterating a Python set, so its order changes with ``PYTHONHASHSEED``, and SPA's p-values (a
+count of sign flips with ``>=``, ties included) depend slightly on which system of a pair
+comes first: its own average correlations move by one count in one system pair
+(7.6e-6 here) from one hash seed to another, and equal mtpalette's (sorted systems) for
+some. Clusters also depend on the draws: compared, not required equal.
 """
 
 from __future__ import annotations
@@ -136,11 +139,12 @@ def child_mtme(args) -> dict:
     np.random.seed(args.seed)
     res = ts.Run(eval_set_dict=evs)
     ranking = res.AverageCorrMatrix(weights)[0] if args.k else {}
+    # its display names mark metrics that are not primary submissions with '*'
     return {
         "seconds": time.perf_counter() - start,
         "cpu": time.process_time() - cpu,
-        "average_corrs": res.AverageCorrs(weights),
-        "ranks": {m: int(r) for m, (_, r) in ranking.items()},
+        "average_corrs": {m.lstrip("*"): v for m, v in res.AverageCorrs(weights).items()},
+        "ranks": {m.lstrip("*"): int(r) for m, (_, r) in ranking.items()},
     }
 
 
