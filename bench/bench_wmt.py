@@ -165,7 +165,7 @@ def mtpalette_run(folder: Path, args, metrics: list[str], extra: list[str]) -> d
     res = json.loads(out.read_text())
     out.unlink()
     g = res.get("global_ranking", {})
-    perms = sum(len(d) for t in res["tasks"] for d in t.get("draws", {}).values())
+    perms = sum(n for t in res["tasks"] for n in t.get("n_draws", {}).values())
     return {"wall": wall, "cpu": cpu, "average_corrs": res["average_corrs"],
             "ranks": dict(zip(g.get("metrics", []), g.get("ranks", []), strict=True)),
             "permutations": perms}  # fmt: skip
