@@ -21,17 +21,14 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import REPO, mtme_checkout, mtme_env, run_process  # noqa: E402
+
 INPUTS = REPO / "tests" / "data" / "mtme_tasks" / "inputs.json.gz"
-#: an mt-metrics-eval checkout and the Python that runs it (no default: every machine differs)
-MTME_SRC = Path(os.environ.get("MTME_SRC", "")) if os.environ.get("MTME_SRC") else None
-MTME_PY = Path(os.environ.get("MTME_PYTHON", "")) if os.environ.get("MTME_PYTHON") else None
 
 
 def load(extra: int) -> dict:
@@ -106,22 +103,16 @@ def child_mtme(args) -> dict:
     return _summary(start, cpu, res.AverageCorrs(weights), draws)
 
 
-def run_child(kind: str, args, timeout: float | None) -> tuple[float, dict | None]:
+def run_child(kind: str, args, timeout: float | None, mtme=None) -> tuple[float, dict | None]:
     cmd = [sys.executable, __file__, "--child", kind, "--style", args.style, "--k", str(args.k),
            "--block-size", str(args.block_size), "--extra", str(args.extra),
            "--seed", str(args.seed), "--draws", args.draws]  # fmt: skip
-    env = dict(os.environ)
+    env = None
     if kind == "mtme":
-        cmd[0] = str(MTME_PY)
-        env["PYTHONPATH"] = str(MTME_SRC)
-    start = time.perf_counter()
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
-    except subprocess.TimeoutExpired:
-        return time.perf_counter() - start, None
-    if out.returncode:
-        raise SystemExit(out.stderr)
-    return time.perf_counter() - start, json.loads(out.stdout.strip().splitlines()[-1])
+        cmd[0] = str(mtme[1])
+        env = mtme_env(mtme)
+    wall, _, out = run_process(cmd, timeout=timeout, env=env)
+    return wall, None if out is None else json.loads(out.strip().splitlines()[-1])
 
 
 def main() -> None:
@@ -148,15 +139,11 @@ def main() -> None:
     indep = argparse.Namespace(**{**vars(args), "draws": "independent"})
     wall_i, res_i = run_child("mtpalette", indep, None)
     rows.append(("mtpalette (independent draws)", wall_i, res_i))
-    if MTME_PY is not None and MTME_SRC is not None and MTME_PY.exists() and MTME_SRC.exists():
-        wall_m, res_m = run_child("mtme", args, args.mtme_timeout)
+    mtme = mtme_checkout()
+    res_m = None
+    if mtme is not None:
+        wall_m, res_m = run_child("mtme", args, args.mtme_timeout, mtme)
         rows.append(("mt-metrics-eval", wall_m, res_m))
-    else:
-        print(
-            "mt-metrics-eval not found: set MTME_SRC (its checkout) and MTME_PYTHON (a Python "
-            f"with its dependencies); now {MTME_SRC}, {MTME_PY}: skipped"
-        )
-        res_m = None
     for name, w, r in rows:
         if r:
             per = 1000 * r["cpu"] / max(r["permutations"], 1)

@@ -1,4 +1,6 @@
-"""Shared helpers of the benchmarks: real data loading and timing (not part of the package)."""
+"""Shared helpers of the benchmarks: real data loading and timing (not part of the package).
+mtpalette is imported only where needed: mt-metrics-eval's side of a benchmark imports this
+module from a Python without mtpalette."""
 
 from __future__ import annotations
 
@@ -7,8 +9,6 @@ import os
 import time
 from importlib import resources
 from pathlib import Path
-
-from mtpalette.io.plain import read_lines
 
 #: the repository root (this file is bench/common.py)
 REPO = Path(__file__).resolve().parents[1]
@@ -35,6 +35,8 @@ SHARED = shared_data()
 
 def wmt21_pairs(lp: str = "de-en", refs: tuple[str, ...] = ("A", "B")):
     """All systems' outputs of one WMT21 pair with their references repeated, or None."""
+    from mtpalette.io.plain import read_lines
+
     root = SHARED / "wmt21" / "txt"
     tgt = lp.split("-")[1]
     files = sorted(glob.glob(str(root / "system-outputs" / f"newstest2021.{lp}.hyp.*.{tgt}")))
@@ -47,6 +49,8 @@ def wmt21_pairs(lp: str = "de-en", refs: tuple[str, ...] = ("A", "B")):
 
 def bundled_pairs():
     """The bundled TED zh-en data (13 systems, 2 references)."""
+    from mtpalette.io.plain import read_lines
+
     root = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
     refs = [read_lines(str(root / "ref.txt")), read_lines(str(root / "refB.txt"))]
     names = [
@@ -97,3 +101,55 @@ def timed(fn, *args, repeat: int = 1, **kwargs):
         out = fn(*args, **kwargs)
         best = min(best, time.perf_counter() - t0)
     return best, out
+
+
+def machine() -> str:
+    """Core count and load average, for the first line of a benchmark's output (ratios
+    matter more than absolute times on a shared machine)."""
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
+    return f"{os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+
+
+def mtme_checkout() -> tuple[Path, Path] | None:
+    """``($MTME_SRC, $MTME_PYTHON)``: a checkout of google-research/mt-metrics-eval and a
+    Python with its dependencies (numpy, scipy, absl-py, dacite; ``apache_beam`` is replaced
+    by an empty module), or None with a message when either is unset or absent."""
+    src, py = os.environ.get("MTME_SRC"), os.environ.get("MTME_PYTHON")
+    if src and py and Path(src).is_dir() and Path(py).exists():
+        return Path(src), Path(py)
+    print(
+        "mt-metrics-eval not found: set MTME_SRC (its checkout) and MTME_PYTHON (a Python "
+        f"with its dependencies); now {src}, {py}: skipped"
+    )
+    return None
+
+
+def mtme_env(checkout: tuple[Path, Path]) -> dict:
+    """The environment of an mt-metrics-eval process: its checkout on ``PYTHONPATH`` and one
+    OpenBLAS thread, as mtpalette computes SPA's float32 products (with several threads the
+    last bits of a product differ, and an SPA p-value may move by 1/1000)."""
+    return {**os.environ, "PYTHONPATH": str(checkout[0]), "OPENBLAS_NUM_THREADS": "1"}
+
+
+def run_process(
+    cmd: list[str], *, timeout: float | None = None, env: dict | None = None
+) -> tuple[float, float, str | None]:
+    """Run a whole process: ``(wall seconds, CPU seconds of it and its children, stdout)``;
+    stdout is None when it was stopped at ``timeout`` (the times are then lower bounds).
+    A failing process ends the benchmark with its stderr."""
+    import resource
+    import subprocess
+
+    def cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
+
+    start, cpu0 = time.perf_counter(), cpu()
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return time.perf_counter() - start, cpu() - cpu0, None
+    wall = time.perf_counter() - start
+    if out.returncode:
+        raise SystemExit(f"{' '.join(map(str, cmd))} failed:\n{out.stderr}")
+    return wall, cpu() - cpu0, out.stdout

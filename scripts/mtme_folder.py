@@ -131,7 +131,10 @@ def write_lines(path: Path, lines) -> None:
     path.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
 
 
-def build(out: Path, n_docs: int | None, per_doc: int | None) -> None:
+def build(
+    out: Path, n_docs: int | None, per_doc: int | None, *, stored_metrics: bool = True
+) -> None:
+    """Write the folder; ``stored_metrics=False`` leaves out ``metric-scores/``."""
     import numpy as np
     import sacrebleu
 
@@ -167,6 +170,9 @@ def build(out: Path, n_docs: int | None, per_doc: int | None) -> None:
         write_lines(root / "human-scores" / f"{lp}.mqm.seg.score", seg_lines)
         write_lines(root / "human-scores" / f"{lp}.mqm.sys.score", sys_lines)
 
+        if not stored_metrics:
+            print(f"{lp}: {len(segs)} segments, {len(outputs)} outputs -> {root}", file=sys.stderr)
+            continue
         doc_of = [docs[k] for k in segs]
         doc_names = list(dict.fromkeys(doc_of))
         refs = [STD_REF[lp]] + (["refA"] if lp == "zh-en" else [])

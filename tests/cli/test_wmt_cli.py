@@ -51,8 +51,27 @@ def test_a_task_file_with_mtme_field_names(cli, tmp_path):
         (["--task-set", "wmt24", "--tasks", "t.json"], "one of --task-set"),
         (["--lp", "xx-yy"], "xx-yy"),
         (["-k", "-1"], "-k"),
+        (["--backend", "processes"], "--draws independent"),
+        (["--draws", "independent", "--backend", "processes", "--workers", "0"], "--workers"),
     ],
 )
 def test_bad_requests_are_refused(cli, extra, message):
     code, _, err = cli("wmt", "--mtme", FOLDER, "-m", "chrf", *extra)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_independent_draws_over_two_processes_equal_the_run_in_process(cli, tmp_path):
+    """Each metric pair's test has its own generator: the tables, p-values and global ranking
+    do not depend on where the tests ran."""
+    args = ["wmt", "--mtme", FOLDER, "--task-set", "wmt24", "--lp", "en-de,zh-en", "-k", "30",
+            "--mtme-metrics", "chrF", "sentBLEU", "mtpalette-rougeL",
+            "--draws", "independent"]  # fmt: skip
+    runs = {}
+    backends = {"inproc": [], "processes": ["--backend", "processes", "--workers", "2"]}
+    for name, extra in backends.items():
+        out = tmp_path / f"{name}.json"
+        code, _, err = cli(*args, *extra, "--json", out)
+        assert code == 0, err
+        runs[name] = json.loads(out.read_text())
+    assert runs["processes"] == runs["inproc"]
+    assert len(runs["inproc"]["global_ranking"]["metrics"]) == 3

@@ -26,6 +26,7 @@ from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.folders import read_mtme_set
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import atomic_writer
+from mtpalette.parallel import Backend
 
 if TYPE_CHECKING:
     from mtpalette.io.mtme import MtmeSet
@@ -42,6 +43,8 @@ class WmtRun(Description):
     resamples of every significance test (0: none, as mt-metrics-eval's default; WMT uses
     1000); ``draws`` is ``mtme`` (mt-metrics-eval's one stream, its numbers to the draw) or
     ``independent`` (one generator per test: the same distribution, spread over processes).
+    ``backend`` (``inproc``, ``processes``, ``dask``) and ``workers`` spread the metric-pair
+    tests of independent draws over workers (:mod:`mtpalette.parallel`).
     """
 
     kind: ClassVar[str] = "wmt"
@@ -58,6 +61,8 @@ class WmtRun(Description):
     tokenize: str = "13a"
     lowercase: bool = False
     json: Path | None = None
+    backend: str = "inproc"
+    workers: int = 1
 
     def validate(self) -> None:
         if (self.task_set is None) == (self.tasks is None):
@@ -68,6 +73,12 @@ class WmtRun(Description):
             raise UserInputError(f"--seed must be between 0 and 2**32 - 1 (got {self.seed})")
         if self.draws not in ("mtme", "independent"):
             raise UserInputError(f"--draws must be mtme or independent, got {self.draws!r}")
+        Backend(self.backend, self.workers)  # a clear error for a bad name or count
+        if self.backend != "inproc" and self.draws == "mtme":
+            raise UserInputError(
+                f"--backend {self.backend}: mt-metrics-eval's draws are one sequential stream; "
+                "add --draws independent to spread the tests over workers"
+            )
         if not self.metrics and not self.mtme_metrics:
             raise UserInputError("no metric: give -m SPEC... or --mtme-metrics NAME...|all")
         super().validate()
@@ -133,7 +144,8 @@ def run_wmt(run: WmtRun, feedback: Feedback = SILENT) -> WmtResult:
             def progress(task: int, done: int, total: int) -> None:
                 step(done, total, f"task {task + 1}/{len(ts.tasks)}")
 
-        result = ts.run(data, seed=run.seed, draws=run.draws, progress=progress)
+        backend = Backend(run.backend, run.workers)
+        result = ts.run(data, seed=run.seed, draws=run.draws, backend=backend, progress=progress)
     names = [f"{t.lang} {t.level} {t.corr_fcn} (avg_by {t.avg_by}, k {t.k})" for t in ts.tasks]
     outputs: dict[str, str] = {}
     if run.json is not None:

