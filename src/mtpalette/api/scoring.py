@@ -62,12 +62,12 @@ class Scores:
         Name to an array of segment-level scores, one per segment.
     stats:
         Name to the sufficient statistics, one row per segment (what bootstrap resamples).
+    n_segments, n_refs:
+        The number of segments and of reference streams.
 
     Metrics are keyed by the names the user gave (``chrf++``); a grid's metrics by their
     canonical specs (``bleus:1``...); the canonical spec of each is in its signature, and
     ``sentence`` and ``stats`` answer to it too.
-    n_segments, n_refs:
-        The number of segments and of reference streams.
     """
 
     corpus: list[Score]
