@@ -263,6 +263,11 @@ BAD_OPTIONS = [
     ("score", "-tok nosuch", "nosuch"),
     ("score", "-f xml", "'xml' is not one of"),
     ("score", "-pbs", "a paired test needs a baseline and at least one other system"),
+    # once ignored without a word: Limited ORANGE's options without --pivot; a negative
+    # kendall-like threshold
+    ("orange", "--features sim", "--features needs --pivot (without it, it would be ignored)"),
+    ("orange", "--features sim --feature-mode direct", "--features, --feature-mode need --pivot"),
+    ("correlate", "--threshold -1", "--threshold must be a human score difference >= 0"),
     ("orange", "--bootstrap -1", "--bootstrap must be 0 (no interval) or more (got -1)"),
     ("orange", "--bootstrap 1", "--bootstrap 1 is too few for a 95% interval"),
     ("orange", "--bootstrap abc", "--bootstrap"),

@@ -367,6 +367,10 @@ class CorrelationRun(Description):
             raise UserInputError("--max-items must be at least 2")
         if self.epsilon is not None:
             parse_epsilon(str(self.epsilon))
+        if not self.threshold >= 0.0:  # NaN too
+            raise UserInputError(
+                f"--threshold must be a human score difference >= 0 (got {self.threshold})"
+            )
         super().validate()
 
     def common(self) -> dict[str, Any]:

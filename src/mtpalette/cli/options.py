@@ -428,3 +428,44 @@ def fill(cls: type[T], options: Mapping[str, Any], **given: Any) -> T:
     """
     names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     return cls(**{k: v for k, v in options.items() if k in names} | given)
+
+
+def flag_of(annotated: Any) -> str:
+    """The long flag of an ``Annotated[..., opt(...)]`` option.
+
+    Examples
+    --------
+    >>> flag_of(FeatureModeOpt)
+    '--feature-mode'
+    """
+    info = typing.get_args(annotated)[1]
+    names = (info.default, *info.param_decls)  # typer keeps the first name as the default
+    return next(n for n in names if isinstance(n, str) and n.startswith("--"))
+
+
+def refuse_unless(options: Mapping[str, Any], group: Group, key: str) -> None:
+    """Refuse options of ``group`` set away from their defaults while ``key`` is not given:
+    they would be ignored without a word (``--features`` without ``--pivot``).
+
+    Examples
+    --------
+    >>> refuse_unless({"pivot": None, "features": "sim"}, LIMITED_OPTIONS, "pivot")
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: --features needs --pivot (without it, it would be ignored)
+    """
+    if options.get(key) is not None:
+        return
+    given = [
+        flag_of(annotated)
+        for name, (annotated, default) in group.items()
+        if name != key and name in options and options[name] != default
+    ]
+    if given:
+        from mtpalette.errors import UserInputError
+
+        needs = "need" if len(given) > 1 else "needs"
+        raise UserInputError(
+            f"{', '.join(given)} {needs} {flag_of(group[key][0])} "
+            f"(without it, {'they' if len(given) > 1 else 'it'} would be ignored)"
+        )

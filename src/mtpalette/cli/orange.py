@@ -40,6 +40,7 @@ def orange(
     `mtpalette orange -r refA.txt refB.txt -s A.txt B.txt --pivot pivot.txt` (Limited ORANGE).
     """
     console = Console(stderr=True, quiet=options["quiet"])
+    o.refuse_unless(options, o.LIMITED_OPTIONS, "pivot")
     limited = o.fill(LimitedFeatures, options) if options["pivot"] is not None else None
     chunked = options["run_dir"] is not None or options["resume"]
     inputs = o.fill(CandidateInputs, options, refs=list(refs or []), mtme=mtme, lp=lp)
