@@ -17,7 +17,8 @@ The clear margin
     when its score against the others exceeds the best system's by more than the systems'
     own spread at the top, ``best - median`` (oriented: for an error metric, lower is
     better), with a floor of 2% of the best system's score so that near-identical systems do
-    not make every small excess a warning. A reference that stands out from the best system
+    not make every small excess a warning. With fewer than three systems there is no spread
+    to judge by: nothing is flagged, and the warnings say that the check was not made. A reference that stands out from the best system
     by more than the best stands out from the median system is not plausibly one more
     independent translation.
 
@@ -44,6 +45,9 @@ from mtpalette.records import Record
 
 #: the floor of the margin, as a share of the best system's score
 MARGIN_FLOOR = 0.02
+#: the fewest systems whose spread can judge a reference (with two, the median is the mean of
+#: the two and the floor alone decides: the bundled independent references were flagged)
+MIN_SYSTEMS = 3
 
 ORANGE_EFFECT = (
     "ORANGE ranks each reference among the systems by its score against the other "
@@ -104,6 +108,11 @@ class ReferenceAgreement(Record):
     def warnings(self) -> list[str]:
         """One sentence per flagged reference, with the figures and the effect on ORANGE."""
         out = []
+        if len(self.systems) < MIN_SYSTEMS:
+            out.append(
+                f"the references were not checked for independence: {len(self.systems)} "
+                f"system(s) have no spread to judge by (at least {MIN_SYSTEMS} are needed)"
+            )
         for ref, rows in self.flagged().items():
             figures = "; ".join(
                 f"{r.metric} {r.reference_score:.4g} against {', '.join(r.against)} vs the best "
@@ -181,10 +190,14 @@ def reference_agreement(
     >>> refs = [["the cat sat on the mat", "it rained all day long"],
     ...         ["the cat sat on a mat", "it rained all day"]]  # the second: edited copy
     >>> systems = {"A": ["a cat was on the mat", "rain fell the whole day"],
-    ...            "B": ["the cat is sitting on the mat", "it was raining all day"]}
+    ...            "B": ["the cat is sitting on the mat", "it was raining all day"],
+    ...            "C": ["one cat on a mat", "rain all the day"]}
     >>> out = reference_agreement(refs, systems, ["bleus:2"], ref_names=["A-ref", "B-ref"])
     >>> [(r.reference, r.closer) for r in out.rows]
     [('A-ref', True), ('B-ref', True)]
+    >>> two = reference_agreement(refs, {k: systems[k] for k in "AB"}, ["bleus:2"])
+    >>> [r.closer for r in two.rows], two.warnings()[0][:48]
+    ([False, False], 'the references were not checked for independence')
     """
     R = len(refs)
     if R < 2:
@@ -240,7 +253,7 @@ def reference_agreement(
                     int(keep.size),
                     float(margin),
                     excess,
-                    bool(excess > margin),
+                    bool(excess > margin and len(sys_names) >= MIN_SYSTEMS),
                 )
             )
     return ReferenceAgreement(rows, names, sys_names)
