@@ -17,10 +17,10 @@ The clear margin
     when its score against the others exceeds the best system's by more than the systems'
     own spread at the top, ``best - median`` (oriented: for an error metric, lower is
     better), with a floor of 2% of the best system's score so that near-identical systems do
-    not make every small excess a warning. With fewer than three systems there is no spread
-    to judge by: nothing is flagged, and the warnings say that the check was not made. A reference that stands out from the best system
+    not make every small excess a warning. A reference that stands out from the best system
     by more than the best stands out from the median system is not plausibly one more
-    independent translation.
+    independent translation. With fewer than three systems there is no spread to judge by:
+    nothing is flagged, and the warnings say that the check was not made.
 
 What it does to ORANGE
     ORANGE ranks each reference among the candidates by its score against the other
