@@ -117,3 +117,15 @@ def test_runs_with_a_table_save_and_load_themselves(tmp_path):
     assert CorrelationRun.load(listed.save(tmp_path / "l.json")).levels == ["system", "segment"]
     orange = OrangeRun(CandidateInputs(table=table, ref_cols=["ref", "refB"]), ["chrf"])
     assert OrangeRun.load(orange.save(tmp_path / "o.json")) == orange
+
+
+def test_a_table_with_both_segment_and_seg_id_is_refused(judged, tmp_path, cli):
+    # which of the two holds the ids cannot be told (the judgments' reader refuses it too);
+    # once the long tables silently took 'segment'
+    rows = [{**r, "seg_id": N + 1 - r["segment"]} for r in _rows(judged)]
+    path = _write(rows, tmp_path / "both.jsonl", "jsonl")
+    for args in (["score", "-m", "chrf"], ["correlate", "-q"], ["orange", "-q"]):
+        code, _, err = cli(*args, "--table", path, "--ref-col", "ref", "refB")
+        assert code == 2, (args, err)
+        assert "columns 'segment', 'seg_id' could each be the segment; keep one" in err
+        assert "Traceback" not in err

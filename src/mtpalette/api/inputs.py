@@ -80,7 +80,7 @@ class LongTable:
     human_col: str = "score"
 
     def _checked(self, *wanted: tuple[str, str]) -> tuple[str | None, str | None]:
-        from mtpalette.io.tabular import header
+        from mtpalette.io.tabular import header, segment_column
 
         fmt = None if self.table_format == "auto" else self.table_format
         names = header(self.path, fmt=fmt)
@@ -90,7 +90,7 @@ class LongTable:
                     f"no {col!r} column ({flag}); the table has: {', '.join(names)}",
                     path=str(self.path),
                 )
-        return next((c for c in ("segment", "seg_id") if c in names), None), fmt
+        return segment_column(names, self.path), fmt
 
     def ref_names(self) -> list[str]:
         return list(self.ref_cols or ["ref"])

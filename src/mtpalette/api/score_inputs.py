@@ -124,7 +124,7 @@ class ScoreInputs:
         """A reader of a long table (a system column: one row per system and segment), or
         None for a wide one. A system column is never ignored: with several --hyp-col it is
         refused."""
-        from mtpalette.io.tabular import header, read_long_segments
+        from mtpalette.io.tabular import header, read_long_segments, segment_column
 
         table, fmt, quoting = self.table, self.table_format, self.table_quoting
         names = header(table, fmt=fmt, quoting=quoting)
@@ -137,7 +137,7 @@ class ScoreInputs:
                 "one --hyp-col; several --hyp-col are for wide tables (one column per system)",
                 path=str(table),
             )
-        segment = next((c for c in ("segment", "seg_id") if c in names), None)
+        segment = segment_column(names, table)
 
         def read(ref_cols):
             return read_long_segments(

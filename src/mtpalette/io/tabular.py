@@ -192,6 +192,29 @@ def rows(
         yield from _header_rows(name, _tsv_fields(name, lines, quoting), columns, "tab")
 
 
+def segment_column(names: Sequence[str], path: str | Path) -> str | None:
+    """The segment id column of a long table's header (``segment`` or ``seg_id``), None when
+    it has neither; both are refused, as the judgments' reader refuses them (which one holds
+    the ids cannot be told).
+
+    Examples
+    --------
+    >>> segment_column(["system", "seg_id", "hyp"], "t.tsv"), segment_column(["hyp"], "t.tsv")
+    ('seg_id', None)
+    >>> segment_column(["segment", "seg_id"], "t.tsv")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: t.tsv: columns 'segment', 'seg_id' could each be the ...
+    """
+    found = [c for c in ("segment", "seg_id") if c in names]
+    if len(found) > 1:
+        raise UserInputError(
+            f"columns {', '.join(map(repr, found))} could each be the segment; keep one",
+            path=str(path),
+        )
+    return found[0] if found else None
+
+
 def header(path: str | Path, *, fmt: str | None = None, quoting: str = "auto") -> list[str]:
     """The column names of a table (the keys of its first object for JSON Lines)."""
     for _, row in rows(path, (), fmt=fmt, quoting=quoting):
