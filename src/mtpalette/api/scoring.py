@@ -26,6 +26,7 @@ from mtpalette.api.checks import metric_specs, sources, system_outputs, text_pai
 from mtpalette.errors import UserInputError
 from mtpalette.metrics import Score, Signature, parse_named_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats_on
+from mtpalette.records import dumps
 
 
 class ByName(dict):
@@ -114,7 +115,7 @@ class SystemScores(dict):
 
     def to_json(self) -> str:
         """The rows of :meth:`to_pandas` as a JSON list, each with its ``details``."""
-        return _dump(score_records(self, details=True))
+        return dumps(score_records(self, details=True))
 
 
 class ScoreList(list):
@@ -133,7 +134,7 @@ class ScoreList(list):
 
     def to_json(self) -> str:
         """The rows of :meth:`to_pandas` as a JSON list, each with its ``details``."""
-        return _dump(self._records(details=True))
+        return dumps(self._records(details=True))
 
 
 def _record(score: Score, details: bool) -> dict:
@@ -215,14 +216,6 @@ def score_records(scored: Mapping[str, Scores], *, details: bool = False) -> lis
         for system, result in scored.items()
         for score in result.corpus
     ]
-
-
-def _dump(records: list[dict]) -> str:
-    import json
-
-    from mtpalette.records import to_jsonable
-
-    return json.dumps(to_jsonable(records), ensure_ascii=False)
 
 
 def score_texts(
