@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -181,8 +181,7 @@ def _systems_table(
     by = {(r["system"], r["metric"]): r for r in records}
     tested = any("p_value" in r for r in records)
     lower = {r["metric"] for r in records if not r["higher_is_better"]}
-    head = [f"{m} ↓" if m in lower else m for m in metrics]
-    cells = [["system", *head]]
+    cells = [["system", *_marked(metrics, lower)]]
     for system in systems:
         row = [system]
         for metric in metrics:
@@ -202,7 +201,7 @@ def _systems_table(
         _aligned(block, right=set(range(1, len(block[0])))) for block in _blocks(cells, width)
     )
     if lower:
-        text += "\n↓ lower is better\n"
+        text += LOWER_LEGEND
     if tested:
         r = next(r for r in records if r.get("p_value") is not None)
         text += f"\n* p < {r['alpha']}: significantly different from the baseline\n"
@@ -213,6 +212,15 @@ def _systems_table(
             if r.get("details")
         )
     return text
+
+
+#: under a text table with a lower-is-better column
+LOWER_LEGEND = "\n↓ lower is better\n"
+
+
+def _marked(names: Sequence[str], lower: Collection[str]) -> list[str]:
+    """The column names, a lower-is-better metric's marked ``↓``."""
+    return [f"{m} ↓" if m in lower else m for m in names]
 
 
 def _blocks(cells: list[list[str]], width: int | None) -> list[list[list[str]]]:
@@ -440,12 +448,12 @@ def sentence_report(
     _check(fmt)
     places = TEXT_DIGITS if digits is None else digits
     columns_text = [_numbers(v, places) for v in values]
-    cells = [[*lead, *(f"{m} ↓" if m in lower else m for m in names)]]
+    cells = [[*lead, *_marked(names, lower)]]
     first = [list(systems)] if systems is not None else []
     cells += [list(row) for row in zip(*first, map(str, seg), *columns_text, strict=True)]
     text = _aligned(cells, right=set(range(len(lead) - 1, len(cells[0]))))
     if lower:
-        text += "\n↓ lower is better\n"
+        text += LOWER_LEGEND
     if signatures:
         wanted = {m: signatures[m] for m in names if m in signatures}
         text += "\n" + signature_block(wanted, full=full_signatures)
