@@ -23,7 +23,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from common import real_pairs, timed  # noqa: E402
 
-from mtpalette.kernels.acs import acs_counts_slow, acs_pair  # noqa: E402
+from mtpalette.kernels.acs import AcsSettings, acs_pair  # noqa: E402
+from mtpalette.kernels.reference.acs import acs_counts_slow  # noqa: E402
 from mtpalette.metrics import parse_specs  # noqa: E402
 from mtpalette.metrics.scoring import TextPairs, compute_stats  # noqa: E402
 from mtpalette.text.encode import Encoder, TextView  # noqa: E402
@@ -37,11 +38,11 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start")
 
     same = [1] * 50
-    kw = dict(alpha=0.5, beta=0.5, kmax=50)
-    acs_pair(same, same, **kw)  # compile / load cache
-    t_fast, _ = timed(lambda: acs_pair(same, same, **kw), repeat=20)
+    s = AcsSettings(0.5, 0.5, kmax=50)
+    acs_pair(same, same, s)  # load the core
+    t_fast, _ = timed(lambda: acs_pair(same, same, s), repeat=20)
     t0 = time.perf_counter()
-    acs_counts_slow(same, same, **kw)
+    acs_counts_slow(same, same, s)
     t_slow = time.perf_counter() - t0
     print("\nworst case: 50 x 50 words, one repeated word, sizes 1..50 (2,500 matches)")
     print(f"  mtpalette grid recurrence   {t_fast * 1e3:10.3f} ms")
@@ -65,7 +66,7 @@ def main() -> None:
     for i in range(k):
         c, r = enc[i].tolist(), enc[k + i].tolist()
         for a, b in ((c, r), (c, c), (r, r)):
-            acs_counts_slow(a, b, alpha=0.0, beta=0.0, kmax=4)
+            acs_counts_slow(a, b, AcsSettings(0.0, 0.0, kmax=4))
     slow_rate = k / (time.perf_counter() - t0)
 
     from rouge_score import rouge_scorer

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from rapidfuzz.distance import LCSseq
 
 from mtpalette.kernels.acs import (
+    AcsSettings,
     acs_counts,
     acs_pair,
     skip_ngram_counts,
@@ -34,15 +36,15 @@ def close(a, b):
 @settings(max_examples=150, deadline=None)
 @given(small, small, weights, weights, gaps)
 def test_fast_equals_definition(a, b, alpha, beta, gap):
-    kw = dict(alpha=alpha, beta=beta, kmax=7, gap=gap)
-    close(acs_pair(a, b, **kw), acs_counts_brute(a, b, **kw))
+    s = AcsSettings(alpha, beta, kmax=7, gap=gap)
+    close(acs_pair(a, b, s), acs_counts_brute(a, b, s))
 
 
 @settings(max_examples=150, deadline=None)
 @given(medium, medium, weights, weights, gaps, st.integers(1, 15))
 def test_fast_equals_paper_algorithm(a, b, alpha, beta, gap, kmax):
-    kw = dict(alpha=alpha, beta=beta, kmax=kmax, gap=gap)
-    close(acs_pair(a, b, **kw), acs_counts_slow(a, b, **kw))
+    s = AcsSettings(alpha, beta, kmax=kmax, gap=gap)
+    close(acs_pair(a, b, s), acs_counts_slow(a, b, s))
 
 
 @settings(max_examples=50, deadline=None)
@@ -54,11 +56,10 @@ def test_batched_pairs_equal_single_pairs(cases, alpha, beta):
     b_off = np.r_[0, np.cumsum([len(r) for r in b_rows])]
     flat = lambda rows: np.array([x for r in rows for x in r], dtype=np.int32)  # noqa: E731
     idx = np.arange(len(cases))[::-1]
-    out = acs_counts(
-        flat(a_rows), a_off, flat(b_rows), b_off, idx, idx, alpha=alpha, beta=beta, kmax=5
-    )
+    s = AcsSettings(alpha, beta, kmax=5)
+    out = acs_counts(flat(a_rows), a_off, flat(b_rows), b_off, idx, idx, s)
     for row, i in zip(out, idx, strict=True):
-        close(row, acs_pair(a_rows[i], b_rows[i], alpha=alpha, beta=beta, kmax=5))
+        close(row, acs_pair(a_rows[i], b_rows[i], s))
 
 
 def test_paper_counts_to_be_or_not_to_be():
@@ -71,7 +72,7 @@ def test_paper_counts_to_be_or_not_to_be():
 def test_paper_acs_example_and_lcs():
     x = [1, 2, 3, 4, 1, 2]  # to be or not to be
     y = [1, 5, 3, 4, 2]  # to exist or not be
-    counts = acs_pair(x, y, alpha=0, beta=0, kmax=6)
+    counts = acs_pair(x, y, AcsSettings(0, 0, kmax=6))
     # matches (to,1,1) (to,5,1) (be,2,5) (be,6,5) (or,3,3) (not,4,4); LCS "to or not be"
     assert counts[0] == 6 and counts[3] == 1 and counts[4] == 0
     assert int(np.flatnonzero(counts)[-1]) + 1 == LCSseq.similarity(x, y) == 4
@@ -87,13 +88,15 @@ def test_paper_weight_examples():
     # the pair R_0 / K_1: equal gaps, so delta = 1 and the match weighs e^(-3 alpha)
     r0 = [1, 2, 3, 4, 5, 6]
     k1 = [1, 2, 7, 8, 9, 6]
-    assert acs_pair(k1, r0, alpha=alpha, beta=5.0, kmax=3)[2] == pytest.approx(math.exp(-3 * alpha))
+    assert acs_pair(k1, r0, AcsSettings(alpha, 5.0, kmax=3))[2] == pytest.approx(
+        math.exp(-3 * alpha)
+    )
     assert step_weight(3, 3, alpha, 5.0) == pytest.approx(math.exp(-3 * alpha))
 
 
 def test_worst_case_fifty_repeated_words():
     same = [7] * 50
-    counts = acs_pair(same, same, alpha=0, beta=0, kmax=50)
+    counts = acs_pair(same, same, AcsSettings(0, 0, kmax=50))
     expected = np.array([math.comb(50, k) ** 2 for k in range(1, 51)], dtype=np.float64)
     np.testing.assert_allclose(counts, expected, rtol=1e-12)
 
@@ -108,7 +111,7 @@ def test_skip_bigram_counts_equal_rouge_s(perm_a, perm_b, length):
     )
     ca, cb = bigrams(a), bigrams(b)
     hits = sum(min(n, cb[g]) for g, n in ca.items())
-    assert acs_pair(a, b, alpha=0, beta=0, kmax=2)[1] == hits
+    assert acs_pair(a, b, AcsSettings(0, 0, kmax=2))[1] == hits
 
 
 def _encoded_pairs(real_pairs, n):
@@ -122,7 +125,7 @@ def test_large_alpha_counts_contiguous_ngrams(real_pairs):
     n-gram occurrences (on real sentences, repeated words included)."""
     for c, r in _encoded_pairs(real_pairs, 300):
         c, r = c.tolist(), r.tolist()
-        counts = acs_pair(c, r, alpha=60.0, beta=0.0, kmax=4)
+        counts = acs_pair(c, r, AcsSettings(60.0, 0.0, kmax=4))
         for k in range(1, 5):
             gc = Counter(tuple(c[i : i + k]) for i in range(len(c) - k + 1))
             gr = Counter(tuple(r[i : i + k]) for i in range(len(r) - k + 1))
@@ -131,7 +134,7 @@ def test_large_alpha_counts_contiguous_ngrams(real_pairs):
 
 def test_largest_size_is_lcs_on_real_pairs(real_pairs):
     for c, r in _encoded_pairs(real_pairs, 300):
-        counts = acs_pair(c, r, alpha=0.0, beta=0.0, kmax=max(len(c), len(r), 1))
+        counts = acs_pair(c, r, AcsSettings(0.0, 0.0, kmax=max(len(c), len(r), 1)))
         top = int(np.flatnonzero(counts)[-1]) + 1 if counts.any() else 0
         assert top == LCSseq.similarity(c.tolist(), r.tolist())
 
@@ -150,15 +153,15 @@ def tagged(draw, size):
 @settings(max_examples=150, deadline=None)
 @given(tagged(small), tagged(small), weights, weights, gaps, tag_weights)
 def test_tagged_fast_equals_definition(a, b, alpha, beta, gap, nw):
-    kw = dict(alpha=alpha, beta=beta, kmax=7, gap=gap, tags=(a[1], b[1]), weights=nw)
-    close(acs_pair(a[0], b[0], **kw), acs_counts_brute(a[0], b[0], **kw))
+    s, tags = AcsSettings(alpha, beta, kmax=7, gap=gap, weights=nw), (a[1], b[1])
+    close(acs_pair(a[0], b[0], s, tags), acs_counts_brute(a[0], b[0], s, tags))
 
 
 @settings(max_examples=100, deadline=None)
 @given(tagged(medium), tagged(medium), weights, weights, gaps, tag_weights, st.integers(1, 15))
 def test_tagged_fast_equals_paper_algorithm(a, b, alpha, beta, gap, nw, kmax):
-    kw = dict(alpha=alpha, beta=beta, kmax=kmax, gap=gap, tags=(a[1], b[1]), weights=nw)
-    close(acs_pair(a[0], b[0], **kw), acs_counts_slow(a[0], b[0], **kw))
+    s, tags = AcsSettings(alpha, beta, kmax=kmax, gap=gap, weights=nw), (a[1], b[1])
+    close(acs_pair(a[0], b[0], s, tags), acs_counts_slow(a[0], b[0], s, tags))
 
 
 def _tagged_real(real_pairs, n):
@@ -178,11 +181,11 @@ def test_tagged_special_cases_on_real_pairs(real_pairs):
     agree: the largest size with a count is the LCS under that match, alpha = beta = 0 size 2
     counts its common skip-bigrams, and a very large alpha counts contiguous chains only."""
     for (cw, ct), (rw, rt) in _tagged_real(real_pairs, 200):
-        kw = dict(alpha=0.7, beta=0.3, kmax=6)
-        plain = acs_pair(cw, rw, **kw)
-        np.testing.assert_array_equal(plain, acs_pair(cw, rw, tags=(ct, rt), weights=(0, 1), **kw))
+        s = AcsSettings(0.7, 0.3, kmax=6)
+        plain = acs_pair(cw, rw, s)
+        np.testing.assert_array_equal(plain, acs_pair(cw, rw, replace(s, weights=(0, 1)), (ct, rt)))
         np.testing.assert_array_equal(
-            plain, acs_pair(cw, rw, tags=(cw, rw), weights=(0.3, 0.2), **kw)
+            plain, acs_pair(cw, rw, replace(s, weights=(0.3, 0.2)), (cw, rw))
         )
         match = np.equal.outer(cw, rw) | np.equal.outer(ct, rt)
         m, n = match.shape
@@ -192,8 +195,8 @@ def test_tagged_special_cases_on_real_pairs(real_pairs):
                 lcs[i + 1, j + 1] = (
                     lcs[i, j] + 1 if match[i, j] else max(lcs[i, j + 1], lcs[i + 1, j])
                 )
-        kw = dict(tags=(ct, rt), weights=(1.0, 1.0))
-        counts = acs_pair(cw, rw, alpha=0, beta=0, kmax=max(m, n, 1), **kw)
+        both = AcsSettings(0, 0, kmax=max(m, n, 1), weights=(1.0, 1.0))
+        counts = acs_pair(cw, rw, both, (ct, rt))
         top = int(np.flatnonzero(counts)[-1]) + 1 if counts.any() else 0
         assert top == lcs[m, n]
         pairs = int(match.sum())
@@ -201,7 +204,7 @@ def test_tagged_special_cases_on_real_pairs(real_pairs):
             int(match[i + 1 :, j + 1 :].sum()) for i, j in zip(*np.nonzero(match), strict=True)
         )
         assert counts[0] == pairs and counts[1] == skip2
-        big = acs_pair(cw, rw, alpha=60.0, beta=0.0, kmax=3, **kw)
+        big = acs_pair(cw, rw, replace(both, alpha=60.0, kmax=3), (ct, rt))
         runs = [
             sum(
                 bool(match[i : i + k, j : j + k].diagonal().all())

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from mtpalette import sentence_scores
 from mtpalette.errors import UserInputError
-from mtpalette.kernels.acs import acs_pair
+from mtpalette.kernels.acs import AcsSettings, acs_pair
 from mtpalette.metrics.blanc import Blanc, BlancParams
 from mtpalette.metrics.registry import parse_spec
 from mtpalette.metrics.scoring import TextPairs, compute_stats
@@ -27,14 +27,13 @@ def _stats(spec, hyps, refs):
 
 def _slow_prf(hyp, refs, p: BlancParams):
     """P, R, F written from the definition in the module docstring, one pair at a time."""
-    kw = dict(alpha=p.alpha, beta=p.beta, gap=p.gap)
     h = [ord(w) for w in hyp.split()]
     best_p = best_r = 0.0
     for ref in refs:
         r = [ord(w) for w in ref.split()]
         K = p.n or max(len(h), len(r))
-        common = acs_pair(h, r, kmax=K, **kw)
-        cc, rr = acs_pair(h, h, kmax=K, **kw), acs_pair(r, r, kmax=K, **kw)
+        s = AcsSettings(p.alpha, p.beta, kmax=K, gap=p.gap)
+        common, cc, rr = acs_pair(h, r, s), acs_pair(h, h, s), acs_pair(r, r, s)
         w = [math.exp(p.gamma * k) for k in range(K)]
         num_p = sum(w[k] * min(common[k] / cc[k], 1) for k in range(K) if cc[k] > 0)
         num_r = sum(w[k] * min(common[k] / rr[k], 1) for k in range(K) if rr[k] > 0)

@@ -62,6 +62,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -108,6 +109,34 @@ def node_weights(lw: float | None, lt: float) -> tuple[float, float]:
     return (0.0 if lw is None or math.isinf(lw) else math.exp(-lw)), math.exp(-lt)
 
 
+@dataclass(frozen=True)
+class AcsSettings:
+    """What the counts of a pair depend on besides its words: the gap decay ``alpha``, the gap
+    difference ``beta``, the largest chain size ``kmax``, the ``gap`` mode, and with POS tags
+    the weights ``(tag_only, word_only)`` of a matched position (:func:`node_weights`).
+
+    Examples
+    --------
+    >>> s = AcsSettings(alpha=1.0, beta=0.5, kmax=3, gap="cand")
+    >>> [round(x, 4) for x in s.factors()]
+    [0.3679, 0.2231, 0.6065]
+    """
+
+    alpha: float
+    beta: float
+    kmax: int
+    gap: str = "max"
+    weights: tuple[float, float] = (0.0, 1.0)
+
+    def factors(self) -> tuple[float, float, float]:
+        """:func:`step_factors` of these settings (checked)."""
+        return step_factors(self.alpha, self.beta, self.gap)
+
+    def step(self, g_a: int, g_b: int) -> float:
+        """:func:`step_weight` of one step with these settings."""
+        return step_weight(g_a, g_b, self.alpha, self.beta, self.gap)
+
+
 def node_weight(w_a: int, w_b: int, t_a: int, t_b: int, weights: tuple[float, float]) -> float:
     """The weight of matching a position with words ``w_a, w_b`` and tags ``t_a, t_b``.
 
@@ -150,19 +179,14 @@ def acs_counts(
     b_off: np.ndarray,
     pa: np.ndarray,
     pb: np.ndarray,
-    *,
-    alpha: float,
-    beta: float,
-    kmax: int,
-    gap: str = "max",
+    settings: AcsSettings,
     tags: tuple[np.ndarray, np.ndarray] | None = None,
-    weights: tuple[float, float] = (0.0, 1.0),
 ) -> np.ndarray:
     """``(P, kmax)`` weighted common skip-k-gram counts of rows ``pa[p]`` of ``a`` (the
     candidate side) and ``pb[p]`` of ``b`` (ragged arrays: ids and offsets).
 
     ``tags``: the POS tag ids of ``a`` and of ``b``, aligned with ``a_ids`` and ``b_ids``;
-    then the matches are weighted by ``weights = (tag_only, word_only)``
+    then the matches are weighted by ``settings.weights = (tag_only, word_only)``
     (:func:`node_weights`). The fast kernel is ``mtpalette._core.acs_counts`` (Rust).
 
     Examples
@@ -171,7 +195,7 @@ def acs_counts(
     >>> y = np.array([1, 5, 3, 4, 2], dtype=np.int32)     # to exist or not be
     >>> off = lambda t: np.array([0, len(t)])
     >>> one = np.zeros(1, dtype=np.int64)
-    >>> acs_counts(x, off(x), y, off(y), one, one, alpha=0, beta=0, kmax=5).tolist()
+    >>> acs_counts(x, off(x), y, off(y), one, one, AcsSettings(0, 0, kmax=5)).tolist()
     [[6.0, 8.0, 4.0, 1.0, 0.0]]
     """
     return _core.acs_counts(
@@ -181,32 +205,27 @@ def acs_counts(
         idx64(b_off),
         idx64(pa),
         idx64(pb),
-        step_factors(alpha, beta, gap),
-        int(kmax),
-        None if tags is None else (*(ids32(t) for t in tags), tuple(map(float, weights))),
+        settings.factors(),
+        int(settings.kmax),
+        None if tags is None else (*(ids32(t) for t in tags), tuple(map(float, settings.weights))),
     )
 
 
 def acs_pair(
     a: Sequence[int],
     b: Sequence[int],
-    *,
-    alpha: float,
-    beta: float,
-    kmax: int,
-    gap: str = "max",
+    settings: AcsSettings,
     tags: tuple[Sequence[int], Sequence[int]] | None = None,
-    weights: tuple[float, float] = (0.0, 1.0),
 ) -> np.ndarray:
     """:func:`acs_counts` of one pair of id sequences (convenience for tests and examples).
 
     Examples
     --------
     >>> # "the cat sat" / "a dog sat", tags DET NOUN VERB in both: tag-only matches weigh 0.5
-    >>> acs_pair([1, 2, 3], [4, 5, 3], alpha=0, beta=0, kmax=3).tolist()
+    >>> acs_pair([1, 2, 3], [4, 5, 3], AcsSettings(0, 0, kmax=3)).tolist()
     [1.0, 0.0, 0.0]
-    >>> acs_pair([1, 2, 3], [4, 5, 3], alpha=0, beta=0, kmax=3, tags=([7, 8, 9], [7, 8, 9]),
-    ...          weights=(0.5, 1.0)).tolist()
+    >>> tagged = AcsSettings(0, 0, kmax=3, weights=(0.5, 1.0))
+    >>> acs_pair([1, 2, 3], [4, 5, 3], tagged, tags=([7, 8, 9], [7, 8, 9])).tolist()
     [2.0, 1.25, 0.25]
     """
     x = np.asarray(a, dtype=np.int64)
@@ -219,12 +238,8 @@ def acs_pair(
         np.array([0, len(y)]),
         zero,
         zero,
-        alpha=alpha,
-        beta=beta,
-        kmax=kmax,
-        gap=gap,
+        settings,
         tags=None if tags is None else (np.asarray(tags[0]), np.asarray(tags[1])),
-        weights=weights,
     )[0]
 
 
@@ -240,4 +255,4 @@ def skip_ngram_counts(tokens: Sequence[int], *, alpha: float, kmax: int) -> np.n
     [6.0, 15.0, 20.0, 15.0, 6.0, 1.0]
     """
     ids = np.arange(len(tokens))
-    return acs_pair(ids, ids, alpha=alpha, beta=0.0, kmax=kmax)
+    return acs_pair(ids, ids, AcsSettings(alpha, 0.0, kmax))

@@ -61,7 +61,7 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import read_json
-from mtpalette.kernels.acs import GAP_MODES, acs_counts, node_weights
+from mtpalette.kernels.acs import GAP_MODES, AcsSettings, acs_counts, node_weights
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.domains import Choice, Integer, Real, Text
 from mtpalette.metrics.registry import register
@@ -236,26 +236,17 @@ class BlancCounts:
     present: np.ndarray
 
     @classmethod
-    def compute(
-        cls,
-        pairs: Pairs,
-        *,
-        alpha: float,
-        beta: float,
-        gap: str,
-        kmax: int,
-        tags: Pairs | None = None,
-        weights: tuple[float, float] = (0.0, 1.0),
-    ) -> BlancCounts:
-        """Counts of ``pairs``; with ``tags`` (the same sentences as POS tags, token for
-        token), the matches weighted by ``weights = (tag_only, word_only)``."""
+    def compute(cls, pairs: Pairs, settings: AcsSettings, tags: Pairs | None = None) -> BlancCounts:
+        """Counts of ``pairs`` (``settings.kmax`` 0: up to the longest sentence, at most
+        ``MAX_SIZE``); with ``tags`` (the same sentences as POS tags, token for token), the
+        matches weighted by ``settings.weights = (tag_only, word_only)``."""
         P, R, S = len(pairs), pairs.n_refs, pairs.n_segments
         hyp, refs = pairs.hyp, pairs.refs
         present = pairs.present()
-        if kmax == 0:
+        if settings.kmax == 0:
             longest = max(int(hyp.lengths().max(initial=0)), int(refs.lengths().max(initial=0)))
-            kmax = max(1, min(longest, MAX_SIZE))
-        kw: dict[str, Any] = dict(alpha=alpha, beta=beta, kmax=kmax, gap=gap)
+            settings = replace(settings, kmax=max(1, min(longest, MAX_SIZE)))
+        kmax = settings.kmax
         hyp_tags = ref_tags = None
         if tags is not None:
             same = np.array_equal(tags.hyp.offsets, hyp.offsets) and np.array_equal(
@@ -264,13 +255,12 @@ class BlancCounts:
             if not same:
                 raise ValueError("the POS tags are not aligned with the words, token for token")
             hyp_tags, ref_tags = tags.hyp.ids, tags.refs.ids
-            kw["weights"] = weights
         p_idx, k_idx = np.nonzero(present)
         ref_rows = k_idx * S + pairs.seg[p_idx]
         common = np.zeros((P, R, kmax))
 
-        def with_tags(a, b) -> dict[str, Any]:
-            return kw if tags is None else {**kw, "tags": (a, b)}
+        def with_tags(a, b) -> tuple[np.ndarray, np.ndarray] | None:
+            return None if tags is None else (a, b)
 
         common[p_idx, k_idx] = acs_counts(
             hyp.ids,
@@ -279,7 +269,8 @@ class BlancCounts:
             refs.offsets,
             p_idx,
             ref_rows,
-            **with_tags(hyp_tags, ref_tags),
+            settings,
+            with_tags(hyp_tags, ref_tags),
         )
         all_hyp = np.arange(P)
         cand_self = acs_counts(
@@ -289,7 +280,8 @@ class BlancCounts:
             hyp.offsets,
             all_hyp,
             all_hyp,
-            **with_tags(hyp_tags, hyp_tags),
+            settings,
+            with_tags(hyp_tags, hyp_tags),
         )
         rows = np.flatnonzero(pairs.ref_mask.reshape(-1))
         ref_self_rows = np.zeros((R * S, kmax))
@@ -300,7 +292,8 @@ class BlancCounts:
             refs.offsets,
             rows,
             rows,
-            **with_tags(ref_tags, ref_tags),
+            settings,
+            with_tags(ref_tags, ref_tags),
         )
         ref_self = ref_self_rows.reshape(R, S, kmax)[:, pairs.seg].transpose(1, 0, 2)
         return cls(common, cand_self, ref_self, present)
@@ -437,14 +430,14 @@ class Blanc(Metric):
         for (alpha, beta, gap, weights), members in by_counts.items():
             sizes = [m.blanc.n for m in members]
             kmax = 0 if 0 in sizes else max(sizes)
-            kw = dict(alpha=alpha, beta=beta, gap=gap, kmax=kmax)
+            plain = AcsSettings(alpha, beta, kmax, gap)
             if weights is None:
-                counts = BlancCounts.compute(pairs, **kw)
+                counts = BlancCounts.compute(pairs, plain)
             else:
-                counts = BlancCounts.compute(pairs, tags=extra[0], weights=weights, **kw)
+                counts = BlancCounts.compute(pairs, replace(plain, weights=weights), extra[0])
             tags = None
             if extra and any(m.blanc.posmix for m in members):
-                tags = BlancCounts.compute(extra[0], **kw)
+                tags = BlancCounts.compute(extra[0], plain)
             for m in members:
                 out[id(m)] = counts.prf(m.blanc)
                 if m.blanc.posmix and tags is not None:

@@ -37,6 +37,7 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import write_json
+from mtpalette.kernels.acs import AcsSettings
 from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.correlation import SegmentData, require_varied
 from mtpalette.metaeval.orange import Comparisons, orange_score, segment_ranks
@@ -73,14 +74,14 @@ class _CountCache:
         weights = params.weights if params is not None and params.tagged else None
         key = (round(alpha, 12), round(beta, 12), weights)
         if key not in self._cache:
-            kw = dict(alpha=alpha, beta=beta, gap=self.gap, kmax=self.n)
+            settings = AcsSettings(alpha, beta, self.n, self.gap)
             if weights is None:
-                self._cache[key] = BlancCounts.compute(self.pairs, **kw)
+                self._cache[key] = BlancCounts.compute(self.pairs, settings)
             else:
                 if self.tags is None:
                     raise ValueError("POS weights inside the matches need the tagged pairs")
                 self._cache[key] = BlancCounts.compute(
-                    self.pairs, tags=self.tags, weights=weights, **kw
+                    self.pairs, replace(settings, weights=weights), self.tags
                 )
         return self._cache[key]
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mtpalette.kernels.acs import node_weight, step_weight
+from mtpalette.kernels.acs import AcsSettings, node_weight
 
 
 def _node_table(a, b, tags, weights) -> list[list[float]]:
@@ -26,13 +26,8 @@ def _node_table(a, b, tags, weights) -> list[list[float]]:
 def acs_counts_slow(
     a: Sequence[int],
     b: Sequence[int],
-    *,
-    alpha: float,
-    beta: float,
-    kmax: int,
-    gap: str = "max",
+    settings: AcsSettings,
     tags: tuple[Sequence[int], Sequence[int]] | None = None,
-    weights: tuple[float, float] = (0.0, 1.0),
 ) -> np.ndarray:
     """The paper's ACS (section 2.3), step by step: the slow twin of :func:`acs_counts`.
 
@@ -43,14 +38,14 @@ def acs_counts_slow(
     3. counts are propagated from the nodes of depth 1 upwards, ``v_M[i] += S(E) * v_N[i-1]``,
        and ``W_k`` is the sum of ``v_N[k]`` over the nodes (eq. 10).
     """
-    node = _node_table(a, b, tags, weights)
+    node = _node_table(a, b, tags, settings.weights)
     nodes = [(x, y) for x in range(len(a)) for y in range(len(b)) if node[x][y] != 0]
     edges: dict[int, list[tuple[int, float]]] = {i: [] for i in range(len(nodes))}
     preds: dict[int, list[int]] = {i: [] for i in range(len(nodes))}
     for i, (x1, y1) in enumerate(nodes):
         for j, (x2, y2) in enumerate(nodes):
             if x1 < x2 and y1 < y2:
-                s = step_weight(x2 - x1 - 1, y2 - y1 - 1, alpha, beta, gap) * node[x2][y2]
+                s = settings.step(x2 - x1 - 1, y2 - y1 - 1) * node[x2][y2]
                 edges[i].append((j, s))
                 preds[j].append(i)
     depth: dict[int, int] = {}
@@ -62,31 +57,26 @@ def acs_counts_slow(
 
     for i in range(len(nodes)):
         node_depth(i)
-    v = np.zeros((len(nodes), kmax + 1))
+    v = np.zeros((len(nodes), settings.kmax + 1))
     v[:, 1] = [node[x][y] for x, y in nodes]
     for i in sorted(range(len(nodes)), key=depth.__getitem__):
         for j, s in edges[i]:
-            for size in range(2, kmax + 1):
+            for size in range(2, settings.kmax + 1):
                 v[j, size] += s * v[i, size - 1]
-    return v[:, 1:].sum(axis=0) if nodes else np.zeros(kmax)
+    return v[:, 1:].sum(axis=0) if nodes else np.zeros(settings.kmax)
 
 
 def acs_counts_brute(
     a: Sequence[int],
     b: Sequence[int],
-    *,
-    alpha: float,
-    beta: float,
-    kmax: int,
-    gap: str = "max",
+    settings: AcsSettings,
     tags: tuple[Sequence[int], Sequence[int]] | None = None,
-    weights: tuple[float, float] = (0.0, 1.0),
 ) -> np.ndarray:
     """Every skip-k-gram of ``a`` against every one of ``b``: the definition, exponential
     (with ``tags``, each matched position weighted by :func:`node_weight`)."""
-    node = _node_table(a, b, tags, weights)
-    out = np.zeros(kmax)
-    for k in range(1, kmax + 1):
+    node = _node_table(a, b, tags, settings.weights)
+    out = np.zeros(settings.kmax)
+    for k in range(1, settings.kmax + 1):
         for xs in itertools.combinations(range(len(a)), k):
             for ys in itertools.combinations(range(len(b)), k):
                 w = math.prod(node[x][y] for x, y in zip(xs, ys, strict=True))
@@ -94,6 +84,6 @@ def acs_counts_brute(
                     for t in range(k - 1):
                         g_a = xs[t + 1] - xs[t] - 1
                         g_b = ys[t + 1] - ys[t] - 1
-                        w *= step_weight(g_a, g_b, alpha, beta, gap)
+                        w *= settings.step(g_a, g_b)
                     out[k - 1] += w
     return out
