@@ -133,7 +133,7 @@ def evaluate(lp_tasks, specs, labels, args) -> tuple[list[str], dict]:
 def main(argv=None) -> int:
     from mtpalette.io.judgments import read_wmt17_testset
     from mtpalette.io.runfile import Run, atomic_writer
-    from mtpalette.train.rose import FeatureExtractor, fit_ranking, fit_regression
+    from mtpalette.train.rose import FeatureExtractor, SvmSettings, fit_ranking, fit_regression
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out-dir", type=Path, required=True)
@@ -157,8 +157,7 @@ def main(argv=None) -> int:
             np.vstack(Xb),
             np.vstack(Xw),
             ex,
-            C=args.C,
-            seed=args.seed,
+            SvmSettings(C=args.C, seed=args.seed),
             info={"trained_on": f"WMT12 relative rankings {', '.join(lps)}"},
         )
         path = out / f"rose-{name}.json"
@@ -178,8 +177,7 @@ def main(argv=None) -> int:
             np.vstack(Xs),
             np.concatenate(ys),
             ex,
-            C=args.C,
-            seed=args.seed,
+            SvmSettings(C=args.C, seed=args.seed),
             info={"trained_on": "WMT17 segment DA, 7 into-English pairs"},
         )
         path = out / f"rose-{name}.json"

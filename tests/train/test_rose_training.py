@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -215,33 +216,38 @@ def test_train_rose_on_wmt12_rankings(tmp_path):
 
 
 def test_cv_folds_keep_segments_whole_and_are_seeded():
-    from mtpalette.train.rose_search import _folds
+    from mtpalette.train.rose_search import CrossValidation
 
     groups = np.repeat(np.arange(40), 5)  # 40 segments of 5 translations
-    splits = _folds(groups, 5, seed=3)
+    splits = CrossValidation(groups, 5, seed=3).splits()
     assert len(splits) == 5
     seen = np.zeros(len(groups), dtype=int)
     for tr, te in splits:
         assert not set(groups[tr]) & set(groups[te])  # a segment never on both sides
         seen[te] += 1
     assert (seen == 1).all()  # every row tested once
-    again = _folds(groups, 5, seed=3)
-    other = _folds(groups, 5, seed=4)
+    again = CrossValidation(groups, 5, seed=3).splits()
+    other = CrossValidation(groups, 5, seed=4).splits()
     assert all(np.array_equal(a[1], b[1]) for a, b in zip(splits, again, strict=True))
     assert not all(np.array_equal(a[1], b[1]) for a, b in zip(splits, other, strict=True))
     with pytest.raises(UserInputError, match="a segment per fold"):
-        _folds(np.arange(3), 5, seed=0)
+        CrossValidation(np.arange(3), 5, seed=0).splits()
 
 
 def test_cv_search_scores_every_setting_and_picks_the_best():
-    from mtpalette.train.rose_search import REG_GRID, search_ranking, search_regression
+    from mtpalette.train.rose_search import (
+        REG_GRID,
+        CrossValidation,
+        search_ranking,
+        search_regression,
+    )
 
     # y depends on feature 0 through a noisy, zero-inflated penalty, as MQM: most rows 0
     rng = np.random.default_rng(1)
     X = rng.standard_normal((400, N))
     y = np.where(X[:, 0] > 0.3, -5.0 * (X[:, 0] - 0.3) + rng.standard_normal(400), 0.0)
-    groups = np.arange(400) // 8
-    res = search_regression(X, y, groups, EX, SvmSettings(), folds=4, seed=0)
+    cv = CrossValidation(groups=np.arange(400) // 8, folds=4, seed=0)
+    res = search_regression(X, y, EX, SvmSettings(), cv)
     assert len(res.table) == len(REG_GRID["C"]) * len(REG_GRID["epsilon"])
     best = max(res.table, key=lambda r: r["mean"])
     assert (res.settings.C, res.settings.epsilon) == (
@@ -252,18 +258,18 @@ def test_cv_search_scores_every_setting_and_picks_the_best():
     info = res.to_info()["cv"]
     assert info["grouped_by"] == "segment" and info["chosen"] == best["params"]
     # parameters given by hand are not searched; all given: no search at all
-    only_eps = search_regression(X, y, groups, EX, SvmSettings(C=0.5), fixed=["C"], folds=4)
+    only_eps = search_regression(X, y, EX, SvmSettings(C=0.5), replace(cv, fixed=["C"]))
     assert [r["params"] for r in only_eps.table] == [{"epsilon": e} for e in REG_GRID["epsilon"]]
     assert only_eps.settings.C == 0.5
-    fixed = ["C", "epsilon"]
-    assert search_regression(X, y, groups, EX, SvmSettings(), fixed=fixed, folds=4) is None
+    all_fixed = replace(cv, fixed=["C", "epsilon"])
+    assert search_regression(X, y, EX, SvmSettings(), all_fixed) is None
     # ranking: pairs within segments, scored by the WMT12 tau on the held-out pairs
     b = np.arange(0, 400, 2)
     w = b + 1
     swap = y[b] < y[w]
     b, w = np.where(swap, w, b), np.where(swap, b, w)
     keep = y[b] != y[w]
-    rank = search_ranking(X, b[keep], w[keep], groups, EX, SvmSettings(), folds=4)
+    rank = search_ranking(X, (b[keep], w[keep]), EX, SvmSettings(), cv)
     assert rank.statistic == "wmt12-kendall" and [r["params"] for r in rank.table][0] == {
         "C": 0.001
     }

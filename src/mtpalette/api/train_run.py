@@ -37,7 +37,12 @@ from mtpalette.train.rose import (
     fit_regression,
 )
 from mtpalette.train.rose_data import pairs_in, preference_pairs, rankings_task, rated_features
-from mtpalette.train.rose_search import grid, search_ranking, search_regression
+from mtpalette.train.rose_search import (
+    CrossValidation,
+    grid,
+    search_ranking,
+    search_regression,
+)
 from mtpalette.train.split import holdout_split
 
 
@@ -357,16 +362,16 @@ def run_train_rose(run: RoseTrainRun, feedback: Feedback = SILENT) -> RoseTrainR
         params = " ".join(f"{k}={v:.4g}" for k, v in row["params"].items())
         feedback.note(f"  {params}: {row['mean']:.4f} ± {row['sd']:.4f}")
 
-    search = dict(fixed=run.fixed(), folds=run.folds, seed=run.seed, on_setting=show)
+    cv = CrossValidation(item, run.folds, run.seed, run.fixed(), show)
     if run.objective == "rank":
         b, w = preference_pairs(y, item) if prefs is None else pairs_in(train, prefs)
         if not len(b):
             raise UserInputError("no pair of translations of one segment with different scores")
     feedback.note(f"choosing {searched(run)} by {run.folds}-fold CV")
     if run.objective == "reg":
-        found = search_regression(X, y, item, ex, settings, **search)
+        found = search_regression(X, y, ex, settings, cv)
     else:
-        found = search_ranking(X, b, w, item, ex, settings, **search)
+        found = search_ranking(X, (b, w), ex, settings, cv)
     if found is not None:
         settings = found.settings
         info.update(found.to_info())

@@ -117,16 +117,9 @@ class SvmSettings:
         return self.loss != "squared" and n <= EXACT_LIMIT[kind]
 
 
-def _resolved(
-    settings: SvmSettings | None, kind: str, C: float | None, seed: int | None
-) -> SvmSettings:
-    """``settings`` (default :class:`SvmSettings`) with ``C`` and ``seed`` where given, checked
-    for ROSE-``kind``."""
-    from dataclasses import replace
-
-    s = settings or SvmSettings()
-    s = replace(s, C=s.C if C is None else C, seed=s.seed if seed is None else seed)
-    return s.checked(kind)
+def _checked(settings: SvmSettings | None, kind: str) -> SvmSettings:
+    """``settings`` (default :class:`SvmSettings`) checked for ROSE-``kind``."""
+    return (settings or SvmSettings()).checked(kind)
 
 
 def _nystroem(Z: np.ndarray, kernel: str, kp: dict[str, Any], components: int, seed: int):
@@ -155,10 +148,7 @@ def fit_regression(
     X: np.ndarray,
     y: np.ndarray,
     extractor: FeatureExtractor,
-    *,
     settings: SvmSettings | None = None,
-    C: float | None = None,
-    seed: int | None = None,
     info: dict[str, Any] | None = None,
 ) -> RoseModel:
     """ROSE-reg: support vector regression of the human scores on the standardised features
@@ -170,7 +160,7 @@ def fit_regression(
     times the standard deviation, plus the mean), so the model scores on the human scale.
     The model's ``info["targets"]`` records this and the two numbers.
     """
-    s = _resolved(settings, "reg", C, seed)
+    s = _checked(settings, "reg")
     X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
     if len(y) < 2 or np.ptp(y) == 0:
         raise UserInputError("ROSE-reg needs at least two different human scores")
@@ -251,10 +241,7 @@ def fit_ranking(
     X_better: np.ndarray,
     X_worse: np.ndarray,
     extractor: FeatureExtractor,
-    *,
     settings: SvmSettings | None = None,
-    C: float | None = None,
-    seed: int | None = None,
     info: dict[str, Any] | None = None,
 ) -> RoseModel:
     """ROSE-rank: a ranking SVM on better-minus-worse differences (no intercept; hinge loss by
@@ -267,7 +254,7 @@ def fit_ranking(
     """
     from sklearn.svm import SVC, LinearSVC
 
-    s = _resolved(settings, "rank", C, seed)
+    s = _checked(settings, "rank")
     Xb, Xw = np.asarray(X_better, dtype=float), np.asarray(X_worse, dtype=float)
     if not len(Xb):
         raise UserInputError("ROSE-rank needs at least one preference pair")

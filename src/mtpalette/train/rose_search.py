@@ -101,38 +101,46 @@ def grid(
     return [dict(zip(axes, combo, strict=True)) for combo in itertools.product(*axes.values())]
 
 
-def _folds(groups: np.ndarray, folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Train/test row indices of ``folds`` folds, whole groups on one side, seeded."""
-    from sklearn.model_selection import GroupKFold
+@dataclass(frozen=True)
+class CrossValidation:
+    """How the settings are chosen: ``folds`` folds of the rows, grouped by ``groups`` (the
+    segment of each row, so that a segment's translations stay on one side) and shuffled with
+    ``seed``; the parameters in ``fixed`` are not searched; ``on_setting`` is called with the
+    row of each setting as it is scored."""
 
-    n_groups = len(np.unique(groups))
-    if folds < 2 or n_groups < folds:
-        raise UserInputError(
-            f"cross-validation needs at least 2 folds and a segment per fold "
-            f"({folds} folds, {n_groups} segments)"
-        )
-    splitter = GroupKFold(n_splits=folds, shuffle=True, random_state=seed)
-    return list(splitter.split(np.zeros(len(groups)), groups=groups))
+    groups: np.ndarray
+    folds: int = 5
+    seed: int = 0
+    fixed: Iterable[str] = ()
+    on_setting: Callable[[dict[str, Any]], None] | None = None
+
+    def splits(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Train/test row indices of the folds, whole groups on one side."""
+        from sklearn.model_selection import GroupKFold
+
+        n_groups = len(np.unique(self.groups))
+        if self.folds < 2 or n_groups < self.folds:
+            raise UserInputError(
+                f"cross-validation needs at least 2 folds and a segment per fold "
+                f"({self.folds} folds, {n_groups} segments)"
+            )
+        splitter = GroupKFold(n_splits=self.folds, shuffle=True, random_state=self.seed)
+        return list(splitter.split(np.zeros(len(self.groups)), groups=self.groups))
 
 
 def _search(
     kind: str,
     n_features: int,
-    groups: np.ndarray,
     settings: SvmSettings,
     fit_and_score: Callable[[SvmSettings, np.ndarray, np.ndarray], float],
-    *,
-    fixed: Iterable[str],
-    folds: int,
-    seed: int,
+    cv: CrossValidation,
     statistic: str,
-    on_setting: Callable[[dict[str, Any]], None] | None,
 ) -> SearchResult | None:
     """Every setting of :func:`grid` scored on every fold; None when nothing is searched."""
-    candidates = grid(settings, kind, n_features, fixed)
+    candidates = grid(settings, kind, n_features, cv.fixed)
     if candidates == [{}]:
         return None
-    splits = _folds(groups, folds, seed)
+    splits = cv.splits()
     table = []
     for params in candidates:
         s = replace(settings, **params)
@@ -144,26 +152,21 @@ def _search(
             "folds": [float(x) for x in scores],
         }
         table.append(row)
-        if on_setting is not None:
-            on_setting(row)
+        if cv.on_setting is not None:
+            cv.on_setting(row)
     means = np.array([row["mean"] for row in table])
     if np.isnan(means).all():
         raise UserInputError("no setting gave a correlation on the held-out folds")
     best = table[int(np.nanargmax(means))]["params"]
-    return SearchResult(replace(settings, **best), table, len(splits), seed, statistic)
+    return SearchResult(replace(settings, **best), table, len(splits), cv.seed, statistic)
 
 
 def search_regression(
     X: np.ndarray,
     y: np.ndarray,
-    groups: np.ndarray,
     extractor: FeatureExtractor,
     settings: SvmSettings,
-    *,
-    fixed: Iterable[str] = (),
-    folds: int = 5,
-    seed: int = 0,
-    on_setting: Callable[[dict[str, Any]], None] | None = None,
+    cv: CrossValidation,
 ) -> SearchResult | None:
     """Cross-validated Pearson of ROSE-reg for each setting of :func:`grid`; None when every
     searched parameter is fixed.
@@ -174,11 +177,12 @@ def search_regression(
     >>> X = rng.standard_normal((120, 30))
     >>> y = X[:, 0] + 0.5 * rng.standard_normal(120)
     >>> ex = FeatureExtractor()
-    >>> res = search_regression(X, y, np.arange(120) // 4, ex, SvmSettings(), folds=3)
+    >>> cv = CrossValidation(groups=np.arange(120) // 4, folds=3)
+    >>> res = search_regression(X, y, ex, SvmSettings(), cv)
     >>> len(res.table), res.statistic, res.table[-1]["mean"] > 0.5
     (12, 'pearson', True)
     """
-    X, y, groups = np.asarray(X, float), np.asarray(y, float), np.asarray(groups)
+    X, y = np.asarray(X, float), np.asarray(y, float)
 
     def fit_and_score(s: SvmSettings, tr: np.ndarray, te: np.ndarray) -> float:
         if np.ptp(y[tr]) == 0:
@@ -186,33 +190,25 @@ def search_regression(
         model: RoseModel = fit_regression(X[tr], y[tr], extractor, settings=s)
         return pearson(y[te], model.score(X[te]))
 
-    search = dict(fixed=fixed, folds=folds, seed=seed, on_setting=on_setting)
-    return _search(
-        "reg", X.shape[1], groups, settings, fit_and_score, statistic="pearson", **search
-    )
+    return _search("reg", X.shape[1], settings, fit_and_score, cv, "pearson")
 
 
 def search_ranking(
     X: np.ndarray,
-    better: np.ndarray,
-    worse: np.ndarray,
-    groups: np.ndarray,
+    pairs: tuple[np.ndarray, np.ndarray],
     extractor: FeatureExtractor,
     settings: SvmSettings,
-    *,
-    fixed: Iterable[str] = (),
-    folds: int = 5,
-    seed: int = 0,
-    on_setting: Callable[[dict[str, Any]], None] | None = None,
+    cv: CrossValidation,
 ) -> SearchResult | None:
     """Cross-validated WMT12 Kendall tau of ROSE-rank for each setting of :func:`grid`.
 
-    ``X`` holds one row per translation, ``groups`` its segment, and ``better``/``worse``
-    index the preference pairs (both translations of a pair belong to one segment, so a pair
-    is on the side of its segment). None when every searched parameter is fixed.
+    ``X`` holds one row per translation, ``cv.groups`` its segment, and ``pairs`` =
+    ``(better, worse)`` index the preference pairs (both translations of a pair belong to one
+    segment, so a pair is on the side of its segment). None when every searched parameter is
+    fixed.
     """
-    X, groups = np.asarray(X, float), np.asarray(groups)
-    better, worse = np.asarray(better), np.asarray(worse)
+    X, groups = np.asarray(X, float), np.asarray(cv.groups)
+    better, worse = (np.asarray(side) for side in pairs)
     if np.any(groups[better] != groups[worse]):
         raise UserInputError("a preference pair spans two segments")
 
@@ -227,7 +223,4 @@ def search_ranking(
         scores = model.score(X)
         return rr_kendall(scores[better[test_pairs]], scores[worse[test_pairs]])
 
-    search = dict(fixed=fixed, folds=folds, seed=seed, on_setting=on_setting)
-    return _search(
-        "rank", X.shape[1], groups, settings, fit_and_score, statistic="wmt12-kendall", **search
-    )
+    return _search("rank", X.shape[1], settings, fit_and_score, cv, "wmt12-kendall")
