@@ -70,6 +70,40 @@ def test_correlate_equals_the_command(tmp_path):
         assert rec["cluster"] == want["cluster"]
 
 
+def test_correlate_scores_once_for_every_table(monkeypatch):
+    """Several levels and statistics from Python: the metrics are scored once (the length
+    baselines once more) and every table is the one a single call gives."""
+    import mtpalette.api.correlation_run as correlation_run
+
+    data, _, _ = load_task(bundled="zhen")
+    data = data.select_items(range(60))
+    human = {s: data.human[i].tolist() for i, s in enumerate(data.systems)}
+    systems = {s: data.hyps[i] for i, s in enumerate(data.systems)}
+    calls = []
+    real = correlation_run.score_segments
+    monkeypatch.setattr(
+        correlation_run, "score_segments", lambda d, m: calls.append(len(m)) or real(d, m)
+    )
+    kw = dict(n_resamples=0, test="none")
+    result = mtpalette.correlate(
+        systems, data.refs, human, ["bleu", "chrf"], level=["segment", "system"],
+        statistic=["pearson", "kendall"], **kw,
+    )  # fmt: skip
+    assert calls == [2, 3]  # the two metrics, then the three length baselines
+    assert [(t.level, t.statistic) for t in result.tables] == [
+        ("segment", "pearson"), ("segment", "kendall-b"),
+        ("system", "pearson"), ("system", "kendall-b"),
+    ]  # fmt: skip
+    one = mtpalette.correlate(
+        systems, data.refs, human, ["bleu", "chrf"], level="system", statistic="kendall", **kw
+    )
+    assert [r.value for r in result.tables[3].rows] == [r.value for r in one.rows]
+    segment = result.tables[0].rows
+    assert sorted(r.metric for r in segment if not r.baseline) == ["bleu", "chrf"]
+    assert sum(r.baseline for r in segment) == 3
+    assert not any(r.baseline for r in result.tables[2].rows)
+
+
 def test_audit_and_nbest_lists(ted_zhen):
     systems, refs = ted_zhen
     names = sorted(systems)[:4]

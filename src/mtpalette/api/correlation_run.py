@@ -25,7 +25,7 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,25 +144,18 @@ def correlate(
     >>> list(r.to_pandas().columns[:4])
     ['level', 'statistic', 'grouping', 'metric']
     """
-    kw = dict(grouping=grouping, n_resamples=n_resamples, confidence=confidence, seed=seed)
-    kw |= dict(test=test, n_permutations=n_permutations, alpha=alpha, tokenize=tokenize)
-    kw |= dict(lowercase=lowercase, baselines=baselines)
     levels, statistics = split_list(level), split_list(statistic)
-    if (
-        len(levels) == 1
-        and len(statistics) == 1
-        and isinstance(level, str)
-        and isinstance(statistic, str)
-        and "," not in level + statistic
-    ):
-        return _correlate(systems, refs, human, metrics, level=level, statistic=statistic, **kw)
+    single = isinstance(level, str) and isinstance(statistic, str) and "," not in level + statistic
     if not levels or not statistics:
         raise UserInputError("give at least one level and one statistic")
-    tables = [
-        _correlate(systems, refs, human, metrics, level=lv, statistic=st, **kw)
-        for lv in levels
-        for st in statistics
-    ]
+    common = dict(n_resamples=n_resamples, confidence=confidence, seed=seed, test=test)
+    common |= dict(n_permutations=n_permutations, alpha=alpha)
+    table = _scored_once(
+        systems, refs, human, metrics, levels, tokenize, lowercase, baselines, grouping, common
+    )
+    tables = [table(lv, st) for lv in levels for st in statistics]
+    if single:
+        return tables[0]
     titles = [
         f"{t.level.capitalize()}-level {LABELS.get(t.statistic, t.statistic)}"
         + (f", grouping {t.grouping}" if t.level == "segment" else "")
@@ -172,30 +165,28 @@ def correlate(
     return CorrelationResult(tables, titles, signatures, {})
 
 
-def _correlate(
-    systems, refs, human, metrics, *, level, statistic, grouping, n_resamples, confidence,
-    seed, test, n_permutations, alpha, tokenize, lowercase, baselines,
-) -> CorrelationTable:  # fmt: skip
-    """:func:`correlate` of one level and one statistic."""
+def _scored_once(
+    systems, refs, human, metrics, levels, tokenize, lowercase, baselines, grouping, common
+) -> Callable[[str, str], CorrelationTable]:  # fmt: skip
+    """Check the inputs and score every metric once; returns the maker of the table of one
+    (level, statistic) from those scores."""
     names, _ = system_outputs(systems)
     if not isinstance(human, Mapping):
         raise UserInputError(
             f"human is {type(human).__name__}; expected {{system: scores}} or {{system: score}}"
         )
-    if not 0.0 < alpha < 1.0:
-        raise UserInputError(f"alpha must be between 0 and 1 (got {alpha})")
+    if not 0.0 < common["alpha"] < 1.0:
+        raise UserInputError(f"alpha must be between 0 and 1 (got {common['alpha']})")
     missing = [s for s in names if s not in human]
     if missing:
         raise UserInputError(f"no human scores for system(s) {', '.join(map(repr, missing))}")
-    common = dict(n_resamples=n_resamples, confidence=confidence, seed=seed, test=test)
-    common |= dict(n_permutations=n_permutations, alpha=alpha)
     specs = metric_specs(metrics, required=False)
     if all(isinstance(human[s], int | float | np.number) for s in names):
         scored = score_systems(systems, refs, specs, tokenize=tokenize, lowercase=lowercase)
         parsed = parse_specs(next(iter(scored.values())).specs)
         human_by_system = {s: float(human[s]) for s in systems}  # type: ignore[arg-type]
         check_not_degenerate(list(human_by_system.values()), "system")
-        return checked(
+        return lambda _level, statistic: checked(
             _system_table, scored, human_by_system, parsed, statistic=statistic, **common
         )
     n = len(refs[0]) if refs else 0
@@ -208,7 +199,8 @@ def _correlate(
                 f"for {n} segments"
             )
         rows.append(scores)
-    check_not_degenerate(rows, level)
+    for lv in levels:
+        check_not_degenerate(rows, lv)
     data = SegmentData(
         names,
         np.array(rows),
@@ -217,17 +209,22 @@ def _correlate(
         list(range(1, n + 1)),
     )
     parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
-    if baselines and level == "segment":
-        parsed += _baselines(parsed, tokenize, lowercase)
-    return checked(
-        correlation_table,
-        data,
-        score_segments(data, parsed),
-        statistic=statistic,
-        grouping=grouping,
-        level=level,
-        **common,
-    )
+    scores = score_segments(data, parsed)
+    base = _baselines(parsed, tokenize, lowercase) if baselines and "segment" in levels else []
+    base_scores = score_segments(data, base) if base else []
+
+    def table(level: str, statistic: str) -> CorrelationTable:
+        return checked(
+            correlation_table,
+            data,
+            scores + base_scores if level == "segment" else scores,
+            statistic=statistic,
+            grouping=grouping,
+            level=level,
+            **common,
+        )
+
+    return table
 
 
 def _human_row(system: str, values: Any) -> list[float]:
