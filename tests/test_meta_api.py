@@ -137,6 +137,21 @@ def test_bad_arguments_are_user_errors(ted_zhen):
     assert np.isfinite(mtpalette.orange(few, pool, ["bleu"], n_resamples=0).rows[0].avg_rank.value)
 
 
+def test_orange_leaves_out_reference_copies_as_the_command(ted_zhen, capsys):
+    """A system equal to a reference is not a candidate (it would rank against itself): the
+    API leaves it out with a note, as ``mtpalette orange`` does, and refuses a pool of
+    copies only."""
+    systems, refs = ted_zhen
+    few = [r[:40] for r in refs]
+    pool = {n: systems[n][:40] for n in sorted(systems)[:3]}
+    plain = mtpalette.orange(few, pool, ["bleus:2"], n_resamples=0)
+    with_copy = mtpalette.orange(few, {**pool, "copy": few[1]}, ["bleus:2"], n_resamples=0)
+    assert "left out, a copy of a reference: copy (= refs[1])" in capsys.readouterr().err
+    assert with_copy.rows[0].orange.value == plain.rows[0].orange.value
+    with pytest.raises(UserInputError, match="every system is a copy of a reference"):
+        mtpalette.orange(few, {"a": few[0], "b": few[1]}, ["bleus:2"], n_resamples=0)
+
+
 def test_correlate_with_system_level_human_scores(ted_zhen):
     """Human scores per system (WMT system-level DA style): the metrics' corpus scores are
     correlated across systems, as numpy's Pearson on the corpus scores."""

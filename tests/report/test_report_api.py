@@ -130,7 +130,7 @@ def test_results_computed_in_memory_are_reported(tmp_path):
 
 def test_bad_arguments_are_refused_by_name(tmp_path):
     with pytest.raises(UserInputError, match="give the HTML file to write last"):
-        mtpalette.report(mtpalette.orange([["a b"], ["a c"]], {"S": ["a b"]}, "wer", n_resamples=0))
+        mtpalette.report(mtpalette.orange([["a b"], ["a c"]], {"S": ["a d"]}, "wer", n_resamples=0))
     with pytest.raises(UserInputError, match="at least one result"):
         mtpalette.report(tmp_path / "r.html")
     with pytest.raises(UserInputError, match="cannot report a dict"):

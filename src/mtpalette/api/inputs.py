@@ -9,13 +9,16 @@ The mt-metrics-eval folder (``--mtme DIR --lp``) enters through
 from __future__ import annotations
 
 import dataclasses
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtpalette.api.checks import check_distinct_references, drop_reference_copies
+from mtpalette.api.checks import (
+    check_distinct_references,
+    drop_reference_copies,
+    note_on_stderr,
+)
 from mtpalette.api.description import Description
 from mtpalette.api.folders import read_mtme_set
 from mtpalette.errors import UserInputError
@@ -53,10 +56,6 @@ MTME_FIELDS = (
 
 #: the fields of a long table input (one row per system and segment)
 TABLE_FIELDS = ("table", "table_format", "hyp_col", "ref_cols", "system_col", "human_col")
-
-
-def _stderr(text: str) -> None:
-    print(text, file=sys.stderr)
 
 
 @dataclass
@@ -203,7 +202,7 @@ class CandidateInputs(Description):
     def _mtme_set(self):
         if getattr(self, "_evs", None) is None:
             evs = read_mtme_set(self.mtme, self.lp, judged_only=False)
-            _stderr(evs.left_out_line())
+            note_on_stderr(evs.left_out_line())
             self._evs = evs
         return self._evs
 
@@ -264,7 +263,7 @@ class CandidateInputs(Description):
         if not files:
             raise UserInputError("no system file left once the references are set aside")
         outputs = read_systems(files, system_names(files))
-        kept = drop_reference_copies(outputs, ref_lines, names, _stderr)
+        kept = drop_reference_copies(outputs, ref_lines, names, note_on_stderr)
         if not kept:
             raise UserInputError("every system is a copy of a reference")
         files = [f for f, s in zip(files, outputs, strict=True) if s in kept]
@@ -363,7 +362,7 @@ class JudgedInputs(Description):
         return any(x is not None for x in (self.bundled, self.judgments, self.mtme, self.table))
 
     def load(
-        self, note: Callable[[str], None] = _stderr
+        self, note: Callable[[str], None] = note_on_stderr
     ) -> tuple[SegmentData, Judgments, dict[str, Any]]:
         """The judgments aligned with their texts, and a record of the inputs."""
         self.validate()
@@ -431,7 +430,7 @@ def load_task(
     id_base: int | None = None,
     lp: str | None = None,
     rename: str | None = None,
-    note: Callable[[str], None] = _stderr,
+    note: Callable[[str], None] = note_on_stderr,
 ) -> tuple[SegmentData, Judgments, dict[str, Any]]:
     """The judgments aligned with their texts, and a record of the inputs.
 

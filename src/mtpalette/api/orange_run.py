@@ -9,12 +9,15 @@ its options.
 
 Examples
 --------
->>> systems = {"A": ["the cat sat on the mat", "a dog ran"],
+>>> systems = {"A": ["the cat sat on the mat today", "a dog ran"],
 ...            "B": ["cat the mat", "dog a ran far away"]}
 >>> refs = [["the cat sat on the mat", "a dog ran"], ["the cat sat on a mat", "the dog ran"]]
 >>> t = orange(refs, systems, ["bleus:2", "wer"], n_resamples=0)
 >>> [(r.metric, round(r.orange.value, 4)) for r in t.rows]
-[('bleus:2', 0.5833), ('wer', 0.5833)]
+[('bleus:2', 0.5417), ('wer', 0.5)]
+
+A system whose every line is a reference's is left out, as the command leaves it out: it
+would be ranked against itself (a note on stderr says so).
 """
 
 from __future__ import annotations
@@ -32,7 +35,9 @@ from mtpalette.api.checks import (
     bootstrap_of,
     check_resampling,
     checked,
+    drop_reference_copies,
     metric_specs,
+    note_on_stderr,
     reference_streams,
 )
 from mtpalette.api.chunked import ChunkedLists, Chunking
@@ -85,7 +90,11 @@ def candidate_lists(
     if candidates is None:
         raise UserInputError("candidates is None; expected {system: outputs} or n-best lists")
     if isinstance(candidates, Mapping):
-        return CandidateLists.from_systems(candidates, refs)
+        names = [f"refs[{k}]" for k in range(len(refs))]
+        kept = drop_reference_copies(candidates, refs, names, note_on_stderr)
+        if candidates and not kept:
+            raise UserInputError("every system is a copy of a reference")
+        return CandidateLists.from_systems(kept, refs)
     if isinstance(candidates, str) or not candidates:
         raise UserInputError("candidates: a dict of system outputs or a list of n-best lists")
     lists = [list(c) for c in candidates]

@@ -15,7 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from mtpalette.api.checks import check_distinct_references, drop_reference_copies
+from mtpalette.api.checks import (
+    check_distinct_references,
+    drop_reference_copies,
+    note_on_stderr,
+)
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import (
     STDIN,
@@ -27,10 +31,6 @@ from mtpalette.io.plain import (
     read_matching,
 )
 from mtpalette.io.tabular import read_segments
-
-
-def _stderr(text: str) -> None:
-    print(text, file=sys.stderr)
 
 
 @dataclass
@@ -84,7 +84,7 @@ class ScoreInputs:
                 raise UserInputError("no references: give -r REF [REF ...] or --table FILE")
 
     def load(
-        self, note: Callable[[str], None] = _stderr
+        self, note: Callable[[str], None] = note_on_stderr
     ) -> tuple[dict[str, list[str]], list[list[str]], list[str] | None]:
         """``({system: outputs}, reference streams, sources or None)``."""
         self.validate()
