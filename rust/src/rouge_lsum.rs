@@ -64,12 +64,34 @@ pub fn summary_lcs(hyp: &[i32], reference: &[i32], marker: i32) -> (usize, usize
     for &t in refs.iter().flat_map(|s| s.iter()) {
         *count_r.entry(t).or_insert(0) += 1;
     }
+    // The candidate sentences holding each token: a pair of sentences with no token in common
+    // has an empty LCS and adds nothing to the union, so only the others are compared (the
+    // union does not depend on the order in which the candidate sentences are taken).
+    let mut holders: FxHashMap<i32, Vec<usize>> = FxHashMap::default();
+    for (k, c) in cand.iter().enumerate() {
+        for &t in c.iter() {
+            let v = holders.entry(t).or_default();
+            if v.last() != Some(&k) {
+                v.push(k);
+            }
+        }
+    }
+    let mut picked = vec![false; cand.len()];
+    let mut todo: Vec<usize> = Vec::new();
     let mut table = Vec::new();
     let mut hits = 0;
     for r in &refs {
+        todo.clear();
+        for k in r.iter().filter_map(|t| holders.get(t)).flatten() {
+            if !picked[*k] {
+                picked[*k] = true;
+                todo.push(*k);
+            }
+        }
         let mut union = vec![false; r.len()];
-        for c in &cand {
-            lcs_indices(r, c, &mut table, &mut union);
+        for &k in &todo {
+            picked[k] = false;
+            lcs_indices(r, cand[k], &mut table, &mut union);
         }
         for (k, _) in union.iter().enumerate().filter(|(_, &u)| u) {
             let t = r[k];
@@ -96,6 +118,20 @@ mod tests {
         let hyp = [1, 2, 6, 7, 8, 0, 1, 3, 8, 9, 5];
         assert_eq!(summary_lcs(&hyp, &[1, 2, 3, 4, 5], marker), (4, 10, 5));
         assert_eq!(summary_lcs(&[], &[1, 2], marker), (0, 0, 0));
+    }
+
+    #[test]
+    fn sentences_without_a_common_token_are_skipped_alike() {
+        // the candidate sentences [7 8] and [9] share nothing with the reference; the result
+        // is the one of the other sentences alone, whatever their order
+        let with = summary_lcs(
+            &[7, 8, 0, 1, 3, 8, 9, 5, 0, 9, 0, 1, 2, 6],
+            &[1, 2, 3, 4, 5],
+            0,
+        );
+        let alone = summary_lcs(&[1, 2, 6, 0, 1, 3, 8, 9, 5], &[1, 2, 3, 4, 5], 0);
+        assert_eq!(with, (4, 11, 5));
+        assert_eq!((with.0, with.2), (alone.0, alone.2));
     }
 
     #[test]

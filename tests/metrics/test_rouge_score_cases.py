@@ -6,8 +6,15 @@ The inputs and expected values of rouge-score's ``rouge_scorer_test.py``, ``scor
 Each ROUGE case runs through both of mtpalette's paths: the compiled text-to-scores batch
 (:func:`~mtpalette.metrics.rouge_score_compat.rouge_score_batch`) and the metric registry
 (:func:`mtpalette.sentence_scores` with the specs of
-:func:`~mtpalette.metrics.rouge_score_compat.specs_for`). Cases whose data are not bundled
-are listed, with the reason, and skipped.
+:func:`~mtpalette.metrics.rouge_score_compat.specs_for`). The bootstrap cases run
+:func:`~mtpalette.metrics.rouge_aggregate.bootstrap_aggregate` with rouge-score's seed
+convention (``np.random.seed(123)`` before the test: a ``RandomState(123)`` drawing for the
+types in order). The whole ``target_large.txt`` / ``prediction_large.txt`` of rouge-score's
+testdata are bundled, so its ROUGE-1.5.5 checks run: ROUGE-Lsum of the two files as one
+summary each (``testRougeLsumLarge``), and the bootstrap intervals over their 1,000 line pairs
+and over the 250 four-line texts pyrouge's ``*_multi.{0..249}.txt`` files hold (cut here from
+the two files as ``create_pyrouge_files.py`` cut them). The one case left, with its reason,
+is skipped: NLTK's punkt sentence splitter, which nothing here ships.
 """
 
 from __future__ import annotations
@@ -41,6 +48,27 @@ def _text(x) -> str:
 def _lines(name: str) -> list[str]:
     with open(DATA / name, encoding="utf-8") as f:
         return f.readlines()
+
+
+def _texts(case: dict, key: str) -> list[str]:
+    """The texts of a case's ``targets`` / ``predictions`` file: its first ``lines`` lines,
+    each a text, or (``lines_per_text``) consecutive runs of that many lines joined, as
+    rouge-score's ``create_pyrouge_files.py`` wrote its ``*_multi.{i}.txt`` files."""
+    lines = _lines(case[key]["file"])[: case.get("lines")]
+    k = case.get("lines_per_text", 1)
+    return ["".join(lines[i : i + k]) for i in range(0, len(lines), k)]
+
+
+def _registry_rows(predictions: list[str], targets: list[str], types, stem: bool) -> dict:
+    """``{type: (n, 3) [P, R, F]}`` through :func:`mtpalette.sentence_scores`."""
+    specs = specs_for(types, use_stemmer=stem)
+    return {
+        t: np.column_stack([
+            sentence_scores(predictions, [targets], [f"{s},score={c}"]).popitem()[1]
+            for c in "prf"
+        ])
+        for t, s in zip(types, specs, strict=True)
+    }  # fmt: skip
 
 
 def _close(got: float, want: float | None, places: int) -> None:
@@ -107,17 +135,27 @@ def test_rouge_score_case(case):
         out = sentence_scores([hyp], [[ref]], ["rouge-lsum:score=r"], tokenize="none")
         assert out["rouge-lsum:score=r"][0] == r
     elif kind == "aggregate_types":
-        targets = _lines(case["targets"]["file"])
-        predictions = _lines(case["predictions"]["file"])
-        # the bundled head of the large files begins with the *_multi.0.txt files
-        assert "".join(targets[:4]) == _text({"file": "target_multi.0.txt"})
-        assert "".join(predictions[:4]) == _text({"file": "prediction_multi.0.txt"})
+        targets, predictions = _texts(case, "targets"), _texts(case, "predictions")
+        assert len(targets) == len(predictions) == case["lines"]
         rows = rouge_score_batch(predictions, targets, case["types"], use_stemmer=case["stem"])
         agg = bootstrap_aggregate(rows, rng=np.random.RandomState(123))
         assert sorted(agg) == sorted(case["types"])
         for name, a in agg.items():
             assert a.low.fmeasure <= a.mid.fmeasure <= a.high.fmeasure
             assert a.low.fmeasure <= rows[name][:, 2].mean() <= a.high.fmeasure
+    elif kind == "aggregate_rouge155":
+        targets, predictions = _texts(case, "targets"), _texts(case, "predictions")
+        assert len(targets) == len(predictions) == 1000 // case["lines_per_text"]
+        types, stem = case["types"], case["stem"]
+        rows = rouge_score_batch(predictions, targets, types, use_stemmer=stem)
+        by_spec = _registry_rows(predictions, targets, types, stem)
+        for t in types:
+            np.testing.assert_array_equal(rows[t], by_spec[t])
+        agg = bootstrap_aggregate(rows, rng=np.random.RandomState(123))  # _RANDOM_SEED
+        for name, want in case["expected"].items():
+            for measure, expected in want.items():
+                got = [getattr(getattr(agg[name], b), measure) for b in ("low", "mid", "high")]
+                np.testing.assert_allclose(got, expected, rtol=0, atol=case["delta"])
     elif kind == "bootstrap":
         rows = np.array(case["rows"], dtype=float)
         agg = bootstrap_aggregate(
@@ -133,6 +171,16 @@ def test_rouge_score_case(case):
 
 
 def test_case_counts():
-    """The cases as counted in the report: all but the ones without bundled data run."""
-    unsupported = [c for c in CASES if c["kind"] == "unsupported"]
-    assert len(CASES) == 53 and len(unsupported) == 5
+    """The cases as counted in the report: all run but NLTK punkt's sentence splitting."""
+    unsupported = [c["id"] for c in CASES if c["kind"] == "unsupported"]
+    assert len(CASES) == 53
+    assert unsupported == ["rouge_scorer_test.testRougeLSumSentenceSplitting[split_summaries]"]
+
+
+def test_large_files_hold_the_pyrouge_files():
+    """The bundled large files are what rouge-score's pyrouge files were cut from: 1,000 lines
+    each, and their first 4-line texts are the bundled ``*_multi.0.txt`` files."""
+    for name in ("target", "prediction"):
+        texts = _texts({"f": {"file": f"{name}_large.txt"}, "lines_per_text": 4}, "f")
+        assert len(texts) == 250 and sum(t.count("\n") for t in texts) == 1000
+        assert texts[0] == _text({"file": f"{name}_multi.0.txt"})
