@@ -93,6 +93,8 @@ def test_meta_evaluation_results(small, tmp_path):
     df = _check(orange)
     assert {"orange", "orange_low", "orange_high"} <= set(df.columns)
     assert json.loads(orange.to_json())["references"] is not None  # two references: agreement
+    refs_df = _check(orange.references)  # the other references in one cell, not a list
+    assert set(refs_df["against"]) == {"ref", "refB"}
     judged = JudgedInputs(bundled="zhen")
     corr = run_correlation(
         CorrelationRun(judged, ["chrf"], bootstrap=40, permutations=20, max_items=N)

@@ -83,6 +83,10 @@ class Record:
             out[key or path] = _plain(_lookup(self, path))
         return out
 
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON (:func:`dumps`)."""
+        return dumps(self.to_dict())
+
 
 def to_jsonable(obj: Any) -> Any:
     """A copy of ``obj`` made of dicts, lists, strings, numbers, booleans and ``None``.

@@ -130,12 +130,6 @@ class Agreement(Record):
 
         return frame(r.to_dict() for r in self.rows)
 
-    def to_json(self) -> str:
-        """:meth:`to_dict` as JSON."""
-        from mtpalette.records import dumps
-
-        return dumps(self.to_dict())
-
 
 def human_orange(reference: np.ndarray, systems: np.ndarray, *, ties: str = "mid") -> float:
     """The mean over segments of the human rank of a reference among the systems, over N+1.

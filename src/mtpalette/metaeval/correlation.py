@@ -421,12 +421,6 @@ class CorrelationTable(Record):
 
         return frame(r.to_dict() for r in self.rows)
 
-    def to_json(self) -> str:
-        """:meth:`to_dict` as JSON."""
-        from mtpalette.records import dumps
-
-        return dumps(self.to_dict())
-
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), **self.info}
 

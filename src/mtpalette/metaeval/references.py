@@ -41,7 +41,7 @@ from mtpalette.errors import UserInputError
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.registry import parse_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats
-from mtpalette.records import Record
+from mtpalette.records import Record, frame
 
 #: the floor of the margin, as a share of the best system's score
 MARGIN_FLOOR = 0.02
@@ -127,10 +127,9 @@ class ReferenceAgreement(Record):
         return out
 
     def to_pandas(self):
-        """One row per (reference, metric)."""
-        import pandas as pd
-
-        return pd.DataFrame([r.to_dict() for r in self.rows])
+        """One row per (reference, metric); ``against`` names the other references in one
+        comma-separated cell (no list in a cell)."""
+        return frame({**r.to_dict(), "against": ", ".join(r.against)} for r in self.rows)
 
 
 def _metrics(metrics: Sequence[str | Metric] | str, tokenize: str, lowercase: bool) -> list:
