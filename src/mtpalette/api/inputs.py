@@ -77,12 +77,13 @@ class LongTable:
     ref_cols: list[str] | None = None
     system_col: str = "system"
     human_col: str = "score"
+    table_quoting: str = "auto"
 
     def _checked(self, *wanted: tuple[str, str]) -> tuple[str | None, str | None]:
         from mtpalette.io.tabular import header, segment_column
 
         fmt = None if self.table_format == "auto" else self.table_format
-        names = header(self.path, fmt=fmt)
+        names = header(self.path, fmt=fmt, quoting=self.table_quoting)
         for col, flag in ((self.system_col, "--system-col"), *wanted):
             if col not in names:
                 raise UserInputError(
@@ -94,17 +95,18 @@ class LongTable:
     def ref_names(self) -> list[str]:
         return list(self.ref_cols or ["ref"])
 
-    def read(self) -> tuple[dict[str, list[str]], list[list[str]]]:
-        """``({system: outputs}, reference streams)``."""
+    def read(self, *, complete: bool = True) -> tuple[dict[str, list[str]], list[list]]:
+        """``({system: outputs}, reference streams)``; ``complete=False`` lets a segment
+        miss a reference (``None``), as scoring allows."""
         from mtpalette.io.tabular import read_long_segments
 
         wanted = [(self.hyp_col, "--hyp-col"), *((c, "--ref-col") for c in self.ref_names())]
         segment, fmt = self._checked(*wanted)
         outputs, refs = read_long_segments(
             self.path, self.system_col, self.hyp_col, self.ref_names(), segment_col=segment,
-            fmt=fmt,
+            fmt=fmt, quoting=self.table_quoting,
         )  # fmt: skip
-        return outputs, self._complete(refs)
+        return outputs, self._complete(refs) if complete else refs
 
     def _complete(self, refs) -> list[list[str]]:
         if any(r is None for stream in refs for r in stream):
@@ -124,7 +126,7 @@ class LongTable:
         segment, fmt = self._checked(*wanted)
         outputs, refs, human = read_long_judged(
             self.path, self.system_col, self.hyp_col, self.ref_names(), self.human_col,
-            segment_col=segment, fmt=fmt,
+            segment_col=segment, fmt=fmt, quoting=self.table_quoting,
         )  # fmt: skip
         refs = self._complete(refs)
         systems = list(outputs)

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mtpalette.api.checks import (
     check_distinct_references,
@@ -21,6 +22,9 @@ from mtpalette.api.checks import (
     note_on_stderr,
 )
 from mtpalette.errors import UserInputError
+
+if TYPE_CHECKING:
+    from mtpalette.api.inputs import LongTable
 from mtpalette.io.plain import (
     STDIN,
     check_line_count,
@@ -110,9 +114,9 @@ class ScoreInputs:
     def _table(self):
         cols = self.hyp_cols or ["hyp"]
         rcols = self.ref_cols or ["ref"]
-        long = self._long_table(cols)
+        long = self._long_table(cols, rcols)
         if long is not None:
-            return long(rcols)
+            return long.read(complete=False)
         systems, ref_streams = {}, None
         for col in cols:
             systems[col], ref_streams = read_segments(
@@ -120,14 +124,13 @@ class ScoreInputs:
             )
         return systems, ref_streams
 
-    def _long_table(self, hyp_cols):
-        """A reader of a long table (a system column: one row per system and segment), or
-        None for a wide one. A system column is never ignored: with several --hyp-col it is
-        refused."""
-        from mtpalette.io.tabular import header, read_long_segments, segment_column
+    def _long_table(self, hyp_cols: list[str], ref_cols: list[str]) -> LongTable | None:
+        """The long table (a system column: one row per system and segment), or None for a
+        wide one. A system column is never ignored: with several --hyp-col it is refused."""
+        from mtpalette.api.inputs import LongTable  # not on the path of plain files
+        from mtpalette.io.tabular import header
 
-        table, fmt, quoting = self.table, self.table_format, self.table_quoting
-        names = header(table, fmt=fmt, quoting=quoting)
+        names = header(self.table, fmt=self.table_format, quoting=self.table_quoting)
         col = self.system_col or ("system" if "system" in names else None)
         if col is None:
             return None
@@ -135,16 +138,12 @@ class ScoreInputs:
             raise UserInputError(
                 f"the table has a system column ({col!r}): one row per system and segment, "
                 "one --hyp-col; several --hyp-col are for wide tables (one column per system)",
-                path=str(table),
+                path=str(self.table),
             )
-        segment = segment_column(names, table)
-
-        def read(ref_cols):
-            return read_long_segments(
-                table, col, hyp_cols[0], ref_cols, segment_col=segment, fmt=fmt, quoting=quoting
-            )
-
-        return read
+        return LongTable(
+            self.table, self.table_format, hyp_cols[0], ref_cols, col,
+            table_quoting=self.table_quoting,
+        )  # fmt: skip
 
     def _files(self, note):
         refs = self.refs or []
