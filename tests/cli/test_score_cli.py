@@ -444,11 +444,13 @@ SCORE_FORBIDDEN = (
     "threadpoolctl", "rich", "regex", "hashlib",
 )  # fmt: skip
 #: the package's modules it must not import: meta-evaluation, statistics, the HTML report,
-#: training, the judgment and mt-metrics-eval readers, run files
+#: training, the judgment and mt-metrics-eval readers, run files and their descriptions, the
+#: paired tests (imported when a test is asked for)
 SCORE_FORBIDDEN_OWN = (
     "mtpalette.metaeval", "mtpalette.stats", "mtpalette.reporting", "mtpalette.train",
     "mtpalette.models", "mtpalette.io.judgments", "mtpalette.io.mtme_files",
-    "mtpalette.io.runfile", "mtpalette.api.folders",
+    "mtpalette.io.runfile", "mtpalette.api.folders", "mtpalette.api.description",
+    "mtpalette.api.paired",
 )  # fmt: skip
 #: the metric modules every scoring run imports (the families are imported when named)
 METRIC_MACHINERY = {"base", "domains", "registry", "scoring"}

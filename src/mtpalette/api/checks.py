@@ -72,6 +72,12 @@ def min_resamples(confidence: float) -> int:
     return math.ceil(round(2.0 / (1.0 - confidence), 9))
 
 
+#: sacrebleu's default seed of resampling (as mtpalette.stats.paired.SACREBLEU_SEED): the
+#: command line's default, here so that ``mtpalette score`` imports the paired tests only
+#: when it runs one
+SACREBLEU_SEED = 12345
+
+
 def check_resampling(
     *,
     bootstrap: int | None = None,

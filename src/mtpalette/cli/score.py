@@ -28,7 +28,7 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from mtpalette.api.paired import SACREBLEU_SEED, compare_scored
+from mtpalette.api.checks import SACREBLEU_SEED
 from mtpalette.api.score_inputs import ScoreInputs
 from mtpalette.api.scoring import score_systems, sort_systems
 from mtpalette.cli.backend_opts import BackendOption
@@ -330,6 +330,8 @@ def score(
             scored = sort_systems(scored, sort)
         comparison = None
         if paired or confidence:
+            from mtpalette.api.paired import compare_scored
+
             trials = {"bs": paired_bs_n, "ar": paired_ar_n, None: None}[paired]
             resamples = confidence_n if confidence else (None if paired else 0)
             comparison = compare_scored(
