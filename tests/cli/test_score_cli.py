@@ -436,16 +436,99 @@ def test_several_systems_sentence_rows_and_bad_combinations(monkeypatch, capsys,
         assert code == 2 and message in err and out == "", (message, err)
 
 
-def test_score_imports_no_meta_evaluation_at_start():
-    """`mtpalette score` stays light: neither scipy nor the meta-evaluation modules are
-    imported by the command (a shared help string once pulled in scipy.stats: +0.7 s)."""
-    code = (
-        "import sys, mtpalette.cli.score;"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('scipy', 'sklearn', 'pandas')"
-        " or m.startswith('mtpalette.metaeval') or m.startswith('mtpalette.stats')))"
+#: packages `mtpalette score` must not import: other commands' (a shared help string once
+#: pulled in scipy.stats: +0.7 s), rich (typer's help only), regex (the intl tokenizer only),
+#: hashlib (run files and caches: 5 ms of OpenSSL)
+SCORE_FORBIDDEN = (
+    "scipy", "sklearn", "pandas", "pyarrow", "matplotlib", "jinja2", "dask", "distributed",
+    "threadpoolctl", "rich", "regex", "hashlib",
+)  # fmt: skip
+#: the package's modules it must not import: meta-evaluation, statistics, the HTML report,
+#: training, the judgment and mt-metrics-eval readers, run files and their descriptions, the
+#: paired tests (imported when a test is asked for)
+SCORE_FORBIDDEN_OWN = (
+    "mtpalette.metaeval", "mtpalette.stats", "mtpalette.reporting", "mtpalette.train",
+    "mtpalette.models", "mtpalette.io.judgments", "mtpalette.io.mtme_files",
+    "mtpalette.io.runfile", "mtpalette.api.folders", "mtpalette.api.description",
+    "mtpalette.api.paired",
+)  # fmt: skip
+#: the metric modules every scoring run imports (the families are imported when named)
+METRIC_MACHINERY = {"base", "domains", "registry", "scoring"}
+BUNDLED_ZHEN = os.path.join(os.path.dirname(__file__), "../../src/mtpalette/data/mqm_ted/zhen")
+
+
+def _modules_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running ``code`` (which may end by
+    SystemExit)."""
+    wrapped = (
+        "import sys\ntry:\n" + "".join(f"    {line}\n" for line in code.splitlines())
+        + "except SystemExit:\n    pass\nfinally:\n"
+        "    print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", wrapped], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return set(out.stderr.split())
+
+
+def _forbidden(modules: set[str]) -> list[str]:
+    return sorted(
+        m
+        for m in modules
+        if m.split(".")[0] in SCORE_FORBIDDEN or m.startswith(SCORE_FORBIDDEN_OWN)
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+
+
+def test_score_imports_no_meta_evaluation_at_start():
+    """`mtpalette score` stays light: importing the command loads no other command's
+    packages, no meta-evaluation or statistics module and no metric family."""
+    modules = _modules_after("import mtpalette.cli.score")
+    assert _forbidden(modules) == []
+    metrics = {m.split(".")[2] for m in modules if m.startswith("mtpalette.metrics.")}
+    assert metrics <= METRIC_MACHINERY
+
+
+@pytest.mark.parametrize(
+    "specs, families",
+    [(["rouge-l", "--sentence"], {"rouge"}), (["bleu", "chrf"], {"bleu", "chrf"})],
+)
+def test_score_run_imports_only_its_metrics(specs, families):
+    """A whole run, files read, scored and printed, imports the named metric families only
+    (no registry of every metric) and nothing of :data:`SCORE_FORBIDDEN`."""
+    ref, hyp = (os.path.join(BUNDLED_ZHEN, name) for name in ("ref.txt", "Facebook-AI.txt"))
+    argv = ["mtpalette", "score", "-r", ref, "-i", hyp, "-m", *specs]
+    modules = _modules_after(f"from mtpalette.cli.app import main\nsys.argv = {argv!r}\nmain()")
+    assert _forbidden(modules) == []
+    metrics = {m.split(".")[2] for m in modules if m.startswith("mtpalette.metrics.")}
+    assert metrics == METRIC_MACHINERY | families
+
+
+def test_help_imports_no_command_and_no_numpy():
+    """`mtpalette --help` lists the commands without importing any of them, nor numpy."""
+    modules = _modules_after(
+        "from mtpalette.cli.app import main\nsys.argv = ['mtpalette', '--help']\nmain()"
+    )
+    own = {m for m in modules if m.startswith("mtpalette")}
+    assert own == {
+        "mtpalette", "mtpalette._version", "mtpalette.api", "mtpalette.cli",
+        "mtpalette.cli.app", "mtpalette.cli.pipes", "mtpalette.errors",
+    }  # fmt: skip
+    assert "numpy" not in modules and "rich" not in modules
+
+
+@pytest.mark.parametrize("given, expected", [(None, "20"), ("28", "28")])
+def test_main_shortens_the_blas_threads_spin_unless_set(given, expected):
+    """The command line sets OpenBLAS's idle spin to 2^20 cycles before numpy is imported,
+    keeping a value the user set (the threads' number, and so the results, do not change)."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    if given is not None:
+        env["OPENBLAS_THREAD_TIMEOUT"] = given
+    code = (
+        "import os, sys\nfrom mtpalette.cli.app import main\nsys.argv = ['mtpalette', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(os.environ['OPENBLAS_THREAD_TIMEOUT'], 'numpy' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.stdout.split()[-2:] == [expected, "False"]
 
 
 def test_table_with_one_column_per_system(monkeypatch, capsys, three_systems, tmp_path):

@@ -132,8 +132,10 @@ def test_compiled_tokenizers_equal_sacrebleu_on_generated_text(name, lines, lowe
         assert enc.vocab.decode(rows[i]) == sacre_tokens(name, line, lowercase)
 
 
-def test_whitespace_table_is_str_isspace():
-    flags = char_flags(False)
+@pytest.mark.parametrize("unicode_classes", [False, True])
+def test_whitespace_table_is_str_isspace(unicode_classes):
+    """Every code point is checked (the table checks those below U+3001 only)."""
+    flags = char_flags(unicode_classes)
     spaces = [c for c in range(0x110000) if chr(c).isspace()]
     assert np.flatnonzero(flags & SPACE).tolist() == spaces
 

@@ -78,6 +78,12 @@ def min_resamples(confidence: float) -> int:
     return math.ceil(round(2.0 / (1.0 - confidence), 9))
 
 
+#: sacrebleu's default seed of resampling (as mtpalette.stats.paired.SACREBLEU_SEED): the
+#: command line's default, here so that ``mtpalette score`` imports the paired tests only
+#: when it runs one
+SACREBLEU_SEED = 12345
+
+
 def check_resampling(
     *,
     bootstrap: int | None = None,
@@ -179,6 +185,15 @@ def as_list(value: Any, name: str, expected: str) -> list:
     return list(value)
 
 
+_STR, _STR_OR_NONE = frozenset({str}), frozenset({str, type(None)})
+
+
+def _only_types(values: list, types: frozenset) -> bool:
+    """Whether every value's type is one of ``types`` exactly: a check in compiled loops that
+    spares the slower ``isinstance`` pass over the usual lists of plain strings."""
+    return set(map(type, values)) <= types
+
+
 def text_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> TextPairs:
     """Hypotheses and reference streams checked for shape and type, as :class:`TextPairs`.
 
@@ -192,7 +207,7 @@ def text_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> Tex
     hyps = as_list(hyps, "hyps", "a list of strings (one per segment)")
     if not hyps:
         raise UserInputError("no segments: hyps is empty")
-    if not all(isinstance(h, str) for h in hyps):
+    if not _only_types(hyps, _STR) and not all(isinstance(h, str) for h in hyps):
         i = next(i for i, h in enumerate(hyps) if not isinstance(h, str))
         raise UserInputError(f"hyps[{i}] is {type(hyps[i]).__name__}, expected a string")
     if isinstance(refs, str):
@@ -212,7 +227,9 @@ def text_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> Tex
             raise UserInputError(
                 f"reference stream {k + 1} has {len(ref)} segments, the hypotheses {len(hyps)}"
             )
-        if not all(r is None or isinstance(r, str) for r in ref):
+        if not _only_types(ref, _STR_OR_NONE) and not all(
+            r is None or isinstance(r, str) for r in ref
+        ):
             i, r = next((i, r) for i, r in enumerate(ref) if not (r is None or isinstance(r, str)))
             raise UserInputError(f"refs[{k}][{i}] is {type(r).__name__}, expected a string or None")
         streams.append(ref)

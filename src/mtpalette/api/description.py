@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.runfile import atomic_writer
 
 
 class Description:
@@ -78,6 +77,8 @@ class Description:
 
     def save(self, path: Path) -> Path:
         """Write the description to ``path`` (JSON, atomically)."""
+        from mtpalette.io.runfile import atomic_writer  # only here: it imports hashlib, csv...
+
         with atomic_writer(Path(path)) as out:
             json.dump({"run": self.kind, "description": self.to_dict()}, out, indent=1)
             out.write("\n")

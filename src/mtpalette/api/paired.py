@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mtpalette.api.checks import check_resampling
+from mtpalette.api.checks import SACREBLEU_SEED, check_resampling
 from mtpalette.api.description import Description
 from mtpalette.api.scoring import Scores, best_system, score_systems
 from mtpalette.errors import UserInputError
@@ -26,9 +26,6 @@ from mtpalette.metrics import parse_specs
 
 if TYPE_CHECKING:
     from mtpalette.stats.paired import SystemComparison
-
-#: sacrebleu's default seed of resampling (mtpalette.stats.paired.SACREBLEU_SEED)
-SACREBLEU_SEED = 12345
 
 
 def paired_test(

@@ -8,6 +8,7 @@ line starts in a fraction of a second.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -18,6 +19,12 @@ from mtpalette.errors import UserInputError
 
 #: the exit code of every usage error: click's bad options and our UserInputError alike
 USAGE_ERROR = 2
+
+#: log2 of the CPU cycles an idle OpenBLAS thread spins before it sleeps (OpenBLAS's own
+#: default is 28: about 0.1 s of a core per thread, burnt from numpy's import on, by a
+#: command that may never multiply a matrix); 20 is about 0.4 ms. Only when and how long the
+#: threads wait changes: their number, and so every result's bits, stay the same.
+BLAS_THREAD_TIMEOUT = "20"
 
 #: name -> (module in mtpalette.cli, function, takes variadic options, one-line help)
 COMMANDS: dict[str, tuple[str, str, bool, str]] = {
@@ -97,6 +104,8 @@ def main() -> None:
     """
     from mtpalette.cli.pipes import pipe_safe_stdout
 
+    # before numpy is imported (a subcommand imports it); a value the user set is kept
+    os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", BLAS_THREAD_TIMEOUT)
     try:
         with pipe_safe_stdout():
             app()

@@ -21,7 +21,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from mtpalette.cli.backend_opts import BackendOption
-from mtpalette.io.judgments import FORMATS
+from mtpalette.io.judgment_formats import FORMATS
 
 T = TypeVar("T")
 #: a group of options: parameter name -> (annotated type, default)

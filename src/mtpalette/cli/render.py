@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Collection, Mapping, Sequence
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -448,10 +449,10 @@ def sentence_report(
     _check(fmt)
     places = TEXT_DIGITS if digits is None else digits
     columns_text = [_numbers(v, places) for v in values]
-    cells = [[*lead, *_marked(names, lower)]]
-    first = [list(systems)] if systems is not None else []
-    cells += [list(row) for row in zip(*first, map(str, seg), *columns_text, strict=True)]
-    text = _aligned(cells, right=set(range(len(lead) - 1, len(cells[0]))))
+    header = [*lead, *_marked(names, lower)]
+    body = [*([list(systems)] if systems is not None else []), list(map(str, seg)), *columns_text]
+    columns = [[head, *column] for head, column in zip(header, body, strict=True)]
+    text = _aligned_columns(columns, right=set(range(len(lead) - 1, len(header))))
     if lower:
         text += LOWER_LEGEND
     if signatures:
@@ -513,10 +514,32 @@ def _json_value(value: Any) -> Any:
 
 
 def _aligned(cells: list[list[str]], *, right: set[int]) -> str:
-    widths = [max(map(len, column)) for column in zip(*cells, strict=True)]
-    last = len(widths) - 1
-    template = "  ".join(
-        f"{{:>{w}}}" if j in right else ("{}" if j == last else f"{{:<{w}}}")
-        for j, w in enumerate(widths)
-    )
-    return "".join(template.format(*row).rstrip() + "\n" for row in cells)
+    """Rows of cells as lines of text (see :func:`_aligned_columns`)."""
+    if not cells[0]:
+        return "\n" * len(cells)
+    return _aligned_columns([list(column) for column in zip(*cells, strict=True)], right=right)
+
+
+def _aligned_columns(columns: list[list[str]], *, right: set[int]) -> str:
+    """Columns of cells (the same number each) as lines of text, two spaces apart: each
+    column padded to its widest cell, on the left for the columns in ``right``, else on the
+    right (the last column not at all); every line right-stripped.
+
+    Examples
+    --------
+    >>> print(_aligned_columns([["a", "bbb"], ["1", "22"], ["x ", "y"]], right={1}), end="|")
+    a     1  x
+    bbb  22  y
+    |
+    """
+    last = len(columns) - 1
+    padded = []
+    for j, column in enumerate(columns):
+        width = max(map(len, column))
+        if j in right:
+            column = list(map(str.rjust, column, repeat(width)))
+        elif j != last:
+            column = list(map(str.ljust, column, repeat(width)))
+        padded.append(column)
+    lines = map(str.rstrip, map("  ".join, zip(*padded, strict=True)))
+    return "\n".join(lines) + "\n"

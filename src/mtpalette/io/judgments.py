@@ -67,11 +67,11 @@ import numpy as np
 
 from mtpalette.errors import UserInputError, shortened
 from mtpalette.io import inputs
+from mtpalette.io.judgment_formats import FORMATS
 from mtpalette.io.mtme_files import read_score_file
 from mtpalette.io.plain import read_lines
 from mtpalette.io.tabular import cell_float
 
-FORMATS = ("mqm", "mqm-avg", "wmt-da-seg", "wmt-seg-scores", "generic", "mtme-seg")
 #: MQM error weights: ``severity[/category[/subcategory]]`` (lower case) -> weight
 MQM_WEIGHTS: dict[str, float] = {
     "major": 5.0,
