@@ -1,6 +1,8 @@
 //! Clipped n-gram matches between candidates and their references, exactly (no hashing).
 //! The method is described in `mtpalette/kernels/ngram.py`: common runs `L(i, j)` over the
-//! cells with equal tokens only, candidate positions chained by token.
+//! cells with equal tokens only, candidate positions chained by token (per reference).
+//! BLEU's clip by the best reference counts n-gram ids numbered per candidate instead
+//! (`local_ngrams.rs`), in arrays indexed by id.
 
 use crate::chrf::max_refs_total;
 use crate::local_ngrams::LocalNgrams;

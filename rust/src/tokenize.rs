@@ -251,6 +251,12 @@ pub struct Tokens {
 /// rewriting 13a's replacements in place; token starts index `cp`.
 fn tokenize_block(cp: &mut [u32], off: &[i64], mode: u8, flags: &[u16], out: &mut Tokens) {
     let rep = Replacements::new();
+    // room for the tokens: every character (char mode), else about one in four
+    let room = if mode == MODE_CHAR { cp.len() } else { cp.len() / 4 + 16 };
+    out.start.reserve(room);
+    out.len.reserve(room);
+    out.hash.reserve(room);
+    out.counts.reserve(off.len());
     let (mut a, mut b) = (Vec::new(), Vec::new());
     let (mut wa, mut wb, mut brk) = (Vec::new(), Vec::new(), Vec::new());
     let base0 = off[0];
@@ -315,7 +321,15 @@ pub fn tokenize(
             t
         })
         .collect();
+    if blocks.len() == 1 {
+        return Ok(blocks.into_iter().next().unwrap());
+    }
     let mut all = Tokens::default();
+    let n_tok = blocks.iter().map(|b| b.start.len()).sum();
+    all.start.reserve_exact(n_tok);
+    all.len.reserve_exact(n_tok);
+    all.hash.reserve_exact(n_tok);
+    all.counts.reserve_exact(n_lines);
     for b in blocks {
         all.start.extend(b.start);
         all.len.extend(b.len);
