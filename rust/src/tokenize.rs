@@ -252,7 +252,11 @@ pub struct Tokens {
 fn tokenize_block(cp: &mut [u32], off: &[i64], mode: u8, flags: &[u16], out: &mut Tokens) {
     let rep = Replacements::new();
     // room for the tokens: every character (char mode), else about one in four
-    let room = if mode == MODE_CHAR { cp.len() } else { cp.len() / 4 + 16 };
+    let room = if mode == MODE_CHAR {
+        cp.len()
+    } else {
+        cp.len() / 4 + 16
+    };
     out.start.reserve(room);
     out.len.reserve(room);
     out.hash.reserve(room);
@@ -453,7 +457,10 @@ mod tests {
     #[test]
     fn char_ids_number_characters_as_char_mode_splits_them() {
         let lines = ["ab a", "", "\u{1F600}b \u{1F600}"];
-        let mut cp: Vec<u32> = lines.iter().flat_map(|l| l.chars().map(|c| c as u32)).collect();
+        let mut cp: Vec<u32> = lines
+            .iter()
+            .flat_map(|l| l.chars().map(|c| c as u32))
+            .collect();
         let mut off = vec![0i64];
         for l in lines {
             off.push(off.last().unwrap() + l.chars().count() as i64);
