@@ -1,144 +1,72 @@
 //! chrF's n-gram statistics against each reference separately, exactly. The method is
-//! described in `mtpalette/kernels/chrf.py`: n-grams numbered inside each candidate, an
-//! order-k id found by the exact key `(prefix id) * A + (last token id)`, in a table indexed
-//! by the key when small, else in an open-addressing table compared exactly.
+//! described in `mtpalette/kernels/chrf.py`: n-grams numbered inside each candidate order by
+//! order (`local_ngrams.rs`), counted in an array indexed by id; a reference n-gram takes one
+//! of the candidate's remaining copies, which sums `min(candidate count, reference count)`.
 
+use crate::local_ngrams::LocalNgrams;
 use crate::pairs::{vocab_bound, Pairs};
 use crate::parallel::par_rows;
-use crate::table::slot;
 
 struct Scratch {
-    loc: Vec<i64>,
-    tl: Vec<i64>,
-    hid: Vec<i64>,
-    rid: Vec<i64>,
-    hc: Vec<i64>,
-    rc: Vec<i64>,
-    touched: Vec<i64>,
-    keys: Vec<i64>,
-    vals: Vec<i64>,
-    used: Vec<usize>,
+    ng: LocalNgrams,
+    /// count of each candidate n-gram id of the current order
+    hc: Vec<u32>,
+    /// `hc` used up by one reference's matches (several references)
+    work: Vec<u32>,
+    /// the references the candidate has
+    present: Vec<usize>,
+}
+
+/// `matches = sum over n-grams g of min(count in candidate, count in reference)`: each
+/// reference n-gram found in the candidate takes one of the candidate's remaining copies.
+#[inline(always)]
+fn take_matches(rid: &[u32], left: &mut [u32]) -> i64 {
+    let mut matches = 0;
+    for &g in rid {
+        let c = &mut left[g as usize];
+        let m = (*c > 0) as u32; // without a branch: whether a copy is left
+        *c -= m;
+        matches += m as i64;
+    }
+    matches
 }
 
 fn pair_stats(s: &mut Scratch, pairs: &Pairs, p: usize, max_n: usize, out: &mut [i64]) {
     let hyp = pairs.hyp_row(p);
-    let h = hyp.len();
-    let vocab = s.loc.len();
-    let mut a = 0i64;
-    for (i, &t) in hyp.iter().enumerate() {
-        let t = t as usize;
-        if s.loc[t] < 0 {
-            s.loc[t] = a;
-            a += 1;
-        }
-        s.tl[i] = s.loc[t];
-        s.hid[i] = s.tl[i];
-    }
-    let direct = (h as i64) * a <= s.vals.len() as i64;
-    let mut b = 0;
-    for k in 0..pairs.n_refs() {
-        if let Some(r) = pairs.ref_row(p, k) {
-            for &t in r {
-                s.rid[b] = if (t as usize) < vocab {
-                    s.loc[t as usize]
-                } else {
-                    -1
-                };
-                b += 1;
-            }
-        }
-    }
+    let n_refs = pairs.n_refs();
+    let present = &mut s.present;
+    present.clear();
+    present.extend((0..n_refs).filter(|&k| pairs.ref_row(p, k).is_some()));
+    s.ng.start(hyp, present.iter().map(|&k| pairs.ref_row(p, k).unwrap()));
     for n in 0..max_n {
-        let mut n_used = 0;
         if n > 0 {
-            for i in 0..h.saturating_sub(n) {
-                let key = s.hid[i] * a + s.tl[i + n];
-                let q = if direct {
-                    key as usize
-                } else {
-                    slot(&s.keys, key)
-                };
-                let new = if direct {
-                    s.vals[q] == -1
-                } else {
-                    s.keys[q] == -1
-                };
-                if new {
-                    if !direct {
-                        s.keys[q] = key;
-                    }
-                    s.vals[q] = n_used as i64;
-                    s.used[n_used] = q;
-                    n_used += 1;
-                }
-                s.hid[i] = s.vals[q];
-            }
+            s.ng.advance();
         }
-        let n_hyp = h.saturating_sub(n);
-        for i in 0..n_hyp {
-            s.hc[s.hid[i] as usize] += 1;
+        let ng = &s.ng;
+        let n_hyp = ng.count(ng.h);
+        for &g in &ng.hid[..n_hyp] {
+            s.hc[g as usize] += 1;
         }
-        let mut b = 0;
-        for k in 0..pairs.n_refs() {
-            let Some(r) = pairs.ref_row(p, k) else {
-                continue;
+        // (index 0, reference n-grams absent from the candidate, never has a copy)
+        let one = s.present.len() == 1;
+        for (q, &k) in s.present.iter().enumerate() {
+            let (b, len) = ng.refs[q];
+            let n_ref = ng.count(len);
+            let rid = &ng.rid[b..b + n_ref];
+            let matches = if one {
+                take_matches(rid, &mut s.hc)
+            } else {
+                s.work[..=ng.n_ids].copy_from_slice(&s.hc[..=ng.n_ids]);
+                take_matches(rid, &mut s.work)
             };
-            let len_r = r.len();
-            let n_ref = len_r.saturating_sub(n);
-            let mut n_touched = 0;
-            for j in 0..n_ref {
-                let mut g = s.rid[b + j];
-                if n > 0 && g >= 0 {
-                    let t = r[j + n] as usize;
-                    let last = if t < vocab { s.loc[t] } else { -1 };
-                    g = -1;
-                    if last >= 0 {
-                        let key = s.rid[b + j] * a + last;
-                        if direct {
-                            g = s.vals[key as usize];
-                        } else {
-                            let q = slot(&s.keys, key);
-                            if s.keys[q] != -1 {
-                                g = s.vals[q];
-                            }
-                        }
-                    }
-                    s.rid[b + j] = g;
-                }
-                if g >= 0 {
-                    let gu = g as usize;
-                    if s.rc[gu] == 0 {
-                        s.touched[n_touched] = g;
-                        n_touched += 1;
-                    }
-                    s.rc[gu] += 1;
-                }
-            }
-            let mut matches = 0;
-            for q in 0..n_touched {
-                let g = s.touched[q] as usize;
-                matches += s.hc[g].min(s.rc[g]);
-                s.rc[g] = 0;
-            }
             let o = &mut out[(k * max_n + n) * 3..(k * max_n + n) * 3 + 3];
             o[0] = if n_ref > 0 { n_hyp as i64 } else { 0 };
             o[1] = n_ref as i64;
             o[2] = matches;
-            b += len_r;
         }
-        for i in 0..n_hyp {
-            s.hc[s.hid[i] as usize] = 0;
-        }
-        for q in 0..n_used {
-            s.vals[s.used[q]] = -1;
-            if !direct {
-                s.keys[s.used[q]] = -1;
-            }
-        }
+        s.hc[..=ng.n_ids].fill(0);
     }
-    for &t in hyp {
-        s.loc[t as usize] = -1;
-    }
+    s.ng.finish(hyp);
 }
 
 /// `[candidate n-grams, reference n-grams, matches]` per pair, reference and order:
@@ -148,8 +76,26 @@ pub fn chrf_stats(pairs: &Pairs, max_n: usize, direct_max: usize) -> Vec<i64> {
     let width = n_refs * max_n * 3;
     let mut out = vec![0i64; pairs.len() * width];
     let vocab = vocab_bound(pairs.hyp);
-    let max_h = pairs.max_hyp().max(1);
-    let max_r = (0..pairs.n_seg())
+    let max_h = pairs.max_hyp();
+    let max_r = max_refs_total(pairs);
+    par_rows(
+        &mut out,
+        width,
+        || Scratch {
+            ng: LocalNgrams::new(vocab, max_h, max_r, direct_max),
+            hc: vec![0; max_h + 1],
+            work: vec![0; max_h + 1],
+            present: Vec::with_capacity(n_refs),
+        },
+        |s, p, row| pair_stats(s, pairs, p, max_n, row),
+    );
+    out
+}
+
+/// The largest number of reference tokens of one segment, all references together.
+pub fn max_refs_total(pairs: &Pairs) -> usize {
+    let n_refs = pairs.n_refs();
+    (0..pairs.n_seg())
         .map(|s| {
             (0..n_refs)
                 .filter(|&k| pairs.mask[[k, s]])
@@ -161,27 +107,6 @@ pub fn chrf_stats(pairs: &Pairs, max_n: usize, direct_max: usize) -> Vec<i64> {
         })
         .max()
         .unwrap_or(0)
-        .max(1);
-    let size = (2 * max_h).next_power_of_two();
-    let n_vals = size.max((max_h * max_h).min(direct_max));
-    par_rows(
-        &mut out,
-        width,
-        || Scratch {
-            loc: vec![-1; vocab],
-            tl: vec![0; max_h],
-            hid: vec![0; max_h],
-            rid: vec![0; max_r],
-            hc: vec![0; max_h],
-            rc: vec![0; max_h],
-            touched: vec![0; max_h],
-            keys: vec![-1; size],
-            vals: vec![-1; n_vals],
-            used: vec![0; max_h],
-        },
-        |s, p, row| pair_stats(s, pairs, p, max_n, row),
-    );
-    out
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ pub mod chrf;
 pub mod edit;
 pub mod gtm;
 pub mod interning;
+pub mod local_ngrams;
 pub mod ngram;
 pub mod nist;
 pub mod pairwise;

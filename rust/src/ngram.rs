@@ -1,7 +1,11 @@
 //! Clipped n-gram matches between candidates and their references, exactly (no hashing).
 //! The method is described in `mtpalette/kernels/ngram.py`: common runs `L(i, j)` over the
-//! cells with equal tokens only, candidate positions chained by token.
+//! cells with equal tokens only, candidate positions chained by token (per reference).
+//! BLEU's clip by the best reference counts n-gram ids numbered per candidate instead
+//! (`local_ngrams.rs`), in arrays indexed by id.
 
+use crate::chrf::max_refs_total;
+use crate::local_ngrams::LocalNgrams;
 use crate::pairs::{vocab_bound, Pairs};
 use crate::parallel::par_rows;
 
@@ -176,12 +180,100 @@ fn pair_matches(
     }
 }
 
+/// Scratch of the clipped counts (BLEU): n-grams numbered per candidate.
+struct Clip {
+    ng: LocalNgrams,
+    /// count of each candidate n-gram id of the current order
+    hc: Vec<u32>,
+    /// one reference's count of each id, and the largest over the references
+    rc: Vec<u32>,
+    best: Vec<u32>,
+    present: Vec<usize>,
+}
+
+/// BLEU's clipped matches of candidate `p`, order by order: `sum over n-grams g of
+/// min(count in candidate, max over references of count in reference)`.
+fn pair_clipped(s: &mut Clip, pairs: &Pairs, p: usize, max_n: usize, out: &mut [i64]) {
+    let hyp = pairs.hyp_row(p);
+    if hyp.is_empty() {
+        return;
+    }
+    s.present.clear();
+    s.present
+        .extend((0..pairs.n_refs()).filter(|&k| pairs.ref_row(p, k).is_some()));
+    let refs = s.present.iter().map(|&k| pairs.ref_row(p, k).unwrap());
+    s.ng.start(hyp, refs);
+    for n in 0..max_n {
+        if n > 0 {
+            s.ng.advance();
+        }
+        let ng = &s.ng;
+        let n_hyp = ng.count(ng.h);
+        if n_hyp == 0 {
+            break;
+        }
+        for &g in &ng.hid[..n_hyp] {
+            s.hc[g as usize] += 1;
+        }
+        let mut matches = 0i64;
+        if ng.refs.len() == 1 {
+            // one reference: each of its n-grams takes one of the candidate's copies left
+            let (b, len) = ng.refs[0];
+            for &g in &ng.rid[b..b + ng.count(len)] {
+                let c = &mut s.hc[g as usize];
+                let m = (*c > 0) as u32;
+                *c -= m;
+                matches += m as i64;
+            }
+        } else {
+            // several: the largest count of each id over the references (id 0, absent from
+            // the candidate, gathers garbage that is never read), without branches
+            for &(b, len) in &ng.refs {
+                let rid = &ng.rid[b..b + ng.count(len)];
+                for &g in rid {
+                    s.rc[g as usize] += 1;
+                }
+                for &g in rid {
+                    let g = g as usize;
+                    s.best[g] = s.best[g].max(s.rc[g]);
+                }
+                for &g in rid {
+                    s.rc[g as usize] = 0;
+                }
+            }
+            for g in 1..=ng.n_ids {
+                matches += s.hc[g].min(s.best[g]) as i64;
+            }
+            s.best[..=ng.n_ids].fill(0);
+        }
+        out[n] = matches;
+        s.hc[..=ng.n_ids].fill(0);
+    }
+    s.ng.finish(hyp);
+}
+
 /// Clipped match counts `(P, 1 or R, max_n)`, flat.
 pub fn ngram_matches(pairs: &Pairs, max_n: usize, per_ref: bool) -> Vec<i64> {
     let width = if per_ref { pairs.n_refs() } else { 1 } * max_n;
     let mut out = vec![0i64; pairs.len() * width];
     let vocab = vocab_bound(pairs.hyp);
     let max_h = pairs.max_hyp();
+    if !per_ref {
+        let max_r = max_refs_total(pairs);
+        par_rows(
+            &mut out,
+            width,
+            || Clip {
+                ng: LocalNgrams::new(vocab, max_h, max_r, 1 << 18),
+                hc: vec![0; max_h + 1],
+                rc: vec![0; max_h + 1],
+                best: vec![0; max_h + 1],
+                present: Vec::with_capacity(pairs.n_refs()),
+            },
+            |s, p, row| pair_clipped(s, pairs, p, max_n, row),
+        );
+        return out;
+    }
     par_rows(
         &mut out,
         width,

@@ -362,6 +362,29 @@ fn tokenize_lines<'py>(
     ))
 }
 
+/// chrF's characters of lines of code points: `(characters per line, ids, distinct code
+/// points)` (see `tokenize::char_ids`).
+#[pyfunction]
+fn char_ids<'py>(
+    py: Python<'py>,
+    cp: PyReadonlyArray1<'py, u32>,
+    line_off: PyReadonlyArray1<'py, i64>,
+    flags: PyReadonlyArray1<'py, u16>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let (cp, off, flags) = (
+        slice(&cp, "cp")?,
+        slice(&line_off, "line_off")?,
+        slice(&flags, "flags")?,
+    );
+    let (counts, ids, distinct) = run(py, "char_ids", || tokenize::char_ids(cp, off, flags))?;
+    let (n_lines, n_ids, n_distinct) = (counts.len(), ids.len(), distinct.len());
+    Ok((
+        array(py, counts, &[n_lines])?,
+        array(py, ids, &[n_ids])?,
+        array(py, distinct, &[n_distinct])?,
+    ))
+}
+
 /// The hash of every token span.
 #[pyfunction]
 fn hash_spans<'py>(
@@ -738,6 +761,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nist_stats, m)?)?;
     m.add_function(wrap_pyfunction!(acs_counts, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(char_ids, m)?)?;
     m.add_function(wrap_pyfunction!(hash_spans, m)?)?;
     m.add_function(wrap_pyfunction!(vocab_rehash, m)?)?;
     m.add_function(wrap_pyfunction!(vocab_intern, m)?)?;

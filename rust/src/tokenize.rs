@@ -251,6 +251,16 @@ pub struct Tokens {
 /// rewriting 13a's replacements in place; token starts index `cp`.
 fn tokenize_block(cp: &mut [u32], off: &[i64], mode: u8, flags: &[u16], out: &mut Tokens) {
     let rep = Replacements::new();
+    // room for the tokens: every character (char mode), else about one in four
+    let room = if mode == MODE_CHAR {
+        cp.len()
+    } else {
+        cp.len() / 4 + 16
+    };
+    out.start.reserve(room);
+    out.len.reserve(room);
+    out.hash.reserve(room);
+    out.counts.reserve(off.len());
     let (mut a, mut b) = (Vec::new(), Vec::new());
     let (mut wa, mut wb, mut brk) = (Vec::new(), Vec::new(), Vec::new());
     let base0 = off[0];
@@ -315,7 +325,15 @@ pub fn tokenize(
             t
         })
         .collect();
+    if blocks.len() == 1 {
+        return Ok(blocks.into_iter().next().unwrap());
+    }
     let mut all = Tokens::default();
+    let n_tok = blocks.iter().map(|b| b.start.len()).sum();
+    all.start.reserve_exact(n_tok);
+    all.len.reserve_exact(n_tok);
+    all.hash.reserve_exact(n_tok);
+    all.counts.reserve_exact(n_lines);
     for b in blocks {
         all.start.extend(b.start);
         all.len.extend(b.len);
@@ -323,6 +341,48 @@ pub fn tokenize(
         all.counts.extend(b.counts);
     }
     Ok(all)
+}
+
+/// chrF's characters: every code point of the lines `cp[off[l]..off[l + 1]]` but whitespace
+/// (the SPACE class), as the id of its code point among the distinct ones, numbered in order
+/// of first occurrence. Returns `(characters per line, ids, the distinct code points)`: the
+/// same tokens as the `char` mode of [`tokenize`], without a span and a hash per character.
+pub fn char_ids(cp: &[u32], off: &[i64], flags: &[u16]) -> Checked<(Vec<i64>, Vec<i32>, Vec<u32>)> {
+    check_offsets(off, cp.len(), "line_off")?;
+    ensure(
+        flags.len() >= 0x110000 && cp.iter().all(|&c| c < 0x110000),
+        || "char_ids: bad flags table or code point".into(),
+    )?;
+    // the Basic Multilingual Plane in a table, the rest in a map
+    let mut bmp = vec![-1i32; 0x10000];
+    let mut astral: rustc_hash::FxHashMap<u32, i32> = Default::default();
+    let mut distinct = Vec::new();
+    let mut ids = Vec::with_capacity(cp.len());
+    let mut counts = Vec::with_capacity(off.len().saturating_sub(1));
+    for w in off.windows(2) {
+        let before = ids.len();
+        for &c in &cp[w[0] as usize..w[1] as usize] {
+            if flags[c as usize] & SPACE != 0 {
+                continue;
+            }
+            let id = if c < 0x10000 {
+                let slot = &mut bmp[c as usize];
+                if *slot < 0 {
+                    *slot = distinct.len() as i32;
+                    distinct.push(c);
+                }
+                *slot
+            } else {
+                *astral.entry(c).or_insert_with(|| {
+                    distinct.push(c);
+                    distinct.len() as i32 - 1
+                })
+            };
+            ids.push(id);
+        }
+        counts.push((ids.len() - before) as i64);
+    }
+    Ok((counts, ids, distinct))
 }
 
 #[cfg(test)]
@@ -392,6 +452,30 @@ mod tests {
         assert_eq!(run(&["ab  c, d"], 0)[0], ["ab", "c,", "d"]);
         assert_eq!(run(&["ab c"], MODE_CHAR)[0], ["a", "b", "c"]);
         assert_eq!(run(&["", "x"], 0), vec![vec![], vec!["x".to_string()]]);
+    }
+
+    #[test]
+    fn char_ids_number_characters_as_char_mode_splits_them() {
+        let lines = ["ab a", "", "\u{1F600}b \u{1F600}"];
+        let mut cp: Vec<u32> = lines
+            .iter()
+            .flat_map(|l| l.chars().map(|c| c as u32))
+            .collect();
+        let mut off = vec![0i64];
+        for l in lines {
+            off.push(off.last().unwrap() + l.chars().count() as i64);
+        }
+        let (counts, ids, distinct) = char_ids(&cp, &off, &ascii_flags()).unwrap();
+        assert_eq!(counts, vec![3, 0, 3]);
+        assert_eq!(ids, vec![0, 1, 0, 2, 1, 2]);
+        assert_eq!(distinct, vec![97, 98, 0x1F600]);
+        // the same tokens as the char mode
+        let t = tokenize(&mut cp, &off, MODE_CHAR, &ascii_flags(), false).unwrap();
+        assert_eq!(t.counts, counts);
+        let chars: Vec<u32> = t.start.iter().map(|&s| cp[s as usize]).collect();
+        let from_ids: Vec<u32> = ids.iter().map(|&i| distinct[i as usize]).collect();
+        assert_eq!(chars, from_ids);
+        assert!(char_ids(&cp, &[0, 99], &ascii_flags()).is_err());
     }
 
     #[test]

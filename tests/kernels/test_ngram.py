@@ -76,6 +76,18 @@ def test_long_repeats_and_orders_up_to_nine():
     assert ngram_matches(pairs, 9)[0, 0].tolist() == [10 - k for k in range(9)]
 
 
+def test_long_candidate_takes_the_hash_table():
+    # 700 tokens of 600 distinct ids: (700 + 1) * (A + 1) keys exceed the direct table of
+    # 2**18, so BLEU's clipped counts look n-grams up in the open-addressing table
+    rng = np.random.default_rng(7)
+    hyp = rng.integers(0, 600, 700).tolist()
+    refs = [rng.integers(0, 600, 650).tolist(), hyp[50:500], hyp[::-1]]
+    pairs = _pairs([[r] for r in refs], np.ones((3, 1), bool), [(0, hyp)])
+    fast = ngram_matches(pairs, 4)
+    np.testing.assert_array_equal(fast[0], ngram_matches_slow(hyp, refs, 4))
+    assert fast[0, 0, 3] >= 447  # the copied stretch's 4-grams at least
+
+
 def test_empty_candidate_and_reference():
     pairs = _pairs([[[], [1, 2]]], np.array([[True, True]]), [(0, [1, 2]), (1, [])])
     assert ngram_matches(pairs, 3).tolist() == [[[0, 0, 0]], [[0, 0, 0]]]

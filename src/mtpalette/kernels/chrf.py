@@ -6,15 +6,21 @@ reference)``. As sacrebleu, the candidate count of an order is 0 when the refere
 n-gram of that order. The same kernel serves characters (chrF) and words (chrF++): it only
 sees int32 ids.
 
-Method: the n-grams are numbered inside each candidate. Order-1 ids are the candidate's
-distinct tokens (an array indexed by global token id maps them); the id of an order-k n-gram
-is looked up by the exact integer key ``(id of its (k-1)-gram prefix) * A + (id of its last
-token)`` (``A`` distinct tokens), below ``|hyp| * A``: in a table indexed directly by the key
-when that is small (the usual case), else in an open-addressing table of the candidate's keys
-compared exactly. A reference n-gram whose key is not found does not occur in the candidate
-and needs no id. No hashing of text, so no collisions. Cost per pair: O(max_n * (|hyp| +
-sum |ref|)) array operations, independent of how often a character repeats (unlike a scan of
-equal-token cells, costly on the ~30-letter alphabet of characters).
+Method: the n-grams are numbered inside each candidate, order by order. Order-1 ids are the
+candidate's distinct tokens, ``1..A`` (an array indexed by global token id maps them; 0 is
+"not in the candidate"); the id of an order-k n-gram is looked up by the exact integer key
+``(id of its (k-1)-gram prefix) * (A + 1) + (id of its last token)``, below
+``(|hyp| + 1) * (A + 1)``: in a table indexed directly by the key when that is small (the usual
+case), else in an open-addressing table of the candidate's keys compared exactly. A reference
+n-gram gets the id of the equal candidate n-gram, or 0 when there is none (with the direct
+table, keys with a 0 part are never set, so the lookup needs no branch). The candidate's
+n-grams are counted in an array indexed by id; each reference n-gram then takes one of the
+candidate's remaining copies, which sums ``min(count in candidate, count in reference)``. No
+hashing of text, so no collisions; no allocation per pair (scratch arrays per block of pairs).
+Cost per pair: O(max_n * (|hyp| + sum |ref|)) array operations, independent of how often a
+character repeats (unlike a scan of equal-token cells, costly on the ~30-letter alphabet of
+characters). The Rust module ``local_ngrams.rs`` does the numbering for this kernel and for
+BLEU's clipped counts (:mod:`mtpalette.kernels.ngram`).
 
 References
 ----------

@@ -14,8 +14,13 @@ equal candidate tokens, reference positions from the end so that ``L(i + 1, j + 
 known. Cost per pair: O(|hyp| * max_n + sum |ref| + number of equal-token cells), with an
 array indexed by token id as the only lookup: no hashing, no collisions.
 
-With ``per_ref=True`` the kernel instead returns the clipped count against each reference
-separately (ROUGE-N scores each reference on its own).
+With ``per_ref=True`` the kernel returns the clipped count against each reference separately
+(ROUGE-N scores each reference on its own), by the method above. BLEU's clipped count over
+the best reference (``per_ref=False``) is counted another way, faster on short sentences: the
+candidate's n-grams are numbered order by order as in :mod:`mtpalette.kernels.chrf` (exact
+integer keys, no hashing of text), counted in an array indexed by id, and each reference
+n-gram takes one of the candidate's remaining copies (one reference) or raises the largest
+reference count of its id (several), all without branches.
 
 References
 ----------

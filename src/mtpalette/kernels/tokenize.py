@@ -50,3 +50,34 @@ def tokenize_lines(
     return _core.tokenize_lines(
         cp, np.ascontiguousarray(line_off, dtype=np.int64), int(mode), flags, bool(parallel)
     )
+
+
+def char_ids(
+    cp: np.ndarray, line_off: np.ndarray, flags: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """chrF's characters of the lines ``cp[line_off[l]:line_off[l + 1]]``: every code point
+    but whitespace (``flags & 1``, SPACE), as the number of its code point among the distinct
+    ones in order of first occurrence. The tokens of :func:`tokenize_lines`'s ``char`` mode,
+    without a span and a hash per character.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(characters per line (int64), ids (int32), the distinct code points (uint32))``.
+
+    Examples
+    --------
+    >>> cp = np.frombuffer("ab a".encode("utf-32-le"), dtype=np.uint32)
+    >>> flags = np.zeros(0x110000, dtype=np.uint16); flags[32] = 1  # the space: SPACE
+    >>> counts, ids, distinct = char_ids(cp, np.array([0, 4]), flags)
+    >>> counts.tolist(), ids.tolist(), distinct.tolist()
+    ([3], [0, 1, 0], [97, 98])
+    """
+    flags = np.ascontiguousarray(flags, dtype=np.uint16)
+    if len(flags) < _N_CODEPOINTS:
+        raise ValueError("flags: one entry per code point (0x110000) expected")
+    return _core.char_ids(
+        np.ascontiguousarray(cp, dtype=np.uint32),
+        np.ascontiguousarray(line_off, dtype=np.int64),
+        flags,
+    )

@@ -161,6 +161,8 @@ def best_reference_stats(
     >>> best_reference_stats(per_ref, np.ones((1, 2), bool), 2.0, False).tolist()
     [[3.0, 2.0, 2.0]]
     """
+    if per_ref.shape[1] == 1:  # one reference: nothing to choose
+        return per_ref.reshape(len(per_ref), -1).astype(np.float64)
     f = np.where(present, f_scores(per_ref, beta, eps_smoothing), -np.inf)
     best = np.argmax(f, axis=1)
     chosen = per_ref[np.arange(len(best)), best]

@@ -32,7 +32,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from mtpalette.kernels.tokenize import tokenize_lines
+from mtpalette.kernels.tokenize import char_ids, tokenize_lines
 from mtpalette.text.vocab import Vocabulary
 
 # character classes, one bit each in the table of :func:`char_flags`
@@ -127,6 +127,8 @@ def encode_lines(
     # Python's own lower() and rstrip(), line by line, as sacrebleu
     stripped = list(map(str.rstrip, map(str.lower, lines) if lowercase else lines))
     lengths = np.fromiter(map(len, stripped), dtype=np.int64, count=len(stripped))
+    if tokenizer == "char":
+        return _encode_chars(stripped, lengths, flags, vocab)
     blocks = _blocks(lengths)
     widest = max((int(lengths[lo:hi].sum()) for lo, hi in blocks), default=0)
     cp_buf = np.empty(widest, dtype=np.uint32)
@@ -143,3 +145,19 @@ def encode_lines(
         all_ids.append(vocab.intern_spans(cp, start, length, hashes))
         all_counts.append(counts)
     return np.concatenate(all_ids), np.concatenate(all_counts)
+
+
+def _encode_chars(
+    lines: list[str], lengths: np.ndarray, flags: np.ndarray, vocab: Vocabulary
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``char`` tokenizer's ids: the distinct characters are numbered by the kernel
+    (:func:`~mtpalette.kernels.tokenize.char_ids`) and only they are interned, in order of
+    first occurrence, so the ids equal those of interning every character."""
+    cp = np.frombuffer("".join(lines).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    line_off = np.zeros(len(lines) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=line_off[1:])
+    counts, local, distinct = char_ids(cp, line_off, flags)
+    n = len(distinct)
+    ones = np.ones(n, dtype=np.int64)
+    global_ids = vocab.intern_spans(distinct, np.arange(n, dtype=np.int64), ones, None)
+    return global_ids[local], counts

@@ -1,0 +1,237 @@
+//! The n-grams of one candidate and its references numbered order by order, exactly: the
+//! shared first step of the chrF and BLEU counting kernels (`chrf.rs`, `ngram.rs`).
+//!
+//! The candidate's distinct tokens get local ids `1..=a` (0 means "not in the candidate").
+//! The id of an order-k n-gram is looked up by the exact integer key `(id of its (k-1)-gram
+//! prefix) * (a + 1) + (local id of its last token)`, below `(|hyp| + 1) * (a + 1)`: in a
+//! table indexed directly by the key when that is small (the usual case), else in an
+//! open-addressing table of the keys compared exactly. Only candidate n-grams get ids; a
+//! reference n-gram gets the id of the equal candidate n-gram, or 0 when the candidate has
+//! none (then no longer n-gram starting there can match either). No hashing of text, so no
+//! collisions; no allocation per pair or per order: all arrays are scratch reused by every
+//! pair of a block.
+
+use crate::table::slot;
+
+pub struct LocalNgrams {
+    /// global token id -> local id (0: not in the current candidate); as long as the
+    /// vocabulary of the candidates
+    loc: Vec<u32>,
+    /// the candidate's local ids (order 1)
+    tl: Vec<u32>,
+    /// the id of the candidate n-gram of the current order at each position (1-based)
+    pub hid: Vec<u32>,
+    /// the references' local ids (order 1), one reference after the other
+    rl: Vec<u32>,
+    /// the id of the reference n-gram of the current order at each position, 0 when the
+    /// candidate has no such n-gram
+    pub rid: Vec<u32>,
+    /// where each reference starts in `rl`/`rid`, and its length
+    pub refs: Vec<(usize, usize)>,
+    keys: Vec<i64>,
+    vals: Vec<u32>,
+    used: Vec<usize>,
+    /// the candidate's length, its number of distinct tokens, the current order (1-based)
+    /// and the number of distinct candidate n-grams of that order
+    pub h: usize,
+    a: usize,
+    pub order: usize,
+    pub n_ids: usize,
+    direct: bool,
+}
+
+impl LocalNgrams {
+    /// Scratch for candidates of up to `max_h` tokens with ids below `vocab`, references of
+    /// up to `max_r` tokens in all per candidate; keys below `direct_max` are looked up in a
+    /// direct table.
+    pub fn new(vocab: usize, max_h: usize, max_r: usize, direct_max: usize) -> Self {
+        let w = max_h + 1;
+        let size = (2 * w).next_power_of_two();
+        let n_vals = size.max((w * w).min(direct_max));
+        LocalNgrams {
+            loc: vec![0; vocab],
+            tl: vec![0; w],
+            hid: vec![0; w],
+            rl: vec![0; max_r + 1],
+            rid: vec![0; max_r + 1],
+            refs: Vec::new(),
+            keys: vec![-1; size],
+            vals: vec![0; n_vals],
+            used: vec![0; w],
+            h: 0,
+            a: 0,
+            order: 0,
+            n_ids: 0,
+            direct: true,
+        }
+    }
+
+    /// Starts a candidate and its references at order 1 (the ids are the local token ids).
+    /// Call [`LocalNgrams::finish`] before the next candidate.
+    pub fn start<'r>(&mut self, hyp: &[i32], refs: impl Iterator<Item = &'r [i32]>) {
+        let mut a = 0u32;
+        for (i, &t) in hyp.iter().enumerate() {
+            let t = t as usize;
+            if self.loc[t] == 0 {
+                a += 1;
+                self.loc[t] = a;
+            }
+            self.tl[i] = self.loc[t];
+            self.hid[i] = self.loc[t];
+        }
+        self.h = hyp.len();
+        self.a = a as usize;
+        self.order = 1;
+        self.n_ids = self.a;
+        self.direct = (self.h + 1) * (self.a + 1) <= self.vals.len();
+        self.refs.clear();
+        let vocab = self.loc.len();
+        let mut b = 0;
+        for r in refs {
+            for (j, &t) in r.iter().enumerate() {
+                let t = t as usize;
+                let l = if t < vocab { self.loc[t] } else { 0 };
+                self.rl[b + j] = l;
+                self.rid[b + j] = l;
+            }
+            self.refs.push((b, r.len()));
+            b += r.len();
+        }
+    }
+
+    /// The id of `key` in the hash table (0: none), or a new id when `add`.
+    #[inline(always)]
+    fn lookup(&mut self, key: usize, add: bool) -> u32 {
+        let q = slot(&self.keys, key as i64);
+        if self.keys[q] == -1 {
+            if !add {
+                return 0;
+            }
+            self.keys[q] = key as i64;
+            self.n_ids += 1;
+            self.vals[q] = self.n_ids as u32;
+            self.used[self.n_ids - 1] = q;
+            return self.n_ids as u32;
+        }
+        self.vals[q]
+    }
+
+    /// Empties the key table (the slots used by the current order).
+    fn clear_table(&mut self) {
+        if self.order == 1 {
+            return;
+        }
+        for q in 0..self.n_ids {
+            let s = self.used[q];
+            self.vals[s] = 0;
+            if !self.direct {
+                self.keys[s] = -1;
+            }
+        }
+    }
+
+    /// Moves on to the next order: `hid` and `rid` become the ids of the longer n-grams.
+    pub fn advance(&mut self) {
+        self.clear_table();
+        let n = self.order; // the new n-grams end n tokens after their start
+        self.n_ids = 0;
+        if self.direct {
+            self.advance_direct(n);
+        } else {
+            self.advance_hashed(n);
+        }
+        self.order += 1;
+    }
+
+    /// [`LocalNgrams::advance`] with the direct table, without branches: a key with prefix
+    /// id 0 or last local id 0 is never set (candidate ids and local ids start at 1), so
+    /// looking it up gives 0, as it should.
+    fn advance_direct(&mut self, n: usize) {
+        let base = self.a + 1;
+        let h = self.h.saturating_sub(n);
+        let (vals, used) = (&mut self.vals[..], &mut self.used[..]);
+        let mut n_ids = 0u32;
+        for i in 0..h {
+            let key = self.hid[i] as usize * base + self.tl[i + n] as usize;
+            let v = vals[key];
+            let new = (v == 0) as u32;
+            let id = v + new * (n_ids + 1);
+            vals[key] = id;
+            used[n_ids as usize] = key;
+            n_ids += new;
+            self.hid[i] = id;
+        }
+        self.n_ids = n_ids as usize;
+        for q in 0..self.refs.len() {
+            let (b, len) = self.refs[q];
+            for j in b..b + len.saturating_sub(n) {
+                self.rid[j] = vals[self.rid[j] as usize * base + self.rl[j + n] as usize];
+            }
+        }
+    }
+
+    fn advance_hashed(&mut self, n: usize) {
+        let base = self.a + 1;
+        for i in 0..self.h.saturating_sub(n) {
+            let key = self.hid[i] as usize * base + self.tl[i + n] as usize;
+            self.hid[i] = self.lookup(key, true);
+        }
+        for q in 0..self.refs.len() {
+            let (b, len) = self.refs[q];
+            for j in b..b + len.saturating_sub(n) {
+                let g = self.rid[j];
+                if g == 0 {
+                    continue;
+                }
+                let last = self.rl[j + n];
+                self.rid[j] = if last == 0 {
+                    0
+                } else {
+                    self.lookup(g as usize * base + last as usize, false)
+                };
+            }
+        }
+    }
+
+    /// The number of n-grams of the current order in a sentence of `len` tokens.
+    #[inline(always)]
+    pub fn count(&self, len: usize) -> usize {
+        len.saturating_sub(self.order - 1)
+    }
+
+    /// Clears the scratch for the next candidate.
+    pub fn finish(&mut self, hyp: &[i32]) {
+        self.clear_table();
+        for &t in hyp {
+            self.loc[t as usize] = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_ngrams_get_equal_ids_and_absent_ones_zero() {
+        // candidate 5 6 5 6, reference 6 5 6 7
+        let hyp = [5, 6, 5, 6];
+        let r: &[i32] = &[6, 5, 6, 7];
+        for direct_max in [1 << 18, 0] {
+            let mut s = LocalNgrams::new(8, 4, 4, direct_max);
+            s.start(&hyp, std::iter::once(r));
+            assert_eq!(&s.hid[..4], &[1, 2, 1, 2]);
+            assert_eq!(&s.rid[..4], &[2, 1, 2, 0]);
+            s.advance(); // bigrams 56 65 56 / 65 56 67
+            assert_eq!(&s.hid[..3], &[1, 2, 1]);
+            assert_eq!(&s.rid[..3], &[2, 1, 0]);
+            s.advance(); // trigrams 565 656 / 656 567
+            assert_eq!(&s.hid[..2], &[1, 2]);
+            assert_eq!(&s.rid[..2], &[2, 0]);
+            assert_eq!((s.count(4), s.n_ids), (2, 2));
+            s.finish(&hyp);
+            assert!(s.loc.iter().all(|&x| x == 0) && s.vals.iter().all(|&x| x == 0));
+            assert!(s.keys.iter().all(|&x| x == -1));
+        }
+    }
+}
