@@ -411,9 +411,9 @@ mod tests {
         flags
     }
 
-    /// The tokens of each line, as strings.
-    fn run(lines: &[&str], mode: u8) -> Vec<Vec<String>> {
-        let mut cp: Vec<u32> = lines
+    /// The code points of `lines` and the offsets of each line.
+    fn code_points(lines: &[&str]) -> (Vec<u32>, Vec<i64>) {
+        let cp = lines
             .iter()
             .flat_map(|l| l.chars().map(|c| c as u32))
             .collect();
@@ -421,6 +421,12 @@ mod tests {
         for l in lines {
             off.push(off.last().unwrap() + l.chars().count() as i64);
         }
+        (cp, off)
+    }
+
+    /// The tokens of each line, as strings.
+    fn run(lines: &[&str], mode: u8) -> Vec<Vec<String>> {
+        let (mut cp, off) = code_points(lines);
         let t = tokenize(&mut cp, &off, mode, &ascii_flags(), lines.len() > 1).unwrap();
         let mut out = Vec::new();
         let mut u = 0;
@@ -457,14 +463,7 @@ mod tests {
     #[test]
     fn char_ids_number_characters_as_char_mode_splits_them() {
         let lines = ["ab a", "", "\u{1F600}b \u{1F600}"];
-        let mut cp: Vec<u32> = lines
-            .iter()
-            .flat_map(|l| l.chars().map(|c| c as u32))
-            .collect();
-        let mut off = vec![0i64];
-        for l in lines {
-            off.push(off.last().unwrap() + l.chars().count() as i64);
-        }
+        let (mut cp, off) = code_points(&lines);
         let (counts, ids, distinct) = char_ids(&cp, &off, &ascii_flags()).unwrap();
         assert_eq!(counts, vec![3, 0, 3]);
         assert_eq!(ids, vec![0, 1, 0, 2, 1, 2]);
