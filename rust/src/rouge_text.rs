@@ -13,12 +13,13 @@
 //! The output per (candidate, reference, statistic) is `[hits, candidate total, reference
 //! total]`; the caller turns them into P, R, F and applies the multi-reference policy.
 
-use std::hash::Hasher;
-
 use rayon::prelude::*;
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::FxHashMap;
 
-use crate::rouge_score_tok::{tokenize_batch, Options};
+use crate::porter;
+#[cfg(test)]
+use crate::rouge_score_tok::tokenize_into;
+use crate::rouge_score_tok::{short_key_bytes, KeyBlock, Options, LONG};
 
 /// What to count: ROUGE-N for each order, then the LCS when `lcs`.
 #[derive(Clone, Debug)]
@@ -36,8 +37,6 @@ impl Spec {
 
 /// Scratch of one block of pairs.
 struct Scratch {
-    keys_a: Vec<u64>,
-    keys_b: Vec<u64>,
     /// unigram counts, by token id (all zero between uses)
     counts: Vec<i32>,
     /// LCS match masks, by token id (all zero between uses)
@@ -48,8 +47,6 @@ struct Scratch {
 impl Scratch {
     fn new(vocab: usize) -> Self {
         Scratch {
-            keys_a: Vec::new(),
-            keys_b: Vec::new(),
             counts: vec![0; vocab],
             pm: vec![0; vocab],
             row: Vec::new(),
@@ -57,59 +54,140 @@ impl Scratch {
     }
 }
 
-/// Token ids of a flat batch: equal ids exactly for equal bytes; returns (ids, vocabulary).
-fn intern_tokens(bytes: &[u8], start: &[i64], len: &[i64]) -> (Vec<u32>, usize) {
-    let token = |t: usize| &bytes[start[t] as usize..(start[t] + len[t]) as usize];
-    let hashes: Vec<u64> = (0..start.len())
-        .into_par_iter()
-        .with_min_len(4096)
-        .map(|t| {
-            let mut h = FxHasher::default();
-            h.write(token(t));
-            h.finish()
+/// The token ids of every text: `(ids, offsets of each text's ids, vocabulary size,
+/// letters, dropped letters)`. Equal ids exactly for equal tokens (after stemming, with
+/// `stem`).
+///
+/// The texts are scanned in parallel blocks into keys (`KeyBlock`: a token of up to 8 bytes
+/// is its own key), then interned in one pass: short keys in a table of u64, the rare long
+/// tokens by their bytes. With `stem`, each distinct token is stemmed once (in parallel) and
+/// the stems interned again, instead of stemming every occurrence.
+#[allow(clippy::type_complexity)]
+fn text_ids<S: AsRef<str> + Sync>(
+    texts: &[S],
+    stem: bool,
+) -> (Vec<u32>, Vec<usize>, usize, Vec<i64>, Vec<i64>) {
+    let per_block = texts
+        .len()
+        .div_ceil(8 * rayon::current_num_threads())
+        .max(64);
+    let blocks: Vec<KeyBlock> = texts
+        .par_chunks(per_block)
+        .map(|block| {
+            let mut kb = KeyBlock::default();
+            for t in block {
+                kb.push_text(t.as_ref());
+            }
+            kb
         })
         .collect();
-    let mut by_hash: FxHashMap<u64, u32> = FxHashMap::default();
-    let mut first: Vec<usize> = Vec::new(); // a token of each id
-    let mut collided: FxHashMap<&[u8], u32> = FxHashMap::default();
-    let mut ids = Vec::with_capacity(start.len());
-    for (t, &h) in hashes.iter().enumerate() {
-        let next = first.len() as u32;
-        let id = *by_hash.entry(h).or_insert(next);
-        let id = if id == next {
-            first.push(t);
-            id
-        } else if token(first[id as usize]) == token(t) {
-            id
-        } else {
-            // two different tokens with one hash: ids by bytes
-            let next = first.len() as u32;
-            let id = *collided.entry(token(t)).or_insert(next);
+    let n_tokens: usize = blocks.iter().map(|b| b.keys.len()).sum();
+    let mut short: FxHashMap<u64, u32> = FxHashMap::default();
+    short.reserve(1 << 14);
+    let mut long: FxHashMap<&[u8], u32> = FxHashMap::default();
+    // the first key of each id and its block (for stemming)
+    let mut words: Vec<(u64, u32)> = Vec::new();
+    let mut ids = Vec::with_capacity(n_tokens);
+    for (bi, b) in blocks.iter().enumerate() {
+        for &key in &b.keys {
+            let next = words.len() as u32;
+            let id = if key & LONG == 0 {
+                *short.entry(key).or_insert(next)
+            } else {
+                *long
+                    .entry(b.long_token((key & !LONG) as usize))
+                    .or_insert(next)
+            };
             if id == next {
-                first.push(t);
+                words.push((key, bi as u32));
             }
-            id
-        };
-        ids.push(id);
+            ids.push(id);
+        }
     }
-    (ids, first.len())
+    let mut vocab = words.len();
+    if stem {
+        let word = |&(key, bi): &(u64, u32)| -> Vec<u8> {
+            if key & LONG == 0 {
+                let (b, n) = short_key_bytes(key);
+                b[..n].to_vec()
+            } else {
+                blocks[bi as usize]
+                    .long_token((key & !LONG) as usize)
+                    .to_vec()
+            }
+        };
+        let stems: Vec<Vec<u8>> = words
+            .par_iter()
+            .with_min_len(256)
+            .map(|w| {
+                let w = word(w);
+                if w.len() > 3 {
+                    porter::stem(&w)
+                } else {
+                    w
+                }
+            })
+            .collect();
+        let mut index: FxHashMap<&[u8], u32> = FxHashMap::default();
+        let remap: Vec<u32> = stems
+            .iter()
+            .map(|s| {
+                let next = index.len() as u32;
+                *index.entry(s.as_slice()).or_insert(next)
+            })
+            .collect();
+        vocab = index.len();
+        ids.par_iter_mut()
+            .with_min_len(4096)
+            .for_each(|id| *id = remap[*id as usize]);
+    }
+    let mut off = Vec::with_capacity(texts.len() + 1);
+    off.push(0usize);
+    let (mut letters, mut dropped) = (Vec::new(), Vec::new());
+    for b in &blocks {
+        for &c in &b.counts {
+            off.push(off.last().unwrap() + c as usize);
+        }
+        letters.extend_from_slice(&b.letters);
+        dropped.extend_from_slice(&b.dropped);
+    }
+    (ids, off, vocab, letters, dropped)
 }
 
-/// Sorted keys of the n-grams of `ids` (base-`v` digits); false when they do not fit in u64.
-fn ngram_keys(ids: &[u32], n: usize, v: u64, out: &mut Vec<u64>) -> bool {
-    out.clear();
-    if ids.len() < n {
-        return true;
+/// Each text's sorted n-gram keys for order `n` (base-`v` digits), flat: text `i`'s are
+/// `keys[koff[i]..koff[i + 1]]`; None when they do not fit in u64.
+fn sorted_ngrams(ids: &[u32], off: &[usize], n: usize, v: usize) -> Option<(Vec<u64>, Vec<usize>)> {
+    (v as u64).checked_pow(n as u32)?;
+    let n_texts = off.len() - 1;
+    let mut koff = Vec::with_capacity(n_texts + 1);
+    koff.push(0usize);
+    for i in 0..n_texts {
+        koff.push(koff[i] + (off[i + 1] - off[i]).saturating_sub(n - 1));
     }
-    let Some(_) = v.checked_pow(n as u32) else {
-        return false;
-    };
-    out.extend(
-        ids.windows(n)
-            .map(|w| w.iter().fold(0u64, |k, &x| k * v + x as u64)),
-    );
-    out.sort_unstable();
-    true
+    let mut keys = vec![0u64; koff[n_texts]];
+    // blocks of texts, each writing its own part of `keys`
+    let per_block = n_texts.div_ceil(8 * rayon::current_num_threads()).max(64);
+    let mut parts = Vec::new();
+    let mut rest: &mut [u64] = &mut keys;
+    for lo in (0..n_texts).step_by(per_block) {
+        let hi = (lo + per_block).min(n_texts);
+        let (part, tail) = rest.split_at_mut(koff[hi] - koff[lo]);
+        parts.push((lo, hi, part));
+        rest = tail;
+    }
+    parts.into_par_iter().for_each(|(lo, hi, part)| {
+        for i in lo..hi {
+            let out = &mut part[koff[i] - koff[lo]..koff[i + 1] - koff[lo]];
+            if out.is_empty() {
+                continue;
+            }
+            for (o, w) in out.iter_mut().zip(ids[off[i]..off[i + 1]].windows(n)) {
+                *o = w.iter().fold(0u64, |k, &x| k * v as u64 + x as u64);
+            }
+            out.sort_unstable();
+        }
+    });
+    Some((keys, koff))
 }
 
 /// Sum over keys of min(count in a, count in b), both sorted.
@@ -129,50 +207,41 @@ fn merged_min(a: &[u64], b: &[u64]) -> usize {
     hits
 }
 
-/// Clipped n-gram matches of `a` against `b` (ids below `v`).
-fn ngram_hits(a: &[u32], b: &[u32], n: usize, v: usize, s: &mut Scratch) -> usize {
-    if a.len() < n || b.len() < n {
-        return 0;
+/// Clipped unigram matches of `a` against `b`.
+fn unigram_hits(a: &[u32], b: &[u32], s: &mut Scratch) -> usize {
+    for &x in a {
+        s.counts[x as usize] += 1;
     }
-    if n == 1 {
-        for &x in a {
-            s.counts[x as usize] += 1;
+    let mut hits = 0;
+    for &y in b {
+        let c = &mut s.counts[y as usize];
+        if *c > 0 {
+            *c -= 1;
+            hits += 1;
         }
-        let mut hits = 0;
-        for &y in b {
-            let c = &mut s.counts[y as usize];
+    }
+    for &x in a {
+        s.counts[x as usize] = 0;
+    }
+    hits
+}
+
+/// Clipped n-gram matches of `a` against `b` counted on the n-grams themselves (orders too
+/// high for packed keys).
+fn ngram_hits_hashed(a: &[u32], b: &[u32], n: usize) -> usize {
+    let mut counts: FxHashMap<&[u32], i64> = FxHashMap::default();
+    for w in a.windows(n) {
+        *counts.entry(w).or_insert(0) += 1;
+    }
+    let mut hits = 0;
+    for w in b.windows(n) {
+        if let Some(c) = counts.get_mut(w) {
             if *c > 0 {
                 *c -= 1;
                 hits += 1;
             }
         }
-        for &x in a {
-            s.counts[x as usize] = 0;
-        }
-        return hits;
     }
-    let (mut ka, mut kb) = (std::mem::take(&mut s.keys_a), std::mem::take(&mut s.keys_b));
-    let hits = if ngram_keys(a, n, v as u64, &mut ka) && ngram_keys(b, n, v as u64, &mut kb) {
-        merged_min(&ka, &kb)
-    } else {
-        // orders too high for packed keys: count the n-grams themselves
-        let mut counts: FxHashMap<&[u32], i64> = FxHashMap::default();
-        for w in a.windows(n) {
-            *counts.entry(w).or_insert(0) += 1;
-        }
-        let mut hits = 0;
-        for w in b.windows(n) {
-            if let Some(c) = counts.get_mut(w) {
-                if *c > 0 {
-                    *c -= 1;
-                    hits += 1;
-                }
-            }
-        }
-        hits
-    };
-    s.keys_a = ka;
-    s.keys_b = kb;
     hits
 }
 
@@ -217,10 +286,35 @@ fn lcs(a: &[u32], b: &[u32], s: &mut Scratch) -> usize {
     row[m] as usize
 }
 
-/// `[hits, candidate total, reference total]` per statistic of `spec`, into `out`.
-fn pair_stats(a: &[u32], b: &[u32], v: usize, spec: &Spec, s: &mut Scratch, out: &mut [f64]) {
+/// The token ids of every distinct text and, per order of the spec, their sorted n-gram
+/// keys (None for unigrams and for orders too high for packed keys).
+struct Texts {
+    ids: Vec<u32>,
+    off: Vec<usize>,
+    sorted: Vec<Option<(Vec<u64>, Vec<usize>)>>,
+}
+
+impl Texts {
+    fn ids(&self, i: usize) -> &[u32] {
+        &self.ids[self.off[i]..self.off[i + 1]]
+    }
+}
+
+/// `[hits, candidate total, reference total]` per statistic of `spec` for texts `h` and
+/// `r`, into `out`.
+fn pair_stats(t: &Texts, h: usize, r: usize, spec: &Spec, s: &mut Scratch, out: &mut [f64]) {
+    let (a, b) = (t.ids(h), t.ids(r));
     for (k, &n) in spec.orders.iter().enumerate() {
-        out[3 * k] = ngram_hits(a, b, n, v, s) as f64;
+        let hits = if a.len() < n || b.len() < n {
+            0
+        } else if n == 1 {
+            unigram_hits(a, b, s)
+        } else if let Some((keys, koff)) = &t.sorted[k] {
+            merged_min(&keys[koff[h]..koff[h + 1]], &keys[koff[r]..koff[r + 1]])
+        } else {
+            ngram_hits_hashed(a, b, n)
+        };
+        out[3 * k] = hits as f64;
         out[3 * k + 1] = a.len().saturating_sub(n - 1) as f64;
         out[3 * k + 2] = b.len().saturating_sub(n - 1) as f64;
     }
@@ -232,28 +326,37 @@ fn pair_stats(a: &[u32], b: &[u32], v: usize, spec: &Spec, s: &mut Scratch, out:
     }
 }
 
-/// The index of `t` among the distinct texts, adding it when new.
-fn intern<'a>(index: &mut FxHashMap<&'a str, u32>, unique: &mut Vec<&'a str>, t: &'a str) -> u32 {
-    *index.entry(t).or_insert_with(|| {
-        unique.push(t);
-        (unique.len() - 1) as u32
-    })
+/// The index of `t` among the distinct texts, adding it when new: one string (the same
+/// address and length, as Python passes a string object used several times) is one text.
+fn intern<'a>(
+    index: &mut FxHashMap<(usize, usize), u32>,
+    unique: &mut Vec<&'a str>,
+    t: &'a str,
+) -> u32 {
+    *index
+        .entry((t.as_ptr() as usize, t.len()))
+        .or_insert_with(|| {
+            unique.push(t);
+            (unique.len() - 1) as u32
+        })
 }
 
 /// The counts of every candidate against each of its references.
 ///
 /// `refs[k][p]` is the `k`-th reference of candidate `p` (None: missing). Returns the flat
 /// `(P, R, width, 3)` array (zeros where a reference is missing) and the letters and dropped
-/// letters of every candidate, then every reference, `(P + R * P, 2)`.
+/// letters of every candidate, then every reference, `(P + R * P, 2)`. Sentence markers
+/// (`spec.opts.sents`) are not supported here.
 pub fn rouge_counts<S: AsRef<str> + Sync>(
     hyps: &[S],
     refs: &[Vec<Option<S>>],
     spec: &Spec,
 ) -> (Vec<f64>, Vec<i64>) {
+    assert!(!spec.opts.sents, "rouge_counts: no sentence markers");
     let n_pairs = hyps.len();
     let n_refs = refs.len();
-    // each distinct text once
-    let mut index: FxHashMap<&str, u32> = FxHashMap::default();
+    // each distinct string once
+    let mut index: FxHashMap<(usize, usize), u32> = FxHashMap::default();
     let mut unique: Vec<&str> = Vec::new();
     let hyp_ids: Vec<u32> = hyps
         .iter()
@@ -270,14 +373,19 @@ pub fn rouge_counts<S: AsRef<str> + Sync>(
                 .collect()
         })
         .collect();
-    let batch = tokenize_batch(&unique, spec.opts);
-    let (ids, vocab) = intern_tokens(&batch.bytes, &batch.start, &batch.len);
-    let mut text_off = Vec::with_capacity(unique.len() + 1);
-    text_off.push(0usize);
-    for &c in &batch.counts {
-        text_off.push(text_off.last().unwrap() + c as usize);
-    }
-    let text = |i: u32| &ids[text_off[i as usize]..text_off[i as usize + 1]];
+    let (ids, off, vocab, t_letters, t_dropped) = text_ids(&unique, spec.opts.stem);
+    let sorted = spec
+        .orders
+        .iter()
+        .map(|&n| {
+            if n >= 2 {
+                sorted_ngrams(&ids, &off, n, vocab)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let texts = Texts { ids, off, sorted };
     let w = spec.width();
     let row = n_refs * w * 3;
     let mut out = vec![0.0; n_pairs * row];
@@ -289,13 +397,13 @@ pub fn rouge_counts<S: AsRef<str> + Sync>(
                 let mut s = Scratch::new(vocab);
                 for (q, cells) in chunk.chunks_mut(row).enumerate() {
                     let p = blk * per_block + q;
-                    let h = text(hyp_ids[p]);
+                    let h = hyp_ids[p] as usize;
                     for k in 0..n_refs {
                         if let Some(r) = ref_ids[k][p] {
                             pair_stats(
+                                &texts,
                                 h,
-                                text(r),
-                                vocab,
+                                r as usize,
                                 spec,
                                 &mut s,
                                 &mut cells[k * w * 3..(k + 1) * w * 3],
@@ -307,9 +415,7 @@ pub fn rouge_counts<S: AsRef<str> + Sync>(
     }
     let mut letters = Vec::with_capacity(2 * n_pairs * (1 + n_refs));
     let mut push = |id: Option<u32>| {
-        let (l, d) = id.map_or((0, 0), |i| {
-            (batch.letters[i as usize], batch.dropped[i as usize])
-        });
+        let (l, d) = id.map_or((0, 0), |i| (t_letters[i as usize], t_dropped[i as usize]));
         letters.push(l);
         letters.push(d);
     };
@@ -354,12 +460,65 @@ mod tests {
     }
 
     #[test]
-    fn interning_is_exact() {
-        let bytes = b"abcab";
-        let (ids, v) = intern_tokens(bytes, &[0, 1, 3, 2, 0], &[2, 1, 2, 1, 1]);
-        // "ab", "b", "ab", "c", "a"
-        assert_eq!(ids, [0, 1, 0, 2, 3]);
-        assert_eq!(v, 4);
+    fn ids_equal_exactly_for_equal_tokens() {
+        use crate::rouge_score_tok::tokenize;
+        let texts = [
+            "Running runs runner ran RUNNING; internationalization Internationalization",
+            "internationalisation abcdefgh abcdefghi ABCDEFGHI \u{212a}elvin kelvin",
+            "the friends had a meeting, meetings and meeting-rooms",
+            "北京 İstanbul istanbul 12345678 123456789 123456789",
+        ];
+        for stem in [false, true] {
+            let (ids, off, vocab, letters, _) = text_ids(&texts, stem);
+            let mut toks = Vec::new();
+            let opts = Options { stem, sents: false };
+            for (i, t) in texts.iter().enumerate() {
+                let want = tokenize(t, opts);
+                assert_eq!(off[i + 1] - off[i], want.len());
+                toks.extend(want);
+                let (mut b, mut sp) = (Vec::new(), Vec::new());
+                assert_eq!(letters[i], tokenize_into(t, opts, &mut b, &mut sp).0);
+            }
+            assert_eq!(ids.len(), toks.len());
+            for x in 0..toks.len() {
+                for y in 0..toks.len() {
+                    assert_eq!(ids[x] == ids[y], toks[x] == toks[y], "{stem}");
+                }
+            }
+            let distinct: std::collections::HashSet<_> = toks.iter().collect();
+            assert_eq!(vocab, distinct.len());
+        }
+    }
+
+    #[test]
+    fn high_orders_count_the_ngrams_themselves() {
+        // "a b" repeated: 2 words, so 2^n overflows u64 from n = 64
+        let a = "a b ".repeat(40);
+        let b = "b a ".repeat(35);
+        let s = Spec {
+            orders: vec![1, 2, 3, 63, 64, 70],
+            lcs: false,
+            opts: Options::default(),
+        };
+        let (out, _) = rouge_counts(&[a.as_str()], &[vec![Some(b.as_str())]], &s);
+        let x: Vec<&str> = a.split_whitespace().collect();
+        let y: Vec<&str> = b.split_whitespace().collect();
+        for (k, &n) in s.orders.iter().enumerate() {
+            let mut ca = std::collections::HashMap::new();
+            for w in x.windows(n) {
+                *ca.entry(w).or_insert(0i64) += 1;
+            }
+            let mut hits = 0;
+            for w in y.windows(n) {
+                if let Some(c) = ca.get_mut(w) {
+                    if *c > 0 {
+                        *c -= 1;
+                        hits += 1;
+                    }
+                }
+            }
+            assert_eq!(out[3 * k] as usize, hits, "order {n}");
+        }
     }
 
     #[test]

@@ -174,6 +174,25 @@ def test_text_counts_equal_twin(rows, stem):
     np.testing.assert_array_equal(counts, text_counts_slow(hyps, refs, (1, 2, 3), stem=stem))
 
 
+# long texts (tokens across the kernel's 64-byte blocks, tokens over 8 bytes) with the two
+# non-ASCII characters that make rouge-score tokens (U+0130, U+212A KELVIN SIGN)
+_LONG_TEXT = st.text(alphabet="aAbBZz09é ,“”İ\u212a北ings", max_size=300)
+
+
+@pytest.mark.filterwarnings("ignore::mtpalette.text.rouge_score_tok.LostLettersWarning")
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_LONG_TEXT, _LONG_TEXT), min_size=1, max_size=5), st.booleans())
+def test_text_counts_equal_twin_long_texts(rows, stem):
+    hyps = [h for h, _ in rows]
+    refs = [[r for _, r in rows]]
+    counts, letters = text_counts(hyps, refs, (1, 2, 4), lcs=True, stem=stem)
+    np.testing.assert_array_equal(counts, text_counts_slow(hyps, refs, (1, 2, 4), stem=stem))
+    texts = hyps + refs[0]
+    assert letters[:, 0].tolist() == [sum(c.isalpha() for c in t) for t in texts]
+    kept = [sum(c.isascii() and c.isalpha() or c in "İ\u212a" for c in t) for t in texts]
+    assert (letters[:, 0] - letters[:, 1]).tolist() == kept
+
+
 @pytest.mark.filterwarnings("ignore::mtpalette.text.rouge_score_tok.LostLettersWarning")
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(_TEXT, _TEXT), min_size=1, max_size=6))
