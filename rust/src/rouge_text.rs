@@ -41,7 +41,12 @@ struct Scratch {
     counts: Vec<i32>,
     /// LCS match masks, by token id (all zero between uses)
     pm: Vec<u64>,
-    row: Vec<u32>,
+    /// the bit vector of the long LCS
+    row: Vec<u64>,
+    /// local index of each token of the shorter side, by token id (all u32::MAX between uses)
+    local: Vec<u32>,
+    /// the long LCS's match masks, by local index
+    masks: Vec<u64>,
 }
 
 impl Scratch {
@@ -50,6 +55,8 @@ impl Scratch {
             counts: vec![0; vocab],
             pm: vec![0; vocab],
             row: Vec::new(),
+            local: vec![u32::MAX; vocab],
+            masks: Vec::new(),
         }
     }
 }
@@ -268,22 +275,48 @@ fn lcs(a: &[u32], b: &[u32], s: &mut Scratch) -> usize {
         let mask = if m == 64 { !0u64 } else { (1u64 << m) - 1 };
         return (!x & mask).count_ones() as usize;
     }
-    let row = &mut s.row;
-    row.clear();
-    row.resize(m + 1, 0);
-    for &x in long {
-        let mut diag = 0;
-        for j in 1..=m {
-            let up = row[j];
-            row[j] = if short[j - 1] == x {
-                diag + 1
-            } else {
-                up.max(row[j - 1])
-            };
-            diag = up;
+    // the same, over ceil(m / 64) words with the carry of the addition passed on; the
+    // masks are kept per distinct token of the shorter side (a token of the longer side
+    // that is not there leaves the state as it is)
+    let nw = m.div_ceil(64);
+    s.masks.clear();
+    let mut k = 0u32;
+    for (j, &w) in short.iter().enumerate() {
+        let l = &mut s.local[w as usize];
+        if *l == u32::MAX {
+            *l = k;
+            k += 1;
+            s.masks.resize(s.masks.len() + nw, 0);
+        }
+        s.masks[*l as usize * nw + j / 64] |= 1u64 << (j % 64);
+    }
+    let v = &mut s.row;
+    v.clear();
+    v.resize(nw, !0u64);
+    for &w in long {
+        let l = s.local[w as usize];
+        if l == u32::MAX {
+            continue;
+        }
+        let pm = &s.masks[l as usize * nw..(l as usize + 1) * nw];
+        let mut carry = 0u64;
+        for (x, &p) in v.iter_mut().zip(pm) {
+            let u = *x & p;
+            let (s1, c1) = x.overflowing_add(u);
+            let (s2, c2) = s1.overflowing_add(carry);
+            carry = u64::from(c1 | c2);
+            *x = s2 | (*x & !u);
         }
     }
-    row[m] as usize
+    for &w in short {
+        s.local[w as usize] = u32::MAX;
+    }
+    let full = m / 64;
+    let mut zeros: usize = v[..full].iter().map(|x| x.count_zeros() as usize).sum();
+    if m % 64 != 0 {
+        zeros += (!v[full] & ((1u64 << (m % 64)) - 1)).count_ones() as usize;
+    }
+    zeros
 }
 
 /// The token ids of every distinct text and, per order of the spec, their sorted n-gram
@@ -522,7 +555,7 @@ mod tests {
     }
 
     #[test]
-    fn long_lcs_uses_the_table() {
+    fn long_lcs_equals_the_table() {
         let a: String = (0..100).map(|i| format!("w{} ", i % 7)).collect();
         let b: String = (0..90).map(|i| format!("w{} ", i % 5)).collect();
         let s = Spec {
@@ -545,5 +578,41 @@ mod tests {
             }
         }
         assert_eq!(out[0] as usize, t[x.len()][y.len()]);
+    }
+
+    #[test]
+    fn long_lcs_of_every_length() {
+        let dp = |x: &[u32], y: &[u32]| {
+            let mut t = vec![vec![0usize; y.len() + 1]; x.len() + 1];
+            for i in 1..=x.len() {
+                for j in 1..=y.len() {
+                    t[i][j] = if x[i - 1] == y[j - 1] {
+                        t[i - 1][j - 1] + 1
+                    } else {
+                        t[i - 1][j].max(t[i][j - 1])
+                    };
+                }
+            }
+            t[x.len()][y.len()]
+        };
+        let mut s = Scratch::new(16);
+        let mut state = 12345u64;
+        let mut next = |v: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % v) as u32
+        };
+        for m in [1, 2, 63, 64, 65, 100, 127, 128, 129, 191, 192, 193, 300] {
+            for vocab in [2, 5, 16] {
+                let a: Vec<u32> = (0..m).map(|_| next(vocab)).collect();
+                let n = m + next(60) as usize;
+                let b: Vec<u32> = (0..n).map(|_| next(vocab)).collect();
+                assert_eq!(lcs(&a, &b, &mut s), dp(&a, &b), "m {m} vocab {vocab}");
+                assert_eq!(lcs(&b, &a, &mut s), dp(&a, &b));
+                assert!(s.local.iter().all(|&l| l == u32::MAX));
+                assert!(s.pm.iter().all(|&p| p == 0));
+            }
+        }
     }
 }
