@@ -232,10 +232,14 @@ const LOWER: [u8; 256] = {
     t
 };
 
-/// The flag of a long key: the token has more than 8 bytes and is the `key & !LONG`-th of
-/// its block's long tokens. A short key is the token's bytes, little-endian, zero-padded;
-/// token bytes are never 0, so two short tokens have equal keys exactly when they are equal.
+/// The flag of a key that is not the token itself: the token has more than 8 bytes. With
+/// [`MID`] it has at most 16 and is `mid[key & !(LONG | MID)]` of its block; without, it is
+/// the `key & !LONG`-th of its block's long tokens. A short key (and a mid one) is the
+/// token's bytes, little-endian, zero-padded; token bytes are never 0, so two tokens have
+/// equal keys exactly when they are equal.
 pub const LONG: u64 = 1 << 63;
+/// See [`LONG`].
+pub const MID: u64 = 1 << 62;
 
 /// The tokens of a block of texts as keys (`keys`, see [`LONG`]; the bytes of long token
 /// `k` are `long[long_off[k]..long_off[k + 1]]`), unstemmed; text `i` of the block has
@@ -243,6 +247,7 @@ pub const LONG: u64 = 1 << 63;
 #[derive(Debug)]
 pub struct KeyBlock {
     pub keys: Vec<u64>,
+    pub mid: Vec<u128>,
     pub long: Vec<u8>,
     pub long_off: Vec<u32>,
     pub counts: Vec<u32>,
@@ -254,6 +259,7 @@ impl Default for KeyBlock {
     fn default() -> Self {
         KeyBlock {
             keys: Vec::new(),
+            mid: Vec::new(),
             long: Vec::new(),
             long_off: vec![0],
             counts: Vec::new(),
@@ -269,6 +275,20 @@ impl KeyBlock {
         &self.long[self.long_off[k] as usize..self.long_off[k + 1] as usize]
     }
 
+    /// The bytes of the token of `key` (for stemming and tests).
+    pub fn token(&self, key: u64) -> Vec<u8> {
+        if key & LONG == 0 {
+            let (b, n) = short_key_bytes(key);
+            b[..n].to_vec()
+        } else if key & MID != 0 {
+            let m = self.mid[(key & !(LONG | MID)) as usize];
+            let n = 16 - (m.leading_zeros() / 8) as usize;
+            m.to_le_bytes()[..n].to_vec()
+        } else {
+            self.long_token((key & !LONG) as usize).to_vec()
+        }
+    }
+
     /// Append the tokens of `text` (rouge-score's tokenizer without stemming and without
     /// sentence markers: the same tokens as [`tokenize_into`] with the default options).
     ///
@@ -280,8 +300,12 @@ impl KeyBlock {
     /// U+212A goes character by character ([`KeyBlock::push_text_chars`]).
     pub fn push_text(&mut self, text: &str) {
         let src = text.as_bytes();
-        let (n_keys, n_long, n_long_bytes) =
-            (self.keys.len(), self.long_off.len(), self.long.len());
+        let (n_keys, n_mid, n_long, n_long_bytes) = (
+            self.keys.len(),
+            self.mid.len(),
+            self.long_off.len(),
+            self.long.len(),
+        );
         let (mut letters, mut dropped) = (0i64, 0i64);
         let mut open: Option<usize> = None; // the start of a run going on from the last chunk
         let mut buf = [0u8; 64];
@@ -300,6 +324,7 @@ impl KeyBlock {
                 let ch = text[j..].chars().next().expect("a char boundary");
                 if ch == '\u{130}' || ch == '\u{212a}' {
                     self.keys.truncate(n_keys);
+                    self.mid.truncate(n_mid);
                     self.long_off.truncate(n_long);
                     self.long.truncate(n_long_bytes);
                     self.push_text_chars(text);
@@ -340,7 +365,7 @@ impl KeyBlock {
     }
 
     /// The token `src[start..end]`, a run of ASCII letters and digits.
-    #[inline]
+    #[inline(always)]
     fn push_run(&mut self, src: &[u8], start: usize, end: usize) {
         let len = end - start;
         if len <= 8 {
@@ -358,9 +383,28 @@ impl KeyBlock {
             };
             // letters and digits: | 0x20 lower-cases letters and keeps digits
             self.keys.push((word | 0x2020_2020_2020_2020) & mask);
+        } else if len <= 16 {
+            let word = if start + 16 <= src.len() {
+                u128::from_le_bytes(src[start..start + 16].try_into().expect("16 bytes"))
+            } else {
+                let mut b = [0u8; 16];
+                b[..src.len() - start].copy_from_slice(&src[start..]);
+                u128::from_le_bytes(b)
+            };
+            let mask = if len == 16 {
+                !0u128
+            } else {
+                (1u128 << (8 * len)) - 1
+            };
+            self.keys.push(LONG | MID | self.mid.len() as u64);
+            self.mid.push((word | (u128::MAX / 255 * 0x20)) & mask);
         } else {
             self.keys.push(LONG | (self.long_off.len() - 1) as u64);
-            self.long.extend(src[start..end].iter().map(|&b| b | 0x20));
+            let at = self.long.len();
+            self.long.extend_from_slice(&src[start..end]);
+            for b in &mut self.long[at..] {
+                *b |= 0x20;
+            }
             self.long_off.push(self.long.len() as u32);
         }
     }
@@ -438,7 +482,8 @@ impl KeyBlock {
         if *len <= 8 {
             self.keys.push(*key);
         } else {
-            self.keys.push(LONG | (self.long_off.len() - 1) as u64);
+            // the lower-cased token, as the fast path would have packed it
+            let at = self.long.len();
             for ch in text[start..end].chars() {
                 self.long.push(match ch {
                     '\u{212a}' => b'k',
@@ -446,7 +491,16 @@ impl KeyBlock {
                     _ => LOWER[ch as usize],
                 });
             }
-            self.long_off.push(self.long.len() as u32);
+            if *len <= 16 {
+                let mut b = [0u8; 16];
+                b[..*len].copy_from_slice(&self.long[at..]);
+                self.long.truncate(at);
+                self.keys.push(LONG | MID | self.mid.len() as u64);
+                self.mid.push(u128::from_le_bytes(b));
+            } else {
+                self.keys.push(LONG | (self.long_off.len() - 1) as u64);
+                self.long_off.push(self.long.len() as u32);
+            }
         }
         *key = 0;
         *len = 0;
@@ -622,12 +676,7 @@ mod tests {
             assert_eq!(kb.counts[i] as usize, s.len(), "{t}");
             for &(st, l) in &s {
                 let key = kb.keys[k];
-                let got = if key & LONG != 0 {
-                    kb.long_token((key & !LONG) as usize).to_vec()
-                } else {
-                    let (bytes, n) = short_key_bytes(key);
-                    bytes[..n].to_vec()
-                };
+                let got = kb.token(key);
                 assert_eq!(got, &b[st..st + l], "{t}");
                 k += 1;
             }
@@ -665,6 +714,7 @@ mod tests {
             let mut slow = KeyBlock::default();
             slow.push_text_chars(t);
             assert_eq!(kb.keys, slow.keys, "{t}");
+            assert_eq!(kb.mid, slow.mid, "{t}");
             assert_eq!(kb.long, slow.long, "{t}");
             assert_eq!(
                 (kb.counts[0], kb.letters[0], kb.dropped[0]),

@@ -1,14 +1,16 @@
 //! ROUGE-N and ROUGE-L from raw text in one pass, tokenized as rouge-score does.
 //!
-//! Every distinct text of the batch (candidates and references) is tokenized once, in
-//! parallel (`rouge_score_tok.rs`, one flat array for the batch), each token hashed in
-//! parallel, and the tokens interned to ids in one pass: an id is shared only by tokens of
-//! equal bytes (a hash hit is confirmed by comparing the bytes; a collision gets its own id),
-//! so no two words are merged. Then, for each (candidate, reference) pair in parallel, the
-//! counts are taken on the ids: clipped n-gram matches (a count table for unigrams, sorted
-//! n-gram keys for longer ones) and the LCS length (bit-parallel when the shorter side has at
-//! most 64 tokens, else one table row). Scratch tables the size of the vocabulary are made
-//! once per block of pairs and reset entry by entry.
+//! Every distinct text of the batch (candidates and references; one Python string passed
+//! several times is one text) is tokenized once, in parallel blocks, straight into keys
+//! (`rouge_score_tok::KeyBlock`: a token of up to 8 bytes is its own u64 key, one of 9 to
+//! 16 bytes its own u128, a longer one its bytes), and the keys are interned to ids in one
+//! pass, so that ids are equal exactly when the tokens are. With stemming, each distinct
+//! token is stemmed once and the stems interned again. Then, for each (candidate,
+//! reference) pair in parallel, the counts are taken on the ids: clipped n-gram matches (a
+//! count table for unigrams, a small open-addressing table of packed n-gram keys for longer
+//! ones) and the LCS length (bit-parallel, Hyyrö's algorithm, over as many 64-bit words as
+//! the shorter side needs). Scratch tables the size of the vocabulary are made once per
+//! block of pairs and reset entry by entry.
 //!
 //! The output per (candidate, reference, statistic) is `[hits, candidate total, reference
 //! total]`; the caller turns them into P, R, F and applies the multi-reference policy.
@@ -19,7 +21,7 @@ use rustc_hash::FxHashMap;
 use crate::porter;
 #[cfg(test)]
 use crate::rouge_score_tok::tokenize_into;
-use crate::rouge_score_tok::{short_key_bytes, KeyBlock, Options, LONG};
+use crate::rouge_score_tok::{KeyBlock, Options, LONG, MID};
 
 /// What to count: ROUGE-N for each order, then the LCS when `lcs`.
 #[derive(Clone, Debug)]
@@ -47,6 +49,8 @@ struct Scratch {
     local: Vec<u32>,
     /// the long LCS's match masks, by local index
     masks: Vec<u64>,
+    /// n-gram key + 1 (0: empty) and count
+    table: Vec<(u64, u32)>,
 }
 
 impl Scratch {
@@ -57,6 +61,7 @@ impl Scratch {
             row: Vec::new(),
             local: vec![u32::MAX; vocab],
             masks: Vec::new(),
+            table: Vec::new(),
         }
     }
 }
@@ -91,6 +96,7 @@ fn text_ids<S: AsRef<str> + Sync>(
     let n_tokens: usize = blocks.iter().map(|b| b.keys.len()).sum();
     let mut short: FxHashMap<u64, u32> = FxHashMap::default();
     short.reserve(1 << 14);
+    let mut mid: FxHashMap<u128, u32> = FxHashMap::default();
     let mut long: FxHashMap<&[u8], u32> = FxHashMap::default();
     // the first key of each id and its block (for stemming)
     let mut words: Vec<(u64, u32)> = Vec::new();
@@ -100,6 +106,9 @@ fn text_ids<S: AsRef<str> + Sync>(
             let next = words.len() as u32;
             let id = if key & LONG == 0 {
                 *short.entry(key).or_insert(next)
+            } else if key & MID != 0 {
+                *mid.entry(b.mid[(key & !(LONG | MID)) as usize])
+                    .or_insert(next)
             } else {
                 *long
                     .entry(b.long_token((key & !LONG) as usize))
@@ -113,21 +122,11 @@ fn text_ids<S: AsRef<str> + Sync>(
     }
     let mut vocab = words.len();
     if stem {
-        let word = |&(key, bi): &(u64, u32)| -> Vec<u8> {
-            if key & LONG == 0 {
-                let (b, n) = short_key_bytes(key);
-                b[..n].to_vec()
-            } else {
-                blocks[bi as usize]
-                    .long_token((key & !LONG) as usize)
-                    .to_vec()
-            }
-        };
         let stems: Vec<Vec<u8>> = words
             .par_iter()
             .with_min_len(256)
-            .map(|w| {
-                let w = word(w);
+            .map(|&(key, bi)| {
+                let w = blocks[bi as usize].token(key);
                 if w.len() > 3 {
                     porter::stem(&w)
                 } else {
@@ -161,59 +160,6 @@ fn text_ids<S: AsRef<str> + Sync>(
     (ids, off, vocab, letters, dropped)
 }
 
-/// Each text's sorted n-gram keys for order `n` (base-`v` digits), flat: text `i`'s are
-/// `keys[koff[i]..koff[i + 1]]`; None when they do not fit in u64.
-fn sorted_ngrams(ids: &[u32], off: &[usize], n: usize, v: usize) -> Option<(Vec<u64>, Vec<usize>)> {
-    (v as u64).checked_pow(n as u32)?;
-    let n_texts = off.len() - 1;
-    let mut koff = Vec::with_capacity(n_texts + 1);
-    koff.push(0usize);
-    for i in 0..n_texts {
-        koff.push(koff[i] + (off[i + 1] - off[i]).saturating_sub(n - 1));
-    }
-    let mut keys = vec![0u64; koff[n_texts]];
-    // blocks of texts, each writing its own part of `keys`
-    let per_block = n_texts.div_ceil(8 * rayon::current_num_threads()).max(64);
-    let mut parts = Vec::new();
-    let mut rest: &mut [u64] = &mut keys;
-    for lo in (0..n_texts).step_by(per_block) {
-        let hi = (lo + per_block).min(n_texts);
-        let (part, tail) = rest.split_at_mut(koff[hi] - koff[lo]);
-        parts.push((lo, hi, part));
-        rest = tail;
-    }
-    parts.into_par_iter().for_each(|(lo, hi, part)| {
-        for i in lo..hi {
-            let out = &mut part[koff[i] - koff[lo]..koff[i + 1] - koff[lo]];
-            if out.is_empty() {
-                continue;
-            }
-            for (o, w) in out.iter_mut().zip(ids[off[i]..off[i + 1]].windows(n)) {
-                *o = w.iter().fold(0u64, |k, &x| k * v as u64 + x as u64);
-            }
-            out.sort_unstable();
-        }
-    });
-    Some((keys, koff))
-}
-
-/// Sum over keys of min(count in a, count in b), both sorted.
-fn merged_min(a: &[u64], b: &[u64]) -> usize {
-    let (mut i, mut j, mut hits) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                hits += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    hits
-}
-
 /// Clipped unigram matches of `a` against `b`.
 fn unigram_hits(a: &[u32], b: &[u32], s: &mut Scratch) -> usize {
     for &x in a {
@@ -229,6 +175,56 @@ fn unigram_hits(a: &[u32], b: &[u32], s: &mut Scratch) -> usize {
     }
     for &x in a {
         s.counts[x as usize] = 0;
+    }
+    hits
+}
+
+/// Clipped n-gram matches of `a` against `b` (ids below `v`, `v^n` fits in u64): the
+/// n-grams of `a`, as base-`v` keys, counted in a small open-addressing table of the
+/// scratch, then looked up one by one for `b`.
+fn ngram_hits_table(a: &[u32], b: &[u32], n: usize, v: u64, s: &mut Scratch) -> usize {
+    let key = |w: &[u32]| w.iter().fold(0u64, |k, &x| k * v + x as u64) + 1; // 0: empty
+    let len_a = a.len() + 1 - n;
+    let bits = (2 * len_a).next_power_of_two().trailing_zeros().max(4);
+    let cap = 1usize << bits;
+    let table = &mut s.table;
+    table.clear();
+    table.resize(cap, (0, 0));
+    let slot = |k: u64| (k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
+    for w in a.windows(n) {
+        let k = key(w);
+        let mut i = slot(k);
+        loop {
+            let e = &mut table[i];
+            if e.0 == k {
+                e.1 += 1;
+                break;
+            }
+            if e.0 == 0 {
+                *e = (k, 1);
+                break;
+            }
+            i = (i + 1) & (cap - 1);
+        }
+    }
+    let mut hits = 0;
+    for w in b.windows(n) {
+        let k = key(w);
+        let mut i = slot(k);
+        loop {
+            let e = &mut table[i];
+            if e.0 == k {
+                if e.1 > 0 {
+                    e.1 -= 1;
+                    hits += 1;
+                }
+                break;
+            }
+            if e.0 == 0 {
+                break;
+            }
+            i = (i + 1) & (cap - 1);
+        }
     }
     hits
 }
@@ -319,12 +315,12 @@ fn lcs(a: &[u32], b: &[u32], s: &mut Scratch) -> usize {
     zeros
 }
 
-/// The token ids of every distinct text and, per order of the spec, their sorted n-gram
-/// keys (None for unigrams and for orders too high for packed keys).
+/// The token ids of every distinct text: text `i`'s are `ids[off[i]..off[i + 1]]`, all
+/// below `vocab`.
 struct Texts {
     ids: Vec<u32>,
     off: Vec<usize>,
-    sorted: Vec<Option<(Vec<u64>, Vec<usize>)>>,
+    vocab: usize,
 }
 
 impl Texts {
@@ -342,8 +338,8 @@ fn pair_stats(t: &Texts, h: usize, r: usize, spec: &Spec, s: &mut Scratch, out: 
             0
         } else if n == 1 {
             unigram_hits(a, b, s)
-        } else if let Some((keys, koff)) = &t.sorted[k] {
-            merged_min(&keys[koff[h]..koff[h + 1]], &keys[koff[r]..koff[r + 1]])
+        } else if (t.vocab as u64).checked_pow(n as u32).is_some() {
+            ngram_hits_table(a, b, n, t.vocab as u64, s)
         } else {
             ngram_hits_hashed(a, b, n)
         };
@@ -407,18 +403,7 @@ pub fn rouge_counts<S: AsRef<str> + Sync>(
         })
         .collect();
     let (ids, off, vocab, t_letters, t_dropped) = text_ids(&unique, spec.opts.stem);
-    let sorted = spec
-        .orders
-        .iter()
-        .map(|&n| {
-            if n >= 2 {
-                sorted_ngrams(&ids, &off, n, vocab)
-            } else {
-                None
-            }
-        })
-        .collect();
-    let texts = Texts { ids, off, sorted };
+    let texts = Texts { ids, off, vocab };
     let w = spec.width();
     let row = n_refs * w * 3;
     let mut out = vec![0.0; n_pairs * row];
