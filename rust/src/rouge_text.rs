@@ -600,4 +600,32 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn ngrams_with_short_texts_between() {
+        let hyps = ["a b c d", "", "x", "a b", "b c d a b c"];
+        let refs = vec![vec![
+            Some("b c d"),
+            Some("a"),
+            Some(""),
+            Some("a b c"),
+            Some("d a b c d"),
+        ]];
+        let s = Spec {
+            orders: vec![1, 2, 3],
+            lcs: false,
+            opts: Options::default(),
+        };
+        let (out, _) = rouge_counts(&hyps, &refs, &s);
+        let want = [
+            [3.0, 4.0, 3.0, 2.0, 3.0, 2.0, 1.0, 2.0, 1.0],
+            [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [2.0, 2.0, 3.0, 1.0, 1.0, 2.0, 0.0, 0.0, 1.0],
+            [4.0, 6.0, 5.0, 4.0, 5.0, 4.0, 3.0, 4.0, 3.0],
+        ];
+        for (p, w) in want.iter().enumerate() {
+            assert_eq!(&out[9 * p..9 * p + 9], w, "pair {p}");
+        }
+    }
 }
