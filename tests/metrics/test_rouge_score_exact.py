@@ -114,6 +114,18 @@ def test_scores_equal_rouge_score_on_raw_text(pairs, stem, docs):
         assert (expected["rougeLsum"][:, 2] != expected["rougeL"][:, 2]).mean() > 0.5
 
 
+def test_one_target_each_equals_rouge_score(pairs):
+    hyps, refs = pairs[0]
+    types = ["rouge1", "rouge2", "rougeL"]
+    fast = rouge_score_batch(hyps, list(refs[0]), types)  # one string each: no per-target loop
+    scorer = rouge_scorer.RougeScorer(types)
+    out = [scorer.score(t, h) for t, h in zip(refs[0], hyps, strict=True)]
+    for t in types:
+        np.testing.assert_array_equal(fast[t], np.array([tuple(o[t]) for o in out]), t)
+    empty = rouge_score_batch([], [], types)
+    assert [v.shape for v in empty.values()] == [(0, 3)] * 3
+
+
 def test_bootstrap_draw_for_draw(pairs):
     hyps, refs = pairs[0]
     scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
