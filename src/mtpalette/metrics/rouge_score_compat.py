@@ -4,8 +4,9 @@
 ``rougeLsum``) and options (``use_stemmer``) and returns, per name, one ``[precision, recall,
 fmeasure]`` row per prediction, equal to rouge-score's ``RougeScorer.score`` (one target per
 prediction) or ``score_multi`` (several: the target with the highest F-measure, the first on
-ties). ROUGE-N and ROUGE-L run straight from text in the Rust core (every distinct text
-tokenized once, the pairs in parallel, the GIL released); ``rougeLsum`` runs through the
+ties). ROUGE-N and ROUGE-L run straight from text in the Rust core (each string object
+tokenized once, so a reference repeated for several predictions costs one, the pairs in
+parallel, the GIL released); ``rougeLsum`` runs through the
 ``rouge-lsum`` metric. :func:`specs_for` names the mtpalette metrics that give the same
 numbers through :func:`mtpalette.sentence_scores` and the command line.
 
