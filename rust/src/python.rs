@@ -675,12 +675,22 @@ fn rouge_lsum_per_ref<'py>(
 #[allow(clippy::type_complexity)]
 fn rouge_text_counts<'py>(
     py: Python<'py>,
-    hyps: Vec<String>,
-    refs: Vec<Vec<Option<String>>>,
+    hyps: Vec<Bound<'py, pyo3::types::PyString>>,
+    refs: Vec<Vec<Option<Bound<'py, pyo3::types::PyString>>>>,
     orders: Vec<usize>,
     lcs: bool,
     stem: bool,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    // the strings' own UTF-8, not copies (one Python string passed twice is one text)
+    let hyps: Vec<&str> = hyps.iter().map(|s| s.to_str()).collect::<PyResult<_>>()?;
+    let refs: Vec<Vec<Option<&str>>> = refs
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|s| s.as_ref().map(|s| s.to_str()).transpose())
+                .collect::<PyResult<_>>()
+        })
+        .collect::<PyResult<_>>()?;
     if refs.iter().any(|row| row.len() != hyps.len()) {
         return Err(PyValueError::new_err(
             "rouge_text_counts: every reference list needs one entry per candidate",

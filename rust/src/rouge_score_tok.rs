@@ -218,6 +218,358 @@ pub fn tokenize_batch<S: AsRef<str> + Sync>(texts: &[S], opts: Options) -> Batch
     out
 }
 
+/// Each byte's token byte after lower-casing (`[a-z0-9]` for `[A-Za-z0-9]`), 0 for the rest.
+const LOWER: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() {
+            t[b] = c.to_ascii_lowercase();
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The flag of a key that is not the token itself: the token has more than 8 bytes. With
+/// [`MID`] it has at most 16 and is `mid[key & !(LONG | MID)]` of its block; without, it is
+/// the `key & !LONG`-th of its block's long tokens. A short key (and a mid one) is the
+/// token's bytes, little-endian, zero-padded; token bytes are never 0, so two tokens have
+/// equal keys exactly when they are equal.
+pub const LONG: u64 = 1 << 63;
+/// See [`LONG`].
+pub const MID: u64 = 1 << 62;
+
+/// The tokens of a block of texts as keys (`keys`, see [`LONG`]; the bytes of long token
+/// `k` are `long[long_off[k]..long_off[k + 1]]`), unstemmed; text `i` of the block has
+/// `counts[i]` tokens, `letters[i]` alphabetic characters of which `dropped[i]` were dropped.
+#[derive(Debug)]
+pub struct KeyBlock {
+    pub keys: Vec<u64>,
+    pub mid: Vec<u128>,
+    pub long: Vec<u8>,
+    pub long_off: Vec<u32>,
+    pub counts: Vec<u32>,
+    pub letters: Vec<i64>,
+    pub dropped: Vec<i64>,
+}
+
+impl Default for KeyBlock {
+    fn default() -> Self {
+        KeyBlock {
+            keys: Vec::new(),
+            mid: Vec::new(),
+            long: Vec::new(),
+            long_off: vec![0],
+            counts: Vec::new(),
+            letters: Vec::new(),
+            dropped: Vec::new(),
+        }
+    }
+}
+
+impl KeyBlock {
+    /// The bytes of long token `k`.
+    pub fn long_token(&self, k: usize) -> &[u8] {
+        &self.long[self.long_off[k] as usize..self.long_off[k + 1] as usize]
+    }
+
+    /// The bytes of the token of `key` (for stemming and tests).
+    pub fn token(&self, key: u64) -> Vec<u8> {
+        if key & LONG == 0 {
+            let (b, n) = short_key_bytes(key);
+            b[..n].to_vec()
+        } else if key & MID != 0 {
+            let m = self.mid[(key & !(LONG | MID)) as usize];
+            let n = 16 - (m.leading_zeros() / 8) as usize;
+            m.to_le_bytes()[..n].to_vec()
+        } else {
+            self.long_token((key & !LONG) as usize).to_vec()
+        }
+    }
+
+    /// Append the tokens of `text` (rouge-score's tokenizer without stemming and without
+    /// sentence markers: the same tokens as [`tokenize_into`] with the default options).
+    ///
+    /// A text without U+0130 and U+212A (the two non-ASCII characters that make token
+    /// characters) has as tokens exactly its runs of ASCII letters and digits: the bytes are
+    /// classified 64 at a time into bit masks ([`masks64`]), the runs read off the masks, and
+    /// each run of up to 8 bytes becomes its key with one load. Other non-ASCII characters
+    /// are separators, decoded only to count the dropped letters. A text with U+0130 or
+    /// U+212A goes character by character ([`KeyBlock::push_text_chars`]).
+    pub fn push_text(&mut self, text: &str) {
+        let src = text.as_bytes();
+        let (n_keys, n_mid, n_long, n_long_bytes) = (
+            self.keys.len(),
+            self.mid.len(),
+            self.long_off.len(),
+            self.long.len(),
+        );
+        let (mut letters, mut dropped) = (0i64, 0i64);
+        let mut open: Option<usize> = None; // the start of a run going on from the last chunk
+        let mut buf = [0u8; 64];
+        for base in (0..src.len()).step_by(64) {
+            let chunk: &[u8; 64] = if base + 64 <= src.len() {
+                src[base..base + 64].try_into().expect("64 bytes")
+            } else {
+                // the last chunk (once per text): `buf` is still all zeros
+                buf[..src.len() - base].copy_from_slice(&src[base..]);
+                &buf
+            };
+            let (mut m, alpha, mut lead) = masks64(chunk);
+            letters += i64::from(alpha.count_ones());
+            while lead != 0 {
+                let j = base + lead.trailing_zeros() as usize;
+                let ch = text[j..].chars().next().expect("a char boundary");
+                if ch == '\u{130}' || ch == '\u{212a}' {
+                    self.keys.truncate(n_keys);
+                    self.mid.truncate(n_mid);
+                    self.long_off.truncate(n_long);
+                    self.long.truncate(n_long_bytes);
+                    self.push_text_chars(text);
+                    return;
+                }
+                if ch.is_alphabetic() {
+                    letters += 1;
+                    dropped += 1;
+                }
+                lead &= lead - 1;
+            }
+            if let Some(start) = open {
+                let run = (!m).trailing_zeros() as usize;
+                if run == 64 {
+                    continue;
+                }
+                self.push_run(src, start, base + run);
+                open = None;
+                m &= !((1u64 << run) - 1);
+            }
+            while m != 0 {
+                let s = m.trailing_zeros() as usize;
+                let ones = (!(m >> s)).trailing_zeros() as usize;
+                if s + ones >= 64 {
+                    open = Some(base + s);
+                    break;
+                }
+                self.push_run(src, base + s, base + s + ones);
+                m &= !((1u64 << (s + ones)) - 1);
+            }
+        }
+        if let Some(start) = open {
+            self.push_run(src, start, src.len());
+        }
+        self.counts.push((self.keys.len() - n_keys) as u32);
+        self.letters.push(letters);
+        self.dropped.push(dropped);
+    }
+
+    /// The token `src[start..end]`, a run of ASCII letters and digits.
+    #[inline(always)]
+    fn push_run(&mut self, src: &[u8], start: usize, end: usize) {
+        let len = end - start;
+        if len <= 8 {
+            let word = if start + 8 <= src.len() {
+                u64::from_le_bytes(src[start..start + 8].try_into().expect("8 bytes"))
+            } else {
+                let mut b = [0u8; 8];
+                b[..src.len() - start].copy_from_slice(&src[start..]);
+                u64::from_le_bytes(b)
+            };
+            let mask = if len == 8 {
+                !0u64
+            } else {
+                (1u64 << (8 * len)) - 1
+            };
+            // letters and digits: | 0x20 lower-cases letters and keeps digits
+            self.keys.push((word | 0x2020_2020_2020_2020) & mask);
+        } else if len <= 16 {
+            let word = if start + 16 <= src.len() {
+                u128::from_le_bytes(src[start..start + 16].try_into().expect("16 bytes"))
+            } else {
+                let mut b = [0u8; 16];
+                b[..src.len() - start].copy_from_slice(&src[start..]);
+                u128::from_le_bytes(b)
+            };
+            let mask = if len == 16 {
+                !0u128
+            } else {
+                (1u128 << (8 * len)) - 1
+            };
+            self.keys.push(LONG | MID | self.mid.len() as u64);
+            self.mid.push((word | (u128::MAX / 255 * 0x20)) & mask);
+        } else {
+            self.keys.push(LONG | (self.long_off.len() - 1) as u64);
+            let at = self.long.len();
+            self.long.extend_from_slice(&src[start..end]);
+            for b in &mut self.long[at..] {
+                *b |= 0x20;
+            }
+            self.long_off.push(self.long.len() as u32);
+        }
+    }
+
+    /// [`KeyBlock::push_text`] character by character: an ASCII byte is looked up in a
+    /// 256-entry table and packed into the key of the open token; other characters are
+    /// decoded (separators except U+0130 and U+212A). A token longer than 8 bytes is copied,
+    /// lower-cased, when it ends.
+    pub fn push_text_chars(&mut self, text: &str) {
+        let src = text.as_bytes();
+        let before = self.keys.len();
+        let (mut letters, mut dropped) = (0i64, 0i64);
+        let (mut key, mut len, mut tok_start) = (0u64, 0usize, 0usize);
+        let mut i = 0;
+        while i < src.len() {
+            let b = src[i];
+            let c = LOWER[b as usize];
+            if c != 0 {
+                if len == 0 {
+                    tok_start = i;
+                }
+                if len < 8 {
+                    key |= (c as u64) << (8 * len);
+                }
+                len += 1;
+                letters += i64::from(c >= b'a');
+                i += 1;
+                continue;
+            }
+            if b < 0x80 {
+                self.close(text, tok_start, i, &mut key, &mut len);
+                i += 1;
+                continue;
+            }
+            let ch = text[i..].chars().next().expect("a char boundary");
+            match ch {
+                '\u{212a}' | '\u{130}' => {
+                    // KELVIN SIGN -> k; U+0130 -> i, then a break (the combining dot)
+                    let c = if ch == '\u{212a}' { b'k' } else { b'i' };
+                    if len == 0 {
+                        tok_start = i;
+                    }
+                    if len < 8 {
+                        key |= (c as u64) << (8 * len);
+                    }
+                    len += 1;
+                    letters += 1;
+                    i += ch.len_utf8();
+                    if ch == '\u{130}' {
+                        self.close(text, tok_start, i, &mut key, &mut len);
+                    }
+                }
+                _ => {
+                    if ch.is_alphabetic() {
+                        letters += 1;
+                        dropped += 1;
+                    }
+                    self.close(text, tok_start, i, &mut key, &mut len);
+                    i += ch.len_utf8();
+                }
+            }
+        }
+        self.close(text, tok_start, src.len(), &mut key, &mut len);
+        self.counts.push((self.keys.len() - before) as u32);
+        self.letters.push(letters);
+        self.dropped.push(dropped);
+    }
+
+    /// End the open token (if any), `text[start..end]`.
+    #[inline]
+    fn close(&mut self, text: &str, start: usize, end: usize, key: &mut u64, len: &mut usize) {
+        if *len == 0 {
+            return;
+        }
+        if *len <= 8 {
+            self.keys.push(*key);
+        } else {
+            // the lower-cased token, as the fast path would have packed it
+            let at = self.long.len();
+            for ch in text[start..end].chars() {
+                self.long.push(match ch {
+                    '\u{212a}' => b'k',
+                    '\u{130}' => b'i',
+                    _ => LOWER[ch as usize],
+                });
+            }
+            if *len <= 16 {
+                let mut b = [0u8; 16];
+                b[..*len].copy_from_slice(&self.long[at..]);
+                self.long.truncate(at);
+                self.keys.push(LONG | MID | self.mid.len() as u64);
+                self.mid.push(u128::from_le_bytes(b));
+            } else {
+                self.keys.push(LONG | (self.long_off.len() - 1) as u64);
+                self.long_off.push(self.long.len() as u32);
+            }
+        }
+        *key = 0;
+        *len = 0;
+    }
+}
+
+/// Bit masks of 64 bytes (bit `j` for byte `j`): `(ASCII letters and digits, ASCII letters,
+/// first bytes of multi-byte UTF-8 characters)`.
+#[inline]
+pub fn masks64(chunk: &[u8; 64]) -> (u64, u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SSE2 is part of x86_64
+        masks64_sse2(chunk)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        masks64_scalar(chunk)
+    }
+}
+
+/// [`masks64`] one byte at a time.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn masks64_scalar(chunk: &[u8; 64]) -> (u64, u64, u64) {
+    let (mut alnum, mut alpha, mut lead) = (0u64, 0u64, 0u64);
+    for (j, &b) in chunk.iter().enumerate() {
+        let a = (b | 0x20).wrapping_sub(b'a') < 26;
+        let d = b.wrapping_sub(b'0') < 10;
+        alpha |= u64::from(a) << j;
+        alnum |= u64::from(a || d) << j;
+        lead |= u64::from(b >= 0xc0) << j;
+    }
+    (alnum, alpha, lead)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn masks64_sse2(chunk: &[u8; 64]) -> (u64, u64, u64) {
+    use std::arch::x86_64::*;
+    let (mut alnum, mut alpha, mut lead) = (0u64, 0u64, 0u64);
+    // SAFETY: SSE2 is always available on x86_64; the loads read 16 of the 64 bytes each
+    unsafe {
+        let bias_a = _mm_set1_epi8(0x80u8.wrapping_sub(b'a') as i8);
+        let bias_0 = _mm_set1_epi8(0x80u8.wrapping_sub(b'0') as i8);
+        let lim_26 = _mm_set1_epi8((-128i32 + 26) as i8);
+        let lim_10 = _mm_set1_epi8((-128i32 + 10) as i8);
+        let case = _mm_set1_epi8(0x20);
+        let below_c0 = _mm_set1_epi8(0xbfu8 as i8);
+        let zero = _mm_setzero_si128();
+        for k in 0..4 {
+            let v = _mm_loadu_si128(chunk.as_ptr().add(16 * k) as *const __m128i);
+            // (b | 0x20) - 'a' < 26 and b - '0' < 10, unsigned, as signed compares
+            let a = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(v, case), bias_a), lim_26);
+            let d = _mm_cmplt_epi8(_mm_add_epi8(v, bias_0), lim_10);
+            // 0xc0 <= b: as signed, -64 <= b < 0
+            let l = _mm_and_si128(_mm_cmpgt_epi8(v, below_c0), _mm_cmplt_epi8(v, zero));
+            alpha |= (_mm_movemask_epi8(a) as u32 as u64) << (16 * k);
+            alnum |= (_mm_movemask_epi8(_mm_or_si128(a, d)) as u32 as u64) << (16 * k);
+            lead |= (_mm_movemask_epi8(l) as u32 as u64) << (16 * k);
+        }
+    }
+    (alnum, alpha, lead)
+}
+
+/// The bytes of short key `key`.
+pub fn short_key_bytes(key: u64) -> ([u8; 8], usize) {
+    let b = key.to_le_bytes();
+    (b, 8 - (key.leading_zeros() / 8) as usize)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,6 +650,75 @@ mod tests {
                     }
                 )
                 .len()
+            );
+        }
+    }
+
+    #[test]
+    fn keys_equal_the_tokenizer() {
+        let texts = [
+            "İstanbul K2 café, KELVIN \u{212a}elvin and \u{212a}",
+            "Internationalization internationalisation ABCDEFGH abcdefghi x\u{212a}\u{212a}\u{212a}\u{212a}\u{212a}\u{212a}\u{212a}\u{212a}y",
+            "北京 ok İİİ aİb 123456789 12345678",
+            "",
+            "   ,,, ",
+            "end-of-text",
+        ];
+        let mut kb = KeyBlock::default();
+        for t in &texts {
+            kb.push_text(t);
+        }
+        let mut k = 0;
+        for (i, t) in texts.iter().enumerate() {
+            let (mut b, mut s) = (Vec::new(), Vec::new());
+            let (letters, dropped) = tokenize_into(t, Options::default(), &mut b, &mut s);
+            assert_eq!((kb.letters[i], kb.dropped[i]), (letters, dropped), "{t}");
+            assert_eq!(kb.counts[i] as usize, s.len(), "{t}");
+            for &(st, l) in &s {
+                let key = kb.keys[k];
+                let got = kb.token(key);
+                assert_eq!(got, &b[st..st + l], "{t}");
+                k += 1;
+            }
+        }
+        assert_eq!(k, kb.keys.len());
+    }
+
+    #[test]
+    fn masks_agree() {
+        let mut chunk = [0u8; 64];
+        for seed in 0..64u32 {
+            for (j, c) in chunk.iter_mut().enumerate() {
+                *c = ((j as u32 * 37 + seed * 101) ^ (seed << 3)) as u8;
+            }
+            assert_eq!(masks64(&chunk), masks64_scalar(&chunk));
+        }
+        let all: Vec<u8> = (0..=255).collect();
+        for c in all.chunks(64) {
+            let c: &[u8; 64] = c.try_into().unwrap();
+            assert_eq!(masks64(c), masks64_scalar(c));
+        }
+    }
+
+    #[test]
+    fn keys_across_chunks() {
+        // runs that cross the 64-byte chunks, texts of every length up to 200
+        let base = "Abc, 12 defGHIJKLmn opq; Rstuvwxyz0123 “quoted” naïve Ünïcode — x y ".repeat(4);
+        for n in 0..base.len() {
+            if !base.is_char_boundary(n) {
+                continue;
+            }
+            let t = &base[..n];
+            let mut kb = KeyBlock::default();
+            kb.push_text(t);
+            let mut slow = KeyBlock::default();
+            slow.push_text_chars(t);
+            assert_eq!(kb.keys, slow.keys, "{t}");
+            assert_eq!(kb.mid, slow.mid, "{t}");
+            assert_eq!(kb.long, slow.long, "{t}");
+            assert_eq!(
+                (kb.counts[0], kb.letters[0], kb.dropped[0]),
+                (slow.counts[0], slow.letters[0], slow.dropped[0])
             );
         }
     }

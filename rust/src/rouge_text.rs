@@ -1,24 +1,27 @@
 //! ROUGE-N and ROUGE-L from raw text in one pass, tokenized as rouge-score does.
 //!
-//! Every distinct text of the batch (candidates and references) is tokenized once, in
-//! parallel (`rouge_score_tok.rs`, one flat array for the batch), each token hashed in
-//! parallel, and the tokens interned to ids in one pass: an id is shared only by tokens of
-//! equal bytes (a hash hit is confirmed by comparing the bytes; a collision gets its own id),
-//! so no two words are merged. Then, for each (candidate, reference) pair in parallel, the
-//! counts are taken on the ids: clipped n-gram matches (a count table for unigrams, sorted
-//! n-gram keys for longer ones) and the LCS length (bit-parallel when the shorter side has at
-//! most 64 tokens, else one table row). Scratch tables the size of the vocabulary are made
-//! once per block of pairs and reset entry by entry.
+//! Every distinct text of the batch (candidates and references; one Python string passed
+//! several times is one text) is tokenized once, in parallel blocks, straight into keys
+//! (`rouge_score_tok::KeyBlock`: a token of up to 8 bytes is its own u64 key, one of 9 to
+//! 16 bytes its own u128, a longer one its bytes), and the keys are interned to ids in one
+//! pass, so that ids are equal exactly when the tokens are. With stemming, each distinct
+//! token is stemmed once and the stems interned again. Then, for each (candidate,
+//! reference) pair in parallel, the counts are taken on the ids: clipped n-gram matches (a
+//! count table for unigrams, a small open-addressing table of packed n-gram keys for longer
+//! ones) and the LCS length (bit-parallel, Hyyrö's algorithm, over as many 64-bit words as
+//! the shorter side needs). Scratch tables the size of the vocabulary are made once per
+//! block of pairs and reset entry by entry.
 //!
 //! The output per (candidate, reference, statistic) is `[hits, candidate total, reference
 //! total]`; the caller turns them into P, R, F and applies the multi-reference policy.
 
-use std::hash::Hasher;
-
 use rayon::prelude::*;
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::FxHashMap;
 
-use crate::rouge_score_tok::{tokenize_batch, Options};
+use crate::porter;
+#[cfg(test)]
+use crate::rouge_score_tok::tokenize_into;
+use crate::rouge_score_tok::{KeyBlock, Options, LONG, MID};
 
 /// What to count: ROUGE-N for each order, then the LCS when `lcs`.
 #[derive(Clone, Debug)]
@@ -36,143 +39,212 @@ impl Spec {
 
 /// Scratch of one block of pairs.
 struct Scratch {
-    keys_a: Vec<u64>,
-    keys_b: Vec<u64>,
     /// unigram counts, by token id (all zero between uses)
     counts: Vec<i32>,
     /// LCS match masks, by token id (all zero between uses)
     pm: Vec<u64>,
-    row: Vec<u32>,
+    /// the bit vector of the long LCS
+    row: Vec<u64>,
+    /// local index of each token of the shorter side, by token id (all u32::MAX between uses)
+    local: Vec<u32>,
+    /// the long LCS's match masks, by local index
+    masks: Vec<u64>,
+    /// n-gram key + 1 (0: empty) and count
+    table: Vec<(u64, u32)>,
 }
 
 impl Scratch {
     fn new(vocab: usize) -> Self {
         Scratch {
-            keys_a: Vec::new(),
-            keys_b: Vec::new(),
             counts: vec![0; vocab],
             pm: vec![0; vocab],
             row: Vec::new(),
+            local: vec![u32::MAX; vocab],
+            masks: Vec::new(),
+            table: Vec::new(),
         }
     }
 }
 
-/// Token ids of a flat batch: equal ids exactly for equal bytes; returns (ids, vocabulary).
-fn intern_tokens(bytes: &[u8], start: &[i64], len: &[i64]) -> (Vec<u32>, usize) {
-    let token = |t: usize| &bytes[start[t] as usize..(start[t] + len[t]) as usize];
-    let hashes: Vec<u64> = (0..start.len())
-        .into_par_iter()
-        .with_min_len(4096)
-        .map(|t| {
-            let mut h = FxHasher::default();
-            h.write(token(t));
-            h.finish()
+/// The token ids of every text: `(ids, offsets of each text's ids, vocabulary size,
+/// letters, dropped letters)`. Equal ids exactly for equal tokens (after stemming, with
+/// `stem`).
+///
+/// The texts are scanned in parallel blocks into keys (`KeyBlock`: a token of up to 8 bytes
+/// is its own key), then interned in one pass: short keys in a table of u64, the rare long
+/// tokens by their bytes. With `stem`, each distinct token is stemmed once (in parallel) and
+/// the stems interned again, instead of stemming every occurrence.
+#[allow(clippy::type_complexity)]
+fn text_ids<S: AsRef<str> + Sync>(
+    texts: &[S],
+    stem: bool,
+) -> (Vec<u32>, Vec<usize>, usize, Vec<i64>, Vec<i64>) {
+    let per_block = texts
+        .len()
+        .div_ceil(8 * rayon::current_num_threads())
+        .max(64);
+    let blocks: Vec<KeyBlock> = texts
+        .par_chunks(per_block)
+        .map(|block| {
+            let mut kb = KeyBlock::default();
+            for t in block {
+                kb.push_text(t.as_ref());
+            }
+            kb
         })
         .collect();
-    let mut by_hash: FxHashMap<u64, u32> = FxHashMap::default();
-    let mut first: Vec<usize> = Vec::new(); // a token of each id
-    let mut collided: FxHashMap<&[u8], u32> = FxHashMap::default();
-    let mut ids = Vec::with_capacity(start.len());
-    for (t, &h) in hashes.iter().enumerate() {
-        let next = first.len() as u32;
-        let id = *by_hash.entry(h).or_insert(next);
-        let id = if id == next {
-            first.push(t);
-            id
-        } else if token(first[id as usize]) == token(t) {
-            id
-        } else {
-            // two different tokens with one hash: ids by bytes
-            let next = first.len() as u32;
-            let id = *collided.entry(token(t)).or_insert(next);
+    let n_tokens: usize = blocks.iter().map(|b| b.keys.len()).sum();
+    let mut short: FxHashMap<u64, u32> = FxHashMap::default();
+    short.reserve(1 << 14);
+    let mut mid: FxHashMap<u128, u32> = FxHashMap::default();
+    let mut long: FxHashMap<&[u8], u32> = FxHashMap::default();
+    // the first key of each id and its block (for stemming)
+    let mut words: Vec<(u64, u32)> = Vec::new();
+    let mut ids = Vec::with_capacity(n_tokens);
+    for (bi, b) in blocks.iter().enumerate() {
+        for &key in &b.keys {
+            let next = words.len() as u32;
+            let id = if key & LONG == 0 {
+                *short.entry(key).or_insert(next)
+            } else if key & MID != 0 {
+                *mid.entry(b.mid[(key & !(LONG | MID)) as usize])
+                    .or_insert(next)
+            } else {
+                *long
+                    .entry(b.long_token((key & !LONG) as usize))
+                    .or_insert(next)
+            };
             if id == next {
-                first.push(t);
+                words.push((key, bi as u32));
             }
-            id
-        };
-        ids.push(id);
+            ids.push(id);
+        }
     }
-    (ids, first.len())
+    let mut vocab = words.len();
+    if stem {
+        let stems: Vec<Vec<u8>> = words
+            .par_iter()
+            .with_min_len(256)
+            .map(|&(key, bi)| {
+                let w = blocks[bi as usize].token(key);
+                if w.len() > 3 {
+                    porter::stem(&w)
+                } else {
+                    w
+                }
+            })
+            .collect();
+        let mut index: FxHashMap<&[u8], u32> = FxHashMap::default();
+        let remap: Vec<u32> = stems
+            .iter()
+            .map(|s| {
+                let next = index.len() as u32;
+                *index.entry(s.as_slice()).or_insert(next)
+            })
+            .collect();
+        vocab = index.len();
+        ids.par_iter_mut()
+            .with_min_len(4096)
+            .for_each(|id| *id = remap[*id as usize]);
+    }
+    let mut off = Vec::with_capacity(texts.len() + 1);
+    off.push(0usize);
+    let (mut letters, mut dropped) = (Vec::new(), Vec::new());
+    for b in &blocks {
+        for &c in &b.counts {
+            off.push(off.last().unwrap() + c as usize);
+        }
+        letters.extend_from_slice(&b.letters);
+        dropped.extend_from_slice(&b.dropped);
+    }
+    (ids, off, vocab, letters, dropped)
 }
 
-/// Sorted keys of the n-grams of `ids` (base-`v` digits); false when they do not fit in u64.
-fn ngram_keys(ids: &[u32], n: usize, v: u64, out: &mut Vec<u64>) -> bool {
-    out.clear();
-    if ids.len() < n {
-        return true;
+/// Clipped unigram matches of `a` against `b`.
+fn unigram_hits(a: &[u32], b: &[u32], s: &mut Scratch) -> usize {
+    for &x in a {
+        s.counts[x as usize] += 1;
     }
-    let Some(_) = v.checked_pow(n as u32) else {
-        return false;
-    };
-    out.extend(
-        ids.windows(n)
-            .map(|w| w.iter().fold(0u64, |k, &x| k * v + x as u64)),
-    );
-    out.sort_unstable();
-    true
+    let mut hits = 0;
+    for &y in b {
+        let c = &mut s.counts[y as usize];
+        if *c > 0 {
+            *c -= 1;
+            hits += 1;
+        }
+    }
+    for &x in a {
+        s.counts[x as usize] = 0;
+    }
+    hits
 }
 
-/// Sum over keys of min(count in a, count in b), both sorted.
-fn merged_min(a: &[u64], b: &[u64]) -> usize {
-    let (mut i, mut j, mut hits) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                hits += 1;
-                i += 1;
-                j += 1;
+/// Clipped n-gram matches of `a` against `b` (ids below `v`, `v^n` fits in u64): the
+/// n-grams of `a`, as base-`v` keys, counted in a small open-addressing table of the
+/// scratch, then looked up one by one for `b`.
+fn ngram_hits_table(a: &[u32], b: &[u32], n: usize, v: u64, s: &mut Scratch) -> usize {
+    let key = |w: &[u32]| w.iter().fold(0u64, |k, &x| k * v + x as u64) + 1; // 0: empty
+    let len_a = a.len() + 1 - n;
+    let bits = (2 * len_a).next_power_of_two().trailing_zeros().max(4);
+    let cap = 1usize << bits;
+    let table = &mut s.table;
+    table.clear();
+    table.resize(cap, (0, 0));
+    let slot = |k: u64| (k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
+    for w in a.windows(n) {
+        let k = key(w);
+        let mut i = slot(k);
+        loop {
+            let e = &mut table[i];
+            if e.0 == k {
+                e.1 += 1;
+                break;
             }
+            if e.0 == 0 {
+                *e = (k, 1);
+                break;
+            }
+            i = (i + 1) & (cap - 1);
+        }
+    }
+    let mut hits = 0;
+    for w in b.windows(n) {
+        let k = key(w);
+        let mut i = slot(k);
+        loop {
+            let e = &mut table[i];
+            if e.0 == k {
+                if e.1 > 0 {
+                    e.1 -= 1;
+                    hits += 1;
+                }
+                break;
+            }
+            if e.0 == 0 {
+                break;
+            }
+            i = (i + 1) & (cap - 1);
         }
     }
     hits
 }
 
-/// Clipped n-gram matches of `a` against `b` (ids below `v`).
-fn ngram_hits(a: &[u32], b: &[u32], n: usize, v: usize, s: &mut Scratch) -> usize {
-    if a.len() < n || b.len() < n {
-        return 0;
+/// Clipped n-gram matches of `a` against `b` counted on the n-grams themselves (orders too
+/// high for packed keys).
+fn ngram_hits_hashed(a: &[u32], b: &[u32], n: usize) -> usize {
+    let mut counts: FxHashMap<&[u32], i64> = FxHashMap::default();
+    for w in a.windows(n) {
+        *counts.entry(w).or_insert(0) += 1;
     }
-    if n == 1 {
-        for &x in a {
-            s.counts[x as usize] += 1;
-        }
-        let mut hits = 0;
-        for &y in b {
-            let c = &mut s.counts[y as usize];
+    let mut hits = 0;
+    for w in b.windows(n) {
+        if let Some(c) = counts.get_mut(w) {
             if *c > 0 {
                 *c -= 1;
                 hits += 1;
             }
         }
-        for &x in a {
-            s.counts[x as usize] = 0;
-        }
-        return hits;
     }
-    let (mut ka, mut kb) = (std::mem::take(&mut s.keys_a), std::mem::take(&mut s.keys_b));
-    let hits = if ngram_keys(a, n, v as u64, &mut ka) && ngram_keys(b, n, v as u64, &mut kb) {
-        merged_min(&ka, &kb)
-    } else {
-        // orders too high for packed keys: count the n-grams themselves
-        let mut counts: FxHashMap<&[u32], i64> = FxHashMap::default();
-        for w in a.windows(n) {
-            *counts.entry(w).or_insert(0) += 1;
-        }
-        let mut hits = 0;
-        for w in b.windows(n) {
-            if let Some(c) = counts.get_mut(w) {
-                if *c > 0 {
-                    *c -= 1;
-                    hits += 1;
-                }
-            }
-        }
-        hits
-    };
-    s.keys_a = ka;
-    s.keys_b = kb;
     hits
 }
 
@@ -199,28 +271,79 @@ fn lcs(a: &[u32], b: &[u32], s: &mut Scratch) -> usize {
         let mask = if m == 64 { !0u64 } else { (1u64 << m) - 1 };
         return (!x & mask).count_ones() as usize;
     }
-    let row = &mut s.row;
-    row.clear();
-    row.resize(m + 1, 0);
-    for &x in long {
-        let mut diag = 0;
-        for j in 1..=m {
-            let up = row[j];
-            row[j] = if short[j - 1] == x {
-                diag + 1
-            } else {
-                up.max(row[j - 1])
-            };
-            diag = up;
+    // the same, over ceil(m / 64) words with the carry of the addition passed on; the
+    // masks are kept per distinct token of the shorter side (a token of the longer side
+    // that is not there leaves the state as it is)
+    let nw = m.div_ceil(64);
+    s.masks.clear();
+    let mut k = 0u32;
+    for (j, &w) in short.iter().enumerate() {
+        let l = &mut s.local[w as usize];
+        if *l == u32::MAX {
+            *l = k;
+            k += 1;
+            s.masks.resize(s.masks.len() + nw, 0);
+        }
+        s.masks[*l as usize * nw + j / 64] |= 1u64 << (j % 64);
+    }
+    let v = &mut s.row;
+    v.clear();
+    v.resize(nw, !0u64);
+    for &w in long {
+        let l = s.local[w as usize];
+        if l == u32::MAX {
+            continue;
+        }
+        let pm = &s.masks[l as usize * nw..(l as usize + 1) * nw];
+        let mut carry = 0u64;
+        for (x, &p) in v.iter_mut().zip(pm) {
+            let u = *x & p;
+            let (s1, c1) = x.overflowing_add(u);
+            let (s2, c2) = s1.overflowing_add(carry);
+            carry = u64::from(c1 | c2);
+            *x = s2 | (*x & !u);
         }
     }
-    row[m] as usize
+    for &w in short {
+        s.local[w as usize] = u32::MAX;
+    }
+    let full = m / 64;
+    let mut zeros: usize = v[..full].iter().map(|x| x.count_zeros() as usize).sum();
+    if m % 64 != 0 {
+        zeros += (!v[full] & ((1u64 << (m % 64)) - 1)).count_ones() as usize;
+    }
+    zeros
 }
 
-/// `[hits, candidate total, reference total]` per statistic of `spec`, into `out`.
-fn pair_stats(a: &[u32], b: &[u32], v: usize, spec: &Spec, s: &mut Scratch, out: &mut [f64]) {
+/// The token ids of every distinct text: text `i`'s are `ids[off[i]..off[i + 1]]`, all
+/// below `vocab`.
+struct Texts {
+    ids: Vec<u32>,
+    off: Vec<usize>,
+    vocab: usize,
+}
+
+impl Texts {
+    fn ids(&self, i: usize) -> &[u32] {
+        &self.ids[self.off[i]..self.off[i + 1]]
+    }
+}
+
+/// `[hits, candidate total, reference total]` per statistic of `spec` for texts `h` and
+/// `r`, into `out`.
+fn pair_stats(t: &Texts, h: usize, r: usize, spec: &Spec, s: &mut Scratch, out: &mut [f64]) {
+    let (a, b) = (t.ids(h), t.ids(r));
     for (k, &n) in spec.orders.iter().enumerate() {
-        out[3 * k] = ngram_hits(a, b, n, v, s) as f64;
+        let hits = if a.len() < n || b.len() < n {
+            0
+        } else if n == 1 {
+            unigram_hits(a, b, s)
+        } else if (t.vocab as u64).checked_pow(n as u32).is_some() {
+            ngram_hits_table(a, b, n, t.vocab as u64, s)
+        } else {
+            ngram_hits_hashed(a, b, n)
+        };
+        out[3 * k] = hits as f64;
         out[3 * k + 1] = a.len().saturating_sub(n - 1) as f64;
         out[3 * k + 2] = b.len().saturating_sub(n - 1) as f64;
     }
@@ -232,28 +355,37 @@ fn pair_stats(a: &[u32], b: &[u32], v: usize, spec: &Spec, s: &mut Scratch, out:
     }
 }
 
-/// The index of `t` among the distinct texts, adding it when new.
-fn intern<'a>(index: &mut FxHashMap<&'a str, u32>, unique: &mut Vec<&'a str>, t: &'a str) -> u32 {
-    *index.entry(t).or_insert_with(|| {
-        unique.push(t);
-        (unique.len() - 1) as u32
-    })
+/// The index of `t` among the distinct texts, adding it when new: one string (the same
+/// address and length, as Python passes a string object used several times) is one text.
+fn intern<'a>(
+    index: &mut FxHashMap<(usize, usize), u32>,
+    unique: &mut Vec<&'a str>,
+    t: &'a str,
+) -> u32 {
+    *index
+        .entry((t.as_ptr() as usize, t.len()))
+        .or_insert_with(|| {
+            unique.push(t);
+            (unique.len() - 1) as u32
+        })
 }
 
 /// The counts of every candidate against each of its references.
 ///
 /// `refs[k][p]` is the `k`-th reference of candidate `p` (None: missing). Returns the flat
 /// `(P, R, width, 3)` array (zeros where a reference is missing) and the letters and dropped
-/// letters of every candidate, then every reference, `(P + R * P, 2)`.
+/// letters of every candidate, then every reference, `(P + R * P, 2)`. Sentence markers
+/// (`spec.opts.sents`) are not supported here.
 pub fn rouge_counts<S: AsRef<str> + Sync>(
     hyps: &[S],
     refs: &[Vec<Option<S>>],
     spec: &Spec,
 ) -> (Vec<f64>, Vec<i64>) {
+    assert!(!spec.opts.sents, "rouge_counts: no sentence markers");
     let n_pairs = hyps.len();
     let n_refs = refs.len();
-    // each distinct text once
-    let mut index: FxHashMap<&str, u32> = FxHashMap::default();
+    // each distinct string once
+    let mut index: FxHashMap<(usize, usize), u32> = FxHashMap::default();
     let mut unique: Vec<&str> = Vec::new();
     let hyp_ids: Vec<u32> = hyps
         .iter()
@@ -270,14 +402,8 @@ pub fn rouge_counts<S: AsRef<str> + Sync>(
                 .collect()
         })
         .collect();
-    let batch = tokenize_batch(&unique, spec.opts);
-    let (ids, vocab) = intern_tokens(&batch.bytes, &batch.start, &batch.len);
-    let mut text_off = Vec::with_capacity(unique.len() + 1);
-    text_off.push(0usize);
-    for &c in &batch.counts {
-        text_off.push(text_off.last().unwrap() + c as usize);
-    }
-    let text = |i: u32| &ids[text_off[i as usize]..text_off[i as usize + 1]];
+    let (ids, off, vocab, t_letters, t_dropped) = text_ids(&unique, spec.opts.stem);
+    let texts = Texts { ids, off, vocab };
     let w = spec.width();
     let row = n_refs * w * 3;
     let mut out = vec![0.0; n_pairs * row];
@@ -289,13 +415,13 @@ pub fn rouge_counts<S: AsRef<str> + Sync>(
                 let mut s = Scratch::new(vocab);
                 for (q, cells) in chunk.chunks_mut(row).enumerate() {
                     let p = blk * per_block + q;
-                    let h = text(hyp_ids[p]);
+                    let h = hyp_ids[p] as usize;
                     for k in 0..n_refs {
                         if let Some(r) = ref_ids[k][p] {
                             pair_stats(
+                                &texts,
                                 h,
-                                text(r),
-                                vocab,
+                                r as usize,
                                 spec,
                                 &mut s,
                                 &mut cells[k * w * 3..(k + 1) * w * 3],
@@ -307,9 +433,7 @@ pub fn rouge_counts<S: AsRef<str> + Sync>(
     }
     let mut letters = Vec::with_capacity(2 * n_pairs * (1 + n_refs));
     let mut push = |id: Option<u32>| {
-        let (l, d) = id.map_or((0, 0), |i| {
-            (batch.letters[i as usize], batch.dropped[i as usize])
-        });
+        let (l, d) = id.map_or((0, 0), |i| (t_letters[i as usize], t_dropped[i as usize]));
         letters.push(l);
         letters.push(d);
     };
@@ -354,16 +478,69 @@ mod tests {
     }
 
     #[test]
-    fn interning_is_exact() {
-        let bytes = b"abcab";
-        let (ids, v) = intern_tokens(bytes, &[0, 1, 3, 2, 0], &[2, 1, 2, 1, 1]);
-        // "ab", "b", "ab", "c", "a"
-        assert_eq!(ids, [0, 1, 0, 2, 3]);
-        assert_eq!(v, 4);
+    fn ids_equal_exactly_for_equal_tokens() {
+        use crate::rouge_score_tok::tokenize;
+        let texts = [
+            "Running runs runner ran RUNNING; internationalization Internationalization",
+            "internationalisation abcdefgh abcdefghi ABCDEFGHI \u{212a}elvin kelvin",
+            "the friends had a meeting, meetings and meeting-rooms",
+            "北京 İstanbul istanbul 12345678 123456789 123456789",
+        ];
+        for stem in [false, true] {
+            let (ids, off, vocab, letters, _) = text_ids(&texts, stem);
+            let mut toks = Vec::new();
+            let opts = Options { stem, sents: false };
+            for (i, t) in texts.iter().enumerate() {
+                let want = tokenize(t, opts);
+                assert_eq!(off[i + 1] - off[i], want.len());
+                toks.extend(want);
+                let (mut b, mut sp) = (Vec::new(), Vec::new());
+                assert_eq!(letters[i], tokenize_into(t, opts, &mut b, &mut sp).0);
+            }
+            assert_eq!(ids.len(), toks.len());
+            for x in 0..toks.len() {
+                for y in 0..toks.len() {
+                    assert_eq!(ids[x] == ids[y], toks[x] == toks[y], "{stem}");
+                }
+            }
+            let distinct: std::collections::HashSet<_> = toks.iter().collect();
+            assert_eq!(vocab, distinct.len());
+        }
     }
 
     #[test]
-    fn long_lcs_uses_the_table() {
+    fn high_orders_count_the_ngrams_themselves() {
+        // "a b" repeated: 2 words, so 2^n overflows u64 from n = 64
+        let a = "a b ".repeat(40);
+        let b = "b a ".repeat(35);
+        let s = Spec {
+            orders: vec![1, 2, 3, 63, 64, 70],
+            lcs: false,
+            opts: Options::default(),
+        };
+        let (out, _) = rouge_counts(&[a.as_str()], &[vec![Some(b.as_str())]], &s);
+        let x: Vec<&str> = a.split_whitespace().collect();
+        let y: Vec<&str> = b.split_whitespace().collect();
+        for (k, &n) in s.orders.iter().enumerate() {
+            let mut ca = std::collections::HashMap::new();
+            for w in x.windows(n) {
+                *ca.entry(w).or_insert(0i64) += 1;
+            }
+            let mut hits = 0;
+            for w in y.windows(n) {
+                if let Some(c) = ca.get_mut(w) {
+                    if *c > 0 {
+                        *c -= 1;
+                        hits += 1;
+                    }
+                }
+            }
+            assert_eq!(out[3 * k] as usize, hits, "order {n}");
+        }
+    }
+
+    #[test]
+    fn long_lcs_equals_the_table() {
         let a: String = (0..100).map(|i| format!("w{} ", i % 7)).collect();
         let b: String = (0..90).map(|i| format!("w{} ", i % 5)).collect();
         let s = Spec {
@@ -386,5 +563,69 @@ mod tests {
             }
         }
         assert_eq!(out[0] as usize, t[x.len()][y.len()]);
+    }
+
+    #[test]
+    fn long_lcs_of_every_length() {
+        let dp = |x: &[u32], y: &[u32]| {
+            let mut t = vec![vec![0usize; y.len() + 1]; x.len() + 1];
+            for i in 1..=x.len() {
+                for j in 1..=y.len() {
+                    t[i][j] = if x[i - 1] == y[j - 1] {
+                        t[i - 1][j - 1] + 1
+                    } else {
+                        t[i - 1][j].max(t[i][j - 1])
+                    };
+                }
+            }
+            t[x.len()][y.len()]
+        };
+        let mut s = Scratch::new(16);
+        let mut state = 12345u64;
+        let mut next = |v: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % v) as u32
+        };
+        for m in [1, 2, 63, 64, 65, 100, 127, 128, 129, 191, 192, 193, 300] {
+            for vocab in [2, 5, 16] {
+                let a: Vec<u32> = (0..m).map(|_| next(vocab)).collect();
+                let n = m + next(60) as usize;
+                let b: Vec<u32> = (0..n).map(|_| next(vocab)).collect();
+                assert_eq!(lcs(&a, &b, &mut s), dp(&a, &b), "m {m} vocab {vocab}");
+                assert_eq!(lcs(&b, &a, &mut s), dp(&a, &b));
+                assert!(s.local.iter().all(|&l| l == u32::MAX));
+                assert!(s.pm.iter().all(|&p| p == 0));
+            }
+        }
+    }
+
+    #[test]
+    fn ngrams_with_short_texts_between() {
+        let hyps = ["a b c d", "", "x", "a b", "b c d a b c"];
+        let refs = vec![vec![
+            Some("b c d"),
+            Some("a"),
+            Some(""),
+            Some("a b c"),
+            Some("d a b c d"),
+        ]];
+        let s = Spec {
+            orders: vec![1, 2, 3],
+            lcs: false,
+            opts: Options::default(),
+        };
+        let (out, _) = rouge_counts(&hyps, &refs, &s);
+        let want = [
+            [3.0, 4.0, 3.0, 2.0, 3.0, 2.0, 1.0, 2.0, 1.0],
+            [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [2.0, 2.0, 3.0, 1.0, 1.0, 2.0, 0.0, 0.0, 1.0],
+            [4.0, 6.0, 5.0, 4.0, 5.0, 4.0, 3.0, 4.0, 3.0],
+        ];
+        for (p, w) in want.iter().enumerate() {
+            assert_eq!(&out[9 * p..9 * p + 9], w, "pair {p}");
+        }
     }
 }

@@ -114,6 +114,18 @@ def test_scores_equal_rouge_score_on_raw_text(pairs, stem, docs):
         assert (expected["rougeLsum"][:, 2] != expected["rougeL"][:, 2]).mean() > 0.5
 
 
+def test_one_target_each_equals_rouge_score(pairs):
+    hyps, refs = pairs[0]
+    types = ["rouge1", "rouge2", "rougeL"]
+    fast = rouge_score_batch(hyps, list(refs[0]), types)  # one string each: no per-target loop
+    scorer = rouge_scorer.RougeScorer(types)
+    out = [scorer.score(t, h) for t, h in zip(refs[0], hyps, strict=True)]
+    for t in types:
+        np.testing.assert_array_equal(fast[t], np.array([tuple(o[t]) for o in out]), t)
+    empty = rouge_score_batch([], [], types)
+    assert [v.shape for v in empty.values()] == [(0, 3)] * 3
+
+
 def test_bootstrap_draw_for_draw(pairs):
     hyps, refs = pairs[0]
     scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
@@ -172,6 +184,25 @@ def test_text_counts_equal_twin(rows, stem):
     refs = [[r for _, r, _ in rows], [r for _, _, r in rows]]
     counts, _ = text_counts(hyps, refs, (1, 2, 3), lcs=True, stem=stem)
     np.testing.assert_array_equal(counts, text_counts_slow(hyps, refs, (1, 2, 3), stem=stem))
+
+
+# long texts (tokens across the kernel's 64-byte blocks, tokens over 8 bytes) with the two
+# non-ASCII characters that make rouge-score tokens (U+0130, U+212A KELVIN SIGN)
+_LONG_TEXT = st.text(alphabet="aAbBZz09é ,“”İ\u212a北ings", max_size=300)
+
+
+@pytest.mark.filterwarnings("ignore::mtpalette.text.rouge_score_tok.LostLettersWarning")
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_LONG_TEXT, _LONG_TEXT), min_size=1, max_size=5), st.booleans())
+def test_text_counts_equal_twin_long_texts(rows, stem):
+    hyps = [h for h, _ in rows]
+    refs = [[r for _, r in rows]]
+    counts, letters = text_counts(hyps, refs, (1, 2, 4), lcs=True, stem=stem)
+    np.testing.assert_array_equal(counts, text_counts_slow(hyps, refs, (1, 2, 4), stem=stem))
+    texts = hyps + refs[0]
+    assert letters[:, 0].tolist() == [sum(c.isalpha() for c in t) for t in texts]
+    kept = [sum(c.isascii() and c.isalpha() or c in "İ\u212a" for c in t) for t in texts]
+    assert (letters[:, 0] - letters[:, 1]).tolist() == kept
 
 
 @pytest.mark.filterwarnings("ignore::mtpalette.text.rouge_score_tok.LostLettersWarning")

@@ -10,7 +10,8 @@ compare with the kernels and with rouge-score itself:
   Rust (``rust/src/porter.rs``); its twin is NLTK itself, in the tests;
 * :func:`lsum_per_ref` / :func:`summary_lcs_slow`: rouge-score's ``rougeLsum`` hits;
 * :func:`text_counts` / :func:`text_counts_slow`: ROUGE-N and ROUGE-L counts straight from
-  raw text, every distinct text tokenized once, pairs in parallel.
+  raw text, each string object tokenized once (a string passed several times is one text),
+  pairs in parallel.
 
 References
 ----------

@@ -4,8 +4,9 @@
 ``rougeLsum``) and options (``use_stemmer``) and returns, per name, one ``[precision, recall,
 fmeasure]`` row per prediction, equal to rouge-score's ``RougeScorer.score`` (one target per
 prediction) or ``score_multi`` (several: the target with the highest F-measure, the first on
-ties). ROUGE-N and ROUGE-L run straight from text in the Rust core (every distinct text
-tokenized once, the pairs in parallel, the GIL released); ``rougeLsum`` runs through the
+ties). ROUGE-N and ROUGE-L run straight from text in the Rust core (each string object
+tokenized once, so a reference repeated for several predictions costs one, the pairs in
+parallel, the GIL released); ``rougeLsum`` runs through the
 ``rouge-lsum`` metric. :func:`specs_for` names the mtpalette metrics that give the same
 numbers through :func:`mtpalette.sentence_scores` and the command line.
 
@@ -85,29 +86,38 @@ def rouge_score_batch(
     [1.0, 0.0, 0.5]
     """
     specs = specs_for(rouge_types, use_stemmer=use_stemmer)
-    multi = [t if not isinstance(t, str) else [t] for t in targets]
-    if len(multi) != len(predictions):
+    predictions = list(predictions)
+    targets = list(targets)
+    if len(targets) != len(predictions):
         raise UserInputError(
-            f"{len(predictions):,} predictions but {len(multi):,} targets: one each expected"
+            f"{len(predictions):,} predictions but {len(targets):,} targets: one each expected"
         )
-    n_refs = max((len(t) for t in multi), default=0)
-    if any(not t for t in multi):
-        raise UserInputError("every prediction needs at least one target")
-    refs = [[t[k] if k < len(t) else None for t in multi] for k in range(n_refs)]
+    if set(map(type, targets)) <= {str}:  # one target each (the common case, no loop)
+        refs: list[list[str | None]] = [targets]
+    else:
+        multi = [t if not isinstance(t, str) else [t] for t in targets]
+        n_refs = max((len(t) for t in multi), default=0)
+        if any(not t for t in multi):
+            raise UserInputError("every prediction needs at least one target")
+        refs = [[t[k] if k < len(t) else None for t in multi] for k in range(n_refs)]
     orders = sorted({int(t[5:]) for t in rouge_types if _NGRAM.match(t)})
     want_l = "rougeL" in rouge_types
     out: dict[str, np.ndarray] = {}
     if orders or want_l:
         counts, letters = text_counts(predictions, refs, orders, lcs=want_l, stem=use_stemmer)
-        texts = [*predictions, *(r for row in refs for r in row)]
-        present = np.array([[r is not None for r in row] for row in refs]).T  # (P, R)
+        texts = predictions + [r for row in refs for r in row]
         _warn_lost_letters(texts, letters[:, 0], letters[:, 1])
         prf = _prf(counts)  # (P, R, width, 3)
         names = [f"rouge{n}" for n in orders] + (["rougeL"] if want_l else [])
-        for j, name in enumerate(names):
-            f = np.where(present, prf[:, :, j, 2], -np.inf)
-            best = np.argmax(f, axis=1)
-            out[name] = prf[np.arange(len(best)), best, j, :]
+        if len(refs) == 1:
+            for j, name in enumerate(names):
+                out[name] = prf[:, 0, j, :].copy()
+        else:
+            present = np.array([[r is not None for r in row] for row in refs]).T  # (P, R)
+            for j, name in enumerate(names):
+                f = np.where(present, prf[:, :, j, 2], -np.inf)
+                best = np.argmax(f, axis=1)
+                out[name] = prf[np.arange(len(best)), best, j, :]
     if "rougeLsum" in rouge_types:
         from mtpalette.metrics.registry import parse_specs
         from mtpalette.metrics.scoring import TextPairs, compute_stats
