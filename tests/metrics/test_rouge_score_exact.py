@@ -236,3 +236,53 @@ def test_stem_needs_the_rouge_score_tokenizer():
     out = sentence_scores(["Running dogs"], [["run dog"]], ["rouge-n:1,tok=rouge-score,stem=yes"])
     assert [v.tolist() for v in out.values()] == [[1.0]]
     assert list(out) == ["rouge-n:1,tok=rouge-score,stem=yes"]  # the name as given
+
+
+_FUSED_SPECS = [
+    "rouge-n:1,tok=rouge-score",
+    "rouge-n:2,tok=rouge-score,stem=yes",
+    "rouge-l:tok=rouge-score",
+    "rouge-l:tok=rouge-score,stem=yes,multiref=avg",
+    "rouge-n:2,tok=rouge-score,multiref=rouge155-a",
+    "rouge-n:3,tok=rouge-score,multiref=rouge155-b,score=r",
+]
+
+
+def _fused_and_encoded(hyps, seg, refs):
+    """The statistics of ``_FUSED_SPECS`` through the text-to-counts call and through the
+    encoded path (the text encoded first, so that the call does not apply)."""
+    from mtpalette.metrics.registry import parse_specs
+    from mtpalette.metrics.scoring import TextPairs, compute_stats
+
+    metrics = parse_specs(_FUSED_SPECS)
+    fused = compute_stats(metrics, TextPairs(hyps, np.asarray(seg, dtype=np.int64), refs))
+    encoded_first = TextPairs(hyps, np.asarray(seg, dtype=np.int64), refs)
+    for m in metrics:
+        encoded_first.encoded(m.view())
+    return metrics, fused, compute_stats(metrics, encoded_first)
+
+
+@pytest.mark.filterwarnings("ignore::mtpalette.text.rouge_score_tok.LostLettersWarning")
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(_TEXT, _TEXT, st.one_of(st.none(), _TEXT)), min_size=1, max_size=6),
+    st.integers(1, 3),
+)
+def test_rouge_from_text_equals_the_encoded_path(rows, per_segment):
+    """ROUGE-N/L with rouge-score's tokens straight from the text (one compiled call) equal
+    the encode-then-count path: several candidates per segment, missing references, every
+    multi-reference policy."""
+    refs = [[r for _, r, _ in rows], [r2 for _, _, r2 in rows]]
+    refs[0] = [r if r.strip() else "x" for r in refs[0]]  # a segment needs one reference
+    hyps = [h for h, _, _ in rows for _ in range(per_segment)]
+    seg = [s for s in range(len(rows)) for _ in range(per_segment)]
+    metrics, fused, encoded = _fused_and_encoded(hyps, seg, refs)
+    for m in metrics:
+        np.testing.assert_array_equal(fused[m], encoded[m], err_msg=m.spec)
+
+
+def test_rouge_from_text_equals_the_encoded_path_on_real_text(pairs):
+    (hyps, refs), _ = pairs
+    metrics, fused, encoded = _fused_and_encoded(hyps, range(len(hyps)), refs)
+    for m in metrics:
+        np.testing.assert_array_equal(fused[m], encoded[m], err_msg=m.spec)

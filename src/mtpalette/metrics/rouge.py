@@ -52,7 +52,7 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.kernels.ngram import ngram_matches
-from mtpalette.kernels.rouge_score import MARKER, lsum_per_ref
+from mtpalette.kernels.rouge_score import MARKER, lsum_per_ref, text_counts
 from mtpalette.kernels.skipbigram import skip_matches_kernel, skip_pair_totals
 from mtpalette.kernels.subsequence import (
     lcs_per_ref,
@@ -65,6 +65,7 @@ from mtpalette.metrics.domains import Choice, Integer, Real, YesNo
 from mtpalette.metrics.registry import register
 from mtpalette.text.encode import TextView
 from mtpalette.text.ragged import Ragged
+from mtpalette.text.rouge_score_tok import warn_lost_letters
 
 _SCORE_COLUMN = {"p": 0, "r": 1, "f": 2}
 #: multi-reference policies; the rouge155 ones are ROUGE-1.5.5's ``-f A`` and ``-f B``
@@ -224,6 +225,39 @@ class _Rouge(Metric):
     def corpus_score(self, stats: np.ndarray) -> float:
         return float(self.sentence_scores(stats).mean()) if len(stats) else 0.0
 
+    @staticmethod
+    def _counts_from_text(
+        metrics: Sequence[Metric], pairs: Any, orders: Sequence[int], lcs: bool
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """ROUGE-N (``orders``) and ROUGE-L hits and counts of rouge-score's tokens straight
+        from the text of ``pairs`` in one compiled call
+        (:func:`~mtpalette.kernels.rouge_score.text_counts`, the counts the encoded path
+        gives), with the present references; None where that call does not apply: another
+        tokenizer, or the text already encoded for the view (counting ids is then cheaper)."""
+        view = metrics[0].view()
+        if view.tokenizer not in _ROUGE_SCORE_STEM or view.ref_tokenizer is not None:
+            return None
+        if view in pairs._pairs:
+            return None
+        seg = np.asarray(pairs.seg)
+        refs = [[row[s] for s in seg] for row in pairs.refs]  # each candidate's references
+        counts, letters = text_counts(
+            pairs.hyps, refs, orders, lcs=lcs, stem=_ROUGE_SCORE_STEM[view.tokenizer]
+        )
+        texts = [*pairs.hyps, *(r for row in refs for r in row)]
+        first: dict[str, int] = {}
+        for i, t in enumerate(texts):
+            if t is not None:
+                first.setdefault(t, i)
+        idx = np.fromiter(first.values(), dtype=np.int64, count=len(first))
+        warn_lost_letters([texts[i] for i in idx], letters[idx, 0], letters[idx, 1])
+        present = np.array([[r is not None for r in row] for row in refs], dtype=bool).T
+        return counts, present.reshape(len(pairs.hyps), len(refs))
+
+
+#: rouge-score's tokenizers, with or without Porter stemming
+_ROUGE_SCORE_STEM = {"rouge-score": False, "rouge-score-stem": True}
+
 
 @register
 class RougeN(_Rouge):
@@ -244,6 +278,21 @@ class RougeN(_Rouge):
 
     def params(self) -> dict[str, Any]:
         return {"n": self.n, **self._common_params()}
+
+    @classmethod
+    def compute_group_text(cls, metrics: Sequence[Metric], pairs: Any) -> list | None:
+        """The statistics of every ROUGE-N of the group straight from the text, with
+        rouge-score's tokenizer (see :meth:`_Rouge._counts_from_text`)."""
+        orders = sorted({m.n for m in metrics})  # type: ignore[attr-defined]
+        found = cls._counts_from_text(metrics, pairs, orders, lcs=False)
+        if found is None:
+            return None
+        counts, present = found
+        out = []
+        for m in metrics:
+            c = counts[:, :, orders.index(m.n)]  # type: ignore[attr-defined]
+            out.append(m.reduce(c[:, :, 0], c[:, :1, 1], c[:, :, 2], present))  # type: ignore[attr-defined]
+        return out
 
     def compute(self, pairs: Pairs) -> np.ndarray:
         matches = ngram_matches(pairs, self.n, per_ref=True)[:, :, self.n - 1].astype(float)
@@ -270,6 +319,17 @@ class RougeL(_Rouge):
 
     def params(self) -> dict[str, Any]:
         return self._common_params()
+
+    @classmethod
+    def compute_group_text(cls, metrics: Sequence[Metric], pairs: Any) -> list | None:
+        """The statistics of every ROUGE-L of the group straight from the text, with
+        rouge-score's tokenizer (see :meth:`_Rouge._counts_from_text`)."""
+        found = cls._counts_from_text(metrics, pairs, (), lcs=True)
+        if found is None:
+            return None
+        counts, present = found
+        c = counts[:, :, 0]
+        return [m.reduce(c[:, :, 0], c[:, :1, 1], c[:, :, 2], present) for m in metrics]  # type: ignore[attr-defined]
 
     def compute(self, pairs: Pairs) -> np.ndarray:
         lcs = lcs_per_ref(pairs)

@@ -25,7 +25,7 @@ import numpy as np
 from mtpalette.errors import UserInputError
 from mtpalette.kernels.rouge_score import text_counts
 from mtpalette.metrics.rouge import f_measure
-from mtpalette.text.rouge_score_tok import _warn_lost_letters
+from mtpalette.text.rouge_score_tok import warn_lost_letters
 
 _NGRAM = re.compile(r"rouge([0-9])$")
 
@@ -106,7 +106,7 @@ def rouge_score_batch(
     if orders or want_l:
         counts, letters = text_counts(predictions, refs, orders, lcs=want_l, stem=use_stemmer)
         texts = predictions + [r for row in refs for r in row]
-        _warn_lost_letters(texts, letters[:, 0], letters[:, 1])
+        warn_lost_letters(texts, letters[:, 0], letters[:, 1])
         prf = _prf(counts)  # (P, R, width, 3)
         names = [f"rouge{n}" for n in orders] + (["rougeL"] if want_l else [])
         if len(refs) == 1:

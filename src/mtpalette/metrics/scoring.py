@@ -119,6 +119,13 @@ def compute_stats(
         if getattr(cls, "reads_text", False):  # plugins score raw text (metrics/plugin.py)
             out.update(zip(members, cls.compute_text(members, pairs), strict=True))
             continue
+        fused = getattr(cls, "compute_group_text", None)
+        if fused is not None and max_tokens is None and not first.extra_views():
+            if all(m.token_limit() is None for m in members):
+                stats = fused(members, pairs)  # straight from text, when it applies
+                if stats is not None:
+                    out.update(zip(members, stats, strict=True))
+                    continue
         extra = [pairs.encoded(view) for view in first.extra_views()]
         encoded = pairs.encoded(first.view())
         check_lengths(encoded, max_tokens, "--max-tokens")

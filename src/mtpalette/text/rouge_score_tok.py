@@ -86,7 +86,7 @@ def with_sentences(tokenizer):
     return split
 
 
-def _warn_lost_letters(lines: Sequence[str], letters: np.ndarray, dropped: np.ndarray) -> None:
+def warn_lost_letters(lines: Sequence[str], letters: np.ndarray, dropped: np.ndarray) -> None:
     """One warning naming how many texts lost most of their letters, with an example."""
     lost = np.flatnonzero((2 * dropped > letters) & (dropped >= 2))
     if not len(lost):
@@ -123,5 +123,5 @@ def encode_rouge_score(
 
     stem, sents = ROUGE_SCORE_MODES[tokenizer]
     cp, start, length, counts, letters, dropped = tokenize_batch(lines, stem=stem, sents=sents)
-    _warn_lost_letters(lines, letters, dropped)
+    warn_lost_letters(lines, letters, dropped)
     return vocab.intern_spans(cp, start, length, None), counts
