@@ -330,11 +330,14 @@ def test_usage_errors_exit_2(monkeypatch, capsys, files, args, message):
     assert code == 2 and message in err and out == ""
 
 
-def test_installed_entry_point(files, tmp_path):
-    """The console script as users run it: bad input is one line on stderr and exit 2;
-    a good run pipes through stdin."""
+@pytest.mark.parametrize(
+    "entry", [["-c", "from mtpalette.cli.app import main; main()"], ["-m", "mtpalette"]]
+)
+def test_installed_entry_point(files, tmp_path, entry):
+    """The console script (and ``python -m mtpalette``) as users run it: bad input is one
+    line on stderr and exit 2; a good run pipes through stdin."""
     paths, hyps, refs = files
-    command = [sys.executable, "-c", "from mtpalette.cli.app import main; main()", "score"]
+    command = [sys.executable, *entry, "score"]
     bad = subprocess.run(
         [*command, "-r", paths["refA"], "-i", tmp_path / "missing.txt"],
         capture_output=True,
