@@ -245,12 +245,7 @@ class _Rouge(Metric):
             pairs.hyps, refs, orders, lcs=lcs, stem=_ROUGE_SCORE_STEM[view.tokenizer]
         )
         texts = [*pairs.hyps, *(r for row in refs for r in row)]
-        first: dict[str, int] = {}
-        for i, t in enumerate(texts):
-            if t is not None:
-                first.setdefault(t, i)
-        idx = np.fromiter(first.values(), dtype=np.int64, count=len(first))
-        warn_lost_letters([texts[i] for i in idx], letters[idx, 0], letters[idx, 1])
+        warn_lost_letters(texts, letters[:, 0], letters[:, 1])
         present = np.array([[r is not None for r in row] for row in refs], dtype=bool).T
         return counts, present.reshape(len(pairs.hyps), len(refs))
 

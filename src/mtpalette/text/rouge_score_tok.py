@@ -86,11 +86,21 @@ def with_sentences(tokenizer):
     return split
 
 
-def warn_lost_letters(lines: Sequence[str], letters: np.ndarray, dropped: np.ndarray) -> None:
-    """One warning naming how many texts lost most of their letters, with an example."""
+def warn_lost_letters(
+    lines: Sequence[str | None], letters: np.ndarray, dropped: np.ndarray
+) -> None:
+    """One warning naming how many texts lost most of their letters, with an example; a
+    text given several times (a reference shared by several candidates) counts once, and a
+    missing one (None) not at all."""
+    if not np.any((2 * dropped > letters) & (dropped >= 2)):
+        return  # the usual case: no pass over the texts
+    first: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        if line is not None:
+            first.setdefault(line, i)
+    idx = np.fromiter(first.values(), dtype=np.int64, count=len(first))
+    lines, letters, dropped = [lines[i] for i in idx], letters[idx], dropped[idx]
     lost = np.flatnonzero((2 * dropped > letters) & (dropped >= 2))
-    if not len(lost):
-        return
     example = lines[int(lost[0])].strip()
     example = example if len(example) <= 40 else example[:40] + "..."
     warnings.warn(
