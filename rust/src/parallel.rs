@@ -32,6 +32,12 @@ where
     }
 }
 
+/// How many texts each block of a parallel pass over `n_texts` texts takes: about 8 blocks
+/// per thread, at least 64 texts each (a block's setup is then small beside its work).
+pub fn texts_per_block(n_texts: usize) -> usize {
+    n_texts.div_ceil(8 * rayon::current_num_threads()).max(64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

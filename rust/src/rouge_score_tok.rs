@@ -17,6 +17,7 @@
 
 use rayon::prelude::*;
 
+use crate::parallel::texts_per_block;
 use crate::porter;
 
 /// What one character contributes.
@@ -183,10 +184,7 @@ pub fn tokenize(text: &str, opts: Options) -> Vec<Vec<u8>> {
 
 /// Tokenize every text, in parallel over blocks of texts.
 pub fn tokenize_batch<S: AsRef<str> + Sync>(texts: &[S], opts: Options) -> Batch {
-    let per_block = texts
-        .len()
-        .div_ceil(8 * rayon::current_num_threads())
-        .max(64);
+    let per_block = texts_per_block(texts.len());
     let blocks: Vec<Batch> = texts
         .par_chunks(per_block)
         .map(|block| {

@@ -18,6 +18,7 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
+use crate::parallel::texts_per_block;
 use crate::porter;
 #[cfg(test)]
 use crate::rouge_score_tok::tokenize_into;
@@ -79,10 +80,7 @@ fn text_ids<S: AsRef<str> + Sync>(
     texts: &[S],
     stem: bool,
 ) -> (Vec<u32>, Vec<usize>, usize, Vec<i64>, Vec<i64>) {
-    let per_block = texts
-        .len()
-        .div_ceil(8 * rayon::current_num_threads())
-        .max(64);
+    let per_block = texts_per_block(texts.len());
     let blocks: Vec<KeyBlock> = texts
         .par_chunks(per_block)
         .map(|block| {
