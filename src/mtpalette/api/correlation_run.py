@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.api.checks import (
+    SACREBLEU_SEED,
     as_list,
     bootstrap_of,
     check_not_degenerate,
@@ -66,7 +67,7 @@ from mtpalette.metrics import Metric, parse_specs
 from mtpalette.stats.correlation import STATISTICS
 
 #: seed of every resampling unless given (sacrebleu's)
-SEED = 12345
+SEED = SACREBLEU_SEED
 #: how each statistic is labelled in tables
 LABELS = {
     "pearson": "Pearson r",

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.api.checks import (
+    SACREBLEU_SEED,
     bootstrap_of,
     check_resampling,
     checked,
@@ -69,7 +70,7 @@ from mtpalette.metaeval.orange import (
 from mtpalette.metrics import parse_specs
 
 #: seed of every resampling unless given (sacrebleu's)
-SEED = 12345
+SEED = SACREBLEU_SEED
 #: curve points when an output folder is given without a curve step
 CURVE_POINTS = 64
 
