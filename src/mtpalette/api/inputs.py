@@ -79,11 +79,14 @@ class LongTable:
     human_col: str = "score"
     table_quoting: str = "auto"
 
-    def _checked(self, *wanted: tuple[str, str]) -> tuple[str | None, str | None]:
+    def _checked(
+        self, *wanted: tuple[str, str], names: list[str] | None = None
+    ) -> tuple[str | None, str | None]:
         from mtpalette.io.tabular import header, segment_column
 
         fmt = None if self.table_format == "auto" else self.table_format
-        names = header(self.path, fmt=fmt, quoting=self.table_quoting)
+        if names is None:  # the header costs a read of the whole table
+            names = header(self.path, fmt=fmt, quoting=self.table_quoting)
         for col, flag in ((self.system_col, "--system-col"), *wanted):
             if col not in names:
                 raise UserInputError(
@@ -95,13 +98,16 @@ class LongTable:
     def ref_names(self) -> list[str]:
         return list(self.ref_cols or ["ref"])
 
-    def read(self, *, complete: bool = True) -> tuple[dict[str, list[str]], list[list]]:
+    def read(
+        self, *, complete: bool = True, names: list[str] | None = None
+    ) -> tuple[dict[str, list[str]], list[list]]:
         """``({system: outputs}, reference streams)``; ``complete=False`` lets a segment
-        miss a reference (``None``), as scoring allows."""
+        miss a reference (``None``), as scoring allows; ``names``: the header, when the caller
+        has read it already."""
         from mtpalette.io.tabular import read_long_segments
 
         wanted = [(self.hyp_col, "--hyp-col"), *((c, "--ref-col") for c in self.ref_names())]
-        segment, fmt = self._checked(*wanted)
+        segment, fmt = self._checked(*wanted, names=names)
         outputs, refs = read_long_segments(
             self.path, self.system_col, self.hyp_col, self.ref_names(), segment_col=segment,
             fmt=fmt, quoting=self.table_quoting,

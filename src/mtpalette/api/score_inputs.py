@@ -114,9 +114,12 @@ class ScoreInputs:
     def _table(self):
         cols = self.hyp_cols or ["hyp"]
         rcols = self.ref_cols or ["ref"]
-        long = self._long_table(cols, rcols)
+        from mtpalette.io.tabular import header
+
+        names = header(self.table, fmt=self.table_format, quoting=self.table_quoting)
+        long = self._long_table(cols, rcols, names)
         if long is not None:
-            return long.read(complete=False)
+            return long.read(complete=False, names=names)  # the header read once
         systems, ref_streams = {}, None
         for col in cols:
             systems[col], ref_streams = read_segments(
@@ -124,13 +127,14 @@ class ScoreInputs:
             )
         return systems, ref_streams
 
-    def _long_table(self, hyp_cols: list[str], ref_cols: list[str]) -> LongTable | None:
-        """The long table (a system column: one row per system and segment), or None for a
-        wide one. A system column is never ignored: with several --hyp-col it is refused."""
+    def _long_table(
+        self, hyp_cols: list[str], ref_cols: list[str], names: list[str]
+    ) -> LongTable | None:
+        """The long table (a system column among the header's ``names``: one row per system
+        and segment), or None for a wide one. A system column is never ignored: with several
+        --hyp-col it is refused."""
         from mtpalette.api.inputs import LongTable  # not on the path of plain files
-        from mtpalette.io.tabular import header
 
-        names = header(self.table, fmt=self.table_format, quoting=self.table_quoting)
         col = self.system_col or ("system" if "system" in names else None)
         if col is None:
             return None
