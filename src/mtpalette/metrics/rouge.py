@@ -237,7 +237,7 @@ class _Rouge(Metric):
         view = metrics[0].view()
         if view.tokenizer not in _ROUGE_SCORE_STEM or view.ref_tokenizer is not None:
             return None
-        if view in pairs._pairs:
+        if pairs.is_encoded(view):
             return None
         seg = np.asarray(pairs.seg)
         refs = [[row[s] for s in seg] for row in pairs.refs]  # each candidate's references

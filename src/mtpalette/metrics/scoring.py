@@ -62,6 +62,11 @@ class TextPairs:
                 self._encoders[ref_view] = Encoder(ref_view, self._encoders[view].vocab)
         return self._encoders[view]
 
+    def is_encoded(self, view: TextView) -> bool:
+        """Whether the pairs are encoded for ``view`` already (then counting ids is cheaper
+        than a metric's own pass over the text)."""
+        return view in self._pairs
+
     def encoded(self, view: TextView) -> Pairs:
         """The pairs encoded for ``view``; computed once and cached."""
         if view not in self._pairs:
