@@ -239,6 +239,103 @@ fn emit(
     count
 }
 
+/// 13a in one pass, for a line without its rare cases: no character a string replacement
+/// may apply to (`<`, `&`, newline) and no two period/comma characters in a row. Then the
+/// rules reduce to: a character of the always-split class stands alone; a period or comma
+/// stands alone unless a digit is on both sides of it (the line's padding spaces are not
+/// digits); a dash after a digit stands alone. Returns the number of tokens pushed to `out`,
+/// or None (with `out` as it was) when the line has a rare case and needs [`breaks`].
+fn emit_13a_plain(line: &[u32], flags: &[u16], base: i64, out: &mut Tokens) -> Option<i64> {
+    let undo = out.start.len();
+    let mut count = 0i64;
+    let mut start = 0usize; // start of the open token, if `open`
+    let mut open = false;
+    let mut h = hash_start();
+    let mut prev = 0u16; // the previous character's class bits
+    let n = line.len();
+    macro_rules! close {
+        ($end:expr) => {
+            if open {
+                out.start.push(base + start as i64);
+                out.len.push(($end - start) as i64);
+                out.hash.push(hash_end(h));
+                count += 1;
+                open = false;
+            }
+        };
+    }
+    macro_rules! alone {
+        ($i:expr, $c:expr) => {
+            out.start.push(base + $i as i64);
+            out.len.push(1);
+            out.hash.push(hash_end(hash_step(hash_start(), $c)));
+            count += 1;
+        };
+    }
+    for (i, &c) in line.iter().enumerate() {
+        let f = flags[c as usize];
+        let word = if f & (SPACE | SPLIT_13A | PERIOD_COMMA | DASH | REPLACE_13A) == 0 {
+            true
+        } else if f & REPLACE_13A != 0 {
+            return undo_to(out, undo); // a string replacement may apply: the full rules
+        } else if f & SPACE != 0 {
+            close!(i);
+            false
+        } else if f & SPLIT_13A != 0 {
+            close!(i);
+            alone!(i, c);
+            false
+        } else if f & PERIOD_COMMA != 0 {
+            let next = if i + 1 < n {
+                flags[line[i + 1] as usize]
+            } else {
+                0
+            };
+            if next & PERIOD_COMMA != 0 {
+                return undo_to(out, undo); // a run of them: the full rules
+            }
+            // inside a number the digit before has opened a token
+            let inside = prev & DIGIT != 0 && next & DIGIT != 0;
+            if !inside {
+                close!(i);
+                alone!(i, c);
+            }
+            inside
+        } else if prev & DIGIT != 0 {
+            // a dash after a digit
+            close!(i);
+            alone!(i, c);
+            false
+        } else {
+            true // a dash elsewhere
+        };
+        if word {
+            if !open {
+                open = true;
+                start = i;
+                h = hash_start();
+            }
+            h = hash_step(h, c);
+        }
+        prev = f;
+    }
+    if open {
+        out.start.push(base + start as i64);
+        out.len.push((n - start) as i64);
+        out.hash.push(hash_end(h));
+        count += 1;
+    }
+    Some(count)
+}
+
+/// Drops the tokens pushed from `undo` on; None.
+fn undo_to(out: &mut Tokens, undo: usize) -> Option<i64> {
+    out.start.truncate(undo);
+    out.len.truncate(undo);
+    out.hash.truncate(undo);
+    None
+}
+
 #[derive(Default)]
 pub struct Tokens {
     pub start: Vec<i64>,
@@ -268,7 +365,14 @@ fn tokenize_block(cp: &mut [u32], off: &[i64], mode: u8, flags: &[u16], out: &mu
         let s0 = (off[l] - base0) as usize;
         let s1 = (off[l + 1] - base0) as usize;
         let line = &mut cp[s0..s1];
-        let count = if mode >= MODE_13A {
+        let plain = if mode == MODE_13A {
+            emit_13a_plain(line, flags, off[l], out)
+        } else {
+            None
+        };
+        let count = if let Some(count) = plain {
+            count
+        } else if mode >= MODE_13A {
             let mut n = line.len();
             if mode == MODE_13A && line.iter().any(|&c| flags[c as usize] & REPLACE_13A != 0) {
                 rep.apply(line, &mut a, &mut b);
@@ -451,6 +555,56 @@ mod tests {
         assert_eq!(got[0], ["Hello", ",", "world", "!"]);
         assert_eq!(got[1], ["3.5", ",", "x"]);
         assert_eq!(got[2], ["a", "&", "b"]);
+    }
+
+    #[test]
+    fn the_one_pass_13a_equals_the_full_rules_where_it_applies() {
+        let pieces = [
+            "a", "Bc", " ", "  ", "\t", ".", ",", "-", "5", "42", "(", "!", "'", "\"", "$", "/",
+            "\u{a0}", "\u{3000}", "é", "中", "<", "&", "\n", ".5", "5.", "3,50", "1-2",
+        ];
+        let mut flags = ascii_flags();
+        flags[0xa0] |= SPACE;
+        flags[0x3000] |= SPACE;
+        let mut seed = 12345u64;
+        let (mut plain_lines, mut full_lines) = (0, 0);
+        for _ in 0..20000 {
+            let mut line = String::new();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            for _ in 0..(seed >> 60) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                line.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            let (cp, _) = code_points(&[&line]);
+            let mut fast = Tokens::default();
+            let Some(count) = emit_13a_plain(&cp, &flags, 0, &mut fast) else {
+                assert!(
+                    fast.start.is_empty(),
+                    "a line left to the full rules emits nothing"
+                );
+                full_lines += 1;
+                continue;
+            };
+            plain_lines += 1;
+            let (mut wa, mut wb, mut brk) = (Vec::new(), Vec::new(), Vec::new());
+            breaks(&cp, true, &flags, &mut wa, &mut wb, &mut brk);
+            let mut full = Tokens::default();
+            let n = emit(&cp, &flags, false, Some(&brk), 0, &mut full);
+            assert_eq!(count, n, "{line:?}");
+            assert_eq!(
+                (fast.start, fast.len, fast.hash),
+                (full.start, full.len, full.hash),
+                "{line:?}"
+            );
+        }
+        assert!(
+            plain_lines > 5000 && full_lines > 5000,
+            "{plain_lines} {full_lines}"
+        );
     }
 
     #[test]
