@@ -21,6 +21,7 @@ mod table;
 // the kernels, one module per family
 pub mod acs;
 pub mod chrf;
+pub mod distinct;
 pub mod edit;
 pub mod gtm;
 pub mod interning;

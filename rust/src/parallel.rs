@@ -3,8 +3,9 @@
 use rayon::prelude::*;
 
 /// Calls `f(scratch, p, row)` for every row `p` of `out` (rows of `width` values), in
-/// parallel over blocks of rows (about 8 per thread); each block makes its own scratch with
-/// `init`, so scratch the size of the vocabulary is made a few times, not once per row.
+/// parallel over blocks of rows (about 8 per thread). Scratch is made with `init` once per
+/// rayon job, not per block (rayon's `for_each_init`): scratch the size of the vocabulary is
+/// made a few times per call, and fresh pages cost a page fault each.
 pub fn par_rows<T, S, I, F>(out: &mut [T], width: usize, init: I, f: F)
 where
     T: Send,
@@ -17,18 +18,17 @@ where
     let n_rows = out.len() / width;
     let n_blocks = (8 * rayon::current_num_threads()).clamp(1, n_rows);
     let per_block = n_rows.div_ceil(n_blocks);
-    let run_block = |(b, block): (usize, &mut [T])| {
-        let mut scratch = init();
+    let run_block = |scratch: &mut S, (b, block): (usize, &mut [T])| {
         for (q, row) in block.chunks_mut(width).enumerate() {
-            f(&mut scratch, b * per_block + q, row);
+            f(scratch, b * per_block + q, row);
         }
     };
     if n_blocks == 1 {
-        run_block((0, out));
+        run_block(&mut init(), (0, out));
     } else {
         out.par_chunks_mut(width * per_block)
             .enumerate()
-            .for_each(run_block);
+            .for_each_init(init, run_block);
     }
 }
 

@@ -18,8 +18,8 @@ use crate::error::{Checked, InputError};
 use crate::grid::Grid;
 use crate::pairs::Pairs;
 use crate::{
-    acs, chrf, edit, gtm, interning, ngram, nist, pairwise, porter, rouge_lsum, rouge_score_tok,
-    rouge_text, scores, skipbigram, stats, subsequence, ter, tokenize, vocab,
+    acs, chrf, distinct, edit, gtm, interning, ngram, nist, pairwise, porter, rouge_lsum,
+    rouge_score_tok, rouge_text, scores, skipbigram, stats, subsequence, ter, tokenize, vocab,
 };
 
 // ------------------------------------------------------------------------------ conversion
@@ -360,6 +360,30 @@ fn tokenize_lines<'py>(
         array(py, t.len, &[n_tok])?,
         array(py, t.hash, &[n_tok])?,
     ))
+}
+
+/// The distinct items of a list by Python's own `hash` and `==` (as dict keys):
+/// `(rows, firsts)`, see `distinct::first_occurrences`.
+#[pyfunction]
+fn first_occurrences<'py>(
+    py: Python<'py>,
+    items: &Bound<'py, pyo3::types::PyList>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let items: Vec<Bound<'py, PyAny>> = items.iter().collect();
+    let hashes = items
+        .iter()
+        .map(|x| x.hash().map(|h| h as u64))
+        .collect::<PyResult<Vec<u64>>>()?;
+    let (rows, firsts) = distinct::first_occurrences(&hashes, |a, b| {
+        let (x, y) = (&items[a], &items[b]);
+        if x.is(y) {
+            Ok(true)
+        } else {
+            x.eq(y)
+        }
+    })?;
+    let (n, k) = (rows.len(), firsts.len());
+    Ok((array(py, rows, &[n])?, array(py, firsts, &[k])?))
 }
 
 /// chrF's characters of lines of code points: `(characters per line, ids, distinct code
@@ -772,6 +796,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(acs_counts, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize_lines, m)?)?;
     m.add_function(wrap_pyfunction!(char_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(first_occurrences, m)?)?;
     m.add_function(wrap_pyfunction!(hash_spans, m)?)?;
     m.add_function(wrap_pyfunction!(vocab_rehash, m)?)?;
     m.add_function(wrap_pyfunction!(vocab_intern, m)?)?;

@@ -15,11 +15,16 @@ from mtpalette.kernels.ragged import gather
 from mtpalette.kernels.reference.concordance import inversions_slow, pair_counts_slow
 from mtpalette.kernels.reference.ragged import gather_slow
 from mtpalette.kernels.reference.scores import closest_ref_length_slow
-from mtpalette.kernels.reference.vocab import hash_slow, intern_slow, rehash_slow
+from mtpalette.kernels.reference.vocab import (
+    first_occurrences_slow,
+    hash_slow,
+    intern_slow,
+    rehash_slow,
+)
 from mtpalette.kernels.scores import bleu_rows, closest_ref_lengths, nist_rows
 from mtpalette.kernels.threads import num_threads
 from mtpalette.kernels.tokenize import tokenize_lines
-from mtpalette.kernels.vocab import hash_spans, vocab_intern, vocab_rehash
+from mtpalette.kernels.vocab import first_occurrences, hash_spans, vocab_intern, vocab_rehash
 from mtpalette.metrics.base import Pairs
 from mtpalette.text.bulk import MODES, char_flags
 from mtpalette.text.ragged import Ragged
@@ -112,6 +117,16 @@ def test_hashes_and_the_table(tokens):
     size = 1 << max(1, (2 * len(distinct)).bit_length())
     table = vocab_rehash(size, np.array(distinct, dtype=np.uint64), len(distinct))
     assert table.tolist() == rehash_slow(size, distinct)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), words, st.integers(-3, 3)), max_size=40))
+def test_first_occurrences_number_items_as_a_dict(items):
+    """Equal lines that are distinct objects, None, and keys of equal hash (-1 and -2 share
+    one in CPython) are numbered as dict keys are."""
+    copies = [x.encode().decode() if isinstance(x, str) else x for x in items]  # equal copies
+    rows, firsts = first_occurrences(items + copies)
+    assert (rows.tolist(), firsts.tolist()) == first_occurrences_slow(items + copies)
 
 
 @settings(max_examples=100, deadline=None)

@@ -1,4 +1,5 @@
-"""The exact vocabulary's compiled parts: token hashes and the open-addressing table.
+"""The exact vocabulary's compiled parts: token hashes, the open-addressing table, and the
+distinct lines of a batch.
 
 Tokens are spans of a UTF-32 code point array. A token's 64-bit hash (FNV-1a over its code
 points, finished with a murmur-style mix) only chooses a slot of the table; two tokens share
@@ -8,6 +9,8 @@ and calls these kernels.
 """
 
 from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 
@@ -103,3 +106,18 @@ def vocab_intern(
         int(n_vocab),
         int(n_cp),
     )
+
+
+def first_occurrences(items: Sequence[Hashable]) -> tuple[np.ndarray, np.ndarray]:
+    """Number the distinct items in order of first occurrence, in one compiled pass that
+    asks Python's own ``hash`` and ``==`` (two items share a number exactly when a dict
+    would give them one key): ``(int64 rows, int64 firsts)``, ``rows[i]`` the number of item
+    ``i`` and ``firsts[r]`` the first item numbered ``r``.
+
+    Examples
+    --------
+    >>> rows, firsts = first_occurrences(["b", "a", "b", None, "a"])
+    >>> rows.tolist(), firsts.tolist()
+    ([0, 1, 0, 2, 1], [0, 1, 3])
+    """
+    return _core.first_occurrences(items if isinstance(items, list) else list(items))

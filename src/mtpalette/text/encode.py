@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress, repeat
 
 import numpy as np
 
+from mtpalette.kernels.vocab import first_occurrences
 from mtpalette.text.bulk import encode_lines
 from mtpalette.text.ragged import Ragged
 from mtpalette.text.tokenizers import get_tokenizer
@@ -50,7 +52,8 @@ class Encoder:
     """Tokenize and encode lines for one :class:`TextView`, each distinct line once.
 
     Distinct lines are kept as rows of one growing :class:`Ragged`; encoding a list of lines
-    looks each line up once and gathers its row with one compiled take. New lines are
+    finds its distinct lines in one compiled pass, looks each of those up once and gathers
+    the rows with one compiled take. New lines are
     tokenized together by the compiled tokenizers of :mod:`mtpalette.text.bulk` (13a, intl,
     none, char) or line by line for the others.
 
@@ -66,6 +69,8 @@ class Encoder:
         self.view = view
         self.vocab = Vocabulary() if vocab is None else vocab
         self._row_of: dict[str | None, int] = {}
+        #: lines with rows, in row order, not yet in ``_row_of``
+        self._unindexed: list[str | None] = []
         self._rows = Ragged.from_rows([])
 
     def _add(self, lines: list[str]) -> None:
@@ -90,11 +95,28 @@ class Encoder:
 
     def encode(self, lines: Sequence[str | None]) -> Ragged:
         """The ids of every line, one row each; ``None`` gives an empty row."""
-        row_of = self._row_of
-        new = [line for line in dict.fromkeys(lines) if line not in row_of]
+        # the batch's distinct lines in one compiled pass; only those meet the dict
+        local, firsts = first_occurrences(lines)
+        distinct = list(map(lines.__getitem__, firsts.tolist()))
+        n_rows = len(self._rows)
+        if n_rows:
+            row_of = self._indexed()
+            rows = np.fromiter(map(row_of.get, distinct, repeat(-1)), np.int64, len(distinct))
+            unseen = rows < 0
+            new = list(compress(distinct, unseen.tolist()))
+            rows[unseen] = np.arange(n_rows, n_rows + len(new))
+        else:
+            new, rows = distinct, np.arange(len(distinct))
         if new:
-            first = len(row_of)
             self._add(["" if line is None else line for line in new])
-            row_of.update(zip(new, range(first, first + len(new)), strict=True))
-        rows = np.fromiter(map(row_of.__getitem__, lines), dtype=np.int64, count=len(lines))
-        return self._rows.take(rows)
+            self._unindexed += new
+        return self._rows.take(rows[local])
+
+    def _indexed(self) -> dict[str | None, int]:
+        """The row of every line encoded so far (the dict is filled only when a later batch
+        asks: a single batch, the common case, never builds it)."""
+        if self._unindexed:
+            first = len(self._row_of)
+            self._row_of.update(zip(self._unindexed, range(first, len(self._rows)), strict=True))
+            self._unindexed = []
+        return self._row_of

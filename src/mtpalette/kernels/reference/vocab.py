@@ -57,3 +57,22 @@ def intern_slow(tokens: Sequence[str], known: Sequence[str] = ()) -> tuple[list[
     index = {t: i for i, t in enumerate(known)}
     ids = [index.setdefault(t, len(index)) for t in tokens]
     return ids, list(index)
+
+
+def first_occurrences_slow(items: Sequence) -> tuple[list[int], list[int]]:
+    """``(rows, firsts)`` of :func:`mtpalette.kernels.vocab.first_occurrences` with a dict.
+
+    Examples
+    --------
+    >>> first_occurrences_slow(["b", "a", "b"])
+    ([0, 1, 0], [0, 1])
+    """
+    row_of: dict = {}
+    firsts: list[int] = []
+    rows = []
+    for i, item in enumerate(items):
+        if item not in row_of:
+            row_of[item] = len(firsts)
+            firsts.append(i)
+        rows.append(row_of[item])
+    return rows, firsts
