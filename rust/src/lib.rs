@@ -23,6 +23,7 @@ pub mod acs;
 pub mod chrf;
 pub mod distinct;
 pub mod edit;
+pub mod encode_text;
 pub mod gtm;
 pub mod interning;
 pub mod local_ngrams;

@@ -18,8 +18,9 @@ use crate::error::{Checked, InputError};
 use crate::grid::Grid;
 use crate::pairs::Pairs;
 use crate::{
-    acs, chrf, distinct, edit, gtm, interning, ngram, nist, pairwise, porter, rouge_lsum,
-    rouge_score_tok, rouge_text, scores, skipbigram, stats, subsequence, ter, tokenize, vocab,
+    acs, chrf, distinct, edit, encode_text, gtm, interning, ngram, nist, pairwise, porter,
+    rouge_lsum, rouge_score_tok, rouge_text, scores, skipbigram, stats, subsequence, ter, tokenize,
+    vocab,
 };
 
 // ------------------------------------------------------------------------------ conversion
@@ -359,6 +360,41 @@ fn tokenize_lines<'py>(
         array(py, t.start, &[n_tok])?,
         array(py, t.len, &[n_tok])?,
         array(py, t.hash, &[n_tok])?,
+    ))
+}
+
+/// Lines of text to token numbers (see `encode_text::encode_lines`): `(tokens per line,
+/// each token's number, the distinct tokens' code points, starts, lengths and hashes)`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn encode_text_lines<'py>(
+    py: Python<'py>,
+    lines: Vec<Bound<'py, pyo3::types::PyString>>,
+    mode: u8,
+    flags: PyReadonlyArray1<'py, u16>,
+    parallel: bool,
+) -> PyResult<(
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+)> {
+    // borrowed UTF-8 (no copy for ASCII strings); `lines` keeps every string alive
+    let strs: Vec<&str> = lines.iter().map(|s| s.to_str()).collect::<PyResult<_>>()?;
+    let flags = slice(&flags, "flags")?;
+    let (counts, ids, d) = run(py, "encode_text_lines", || {
+        encode_text::encode_lines(&strs, mode, flags, parallel)
+    })?;
+    let (n_lines, n_tok, n_cp, n_d) = (counts.len(), ids.len(), d.cp.len(), d.hash.len());
+    Ok((
+        array(py, counts, &[n_lines])?,
+        array(py, ids, &[n_tok])?,
+        array(py, d.cp, &[n_cp])?,
+        array(py, d.start, &[n_d])?,
+        array(py, d.len, &[n_d])?,
+        array(py, d.hash, &[n_d])?,
     ))
 }
 
@@ -797,6 +833,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tokenize_lines, m)?)?;
     m.add_function(wrap_pyfunction!(char_ids, m)?)?;
     m.add_function(wrap_pyfunction!(first_occurrences, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_text_lines, m)?)?;
     m.add_function(wrap_pyfunction!(hash_spans, m)?)?;
     m.add_function(wrap_pyfunction!(vocab_rehash, m)?)?;
     m.add_function(wrap_pyfunction!(vocab_intern, m)?)?;

@@ -10,7 +10,7 @@ use crate::pairs::check_offsets;
 use crate::vocab::{hash_end, hash_start, hash_step};
 
 // character classes, one bit each in the flags table (as in bulk.py)
-const SPACE: u16 = 1;
+pub const SPACE: u16 = 1;
 const SPLIT_13A: u16 = 2;
 const PERIOD_COMMA: u16 = 4;
 const DIGIT: u16 = 8;
@@ -21,6 +21,7 @@ const NUMBER: u16 = 128;
 const SYMBOL: u16 = 256;
 
 // modes, by tokenizer: none 0, char 1, 13a 2, intl 3 (MODES in bulk.py)
+pub const MODE_NONE: u8 = 0;
 pub const MODE_CHAR: u8 = 1;
 pub const MODE_13A: u8 = 2;
 pub const MODE_INTL: u8 = 3;
@@ -346,8 +347,75 @@ pub struct Tokens {
 
 /// Tokenize the lines of `cp` (whose line `l` is `cp[off[l] - off[0]..off[l + 1] - off[0]]`),
 /// rewriting 13a's replacements in place; token starts index `cp`.
+/// One line at a time, with scratch kept from line to line.
+pub struct LineTokenizer {
+    rep: Replacements,
+    a: Vec<u32>,
+    b: Vec<u32>,
+    wa: Vec<i64>,
+    wb: Vec<i64>,
+    brk: Vec<bool>,
+}
+
+impl LineTokenizer {
+    pub fn new() -> Self {
+        LineTokenizer {
+            rep: Replacements::new(),
+            a: Vec::new(),
+            b: Vec::new(),
+            wa: Vec::new(),
+            wb: Vec::new(),
+            brk: Vec::new(),
+        }
+    }
+
+    /// Pushes the tokens of `line` to `out` (starts offset by `base`), rewriting 13a's
+    /// replacements in place; returns how many.
+    pub fn line(
+        &mut self,
+        line: &mut [u32],
+        mode: u8,
+        flags: &[u16],
+        base: i64,
+        out: &mut Tokens,
+    ) -> i64 {
+        if mode == MODE_13A {
+            if let Some(count) = emit_13a_plain(line, flags, base, out) {
+                return count;
+            }
+        }
+        if mode < MODE_13A {
+            return emit(line, flags, mode == MODE_CHAR, None, base, out);
+        }
+        let mut n = line.len();
+        if mode == MODE_13A && line.iter().any(|&c| flags[c as usize] & REPLACE_13A != 0) {
+            self.rep.apply(line, &mut self.a, &mut self.b);
+            n = self.a.len();
+            line[..n].copy_from_slice(&self.a);
+        }
+        let text = &line[..n];
+        let is_13a = mode == MODE_13A;
+        breaks(
+            text,
+            is_13a,
+            flags,
+            &mut self.wa,
+            &mut self.wb,
+            &mut self.brk,
+        );
+        emit(text, flags, false, Some(&self.brk), base, out)
+    }
+}
+
+impl Default for LineTokenizer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Tokenize the lines of `cp` (whose line `l` is `cp[off[l] - off[0]..off[l + 1] - off[0]]`),
+/// rewriting 13a's replacements in place; token starts index `cp`.
 fn tokenize_block(cp: &mut [u32], off: &[i64], mode: u8, flags: &[u16], out: &mut Tokens) {
-    let rep = Replacements::new();
     // room for the tokens: every character (char mode), else about one in four
     let room = if mode == MODE_CHAR {
         cp.len()
@@ -358,33 +426,12 @@ fn tokenize_block(cp: &mut [u32], off: &[i64], mode: u8, flags: &[u16], out: &mu
     out.len.reserve(room);
     out.hash.reserve(room);
     out.counts.reserve(off.len());
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    let (mut wa, mut wb, mut brk) = (Vec::new(), Vec::new(), Vec::new());
+    let mut lt = LineTokenizer::new();
     let base0 = off[0];
     for l in 0..off.len() - 1 {
         let s0 = (off[l] - base0) as usize;
         let s1 = (off[l + 1] - base0) as usize;
-        let line = &mut cp[s0..s1];
-        let plain = if mode == MODE_13A {
-            emit_13a_plain(line, flags, off[l], out)
-        } else {
-            None
-        };
-        let count = if let Some(count) = plain {
-            count
-        } else if mode >= MODE_13A {
-            let mut n = line.len();
-            if mode == MODE_13A && line.iter().any(|&c| flags[c as usize] & REPLACE_13A != 0) {
-                rep.apply(line, &mut a, &mut b);
-                n = a.len();
-                line[..n].copy_from_slice(&a);
-            }
-            let text = &line[..n];
-            breaks(text, mode == MODE_13A, flags, &mut wa, &mut wb, &mut brk);
-            emit(text, flags, false, Some(&brk), off[l], out)
-        } else {
-            emit(line, flags, mode == MODE_CHAR, None, off[l], out)
-        };
+        let count = lt.line(&mut cp[s0..s1], mode, flags, off[l], out);
         out.counts.push(count);
     }
 }

@@ -178,6 +178,30 @@ def test_a_candidate_row_does_not_depend_on_the_other_candidates(name, sample):
     np.testing.assert_allclose(part, full[seg], rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("name", known_metrics())
+def test_repeated_pairs_are_computed_once(name, sample, monkeypatch):
+    """A family that declares ``per_pair`` (the property above) computes each distinct
+    (candidate, segment) pair once when pairs repeat, as several systems giving the same
+    output make them; the rows are those of the full run."""
+    hyps, refs = sample
+    metric = _default(name)
+    cls = type(metric)
+    if not cls.per_pair or getattr(cls, "reads_text", False):
+        pytest.skip(f"{name} does not declare per-pair statistics, or scores raw text")
+    sizes = []
+    group = cls.compute_group
+    monkeypatch.setattr(
+        cls,
+        "compute_group",
+        classmethod(lambda c, ms, p, *e: sizes.append(len(p)) or group(ms, p, *e)),
+    )
+    seg = np.tile(np.arange(10, 30, dtype=np.int64), 3)
+    rows = compute_stats([metric], TextPairs([hyps[s] for s in seg], seg, refs))[metric]
+    assert sizes == [20]
+    monkeypatch.undo()
+    np.testing.assert_array_equal(rows, _stats(metric, hyps, refs)[seg])
+
+
 def test_lazy_family_table_matches_the_modules():
     """Every built-in family loads from the module the lazy table names, and the modules
     register no family the table lacks."""

@@ -52,6 +52,38 @@ def tokenize_lines(
     )
 
 
+def encode_text(
+    lines: list[str], mode: int, flags: np.ndarray, parallel: bool
+) -> tuple[np.ndarray, ...]:
+    """Tokenize Python strings straight to token numbers, without a code point array of the
+    whole text: each line is right-stripped (Python's ``rstrip``) and tokenized by the rules of
+    :func:`tokenize_lines` (``mode`` 0 none, 2 13a, 3 intl), and each token numbered among the
+    call's distinct tokens in order of first occurrence; blocks of lines run in parallel when
+    ``parallel``. A string that is not valid UTF-8 (a lone surrogate) raises
+    UnicodeEncodeError: :func:`tokenize_lines` takes those.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(tokens per line, each token's number, then the distinct tokens: code points,
+        starts, lengths, hashes)``; distinct token ``d`` is ``cp[start[d]:start[d] +
+        length[d]]`` with :func:`mtpalette.kernels.vocab.hash_spans`'s hash.
+
+    Examples
+    --------
+    >>> flags = np.zeros(0x110000, dtype=np.uint16); flags[32] = 1  # the space: SPACE
+    >>> counts, ids, cp, start, length, _ = encode_text(["b a b ", "a"], 0, flags, False)
+    >>> counts.tolist(), ids.tolist(), cp.tolist(), start.tolist(), length.tolist()
+    ([3, 1], [0, 1, 0, 1], [98, 97], [0, 1], [1, 1])
+    """
+    flags = np.ascontiguousarray(flags, dtype=np.uint16)
+    if len(flags) < _N_CODEPOINTS:
+        raise ValueError("flags: one entry per code point (0x110000) expected")
+    if mode not in (0, 2, 3):
+        raise ValueError("mode: 0 (none), 2 (13a) or 3 (intl)")
+    return _core.encode_text_lines(lines, int(mode), flags, bool(parallel))
+
+
 def char_ids(
     cp: np.ndarray, line_off: np.ndarray, flags: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

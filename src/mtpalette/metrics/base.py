@@ -94,6 +94,17 @@ class Pairs:
         """``(P, R)``: whether each candidate's k-th reference exists."""
         return self.ref_mask[:, self.seg].T
 
+    def subset(self, index: np.ndarray) -> Pairs:
+        """The candidates ``index`` (in that order) with the same references.
+
+        Examples
+        --------
+        >>> p = Pairs.of_segment([1, 2], [[1]]).subset(np.array([0, 0]))
+        >>> len(p), p.seg.tolist()
+        (2, [0, 0])
+        """
+        return Pairs(self.hyp.take(index), self.seg[index], self.refs, self.ref_mask)
+
     def refs_of(self, s: int) -> list[np.ndarray]:
         """The present references of segment ``s`` (slow path, for tests and references)."""
         S = self.n_segments
@@ -187,6 +198,10 @@ class Metric(ABC):
     #: a trivial baseline (hypothesis length...), not a metric: tables and reports mark it,
     #: and a metric that does not beat the best baseline is flagged
     baseline: ClassVar[bool] = False
+    #: each candidate's statistics depend on it and its segment's references alone (no state
+    #: drawn from the other candidates): equal (candidate, segment) pairs, common where
+    #: several systems give the same output, are then computed once (``compute_stats``)
+    per_pair: ClassVar[bool] = False
 
     def __init__(self, *, tokenize: str = "13a", lowercase: bool = False) -> None:
         self.tokenize = tokenize

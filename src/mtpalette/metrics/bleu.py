@@ -155,6 +155,8 @@ ORDER = Integer(1, 20)
 class _NgramFamily(Metric):
     """Shared pass: every BLEU-like metric of one text view reads one n-gram count table."""
 
+    per_pair = True
+
     def group_key(self):
         return ("ngram-precision", self.view())
 

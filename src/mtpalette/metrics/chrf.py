@@ -206,6 +206,8 @@ class ChrF(Metric):
     13; averaged over n = 1..6, F2 = 5 P R / (4 P + R).)
     """
 
+    per_pair = True
+
     name = "chrf"
     scale = "0-100"
     options: ClassVar[dict[str, Any]] = {

@@ -79,6 +79,8 @@ class _ErrorRate(Metric):
     ([0.25, 0.75], [0.25, 0.25])
     """
 
+    per_pair = True
+
     higher_is_better = False
     default_best: ClassVar[str] = "errors"
     options: ClassVar[dict[str, Any]] = {"best": Choice(_BEST)}

@@ -68,6 +68,8 @@ class GTM(Metric):
     ([0.9091], [0.6556])
     """
 
+    per_pair = True
+
     name = "gtm"
     #: the grid of run lengths: 4 bytes per cell, 0.4 GB at 10,000 tokens
     max_tokens = 10000

@@ -100,6 +100,8 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 class _Rouge(Metric):
     """Shared options and the per-reference -> per-candidate reduction."""
 
+    per_pair = True
+
     options: ClassVar[dict[str, Any]] = {
         "beta": Real(low=0),
         "score": Choice(("f", "p", "r")),

@@ -35,6 +35,7 @@ class TextPairs:
     srcs: Sequence[str] | None = None
     _encoders: dict[TextView, Encoder] = field(default_factory=dict, repr=False)
     _pairs: dict[TextView, Pairs] = field(default_factory=dict, repr=False)
+    _hyp_rows: dict[TextView, np.ndarray] = field(default_factory=dict, repr=False)
 
     @classmethod
     def parallel(
@@ -73,13 +74,17 @@ class TextPairs:
             flat = list(chain.from_iterable(self.refs))
             mask = np.fromiter(map(is_not, flat, repeat(None)), dtype=bool, count=len(flat))
             P = len(self.hyps)
+            encoder = self.encoder(view)
             if view.for_refs() == view:
                 # one call: the new lines of candidates and references are tokenized together
-                both = self.encoder(view).encode([*self.hyps, *flat])
+                rows = encoder.rows([*self.hyps, *flat])
+                both = encoder.take(rows)
                 hyp, refs = both.span(0, P), both.span(P, len(both))
             else:
-                hyp = self.encoder(view).encode(self.hyps)
+                rows = encoder.rows(self.hyps)
+                hyp = encoder.take(rows)
                 refs = self._encoders[view.for_refs()].encode(flat)
+            self._hyp_rows[view] = rows[:P]
             self._pairs[view] = Pairs(
                 hyp=hyp,
                 seg=np.asarray(self.seg, dtype=np.int64),
@@ -87,6 +92,25 @@ class TextPairs:
                 ref_mask=mask.reshape(self.n_refs, self.n_segments),
             )
         return self._pairs[view]
+
+    def distinct(self, view: TextView) -> tuple[np.ndarray, np.ndarray] | None:
+        """The distinct (candidate, segment) pairs for ``view``: ``(first, inverse)``, a
+        candidate of each distinct pair and the distinct pair of every candidate; None when
+        fewer than a tenth of the pairs repeat (then skipping them saves less than it costs).
+
+        Examples
+        --------
+        >>> tp = TextPairs(["a", "b", "a", "a"], np.array([0, 0, 0, 1]), [["x", "y"]])
+        >>> first, inverse = tp.distinct(TextView("none"))
+        >>> first.tolist(), inverse.tolist()
+        ([0, 3, 1], [0, 2, 0, 1])
+        """
+        self.encoded(view)
+        key = self._hyp_rows[view] * max(self.n_segments, 1) + np.asarray(self.seg, np.int64)
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        if 10 * (len(key) - len(first)) < len(key):
+            return None
+        return first, inverse
 
 
 def check_lengths(pairs: Pairs, limit: int | None, what: str) -> None:
@@ -137,7 +161,13 @@ def compute_stats(
         for m in members:
             check_lengths(encoded, m.token_limit(), f"{m.spec} (its cost grows with the square "
                           "of the length)")  # fmt: skip
-        stats = cls.compute_group(members, encoded, *extra)
+        distinct = pairs.distinct(first.view()) if cls.per_pair else None
+        if distinct is None:
+            stats = cls.compute_group(members, encoded, *extra)
+        else:  # each distinct (candidate, segment) pair once (equal rows: equal lines)
+            index, inverse = distinct
+            sub = [p.subset(index) for p in (encoded, *extra)]
+            stats = [s[inverse] for s in cls.compute_group(members, *sub)]
         out.update(zip(members, stats, strict=True))
     return {m: out[m] for m in metrics}
 

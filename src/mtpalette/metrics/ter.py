@@ -44,6 +44,8 @@ class TER(Metric):
     [0.0]
     """
 
+    per_pair = True
+
     name = "ter"
     scale = "0-100"
     higher_is_better = False

@@ -32,7 +32,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from mtpalette.kernels.tokenize import char_ids, tokenize_lines
+from mtpalette.kernels.tokenize import char_ids, encode_text, tokenize_lines
 from mtpalette.text.vocab import Vocabulary
 
 # character classes, one bit each in the table of :func:`char_flags`
@@ -51,6 +51,8 @@ _SPACE_END = 0x3001
 _BLOCK_CHARS = 1 << 20
 #: below this many characters a block is tokenized in one thread
 _PARALLEL_MIN_CHARS = 50000
+#: below this many lines, :func:`encode_text` runs in one thread
+_PARALLEL_MIN_LINES = 500
 
 
 @lru_cache(maxsize=2)
@@ -124,6 +126,18 @@ def encode_lines(
     if tokenizer not in MODES:
         return None
     flags = char_flags(tokenizer == "intl")
+    if tokenizer != "char":
+        # Python's own lower(), as sacrebleu; the kernel right-strips as rstrip()
+        cased = list(map(str.lower, lines)) if lowercase else list(lines)
+        try:
+            counts, local, cp, start, length, hashes = encode_text(
+                cased, MODES[tokenizer], flags, len(cased) >= _PARALLEL_MIN_LINES
+            )
+        except UnicodeEncodeError:
+            pass  # a lone surrogate: the code point route below keeps it
+        else:
+            # only the distinct tokens meet the vocabulary: the ids of interning every token
+            return vocab.intern_spans(cp, start, length, hashes)[local], counts
     # Python's own lower() and rstrip(), line by line, as sacrebleu
     stripped = list(map(str.rstrip, map(str.lower, lines) if lowercase else lines))
     lengths = np.fromiter(map(len, stripped), dtype=np.int64, count=len(stripped))

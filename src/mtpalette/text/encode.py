@@ -95,6 +95,21 @@ class Encoder:
 
     def encode(self, lines: Sequence[str | None]) -> Ragged:
         """The ids of every line, one row each; ``None`` gives an empty row."""
+        return self.take(self.rows(lines))
+
+    def take(self, rows: np.ndarray) -> Ragged:
+        """The ids of the rows ``rows`` (numbers given by :meth:`rows`)."""
+        return self._rows.take(rows)
+
+    def rows(self, lines: Sequence[str | None]) -> np.ndarray:
+        """The row number of every line, encoding the lines not seen before: equal lines
+        share a row.
+
+        Examples
+        --------
+        >>> Encoder(TextView("none")).rows(["a b", "c", "a b"]).tolist()
+        [0, 1, 0]
+        """
         # the batch's distinct lines in one compiled pass; only those meet the dict
         local, firsts = first_occurrences(lines)
         distinct = list(map(lines.__getitem__, firsts.tolist()))
@@ -110,7 +125,7 @@ class Encoder:
         if new:
             self._add(["" if line is None else line for line in new])
             self._unindexed += new
-        return self._rows.take(rows[local])
+        return rows[local]
 
     def _indexed(self) -> dict[str | None, int]:
         """The row of every line encoded so far (the dict is filled only when a later batch
