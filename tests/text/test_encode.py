@@ -108,3 +108,14 @@ def test_ragged_take_and_from_rows():
         r.take(np.array([3]))
     with pytest.raises(TypeError):
         Ragged(np.zeros(2, np.int64), np.array([0, 2]))
+
+
+def test_a_lone_surrogate_takes_the_code_point_route():
+    """Python strings may hold a lone surrogate, which is not UTF-8: such a batch is
+    tokenized from code points, with the same tokens as the per-line tokenizer."""
+    lines = ["a \ud800b, c", "3.5 x"]
+    enc = Encoder(TextView("13a"))
+    rows = enc.encode(lines)
+    assert [enc.vocab.decode(rows[i]) for i in range(2)] == [
+        TextView("13a").tokens(line) for line in lines
+    ]

@@ -1,11 +1,14 @@
 """Tokenize many lines at once in the Rust core: ``13a``, ``intl``, ``none`` and ``char``.
 
-The lines are concatenated into one UTF-32 code point array; the compiled kernel
-(:func:`mtpalette.kernels.tokenize.tokenize_lines`) applies the tokenizer's rules to every line in
-parallel and hands the token spans, with their hashes, to
-the exact :class:`~mtpalette.text.vocab.Vocabulary`. The result equals the per-line
-tokenizers of :mod:`mtpalette.text.tokenizers` (which equal sacrebleu's) token for token;
-tests check this on real and generated text.
+The compiled kernel (:func:`mtpalette.kernels.tokenize.encode_text`) reads the Python
+strings themselves (UTF-8, borrowed), applies the tokenizer's rules to every line, blocks of
+lines in parallel, and numbers the tokens among the batch's distinct tokens; only those are
+interned into the exact :class:`~mtpalette.text.vocab.Vocabulary`, in order of first
+occurrence, so the ids are those of interning every token. A line with a lone surrogate
+(not UTF-8) takes the older route: all lines concatenated into one UTF-32 code point array
+for :func:`mtpalette.kernels.tokenize.tokenize_lines`, which interns every token span. Either
+way the result equals the per-line tokenizers of :mod:`mtpalette.text.tokenizers` (which
+equal sacrebleu's) token for token; tests check this on real and generated text.
 
 How each rule is reproduced exactly:
 
