@@ -13,8 +13,9 @@ types in order). The whole ``target_large.txt`` / ``prediction_large.txt`` of ro
 testdata are bundled, so its ROUGE-1.5.5 checks run: ROUGE-Lsum of the two files as one
 summary each (``testRougeLsumLarge``), and the bootstrap intervals over their 1,000 line pairs
 and over the 250 four-line texts pyrouge's ``*_multi.{0..249}.txt`` files hold (cut here from
-the two files as ``create_pyrouge_files.py`` cut them). The one case left, with its reason,
-is skipped: NLTK's punkt sentence splitter, which nothing here ships.
+the two files as ``create_pyrouge_files.py`` cut them). ``split_summaries`` (rouge-lsum's
+``split=nltk``) runs where NLTK's punkt model is installed and is skipped, naming the
+download, where it is not: nothing installable here ships the model.
 """
 
 from __future__ import annotations
@@ -76,11 +77,26 @@ def _close(got: float, want: float | None, places: int) -> None:
         assert round(abs(got - want), places) == 0, (got, want)
 
 
+def _needs_punkt() -> None:
+    """Skip, naming the download, where NLTK's punkt model (rouge-score's
+    ``split_summaries``) is not installed: nothing installable here ships it."""
+    nltk = pytest.importorskip("nltk")
+    try:
+        nltk.sent_tokenize("One. Two.")
+    except LookupError:
+        pytest.skip("NLTK's punkt model is not installed (python -m nltk.downloader punkt_tab)")
+
+
 def _check_scores(case: dict, targets: list, prediction: str) -> None:
     types, stem = case["types"], case.get("stem", False)
+    split = case.get("split_summaries", False)
+    if split:
+        _needs_punkt()
     places = case.get("places", 7)
-    fast = rouge_score_batch([prediction], [targets], types, use_stemmer=stem)
-    specs = specs_for(types, use_stemmer=stem)
+    fast = rouge_score_batch(
+        [prediction], [targets], types, use_stemmer=stem, split_summaries=split
+    )
+    specs = specs_for(types, use_stemmer=stem, split_summaries=split)
     refs = [[t] for t in targets]
     by_spec = {
         t: np.array([sentence_scores([prediction], refs, [f"{s},score={c}"]).popitem()[1][0]
@@ -171,10 +187,39 @@ def test_rouge_score_case(case):
 
 
 def test_case_counts():
-    """The cases as counted in the report: all run but NLTK punkt's sentence splitting."""
-    unsupported = [c["id"] for c in CASES if c["kind"] == "unsupported"]
+    """The cases as counted in the report: every one is supported (``split_summaries`` runs
+    where NLTK's punkt model is installed)."""
     assert len(CASES) == 53
-    assert unsupported == ["rouge_scorer_test.testRougeLSumSentenceSplitting[split_summaries]"]
+    assert [c["id"] for c in CASES if c["kind"] == "unsupported"] == []
+    assert [c["id"] for c in CASES if c.get("split_summaries")] == [
+        "rouge_scorer_test.testRougeLSumSentenceSplitting[split_summaries]"
+    ]
+
+
+def test_split_summaries_resplits_every_text_with_nltk(monkeypatch):
+    """``split=nltk`` hands each text to ``nltk.sent_tokenize`` and scores its sentences as
+    lines (here a stand-in splitter at ". ", since the punkt model is a separate download);
+    without the model, the error names the download."""
+    nltk = pytest.importorskip("nltk")
+    seen = []
+
+    def fake(text):
+        seen.append(text)
+        return [s for s in text.replace("\n", " ").split(". ")]
+
+    monkeypatch.setattr(nltk, "sent_tokenize", fake)
+    target, prediction = "First sentence. Second Sentence.", "Second sentence. First Sentence."
+    for split, want in ((True, 1.0), (False, 0.5)):
+        out = rouge_score_batch([prediction], [target], ["rougeLsum"], split_summaries=split)
+        assert out["rougeLsum"][0, 2] == want
+    assert sorted(seen) == sorted([target, prediction])
+
+    def missing(text):
+        raise LookupError("Resource punkt_tab not found.")
+
+    monkeypatch.setattr(nltk, "sent_tokenize", missing)
+    with pytest.raises(UserInputError, match="punkt sentence model.*punkt_tab"):
+        rouge_score_batch([prediction], [target], ["rougeLsum"], split_summaries=True)
 
 
 def test_large_files_hold_the_pyrouge_files():

@@ -30,23 +30,31 @@ from mtpalette.text.rouge_score_tok import warn_lost_letters
 _NGRAM = re.compile(r"rouge([0-9])$")
 
 
-def specs_for(rouge_types: Sequence[str], *, use_stemmer: bool = False) -> list[str]:
+def specs_for(
+    rouge_types: Sequence[str], *, use_stemmer: bool = False, split_summaries: bool = False
+) -> list[str]:
     """The mtpalette spec of each rouge-score type name (rouge-score's own rules: ``rouge1``
     to ``rouge9``, ``rougeL``, ``rougeLsum``; others are refused as rouge-score refuses them).
+    ``split_summaries``: ``rougeLsum`` finds sentences with NLTK (``split=nltk``).
 
     Examples
     --------
     >>> specs_for(["rouge1", "rougeLsum"], use_stemmer=True)
     ['rouge-n:1,tok=rouge-score,stem=yes', 'rouge-lsum:tok=rouge-score,stem=yes']
+    >>> specs_for(["rougeLsum"], split_summaries=True)
+    ['rouge-lsum:tok=rouge-score,split=nltk']
     """
     stem = ",stem=yes" if use_stemmer else ""
+    split = ",split=nltk" if split_summaries else ""
     out = []
     for t in rouge_types:
         m = _NGRAM.match(t)
         if m and int(m.group(1)) > 0:
             out.append(f"rouge-n:{m.group(1)},tok=rouge-score{stem}")
-        elif t in ("rougeL", "rougeLsum"):
-            out.append(f"{'rouge-l' if t == 'rougeL' else 'rouge-lsum'}:tok=rouge-score{stem}")
+        elif t == "rougeL":
+            out.append(f"rouge-l:tok=rouge-score{stem}")
+        elif t == "rougeLsum":
+            out.append(f"rouge-lsum:tok=rouge-score{stem}{split}")
         else:
             raise UserInputError(
                 f"invalid rouge type {t!r}: rouge-score names are rouge1 .. rouge9, rougeL "
@@ -70,6 +78,7 @@ def rouge_score_batch(
     rouge_types: Sequence[str] = ("rouge1", "rouge2", "rougeL"),
     *,
     use_stemmer: bool = False,
+    split_summaries: bool = False,
 ) -> dict[str, np.ndarray]:
     """rouge-score's scores of every (prediction, target) pair: ``{type: (n, 3) array of
     [precision, recall, fmeasure]}``.
@@ -85,7 +94,7 @@ def rouge_score_batch(
     >>> [float(out[t][0, 2]) for t in ("rouge1", "rouge2", "rougeL")]
     [1.0, 0.0, 0.5]
     """
-    specs = specs_for(rouge_types, use_stemmer=use_stemmer)
+    specs = specs_for(rouge_types, use_stemmer=use_stemmer, split_summaries=split_summaries)
     predictions = list(predictions)
     targets = list(targets)
     if len(targets) != len(predictions):
