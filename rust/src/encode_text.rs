@@ -158,48 +158,32 @@ pub fn encode_lines(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tokenize::{tokenize, MODE_13A, MODE_NONE};
+    use crate::tokenize::tests::{ascii_flags, run_with};
+    use crate::tokenize::{MODE_13A, MODE_NONE};
 
     fn flags() -> Vec<u16> {
-        let mut flags = vec![0u16; 0x110000];
-        for c in [' ', '\t', '\n', '\u{a0}'] {
-            flags[c as usize] |= SPACE;
-        }
-        // 13a's classes as tokenize.rs's tests build them
-        for c in "{|}~[\\]^_` !\"#$%&()*+:;<=>?@/".chars() {
-            flags[c as usize] |= 2;
-        }
-        for c in ['.', ','] {
-            flags[c as usize] |= 4;
-        }
-        for c in '0'..='9' {
-            flags[c as usize] |= 8;
-        }
-        flags['-' as usize] |= 16;
-        for c in ['<', '&', '\n'] {
-            flags[c as usize] |= 32;
-        }
+        let mut flags = ascii_flags();
+        flags[0xa0] |= SPACE;
         flags
     }
 
     /// The tokens of every line as strings, through [`encode_lines`].
     fn tokens(lines: &[&str], mode: u8, parallel: bool) -> Vec<Vec<String>> {
         let (counts, ids, d) = encode_lines(lines, mode, &flags(), parallel).unwrap();
-        let mut out = Vec::new();
-        let mut u = 0;
-        for &c in &counts {
-            let row = (0..c)
-                .map(|_| {
-                    u += 1;
-                    d.token(ids[u - 1] as usize)
-                        .iter()
-                        .map(|&x| char::from_u32(x).unwrap())
-                        .collect()
-                })
-                .collect();
-            out.push(row);
-        }
-        out
+        let mut ids = ids.iter();
+        let text = |id: &i32| {
+            d.token(*id as usize)
+                .iter()
+                .map(|&x| char::from_u32(x).unwrap())
+        };
+        counts
+            .iter()
+            .map(|&c| {
+                (0..c)
+                    .map(|_| text(ids.next().unwrap()).collect())
+                    .collect()
+            })
+            .collect()
     }
 
     #[test]
@@ -211,33 +195,10 @@ mod tests {
             "a...b \u{a0}",
             "Hello",
         ];
+        // the code point route, on lines right-stripped first as Python does
+        let stripped: Vec<&str> = lines.iter().map(|l| l.trim_end()).collect();
         for mode in [MODE_NONE, MODE_13A, MODE_INTL] {
-            // the code point route, lines right-stripped first as Python does
-            let stripped: Vec<&str> = lines.iter().map(|l| l.trim_end()).collect();
-            let mut cp: Vec<u32> = stripped
-                .iter()
-                .flat_map(|l| l.chars().map(|c| c as u32))
-                .collect();
-            let mut off = vec![0i64];
-            for l in &stripped {
-                off.push(off.last().unwrap() + l.chars().count() as i64);
-            }
-            let t = tokenize(&mut cp, &off, mode, &flags(), false).unwrap();
-            let mut want = Vec::new();
-            let mut u = 0;
-            for &c in &t.counts {
-                let row: Vec<String> = (0..c)
-                    .map(|_| {
-                        let (s, n) = (t.start[u] as usize, t.len[u] as usize);
-                        u += 1;
-                        cp[s..s + n]
-                            .iter()
-                            .map(|&x| char::from_u32(x).unwrap())
-                            .collect()
-                    })
-                    .collect();
-                want.push(row);
-            }
+            let want = run_with(&stripped, mode, &flags());
             assert_eq!(tokens(&lines, mode, false), want);
             assert_eq!(tokens(&lines, mode, true), want);
         }

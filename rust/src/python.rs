@@ -25,6 +25,17 @@ use crate::{
 
 // ------------------------------------------------------------------------------ conversion
 
+/// A numpy array handed back to Python.
+type Array<'py> = Bound<'py, PyAny>;
+type SixArrays<'py> = (
+    Array<'py>,
+    Array<'py>,
+    Array<'py>,
+    Array<'py>,
+    Array<'py>,
+    Array<'py>,
+);
+
 fn value_error(e: InputError) -> PyErr {
     PyValueError::new_err(e.0)
 }
@@ -60,6 +71,12 @@ fn array<'py, T: Element>(
     let a = ArrayD::from_shape_vec(IxDyn(shape), v)
         .map_err(|e| PyValueError::new_err(format!("output shape: {e}")))?;
     Ok(a.into_pyarray(py).into_any())
+}
+
+/// A vector as a 1-d numpy array.
+fn vector<T: Element>(py: Python<'_>, v: Vec<T>) -> PyResult<Array<'_>> {
+    let n = v.len();
+    array(py, v, &[n])
 }
 
 /// Runs the checks and the work of `f` with the GIL released: an `InputError` becomes a
@@ -334,7 +351,6 @@ fn acs_counts<'py>(
 /// Tokenize lines of code points (rewritten in place by 13a's replacements):
 /// `(tokens per line, token starts, lengths, hashes)`.
 #[pyfunction]
-#[allow(clippy::type_complexity)]
 fn tokenize_lines<'py>(
     py: Python<'py>,
     mut cp: PyReadwriteArray1<'py, u32>,
@@ -342,60 +358,40 @@ fn tokenize_lines<'py>(
     mode: u8,
     flags: PyReadonlyArray1<'py, u16>,
     parallel: bool,
-) -> PyResult<(
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-)> {
+) -> PyResult<(Array<'py>, Array<'py>, Array<'py>, Array<'py>)> {
     let off = slice(&line_off, "line_off")?;
     let flags = slice(&flags, "flags")?;
     let cp = slice_mut(&mut cp, "cp")?;
     let t = run(py, "tokenize_lines", || {
         tokenize::tokenize(cp, off, mode, flags, parallel)
     })?;
-    let (n_lines, n_tok) = (t.counts.len(), t.start.len());
-    Ok((
-        array(py, t.counts, &[n_lines])?,
-        array(py, t.start, &[n_tok])?,
-        array(py, t.len, &[n_tok])?,
-        array(py, t.hash, &[n_tok])?,
-    ))
+    let (counts, start) = (vector(py, t.counts)?, vector(py, t.start)?);
+    Ok((counts, start, vector(py, t.len)?, vector(py, t.hash)?))
 }
 
 /// Lines of text to token numbers (see `encode_text::encode_lines`): `(tokens per line,
 /// each token's number, the distinct tokens' code points, starts, lengths and hashes)`.
 #[pyfunction]
-#[allow(clippy::type_complexity)]
 fn encode_text_lines<'py>(
     py: Python<'py>,
     lines: Vec<Bound<'py, pyo3::types::PyString>>,
     mode: u8,
     flags: PyReadonlyArray1<'py, u16>,
     parallel: bool,
-) -> PyResult<(
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-)> {
+) -> PyResult<SixArrays<'py>> {
     // borrowed UTF-8 (no copy for ASCII strings); `lines` keeps every string alive
     let strs: Vec<&str> = lines.iter().map(|s| s.to_str()).collect::<PyResult<_>>()?;
     let flags = slice(&flags, "flags")?;
     let (counts, ids, d) = run(py, "encode_text_lines", || {
         encode_text::encode_lines(&strs, mode, flags, parallel)
     })?;
-    let (n_lines, n_tok, n_cp, n_d) = (counts.len(), ids.len(), d.cp.len(), d.hash.len());
-    Ok((
-        array(py, counts, &[n_lines])?,
-        array(py, ids, &[n_tok])?,
-        array(py, d.cp, &[n_cp])?,
-        array(py, d.start, &[n_d])?,
-        array(py, d.len, &[n_d])?,
-        array(py, d.hash, &[n_d])?,
-    ))
+    let (counts, ids, cp) = (vector(py, counts)?, vector(py, ids)?, vector(py, d.cp)?);
+    let (start, len, hash) = (
+        vector(py, d.start)?,
+        vector(py, d.len)?,
+        vector(py, d.hash)?,
+    );
+    Ok((counts, ids, cp, start, len, hash))
 }
 
 /// The distinct items of a list by Python's own `hash` and `==` (as dict keys):
@@ -404,7 +400,7 @@ fn encode_text_lines<'py>(
 fn first_occurrences<'py>(
     py: Python<'py>,
     items: &Bound<'py, pyo3::types::PyList>,
-) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+) -> PyResult<(Array<'py>, Array<'py>)> {
     let items: Vec<Bound<'py, PyAny>> = items.iter().collect();
     let hashes = items
         .iter()
@@ -418,8 +414,7 @@ fn first_occurrences<'py>(
             x.eq(y)
         }
     })?;
-    let (n, k) = (rows.len(), firsts.len());
-    Ok((array(py, rows, &[n])?, array(py, firsts, &[k])?))
+    Ok((vector(py, rows)?, vector(py, firsts)?))
 }
 
 /// chrF's characters of lines of code points: `(characters per line, ids, distinct code
@@ -430,19 +425,14 @@ fn char_ids<'py>(
     cp: PyReadonlyArray1<'py, u32>,
     line_off: PyReadonlyArray1<'py, i64>,
     flags: PyReadonlyArray1<'py, u16>,
-) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+) -> PyResult<(Array<'py>, Array<'py>, Array<'py>)> {
     let (cp, off, flags) = (
         slice(&cp, "cp")?,
         slice(&line_off, "line_off")?,
         slice(&flags, "flags")?,
     );
     let (counts, ids, distinct) = run(py, "char_ids", || tokenize::char_ids(cp, off, flags))?;
-    let (n_lines, n_ids, n_distinct) = (counts.len(), ids.len(), distinct.len());
-    Ok((
-        array(py, counts, &[n_lines])?,
-        array(py, ids, &[n_ids])?,
-        array(py, distinct, &[n_distinct])?,
-    ))
+    Ok((vector(py, counts)?, vector(py, ids)?, vector(py, distinct)?))
 }
 
 /// The hash of every token span.
@@ -604,7 +594,7 @@ fn gather<'py>(
     ids: PyReadonlyArray1<'py, i32>,
     offsets: PyReadonlyArray1<'py, i64>,
     rows: PyReadonlyArray1<'py, i64>,
-) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+) -> PyResult<(Array<'py>, Array<'py>)> {
     let (ids, offsets, rows) = (
         slice(&ids, "ids")?,
         slice(&offsets, "offsets")?,
@@ -644,20 +634,12 @@ fn intern_ngrams<'py>(
 /// rouge-score's tokens of every text (`mtpalette.kernels.rouge_score`): `(token code points,
 /// starts, lengths, tokens per text, letters per text, dropped letters per text)`.
 #[pyfunction]
-#[allow(clippy::type_complexity)]
 fn rouge_score_tokenize<'py>(
     py: Python<'py>,
     texts: Vec<String>,
     stem: bool,
     sents: bool,
-) -> PyResult<(
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-)> {
+) -> PyResult<SixArrays<'py>> {
     let opts = rouge_score_tok::Options { stem, sents };
     let b = run(py, "rouge_score_tokenize", || {
         Ok(rouge_score_tok::tokenize_batch(&texts, opts))
@@ -732,7 +714,6 @@ fn rouge_lsum_per_ref<'py>(
 /// `((P, R, width, 3) [hits, candidate total, reference total], (P + R * P, 2) [letters,
 /// dropped letters])`; `refs[k][p]` is the k-th reference of candidate p or None.
 #[pyfunction]
-#[allow(clippy::type_complexity)]
 fn rouge_text_counts<'py>(
     py: Python<'py>,
     hyps: Vec<Bound<'py, pyo3::types::PyString>>,
@@ -740,7 +721,7 @@ fn rouge_text_counts<'py>(
     orders: Vec<usize>,
     lcs: bool,
     stem: bool,
-) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+) -> PyResult<(Array<'py>, Array<'py>)> {
     // the strings' own UTF-8, not copies (one Python string passed twice is one text)
     let hyps: Vec<&str> = hyps.iter().map(|s| s.to_str()).collect::<PyResult<_>>()?;
     let refs: Vec<Vec<Option<&str>>> = refs
@@ -790,7 +771,7 @@ fn pairwise_ngram_stats<'py>(
     r_off: PyReadonlyArray1<'py, i64>,
     r_seg: PyReadonlyArray1<'py, i64>,
     max_n: usize,
-) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+) -> PyResult<(Array<'py>, Array<'py>)> {
     let h = pairwise::Segmented {
         ids: slice(&h_ids, "h_ids")?,
         off: slice(&h_off, "h_off")?,

@@ -537,11 +537,11 @@ pub fn char_ids(cp: &[u32], off: &[i64], flags: &[u16]) -> Checked<(Vec<i64>, Ve
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The class table of `mtpalette.text.bulk.char_flags(False)` for ASCII.
-    fn ascii_flags() -> Vec<u16> {
+    pub(crate) fn ascii_flags() -> Vec<u16> {
         let mut flags = vec![0u16; 0x110000];
         for c in [' ', '\t', '\n', '\r'] {
             flags[c as usize] |= SPACE;
@@ -577,8 +577,13 @@ mod tests {
 
     /// The tokens of each line, as strings.
     fn run(lines: &[&str], mode: u8) -> Vec<Vec<String>> {
+        run_with(lines, mode, &ascii_flags())
+    }
+
+    /// The tokens of each line, as strings, with the class table `flags`.
+    pub(crate) fn run_with(lines: &[&str], mode: u8, flags: &[u16]) -> Vec<Vec<String>> {
         let (mut cp, off) = code_points(lines);
-        let t = tokenize(&mut cp, &off, mode, &ascii_flags(), lines.len() > 1).unwrap();
+        let t = tokenize(&mut cp, &off, mode, flags, lines.len() > 1).unwrap();
         let mut out = Vec::new();
         let mut u = 0;
         for &count in &t.counts {
