@@ -9,7 +9,10 @@
 use rayon::prelude::*;
 
 use crate::error::{ensure, Checked};
-use crate::tokenize::{LineTokenizer, Tokens, MODE_CHAR, MODE_INTL, SPACE};
+use crate::tokenize::{
+    emit_13a_plain, is_13a_plain, LineTokenizer, TokenSink, Tokens, MODE_13A, MODE_CHAR, MODE_INTL,
+    SPACE,
+};
 
 /// Distinct tokens numbered in order of first occurrence, with their code points, starts,
 /// lengths and hashes (the vocabulary's hash).
@@ -27,9 +30,10 @@ pub struct Distinct {
 const EMPTY: u32 = u32::MAX;
 
 impl Distinct {
-    /// The number of `token` (hash `h`), adding it when new.
+    /// The number of `token` (code points, or the bytes of ASCII text; hash `h`), adding it
+    /// when new.
     #[inline]
-    fn id(&mut self, token: &[u32], h: u64) -> i32 {
+    fn id<T: Copy + Into<u32>>(&mut self, token: &[T], h: u64) -> i32 {
         if 2 * (self.hash.len() + 1) > self.table.len() {
             self.grow();
         }
@@ -43,10 +47,16 @@ impl Distinct {
                 self.start.push(self.cp.len() as i64);
                 self.len.push(token.len() as i64);
                 self.hash.push(h);
-                self.cp.extend_from_slice(token);
+                self.cp.extend(token.iter().map(|&c| c.into()));
                 return id as i32;
             }
-            if sh == h && self.token(id as usize).iter().eq(token.iter()) {
+            if sh == h
+                && self
+                    .token(id as usize)
+                    .iter()
+                    .copied()
+                    .eq(token.iter().map(|&c| c.into()))
+            {
                 return id as i32;
             }
             s = (s + 1) & mask;
@@ -72,6 +82,18 @@ impl Distinct {
     }
 }
 
+/// Each token's number into `ids`.
+struct Numbered<'a> {
+    distinct: &'a mut Distinct,
+    ids: &'a mut Vec<i32>,
+}
+
+impl<T: Copy + Into<u32>> TokenSink<T> for Numbered<'_> {
+    fn token(&mut self, _start: usize, token: &[T], h: u64) {
+        self.ids.push(self.distinct.id(token, h));
+    }
+}
+
 /// The tokens of a block of lines: tokens per line, each token's number in the block's
 /// [`Distinct`].
 struct Block {
@@ -90,6 +112,21 @@ fn encode_block(lines: &[&str], mode: u8, flags: &[u16]) -> Block {
     let mut buf: Vec<u32> = Vec::new();
     let mut toks = Tokens::default();
     for line in lines {
+        let bytes = line.as_bytes();
+        if mode == MODE_13A && line.is_ascii() {
+            // Python's rstrip(): the SPACE class is str.isspace
+            let end = bytes.iter().rposition(|&b| flags[b as usize] & SPACE == 0);
+            let text = &bytes[..end.map_or(0, |e| e + 1)];
+            if is_13a_plain(text, flags) {
+                // the common case: tokens numbered straight from the bytes
+                let sink = &mut Numbered {
+                    distinct: &mut block.distinct,
+                    ids: &mut block.ids,
+                };
+                block.counts.push(emit_13a_plain(text, flags, sink));
+                continue;
+            }
+        }
         buf.clear();
         if line.is_ascii() {
             buf.extend(line.bytes().map(u32::from)); // vectorised
@@ -159,7 +196,7 @@ pub fn encode_lines(
 mod tests {
     use super::*;
     use crate::tokenize::tests::{ascii_flags, run_with};
-    use crate::tokenize::{MODE_13A, MODE_NONE};
+    use crate::tokenize::MODE_NONE;
 
     fn flags() -> Vec<u16> {
         let mut flags = ascii_flags();

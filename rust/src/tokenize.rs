@@ -240,26 +240,60 @@ fn emit(
     count
 }
 
-/// 13a in one pass, for a line without its rare cases: no character a string replacement
-/// may apply to (`<`, `&`, newline) and no two period/comma characters in a row. Then the
-/// rules reduce to: a character of the always-split class stands alone; a period or comma
-/// stands alone unless a digit is on both sides of it (the line's padding spaces are not
-/// digits); a dash after a digit stands alone. Returns the number of tokens pushed to `out`,
-/// or None (with `out` as it was) when the line has a rare case and needs [`breaks`].
-fn emit_13a_plain(line: &[u32], flags: &[u16], base: i64, out: &mut Tokens) -> Option<i64> {
-    let undo = out.start.len();
+/// Where the one-pass 13a puts each token: `token(start, the token, hash)`.
+pub trait TokenSink<T> {
+    fn token(&mut self, start: usize, token: &[T], h: u64);
+}
+
+/// Token spans and hashes into [`Tokens`], starts offset by `base`.
+struct Spans<'a> {
+    base: i64,
+    out: &'a mut Tokens,
+}
+
+impl<T> TokenSink<T> for Spans<'_> {
+    fn token(&mut self, start: usize, token: &[T], h: u64) {
+        self.out.start.push(self.base + start as i64);
+        self.out.len.push(token.len() as i64);
+        self.out.hash.push(h);
+    }
+}
+
+/// Whether [`emit_13a_plain`] applies to `line`: no character a string replacement may
+/// apply to (`<`, `&`, newline) and no two period/comma characters in a row.
+pub fn is_13a_plain<T: Copy + Into<u32>>(line: &[T], flags: &[u16]) -> bool {
+    let mut prev = 0u16;
+    for &c in line {
+        let f = flags[c.into() as usize];
+        if f & REPLACE_13A != 0 || f & prev & PERIOD_COMMA != 0 {
+            return false;
+        }
+        prev = f;
+    }
+    true
+}
+
+/// 13a in one pass, for a line without its rare cases ([`is_13a_plain`]). Then the rules
+/// reduce to: a character of the always-split class stands alone; a period or comma stands
+/// alone unless a digit is on both sides of it (the line's padding spaces are not digits); a
+/// dash after a digit stands alone. Gives every token to `sink`; returns how many. Generic
+/// over code points (`u32`) and the bytes of an ASCII line (`u8`), whose hashes agree.
+pub fn emit_13a_plain<T: Copy + Into<u32>, S: TokenSink<T>>(
+    line: &[T],
+    flags: &[u16],
+    sink: &mut S,
+) -> i64 {
     let mut count = 0i64;
     let mut start = 0usize; // start of the open token, if `open`
     let mut open = false;
     let mut h = hash_start();
     let mut prev = 0u16; // the previous character's class bits
     let n = line.len();
+    let class = |i: usize| flags[line[i].into() as usize];
     macro_rules! close {
         ($end:expr) => {
             if open {
-                out.start.push(base + start as i64);
-                out.len.push(($end - start) as i64);
-                out.hash.push(hash_end(h));
+                sink.token(start, &line[start..$end], hash_end(h));
                 count += 1;
                 open = false;
             }
@@ -267,18 +301,15 @@ fn emit_13a_plain(line: &[u32], flags: &[u16], base: i64, out: &mut Tokens) -> O
     }
     macro_rules! alone {
         ($i:expr, $c:expr) => {
-            out.start.push(base + $i as i64);
-            out.len.push(1);
-            out.hash.push(hash_end(hash_step(hash_start(), $c)));
+            sink.token($i, &line[$i..$i + 1], hash_end(hash_step(hash_start(), $c)));
             count += 1;
         };
     }
-    for (i, &c) in line.iter().enumerate() {
-        let f = flags[c as usize];
-        let word = if f & (SPACE | SPLIT_13A | PERIOD_COMMA | DASH | REPLACE_13A) == 0 {
+    for i in 0..n {
+        let c: u32 = line[i].into();
+        let f = class(i);
+        let word = if f & (SPACE | SPLIT_13A | PERIOD_COMMA | DASH) == 0 {
             true
-        } else if f & REPLACE_13A != 0 {
-            return undo_to(out, undo); // a string replacement may apply: the full rules
         } else if f & SPACE != 0 {
             close!(i);
             false
@@ -287,16 +318,8 @@ fn emit_13a_plain(line: &[u32], flags: &[u16], base: i64, out: &mut Tokens) -> O
             alone!(i, c);
             false
         } else if f & PERIOD_COMMA != 0 {
-            let next = if i + 1 < n {
-                flags[line[i + 1] as usize]
-            } else {
-                0
-            };
-            if next & PERIOD_COMMA != 0 {
-                return undo_to(out, undo); // a run of them: the full rules
-            }
             // inside a number the digit before has opened a token
-            let inside = prev & DIGIT != 0 && next & DIGIT != 0;
+            let inside = prev & DIGIT != 0 && i + 1 < n && class(i + 1) & DIGIT != 0;
             if !inside {
                 close!(i);
                 alone!(i, c);
@@ -321,20 +344,10 @@ fn emit_13a_plain(line: &[u32], flags: &[u16], base: i64, out: &mut Tokens) -> O
         prev = f;
     }
     if open {
-        out.start.push(base + start as i64);
-        out.len.push((n - start) as i64);
-        out.hash.push(hash_end(h));
+        sink.token(start, &line[start..n], hash_end(h));
         count += 1;
     }
-    Some(count)
-}
-
-/// Drops the tokens pushed from `undo` on; None.
-fn undo_to(out: &mut Tokens, undo: usize) -> Option<i64> {
-    out.start.truncate(undo);
-    out.len.truncate(undo);
-    out.hash.truncate(undo);
-    None
+    count
 }
 
 #[derive(Default)]
@@ -379,10 +392,8 @@ impl LineTokenizer {
         base: i64,
         out: &mut Tokens,
     ) -> i64 {
-        if mode == MODE_13A {
-            if let Some(count) = emit_13a_plain(line, flags, base, out) {
-                return count;
-            }
+        if mode == MODE_13A && is_13a_plain(line, flags) {
+            return emit_13a_plain(line, flags, &mut Spans { base, out });
         }
         if mode < MODE_13A {
             return emit(line, flags, mode == MODE_CHAR, None, base, out);
@@ -632,16 +643,33 @@ pub(crate) mod tests {
                 line.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
             }
             let (cp, _) = code_points(&[&line]);
-            let mut fast = Tokens::default();
-            let Some(count) = emit_13a_plain(&cp, &flags, 0, &mut fast) else {
-                assert!(
-                    fast.start.is_empty(),
-                    "a line left to the full rules emits nothing"
-                );
+            if !is_13a_plain(&cp, &flags) {
                 full_lines += 1;
                 continue;
-            };
+            }
             plain_lines += 1;
+            let mut fast = Tokens::default();
+            let count = emit_13a_plain(
+                &cp,
+                &flags,
+                &mut Spans {
+                    base: 0,
+                    out: &mut fast,
+                },
+            );
+            if line.is_ascii() {
+                // the bytes of an ASCII line: the same tokens and hashes
+                let mut bytes = Tokens::default();
+                let sink = &mut Spans {
+                    base: 0,
+                    out: &mut bytes,
+                };
+                assert_eq!(emit_13a_plain(line.as_bytes(), &flags, sink), count);
+                assert_eq!(
+                    (&bytes.start, &bytes.len, &bytes.hash),
+                    (&fast.start, &fast.len, &fast.hash)
+                );
+            }
             let (mut wa, mut wb, mut brk) = (Vec::new(), Vec::new(), Vec::new());
             breaks(&cp, true, &flags, &mut wa, &mut wb, &mut brk);
             let mut full = Tokens::default();
