@@ -303,14 +303,19 @@ def _scores(parsed: Mapping, stats: Mapping, n_segments: int, n_refs: int) -> Sc
         )
         for name, m in parsed.items()
     ]
-    specs = {m.spec: name for name, m in parsed.items()}
     return Scores(
         corpus=corpus,
-        sentence=ByName({name: m.sentence_scores(stats[m]) for name, m in parsed.items()}, specs),
-        stats=ByName({name: stats[m] for name, m in parsed.items()}, specs),
+        sentence=_by_name(parsed, {m: m.sentence_scores(stats[m]) for m in parsed.values()}),
+        stats=_by_name(parsed, stats),
         n_segments=n_segments,
         n_refs=n_refs,
     )
+
+
+def _by_name(parsed: Mapping, values: Mapping) -> ByName:
+    """``values`` (by metric) under each metric's name as given, also found by its spec."""
+    specs = {m.spec: name for name, m in parsed.items()}
+    return ByName({name: values[m] for name, m in parsed.items()}, specs)
 
 
 def score_systems(
@@ -412,4 +417,6 @@ def sentence_scores(
     >>> out["bleus:2"].round(2).tolist(), out["chrF++"].round(2).tolist()
     ([100.0], [100.0])
     """
-    return score_texts(hyps, refs, metrics, tokenize=tokenize, lowercase=lowercase).sentence
+    text = dict(tokenize=tokenize, lowercase=lowercase, max_tokens=None)
+    parsed, stats = _stats(text_pairs(hyps, refs), metrics, None, None, **text)
+    return _by_name(parsed, {m: m.sentence_scores(stats[m]) for m in parsed.values()})
