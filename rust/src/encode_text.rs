@@ -18,9 +18,10 @@ use crate::tokenize::{
 /// lengths and hashes (the vocabulary's hash).
 #[derive(Default)]
 pub struct Distinct {
-    /// open addressing: (hash, number) per slot, number `EMPTY` where free; the hash in the
-    /// slot spares a look elsewhere for all but equal hashes
-    table: Vec<(u64, u32)>,
+    /// open addressing: (hash, number, length) per slot, number `EMPTY` where free; the hash
+    /// and length in the slot (which pads to 16 bytes anyway) spare a look elsewhere for all
+    /// but the token itself
+    table: Vec<(u64, u32, u32)>,
     pub cp: Vec<u32>,
     pub start: Vec<i64>,
     pub len: Vec<i64>,
@@ -40,23 +41,21 @@ impl Distinct {
         let mask = self.table.len() - 1;
         let mut s = h as usize & mask;
         loop {
-            let (sh, id) = self.table[s];
+            let (sh, id, len) = self.table[s];
             if id == EMPTY {
                 let id = self.hash.len() as u32;
-                self.table[s] = (h, id);
+                self.table[s] = (h, id, token.len() as u32);
                 self.start.push(self.cp.len() as i64);
                 self.len.push(token.len() as i64);
                 self.hash.push(h);
                 self.cp.extend(token.iter().map(|&c| c.into()));
                 return id as i32;
             }
-            if sh == h
-                && self
-                    .token(id as usize)
-                    .iter()
-                    .copied()
-                    .eq(token.iter().map(|&c| c.into()))
-            {
+            if sh == h && len as usize == token.len() && {
+                let b = self.start[id as usize] as usize;
+                let stored = &self.cp[b..b + token.len()];
+                stored.iter().zip(token).all(|(&a, &c)| a == c.into())
+            } {
                 return id as i32;
             }
             s = (s + 1) & mask;
@@ -65,14 +64,14 @@ impl Distinct {
 
     fn grow(&mut self) {
         let size = (2 * self.table.len()).max(1024);
-        self.table = vec![(0, EMPTY); size];
+        self.table = vec![(0, EMPTY, 0); size];
         let mask = size - 1;
-        for (id, &h) in self.hash.iter().enumerate() {
+        for (id, (&h, &len)) in self.hash.iter().zip(&self.len).enumerate() {
             let mut s = h as usize & mask;
             while self.table[s].1 != EMPTY {
                 s = (s + 1) & mask;
             }
-            self.table[s] = (h, id as u32);
+            self.table[s] = (h, id as u32, len as u32);
         }
     }
 
