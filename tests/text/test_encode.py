@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mtpalette.kernels.tokenize import encode_text
 from mtpalette.text import bulk
 from mtpalette.text.encode import Encoder, TextView
 from mtpalette.text.ragged import Ragged
@@ -114,6 +115,8 @@ def test_a_lone_surrogate_takes_the_code_point_route():
     """Python strings may hold a lone surrogate, which is not UTF-8: such a batch is
     tokenized from code points, with the same tokens as the per-line tokenizer."""
     lines = ["a \ud800b, c", "3.5 x"]
+    with pytest.raises(UnicodeEncodeError):  # the Python strings route refuses it
+        encode_text(lines, bulk.MODES["13a"], bulk.char_flags(False), False)
     enc = Encoder(TextView("13a"))
     rows = enc.encode(lines)
     assert [enc.vocab.decode(rows[i]) for i in range(2)] == [

@@ -96,7 +96,8 @@ class TextPairs:
     def distinct(self, view: TextView) -> tuple[np.ndarray, np.ndarray] | None:
         """The distinct (candidate, segment) pairs for ``view``: ``(first, inverse)``, a
         candidate of each distinct pair and the distinct pair of every candidate; None when
-        fewer than a tenth of the pairs repeat (then skipping them saves less than it costs).
+        fewer than a tenth of the pairs repeat (taking the subset and spreading its rows back
+        would then cost about what they save).
 
         Examples
         --------

@@ -53,9 +53,9 @@ class Encoder:
 
     Distinct lines are kept as rows of one growing :class:`Ragged`; encoding a list of lines
     finds its distinct lines in one compiled pass, looks each of those up once and gathers
-    the rows with one compiled take. New lines are
-    tokenized together by the compiled tokenizers of :mod:`mtpalette.text.bulk` (13a, intl,
-    none, char) or line by line for the others.
+    the rows with one compiled take. New lines are tokenized together by the compiled
+    tokenizers of :mod:`mtpalette.text.bulk` (13a, intl, none, char) or line by line for the
+    others.
 
     Examples
     --------
