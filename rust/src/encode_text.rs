@@ -1,6 +1,8 @@
 //! Lines of text straight to token numbers: each line is decoded from UTF-8 into a small
-//! buffer, right-stripped and tokenized ([`LineTokenizer`], the rules of `tokenize.rs`), and
-//! each token numbered among the distinct tokens of the call, in order of first occurrence.
+//! buffer, right-stripped and tokenized ([`LineTokenizer`], the rules of `tokenize.rs`; an
+//! ASCII line without 13a's rare cases is tokenized from its bytes by the same one-pass
+//! rules), and each token numbered among the distinct tokens of the call, in order of first
+//! occurrence.
 //! Blocks of lines run in parallel, each with its own table; the blocks' distinct tokens are
 //! then merged in block order, so the numbers are those of one pass over all the lines. The
 //! caller interns only the distinct tokens (`mtpalette/text/bulk.py`), not every token, and
