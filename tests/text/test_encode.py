@@ -92,6 +92,14 @@ def test_vocabulary_is_exact_and_grows():
     assert v.token(20004) == "a b"
     with pytest.raises(IndexError):
         v.token(len(words))
+    # distinct tokens interned with room made at once: the same ids, then found again
+    d = Vocabulary()
+    d.ids(words[:3])
+    cp = to_codepoints("".join(words))
+    lengths = np.array([len(w) for w in words], dtype=np.int64)
+    starts = np.cumsum(lengths) - lengths
+    got = d.intern_spans(cp, starts, lengths, None, distinct=True)
+    assert got.tolist() == ids and d.ids(words[::-1]) == ids[::-1]
 
 
 def test_codepoints_round_trip():

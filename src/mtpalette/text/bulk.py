@@ -140,7 +140,8 @@ def encode_lines(
             pass  # a lone surrogate: the code point route below keeps it
         else:
             # only the distinct tokens meet the vocabulary: the ids of interning every token
-            return vocab.intern_spans(cp, start, length, hashes)[local], counts
+            ids = vocab.intern_spans(cp, start, length, hashes, distinct=True)
+            return ids[local], counts
     # Python's own lower() and rstrip(), line by line, as sacrebleu
     stripped = list(map(str.rstrip, map(str.lower, lines) if lowercase else lines))
     lengths = np.fromiter(map(len, stripped), dtype=np.int64, count=len(stripped))
@@ -176,5 +177,7 @@ def _encode_chars(
     counts, local, distinct = char_ids(cp, line_off, flags)
     n = len(distinct)
     ones = np.ones(n, dtype=np.int64)
-    global_ids = vocab.intern_spans(distinct, np.arange(n, dtype=np.int64), ones, None)
+    global_ids = vocab.intern_spans(
+        distinct, np.arange(n, dtype=np.int64), ones, None, distinct=True
+    )
     return global_ids[local], counts

@@ -66,15 +66,25 @@ class Vocabulary:
         return self._n
 
     def intern_spans(
-        self, cp: np.ndarray, start: np.ndarray, length: np.ndarray, hashes: np.ndarray | None
+        self,
+        cp: np.ndarray,
+        start: np.ndarray,
+        length: np.ndarray,
+        hashes: np.ndarray | None,
+        *,
+        distinct: bool = False,
     ) -> np.ndarray:
-        """int32 ids of the tokens ``cp[start[t]:start[t] + length[t]]`` (hashes optional)."""
+        """int32 ids of the tokens ``cp[start[t]:start[t] + length[t]]`` (hashes optional).
+        ``distinct``: the tokens are known to be distinct, so room for all of them is made at
+        once instead of doubling step by step."""
         cp = np.ascontiguousarray(cp, dtype=np.uint32)
         start = np.ascontiguousarray(start, dtype=np.int64)
         length = np.ascontiguousarray(length, dtype=np.int64)
         if hashes is None:
             hashes = hash_spans(cp, start, length)
         ids = np.empty(len(start), dtype=np.int32)
+        if distinct:
+            self._make_room(self._n + len(start), self._n_cp + int(length.sum()))
         t = 0
         while True:
             t, self._n, self._n_cp = vocab_intern(
@@ -95,13 +105,18 @@ class Vocabulary:
             if t == len(start):
                 return ids
             # make room for at least the next token, doubling
-            need = self._n + 1
-            if 2 * need > len(self._table):
-                self._table = vocab_rehash(2 * len(self._table), self._hash, self._n)
-            self._hash = _grown(self._hash, need)
-            self._start = _grown(self._start, need)
-            self._len = _grown(self._len, need)
-            self._cp = _grown(self._cp, self._n_cp + int(length[t]))
+            self._make_room(self._n + 1, self._n_cp + int(length[t]))
+
+    def _make_room(self, n_tokens: int, n_cp: int) -> None:
+        """Room for ``n_tokens`` tokens of ``n_cp`` code points in all (the table at most half
+        full)."""
+        if 2 * n_tokens > len(self._table):
+            size = 1 << (2 * n_tokens - 1).bit_length()
+            self._table = vocab_rehash(size, self._hash, self._n)
+        self._hash = _grown(self._hash, n_tokens)
+        self._start = _grown(self._start, n_tokens)
+        self._len = _grown(self._len, n_tokens)
+        self._cp = _grown(self._cp, n_cp)
 
     def ids_array(self, tokens: Sequence[str]) -> np.ndarray:
         """int32 ids of ``tokens`` (a list of strings), adding the new ones."""
