@@ -145,3 +145,13 @@ def test_counts_too_small_for_what_is_reported_are_refused():
         compare_systems([wer], [[a], [a + 1]], ["a", "b"], test="ar", n_trials=10)
     with pytest.raises(ValueError, match="cannot give a 99% interval; use at least 200"):
         compare_systems([wer], [[a]], ["a"], test=None, n_resamples=100, level=0.99)
+
+
+def test_the_seed_is_sacrebleus_in_both_places():
+    """The command line's default seed lives in ``api.checks`` too (``score`` imports no
+    statistics module at start): both copies are sacrebleu's own default (its
+    ``significance.py`` reads ``SACREBLEU_SEED`` from the environment, default 12345)."""
+    from mtpalette.api.checks import SACREBLEU_SEED as api_seed
+    from mtpalette.stats.paired import SACREBLEU_SEED
+
+    assert api_seed == SACREBLEU_SEED == 12345
