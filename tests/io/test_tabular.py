@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.tabular import read_columns, read_segments, table_format
+from mtpalette.io.tabular import header, read_columns, read_segments, table_format
 
 #: a TSV field: no tab, no line break (the format cannot hold them)
 FIELD = st.text(
@@ -236,6 +236,19 @@ def test_csv_parquet_and_sniffing(tmp_path):
     assert table_format(tmp_path / "misnamed.tsv") == "parquet"
     with pytest.raises(UserInputError, match="this is a Parquet file, not TSV"):
         read_segments(tmp_path / "misnamed.tsv", "hyp", ["ref"], fmt="tsv")
+
+
+def test_a_parquet_header_is_read_from_the_schema(tmp_path, monkeypatch):
+    """The header of a Parquet file comes from its footer: its rows are not read (a table
+    of millions of rows is not turned into Python objects to name its columns)."""
+    pd = pytest.importorskip("pandas")
+    pq = pytest.importorskip("pyarrow.parquet")
+    pd.DataFrame({"system": ["A"], "hyp": ["a"], "ref": ["b"]}).to_parquet(tmp_path / "t.parquet")
+    monkeypatch.setattr(pq, "read_table", lambda *a, **k: pytest.fail("rows were read"))
+    assert header(tmp_path / "t.parquet") == ["system", "hyp", "ref"]
+    (tmp_path / "bad.parquet").write_bytes(b"PAR1 not really")
+    with pytest.raises(UserInputError, match="bad.parquet: not a readable Parquet file"):
+        header(tmp_path / "bad.parquet")
 
 
 @pytest.mark.parametrize(

@@ -216,7 +216,11 @@ def segment_column(names: Sequence[str], path: str | Path) -> str | None:
 
 
 def header(path: str | Path, *, fmt: str | None = None, quoting: str = "auto") -> list[str]:
-    """The column names of a table (the keys of its first object for JSON Lines)."""
+    """The column names of a table (the keys of its first object for JSON Lines; a Parquet
+    file's schema, read without its rows). A TSV file's quoting is decided on the whole file,
+    so a text table is read through."""
+    if table_format(path, fmt) == "parquet":
+        return _parquet_schema(path, display_name(path))
     for _, row in rows(path, (), fmt=fmt, quoting=quoting):
         return list(row)
     return []
@@ -273,6 +277,16 @@ def _quoted_records(
     except csv.Error as exc:
         return records, (str(exc), reader.line_num)
     return records, None
+
+
+def _parquet_schema(path: str | Path, name: str) -> list[str]:
+    """The column names of a Parquet file, from its footer."""
+    try:
+        import pyarrow.parquet as pq
+
+        return list(pq.read_schema(path).names)
+    except (OSError, ValueError) as exc:
+        raise UserInputError(f"not a readable Parquet file ({exc})", path=name) from None
 
 
 def _parquet_rows(path: str | Path, name: str, columns: Sequence[str]):
