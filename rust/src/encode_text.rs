@@ -12,8 +12,8 @@ use rayon::prelude::*;
 
 use crate::error::{ensure, Checked};
 use crate::tokenize::{
-    emit_13a_plain, is_13a_plain, LineTokenizer, TokenSink, Tokens, MODE_13A, MODE_CHAR, MODE_INTL,
-    SPACE,
+    emit_13a_plain, is_13a_plain_ascii, LineTokenizer, TokenSink, Tokens, MODE_13A, MODE_CHAR,
+    MODE_INTL, SPACE,
 };
 
 /// Distinct tokens numbered in order of first occurrence, with their code points, starts,
@@ -112,19 +112,22 @@ fn encode_block(lines: &[&str], mode: u8, flags: &[u16]) -> Block {
     let mut lt = LineTokenizer::new();
     let mut buf: Vec<u32> = Vec::new();
     let mut toks = Tokens::default();
+    // the classes of the bytes of ASCII text, in a table whose length the compiler knows
+    let mut ascii = [0u16; 256];
+    ascii.copy_from_slice(&flags[..256]);
     for line in lines {
         let bytes = line.as_bytes();
         if mode == MODE_13A && line.is_ascii() {
             // Python's rstrip(): the SPACE class is str.isspace
-            let end = bytes.iter().rposition(|&b| flags[b as usize] & SPACE == 0);
+            let end = bytes.iter().rposition(|&b| ascii[b as usize] & SPACE == 0);
             let text = &bytes[..end.map_or(0, |e| e + 1)];
-            if is_13a_plain(text, flags) {
+            if is_13a_plain_ascii(text) {
                 // the common case: tokens numbered straight from the bytes
                 let sink = &mut Numbered {
                     distinct: &mut block.distinct,
                     ids: &mut block.ids,
                 };
-                block.counts.push(emit_13a_plain(text, flags, sink));
+                block.counts.push(emit_13a_plain(text, &ascii[..], sink));
                 continue;
             }
         }
