@@ -301,9 +301,9 @@ pub fn emit_13a_plain<T: Copy + Into<u32>, S: TokenSink<T>>(
     let mut start = 0usize; // start of the open token, if `open`
     let mut open = false;
     let mut h = hash_start();
-    let mut prev = 0u16; // the previous character's class bits
     let n = line.len();
     let class = |i: usize| flags[line[i].into() as usize];
+    let special = SPACE | SPLIT_13A | PERIOD_COMMA | DASH;
     macro_rules! close {
         ($end:expr) => {
             if open {
@@ -319,10 +319,13 @@ pub fn emit_13a_plain<T: Copy + Into<u32>, S: TokenSink<T>>(
             count += 1;
         };
     }
-    for i in 0..n {
+    let mut i = 0;
+    while i < n {
         let c: u32 = line[i].into();
         let f = class(i);
-        let word = if f & (SPACE | SPLIT_13A | PERIOD_COMMA | DASH) == 0 {
+        // the previous character's class: only a digit before matters
+        let after_digit = i > 0 && class(i - 1) & DIGIT != 0;
+        let word = if f & special == 0 {
             true
         } else if f & SPACE != 0 {
             close!(i);
@@ -333,13 +336,13 @@ pub fn emit_13a_plain<T: Copy + Into<u32>, S: TokenSink<T>>(
             false
         } else if f & PERIOD_COMMA != 0 {
             // inside a number the digit before has opened a token
-            let inside = prev & DIGIT != 0 && i + 1 < n && class(i + 1) & DIGIT != 0;
+            let inside = after_digit && i + 1 < n && class(i + 1) & DIGIT != 0;
             if !inside {
                 close!(i);
                 alone!(i, c);
             }
             inside
-        } else if prev & DIGIT != 0 {
+        } else if after_digit {
             // a dash after a digit
             close!(i);
             alone!(i, c);
@@ -347,15 +350,20 @@ pub fn emit_13a_plain<T: Copy + Into<u32>, S: TokenSink<T>>(
         } else {
             true // a dash elsewhere
         };
+        i += 1;
         if word {
             if !open {
                 open = true;
-                start = i;
+                start = i - 1;
                 h = hash_start();
             }
             h = hash_step(h, c);
+            // the rest of a run of plain characters, in a loop of its own
+            while i < n && class(i) & special == 0 {
+                h = hash_step(h, line[i].into());
+                i += 1;
+            }
         }
-        prev = f;
     }
     if open {
         sink.token(start, &line[start..n], hash_end(h));
