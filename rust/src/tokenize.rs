@@ -380,8 +380,6 @@ pub struct Tokens {
     pub counts: Vec<i64>,
 }
 
-/// Tokenize the lines of `cp` (whose line `l` is `cp[off[l] - off[0]..off[l + 1] - off[0]]`),
-/// rewriting 13a's replacements in place; token starts index `cp`.
 /// One line at a time, with scratch kept from line to line.
 pub struct LineTokenizer {
     rep: Replacements,

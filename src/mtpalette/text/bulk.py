@@ -129,9 +129,10 @@ def encode_lines(
     if tokenizer not in MODES:
         return None
     flags = char_flags(tokenizer == "intl")
+    # Python's own lower(), line by line, as sacrebleu
+    cased = list(map(str.lower, lines)) if lowercase else list(lines)
     if tokenizer != "char":
-        # Python's own lower(), as sacrebleu; the kernel right-strips as rstrip()
-        cased = list(map(str.lower, lines)) if lowercase else list(lines)
+        # the kernel right-strips as rstrip()
         try:
             counts, local, cp, start, length, hashes = encode_text(
                 cased, MODES[tokenizer], flags, len(cased) >= _PARALLEL_MIN_LINES
@@ -142,8 +143,8 @@ def encode_lines(
             # only the distinct tokens meet the vocabulary: the ids of interning every token
             ids = vocab.intern_spans(cp, start, length, hashes, distinct=True)
             return ids[local], counts
-    # Python's own lower() and rstrip(), line by line, as sacrebleu
-    stripped = list(map(str.rstrip, map(str.lower, lines) if lowercase else lines))
+    # Python's own rstrip(), line by line, as sacrebleu
+    stripped = list(map(str.rstrip, cased))
     lengths = np.fromiter(map(len, stripped), dtype=np.int64, count=len(stripped))
     if tokenizer == "char":
         return _encode_chars(stripped, lengths, flags, vocab)
