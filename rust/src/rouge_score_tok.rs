@@ -253,6 +253,18 @@ pub struct KeyBlock {
     pub dropped: Vec<i64>,
 }
 
+/// The `N` bytes of `src` from `start` on, zeros past its end (one load when they are there).
+#[inline(always)]
+fn bytes_at<const N: usize>(src: &[u8], start: usize) -> [u8; N] {
+    if start + N <= src.len() {
+        src[start..start + N].try_into().expect("N bytes")
+    } else {
+        let mut b = [0u8; N];
+        b[..src.len() - start].copy_from_slice(&src[start..]);
+        b
+    }
+}
+
 impl Default for KeyBlock {
     fn default() -> Self {
         KeyBlock {
@@ -367,13 +379,7 @@ impl KeyBlock {
     fn push_run(&mut self, src: &[u8], start: usize, end: usize) {
         let len = end - start;
         if len <= 8 {
-            let word = if start + 8 <= src.len() {
-                u64::from_le_bytes(src[start..start + 8].try_into().expect("8 bytes"))
-            } else {
-                let mut b = [0u8; 8];
-                b[..src.len() - start].copy_from_slice(&src[start..]);
-                u64::from_le_bytes(b)
-            };
+            let word = u64::from_le_bytes(bytes_at(src, start));
             let mask = if len == 8 {
                 !0u64
             } else {
@@ -382,13 +388,7 @@ impl KeyBlock {
             // letters and digits: | 0x20 lower-cases letters and keeps digits
             self.keys.push((word | 0x2020_2020_2020_2020) & mask);
         } else if len <= 16 {
-            let word = if start + 16 <= src.len() {
-                u128::from_le_bytes(src[start..start + 16].try_into().expect("16 bytes"))
-            } else {
-                let mut b = [0u8; 16];
-                b[..src.len() - start].copy_from_slice(&src[start..]);
-                u128::from_le_bytes(b)
-            };
+            let word = u128::from_le_bytes(bytes_at(src, start));
             let mask = if len == 16 {
                 !0u128
             } else {

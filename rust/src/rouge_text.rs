@@ -188,49 +188,36 @@ fn ngram_hits_table(a: &[u32], b: &[u32], n: usize, v: u64, s: &mut Scratch) -> 
     let table = &mut s.table;
     table.clear();
     table.resize(cap, (0, 0));
-    let slot = |k: u64| (k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
-    for w in a.windows(n) {
-        let k = key(w);
-        let mut i = slot(k);
-        loop {
-            let e = &mut table[i];
-            if e.0 == k {
-                e.1 += 1;
-                break;
-            }
-            if e.0 == 0 {
-                *e = (k, 1);
-                break;
-            }
+    // the slot holding key `k`, or the free slot where it would go
+    let find = |table: &[(u64, u32)], k: u64| {
+        let mut i = (k.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
+        while table[i].0 != k && table[i].0 != 0 {
             i = (i + 1) & (cap - 1);
         }
+        i
+    };
+    for w in a.windows(n) {
+        let k = key(w);
+        let i = find(table, k);
+        table[i] = (k, table[i].1 + 1); // a free slot holds count 0
     }
     let mut hits = 0;
     for w in b.windows(n) {
         let k = key(w);
-        let mut i = slot(k);
-        loop {
-            let e = &mut table[i];
-            if e.0 == k {
-                if e.1 > 0 {
-                    e.1 -= 1;
-                    hits += 1;
-                }
-                break;
-            }
-            if e.0 == 0 {
-                break;
-            }
-            i = (i + 1) & (cap - 1);
+        let i = find(table, k);
+        let e = &mut table[i];
+        if e.0 == k && e.1 > 0 {
+            e.1 -= 1;
+            hits += 1;
         }
     }
     hits
 }
 
 /// Clipped n-gram matches of `a` against `b` counted on the n-grams themselves (orders too
-/// high for packed keys).
-fn ngram_hits_hashed(a: &[u32], b: &[u32], n: usize) -> usize {
-    let mut counts: FxHashMap<&[u32], i64> = FxHashMap::default();
+/// high for packed keys; the tests' reference on word strings too).
+fn ngram_hits_hashed<T: std::hash::Hash + Eq>(a: &[T], b: &[T], n: usize) -> usize {
+    let mut counts: FxHashMap<&[T], i64> = FxHashMap::default();
     for w in a.windows(n) {
         *counts.entry(w).or_insert(0) += 1;
     }
@@ -517,23 +504,15 @@ mod tests {
             opts: Options::default(),
         };
         let (out, _) = rouge_counts(&[a.as_str()], &[vec![Some(b.as_str())]], &s);
+        // the reference counts the word strings' n-grams, before any packing into keys
         let x: Vec<&str> = a.split_whitespace().collect();
         let y: Vec<&str> = b.split_whitespace().collect();
         for (k, &n) in s.orders.iter().enumerate() {
-            let mut ca = std::collections::HashMap::new();
-            for w in x.windows(n) {
-                *ca.entry(w).or_insert(0i64) += 1;
-            }
-            let mut hits = 0;
-            for w in y.windows(n) {
-                if let Some(c) = ca.get_mut(w) {
-                    if *c > 0 {
-                        *c -= 1;
-                        hits += 1;
-                    }
-                }
-            }
-            assert_eq!(out[3 * k] as usize, hits, "order {n}");
+            assert_eq!(
+                out[3 * k] as usize,
+                ngram_hits_hashed(&x, &y, n),
+                "order {n}"
+            );
         }
     }
 
@@ -547,9 +526,13 @@ mod tests {
             opts: Options::default(),
         };
         let (out, _) = rouge_counts(&[a.as_str()], &[vec![Some(b.as_str())]], &s);
-        // the slow DP
         let x: Vec<&str> = a.split_whitespace().collect();
         let y: Vec<&str> = b.split_whitespace().collect();
+        assert_eq!(out[0] as usize, lcs_dp(&x, &y));
+    }
+
+    /// The LCS length by the slow dynamic programme over the whole table.
+    fn lcs_dp<T: PartialEq>(x: &[T], y: &[T]) -> usize {
         let mut t = vec![vec![0usize; y.len() + 1]; x.len() + 1];
         for i in 1..=x.len() {
             for j in 1..=y.len() {
@@ -560,24 +543,12 @@ mod tests {
                 };
             }
         }
-        assert_eq!(out[0] as usize, t[x.len()][y.len()]);
+        t[x.len()][y.len()]
     }
 
     #[test]
     fn long_lcs_of_every_length() {
-        let dp = |x: &[u32], y: &[u32]| {
-            let mut t = vec![vec![0usize; y.len() + 1]; x.len() + 1];
-            for i in 1..=x.len() {
-                for j in 1..=y.len() {
-                    t[i][j] = if x[i - 1] == y[j - 1] {
-                        t[i - 1][j - 1] + 1
-                    } else {
-                        t[i - 1][j].max(t[i][j - 1])
-                    };
-                }
-            }
-            t[x.len()][y.len()]
-        };
+        let dp = lcs_dp::<u32>;
         let mut s = Scratch::new(16);
         let mut state = 12345u64;
         let mut next = |v: u64| {
