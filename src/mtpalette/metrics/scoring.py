@@ -36,6 +36,7 @@ class TextPairs:
     _encoders: dict[TextView, Encoder] = field(default_factory=dict, repr=False)
     _pairs: dict[TextView, Pairs] = field(default_factory=dict, repr=False)
     _hyp_rows: dict[TextView, np.ndarray] = field(default_factory=dict, repr=False)
+    _distinct: dict[TextView, tuple | None] = field(default_factory=dict, repr=False)
 
     @classmethod
     def parallel(
@@ -106,12 +107,13 @@ class TextPairs:
         >>> first.tolist(), inverse.tolist()
         ([0, 3, 1], [0, 2, 0, 1])
         """
-        self.encoded(view)
-        key = self._hyp_rows[view] * max(self.n_segments, 1) + np.asarray(self.seg, np.int64)
-        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        if 10 * (len(key) - len(first)) < len(key):
-            return None
-        return first, inverse
+        if view not in self._distinct:  # computed once, for every metric group of the view
+            self.encoded(view)
+            key = self._hyp_rows[view] * max(self.n_segments, 1) + np.asarray(self.seg, np.int64)
+            _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+            few = 10 * (len(key) - len(first)) < len(key)
+            self._distinct[view] = None if few else (first, inverse)
+        return self._distinct[view]
 
 
 def check_lengths(pairs: Pairs, limit: int | None, what: str) -> None:
