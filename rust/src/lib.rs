@@ -6,7 +6,7 @@
 //! built with the `python` feature, as maturin does) is the only module that knows PyO3 and
 //! numpy: it converts arrays and errors, releases the GIL around the work, and registers every
 //! function of `mtpalette._core`. Python reaches the core only through `mtpalette.kernels`.
-//! No `unsafe` code.
+//! `unsafe` only around SSE2 intrinsics (the byte masks of the text tokenizers).
 
 // the kernels follow their papers' index-based recurrences
 #![allow(clippy::needless_range_loop)]
@@ -39,7 +39,9 @@ pub mod skipbigram;
 pub mod stats;
 pub mod subsequence;
 pub mod ter;
+pub mod token_keys;
 pub mod tokenize;
+pub mod tokenize_bytes;
 pub mod vocab;
 
 // the Python binding

@@ -19,6 +19,7 @@ use rayon::prelude::*;
 
 use crate::parallel::texts_per_block;
 use crate::porter;
+use crate::token_keys::Keys;
 
 /// What one character contributes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -230,75 +231,18 @@ const LOWER: [u8; 256] = {
     t
 };
 
-/// The flag of a key that is not the token itself: the token has more than 8 bytes. With
-/// [`MID`] it has at most 16 and is `mid[key & !(LONG | MID)]` of its block; without, it is
-/// the `key & !LONG`-th of its block's long tokens. A short key (and a mid one) is the
-/// token's bytes, little-endian, zero-padded; token bytes are never 0, so two tokens have
-/// equal keys exactly when they are equal.
-pub const LONG: u64 = 1 << 63;
-/// See [`LONG`].
-pub const MID: u64 = 1 << 62;
-
-/// The tokens of a block of texts as keys (`keys`, see [`LONG`]; the bytes of long token
-/// `k` are `long[long_off[k]..long_off[k + 1]]`), unstemmed; text `i` of the block has
-/// `counts[i]` tokens, `letters[i]` alphabetic characters of which `dropped[i]` were dropped.
-#[derive(Debug)]
+/// The tokens of a block of texts as keys (`tokens`, see `token_keys`), unstemmed; text `i`
+/// of the block has `counts[i]` tokens, `letters[i]` alphabetic characters of which
+/// `dropped[i]` were dropped.
+#[derive(Debug, Default)]
 pub struct KeyBlock {
-    pub keys: Vec<u64>,
-    pub mid: Vec<u128>,
-    pub long: Vec<u8>,
-    pub long_off: Vec<u32>,
+    pub tokens: Keys,
     pub counts: Vec<u32>,
     pub letters: Vec<i64>,
     pub dropped: Vec<i64>,
 }
 
-/// The `N` bytes of `src` from `start` on, zeros past its end (one load when they are there).
-#[inline(always)]
-fn bytes_at<const N: usize>(src: &[u8], start: usize) -> [u8; N] {
-    if start + N <= src.len() {
-        src[start..start + N].try_into().expect("N bytes")
-    } else {
-        let mut b = [0u8; N];
-        b[..src.len() - start].copy_from_slice(&src[start..]);
-        b
-    }
-}
-
-impl Default for KeyBlock {
-    fn default() -> Self {
-        KeyBlock {
-            keys: Vec::new(),
-            mid: Vec::new(),
-            long: Vec::new(),
-            long_off: vec![0],
-            counts: Vec::new(),
-            letters: Vec::new(),
-            dropped: Vec::new(),
-        }
-    }
-}
-
 impl KeyBlock {
-    /// The bytes of long token `k`.
-    pub fn long_token(&self, k: usize) -> &[u8] {
-        &self.long[self.long_off[k] as usize..self.long_off[k + 1] as usize]
-    }
-
-    /// The bytes of the token of `key` (for stemming and tests).
-    pub fn token(&self, key: u64) -> Vec<u8> {
-        if key & LONG == 0 {
-            let (b, n) = short_key_bytes(key);
-            b[..n].to_vec()
-        } else if key & MID != 0 {
-            let m = self.mid[(key & !(LONG | MID)) as usize];
-            let n = 16 - (m.leading_zeros() / 8) as usize;
-            m.to_le_bytes()[..n].to_vec()
-        } else {
-            self.long_token((key & !LONG) as usize).to_vec()
-        }
-    }
-
     /// Append the tokens of `text` (rouge-score's tokenizer without stemming and without
     /// sentence markers: the same tokens as [`tokenize_into`] with the default options).
     ///
@@ -310,12 +254,7 @@ impl KeyBlock {
     /// U+212A goes character by character ([`KeyBlock::push_text_chars`]).
     pub fn push_text(&mut self, text: &str) {
         let src = text.as_bytes();
-        let (n_keys, n_mid, n_long, n_long_bytes) = (
-            self.keys.len(),
-            self.mid.len(),
-            self.long_off.len(),
-            self.long.len(),
-        );
+        let (mark, n_keys) = (self.tokens.mark(), self.tokens.keys.len());
         let (mut letters, mut dropped) = (0i64, 0i64);
         let mut open: Option<usize> = None; // the start of a run going on from the last chunk
         let mut buf = [0u8; 64];
@@ -333,10 +272,7 @@ impl KeyBlock {
                 let j = base + lead.trailing_zeros() as usize;
                 let ch = text[j..].chars().next().expect("a char boundary");
                 if ch == '\u{130}' || ch == '\u{212a}' {
-                    self.keys.truncate(n_keys);
-                    self.mid.truncate(n_mid);
-                    self.long_off.truncate(n_long);
-                    self.long.truncate(n_long_bytes);
+                    self.tokens.truncate(mark);
                     self.push_text_chars(text);
                     return;
                 }
@@ -369,42 +305,16 @@ impl KeyBlock {
         if let Some(start) = open {
             self.push_run(src, start, src.len());
         }
-        self.counts.push((self.keys.len() - n_keys) as u32);
+        self.counts.push((self.tokens.keys.len() - n_keys) as u32);
         self.letters.push(letters);
         self.dropped.push(dropped);
     }
 
-    /// The token `src[start..end]`, a run of ASCII letters and digits.
+    /// The token `src[start..end]`, a run of ASCII letters and digits: `| 0x20` lower-cases
+    /// the letters and keeps the digits.
     #[inline(always)]
     fn push_run(&mut self, src: &[u8], start: usize, end: usize) {
-        let len = end - start;
-        if len <= 8 {
-            let word = u64::from_le_bytes(bytes_at(src, start));
-            let mask = if len == 8 {
-                !0u64
-            } else {
-                (1u64 << (8 * len)) - 1
-            };
-            // letters and digits: | 0x20 lower-cases letters and keeps digits
-            self.keys.push((word | 0x2020_2020_2020_2020) & mask);
-        } else if len <= 16 {
-            let word = u128::from_le_bytes(bytes_at(src, start));
-            let mask = if len == 16 {
-                !0u128
-            } else {
-                (1u128 << (8 * len)) - 1
-            };
-            self.keys.push(LONG | MID | self.mid.len() as u64);
-            self.mid.push((word | (u128::MAX / 255 * 0x20)) & mask);
-        } else {
-            self.keys.push(LONG | (self.long_off.len() - 1) as u64);
-            let at = self.long.len();
-            self.long.extend_from_slice(&src[start..end]);
-            for b in &mut self.long[at..] {
-                *b |= 0x20;
-            }
-            self.long_off.push(self.long.len() as u32);
-        }
+        self.tokens.push_run(src, start, end, 0x20);
     }
 
     /// [`KeyBlock::push_text`] character by character: an ASCII byte is looked up in a
@@ -413,7 +323,7 @@ impl KeyBlock {
     /// lower-cased, when it ends.
     pub fn push_text_chars(&mut self, text: &str) {
         let src = text.as_bytes();
-        let before = self.keys.len();
+        let before = self.tokens.keys.len();
         let (mut letters, mut dropped) = (0i64, 0i64);
         let (mut key, mut len, mut tok_start) = (0u64, 0usize, 0usize);
         let mut i = 0;
@@ -466,7 +376,7 @@ impl KeyBlock {
             }
         }
         self.close(text, tok_start, src.len(), &mut key, &mut len);
-        self.counts.push((self.keys.len() - before) as u32);
+        self.counts.push((self.tokens.keys.len() - before) as u32);
         self.letters.push(letters);
         self.dropped.push(dropped);
     }
@@ -478,27 +388,18 @@ impl KeyBlock {
             return;
         }
         if *len <= 8 {
-            self.keys.push(*key);
+            self.tokens.keys.push(*key);
         } else {
             // the lower-cased token, as the fast path would have packed it
-            let at = self.long.len();
-            for ch in text[start..end].chars() {
-                self.long.push(match ch {
+            let token: Vec<u8> = text[start..end]
+                .chars()
+                .map(|ch| match ch {
                     '\u{212a}' => b'k',
                     '\u{130}' => b'i',
                     _ => LOWER[ch as usize],
-                });
-            }
-            if *len <= 16 {
-                let mut b = [0u8; 16];
-                b[..*len].copy_from_slice(&self.long[at..]);
-                self.long.truncate(at);
-                self.keys.push(LONG | MID | self.mid.len() as u64);
-                self.mid.push(u128::from_le_bytes(b));
-            } else {
-                self.keys.push(LONG | (self.long_off.len() - 1) as u64);
-                self.long_off.push(self.long.len() as u32);
-            }
+                })
+                .collect();
+            self.tokens.push_bytes(&token);
         }
         *key = 0;
         *len = 0;
@@ -560,12 +461,6 @@ fn masks64_sse2(chunk: &[u8; 64]) -> (u64, u64, u64) {
         }
     }
     (alnum, alpha, lead)
-}
-
-/// The bytes of short key `key`.
-pub fn short_key_bytes(key: u64) -> ([u8; 8], usize) {
-    let b = key.to_le_bytes();
-    (b, 8 - (key.leading_zeros() / 8) as usize)
 }
 
 #[cfg(test)]
@@ -673,13 +568,13 @@ mod tests {
             assert_eq!((kb.letters[i], kb.dropped[i]), (letters, dropped), "{t}");
             assert_eq!(kb.counts[i] as usize, s.len(), "{t}");
             for &(st, l) in &s {
-                let key = kb.keys[k];
-                let got = kb.token(key);
+                let key = kb.tokens.keys[k];
+                let got = kb.tokens.token(key);
                 assert_eq!(got, &b[st..st + l], "{t}");
                 k += 1;
             }
         }
-        assert_eq!(k, kb.keys.len());
+        assert_eq!(k, kb.tokens.keys.len());
     }
 
     #[test]
@@ -711,9 +606,10 @@ mod tests {
             kb.push_text(t);
             let mut slow = KeyBlock::default();
             slow.push_text_chars(t);
-            assert_eq!(kb.keys, slow.keys, "{t}");
-            assert_eq!(kb.mid, slow.mid, "{t}");
-            assert_eq!(kb.long, slow.long, "{t}");
+            let (fast, slow_keys) = (&kb.tokens, &slow.tokens);
+            assert_eq!(fast.keys, slow_keys.keys, "{t}");
+            assert_eq!(fast.mid, slow_keys.mid, "{t}");
+            assert_eq!(fast.long, slow_keys.long, "{t}");
             assert_eq!(
                 (kb.counts[0], kb.letters[0], kb.dropped[0]),
                 (slow.counts[0], slow.letters[0], slow.dropped[0])

@@ -22,7 +22,8 @@ use crate::parallel::texts_per_block;
 use crate::porter;
 #[cfg(test)]
 use crate::rouge_score_tok::tokenize_into;
-use crate::rouge_score_tok::{KeyBlock, Options, LONG, MID};
+use crate::rouge_score_tok::{KeyBlock, Options};
+use crate::token_keys::Interner;
 
 /// What to count: ROUGE-N for each order, then the LCS when `lcs`.
 #[derive(Clone, Debug)]
@@ -91,40 +92,22 @@ fn text_ids<S: AsRef<str> + Sync>(
             kb
         })
         .collect();
-    let n_tokens: usize = blocks.iter().map(|b| b.keys.len()).sum();
-    let mut short: FxHashMap<u64, u32> = FxHashMap::default();
-    short.reserve(1 << 14);
-    let mut mid: FxHashMap<u128, u32> = FxHashMap::default();
-    let mut long: FxHashMap<&[u8], u32> = FxHashMap::default();
-    // the first key of each id and its block (for stemming)
-    let mut words: Vec<(u64, u32)> = Vec::new();
+    let n_tokens: usize = blocks.iter().map(|b| b.tokens.keys.len()).sum();
+    let mut interner = Interner::with_capacity(1 << 14);
     let mut ids = Vec::with_capacity(n_tokens);
     for (bi, b) in blocks.iter().enumerate() {
-        for &key in &b.keys {
-            let next = words.len() as u32;
-            let id = if key & LONG == 0 {
-                *short.entry(key).or_insert(next)
-            } else if key & MID != 0 {
-                *mid.entry(b.mid[(key & !(LONG | MID)) as usize])
-                    .or_insert(next)
-            } else {
-                *long
-                    .entry(b.long_token((key & !LONG) as usize))
-                    .or_insert(next)
-            };
-            if id == next {
-                words.push((key, bi as u32));
-            }
-            ids.push(id);
+        for &key in &b.tokens.keys {
+            ids.push(interner.id(&b.tokens, bi as u32, key));
         }
     }
+    let words = interner.firsts;
     let mut vocab = words.len();
     if stem {
         let stems: Vec<Vec<u8>> = words
             .par_iter()
             .with_min_len(256)
             .map(|&(key, bi)| {
-                let w = blocks[bi as usize].token(key);
+                let w = blocks[bi as usize].tokens.token(key);
                 if w.len() > 3 {
                     porter::stem(&w)
                 } else {

@@ -11,11 +11,11 @@ use crate::vocab::{hash_end, hash_start, hash_step};
 
 // character classes, one bit each in the flags table (as in bulk.py)
 pub const SPACE: u16 = 1;
-const SPLIT_13A: u16 = 2;
-const PERIOD_COMMA: u16 = 4;
-const DIGIT: u16 = 8;
-const DASH: u16 = 16;
-const REPLACE_13A: u16 = 32;
+pub const SPLIT_13A: u16 = 2;
+pub const PERIOD_COMMA: u16 = 4;
+pub const DIGIT: u16 = 8;
+pub const DASH: u16 = 16;
+pub const REPLACE_13A: u16 = 32;
 const PUNCT: u16 = 64;
 const NUMBER: u16 = 128;
 const SYMBOL: u16 = 256;
@@ -240,31 +240,12 @@ fn emit(
     count
 }
 
-/// Where the one-pass 13a puts each token: `token(start, the token, hash)`.
-pub trait TokenSink<T> {
-    fn token(&mut self, start: usize, token: &[T], h: u64);
-}
-
-/// Token spans and hashes into [`Tokens`], starts offset by `base`.
-struct Spans<'a> {
-    base: i64,
-    out: &'a mut Tokens,
-}
-
-impl<T> TokenSink<T> for Spans<'_> {
-    fn token(&mut self, start: usize, token: &[T], h: u64) {
-        self.out.start.push(self.base + start as i64);
-        self.out.len.push(token.len() as i64);
-        self.out.hash.push(h);
-    }
-}
-
 /// Whether [`emit_13a_plain`] applies to `line`: no character a string replacement may
 /// apply to (`<`, `&`, newline) and no two period/comma characters in a row.
-pub fn is_13a_plain<T: Copy + Into<u32>>(line: &[T], flags: &[u16]) -> bool {
+pub fn is_13a_plain(line: &[u32], flags: &[u16]) -> bool {
     let mut prev = 0u16;
     for &c in line {
-        let f = flags[c.into() as usize];
+        let f = flags[c as usize];
         if f & REPLACE_13A != 0 || f & prev & PERIOD_COMMA != 0 {
             return false;
         }
@@ -273,41 +254,28 @@ pub fn is_13a_plain<T: Copy + Into<u32>>(line: &[T], flags: &[u16]) -> bool {
     true
 }
 
-/// [`is_13a_plain`] of an ASCII line, from its bytes: the same two rare cases (the
-/// characters of 13a's replacements are `<`, `&` and newline; its period/comma class is `.`
-/// and `,`), in folds without early exits, which LLVM vectorises.
-pub fn is_13a_plain_ascii(line: &[u8]) -> bool {
-    let replace = line.iter().fold(false, |acc, &b| {
-        acc | (b == b'<') | (b == b'&') | (b == b'\n')
-    });
-    let pc = |b: u8| (b == b'.') | (b == b',');
-    let run = line
-        .windows(2)
-        .fold(false, |acc, w| acc | (pc(w[0]) & pc(w[1])));
-    !(replace | run)
-}
-
 /// 13a in one pass, for a line without its rare cases ([`is_13a_plain`]). Then the rules
 /// reduce to: a character of the always-split class stands alone; a period or comma stands
 /// alone unless a digit is on both sides of it (the line's padding spaces are not digits); a
-/// dash after a digit stands alone. Gives every token to `sink`; returns how many. Generic
-/// over code points (`u32`) and the bytes of an ASCII line (`u8`), whose hashes agree.
-pub fn emit_13a_plain<T: Copy + Into<u32>, S: TokenSink<T>>(
-    line: &[T],
-    flags: &[u16],
-    sink: &mut S,
-) -> i64 {
+/// dash after a digit stands alone. Pushes the tokens to `out` (starts offset by `base`);
+/// returns how many.
+pub fn emit_13a_plain(line: &[u32], flags: &[u16], base: i64, out: &mut Tokens) -> i64 {
     let mut count = 0i64;
     let mut start = 0usize; // start of the open token, if `open`
     let mut open = false;
     let mut h = hash_start();
     let n = line.len();
-    let class = |i: usize| flags[line[i].into() as usize];
+    let class = |i: usize| flags[line[i] as usize];
     let special = SPACE | SPLIT_13A | PERIOD_COMMA | DASH;
+    let mut push = |start: usize, len: usize, h: u64| {
+        out.start.push(base + start as i64);
+        out.len.push(len as i64);
+        out.hash.push(h);
+    };
     macro_rules! close {
         ($end:expr) => {
             if open {
-                sink.token(start, &line[start..$end], hash_end(h));
+                push(start, $end - start, hash_end(h));
                 count += 1;
                 open = false;
             }
@@ -315,13 +283,13 @@ pub fn emit_13a_plain<T: Copy + Into<u32>, S: TokenSink<T>>(
     }
     macro_rules! alone {
         ($i:expr, $c:expr) => {
-            sink.token($i, &line[$i..$i + 1], hash_end(hash_step(hash_start(), $c)));
+            push($i, 1, hash_end(hash_step(hash_start(), $c)));
             count += 1;
         };
     }
     let mut i = 0;
     while i < n {
-        let c: u32 = line[i].into();
+        let c = line[i];
         let f = class(i);
         // the previous character's class: only a digit before matters
         let after_digit = i > 0 && class(i - 1) & DIGIT != 0;
@@ -360,13 +328,13 @@ pub fn emit_13a_plain<T: Copy + Into<u32>, S: TokenSink<T>>(
             h = hash_step(h, c);
             // the rest of a run of plain characters, in a loop of its own
             while i < n && class(i) & special == 0 {
-                h = hash_step(h, line[i].into());
+                h = hash_step(h, line[i]);
                 i += 1;
             }
         }
     }
     if open {
-        sink.token(start, &line[start..n], hash_end(h));
+        push(start, n - start, hash_end(h));
         count += 1;
     }
     count
@@ -413,7 +381,7 @@ impl LineTokenizer {
         out: &mut Tokens,
     ) -> i64 {
         if mode == MODE_13A && is_13a_plain(line, flags) {
-            return emit_13a_plain(line, flags, &mut Spans { base, out });
+            return emit_13a_plain(line, flags, base, out);
         }
         if mode < MODE_13A {
             return emit(line, flags, mode == MODE_CHAR, None, base, out);
@@ -663,40 +631,13 @@ pub(crate) mod tests {
                 line.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
             }
             let (cp, _) = code_points(&[&line]);
-            if line.is_ascii() {
-                assert_eq!(
-                    is_13a_plain_ascii(line.as_bytes()),
-                    is_13a_plain(&cp, &flags)
-                );
-            }
             if !is_13a_plain(&cp, &flags) {
                 full_lines += 1;
                 continue;
             }
             plain_lines += 1;
             let mut fast = Tokens::default();
-            let count = emit_13a_plain(
-                &cp,
-                &flags,
-                &mut Spans {
-                    base: 0,
-                    out: &mut fast,
-                },
-            );
-            if line.is_ascii() {
-                assert!(is_13a_plain_ascii(line.as_bytes()));
-                // the bytes of an ASCII line: the same tokens and hashes
-                let mut bytes = Tokens::default();
-                let sink = &mut Spans {
-                    base: 0,
-                    out: &mut bytes,
-                };
-                assert_eq!(emit_13a_plain(line.as_bytes(), &flags, sink), count);
-                assert_eq!(
-                    (&bytes.start, &bytes.len, &bytes.hash),
-                    (&fast.start, &fast.len, &fast.hash)
-                );
-            }
+            let count = emit_13a_plain(&cp, &flags, 0, &mut fast);
             let (mut wa, mut wb, mut brk) = (Vec::new(), Vec::new(), Vec::new());
             breaks(&cp, true, &flags, &mut wa, &mut wb, &mut brk);
             let mut full = Tokens::default();

@@ -1,0 +1,245 @@
+//! Tokens as integer keys, and their numbering in order of first occurrence.
+//!
+//! A token of up to 8 bytes is its own u64 key (its bytes, little-endian, zero-padded; an
+//! 8-byte one whose last byte is above 0x7f, which would set the flag bit, is taken as a
+//! longer one), one of 9 to 16 bytes its own u128 (kept beside the keys), a longer one its
+//! bytes. A token with a zero byte is kept by its bytes whatever its length, so zero padding never makes two
+//! tokens one key. Tokenizers fill [`Keys`] per block of texts, in parallel; an [`Interner`]
+//! then numbers the keys of all blocks in one pass, so that numbers are equal exactly when
+//! the tokens are, and follow the order of first occurrence.
+
+use rustc_hash::FxHashMap;
+
+/// The flag of a key that is not the token itself: the token has more than 8 bytes (or a
+/// zero byte). With [`MID`] it has 9 to 16 and is `mid[key & !(LONG | MID)]` of its
+/// [`Keys`]; without, it is their `key & !LONG`-th long token.
+pub const LONG: u64 = 1 << 63;
+/// See [`LONG`].
+pub const MID: u64 = 1 << 62;
+
+/// The tokens of a block of texts, as keys (see [`LONG`]); the bytes of long token `k` are
+/// `long[long_off[k]..long_off[k + 1]]`.
+#[derive(Debug)]
+pub struct Keys {
+    pub keys: Vec<u64>,
+    pub mid: Vec<u128>,
+    pub long: Vec<u8>,
+    pub long_off: Vec<u32>,
+}
+
+impl Default for Keys {
+    fn default() -> Self {
+        Keys {
+            keys: Vec::new(),
+            mid: Vec::new(),
+            long: Vec::new(),
+            long_off: vec![0],
+        }
+    }
+}
+
+/// Where [`Keys`] stood (see [`Keys::mark`]).
+#[derive(Clone, Copy)]
+pub struct Mark([usize; 4]);
+
+/// The `N` bytes of `src` from `start` on, zeros past its end (one load when they are there).
+#[inline(always)]
+pub fn bytes_at<const N: usize>(src: &[u8], start: usize) -> [u8; N] {
+    if start + N <= src.len() {
+        src[start..start + N].try_into().expect("N bytes")
+    } else {
+        let mut b = [0u8; N];
+        b[..src.len() - start].copy_from_slice(&src[start..]);
+        b
+    }
+}
+
+impl Keys {
+    /// Where the keys stand now, to go back to with [`Keys::truncate`].
+    pub fn mark(&self) -> Mark {
+        Mark([
+            self.keys.len(),
+            self.mid.len(),
+            self.long.len(),
+            self.long_off.len(),
+        ])
+    }
+
+    /// Drop every token pushed after `mark`.
+    pub fn truncate(&mut self, mark: Mark) {
+        let [keys, mid, long, long_off] = mark.0;
+        self.keys.truncate(keys);
+        self.mid.truncate(mid);
+        self.long.truncate(long);
+        self.long_off.truncate(long_off);
+    }
+
+    /// The bytes of long token `k`.
+    pub fn long_token(&self, k: usize) -> &[u8] {
+        &self.long[self.long_off[k] as usize..self.long_off[k + 1] as usize]
+    }
+
+    /// The bytes of the token of `key`.
+    pub fn token(&self, key: u64) -> Vec<u8> {
+        self.token_in(key, &mut [0; 16]).to_vec()
+    }
+
+    /// The bytes of the token of `key`, in `buf` when they fit (no allocation).
+    #[inline]
+    pub fn token_in<'s>(&'s self, key: u64, buf: &'s mut [u8; 16]) -> &'s [u8] {
+        if key & LONG == 0 {
+            buf[..8].copy_from_slice(&key.to_le_bytes());
+            &buf[..8 - (key.leading_zeros() / 8) as usize]
+        } else if key & MID != 0 {
+            let m = self.mid[(key & !(LONG | MID)) as usize];
+            *buf = m.to_le_bytes();
+            &buf[..16 - (m.leading_zeros() / 8) as usize]
+        } else {
+            self.long_token((key & !LONG) as usize)
+        }
+    }
+
+    /// The token `src[start..end]`, each byte OR-ed with `or` (0x20 lower-cases ASCII
+    /// letters and keeps digits); neither the bytes nor the OR-ed ones may be 0 (for any
+    /// bytes, [`Keys::push_bytes`]). Tokens of up to 8 bytes take one load.
+    #[inline(always)]
+    pub fn push_run(&mut self, src: &[u8], start: usize, end: usize, or: u8) {
+        let len = end - start;
+        // the flag bit is the top bit of an 8th byte: an 8-byte token whose last byte has
+        // it (UTF-8) is kept as a mid one
+        if len < 8 || (len == 8 && (src[end - 1] | or) < 0x80) {
+            let word = u64::from_le_bytes(bytes_at(src, start));
+            let mask = if len == 8 {
+                !0u64
+            } else {
+                (1u64 << (8 * len)) - 1
+            };
+            self.keys.push((word | u64::from_le_bytes([or; 8])) & mask);
+        } else if len <= 16 {
+            let word = u128::from_le_bytes(bytes_at(src, start));
+            let mask = if len == 16 {
+                !0u128
+            } else {
+                (1u128 << (8 * len)) - 1
+            };
+            self.keys.push(LONG | MID | self.mid.len() as u64);
+            self.mid.push((word | u128::from_le_bytes([or; 16])) & mask);
+        } else {
+            self.keys.push(LONG | (self.long_off.len() - 1) as u64);
+            let at = self.long.len();
+            self.long.extend_from_slice(&src[start..end]);
+            for b in &mut self.long[at..] {
+                *b |= or;
+            }
+            self.long_off.push(self.long.len() as u32);
+        }
+    }
+
+    /// The token `token`, any bytes (with a zero byte, it is kept by its bytes).
+    pub fn push_bytes(&mut self, token: &[u8]) {
+        if token.len() <= 16 && !token.contains(&0) {
+            self.push_run(token, 0, token.len(), 0);
+        } else {
+            self.keys.push(LONG | (self.long_off.len() - 1) as u64);
+            self.long.extend_from_slice(token);
+            self.long_off.push(self.long.len() as u32);
+        }
+    }
+}
+
+/// Numbers the keys of several [`Keys`] in one pass, in order of first occurrence: short keys
+/// in a table of u64, mid ones of u128, long tokens by their bytes.
+#[derive(Default)]
+pub struct Interner<'a> {
+    short: FxHashMap<u64, u32>,
+    mid: FxHashMap<u128, u32>,
+    long: FxHashMap<&'a [u8], u32>,
+    /// the first key of each number, and the index of its [`Keys`]
+    pub firsts: Vec<(u64, u32)>,
+}
+
+impl<'a> Interner<'a> {
+    /// An interner with room for about `n` distinct short tokens.
+    pub fn with_capacity(n: usize) -> Self {
+        let mut me = Interner::default();
+        me.short.reserve(n);
+        me
+    }
+
+    /// The number of `key`, a key of `block`, the `bi`-th [`Keys`] (numbered when new).
+    #[inline]
+    pub fn id(&mut self, block: &'a Keys, bi: u32, key: u64) -> u32 {
+        let next = self.firsts.len() as u32;
+        let id = if key & LONG == 0 {
+            *self.short.entry(key).or_insert(next)
+        } else if key & MID != 0 {
+            *self
+                .mid
+                .entry(block.mid[(key & !(LONG | MID)) as usize])
+                .or_insert(next)
+        } else {
+            *self
+                .long
+                .entry(block.long_token((key & !LONG) as usize))
+                .or_insert(next)
+        };
+        if id == next {
+            self.firsts.push((key, bi));
+        }
+        id
+    }
+
+    /// How many distinct tokens so far.
+    pub fn len(&self) -> usize {
+        self.firsts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.firsts.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_round_trip_and_number_equal_tokens_alike() {
+        let tokens: [&[u8]; 10] = [
+            b"a",
+            b"abcdefgh",
+            b"abcdefghi",
+            b"abcdefghijklmnop",
+            b"abcdefghijklmnopq",
+            b"a\0",
+            b"a",
+            b"\0",
+            "naïve".as_bytes(),
+            "abcdefé".as_bytes(),
+        ];
+        let (mut one, mut two) = (Keys::default(), Keys::default());
+        for t in &tokens {
+            one.push_bytes(t);
+        }
+        let mark = two.mark();
+        two.push_bytes(b"dropped");
+        two.truncate(mark);
+        for t in tokens.iter().rev() {
+            two.push_bytes(t);
+        }
+        for (k, t) in tokens.iter().enumerate() {
+            assert_eq!(one.token(one.keys[k]), *t);
+        }
+        let mut interner = Interner::with_capacity(4);
+        let a: Vec<u32> = one.keys.iter().map(|&k| interner.id(&one, 0, k)).collect();
+        let b: Vec<u32> = two.keys.iter().map(|&k| interner.id(&two, 1, k)).collect();
+        // "a" twice, and "a\0" and "\0" distinct from "a" and from the empty padding
+        assert_eq!(a, [0, 1, 2, 3, 4, 5, 0, 6, 7, 8]);
+        assert_eq!(b, [8, 7, 6, 0, 5, 4, 3, 2, 1, 0]);
+        assert_eq!(interner.len(), 9);
+        // OR-ed bytes: lower-cased ASCII letters
+        let mut low = Keys::default();
+        low.push_run(b"ABCdefGHIJ", 0, 10, 0x20);
+        assert_eq!(low.token(low.keys[0]), b"abcdefghij");
+    }
+}
