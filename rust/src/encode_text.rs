@@ -34,9 +34,13 @@ impl Distinct {
 
     /// Adds the token of UTF-8 bytes `token`.
     fn push(&mut self, token: &[u8]) {
-        let text = std::str::from_utf8(token).expect("tokens end at character boundaries");
         let at = self.cp.len();
-        self.cp.extend(text.chars().map(|c| c as u32));
+        if token.is_ascii() {
+            self.cp.extend(token.iter().map(|&b| u32::from(b)));
+        } else {
+            let text = std::str::from_utf8(token).expect("tokens end at character boundaries");
+            self.cp.extend(text.chars().map(|c| c as u32));
+        }
         let h = self.cp[at..]
             .iter()
             .fold(hash_start(), |h, &c| hash_step(h, c));

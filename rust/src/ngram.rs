@@ -248,6 +248,9 @@ fn pair_clipped(s: &mut Clip, pairs: &Pairs, p: usize, max_n: usize, out: &mut [
         }
         out[n] = matches;
         s.hc[..=ng.n_ids].fill(0);
+        if matches == 0 {
+            break; // an n-gram in common has its prefix in common: no longer ones either
+        }
     }
     s.ng.finish(hyp);
 }

@@ -394,6 +394,18 @@ fn encode_text_lines<'py>(
     Ok((counts, ids, cp, start, len, hash))
 }
 
+/// `ids[t] = vocab_ids[ids[t]]` for every token, in place (see `vocab::to_vocab_ids`).
+#[pyfunction]
+fn to_vocab_ids<'py>(
+    py: Python<'py>,
+    mut ids: PyReadwriteArray1<'py, i32>,
+    vocab_ids: PyReadonlyArray1<'py, i32>,
+) -> PyResult<()> {
+    let ids = slice_mut(&mut ids, "ids")?;
+    let vocab_ids = slice(&vocab_ids, "vocab_ids")?;
+    run(py, "to_vocab_ids", || vocab::to_vocab_ids(ids, vocab_ids))
+}
+
 /// The distinct items of a list by Python's own `hash` and `==` (as dict keys):
 /// `(rows, firsts)`, see `distinct::first_occurrences`.
 #[pyfunction]
@@ -815,6 +827,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(char_ids, m)?)?;
     m.add_function(wrap_pyfunction!(first_occurrences, m)?)?;
     m.add_function(wrap_pyfunction!(encode_text_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(to_vocab_ids, m)?)?;
     m.add_function(wrap_pyfunction!(hash_spans, m)?)?;
     m.add_function(wrap_pyfunction!(vocab_rehash, m)?)?;
     m.add_function(wrap_pyfunction!(vocab_intern, m)?)?;

@@ -107,13 +107,10 @@ impl Keys {
         let len = end - start;
         // the flag bit is the top bit of an 8th byte: an 8-byte token whose last byte has
         // it (UTF-8) is kept as a mid one
-        if len < 8 || (len == 8 && (src[end - 1] | or) < 0x80) {
+        // (without branches on the length, which are as unpredictable as the tokens)
+        if (len < 8) | ((len == 8) & ((src[end - 1] | or) < 0x80)) {
             let word = u64::from_le_bytes(bytes_at(src, start));
-            let mask = if len == 8 {
-                !0u64
-            } else {
-                (1u64 << (8 * len)) - 1
-            };
+            let mask = !0u64 >> (64 - 8 * len); // len >= 1
             self.keys.push((word | u64::from_le_bytes([or; 8])) & mask);
         } else if len <= 16 {
             let word = u128::from_le_bytes(bytes_at(src, start));
@@ -147,12 +144,85 @@ impl Keys {
     }
 }
 
+/// A key of a [`KeyTable`]: 0 is never a key (tokens are not empty).
+trait TableKey: Copy + Eq + Default {
+    fn hash(self) -> u64;
+}
+
+impl TableKey for u64 {
+    #[inline(always)]
+    fn hash(self) -> u64 {
+        self
+    }
+}
+
+impl TableKey for u128 {
+    #[inline(always)]
+    fn hash(self) -> u64 {
+        (self as u64) ^ ((self >> 64) as u64).wrapping_mul(0xFF51_AFD7_ED55_8CCD)
+    }
+}
+
+/// Short (or mid) keys to numbers: open addressing with linear probes, a multiplicative
+/// hash (the top bits of `hash * K`), 0 for a free slot. Written here rather than taken
+/// from hashbrown: for one integer key the probe is a few instructions, where the general
+/// map hashes and matches control bytes first, and this lookup runs once per token of every
+/// text.
+struct KeyTable<K> {
+    slots: Vec<(K, u32)>,
+    shift: u32,
+    len: usize,
+}
+
+impl<K: TableKey> KeyTable<K> {
+    fn with_capacity(n: usize) -> Self {
+        let size = (2 * n).next_power_of_two().max(256);
+        KeyTable {
+            slots: vec![(K::default(), 0); size],
+            shift: 64 - size.trailing_zeros(),
+            len: 0,
+        }
+    }
+
+    /// The number of `key`, or `next` (then stored) when it has none.
+    #[inline(always)]
+    fn get_or_insert(&mut self, key: K, next: u32) -> u32 {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut s = (key.hash().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        loop {
+            let (k, id) = self.slots[s];
+            if k == key {
+                return id;
+            }
+            if k == K::default() {
+                self.slots[s] = (key, next);
+                self.len += 1;
+                return next;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        *self = KeyTable::with_capacity(old.len());
+        for (key, id) in old {
+            if key != K::default() {
+                self.get_or_insert(key, id);
+            }
+        }
+    }
+}
+
 /// Numbers the keys of several [`Keys`] in one pass, in order of first occurrence: short keys
-/// in a table of u64, mid ones of u128, long tokens by their bytes.
-#[derive(Default)]
+/// in a table of u64 and mid ones of u128 ([`KeyTable`]), long tokens by their bytes.
 pub struct Interner<'a> {
-    short: FxHashMap<u64, u32>,
-    mid: FxHashMap<u128, u32>,
+    short: KeyTable<u64>,
+    mid: KeyTable<u128>,
     long: FxHashMap<&'a [u8], u32>,
     /// the first key of each number, and the index of its [`Keys`]
     pub firsts: Vec<(u64, u32)>,
@@ -161,32 +231,41 @@ pub struct Interner<'a> {
 impl<'a> Interner<'a> {
     /// An interner with room for about `n` distinct short tokens.
     pub fn with_capacity(n: usize) -> Self {
-        let mut me = Interner::default();
-        me.short.reserve(n);
-        me
+        Interner {
+            short: KeyTable::with_capacity(n),
+            mid: KeyTable::with_capacity(n / 8),
+            long: FxHashMap::default(),
+            firsts: Vec::new(),
+        }
     }
 
     /// The number of `key`, a key of `block`, the `bi`-th [`Keys`] (numbered when new).
-    #[inline]
+    #[inline(always)]
     pub fn id(&mut self, block: &'a Keys, bi: u32, key: u64) -> u32 {
         let next = self.firsts.len() as u32;
         let id = if key & LONG == 0 {
-            *self.short.entry(key).or_insert(next)
-        } else if key & MID != 0 {
-            *self
-                .mid
-                .entry(block.mid[(key & !(LONG | MID)) as usize])
-                .or_insert(next)
+            self.short.get_or_insert(key, next)
         } else {
-            *self
-                .long
-                .entry(block.long_token((key & !LONG) as usize))
-                .or_insert(next)
+            self.longer_id(block, key, next)
         };
         if id == next {
             self.firsts.push((key, bi));
         }
         id
+    }
+
+    /// [`Interner::id`] of a mid or long key (out of line: the short keys are most tokens).
+    #[inline(never)]
+    fn longer_id(&mut self, block: &'a Keys, key: u64, next: u32) -> u32 {
+        if key & MID != 0 {
+            let mid = block.mid[(key & !(LONG | MID)) as usize];
+            self.mid.get_or_insert(mid, next)
+        } else {
+            *self
+                .long
+                .entry(block.long_token((key & !LONG) as usize))
+                .or_insert(next)
+        }
     }
 
     /// How many distinct tokens so far.
@@ -237,6 +316,17 @@ mod tests {
         assert_eq!(a, [0, 1, 2, 3, 4, 5, 0, 6, 7, 8]);
         assert_eq!(b, [8, 7, 6, 0, 5, 4, 3, 2, 1, 0]);
         assert_eq!(interner.len(), 9);
+        // many short tokens: the table grows and keeps every number
+        let mut many = Keys::default();
+        for i in 0..5000u32 {
+            many.push_bytes(format!("t{i}").as_bytes());
+        }
+        let mut interner = Interner::with_capacity(1);
+        for round in 0..2 {
+            for (i, &k) in many.keys.iter().enumerate() {
+                assert_eq!(interner.id(&many, 0, k), i as u32, "{round}");
+            }
+        }
         // OR-ed bytes: lower-cased ASCII letters
         let mut low = Keys::default();
         low.push_run(b"ABCdefGHIJ", 0, 10, 0x20);

@@ -152,10 +152,13 @@ impl ByteTokenizer {
                 let j = starts.trailing_zeros() as usize;
                 starts &= starts - 1;
                 let s = 64 * w + j;
+                let ones = (!(word >> j)).trailing_zeros() as usize;
                 let e = if alone >> j & 1 != 0 {
                     s + 1
+                } else if j + ones < 64 {
+                    s + ones
                 } else {
-                    self.run_end(w, j)
+                    self.run_end(w, j) // on into the next 64 bytes
                 };
                 keys.push_run(src, s, e, 0);
                 count += 1;
@@ -165,6 +168,7 @@ impl ByteTokenizer {
     }
 
     /// The end of the run of word bytes that starts at bit `j` of word `w`.
+    #[cold]
     fn run_end(&self, mut w: usize, j: usize) -> usize {
         let ones = (!(self.runs[w].0 >> j)).trailing_zeros() as usize;
         if j + ones < 64 {

@@ -56,6 +56,19 @@ pub fn hash_spans(cp: &[u32], start: &[i64], length: &[i64]) -> Checked<Vec<u64>
         .collect())
 }
 
+/// `ids[t] = vocab_ids[ids[t]]` for every token, in place: the numbers of a call's
+/// distinct tokens (`encode_text`) turned into their vocabulary ids, with no new array.
+pub fn to_vocab_ids(ids: &mut [i32], vocab_ids: &[i32]) -> Checked<()> {
+    let n = vocab_ids.len();
+    ensure(ids.iter().all(|&x| x >= 0 && (x as usize) < n), || {
+        format!("to_vocab_ids: a token number outside 0..{n}")
+    })?;
+    for x in ids {
+        *x = vocab_ids[*x as usize];
+    }
+    Ok(())
+}
+
 /// A table of `size` slots (a power of two) holding the ids `0..n_vocab`.
 pub fn rehash(size: usize, v_hash: &[u64], n_vocab: usize) -> Checked<Vec<i32>> {
     ensure(
@@ -240,5 +253,14 @@ mod tests {
         let (t, n_vocab, n_cp) = intern(&spans, 3, &mut ids, v.arrays(&mut table), 2, 3).unwrap();
         assert_eq!((t, n_vocab, n_cp), (4, 3, 4));
         assert_eq!(ids, [0, 1, 0, 2]);
+    }
+
+    #[test]
+    fn to_vocab_ids_maps_in_place_and_refuses_bad_numbers() {
+        let mut ids = vec![1, 0, 1, 2];
+        to_vocab_ids(&mut ids, &[7, 5, 9]).unwrap();
+        assert_eq!(ids, vec![5, 7, 5, 9]);
+        assert!(to_vocab_ids(&mut [3], &[7, 5, 9]).is_err());
+        assert!(to_vocab_ids(&mut [-1], &[7]).is_err());
     }
 }

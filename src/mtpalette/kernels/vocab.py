@@ -38,6 +38,21 @@ def hash_spans(cp, start, length) -> np.ndarray:
     return _core.hash_spans(*_spans(cp, start, length))
 
 
+def to_vocab_ids(ids: np.ndarray, vocab_ids: np.ndarray) -> np.ndarray:
+    """``vocab_ids[ids]``, written into ``ids`` itself (int32, as :func:`encode_text` returns
+    it): no index or output array is made. Returns ``ids``.
+
+    Examples
+    --------
+    >>> to_vocab_ids(np.array([1, 0, 1], dtype=np.int32), np.array([7, 5], np.int32)).tolist()
+    [5, 7, 5]
+    """
+    if ids.dtype != np.int32 or not ids.flags.c_contiguous or not ids.flags.writeable:
+        ids = np.array(ids, dtype=np.int32)
+    _core.to_vocab_ids(ids, np.ascontiguousarray(vocab_ids, dtype=np.int32))
+    return ids
+
+
 def vocab_rehash(size: int, v_hash: np.ndarray, n_vocab: int) -> np.ndarray:
     """A table of ``size`` slots (a power of two, more than ``n_vocab``) holding the ids
     ``0..n_vocab`` at the first free slot from ``hash & (size - 1)`` on (-1: free).

@@ -36,6 +36,7 @@ from functools import lru_cache
 import numpy as np
 
 from mtpalette.kernels.tokenize import char_ids, encode_text, tokenize_lines
+from mtpalette.kernels.vocab import to_vocab_ids
 from mtpalette.text.vocab import Vocabulary
 
 # character classes, one bit each in the table of :func:`char_flags`
@@ -142,7 +143,7 @@ def encode_lines(
         else:
             # only the distinct tokens meet the vocabulary: the ids of interning every token
             ids = vocab.intern_spans(cp, start, length, hashes, distinct=True)
-            return ids[local], counts
+            return to_vocab_ids(local, ids), counts
     # Python's own rstrip(), line by line, as sacrebleu
     stripped = list(map(str.rstrip, cased))
     lengths = np.fromiter(map(len, stripped), dtype=np.int64, count=len(stripped))
@@ -181,4 +182,4 @@ def _encode_chars(
     global_ids = vocab.intern_spans(
         distinct, np.arange(n, dtype=np.int64), ones, None, distinct=True
     )
-    return global_ids[local], counts
+    return to_vocab_ids(local, global_ids), counts
