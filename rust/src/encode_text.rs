@@ -61,6 +61,9 @@ fn encode_block(lines: &[&str], mode: u8, flags: &[u16]) -> Block {
         counts: Vec::with_capacity(lines.len()),
         keys: Keys::default(),
     };
+    // room for about one token per 4 bytes (English: about 5), not grown step by step
+    let n_bytes: usize = lines.iter().map(|l| l.len()).sum();
+    block.keys.keys.reserve(n_bytes / 4);
     let mut bytes = ByteTokenizer::new(mode, flags);
     let mut lt = LineTokenizer::new();
     let (mut buf, mut toks, mut utf8) = (Vec::<u32>::new(), Tokens::default(), Vec::new());

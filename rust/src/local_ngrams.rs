@@ -28,6 +28,12 @@ pub struct LocalNgrams {
     pub rid: Vec<u32>,
     /// where each reference starts in `rl`/`rid`, and its length
     pub refs: Vec<(usize, usize)>,
+    /// the positions of the references whose n-gram of the current order the candidate has
+    /// (`rid` not 0), in order; the other positions stay 0 (or lie past their reference's
+    /// last n-gram) and are not visited again
+    pub live: Vec<u32>,
+    /// the end of the reference of each position
+    ref_end: Vec<u32>,
     keys: Vec<i64>,
     vals: Vec<u32>,
     used: Vec<usize>,
@@ -55,6 +61,8 @@ impl LocalNgrams {
             rl: vec![0; max_r + 1],
             rid: vec![0; max_r + 1],
             refs: Vec::new(),
+            live: Vec::with_capacity(max_r + 1),
+            ref_end: vec![0; max_r + 1],
             keys: vec![-1; size],
             vals: vec![0; n_vals],
             used: vec![0; w],
@@ -85,14 +93,20 @@ impl LocalNgrams {
         self.n_ids = self.a;
         self.direct = (self.h + 1) * (self.a + 1) <= self.vals.len();
         self.refs.clear();
+        self.live.clear();
         let vocab = self.loc.len();
         let mut b = 0;
         for r in refs {
+            let end = (b + r.len()) as u32;
             for (j, &t) in r.iter().enumerate() {
                 let t = t as usize;
                 let l = if t < vocab { self.loc[t] } else { 0 };
                 self.rl[b + j] = l;
                 self.rid[b + j] = l;
+                self.ref_end[b + j] = end;
+                if l != 0 {
+                    self.live.push((b + j) as u32);
+                }
             }
             self.refs.push((b, r.len()));
             b += r.len();
@@ -162,12 +176,20 @@ impl LocalNgrams {
             self.hid[i] = id;
         }
         self.n_ids = n_ids as usize;
-        for q in 0..self.refs.len() {
-            let (b, len) = self.refs[q];
-            for j in b..b + len.saturating_sub(n) {
-                self.rid[j] = vals[self.rid[j] as usize * base + self.rl[j + n] as usize];
+        // only the live positions: a position whose shorter n-gram the candidate lacks
+        // stays 0; one whose n-gram would run past its reference is dropped
+        let mut kept = 0;
+        for q in 0..self.live.len() {
+            let j = self.live[q] as usize;
+            if j + n >= self.ref_end[j] as usize {
+                continue;
             }
+            let g = vals[self.rid[j] as usize * base + self.rl[j + n] as usize];
+            self.rid[j] = g;
+            self.live[kept] = j as u32;
+            kept += (g != 0) as usize;
         }
+        self.live.truncate(kept);
     }
 
     fn advance_hashed(&mut self, n: usize) {
@@ -176,21 +198,23 @@ impl LocalNgrams {
             let key = self.hid[i] as usize * base + self.tl[i + n] as usize;
             self.hid[i] = self.lookup(key, true);
         }
-        for q in 0..self.refs.len() {
-            let (b, len) = self.refs[q];
-            for j in b..b + len.saturating_sub(n) {
-                let g = self.rid[j];
-                if g == 0 {
-                    continue;
-                }
-                let last = self.rl[j + n];
-                self.rid[j] = if last == 0 {
-                    0
-                } else {
-                    self.lookup(g as usize * base + last as usize, false)
-                };
+        let mut kept = 0;
+        for q in 0..self.live.len() {
+            let j = self.live[q] as usize;
+            if j + n >= self.ref_end[j] as usize {
+                continue;
             }
+            let last = self.rl[j + n];
+            let g = if last == 0 {
+                0
+            } else {
+                self.lookup(self.rid[j] as usize * base + last as usize, false)
+            };
+            self.rid[j] = g;
+            self.live[kept] = j as u32;
+            kept += (g != 0) as usize;
         }
+        self.live.truncate(kept);
     }
 
     /// The number of n-grams of the current order in a sentence of `len` tokens.
@@ -225,9 +249,11 @@ mod tests {
             s.advance(); // bigrams 56 65 56 / 65 56 67
             assert_eq!(&s.hid[..3], &[1, 2, 1]);
             assert_eq!(&s.rid[..3], &[2, 1, 0]);
+            assert_eq!(s.live, [0, 1]);
             s.advance(); // trigrams 565 656 / 656 567
             assert_eq!(&s.hid[..2], &[1, 2]);
             assert_eq!(&s.rid[..2], &[2, 0]);
+            assert_eq!(s.live, [0]);
             assert_eq!((s.count(4), s.n_ids), (2, 2));
             s.finish(&hyp);
             assert!(s.loc.iter().all(|&x| x == 0) && s.vals.iter().all(|&x| x == 0));

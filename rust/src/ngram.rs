@@ -218,9 +218,9 @@ fn pair_clipped(s: &mut Clip, pairs: &Pairs, p: usize, max_n: usize, out: &mut [
         let mut matches = 0i64;
         if ng.refs.len() == 1 {
             // one reference: each of its n-grams takes one of the candidate's copies left
-            let (b, len) = ng.refs[0];
-            for &g in &ng.rid[b..b + ng.count(len)] {
-                let c = &mut s.hc[g as usize];
+            // (only the live positions: the others have no n-gram of the candidate)
+            for &j in &ng.live {
+                let c = &mut s.hc[ng.rid[j as usize] as usize];
                 let m = (*c > 0) as u32;
                 *c -= m;
                 matches += m as i64;

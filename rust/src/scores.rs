@@ -140,7 +140,8 @@ pub fn gather(ids: &[i32], offsets: &[i64], rows: &[i64]) -> Checked<(Vec<i32>, 
     check_rows(rows, offsets.len() - 1, "rows")?;
     let mut out_off = Vec::with_capacity(rows.len() + 1);
     out_off.push(0i64);
-    let mut out = Vec::new();
+    let span = |r: i64| (offsets[r as usize + 1] - offsets[r as usize]) as usize;
+    let mut out = Vec::with_capacity(rows.iter().map(|&r| span(r)).sum());
     for &r in rows {
         let r = r as usize;
         out.extend_from_slice(&ids[offsets[r] as usize..offsets[r + 1] as usize]);

@@ -169,7 +169,9 @@ impl TableKey for u128 {
 /// map hashes and matches control bytes first, and this lookup runs once per token of every
 /// text.
 struct KeyTable<K> {
-    slots: Vec<(K, u32)>,
+    /// the key in each slot (0: free), and its number
+    keys: Vec<K>,
+    ids: Vec<u32>,
     shift: u32,
     len: usize,
 }
@@ -178,7 +180,9 @@ impl<K: TableKey> KeyTable<K> {
     fn with_capacity(n: usize) -> Self {
         let size = (2 * n).next_power_of_two().max(256);
         KeyTable {
-            slots: vec![(K::default(), 0); size],
+            // zeroed allocations (calloc): no loop writing empty slots
+            keys: vec![K::default(); size],
+            ids: vec![0; size],
             shift: 64 - size.trailing_zeros(),
             len: 0,
         }
@@ -187,18 +191,19 @@ impl<K: TableKey> KeyTable<K> {
     /// The number of `key`, or `next` (then stored) when it has none.
     #[inline(always)]
     fn get_or_insert(&mut self, key: K, next: u32) -> u32 {
-        if 2 * (self.len + 1) > self.slots.len() {
+        if 2 * (self.len + 1) > self.keys.len() {
             self.grow();
         }
-        let mask = self.slots.len() - 1;
+        let mask = self.keys.len() - 1;
         let mut s = (key.hash().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
         loop {
-            let (k, id) = self.slots[s];
+            let k = self.keys[s];
             if k == key {
-                return id;
+                return self.ids[s];
             }
             if k == K::default() {
-                self.slots[s] = (key, next);
+                self.keys[s] = key;
+                self.ids[s] = next;
                 self.len += 1;
                 return next;
             }
@@ -208,9 +213,12 @@ impl<K: TableKey> KeyTable<K> {
 
     #[cold]
     fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        *self = KeyTable::with_capacity(old.len());
-        for (key, id) in old {
+        let (keys, ids) = (
+            std::mem::take(&mut self.keys),
+            std::mem::take(&mut self.ids),
+        );
+        *self = KeyTable::with_capacity(keys.len());
+        for (key, id) in keys.into_iter().zip(ids) {
             if key != K::default() {
                 self.get_or_insert(key, id);
             }
@@ -233,7 +241,7 @@ impl<'a> Interner<'a> {
     pub fn with_capacity(n: usize) -> Self {
         Interner {
             short: KeyTable::with_capacity(n),
-            mid: KeyTable::with_capacity(n / 8),
+            mid: KeyTable::with_capacity(n / 4),
             long: FxHashMap::default(),
             firsts: Vec::new(),
         }

@@ -131,7 +131,7 @@ def encode_lines(
         return None
     flags = char_flags(tokenizer == "intl")
     # Python's own lower(), line by line, as sacrebleu
-    cased = list(map(str.lower, lines)) if lowercase else list(lines)
+    cased = list(map(str.lower, lines)) if lowercase else lines
     if tokenizer != "char":
         # the kernel right-strips as rstrip()
         try:

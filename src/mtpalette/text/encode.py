@@ -123,7 +123,10 @@ class Encoder:
         else:
             new, rows = distinct, np.arange(len(distinct))
         if new:
-            self._add(["" if line is None else line for line in new])
+            texts = new
+            if type(None) in set(map(type, new)):  # compiled loops, no comparisons
+                texts = ["" if line is None else line for line in new]
+            self._add(texts)
             self._unindexed += new
         return rows[local]
 
