@@ -303,6 +303,8 @@ def check_distinct_references(streams: Sequence[Sequence[str | None]], names: Se
     ...
     mtpalette.errors.UserInputError: references r1.txt and r2.txt hold the same text; ...
     """
+    if len(streams) < 2:
+        return  # nothing to compare (and no tuple of a whole stream to hash)
     seen: dict[tuple, str] = {}
     for stream, name in zip(streams, names, strict=True):
         key = tuple(stream)
