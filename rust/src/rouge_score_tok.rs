@@ -466,6 +466,7 @@ fn masks64_sse2(chunk: &[u8; 64]) -> (u64, u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::token_keys::tests::scrambled_bytes;
 
     fn toks(text: &str, stem: bool, sents: bool) -> Vec<String> {
         tokenize(text, Options { stem, sents })
@@ -579,11 +580,8 @@ mod tests {
 
     #[test]
     fn masks_agree() {
-        let mut chunk = [0u8; 64];
         for seed in 0..64u32 {
-            for (j, c) in chunk.iter_mut().enumerate() {
-                *c = ((j as u32 * 37 + seed * 101) ^ (seed << 3)) as u8;
-            }
+            let chunk = scrambled_bytes(seed);
             assert_eq!(masks64(&chunk), masks64_scalar(&chunk));
         }
         let all: Vec<u8> = (0..=255).collect();

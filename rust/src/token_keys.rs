@@ -287,8 +287,13 @@ impl<'a> Interner<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// 64 bytes that look random, for the tests of the byte-mask kernels.
+    pub(crate) fn scrambled_bytes(seed: u32) -> [u8; 64] {
+        std::array::from_fn(|j| ((j as u32 * 37 + seed * 101) ^ (seed << 3)) as u8)
+    }
 
     #[test]
     fn keys_round_trip_and_number_equal_tokens_alike() {

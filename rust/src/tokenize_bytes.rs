@@ -232,6 +232,7 @@ fn class_masks_sse2(codes: &[u8; 64]) -> [u64; N_CLASSES] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::token_keys::tests::scrambled_bytes;
     use crate::tokenize::tests::{ascii_flags, run_with};
     use crate::tokenize::MODE_INTL;
 
@@ -258,11 +259,8 @@ mod tests {
 
     #[test]
     fn masks_agree() {
-        let mut codes = [0u8; 64];
         for seed in 0..64u32 {
-            for (j, c) in codes.iter_mut().enumerate() {
-                *c = ((j as u32 * 37 + seed * 101) ^ (seed << 3)) as u8 % N_CLASSES as u8;
-            }
+            let codes = scrambled_bytes(seed).map(|b| b % N_CLASSES as u8);
             assert_eq!(class_masks(&codes), class_masks_scalar(&codes));
         }
     }
