@@ -3,16 +3,17 @@
 //! A token of up to 8 bytes is its own u64 key (its bytes, little-endian, zero-padded; an
 //! 8-byte one whose last byte is above 0x7f, which would set the flag bit, is taken as a
 //! longer one), one of 9 to 16 bytes its own u128 (kept beside the keys), a longer one its
-//! bytes. A token with a zero byte is kept by its bytes whatever its length, so zero padding never makes two
-//! tokens one key. Tokenizers fill [`Keys`] per block of texts, in parallel; an [`Interner`]
-//! then numbers the keys of all blocks in one pass, so that numbers are equal exactly when
-//! the tokens are, and follow the order of first occurrence.
+//! bytes. A token with a zero byte is kept by its bytes whatever its length, so zero padding
+//! never makes two tokens one key. Tokenizers fill [`Keys`] per block of texts, in
+//! parallel; an [`Interner`] then numbers the keys of all blocks in one pass, so that
+//! numbers are equal exactly when the tokens are, and follow the order of first occurrence.
 
 use rustc_hash::FxHashMap;
 
-/// The flag of a key that is not the token itself: the token has more than 8 bytes (or a
-/// zero byte). With [`MID`] it has 9 to 16 and is `mid[key & !(LONG | MID)]` of its
-/// [`Keys`]; without, it is their `key & !LONG`-th long token.
+/// The flag of a key that is not the token itself: the token has more than 8 bytes, or 8
+/// with the last above 0x7f, or a zero byte. With [`MID`] it has 8 to 16 bytes and no zero
+/// and is `mid[key & !(LONG | MID)]` of its [`Keys`]; without, it is their
+/// `key & !LONG`-th long token.
 pub const LONG: u64 = 1 << 63;
 /// See [`LONG`].
 pub const MID: u64 = 1 << 62;
@@ -106,8 +107,8 @@ impl Keys {
     pub fn push_run(&mut self, src: &[u8], start: usize, end: usize, or: u8) {
         let len = end - start;
         // the flag bit is the top bit of an 8th byte: an 8-byte token whose last byte has
-        // it (UTF-8) is kept as a mid one
-        // (without branches on the length, which are as unpredictable as the tokens)
+        // it (UTF-8) is kept as a mid one. No branches on the length in this test and the
+        // mask: lengths are as unpredictable as the tokens.
         if (len < 8) | ((len == 8) & ((src[end - 1] | or) < 0x80)) {
             let word = u64::from_le_bytes(bytes_at(src, start));
             let mask = !0u64 >> (64 - 8 * len); // len >= 1
