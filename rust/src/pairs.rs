@@ -24,12 +24,22 @@ pub fn check_ids(ids: &[i32], name: &str) -> Checked<()> {
 
 /// Checks that every row number is in `0..n_rows`.
 pub fn check_rows(rows: &[i64], n_rows: usize, name: &str) -> Checked<()> {
-    let outside = rows
+    check_below(rows, n_rows, name, "row number")
+}
+
+/// Checks that every value (a `what`: row, segment or token number) is in `0..n`, in a fold
+/// without an early exit, which LLVM vectorises (these checks run on every call); a negative
+/// value, cast to u64, is above any `n`.
+pub fn check_below<T: Copy + Into<i64>>(
+    values: &[T],
+    n: usize,
+    name: &str,
+    what: &str,
+) -> Checked<()> {
+    let outside = values
         .iter()
-        .fold(false, |acc, &r| acc | ((r as u64) >= n_rows as u64));
-    ensure(!outside, || {
-        format!("{name}: row number out of range (0..{n_rows})")
-    })
+        .fold(false, |acc, &v| acc | ((v.into() as u64) >= n as u64));
+    ensure(!outside, || format!("{name}: {what} out of range (0..{n})"))
 }
 
 /// One more than the largest id (0 for none).
@@ -75,13 +85,7 @@ impl<'a> Pairs<'a> {
         ensure(self.ref_off.len() == n_refs * n_seg + 1, || {
             "refs: expected R * S rows for a (R, S) mask".into()
         })?;
-        ensure(
-            !self
-                .seg
-                .iter()
-                .fold(false, |acc, &s| acc | ((s as u64) >= n_seg as u64)),
-            || "seg: segment number out of range".into(),
-        )?;
+        check_below(self.seg, n_seg, "seg", "segment number")?;
         Ok(self)
     }
 
@@ -237,6 +241,9 @@ mod tests {
         assert!(check_offsets(&[0, 0, 3], 3, "x").is_ok());
         assert!(check_ids(&[0, -1], "x").is_err());
         assert!(check_rows(&[0, 2], 2, "x").is_err());
+        assert!(check_rows(&[-1], 2, "x").is_err());
+        assert!(check_below(&[0i32, 1], 2, "x", "token number").is_ok());
+        assert!(check_below(&[-1i32], 2, "x", "token number").is_err());
         assert_eq!(vocab_bound(&[3, 0]), 4);
         assert_eq!(vocab_bound(&[]), 0);
         let mask = [true];

@@ -3,6 +3,7 @@
 //! share an id only when their code points are equal.
 
 use crate::error::{ensure, Checked};
+use crate::pairs::check_below;
 
 const FNV_OFFSET: u64 = 0xCBF2_9CE4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01B3;
@@ -59,10 +60,7 @@ pub fn hash_spans(cp: &[u32], start: &[i64], length: &[i64]) -> Checked<Vec<u64>
 /// `ids[t] = vocab_ids[ids[t]]` for every token, in place: the numbers of a call's
 /// distinct tokens (`encode_text`) turned into their vocabulary ids, with no new array.
 pub fn to_vocab_ids(ids: &mut [i32], vocab_ids: &[i32]) -> Checked<()> {
-    let n = vocab_ids.len();
-    ensure(ids.iter().all(|&x| x >= 0 && (x as usize) < n), || {
-        format!("to_vocab_ids: a token number outside 0..{n}")
-    })?;
+    check_below(ids, vocab_ids.len(), "to_vocab_ids: ids", "token number")?;
     for x in ids {
         *x = vocab_ids[*x as usize];
     }
