@@ -176,20 +176,7 @@ impl LocalNgrams {
             self.hid[i] = id;
         }
         self.n_ids = n_ids as usize;
-        // only the live positions: a position whose shorter n-gram the candidate lacks
-        // stays 0; one whose n-gram would run past its reference is dropped
-        let mut kept = 0;
-        for q in 0..self.live.len() {
-            let j = self.live[q] as usize;
-            if j + n >= self.ref_end[j] as usize {
-                continue;
-            }
-            let g = vals[self.rid[j] as usize * base + self.rl[j + n] as usize];
-            self.rid[j] = g;
-            self.live[kept] = j as u32;
-            kept += (g != 0) as usize;
-        }
-        self.live.truncate(kept);
+        self.advance_refs(n, |s, key| s.vals[key]);
     }
 
     fn advance_hashed(&mut self, n: usize) {
@@ -198,18 +185,29 @@ impl LocalNgrams {
             let key = self.hid[i] as usize * base + self.tl[i + n] as usize;
             self.hid[i] = self.lookup(key, true);
         }
+        // a key with last local id 0 (below `base`) is never a candidate n-gram
+        self.advance_refs(n, |s, key| {
+            if key % base == 0 {
+                0
+            } else {
+                s.lookup(key, false)
+            }
+        });
+    }
+
+    /// The references' n-gram ids of the new order, `id(self, key)` giving the candidate id
+    /// of a key (0: none). Only the live positions: a position whose shorter n-gram the
+    /// candidate lacks stays 0; one whose n-gram would run past its reference is dropped.
+    #[inline(always)]
+    fn advance_refs(&mut self, n: usize, id: impl Fn(&mut Self, usize) -> u32) {
+        let base = self.a + 1;
         let mut kept = 0;
         for q in 0..self.live.len() {
             let j = self.live[q] as usize;
             if j + n >= self.ref_end[j] as usize {
                 continue;
             }
-            let last = self.rl[j + n];
-            let g = if last == 0 {
-                0
-            } else {
-                self.lookup(self.rid[j] as usize * base + last as usize, false)
-            };
+            let g = id(self, self.rid[j] as usize * base + self.rl[j + n] as usize);
             self.rid[j] = g;
             self.live[kept] = j as u32;
             kept += (g != 0) as usize;
