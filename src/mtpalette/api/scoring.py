@@ -305,7 +305,7 @@ def _scores(parsed: Mapping, stats: Mapping, n_segments: int, n_refs: int) -> Sc
     ]
     return Scores(
         corpus=corpus,
-        sentence=_by_name(parsed, {m: m.sentence_scores(stats[m]) for m in parsed.values()}),
+        sentence=_sentence_by_name(parsed, stats),
         stats=_by_name(parsed, stats),
         n_segments=n_segments,
         n_refs=n_refs,
@@ -316,6 +316,11 @@ def _by_name(parsed: Mapping, values: Mapping) -> ByName:
     """``values`` (by metric) under each metric's name as given, also found by its spec."""
     specs = {m.spec: name for name, m in parsed.items()}
     return ByName({name: values[m] for name, m in parsed.items()}, specs)
+
+
+def _sentence_by_name(parsed: Mapping, stats: Mapping) -> ByName:
+    """Each metric's sentence scores from its statistics, by :func:`_by_name`."""
+    return _by_name(parsed, {m: m.sentence_scores(stats[m]) for m in parsed.values()})
 
 
 def score_systems(
@@ -419,4 +424,4 @@ def sentence_scores(
     """
     text = dict(tokenize=tokenize, lowercase=lowercase, max_tokens=None)
     parsed, stats = _stats(text_pairs(hyps, refs), metrics, None, None, **text)
-    return _by_name(parsed, {m: m.sentence_scores(stats[m]) for m in parsed.values()})
+    return _sentence_by_name(parsed, stats)
