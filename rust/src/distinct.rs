@@ -1,6 +1,9 @@
 //! The distinct items of a list, numbered in order of first occurrence, from their hashes
 //! and an equality test (the binding passes Python's own `hash` and `==` of each line, so
-//! two lines share a number exactly when a Python dict would give them one key).
+//! two lines share a number exactly when a Python dict would give them one key), and the
+//! distinct strings of a batch by identity ([`SameStrings`]).
+
+use rustc_hash::FxHashMap;
 
 /// `(rows, firsts)`: `rows[i]` numbers item `i` among the distinct items (0, 1, ... in order
 /// of first occurrence), `firsts[r]` is the first item numbered `r`. `same(a, b)` says
@@ -37,6 +40,31 @@ pub fn first_occurrences<E>(
     Ok((rows, firsts))
 }
 
+/// The distinct strings of a batch by identity: one string (the same address and length, as
+/// Python passes one string object used several times, e.g. a reference shared by the
+/// outputs of several systems) is one text, numbered in order of first occurrence. Equal
+/// strings at different addresses stay apart: it saves work, never changes a result.
+#[derive(Default)]
+pub struct SameStrings<'a> {
+    index: FxHashMap<(usize, usize), u32>,
+    /// the distinct strings, by number
+    pub texts: Vec<&'a str>,
+}
+
+impl<'a> SameStrings<'a> {
+    /// The number of `t`, numbered when new.
+    pub fn add(&mut self, t: &'a str) -> u32 {
+        let texts = &mut self.texts;
+        *self
+            .index
+            .entry((t.as_ptr() as usize, t.len()))
+            .or_insert_with(|| {
+                texts.push(t);
+                (texts.len() - 1) as u32
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +90,15 @@ mod tests {
         let (rows, firsts) = first_occurrences::<()>(&[], |_, _| Ok(true)).unwrap();
         assert!(rows.is_empty() && firsts.is_empty());
         assert_eq!(first_occurrences(&[1, 1], |_, _| Err("no")), Err("no"));
+    }
+
+    #[test]
+    fn one_string_passed_twice_is_one_text() {
+        let text = String::from("a b");
+        let copy = text.clone();
+        let mut same = SameStrings::default();
+        let numbers = [&text, &copy, &text].map(|t| same.add(t.as_str()));
+        assert_eq!(numbers, [0, 1, 0]);
+        assert_eq!(same.texts, vec!["a b", "a b"]);
     }
 }

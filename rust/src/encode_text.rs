@@ -103,15 +103,16 @@ fn encode_block(lines: &[&str], mode: u8, flags: &[u16]) -> Block {
 const BLOCKS_PER_THREAD: usize = 8;
 
 /// The lines tokenized (mode `none`, `13a` or `intl`, after Python's `rstrip`): `(tokens per
-/// line, each token's number, the distinct tokens)`. Blocks of lines run in parallel when
-/// `parallel`; their keys are then numbered in one pass, in block order: the numbers of one
-/// pass over all the lines.
-pub fn encode_lines(
+/// line, each token's number, the blocks of keys, the first key of each number and its
+/// block)`. Blocks of lines run in parallel when `parallel`; their keys are then numbered in
+/// one pass, in block order: the numbers of one pass over all the lines, dense from 0.
+#[allow(clippy::type_complexity)]
+fn number_lines(
     lines: &[&str],
     mode: u8,
     flags: &[u16],
     parallel: bool,
-) -> Checked<(Vec<i64>, Vec<i32>, Distinct)> {
+) -> Checked<(Vec<i64>, Vec<i32>, Vec<Block>, Vec<(u64, u32)>)> {
     ensure(
         mode <= MODE_INTL && mode != MODE_CHAR && flags.len() >= 0x110000,
         || "encode_lines: bad mode (none, 13a or intl) or flags table".into(),
@@ -127,21 +128,48 @@ pub fn encode_lines(
         .map(|part| encode_block(part, mode, flags))
         .collect();
     let n_tokens = blocks.iter().map(|b| b.keys.keys.len()).sum();
-    let mut interner = Interner::with_capacity(n_tokens / 8);
-    let mut ids = Vec::with_capacity(n_tokens);
-    let mut counts = Vec::with_capacity(lines.len());
-    for (bi, b) in blocks.iter().enumerate() {
-        ids.extend(
-            b.keys
-                .keys
-                .iter()
-                .map(|&key| interner.id(&b.keys, bi as u32, key) as i32),
-        );
-        counts.extend_from_slice(&b.counts);
-    }
+    let (counts, ids, firsts) = {
+        let mut interner = Interner::with_capacity(n_tokens / 8);
+        let mut ids = Vec::with_capacity(n_tokens);
+        let mut counts = Vec::with_capacity(lines.len());
+        for (bi, b) in blocks.iter().enumerate() {
+            ids.extend(
+                b.keys
+                    .keys
+                    .iter()
+                    .map(|&key| interner.id(&b.keys, bi as u32, key) as i32),
+            );
+            counts.extend_from_slice(&b.counts);
+        }
+        (counts, ids, interner.firsts)
+    };
+    Ok((counts, ids, blocks, firsts))
+}
+
+/// The lines tokenized as by [`encode_lines`]: `(tokens per line, each token's number)`,
+/// numbers dense from 0 (equal exactly for equal tokens), without the distinct tokens' text.
+pub fn line_ids(
+    lines: &[&str],
+    mode: u8,
+    flags: &[u16],
+    parallel: bool,
+) -> Checked<(Vec<i64>, Vec<i32>)> {
+    let (counts, ids, _, _) = number_lines(lines, mode, flags, parallel)?;
+    Ok((counts, ids))
+}
+
+/// The lines tokenized (see [`number_lines`]): `(tokens per line, each token's number, the
+/// distinct tokens)`.
+pub fn encode_lines(
+    lines: &[&str],
+    mode: u8,
+    flags: &[u16],
+    parallel: bool,
+) -> Checked<(Vec<i64>, Vec<i32>, Distinct)> {
+    let (counts, ids, blocks, firsts) = number_lines(lines, mode, flags, parallel)?;
     let mut distinct = Distinct::default();
     let mut buf = [0u8; 16];
-    for &(key, bi) in &interner.firsts {
+    for &(key, bi) in &firsts {
         distinct.push(blocks[bi as usize].keys.token_in(key, &mut buf));
     }
     Ok((counts, ids, distinct))

@@ -18,7 +18,7 @@ use crate::error::{Checked, InputError};
 use crate::grid::Grid;
 use crate::pairs::Pairs;
 use crate::{
-    acs, chrf, distinct, edit, encode_text, gtm, interning, ngram, nist, pairwise, porter,
+    acs, bleu_text, chrf, distinct, edit, encode_text, gtm, interning, ngram, nist, pairwise, porter,
     rouge_lsum, rouge_score_tok, rouge_text, scores, skipbigram, stats, subsequence, ter, tokenize,
     vocab,
 };
@@ -392,6 +392,40 @@ fn encode_text_lines<'py>(
         vector(py, d.hash)?,
     );
     Ok((counts, ids, cp, start, len, hash))
+}
+
+/// BLEU's statistics straight from text (see `bleu_text::bleu_text_stats`): `(P, 2 + 2 *
+/// max_n)`; `refs[k][s]` is the k-th reference of segment s or None.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn bleu_text_stats<'py>(
+    py: Python<'py>,
+    hyps: Vec<Bound<'py, pyo3::types::PyString>>,
+    seg: PyReadonlyArray1<'py, i64>,
+    refs: Vec<Vec<Option<Bound<'py, pyo3::types::PyString>>>>,
+    mode: u8,
+    flags: PyReadonlyArray1<'py, u16>,
+    max_n: usize,
+    parallel: bool,
+) -> PyResult<Array<'py>> {
+    // the strings' own UTF-8, borrowed (one Python string passed twice is one text)
+    let t = bleu_text::TextPairs {
+        hyps: hyps.iter().map(|s| s.to_str()).collect::<PyResult<_>>()?,
+        seg: slice(&seg, "seg")?,
+        refs: refs
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|s| s.as_ref().map(|s| s.to_str()).transpose())
+                    .collect::<PyResult<_>>()
+            })
+            .collect::<PyResult<_>>()?,
+    };
+    let flags = slice(&flags, "flags")?;
+    let out = run(py, "bleu_text_stats", || {
+        bleu_text::bleu_text_stats(&t, mode, flags, max_n, parallel)
+    })?;
+    array(py, out, &[t.hyps.len(), 2 + 2 * max_n])
 }
 
 /// `ids[t] = vocab_ids[ids[t]]` for every token, in place (see `vocab::to_vocab_ids`).
@@ -843,6 +877,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(porter_stem, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_lsum_per_ref, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_text_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_text_stats, m)?)?;
     m.add_function(wrap_pyfunction!(pairwise_ngram_stats, m)?)?;
     Ok(())
 }

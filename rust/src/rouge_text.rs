@@ -18,6 +18,7 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
+use crate::distinct::SameStrings;
 use crate::parallel::texts_per_block;
 use crate::porter;
 #[cfg(test)]
@@ -323,21 +324,6 @@ fn pair_stats(t: &Texts, h: usize, r: usize, spec: &Spec, s: &mut Scratch, out: 
     }
 }
 
-/// The index of `t` among the distinct texts, adding it when new: one string (the same
-/// address and length, as Python passes a string object used several times) is one text.
-fn intern<'a>(
-    index: &mut FxHashMap<(usize, usize), u32>,
-    unique: &mut Vec<&'a str>,
-    t: &'a str,
-) -> u32 {
-    *index
-        .entry((t.as_ptr() as usize, t.len()))
-        .or_insert_with(|| {
-            unique.push(t);
-            (unique.len() - 1) as u32
-        })
-}
-
 /// The counts of every candidate against each of its references.
 ///
 /// `refs[k][p]` is the `k`-th reference of candidate `p` (None: missing). Returns the flat
@@ -353,24 +339,17 @@ pub fn rouge_counts<S: AsRef<str> + Sync>(
     let n_pairs = hyps.len();
     let n_refs = refs.len();
     // each distinct string once
-    let mut index: FxHashMap<(usize, usize), u32> = FxHashMap::default();
-    let mut unique: Vec<&str> = Vec::new();
-    let hyp_ids: Vec<u32> = hyps
-        .iter()
-        .map(|t| intern(&mut index, &mut unique, t.as_ref()))
-        .collect();
+    let mut unique = SameStrings::default();
+    let hyp_ids: Vec<u32> = hyps.iter().map(|t| unique.add(t.as_ref())).collect();
     let ref_ids: Vec<Vec<Option<u32>>> = refs
         .iter()
         .map(|row| {
             row.iter()
-                .map(|t| {
-                    t.as_ref()
-                        .map(|t| intern(&mut index, &mut unique, t.as_ref()))
-                })
+                .map(|t| t.as_ref().map(|t| unique.add(t.as_ref())))
                 .collect()
         })
         .collect();
-    let (ids, off, vocab, t_letters, t_dropped) = text_ids(&unique, spec.opts.stem);
+    let (ids, off, vocab, t_letters, t_dropped) = text_ids(&unique.texts, spec.opts.stem);
     let texts = Texts { ids, off, vocab };
     let w = spec.width();
     let row = n_refs * w * 3;

@@ -31,6 +31,8 @@ twin (:mod:`mtpalette.kernels.reference.ngram`) does it that way.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from mtpalette import _core
@@ -63,3 +65,34 @@ def ngram_totals(lengths: np.ndarray, max_n: int) -> np.ndarray:
     """
     orders = np.arange(max_n)
     return np.maximum(lengths[:, None] - orders[None, :], 0).astype(np.int64)
+
+
+def bleu_text_stats(
+    hyps: Sequence[str],
+    seg: np.ndarray,
+    refs: Sequence[Sequence[str | None]],
+    mode: int,
+    flags: np.ndarray,
+    max_n: int,
+    parallel: bool,
+) -> np.ndarray:
+    """BLEU's statistics ``[hyp_len, ref_len, correct_1..max_n, total_1..max_n]`` per
+    candidate straight from text, in one compiled call: each distinct string (one Python
+    string passed several times is one) is tokenized once by the kernel of
+    :mod:`mtpalette.text.bulk` (``mode`` and ``flags`` as there), and the counts are those of
+    :func:`ngram_matches` and :func:`~mtpalette.kernels.scores.closest_ref_lengths` on the
+    tokens. Candidate ``p`` is of segment ``seg[p]``; ``refs[k][s]`` is the ``k``-th reference
+    of segment ``s`` or None.
+
+    A string with a lone surrogate (not UTF-8) raises UnicodeEncodeError.
+
+    Examples
+    --------
+    >>> from mtpalette.text.bulk import MODES, char_flags
+    >>> stats = bleu_text_stats(["a b a"], np.array([0]), [["a b"], ["a a"]], MODES["none"],
+    ...                         char_flags(False), 2, False)
+    >>> stats.tolist()  # unigrams: a twice (clipped by "a a"), b once; the bigram a b
+    [[3.0, 2.0, 3.0, 1.0, 3.0, 2.0]]
+    """
+    seg = np.ascontiguousarray(seg, dtype=np.int64)
+    return _core.bleu_text_stats(hyps, seg, refs, int(mode), flags, int(max_n), bool(parallel))

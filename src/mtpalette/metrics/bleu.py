@@ -24,15 +24,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any, ClassVar
 
 import numpy as np
 
 from mtpalette.kernels import scores as score_kernels
-from mtpalette.kernels.ngram import ngram_matches, ngram_totals
+from mtpalette.kernels.ngram import bleu_text_stats, ngram_matches, ngram_totals
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.domains import Choice, Integer, Real, YesNo
 from mtpalette.metrics.registry import register
+from mtpalette.text.bulk import MODES, PARALLEL_MIN_LINES, char_flags
+from mtpalette.text.encode import TextView
 
 #: sacrebleu's floor for log(0): keeps a zero precision from raising while scoring ~0.
 _LOG_ZERO = -9999999999.0
@@ -69,6 +72,43 @@ def ngram_stats(pairs: Pairs, max_n: int) -> np.ndarray:
     out[:, 2 : 2 + max_n] = ngram_matches(pairs, max_n)[:, 0, :]
     out[:, 2 + max_n :] = ngram_totals(hyp_len, max_n)
     return out
+
+
+#: the tokenizers the compiled text route of :func:`ngram_stats_from_text` takes
+_WORD_KERNEL_TOKENIZERS = ("none", "13a", "intl")
+
+
+def ngram_stats_from_text(pairs: Any, view: TextView, max_n: int) -> np.ndarray | None:
+    """:func:`ngram_stats` of text pairs (:class:`~mtpalette.metrics.scoring.TextPairs`)
+    tokenized for ``view``, straight from the text in one compiled call
+    (:func:`~mtpalette.kernels.ngram.bleu_text_stats`): no vocabulary, no encoded rows, so
+    nothing of the call is kept for other metrics. None where it does not apply: a tokenizer
+    without a compiled word kernel, another tokenizer for the references, or a string with a
+    lone surrogate (not UTF-8); the encoded route then takes it.
+
+    Examples
+    --------
+    >>> from mtpalette.metrics.scoring import TextPairs
+    >>> pairs = TextPairs.parallel(["Hi, you."], [["hi , you ."]])
+    >>> ngram_stats_from_text(pairs, TextView("13a", lowercase=True), 2).tolist()
+    [[4.0, 4.0, 4.0, 3.0, 4.0, 3.0]]
+    """
+    tokenizer = view.tokenizer
+    if tokenizer not in _WORD_KERNEL_TOKENIZERS or view.ref_tokenizer is not None:
+        return None
+    hyps, refs = pairs.hyps, pairs.refs
+    if view.lowercase:  # Python's own lower(), once per distinct string, as sacrebleu
+        lower = {t: t.lower() for t in chain(hyps, *refs) if t is not None}
+        hyps = list(map(lower.__getitem__, hyps))
+        refs = [[None if r is None else lower[r] for r in row] for row in refs]
+    n_lines = len(hyps) + sum(map(len, refs))
+    flags = char_flags(tokenizer == "intl")
+    try:
+        return bleu_text_stats(
+            hyps, pairs.seg, refs, MODES[tokenizer], flags, max_n, n_lines >= PARALLEL_MIN_LINES
+        )
+    except UnicodeEncodeError:
+        return None
 
 
 def bleu_from_stats(
@@ -165,6 +205,20 @@ class _NgramFamily(Metric):
         top = max(m.n for m in metrics)
         full = ngram_stats(pairs, top)
         return [m.select(full, top) for m in metrics]
+
+    @classmethod
+    def compute_group_text(cls, metrics: Sequence[Metric], pairs: Any) -> list | None:
+        """The group's statistics straight from the text (:func:`ngram_stats_from_text`);
+        None when the text is already encoded for the view (counting ids is then cheaper)
+        or the text route does not apply."""
+        view = metrics[0].view()
+        if pairs.is_encoded(view):
+            return None
+        top = max(m.n for m in metrics)  # type: ignore[attr-defined]
+        full = ngram_stats_from_text(pairs, view, top)
+        if full is None:
+            return None
+        return [m.select(full, top) for m in metrics]  # type: ignore[attr-defined]
 
     def compute(self, pairs: Pairs) -> np.ndarray:
         return ngram_stats(pairs, self.n)

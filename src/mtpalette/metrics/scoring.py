@@ -144,8 +144,12 @@ def compute_stats(
     groups: dict[object, list[Metric]] = {}
     for metric in metrics:
         groups.setdefault(metric.group_key(), []).append(metric)
+    # the groups without a route straight from text first: a view they encode is then
+    # encoded already when a text route is asked, which declines (counting ids is cheaper
+    # than tokenizing the text again)
+    ordered = sorted(groups.values(), key=lambda g: hasattr(type(g[0]), "compute_group_text"))
     out: dict[Metric, np.ndarray] = {}
-    for members in groups.values():
+    for members in ordered:
         cls = type(members[0])
         first = members[0]
         if getattr(cls, "reads_text", False):  # plugins score raw text (metrics/plugin.py)

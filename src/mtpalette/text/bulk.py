@@ -56,7 +56,7 @@ _BLOCK_CHARS = 1 << 20
 #: below this many characters a block is tokenized in one thread
 _PARALLEL_MIN_CHARS = 50000
 #: below this many lines, :func:`encode_text` runs in one thread
-_PARALLEL_MIN_LINES = 500
+PARALLEL_MIN_LINES = 500
 
 
 @lru_cache(maxsize=2)
@@ -136,7 +136,7 @@ def encode_lines(
         # the kernel right-strips as rstrip()
         try:
             counts, local, cp, start, length, hashes = encode_text(
-                cased, MODES[tokenizer], flags, len(cased) >= _PARALLEL_MIN_LINES
+                cased, MODES[tokenizer], flags, len(cased) >= PARALLEL_MIN_LINES
             )
         except UnicodeEncodeError:
             pass  # a lone surrogate: the code point route below keeps it
