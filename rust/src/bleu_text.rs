@@ -1,26 +1,16 @@
 //! BLEU's sufficient statistics straight from text, in one call: the strings are tokenized
 //! and numbered (`encode_text::line_ids`, each distinct string once), the candidates and
-//! the references laid out as [`Pairs`], and the rows `[hyp_len, ref_len, correct_1..N,
-//! total_1..N]` counted by the kernels the encoded route uses (`ngram::ngram_matches`,
-//! `scores::closest_ref_lengths`). The token numbers are local to the call (no vocabulary
+//! the references laid out as pairs (`text_pairs`), and the rows `[hyp_len, ref_len,
+//! correct_1..N, total_1..N]` counted by the kernels the encoded route uses
+//! (`ngram::ngram_matches`, `scores::closest_ref_lengths`). The token numbers are local to the call (no vocabulary
 //! is kept): the counts only ask whether two tokens are equal, so the rows are those of the
 //! encoded route, value for value.
 
-use crate::distinct::SameStrings;
 use crate::encode_text::line_ids;
 use crate::error::{ensure, Checked};
-use crate::grid::Grid;
 use crate::ngram::ngram_matches;
-use crate::pairs::Pairs;
-use crate::scores::{closest_ref_lengths, gather};
-
-/// Candidates as text, each of a segment, and the references of every segment:
-/// `refs[k][s]` is the `k`-th reference of segment `s` (None: that segment has fewer).
-pub struct TextPairs<'a> {
-    pub hyps: Vec<&'a str>,
-    pub seg: &'a [i64],
-    pub refs: Vec<Vec<Option<&'a str>>>,
-}
+use crate::scores::closest_ref_lengths;
+use crate::text_pairs::TextPairs;
 
 /// `[hyp_len, ref_len, correct_1..max_n, total_1..max_n]` per candidate, flat (`P` rows of
 /// `2 + 2 * max_n`), with the tokenizer `mode` (`none`, `13a` or `intl`, as
@@ -34,42 +24,10 @@ pub fn bleu_text_stats(
     parallel: bool,
 ) -> Checked<Vec<f64>> {
     ensure(max_n >= 1, || "bleu_text_stats: orders start at 1".into())?;
-    let n_refs = t.refs.len();
-    let n_seg = t.refs.first().map_or(0, Vec::len);
-    ensure(t.refs.iter().all(|r| r.len() == n_seg), || {
-        "bleu_text_stats: every reference stream needs one entry per segment".into()
-    })?;
-    // each distinct string once; a missing reference is the empty text (its mask is false)
-    let mut same = SameStrings::default();
-    let empty = same.add("") as i64;
-    let hyp_rows: Vec<i64> = t.hyps.iter().map(|h| same.add(h) as i64).collect();
-    let mut mask = Vec::with_capacity(n_refs * n_seg);
-    let ref_rows: Vec<i64> = t
-        .refs
-        .iter()
-        .flatten()
-        .map(|r| {
-            mask.push(r.is_some());
-            r.map_or(empty, |r| same.add(r) as i64)
-        })
-        .collect();
-    let (counts, ids) = line_ids(&same.texts, mode, flags, parallel)?;
-    let mut off = Vec::with_capacity(counts.len() + 1);
-    off.push(0i64);
-    for c in counts {
-        off.push(off.last().unwrap() + c);
-    }
-    let (hyp, hyp_off) = gather(&ids, &off, &hyp_rows)?;
-    let (refs, ref_off) = gather(&ids, &off, &ref_rows)?;
-    let pairs = Pairs {
-        hyp: &hyp,
-        hyp_off: &hyp_off,
-        seg: t.seg,
-        refs: &refs,
-        ref_off: &ref_off,
-        mask: Grid::new(&mask, n_refs, n_seg, "refs")?,
-    }
-    .check()?;
+    let layout = t.layout()?;
+    let (counts, ids) = line_ids(&layout.texts, mode, flags, parallel)?;
+    let encoded = layout.encode(&counts, &ids)?;
+    let pairs = layout.pairs(&encoded, t.seg)?;
     let matches = ngram_matches(&pairs, max_n, false);
     let closest = closest_ref_lengths(&pairs);
     let width = 2 + 2 * max_n;
@@ -105,7 +63,12 @@ mod tests {
     fn rows_of_lengths_clipped_matches_and_totals() {
         // "a b a" against "a b" and "a a": unigrams a twice (clipped by "a a"), b once;
         // bigram "a b" once; lengths 3 against 2 and 2: the closest is 2
-        let row = stats(&["a b a"], &[0], vec![vec![Some("a b")], vec![Some("a a")]], 2);
+        let row = stats(
+            &["a b a"],
+            &[0],
+            vec![vec![Some("a b")], vec![Some("a a")]],
+            2,
+        );
         assert_eq!(row, vec![3.0, 2.0, 3.0, 1.0, 3.0, 2.0]);
     }
 

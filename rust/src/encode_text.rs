@@ -117,16 +117,26 @@ fn number_lines(
         mode <= MODE_INTL && mode != MODE_CHAR && flags.len() >= 0x110000,
         || "encode_lines: bad mode (none, 13a or intl) or flags table".into(),
     )?;
+    Ok(number_blocks(lines, parallel, |part| {
+        encode_block(part, mode, flags)
+    }))
+}
+
+/// The lines cut into blocks (in parallel when `parallel`), each turned into keys by
+/// `encode`, and the keys numbered in one pass, in block order (see [`number_lines`]).
+#[allow(clippy::type_complexity)]
+fn number_blocks(
+    lines: &[&str],
+    parallel: bool,
+    encode: impl Fn(&[&str]) -> Block + Sync + Send,
+) -> (Vec<i64>, Vec<i32>, Vec<Block>, Vec<(u64, u32)>) {
     let n_blocks = if parallel {
         (BLOCKS_PER_THREAD * rayon::current_num_threads()).clamp(1, lines.len().max(1))
     } else {
         1
     };
     let per = lines.len().div_ceil(n_blocks).max(1);
-    let blocks: Vec<Block> = lines
-        .par_chunks(per)
-        .map(|part| encode_block(part, mode, flags))
-        .collect();
+    let blocks: Vec<Block> = lines.par_chunks(per).map(encode).collect();
     let n_tokens = blocks.iter().map(|b| b.keys.keys.len()).sum();
     let (counts, ids, firsts) = {
         let mut interner = Interner::with_capacity(n_tokens / 8);
@@ -143,7 +153,71 @@ fn number_lines(
         }
         (counts, ids, interner.firsts)
     };
-    Ok((counts, ids, blocks, firsts))
+    (counts, ids, blocks, firsts)
+}
+
+/// chrF++'s words of every line (sacrebleu's `CHRF._remove_punctuation` after
+/// `str.split()`, as `mtpalette.metrics.chrf.chrf_words`): `(words per line, each word's
+/// number)`, numbers dense from 0. `flags` gives the SPACE class (`str.isspace`).
+pub fn chrf_word_ids(
+    lines: &[&str],
+    flags: &[u16],
+    parallel: bool,
+) -> Checked<(Vec<i64>, Vec<i32>)> {
+    ensure(flags.len() >= 0x110000, || {
+        "chrf_word_ids: bad flags table".into()
+    })?;
+    let (counts, ids, _, _) = number_blocks(lines, parallel, |part| {
+        let mut block = Block {
+            counts: Vec::with_capacity(part.len()),
+            keys: Keys::default(),
+        };
+        for line in part {
+            block
+                .counts
+                .push(push_chrf_words(line, flags, &mut block.keys));
+        }
+        block
+    });
+    Ok((counts, ids))
+}
+
+/// sacrebleu's `CHRF._PUNCTS`: the marks split off the edge of a chrF++ word
+fn is_chrf_punct(b: u8) -> bool {
+    b.is_ascii_punctuation()
+}
+
+/// The chrF++ words of `line` as keys: split at whitespace; a word of two or more
+/// characters ending in a mark loses that mark, else one starting with a mark loses that
+/// one, each mark a word of its own. Returns the number of words.
+fn push_chrf_words(line: &str, flags: &[u16], keys: &mut Keys) -> i64 {
+    let mut count = 0;
+    for word in line.split(|c: char| flags[c as usize] & SPACE != 0) {
+        let b = word.as_bytes();
+        if b.is_empty() {
+            continue;
+        }
+        // two or more characters (the marks are ASCII: a last byte that is one is a whole
+        // character)
+        if b.len() > 1 && word.chars().nth(1).is_some() {
+            let n = b.len();
+            if is_chrf_punct(b[n - 1]) {
+                keys.push_bytes(&b[..n - 1]);
+                keys.push_bytes(&b[n - 1..]);
+                count += 2;
+                continue;
+            }
+            if is_chrf_punct(b[0]) {
+                keys.push_bytes(&b[..1]);
+                keys.push_bytes(&b[1..]);
+                count += 2;
+                continue;
+            }
+        }
+        keys.push_bytes(b);
+        count += 1;
+    }
+    count
 }
 
 /// The lines tokenized as by [`encode_lines`]: `(tokens per line, each token's number)`,

@@ -18,9 +18,9 @@ use crate::error::{Checked, InputError};
 use crate::grid::Grid;
 use crate::pairs::Pairs;
 use crate::{
-    acs, bleu_text, chrf, distinct, edit, encode_text, gtm, interning, ngram, nist, pairwise, porter,
-    rouge_lsum, rouge_score_tok, rouge_text, scores, skipbigram, stats, subsequence, ter, tokenize,
-    vocab,
+    acs, bleu_text, chrf, chrf_text, distinct, edit, encode_text, gtm, interning, ngram, nist,
+    pairwise, porter, rouge_lsum, rouge_score_tok, rouge_text, scores, skipbigram, stats,
+    subsequence, ter, text_pairs, tokenize, vocab,
 };
 
 // ------------------------------------------------------------------------------ conversion
@@ -394,6 +394,27 @@ fn encode_text_lines<'py>(
     Ok((counts, ids, cp, start, len, hash))
 }
 
+/// Python strings (and None) as text pairs: the strings' own UTF-8, borrowed (one Python
+/// string passed twice is one text); a lone surrogate raises UnicodeEncodeError.
+fn text_pairs_of<'a, 'py>(
+    hyps: &'a [Bound<'py, pyo3::types::PyString>],
+    seg: &'a PyReadonlyArray1<'py, i64>,
+    refs: &'a [Vec<Option<Bound<'py, pyo3::types::PyString>>>],
+) -> PyResult<text_pairs::TextPairs<'a>> {
+    Ok(text_pairs::TextPairs {
+        hyps: hyps.iter().map(|s| s.to_str()).collect::<PyResult<_>>()?,
+        seg: slice(seg, "seg")?,
+        refs: refs
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|s| s.as_ref().map(|s| s.to_str()).transpose())
+                    .collect::<PyResult<_>>()
+            })
+            .collect::<PyResult<_>>()?,
+    })
+}
+
 /// BLEU's statistics straight from text (see `bleu_text::bleu_text_stats`): `(P, 2 + 2 *
 /// max_n)`; `refs[k][s]` is the k-th reference of segment s or None.
 #[pyfunction]
@@ -408,24 +429,41 @@ fn bleu_text_stats<'py>(
     max_n: usize,
     parallel: bool,
 ) -> PyResult<Array<'py>> {
-    // the strings' own UTF-8, borrowed (one Python string passed twice is one text)
-    let t = bleu_text::TextPairs {
-        hyps: hyps.iter().map(|s| s.to_str()).collect::<PyResult<_>>()?,
-        seg: slice(&seg, "seg")?,
-        refs: refs
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .map(|s| s.as_ref().map(|s| s.to_str()).transpose())
-                    .collect::<PyResult<_>>()
-            })
-            .collect::<PyResult<_>>()?,
-    };
+    let t = text_pairs_of(&hyps, &seg, &refs)?;
     let flags = slice(&flags, "flags")?;
     let out = run(py, "bleu_text_stats", || {
         bleu_text::bleu_text_stats(&t, mode, flags, max_n, parallel)
     })?;
     array(py, out, &[t.hyps.len(), 2 + 2 * max_n])
+}
+
+/// chrF's statistics straight from text (see `chrf_text::chrf_text_stats`): `(P, R, chars
+/// + words, 3)`; `refs[k][s]` is the k-th reference of segment s or None.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn chrf_text_stats<'py>(
+    py: Python<'py>,
+    hyps: Vec<Bound<'py, pyo3::types::PyString>>,
+    seg: PyReadonlyArray1<'py, i64>,
+    refs: Vec<Vec<Option<Bound<'py, pyo3::types::PyString>>>>,
+    flags: PyReadonlyArray1<'py, u16>,
+    chars: usize,
+    words: usize,
+    keep_space: bool,
+    direct_max: usize,
+    parallel: bool,
+) -> PyResult<Array<'py>> {
+    let t = text_pairs_of(&hyps, &seg, &refs)?;
+    let flags = slice(&flags, "flags")?;
+    let orders = chrf_text::Orders {
+        chars,
+        words,
+        keep_space,
+    };
+    let out = run(py, "chrf_text_stats", || {
+        chrf_text::chrf_text_stats(&t, flags, &orders, direct_max, parallel)
+    })?;
+    array(py, out, &[t.hyps.len(), t.refs.len(), chars + words, 3])
 }
 
 /// `ids[t] = vocab_ids[ids[t]]` for every token, in place (see `vocab::to_vocab_ids`).
@@ -878,6 +916,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rouge_lsum_per_ref, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_text_counts, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_text_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(chrf_text_stats, m)?)?;
     m.add_function(wrap_pyfunction!(pairwise_ngram_stats, m)?)?;
     Ok(())
 }

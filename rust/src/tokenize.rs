@@ -493,6 +493,42 @@ pub fn tokenize(
     Ok(all)
 }
 
+/// Code points numbered among the distinct ones, in order of first occurrence: the Basic
+/// Multilingual Plane in a table, the rest in a map.
+struct CharNumbers {
+    bmp: Vec<i32>,
+    astral: rustc_hash::FxHashMap<u32, i32>,
+    distinct: Vec<u32>,
+}
+
+impl CharNumbers {
+    fn new() -> Self {
+        CharNumbers {
+            bmp: vec![-1; 0x10000],
+            astral: Default::default(),
+            distinct: Vec::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn id(&mut self, c: u32) -> i32 {
+        if c < 0x10000 {
+            let slot = &mut self.bmp[c as usize];
+            if *slot < 0 {
+                *slot = self.distinct.len() as i32;
+                self.distinct.push(c);
+            }
+            *slot
+        } else {
+            let distinct = &mut self.distinct;
+            *self.astral.entry(c).or_insert_with(|| {
+                distinct.push(c);
+                distinct.len() as i32 - 1
+            })
+        }
+    }
+}
+
 /// chrF's characters: every code point of the lines `cp[off[l]..off[l + 1]]` but whitespace
 /// (the SPACE class), as the id of its code point among the distinct ones, numbered in order
 /// of first occurrence. Returns `(characters per line, ids, the distinct code points)`: the
@@ -503,36 +539,46 @@ pub fn char_ids(cp: &[u32], off: &[i64], flags: &[u16]) -> Checked<(Vec<i64>, Ve
         flags.len() >= 0x110000 && cp.iter().all(|&c| c < 0x110000),
         || "char_ids: bad flags table or code point".into(),
     )?;
-    // the Basic Multilingual Plane in a table, the rest in a map
-    let mut bmp = vec![-1i32; 0x10000];
-    let mut astral: rustc_hash::FxHashMap<u32, i32> = Default::default();
-    let mut distinct = Vec::new();
+    let mut numbers = CharNumbers::new();
     let mut ids = Vec::with_capacity(cp.len());
     let mut counts = Vec::with_capacity(off.len().saturating_sub(1));
     for w in off.windows(2) {
         let before = ids.len();
         for &c in &cp[w[0] as usize..w[1] as usize] {
-            if flags[c as usize] & SPACE != 0 {
-                continue;
+            if flags[c as usize] & SPACE == 0 {
+                ids.push(numbers.id(c));
             }
-            let id = if c < 0x10000 {
-                let slot = &mut bmp[c as usize];
-                if *slot < 0 {
-                    *slot = distinct.len() as i32;
-                    distinct.push(c);
-                }
-                *slot
-            } else {
-                *astral.entry(c).or_insert_with(|| {
-                    distinct.push(c);
-                    distinct.len() as i32 - 1
-                })
-            };
-            ids.push(id);
         }
         counts.push((ids.len() - before) as i64);
     }
-    Ok((counts, ids, distinct))
+    Ok((counts, ids, numbers.distinct))
+}
+
+/// [`char_ids`] of text: the characters of every line as numbers, whitespace left out
+/// unless `keep_space` (then every character counts, nothing stripped): `(characters per
+/// line, ids)`.
+pub fn text_char_ids(
+    lines: &[&str],
+    flags: &[u16],
+    keep_space: bool,
+) -> Checked<(Vec<i64>, Vec<i32>)> {
+    ensure(flags.len() >= 0x110000, || {
+        "text_char_ids: bad flags table".into()
+    })?;
+    let mut numbers = CharNumbers::new();
+    let mut ids = Vec::with_capacity(lines.iter().map(|l| l.len()).sum());
+    let mut counts = Vec::with_capacity(lines.len());
+    for line in lines {
+        let before = ids.len();
+        for c in line.chars() {
+            let c = c as u32;
+            if keep_space || flags[c as usize] & SPACE == 0 {
+                ids.push(numbers.id(c));
+            }
+        }
+        counts.push((ids.len() - before) as i64);
+    }
+    Ok((counts, ids))
 }
 
 #[cfg(test)]

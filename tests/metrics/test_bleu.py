@@ -18,9 +18,8 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 from mtpalette import corpus_score, sentence_scores
-from mtpalette.metrics import bleu as bleu_module
 from mtpalette.metrics import parse_specs
-from mtpalette.metrics.bleu import bleu_from_stats, bleu_scores, ngram_stats, ngram_stats_from_text
+from mtpalette.metrics.bleu import bleu_from_stats, bleu_scores, ngram_stats
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.text.encode import TextView
 from mtpalette.text.tokenizers import tokenize_13a
@@ -263,73 +262,6 @@ def test_bleus_edge_cases_equal_sacrebleu():
     # "a b" against "a" only (None drops the second): 1/2 unigrams, bigrams (0+1)/(1+1):
     # BLEU-S2 = 100 * sqrt(1/2 * 1/2) = 50; the candidate is longer, BP = 1.
     assert out["bleus:2"][2] == pytest.approx(50.0, abs=1e-12)
-
-
-# ------------------------------------------------------------ the route straight from text
-TEXT_VIEWS = [TextView(t, lc) for t in ("13a", "none", "intl") for lc in (False, True)]
-
-
-@pytest.mark.parametrize("nrefs", NREFS)
-@pytest.mark.parametrize("view", TEXT_VIEWS, ids=str)
-def test_text_route_equals_the_encoded_route_on_real_data(real_pairs, nrefs, view):
-    hyps, refs = real_pairs[nrefs]
-    fast = ngram_stats_from_text(TextPairs.parallel(hyps, refs), view, 5)
-    slow = ngram_stats(TextPairs.parallel(hyps, refs).encoded(view), 5)
-    np.testing.assert_array_equal(fast, slow)
-
-
-#: pieces that exercise 13a's and intl's rules and the byte tokenizer's fallbacks
-PIECES = "a b ab A . , - 1 3.5 &amp; &lt; < x-1 ... 's ? é É İ 中文 😀".split() + [
-    " ",
-    "  ",
-    "\n",
-    "\t",
-    "\u00a0",
-    "\u2028",
-]
-
-
-@st.composite
-def text_pairs(draw):
-    """Candidates of random segments, 1-3 reference streams with missing references."""
-    line = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
-    n_seg = draw(st.integers(1, 6))
-    n_refs = draw(st.integers(1, 3))
-    refs = [draw(st.lists(st.one_of(line, st.none()), min_size=n_seg, max_size=n_seg))
-            for _ in range(n_refs)]  # fmt: skip
-    seg = draw(st.lists(st.integers(0, n_seg - 1), min_size=1, max_size=10))
-    hyps = [draw(line) for _ in seg]
-    return TextPairs(hyps, np.array(seg, dtype=np.int64), refs)
-
-
-@settings(max_examples=300, deadline=None)
-@given(text_pairs(), st.sampled_from(TEXT_VIEWS), st.integers(1, 6))
-def test_text_route_equals_the_encoded_route_on_generated_text(pairs, view, n):
-    fast = ngram_stats_from_text(pairs, view, n)
-    slow = ngram_stats(TextPairs(pairs.hyps, pairs.seg, pairs.refs).encoded(view), n)
-    np.testing.assert_array_equal(fast, slow)
-
-
-def test_text_route_taken_only_where_it_applies(real_pairs, monkeypatch):
-    hyps, refs = real_pairs["two_refs"]
-    calls = []
-    original = bleu_module.bleu_text_stats
-    monkeypatch.setattr(bleu_module, "bleu_text_stats", lambda *a: calls.append(1) or original(*a))
-    bleu, wer = parse_specs(["bleu", "wer"])
-    expected = ngram_stats(TextPairs.parallel(hyps, refs).encoded(TextView()), 4)
-    pairs = TextPairs.parallel(hyps, refs)
-    np.testing.assert_array_equal(compute_stats([bleu], pairs)[bleu], expected)
-    assert calls and not pairs.is_encoded(TextView())  # straight from text, nothing kept
-    # WER encodes the view anyway (first, whatever the order asked): BLEU counts its ids
-    calls.clear()
-    pairs = TextPairs.parallel(hyps, refs)
-    np.testing.assert_array_equal(compute_stats([bleu, wer], pairs)[bleu], expected)
-    assert not calls and pairs.is_encoded(TextView())
-    # a lone surrogate is not UTF-8: the encoded route keeps it as a token
-    odd = TextPairs.parallel(["a \ud800 b"], [["a \ud800"]])
-    assert ngram_stats_from_text(odd, TextView(), 2) is None
-    # 3 tokens against 2: unigrams a and the surrogate, the bigram of the two
-    assert compute_stats([bleu], odd)[bleu].tolist() == [[3, 2, 2, 1, 0, 0, 3, 2, 1, 0]]
 
 
 def test_grid_shares_one_pass_with_same_numbers(real_pairs):

@@ -31,6 +31,8 @@ same with Counters; the slow twin (:mod:`mtpalette.kernels.reference.chrf`) does
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from mtpalette import _core
@@ -70,3 +72,39 @@ def chrf_ngram_stats(pairs, max_n: int, *, direct_max: int = DIRECT_MAX) -> np.n
     if max_n < 1:
         raise ValueError("max_n must be at least 1")
     return _core.chrf_stats(pairs.arrays(), int(max_n), int(direct_max))
+
+
+def chrf_text_stats(
+    hyps: Sequence[str],
+    seg: np.ndarray,
+    refs: Sequence[Sequence[str | None]],
+    flags: np.ndarray,
+    chars: int,
+    words: int,
+    *,
+    keep_space: bool = False,
+    parallel: bool = False,
+    direct_max: int = DIRECT_MAX,
+) -> np.ndarray:
+    """:func:`chrf_ngram_stats` of characters (orders ``1..chars``) then chrF++'s words
+    (orders ``1..words``) straight from text, in one compiled call: each distinct string
+    (one Python string passed several times is one) is read once; characters leave
+    whitespace out (the SPACE class of ``flags``, ``str.isspace``) unless ``keep_space``;
+    words are those of :func:`mtpalette.metrics.chrf.chrf_words`. Candidate ``p`` is of
+    segment ``seg[p]``; ``refs[k][s]`` is the ``k``-th reference of segment ``s`` or None.
+
+    Returns int64 ``(P, R, chars + words, 3)``. A string with a lone surrogate (not UTF-8)
+    raises UnicodeEncodeError.
+
+    Examples
+    --------
+    >>> from mtpalette.text.bulk import char_flags
+    >>> out = chrf_text_stats(["ab c."], np.array([0]), [["ab c"]], char_flags(False), 2, 1)
+    >>> out[0, 0].tolist()  # chars a b c . / a b c; bigrams ab bc c. / ab bc; words ab c .
+    [[4, 3, 3], [3, 2, 2], [3, 2, 2]]
+    """
+    seg = np.ascontiguousarray(seg, dtype=np.int64)
+    return _core.chrf_text_stats(
+        hyps, seg, refs, flags, int(chars), int(words), bool(keep_space), int(direct_max),
+        bool(parallel),
+    )  # fmt: skip

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from itertools import chain
 from typing import Any, ClassVar
 
 import numpy as np
@@ -96,11 +95,7 @@ def ngram_stats_from_text(pairs: Any, view: TextView, max_n: int) -> np.ndarray 
     tokenizer = view.tokenizer
     if tokenizer not in _WORD_KERNEL_TOKENIZERS or view.ref_tokenizer is not None:
         return None
-    hyps, refs = pairs.hyps, pairs.refs
-    if view.lowercase:  # Python's own lower(), once per distinct string, as sacrebleu
-        lower = {t: t.lower() for t in chain(hyps, *refs) if t is not None}
-        hyps = list(map(lower.__getitem__, hyps))
-        refs = [[None if r is None else lower[r] for r in row] for row in refs]
+    hyps, refs = pairs.texts(view.lowercase)
     n_lines = len(hyps) + sum(map(len, refs))
     flags = char_flags(tokenizer == "intl")
     try:

@@ -26,10 +26,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mtpalette.kernels.chrf import chrf_ngram_stats
+from mtpalette.kernels.chrf import chrf_ngram_stats, chrf_text_stats
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.domains import Integer, Real, YesNo
 from mtpalette.metrics.registry import register
+from mtpalette.text.bulk import PARALLEL_MIN_LINES, char_flags
 from mtpalette.text.encode import TextView
 from mtpalette.text.tokenizers import register_tokenizer
 
@@ -273,18 +274,53 @@ class ChrF(Metric):
     def compute_group(
         cls, metrics: Sequence[Metric], pairs: Pairs, *extra: Pairs
     ) -> list[np.ndarray]:
-        top_n = max(m.n for m in metrics)
-        top_w = max(m.w for m in metrics)
+        top_n = max(m.n for m in metrics)  # type: ignore[attr-defined]
+        top_w = max(m.w for m in metrics)  # type: ignore[attr-defined]
         chars = chrf_ngram_stats(pairs, top_n) if top_n else None
         words = chrf_ngram_stats(extra[0], top_w) if top_w else None
-        present = pairs.present()
+        return cls._best_of(metrics, chars, words, pairs.present())
+
+    @classmethod
+    def compute_group_text(cls, metrics: Sequence[Metric], pairs: Any) -> list | None:
+        """The group's statistics straight from the text of ``pairs``
+        (:class:`~mtpalette.metrics.scoring.TextPairs`) in one compiled call
+        (:func:`~mtpalette.kernels.chrf.chrf_text_stats`), characters and chrF++'s words
+        alike; None when a view of the group is encoded already (counting ids is then
+        cheaper) or a string has a lone surrogate (not UTF-8): the encoded route then takes
+        it."""
+        first = metrics[0]
+        if any(pairs.is_encoded(v) for v in (first.view(), *first.extra_views())):
+            return None
+        top_n = max(m.n for m in metrics)  # type: ignore[attr-defined]
+        top_w = max(m.w for m in metrics)  # type: ignore[attr-defined]
+        hyps, refs = pairs.texts(first.lowercase)
+        n_lines = len(hyps) + sum(map(len, refs))
+        try:
+            per_ref = chrf_text_stats(
+                hyps, pairs.seg, refs, char_flags(False), top_n, top_w,
+                keep_space=first.ws, parallel=n_lines >= PARALLEL_MIN_LINES,
+            )  # fmt: skip
+        except UnicodeEncodeError:
+            return None
+        chars, words = per_ref[:, :, :top_n], per_ref[:, :, top_n:]
+        return cls._best_of(metrics, chars, words, pairs.present())
+
+    @staticmethod
+    def _best_of(
+        metrics: Sequence[Metric],
+        chars: np.ndarray | None,
+        words: np.ndarray | None,
+        present: np.ndarray,
+    ) -> list[np.ndarray]:
+        """Each metric's rows: its orders of the group's character and word statistics
+        ``(P, R, orders, 3)``, against the best reference."""
         out = []
         for m in metrics:
-            parts = [] if chars is None else [chars[:, :, : m.n]]
-            if m.w:
-                parts.append(words[:, :, : m.w])
+            parts = [] if chars is None or not m.n else [chars[:, :, : m.n]]  # type: ignore[attr-defined]
+            if m.w:  # type: ignore[attr-defined]
+                parts.append(words[:, :, : m.w])  # type: ignore[attr-defined,index]
             per_ref = np.concatenate(parts, axis=2) if len(parts) > 1 else parts[0]
-            out.append(best_reference_stats(per_ref, present, m.beta, m.eps))
+            out.append(best_reference_stats(per_ref, present, m.beta, m.eps))  # type: ignore[attr-defined]
         return out
 
     def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:

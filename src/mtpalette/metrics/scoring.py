@@ -37,6 +37,7 @@ class TextPairs:
     _pairs: dict[TextView, Pairs] = field(default_factory=dict, repr=False)
     _hyp_rows: dict[TextView, np.ndarray] = field(default_factory=dict, repr=False)
     _distinct: dict[TextView, tuple | None] = field(default_factory=dict, repr=False)
+    _lowered: tuple | None = field(default=None, repr=False)
 
     @classmethod
     def parallel(
@@ -56,6 +57,27 @@ class TextPairs:
     def n_segments(self) -> int:
         return len(self.refs[0]) if self.refs else 0
 
+    def texts(self, lowercase: bool) -> tuple[Sequence[str], Sequence[Sequence[str | None]]]:
+        """``(hyps, refs)``, lower-cased when ``lowercase`` (Python's own ``lower()``, as
+        sacrebleu, once per distinct string and kept): equal strings come back as one string
+        object, which the compiled routes straight from text tokenize once.
+
+        Examples
+        --------
+        >>> hyps, refs = TextPairs.parallel(["A b", "A b"], [["A B", None]]).texts(True)
+        >>> hyps, refs, hyps[0] is hyps[1]
+        (['a b', 'a b'], [['a b', None]], True)
+        """
+        if not lowercase:
+            return self.hyps, self.refs
+        if self._lowered is None:
+            lower = {t: t.lower() for t in chain(self.hyps, *self.refs) if t is not None}
+            self._lowered = (
+                list(map(lower.__getitem__, self.hyps)),
+                [[None if r is None else lower[r] for r in row] for row in self.refs],
+            )
+        return self._lowered
+
     def encoder(self, view: TextView) -> Encoder:
         if view not in self._encoders:
             self._encoders[view] = Encoder(view)
@@ -73,7 +95,6 @@ class TextPairs:
         """The pairs encoded for ``view``; computed once and cached."""
         if view not in self._pairs:
             flat = list(chain.from_iterable(self.refs))
-            mask = np.fromiter(map(is_not, flat, repeat(None)), dtype=bool, count=len(flat))
             P = len(self.hyps)
             encoder = self.encoder(view)
             if view.for_refs() == view:
@@ -90,9 +111,25 @@ class TextPairs:
                 hyp=hyp,
                 seg=np.asarray(self.seg, dtype=np.int64),
                 refs=refs,
-                ref_mask=mask.reshape(self.n_refs, self.n_segments),
+                ref_mask=self.ref_mask(),
             )
         return self._pairs[view]
+
+    def ref_mask(self) -> np.ndarray:
+        """``(R, S)`` bool: whether segment ``s`` has its ``k``-th reference."""
+        flat = list(chain.from_iterable(self.refs))
+        mask = np.fromiter(map(is_not, flat, repeat(None)), dtype=bool, count=len(flat))
+        return mask.reshape(self.n_refs, self.n_segments)
+
+    def present(self) -> np.ndarray:
+        """``(P, R)`` bool: whether each candidate has its ``k``-th reference.
+
+        Examples
+        --------
+        >>> TextPairs(["a", "b"], np.array([1, 0]), [["x", None]]).present().tolist()
+        [[False], [True]]
+        """
+        return self.ref_mask()[:, np.asarray(self.seg, dtype=np.int64)].T
 
     def distinct(self, view: TextView) -> tuple[np.ndarray, np.ndarray] | None:
         """The distinct (candidate, segment) pairs for ``view``: ``(first, inverse)``, a
@@ -155,8 +192,8 @@ def compute_stats(
         if getattr(cls, "reads_text", False):  # plugins score raw text (metrics/plugin.py)
             out.update(zip(members, cls.compute_text(members, pairs), strict=True))
             continue
-        fused = getattr(cls, "compute_group_text", None)
-        if fused is not None and max_tokens is None and not first.extra_views():
+        fused = getattr(cls, "compute_group_text", None)  # reads every view of the group
+        if fused is not None and max_tokens is None:
             if all(m.token_limit() is None for m in members):
                 stats = fused(members, pairs)  # straight from text, when it applies
                 if stats is not None:
