@@ -394,12 +394,17 @@ fn encode_text_lines<'py>(
     Ok((counts, ids, cp, start, len, hash))
 }
 
+/// Python strings, one per candidate
+type Texts<'py> = Vec<Bound<'py, pyo3::types::PyString>>;
+/// reference streams of Python strings or None
+type RefTexts<'py> = Vec<Vec<Option<Bound<'py, pyo3::types::PyString>>>>;
+
 /// Python strings (and None) as text pairs: the strings' own UTF-8, borrowed (one Python
 /// string passed twice is one text); a lone surrogate raises UnicodeEncodeError.
 fn text_pairs_of<'a, 'py>(
-    hyps: &'a [Bound<'py, pyo3::types::PyString>],
+    hyps: &'a Texts<'py>,
     seg: &'a PyReadonlyArray1<'py, i64>,
-    refs: &'a [Vec<Option<Bound<'py, pyo3::types::PyString>>>],
+    refs: &'a RefTexts<'py>,
 ) -> PyResult<text_pairs::TextPairs<'a>> {
     Ok(text_pairs::TextPairs {
         hyps: hyps.iter().map(|s| s.to_str()).collect::<PyResult<_>>()?,
@@ -421,9 +426,9 @@ fn text_pairs_of<'a, 'py>(
 #[allow(clippy::too_many_arguments)]
 fn bleu_text_stats<'py>(
     py: Python<'py>,
-    hyps: Vec<Bound<'py, pyo3::types::PyString>>,
+    hyps: Texts<'py>,
     seg: PyReadonlyArray1<'py, i64>,
-    refs: Vec<Vec<Option<Bound<'py, pyo3::types::PyString>>>>,
+    refs: RefTexts<'py>,
     mode: u8,
     flags: PyReadonlyArray1<'py, u16>,
     max_n: usize,
@@ -443,9 +448,9 @@ fn bleu_text_stats<'py>(
 #[allow(clippy::too_many_arguments)]
 fn chrf_text_stats<'py>(
     py: Python<'py>,
-    hyps: Vec<Bound<'py, pyo3::types::PyString>>,
+    hyps: Texts<'py>,
     seg: PyReadonlyArray1<'py, i64>,
-    refs: Vec<Vec<Option<Bound<'py, pyo3::types::PyString>>>>,
+    refs: RefTexts<'py>,
     flags: PyReadonlyArray1<'py, u16>,
     chars: usize,
     words: usize,
@@ -800,8 +805,8 @@ fn rouge_lsum_per_ref<'py>(
 #[pyfunction]
 fn rouge_text_counts<'py>(
     py: Python<'py>,
-    hyps: Vec<Bound<'py, pyo3::types::PyString>>,
-    refs: Vec<Vec<Option<Bound<'py, pyo3::types::PyString>>>>,
+    hyps: Texts<'py>,
+    refs: RefTexts<'py>,
     orders: Vec<usize>,
     lcs: bool,
     stem: bool,
