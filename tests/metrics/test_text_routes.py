@@ -106,6 +106,13 @@ def test_bleu_text_route_taken_only_where_it_applies(real_pairs, monkeypatch):
     pairs = TextPairs.parallel(hyps, refs)
     np.testing.assert_array_equal(compute_stats([bleu, wer], pairs)[bleu], expected)
     assert not calls and pairs.is_encoded(TextView())
+    # pairs sharing their encoders (ORANGE's rounds) count ids: each line tokenized once
+    calls.clear()
+    shared = {}
+    for _ in range(2):
+        pairs = TextPairs(hyps, np.arange(len(hyps)), refs, _encoders=shared)
+        np.testing.assert_array_equal(compute_stats([bleu], pairs)[bleu], expected)
+    assert not calls and len(shared[TextView()].vocab) > 0
     # a lone surrogate is not UTF-8: the encoded route keeps it as a token
     odd = TextPairs.parallel(["a \ud800 b"], [["a \ud800"]])
     assert ngram_stats_from_text(odd, TextView(), 2) is None

@@ -204,16 +204,16 @@ class _NgramFamily(Metric):
     @classmethod
     def compute_group_text(cls, metrics: Sequence[Metric], pairs: Any) -> list | None:
         """The group's statistics straight from the text (:func:`ngram_stats_from_text`);
-        None when the text is already encoded for the view (counting ids is then cheaper)
-        or the text route does not apply."""
+        None when the pairs prefer counting ids (``TextPairs.prefer_encoded``: encoded for
+        the view already, or sharing their encoders) or the text route does not apply."""
         view = metrics[0].view()
-        if pairs.is_encoded(view):
+        if pairs.prefer_encoded(view):
             return None
-        top = max(m.n for m in metrics)  # type: ignore[attr-defined]
+        top = max(m.n for m in metrics)
         full = ngram_stats_from_text(pairs, view, top)
         if full is None:
             return None
-        return [m.select(full, top) for m in metrics]  # type: ignore[attr-defined]
+        return [m.select(full, top) for m in metrics]
 
     def compute(self, pairs: Pairs) -> np.ndarray:
         return ngram_stats(pairs, self.n)

@@ -274,8 +274,8 @@ class ChrF(Metric):
     def compute_group(
         cls, metrics: Sequence[Metric], pairs: Pairs, *extra: Pairs
     ) -> list[np.ndarray]:
-        top_n = max(m.n for m in metrics)  # type: ignore[attr-defined]
-        top_w = max(m.w for m in metrics)  # type: ignore[attr-defined]
+        top_n = max(m.n for m in metrics)
+        top_w = max(m.w for m in metrics)
         chars = chrf_ngram_stats(pairs, top_n) if top_n else None
         words = chrf_ngram_stats(extra[0], top_w) if top_w else None
         return cls._best_of(metrics, chars, words, pairs.present())
@@ -285,14 +285,14 @@ class ChrF(Metric):
         """The group's statistics straight from the text of ``pairs``
         (:class:`~mtpalette.metrics.scoring.TextPairs`) in one compiled call
         (:func:`~mtpalette.kernels.chrf.chrf_text_stats`), characters and chrF++'s words
-        alike; None when a view of the group is encoded already (counting ids is then
-        cheaper) or a string has a lone surrogate (not UTF-8): the encoded route then takes
-        it."""
+        alike; None when the pairs prefer counting ids (``TextPairs.prefer_encoded``) for a
+        view of the group, or a string has a lone surrogate (not UTF-8): the encoded route
+        then takes it."""
         first = metrics[0]
-        if any(pairs.is_encoded(v) for v in (first.view(), *first.extra_views())):
+        if any(pairs.prefer_encoded(v) for v in (first.view(), *first.extra_views())):
             return None
-        top_n = max(m.n for m in metrics)  # type: ignore[attr-defined]
-        top_w = max(m.w for m in metrics)  # type: ignore[attr-defined]
+        top_n = max(m.n for m in metrics)
+        top_w = max(m.w for m in metrics)
         hyps, refs = pairs.texts(first.lowercase)
         n_lines = len(hyps) + sum(map(len, refs))
         try:
@@ -316,11 +316,11 @@ class ChrF(Metric):
         ``(P, R, orders, 3)``, against the best reference."""
         out = []
         for m in metrics:
-            parts = [] if chars is None or not m.n else [chars[:, :, : m.n]]  # type: ignore[attr-defined]
-            if m.w:  # type: ignore[attr-defined]
-                parts.append(words[:, :, : m.w])  # type: ignore[attr-defined,index]
+            parts = [] if chars is None or not m.n else [chars[:, :, : m.n]]
+            if m.w:
+                parts.append(words[:, :, : m.w])
             per_ref = np.concatenate(parts, axis=2) if len(parts) > 1 else parts[0]
-            out.append(best_reference_stats(per_ref, present, m.beta, m.eps))  # type: ignore[attr-defined]
+            out.append(best_reference_stats(per_ref, present, m.beta, m.eps))
         return out
 
     def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:

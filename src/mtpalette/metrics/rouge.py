@@ -235,11 +235,11 @@ class _Rouge(Metric):
         from the text of ``pairs`` in one compiled call
         (:func:`~mtpalette.kernels.rouge_score.text_counts`, the counts the encoded path
         gives), with the present references; None where that call does not apply: another
-        tokenizer, or the text already encoded for the view (counting ids is then cheaper)."""
+        tokenizer, or pairs that prefer counting ids (``TextPairs.prefer_encoded``)."""
         view = metrics[0].view()
         if view.tokenizer not in _ROUGE_SCORE_STEM or view.ref_tokenizer is not None:
             return None
-        if pairs.is_encoded(view):
+        if pairs.prefer_encoded(view):
             return None
         seg = np.asarray(pairs.seg)
         refs = [[row[s] for s in seg] for row in pairs.refs]  # each candidate's references

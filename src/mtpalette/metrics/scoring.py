@@ -33,11 +33,18 @@ class TextPairs:
     refs: Sequence[Sequence[str | None]]
     #: the source sentence of every segment, when known (plugins may read it)
     srcs: Sequence[str] | None = None
-    _encoders: dict[TextView, Encoder] = field(default_factory=dict, repr=False)
+    #: the encoders of every view; given by the caller, they are shared with other pairs
+    #: (ORANGE's rounds, one per held-out reference), so each line is tokenized once for all
+    _encoders: dict[TextView, Encoder] | None = field(default=None, repr=False)
     _pairs: dict[TextView, Pairs] = field(default_factory=dict, repr=False)
     _hyp_rows: dict[TextView, np.ndarray] = field(default_factory=dict, repr=False)
     _distinct: dict[TextView, tuple | None] = field(default_factory=dict, repr=False)
     _lowered: tuple | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self._shared = self._encoders is not None
+        if self._encoders is None:
+            self._encoders = {}
 
     @classmethod
     def parallel(
@@ -87,9 +94,14 @@ class TextPairs:
         return self._encoders[view]
 
     def is_encoded(self, view: TextView) -> bool:
-        """Whether the pairs are encoded for ``view`` already (then counting ids is cheaper
-        than a metric's own pass over the text)."""
+        """Whether the pairs are encoded for ``view`` already."""
         return view in self._pairs
+
+    def prefer_encoded(self, view: TextView) -> bool:
+        """Whether counting ids beats a metric's own pass over the text (a route straight
+        from text): the pairs are encoded for ``view`` already, or they share their encoders
+        with other pairs, which then tokenize none of these lines again."""
+        return view in self._pairs or self._shared
 
     def encoded(self, view: TextView) -> Pairs:
         """The pairs encoded for ``view``; computed once and cached."""
