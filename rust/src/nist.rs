@@ -64,6 +64,20 @@ pub fn log2_ratio(numer: f64, denom: f64) -> f64 {
     (numer / denom).ln() / 2f64.ln()
 }
 
+/// The information weight of every n-gram id: `log2(numer[g] / counts[g])`, 0 where the
+/// count is 0; each as Python's `math.log(x, 2)` (two natural logs of the C library's
+/// `log`, as NLTK), bit for bit.
+pub fn corpus_information(counts: &[i64], numer: &[f64]) -> Checked<Vec<f64>> {
+    ensure(counts.len() == numer.len(), || {
+        "corpus_information: one numerator per count expected".into()
+    })?;
+    Ok(counts
+        .iter()
+        .zip(numer)
+        .map(|(&c, &x)| if c > 0 { log2_ratio(x, c as f64) } else { 0.0 })
+        .collect())
+}
+
 /// Lexicographic `a > b`, as Python compares tuples of floats.
 fn tuple_gt(a: &[f64; 4], b: &[f64; 4]) -> bool {
     for (x, y) in a.iter().zip(b) {
@@ -221,6 +235,14 @@ pub fn nist_stats(inp: &NistInput) -> Checked<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn information_weights_and_zero_counts() {
+        let info = corpus_information(&[2, 0, 1, 3], &[4.0, 4.0, 2.0, 10.0]).unwrap();
+        assert_eq!(&info[..3], &[1.0, 0.0, 1.0]);
+        assert_eq!(info[3], (10.0f64 / 3.0).ln() / 2f64.ln());
+        assert!(corpus_information(&[1], &[]).is_err());
+    }
 
     #[test]
     fn two_words_against_three() {

@@ -274,6 +274,20 @@ fn closest_ref_lengths<'py>(py: Python<'py>, a: PairsArgs<'py>) -> PyResult<Boun
 
 // ------------------------------------------------------------------------- other kernels
 
+/// The information weight of every n-gram id (see `nist::corpus_information`).
+#[pyfunction]
+fn nist_information<'py>(
+    py: Python<'py>,
+    counts: PyReadonlyArray1<'py, i64>,
+    numer: PyReadonlyArray1<'py, f64>,
+) -> PyResult<Array<'py>> {
+    let (counts, numer) = (slice(&counts, "counts")?, slice(&numer, "numer")?);
+    let out = run(py, "nist_information", || {
+        nist::corpus_information(counts, numer)
+    })?;
+    vector(py, out)
+}
+
 /// NIST statistics `(n_hyp, 5 * max_n)` (see `mtpalette.kernels.nist`).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -899,6 +913,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gtm_mms, m)?)?;
     m.add_function(wrap_pyfunction!(closest_ref_lengths, m)?)?;
     m.add_function(wrap_pyfunction!(nist_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(nist_information, m)?)?;
     m.add_function(wrap_pyfunction!(acs_counts, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize_lines, m)?)?;
     m.add_function(wrap_pyfunction!(char_ids, m)?)?;

@@ -7,7 +7,12 @@ from hypothesis import strategies as st
 from nltk.translate.nist_score import corpus_nist, sentence_nist
 
 from mtpalette import corpus_score, sentence_scores
-from mtpalette.kernels.reference.nist import information_weights_slow, nist_order_slow
+from mtpalette.kernels.nist import corpus_information
+from mtpalette.kernels.reference.nist import (
+    corpus_information_slow,
+    information_weights_slow,
+    nist_order_slow,
+)
 from mtpalette.metrics.nist import NIST, length_penalty
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.text.tokenizers import tokenize_13a
@@ -159,3 +164,23 @@ def test_kernel_equals_slow_twin(segments, n, n_cands):
             assert stats[i, 2 * n + order - 1] == pytest.approx(num, rel=1e-12, abs=1e-12)
             assert stats[i, 3 * n + order - 1] == refl
         assert stats[i, 5 * n] == len(h)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 10**6),
+            st.one_of(
+                st.integers(1, 10**7).map(float),
+                st.floats(1e-300, 1e300, allow_nan=False, allow_infinity=False),
+            ),
+        ),
+        max_size=60,
+    )
+)
+def test_compiled_information_weights_equal_math_log_bit_for_bit(cells):
+    counts = [c for c, _ in cells]
+    numer = [x for _, x in cells]
+    fast = corpus_information(np.array(counts, dtype=np.int64), np.array(numer)).tolist()
+    assert fast == corpus_information_slow(counts, numer)

@@ -28,8 +28,6 @@ import numpy as np
 from mtpalette import _core
 from mtpalette.kernels.arrays import f64, idx64, mask
 
-_LN2 = math.log(2.0)
-
 
 def log2_ratio(numer, denom):
     """log2(numer / denom) computed as Python's ``math.log(x, 2)`` does (two natural logs).
@@ -42,21 +40,19 @@ def log2_ratio(numer, denom):
     return math.log(numer / denom) / math.log(2.0)
 
 
-def corpus_information(counts, numer):
-    """Information weight per n-gram id: ``log2(numer / count)`` (0 where the count is 0).
+def corpus_information(counts, numer) -> np.ndarray:
+    """Information weight per n-gram id: ``log2(numer / count)`` (0 where the count is 0),
+    compiled: each weight is two natural logs of the C library's ``log``, as Python's
+    ``math.log(x, 2)`` in NLTK, bit for bit (numpy's vectorised log may differ in the last
+    bit). Its plain-Python twin is
+    :func:`mtpalette.kernels.reference.nist.corpus_information_slow`.
 
     Examples
     --------
     >>> corpus_information(np.array([2, 0, 1]), np.array([4.0, 4.0, 2.0])).tolist()
     [1.0, 0.0, 1.0]
     """
-    counts = np.asarray(counts)
-    out = np.zeros(len(counts), dtype=np.float64)
-    seen = np.flatnonzero(counts > 0)
-    # math.log, not numpy's vectorised log, which may differ from NLTK's in the last bit
-    ratios = (np.asarray(numer, dtype=np.float64)[seen] / counts[seen]).tolist()
-    out[seen] = [math.log(x) / _LN2 for x in ratios]
-    return out
+    return _core.nist_information(idx64(counts), f64(numer))
 
 
 def nist_kernel(ids, prefix, info, off, seg, ref_mask, n_hyp: int) -> np.ndarray:

@@ -51,3 +51,16 @@ def information_weights_slow(refs_corpus, max_n):
         for k in range(1, max_n + 1):
             freq.update(tuple(ref[i : i + k]) for i in range(len(ref) - k + 1))
     return {g: math.log((freq[g[:-1]] if len(g) > 1 else words) / c, 2) for g, c in freq.items()}
+
+
+def corpus_information_slow(counts, numer) -> list[float]:
+    """Information weight per n-gram id, ``math.log(numer / count) / math.log(2)`` one by one
+    (0 where the count is 0): the twin of :func:`mtpalette.kernels.nist.corpus_information`.
+
+    Examples
+    --------
+    >>> corpus_information_slow([2, 0, 1], [4.0, 4.0, 2.0])
+    [1.0, 0.0, 1.0]
+    """
+    ln2 = math.log(2.0)
+    return [math.log(x / c) / ln2 if c > 0 else 0.0 for c, x in zip(counts, numer, strict=True)]
