@@ -5,7 +5,8 @@
 //! run in parallel; their keys are then numbered in one pass, in block order, so the numbers
 //! are those of one pass over all the lines, in order of first occurrence. The caller interns
 //! only the distinct tokens (`mtpalette/text/bulk.py`), not every token, and no code point
-//! array of the whole text is ever built.
+//! array of the whole text is ever built. The routes straight from text take the numbers
+//! alone ([`line_ids`]; chrF++'s words by [`chrf_word_ids`], the same blocks and numbering).
 
 use rayon::prelude::*;
 
