@@ -79,6 +79,28 @@ fn vector<T: Element>(py: Python<'_>, v: Vec<T>) -> PyResult<Array<'_>> {
     array(py, v, &[n])
 }
 
+/// Python strings (one per line or candidate)
+type Texts<'py> = Vec<Bound<'py, pyo3::types::PyString>>;
+/// reference streams of Python strings or None
+type RefTexts<'py> = Vec<Vec<Option<Bound<'py, pyo3::types::PyString>>>>;
+
+/// Python strings as their own UTF-8, borrowed (no copy for ASCII strings; one Python string
+/// passed twice is one address); a lone surrogate raises UnicodeEncodeError.
+fn strs<'a>(texts: &'a Texts<'_>) -> PyResult<Vec<&'a str>> {
+    texts.iter().map(|s| s.to_str()).collect()
+}
+
+/// [`strs`] of every reference stream, None kept.
+fn ref_strs<'a>(refs: &'a RefTexts<'_>) -> PyResult<Vec<Vec<Option<&'a str>>>> {
+    refs.iter()
+        .map(|row| {
+            row.iter()
+                .map(|s| s.as_ref().map(|s| s.to_str()).transpose())
+                .collect()
+        })
+        .collect()
+}
+
 /// Runs the checks and the work of `f` with the GIL released: an `InputError` becomes a
 /// ValueError, a panic a RuntimeError naming the kernel instead of aborting the interpreter.
 fn run<T: Send, F: FnOnce() -> Checked<T> + Send>(
@@ -388,16 +410,16 @@ fn tokenize_lines<'py>(
 #[pyfunction]
 fn encode_text_lines<'py>(
     py: Python<'py>,
-    lines: Vec<Bound<'py, pyo3::types::PyString>>,
+    lines: Texts<'py>,
     mode: u8,
     flags: PyReadonlyArray1<'py, u16>,
     parallel: bool,
 ) -> PyResult<SixArrays<'py>> {
-    // borrowed UTF-8 (no copy for ASCII strings); `lines` keeps every string alive
-    let strs: Vec<&str> = lines.iter().map(|s| s.to_str()).collect::<PyResult<_>>()?;
+    // `lines` keeps every string alive
+    let lines = strs(&lines)?;
     let flags = slice(&flags, "flags")?;
     let (counts, ids, d) = run(py, "encode_text_lines", || {
-        encode_text::encode_lines(&strs, mode, flags, parallel)
+        encode_text::encode_lines(&lines, mode, flags, parallel)
     })?;
     let (counts, ids, cp) = (vector(py, counts)?, vector(py, ids)?, vector(py, d.cp)?);
     let (start, len, hash) = (
@@ -408,29 +430,16 @@ fn encode_text_lines<'py>(
     Ok((counts, ids, cp, start, len, hash))
 }
 
-/// Python strings, one per candidate
-type Texts<'py> = Vec<Bound<'py, pyo3::types::PyString>>;
-/// reference streams of Python strings or None
-type RefTexts<'py> = Vec<Vec<Option<Bound<'py, pyo3::types::PyString>>>>;
-
-/// Python strings (and None) as text pairs: the strings' own UTF-8, borrowed (one Python
-/// string passed twice is one text); a lone surrogate raises UnicodeEncodeError.
+/// Python strings (and None) as text pairs (see [`strs`]).
 fn text_pairs_of<'a, 'py>(
     hyps: &'a Texts<'py>,
     seg: &'a PyReadonlyArray1<'py, i64>,
     refs: &'a RefTexts<'py>,
 ) -> PyResult<text_pairs::TextPairs<'a>> {
     Ok(text_pairs::TextPairs {
-        hyps: hyps.iter().map(|s| s.to_str()).collect::<PyResult<_>>()?,
+        hyps: strs(hyps)?,
         seg: slice(seg, "seg")?,
-        refs: refs
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .map(|s| s.as_ref().map(|s| s.to_str()).transpose())
-                    .collect::<PyResult<_>>()
-            })
-            .collect::<PyResult<_>>()?,
+        refs: ref_strs(refs)?,
     })
 }
 
@@ -825,16 +834,8 @@ fn rouge_text_counts<'py>(
     lcs: bool,
     stem: bool,
 ) -> PyResult<(Array<'py>, Array<'py>)> {
-    // the strings' own UTF-8, not copies (one Python string passed twice is one text)
-    let hyps: Vec<&str> = hyps.iter().map(|s| s.to_str()).collect::<PyResult<_>>()?;
-    let refs: Vec<Vec<Option<&str>>> = refs
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|s| s.as_ref().map(|s| s.to_str()).transpose())
-                .collect::<PyResult<_>>()
-        })
-        .collect::<PyResult<_>>()?;
+    // one Python string passed twice is one text
+    let (hyps, refs) = (strs(&hyps)?, ref_strs(&refs)?);
     if refs.iter().any(|row| row.len() != hyps.len()) {
         return Err(PyValueError::new_err(
             "rouge_text_counts: every reference list needs one entry per candidate",

@@ -123,13 +123,7 @@ impl Keys {
             self.keys.push(LONG | MID | self.mid.len() as u64);
             self.mid.push((word | u128::from_le_bytes([or; 16])) & mask);
         } else {
-            self.keys.push(LONG | (self.long_off.len() - 1) as u64);
-            let at = self.long.len();
-            self.long.extend_from_slice(&src[start..end]);
-            for b in &mut self.long[at..] {
-                *b |= or;
-            }
-            self.long_off.push(self.long.len() as u32);
+            self.push_long(&src[start..end], or);
         }
     }
 
@@ -138,10 +132,19 @@ impl Keys {
         if token.len() <= 16 && !token.contains(&0) {
             self.push_run(token, 0, token.len(), 0);
         } else {
-            self.keys.push(LONG | (self.long_off.len() - 1) as u64);
-            self.long.extend_from_slice(token);
-            self.long_off.push(self.long.len() as u32);
+            self.push_long(token, 0);
         }
+    }
+
+    /// The token `token` by its bytes, each OR-ed with `or`.
+    fn push_long(&mut self, token: &[u8], or: u8) {
+        self.keys.push(LONG | (self.long_off.len() - 1) as u64);
+        let at = self.long.len();
+        self.long.extend_from_slice(token);
+        for b in &mut self.long[at..] {
+            *b |= or;
+        }
+        self.long_off.push(self.long.len() as u32);
     }
 }
 

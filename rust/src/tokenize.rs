@@ -539,19 +539,10 @@ pub fn char_ids(cp: &[u32], off: &[i64], flags: &[u16]) -> Checked<(Vec<i64>, Ve
         flags.len() >= 0x110000 && cp.iter().all(|&c| c < 0x110000),
         || "char_ids: bad flags table or code point".into(),
     )?;
-    let mut numbers = CharNumbers::new();
-    let mut ids = Vec::with_capacity(cp.len());
-    let mut counts = Vec::with_capacity(off.len().saturating_sub(1));
-    for w in off.windows(2) {
-        let before = ids.len();
-        for &c in &cp[w[0] as usize..w[1] as usize] {
-            if flags[c as usize] & SPACE == 0 {
-                ids.push(numbers.id(c));
-            }
-        }
-        counts.push((ids.len() - before) as i64);
-    }
-    Ok((counts, ids, numbers.distinct))
+    let lines = off
+        .windows(2)
+        .map(|w| cp[w[0] as usize..w[1] as usize].iter().copied());
+    Ok(number_chars(lines, flags, false, cp.len()))
 }
 
 /// [`char_ids`] of text: the characters of every line as numbers, whitespace left out
@@ -565,20 +556,34 @@ pub fn text_char_ids(
     ensure(flags.len() >= 0x110000, || {
         "text_char_ids: bad flags table".into()
     })?;
+    let n_bytes = lines.iter().map(|l| l.len()).sum();
+    let chars = lines.iter().map(|l| l.chars().map(|c| c as u32));
+    let (counts, ids, _) = number_chars(chars, flags, keep_space, n_bytes);
+    Ok((counts, ids))
+}
+
+/// The code points of every line (each below 0x110000) numbered by [`CharNumbers`],
+/// whitespace left out unless `keep_space`: `(characters per line, ids, the distinct code
+/// points)`; `capacity` is about the number of characters.
+fn number_chars<L: Iterator<Item = u32>>(
+    lines: impl ExactSizeIterator<Item = L>,
+    flags: &[u16],
+    keep_space: bool,
+    capacity: usize,
+) -> (Vec<i64>, Vec<i32>, Vec<u32>) {
     let mut numbers = CharNumbers::new();
-    let mut ids = Vec::with_capacity(lines.iter().map(|l| l.len()).sum());
+    let mut ids = Vec::with_capacity(capacity);
     let mut counts = Vec::with_capacity(lines.len());
     for line in lines {
         let before = ids.len();
-        for c in line.chars() {
-            let c = c as u32;
+        for c in line {
             if keep_space || flags[c as usize] & SPACE == 0 {
                 ids.push(numbers.id(c));
             }
         }
         counts.push((ids.len() - before) as i64);
     }
-    Ok((counts, ids))
+    (counts, ids, numbers.distinct)
 }
 
 #[cfg(test)]

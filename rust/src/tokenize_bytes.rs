@@ -158,7 +158,7 @@ impl ByteTokenizer {
                 } else if j + ones < 64 {
                     s + ones
                 } else {
-                    self.run_end(w, j) // on into the next 64 bytes
+                    self.run_end(w) // on into the next 64 bytes
                 };
                 keys.push_run(src, s, e, 0);
                 count += 1;
@@ -167,13 +167,9 @@ impl ByteTokenizer {
         Some(count)
     }
 
-    /// The end of the run of word bytes that starts at bit `j` of word `w`.
+    /// The end of a run of word bytes that goes on to the last bit of word `w`.
     #[cold]
-    fn run_end(&self, mut w: usize, j: usize) -> usize {
-        let ones = (!(self.runs[w].0 >> j)).trailing_zeros() as usize;
-        if j + ones < 64 {
-            return 64 * w + j + ones;
-        }
+    fn run_end(&self, mut w: usize) -> usize {
         loop {
             w += 1;
             if w == self.runs.len() {

@@ -316,7 +316,7 @@ class ChrF(Metric):
         ``(P, R, orders, 3)``, against the best reference."""
         out = []
         for m in metrics:
-            parts = [] if chars is None or not m.n else [chars[:, :, : m.n]]
+            parts = [] if chars is None else [chars[:, :, : m.n]]
             if m.w:
                 parts.append(words[:, :, : m.w])
             per_ref = np.concatenate(parts, axis=2) if len(parts) > 1 else parts[0]
