@@ -48,10 +48,10 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.parallel import Backend
+from mtpalette.stats import catalogue
 from mtpalette.stats import pairwise as pw
 from mtpalette.stats import permutation as perm
 from mtpalette.stats import sigdiff
-from mtpalette.stats.averaging import average_correlation
 from mtpalette.stats.correlation import tie_calibration
 
 CORR_FCNS = (
@@ -413,19 +413,15 @@ class _CorrComparison(_Comparison):
         self._eps: dict[str, float] = {}
 
     def value(self, name: str) -> float:
-        t, m = self.task, self.m[name]
-        if t.corr_fcn == "KendallWithTiesOpt":
-            return tie_calibration(self.h, m, grouping=self.grouping, variant=self.variant).value
-        if t.corr_fcn == "pearson" and self.args.get("pdp"):
-            return pw.pdp(self.h, m, grouping=self.grouping)[0]
-        return average_correlation(
+        t = self.task
+        return catalogue.task_value(
             self.h,
-            m,
-            self.function,
+            self.m[name],
+            t.corr_fcn,
             grouping=self.grouping,
             replace_nans_with_zeros=t.replace_nans_with_zeros,
-            **self.args,
-        ).value
+            **(self.args if t.corr_fcn != "KendallWithTiesOpt" else {"variant": self.variant}),
+        )
 
     def _epsilon(self, name: str) -> float:
         if name not in self._eps:
@@ -472,7 +468,7 @@ class _SpaComparison(_Comparison):
         )
 
     def value(self, name: str) -> float:
-        return float(self.scorer.score(self.scorer.rated_columns(self.m[name])[None])[0])
+        return catalogue.spa_value(self.scorer, self.m[name])
 
     def test(self, a: str, b: str, k: int, stream: perm.Source) -> perm.PermutationTest:
         return sigdiff.spa_sig_diff(

@@ -193,6 +193,28 @@ def _stat_value(
     ), None
 
 
+def _point_value(
+    h: np.ndarray,
+    m: np.ndarray,
+    statistic: str,
+    grouping: str,
+    epsilon: float | None,
+    threshold: float,
+) -> tuple[float, float | None]:
+    """The statistic's value as the catalogue computes it for every command and task
+    (:func:`mtpalette.stats.catalogue.value`), and the calibrated tie threshold where the
+    statistic is tie-calibrated; resamples use the vectorised :func:`_stat_value`."""
+    from mtpalette.stats import catalogue
+
+    eps = None
+    if _calibrated(statistic, epsilon) is not None:
+        eps = _stat_value(h, m, statistic, grouping, epsilon, threshold)[1]
+    value = catalogue.value(
+        statistic, h, m, grouping=grouping, epsilon=epsilon, threshold=threshold
+    )
+    return value, eps
+
+
 def _masked(metric: np.ndarray, human: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(human), np.nan, metric)
 
@@ -322,13 +344,17 @@ def resampled_correlations(
         groups = make_groups(H, m, grouping)
         if variant is not None:
             events = pair_events(groups)
-            values[j], e = calibrate(events, variant)
+            e = calibrate(events, variant)[1]
             eps_out.append(e)
             prepared.append((groups, events))
         else:
             vals = group_values(groups, statistic, epsilon=epsilon or 0.0, threshold=threshold)
-            values[j] = average_groups(vals, statistic) if groups.n_groups else np.nan
             prepared.append((groups, vals))
+        values[j] = (
+            _point_value(H, m, statistic, grouping, epsilon, threshold)[0]
+            if groups.n_groups
+            else np.nan
+        )
     if n_resamples == 0:
         return values, dist[:0], eps_out
     tell = progress or (lambda n: None)
@@ -433,7 +459,7 @@ def _system_level(H, Ms, fns, statistic, epsilon, threshold, n_resamples, rng):
     values = np.empty(M)
     eps_out: list[float] | None = [] if _calibrated(statistic, epsilon) else None
     for j in range(M):
-        values[j], e = _vector_stat(hs0[0], ms0[j][0], statistic, epsilon, threshold)
+        values[j], e = _vector_stat(hs0[0], ms0[j][0], statistic, epsilon, threshold, point=True)
         if eps_out is not None:
             eps_out.append(e)
     dist = np.full((n_resamples, M), np.nan)
@@ -458,12 +484,19 @@ def _system_means_batch(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 def _vector_stat(
-    h: np.ndarray, m: np.ndarray, statistic: str, epsilon: float | None, threshold: float
+    h: np.ndarray,
+    m: np.ndarray,
+    statistic: str,
+    epsilon: float | None,
+    threshold: float,
+    *,
+    point: bool = False,
 ) -> tuple[float, float | None]:
     ok = ~np.isnan(h) & ~np.isnan(m)
     if ok.sum() < 2:
         return float("nan"), None
-    return _stat_value(h[ok], m[ok], statistic, "none", epsilon, threshold)
+    of = _point_value if point else _stat_value
+    return of(h[ok], m[ok], statistic, "none", epsilon, threshold)
 
 
 def bootstrap_system_correlations(
@@ -503,7 +536,7 @@ def bootstrap_system_correlations(
     values = np.empty(len(Ms))
     eps_out: list[float] | None = [] if variant is not None else None
     for j, m in enumerate(Ms):
-        values[j], e = _stat_value(h, m, statistic, "none", epsilon, 25.0)
+        values[j], e = _point_value(h, m, statistic, "none", epsilon, 25.0)
         if eps_out is not None:
             eps_out.append(e)
     dist = np.full((n_resamples, len(Ms)), np.nan)
