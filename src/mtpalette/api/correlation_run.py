@@ -44,6 +44,7 @@ from mtpalette.api.checks import (
 )
 from mtpalette.api.description import Description, TableOutputs
 from mtpalette.api.external import export_all, parse_scores
+from mtpalette.api.folders import mtme_pair_data
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.inputs import JudgedInputs, UnalignedJudgments
 from mtpalette.api.scoring import score_systems
@@ -63,7 +64,9 @@ from mtpalette.metaeval.external import (
     external_segment_scores,
     reference_names,
 )
+from mtpalette.metaeval.pair_tables import segment_pair_data
 from mtpalette.metrics import Metric, parse_specs
+from mtpalette.stats.catalogue import FROM_SEGMENTS
 from mtpalette.stats.correlation import STATISTICS
 
 #: seed of every resampling unless given (sacrebleu's)
@@ -80,6 +83,8 @@ LABELS = {
     "tau-eq": "tau-eq",
     "pairwise-accuracy": "pairwise accuracy",
     "rr-kendall": "WMT RR tau",
+    "spa": "soft pairwise accuracy (SPA)",
+    "pce": "soft pairwise accuracy (SPA)",
 }
 
 
@@ -330,8 +335,10 @@ class CorrelationRun(Description):
 
     @property
     def specs(self) -> list[str]:
-        """The metric specs (``bleus:4`` when neither metrics nor score files are given)."""
-        return list(self.metrics or ([] if self.scores else ["bleus:4"]))
+        """The metric specs (``bleus:4`` when neither metrics nor score files nor an
+        mt-metrics-eval folder's stored metrics are given)."""
+        given = self.scores or self.inputs.mtme_metrics
+        return list(self.metrics or ([] if given else ["bleus:4"]))
 
     @property
     def levels(self) -> list[str]:
@@ -348,10 +355,16 @@ class CorrelationRun(Description):
                 raise UserInputError(
                     f"unknown level {level!r}; expected one of {', '.join(LEVELS)}"
                 )
+        known = [*STATISTICS, *FROM_SEGMENTS]
         for s in self.statistics:
-            if s not in STATISTICS:
+            if s not in known:
                 raise UserInputError(
-                    f"unknown statistic {s!r}; expected one of {', '.join(STATISTICS)}"
+                    f"unknown statistic {s!r}; expected one of {', '.join(known)}"
+                )
+            if s in FROM_SEGMENTS and self.levels != ["system"]:
+                raise UserInputError(
+                    f"{s} is a system-level statistic (from the segment scores): give "
+                    "--level system"
                 )
         check_resampling(
             bootstrap=self.bootstrap,
@@ -444,7 +457,8 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
             rows = lambda m: export_segment_scores(data, m)  # noqa: E731
             for path in export_all(out.export_scores, parsed, rows):
                 feedback.note(f"wrote {path}")
-        tables = _tables(run, data, scores, base_scores, feedback)
+        pair = _stored_system_scores(run, feedback)
+        tables = _tables(run, data, scores, base_scores, feedback, pair)
         with feedback.steps("each metric against the best length baseline") as progress:
             for k, table in enumerate(tables):
                 if progress is not None:
@@ -452,6 +466,7 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
                     progress(k, len(tables), what)
                 _against_baselines(table, data, scores, base_scores, run, feedback)
         signatures = {sc.name: sc.signature for sc in scores + base_scores}
+        signatures |= {r.metric: r.signature for t in tables for r in t.rows}
         summary = {
             "n_systems": data.n_systems,
             "n_items": data.n_items,
@@ -466,6 +481,23 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
     return result
 
 
+def _stored_system_scores(run: CorrelationRun, feedback: Feedback):
+    """The engine's data object of an mt-metrics-eval folder when a system-level table is
+    asked for (its stored system scores, as ``wmt`` reads them), else None."""
+    evs = run.inputs.mtme_set()
+    if evs is None or "system" not in run.levels:
+        return None
+    if run.max_items is not None:
+        raise UserInputError(
+            "--max-items with --mtme at system level: the folder's system scores cover every "
+            "segment; leave out --max-items or use --level segment"
+        )
+    pair, _ = mtme_pair_data(
+        evs, specs=run.specs, tokenize=run.tokenize, lowercase=run.lowercase, note=feedback.note
+    )
+    return pair
+
+
 def split_list(value: str | Sequence[str]) -> list[str]:
     """A comma-separated string or a list as a list of stripped, non-empty names.
 
@@ -478,9 +510,22 @@ def split_list(value: str | Sequence[str]) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def _tables(run, data, scores, base_scores, feedback: Feedback) -> list[CorrelationTable]:
-    """One table per (level, statistic). The progress bar counts the real work as it is
-    done: bootstrap resamples times metrics, then the permutation draws of each pair of
+def _pair_table(run, pair, scores, statistic: str) -> CorrelationTable:
+    """A system-level table of the engine's data object (stored system scores, or SPA)."""
+    from mtpalette.metaeval.pair_tables import pair_table
+
+    metrics = {sc.name: (bool(sc.higher_is_better), sc.signature) for sc in scores}
+    for name, levels in pair.metrics.items():  # stored at system level only (BLEU)
+        if name not in metrics and "sys" in levels:
+            metrics[name] = (True, f"{name}|source:{pair.origins[name]['sys']}")
+    gold = run.inputs.human if run.inputs.mtme is not None else None
+    return pair_table(pair, statistic, metrics, gold=gold, **run.common())
+
+
+def _tables(run, data, scores, base_scores, feedback: Feedback, pair=None) -> list[CorrelationTable]:
+    """One table per (level, statistic); at system level, ``pair`` (the engine's data object
+    of an mt-metrics-eval folder) gives the stored system scores. The progress bar counts the
+    real work as it is done: bootstrap resamples times metrics, then the permutation draws of each pair of
     metrics the clusters compare (expected: one pair per metric but one; the total grows
     when the clusters compare more)."""
 
@@ -505,6 +550,10 @@ def _tables(run, data, scores, base_scores, feedback: Feedback) -> list[Correlat
                 if progress is None:
                     feedback.note(f"{level} level, {s}: bootstrap and {run.test} test")
                 state["what"] = f"{level} {s}: resamples x metrics"
+                if level == "system" and (pair is not None or s in FROM_SEGMENTS):
+                    tables.append(_pair_table(run, pair or segment_pair_data(
+                        data, scores, system_score=run.system_score), scores, s))  # fmt: skip
+                    continue
                 tables.append(
                     correlation_table(
                         data,
@@ -537,8 +586,8 @@ def _against_baselines(table, data, scores, base_scores, run, feedback: Feedback
     """Test each metric against the best length baseline (the clusters' test, one-sided) and
     record the chance level of the statistic; say in one sentence which metrics do not beat
     the baseline."""
+    from mtpalette.stats import catalogue
     from mtpalette.stats.baselines import compare_with_best_baseline
-    from mtpalette.stats.chance import chance_level
 
     metrics = {sc.name: sc.oriented() for sc in scores if not getattr(sc.metric, "baseline", False)}
     if table.level == "segment" and base_scores and metrics:
@@ -562,13 +611,27 @@ def _against_baselines(table, data, scores, base_scores, run, feedback: Feedback
             for sentence in report.sentences():
                 feedback.warn(f"note: {sentence}")
     try:
-        chance = chance_level(data.human, table.statistic, grouping=table.grouping,
-                              epsilon=run.epsilon, seed=run.seed)  # fmt: skip
+        chance = catalogue.chance(table.statistic, _human_seen(table, data),
+                                  grouping=table.grouping, epsilon=run.epsilon, seed=run.seed)  # fmt: skip
     except (ValueError, UserInputError) as exc:  # e.g. too many ties to list for calibration
         table.info["chance"] = {"unavailable": str(exc)}
     else:
         if chance is not None:
             table.info["chance"] = chance.to_dict()
+
+
+def _human_seen(table: CorrelationTable, data: SegmentData) -> np.ndarray:
+    """The human scores a table's statistic saw: the system scores at system level (those
+    the table correlated), the segment scores otherwise and for SPA (whose system p-values
+    come from the segments)."""
+    if table.level != "system" or table.statistic in FROM_SEGMENTS:
+        return data.human
+    stored = table.info.get("system_scores", {})
+    if "human" in stored and "origins" in stored:
+        return np.asarray(stored["human"], dtype=np.float64)
+    from mtpalette.stats.correlation import system_means
+
+    return system_means(data.human)
 
 
 def _write(run, out: CorrelationOutputs, result: CorrelationResult, inputs, data, scores) -> None:

@@ -7,11 +7,17 @@ The folder loader is :func:`mtpalette.io.mtme.read_mtme` (read as mt-metrics-eva
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from mtpalette.errors import UserInputError
+
 if TYPE_CHECKING:
     from mtpalette.io.mtme import MtmeSet
+    from mtpalette.metaeval.tasks import LanguagePairData
 
 
 def read_mtme_set(root: Path, lp: str, **options: Any) -> MtmeSet:
@@ -20,3 +26,98 @@ def read_mtme_set(root: Path, lp: str, **options: Any) -> MtmeSet:
     from mtpalette.io.mtme import read_mtme
 
     return read_mtme(root, lp, **options)
+
+
+def mtme_pair_data(
+    evs: MtmeSet,
+    *,
+    specs: list[str] | None = None,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    primary: bool = False,
+    note: Callable[[str], None] | None = None,
+) -> tuple[LanguagePairData, dict[str, str]]:
+    """One language pair of a folder as the meta-evaluation engine takes it, and the
+    signatures of the metrics computed here: the one builder behind ``wmt``, ``correlate
+    --mtme`` and the Python API, so that they see the same numbers.
+
+    Human scores and stored metrics at every level they are stored at (a system level MTME
+    ships is used as stored; a human score without one gets the mean of each system's rated
+    segments, and says so). Stored metrics are keyed by base name (``BLEU``, not
+    ``BLEU-refA``: one metric across language pairs whose standard references differ), as
+    mt-metrics-eval's tasks name them; a metric computed here (``specs``) is scored against
+    the pair's reference, at segment level (sentence scores) and system level (its corpus
+    score of all segments, as a stored ``.sys.score`` is). Error metrics are negated, as
+    mt-metrics-eval expects higher to be better. ``origins`` records how every vector was
+    made.
+    """
+    from mtpalette.metaeval.tasks import LanguagePairData
+    from mtpalette.stats.correlation import system_means
+
+    systems = list(evs.systems)
+    human: dict[str, dict[str, Any]] = {}
+    origins: dict[str, dict[str, str]] = {}
+    for level, by_name in evs.human_scores.items():
+        for name in by_name:
+            human.setdefault(name, {})[level] = _vector(evs.human_matrix(level, name), level)
+            origins.setdefault(f"human:{name}", {})[level] = f"stored {name}.{level}.score"
+    for name, levels in human.items():
+        if "seg" in levels and "sys" not in levels:
+            levels["sys"] = system_means(levels["seg"])
+            origins[f"human:{name}"]["sys"] = "mean of each system's rated segments"
+    keep = evs.meta.primary_metrics | (evs.meta.baseline_metrics or frozenset())
+    metrics: dict[str, dict[str, Any]] = {}
+    for stored in evs.metrics.values():
+        if primary and evs.meta.primary_metrics and stored.basename not in keep:
+            continue
+        name = stored.basename + ("" if stored.refs else "[noref]")
+        metrics[name] = {
+            level: _vector(evs.metric_matrix(stored.name, level), level) for level in stored.scores
+        }
+        origins[name] = {
+            level: f"stored {Path(path).name}" for level, path in stored.paths.items()
+        }
+    signatures: dict[str, str] = {}
+    if specs:
+        computed, signatures = _computed(evs, systems, specs, tokenize, lowercase, note)
+        clash = sorted(set(computed) & set(metrics))
+        if clash:
+            raise UserInputError(
+                f"computed and stored metrics share the name(s) {', '.join(clash)}; "
+                "leave one out (-m or --mtme-metrics)"
+            )
+        metrics.update(computed)
+        for name in computed:
+            origins[name] = {
+                "seg": "sentence scores (mtpalette)",
+                "sys": "corpus score of all segments (mtpalette)",
+            }
+    data = LanguagePairData(systems, human, metrics, dict(evs.meta.std_gold), origins)
+    return data, signatures
+
+
+def _vector(matrix: np.ndarray, level: str) -> np.ndarray:
+    """A level's ``(systems, items)`` matrix as the task engine takes it: one number per
+    system at ``sys`` level."""
+    return matrix[:, 0] if level == "sys" else matrix
+
+
+def _computed(evs: MtmeSet, systems, specs, tokenize, lowercase, note):
+    from mtpalette.api.scoring import score_systems
+
+    if note is not None:
+        note(f"{evs.lp}: scoring {len(systems)} systems with {len(specs)} spec(s)")
+    texts = dict(zip(systems, evs.texts(systems), strict=True))
+    scored = score_systems(
+        texts, [evs.reference()], specs, tokenize=tokenize, lowercase=lowercase
+    )
+    first = scored[systems[0]]
+    metrics: dict[str, dict[str, Any]] = {}
+    signatures: dict[str, str] = {}
+    for k, score in enumerate(first.corpus):
+        sign = 1.0 if score.higher_is_better else -1.0
+        seg = np.stack([sign * scored[s].sentence[score.metric] for s in systems])
+        sys_ = np.array([sign * scored[s].corpus[k].value for s in systems])
+        metrics[score.metric] = {"seg": seg, "sys": sys_}
+        signatures[score.metric] = str(score.signature)
+    return metrics, signatures

@@ -404,7 +404,13 @@ class JudgedInputs(Description):
         judged = evs.judgments().rename(parse_rename(self.rename))
         outputs = dict(zip(judged.systems, evs.texts(), strict=True))
         data = SegmentData.from_judgments(judged, outputs, [evs.reference()], ref_names=[evs.ref])
-        self._stored = [ExternalMetric(n, evs.score_file(n)) for n in evs.metric_names("seg")]
+        # by base name, as the tasks of ``wmt`` name them (mtme_pair_data)
+        self._stored = [
+            ExternalMetric(evs.metrics[n].basename + ("" if evs.metrics[n].refs else "[noref]"),
+                           evs.score_file(n))
+            for n in evs.metric_names("seg")
+        ]  # fmt: skip
+        self._evs = evs
         inputs = {
             "mtme": str(self.mtme),
             "lp": self.lp,
@@ -417,6 +423,12 @@ class JudgedInputs(Description):
             "unscored_judged_systems": [],
         }
         return data, judged, inputs
+
+    def mtme_set(self):
+        """The mt-metrics-eval folder's pair as :meth:`load` read it (None for other inputs):
+        system-level tables take its stored system scores
+        (:func:`mtpalette.api.folders.mtme_pair_data`)."""
+        return getattr(self, "_evs", None)
 
     def stored_metrics(self) -> list[ExternalMetric]:
         """The stored metric scores of an mt-metrics-eval folder (``mtme_metrics``), read by

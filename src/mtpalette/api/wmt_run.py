@@ -19,17 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
-
 from mtpalette.api.description import Description
 from mtpalette.api.feedback import SILENT, Feedback
-from mtpalette.api.folders import read_mtme_set
+from mtpalette.api.folders import mtme_pair_data, read_mtme_set
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import atomic_writer
 from mtpalette.parallel import Backend
 
 if TYPE_CHECKING:
-    from mtpalette.io.mtme import MtmeSet
     from mtpalette.metaeval.tasks import LanguagePairData, TaskSet, TaskSetResult
 
 
@@ -133,7 +130,14 @@ def run_wmt(run: WmtRun, feedback: Feedback = SILENT) -> WmtResult:
         for line in evs.notes:
             feedback.note(f"note: {line}")
         left_out[lp] = dict(evs.left_out)
-        data[lp], sigs = _pair_data(evs, run, feedback)
+        data[lp], sigs = mtme_pair_data(
+            evs,
+            specs=run.metrics,
+            tokenize=run.tokenize,
+            lowercase=run.lowercase,
+            primary=run.primary,
+            note=feedback.note,
+        )
         signatures.update(sigs)
     total = sum(max(t.k, 1) for t in ts.tasks)
     feedback.note(f"{len(ts.tasks)} task(s) over {len(lps)} language pair(s), {total} resamples")
@@ -153,62 +157,3 @@ def run_wmt(run: WmtRun, feedback: Feedback = SILENT) -> WmtResult:
             fh.write(result.to_json())
         outputs["json"] = str(run.json)
     return WmtResult(result, names, left_out, signatures, outputs)
-
-
-def _pair_data(
-    evs: MtmeSet, run: WmtRun, feedback: Feedback
-) -> tuple[LanguagePairData, dict[str, str]]:
-    from mtpalette.metaeval.tasks import LanguagePairData
-
-    systems = list(evs.systems)
-    human: dict[str, dict[str, Any]] = {}
-    for level, by_name in evs.human_scores.items():
-        for name in by_name:
-            human.setdefault(name, {})[level] = _vector(evs.human_matrix(level, name), level)
-    primary = evs.meta.primary_metrics | (evs.meta.baseline_metrics or frozenset())
-    metrics: dict[str, dict[str, Any]] = {}
-    for stored in evs.metrics.values():
-        if run.primary and evs.meta.primary_metrics and stored.basename not in primary:
-            continue
-        # by base name, as mt-metrics-eval's tasks name them (its DisplayName): one metric
-        # across language pairs whose standard references differ
-        metrics[stored.basename + ("" if stored.refs else "[noref]")] = {
-            level: _vector(evs.metric_matrix(stored.name, level), level) for level in stored.scores
-        }
-    signatures = {}
-    if run.metrics:
-        computed, signatures = _computed(evs, systems, run, feedback)
-        clash = sorted(set(computed) & set(metrics))
-        if clash:
-            raise UserInputError(
-                f"computed and stored metrics share the name(s) {', '.join(clash)}; "
-                "leave one out (-m or --mtme-metrics)"
-            )
-        metrics.update(computed)
-    return LanguagePairData(systems, human, metrics, dict(evs.meta.std_gold)), signatures
-
-
-def _vector(matrix: np.ndarray, level: str) -> np.ndarray:
-    """A level's ``(systems, items)`` matrix as the task engine takes it: one number per
-    system at ``sys`` level."""
-    return matrix[:, 0] if level == "sys" else matrix
-
-
-def _computed(evs: MtmeSet, systems: list[str], run: WmtRun, feedback: Feedback):
-    from mtpalette.api.scoring import score_systems
-
-    feedback.note(f"{evs.lp}: scoring {len(systems)} systems with {len(run.metrics)} spec(s)")
-    texts = dict(zip(systems, evs.texts(systems), strict=True))
-    scored = score_systems(
-        texts, [evs.reference()], run.metrics, tokenize=run.tokenize, lowercase=run.lowercase
-    )
-    first = scored[systems[0]]
-    metrics: dict[str, dict[str, Any]] = {}
-    signatures: dict[str, str] = {}
-    for k, score in enumerate(first.corpus):
-        sign = 1.0 if score.higher_is_better else -1.0
-        seg = np.stack([sign * scored[s].sentence[score.metric] for s in systems])
-        sys_ = np.array([sign * scored[s].corpus[k].value for s in systems])
-        metrics[score.metric] = {"seg": seg, "sys": sys_}
-        signatures[score.metric] = str(score.signature)
-    return metrics, signatures

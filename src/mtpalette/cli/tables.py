@@ -111,10 +111,21 @@ def print_correlation(console: Console, table: CorrelationTable, *, title: str =
         "williams": "Williams' test",
         "none": "no test",
     }[table.test]
+    if "spa" in table.info:  # a task of the engine: its own test, no interval
+        test = (f"mt-metrics-eval's permutation test of SPA ({table.n_permutations} draws)"
+                if table.test != "none" else "no test")  # fmt: skip
+    interval = (
+        f"interval: percentile bootstrap over {table.unit} ({table.n_units}), "
+        f"{table.n_resamples} resamples, seed {table.seed}"
+        if table.n_resamples
+        else f"no interval ({table.n_units} {table.unit}), seed {table.seed}"
+    )
+    origins = table.info.get("system_scores", {}).get("origins")
+    if origins:
+        emit_note(console, "system scores: " + "; ".join(f"{k}: {v}" for k, v in origins.items()))
     emit_note(
         console,
-        f"interval: percentile bootstrap over {table.unit} ({table.n_units}), "
-        f"{table.n_resamples} resamples, seed {table.seed}; clusters: {test}, alpha "
+        f"{interval}; clusters: {test}, alpha "
         f"{table.alpha:g} (1 = best; a new cluster starts when a better-ranked metric of the "
         "current one is significantly better; p: the test that opened the cluster, inside one "
         "the test against its first metric); Dir '-': an error metric, negated before "

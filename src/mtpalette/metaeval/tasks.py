@@ -80,7 +80,10 @@ class LanguagePairData:
     """Scores of one language pair: ``human[name][level]`` and ``metrics[name][level]`` are
     ``(systems,)`` vectors (``sys``) or ``(systems, items)`` matrices (``seg``, ``doc``), rows
     in the order of ``systems``; NaN human scores mark unrated entries. ``std_gold[level]``
-    names the human score a task uses when its ``gold`` is None.
+    names the human score a task uses when its ``gold`` is None. This is the one data object
+    of meta-evaluation (what mt-metrics-eval's ``EvalSet`` holds for one pair): ``wmt``,
+    ``correlate --mtme`` and the Python API build it with
+    :func:`mtpalette.api.folders.mtme_pair_data`.
 
     Examples
     --------
@@ -98,6 +101,9 @@ class LanguagePairData:
     human: dict[str, dict[str, Any]]
     metrics: dict[str, dict[str, Any]]
     std_gold: dict[str, str] = field(default_factory=dict)
+    #: how each vector was made: ``origins[metric][level]``, ``origins["human:NAME"][level]``
+    #: (a stored file, a corpus score, a mean of segment scores)
+    origins: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def gold_name(self, level: str, gold: str | None) -> str:
         if gold is not None and gold != "std":

@@ -1,0 +1,157 @@
+"""System-level correlation tables over the engine's data object, :class:`LanguagePairData`:
+the stored system scores of an mt-metrics-eval folder, and SPA.
+
+``correlate --level system`` takes this route where the system scores are not made from the
+rated segments here: on an mt-metrics-eval folder, the human and metric system scores are
+those the folder stores (``.sys.score``) or a computed metric's corpus score of all segments,
+exactly the vectors the ``wmt`` command's tasks correlate (both are built by
+:func:`mtpalette.api.folders.mtme_pair_data`); and for SPA (soft pairwise accuracy), whose
+system p-values come from the segment scores, the table is a task of the task engine
+(``corr_fcn="pce"``), so that ``correlate --stat spa`` and ``wmt``'s SPA task are one
+computation. The value of every statistic comes from :mod:`mtpalette.stats.catalogue`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from mtpalette.errors import UserInputError
+from mtpalette.metaeval.correlation import CorrelationRow, CorrelationTable, system_table
+from mtpalette.metaeval.tasks import LanguagePairData, Task
+from mtpalette.stats.bootstrap import BootstrapCI
+from mtpalette.stats.catalogue import FROM_SEGMENTS
+from mtpalette.stats.correlation import system_means
+
+
+def segment_pair_data(data, scores: Sequence[Any], *, system_score: str = "corpus"):
+    """The engine's data object from judged texts (a :class:`SegmentData` and its
+    :class:`MetricScores`): human and oriented metric scores at segment level, and at system
+    level each system's mean human score over its rated segments and the metric's corpus
+    score of them (``system_score="mean"``: the mean of its segment scores)."""
+    metrics: dict[str, dict[str, Any]] = {}
+    origins: dict[str, dict[str, str]] = {"human:human": {"sys": "mean of rated segments"}}
+    for sc in scores:
+        sys_ = None
+        if system_score == "corpus":
+            try:
+                sys_ = sc.corpus_scores(None)[0]
+            except (AttributeError, TypeError, ValueError):  # scores without statistics
+                sys_ = None
+        how = "corpus score of the rated segments"
+        if sys_ is None:
+            sys_, how = system_means(sc.oriented()), "mean of the rated segment scores"
+        metrics[sc.name] = {"seg": sc.oriented(), "sys": sys_}
+        origins[sc.name] = {"seg": "segment scores", "sys": how}
+    human = {"human": {"seg": data.human, "sys": system_means(data.human)}}
+    return LanguagePairData(list(data.systems), human, metrics, {}, origins)
+
+
+def pair_table(
+    lp: LanguagePairData,
+    statistic: str,
+    metrics: Mapping[str, tuple[bool, str]],
+    *,
+    gold: str | None = None,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 12345,
+    test: str = "permutation",
+    n_permutations: int = 1000,
+    alpha: float = 0.05,
+    epsilon: float | None = 0.0,
+) -> CorrelationTable:
+    """The system-level table of ``statistic`` for the ``metrics`` of ``lp`` (name ->
+    (higher is better, signature); their scores in ``lp`` are oriented, higher is better).
+
+    SPA is a task of the engine (its permutation test on the segment scores, mt-metrics-eval's
+    ``CompareMetricsWithPairwiseConfidenceError``; no bootstrap interval); every other
+    statistic correlates the system vectors, its interval resampling systems.
+    """
+    names = list(metrics)
+    if statistic in FROM_SEGMENTS:
+        return _spa_table(lp, names, metrics, gold, seed, test, n_permutations, alpha, confidence)
+    h, vectors, systems = lp.selection("sys", gold)
+    missing = [n for n in names if n not in vectors]
+    if missing:
+        raise UserInputError(f"no system-level scores for {', '.join(missing)}")
+    table = system_table(
+        dict(zip(systems, h.tolist(), strict=True)),
+        {
+            n: dict(zip(systems, (vectors[n] * (1 if metrics[n][0] else -1)).tolist(),
+                        strict=True))
+            for n in names
+        },  # fmt: skip
+        directions={n: metrics[n][0] for n in names},
+        signatures={n: metrics[n][1] for n in names},
+        statistic=statistic,
+        n_resamples=n_resamples,
+        confidence=confidence,
+        seed=seed,
+        test=test,
+        n_permutations=n_permutations,
+        alpha=alpha,
+        epsilon=epsilon,
+    )
+    table.info.update(_system_info(lp, gold, names, systems, h, vectors))
+    return table
+
+
+def _system_info(lp, gold, names, systems, h, vectors) -> dict[str, Any]:
+    human = lp.gold_name("sys", gold)
+    return {
+        "system_score": "as stored or computed (see system_scores.origins)",
+        "system_scores": {
+            "systems": list(systems),
+            "human": [float(v) for v in h],
+            "metrics": {n: [float(v) for v in vectors[n]] for n in names if n in vectors},
+            "origins": {
+                "human": lp.origins.get(f"human:{human}", {}).get("sys", "given"),
+                **{n: lp.origins.get(n, {}).get("sys", "given") for n in names},
+            },
+        },
+    }
+
+
+def _spa_table(lp, names, metrics, gold, seed, test, n_permutations, alpha, confidence):
+    k = n_permutations if test != "none" else 0
+    task = Task("correlate", "pair", level="sys", corr_fcn="pce", gold=gold, k=k, pval=alpha)
+    have = [n for n in names if "seg" in lp.metrics.get(n, {})]
+    without = [n for n in names if n not in have]
+    sub = LanguagePairData(
+        lp.systems, lp.human, {n: lp.metrics[n] for n in have}, lp.std_gold, lp.origins
+    )
+    try:
+        res = task.run({"pair": sub}, seed=seed, draws="independent")
+    except ValueError as exc:
+        raise UserInputError(f"SPA: {exc}") from None
+    n_systems = len(sub.selection("seg", gold)[2])
+    rows = [
+        CorrelationRow(
+            m,
+            BootstrapCI(float(v), np.nan, np.nan, n_systems, 0, confidence, "none", None),
+            rank if k else None,
+            metrics[m][0],
+            metrics[m][1],
+        )
+        for m, v, rank in zip(res.metrics, res.corrs, res.ranks, strict=True)
+    ]
+    comparisons = [
+        {"better": res.metrics[i], "worse": res.metrics[j], "p_value": float(res.matrix[i, j])}
+        for i in range(len(res.metrics))
+        for j in range(i + 1, len(res.metrics))
+        if k
+    ]
+    info: dict[str, Any] = {
+        "n_systems": n_systems,
+        "spa": "soft pairwise accuracy (Thompson et al. 2024) from the segment scores; "
+        "clusters from mt-metrics-eval's permutation test of SPA (no bootstrap interval)",
+    }
+    if without:
+        info["left_out"] = {n: "SPA needs segment scores; none stored" for n in without}
+    return CorrelationTable(
+        rows, "spa", "none", "system", "systems", n_systems, 0, confidence, seed,
+        "permutation" if k else "none", alpha, k, comparisons, info,
+    )  # fmt: skip
