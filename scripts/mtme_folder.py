@@ -10,8 +10,9 @@ language pairs en-de and zh-en:
   ``system-outputs/LP/`` (every MT system and the references, as MTME ships them),
   ``documents/LP.docs`` (domain ``ted``, MQM's ``doc``), one line per annotated segment in
   ``seg_id`` order, MQM's ``<v>`` error marks removed;
-* ``human-scores/LP.mqm.seg.score``: minus MQM's average segment score
-  (``mqm_ted_LP.avg_seg_scores.tsv``), so higher is better as in MTME's WMT22+ files,
+* ``human-scores/LP.mqm.seg.score``: MQM's average segment score ``mqm_avg_score`` of
+  ``mqm_ted_LP.avg_seg_scores.tsv`` as stored there, which is already minus the error
+  penalty (0 or below, higher is better, as in MTME's files; ``-0.0`` is written as ``0.0``),
   ``None`` where unrated; ``LP.mqm.sys.score``: each system's mean over its rated segments.
   The human files leave out ``metricsystem5`` (a system with outputs and no human scores, as
   in every WMT22-WMT25 folder);
@@ -27,11 +28,15 @@ then ``stats.Correlation`` (Pearson, Kendall tau-b, KendallVariants) and
 
 Usage (from the repository root)::
 
-    python scripts/mtme_folder.py build --out tests/data/mtme_folder --docs 3 --per-doc 12
+    python scripts/mtme_folder.py build --out tests/data/mtme_folder --docs 3 --per-doc 6
+    export PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1
     PYTHONPATH=$MTME_SRC $MTME_PYTHON scripts/mtme_folder.py golden \\
         tests/data/mtme_folder > tests/data/mtme_folder/golden.json
     PYTHONPATH=$MTME_SRC $MTME_PYTHON scripts/mtme_folder.py small \\
         > tests/data/mtme_folder/small_golden.json
+
+(MTME packs the systems in the order of a Python set, so the last bits of ``golden``'s floats
+depend on ``PYTHONHASHSEED``: 3e-16 between seeds.)
 
 ``PYTHONPATH=$MTME_SRC python scripts/mtme_folder.py meta`` (mtpalette's environment)
 checks that :data:`mtpalette.io.mtme_meta.BUILTIN` equals MTME's ``meta_info.DATA`` (177 test
@@ -162,9 +167,14 @@ def build(
         for system in sorted(texts):
             if system == UNJUDGED:
                 continue
-            values = [avg[(AVG_NAMES.get(system, system), k)] for k in segs]
-            seg_lines += [f"{names[system]}\t{'None' if v is None else -v!r}" for v in values]
-            rated = [-v for v in values if v is not None]
+            # mqm_avg_score is stored higher-is-better (minus the penalty): kept as is;
+            # ``+ 0.0`` turns the files' -0.000000 into 0.0
+            values = [
+                None if v is None else v + 0.0
+                for v in (avg[(AVG_NAMES.get(system, system), k)] for k in segs)
+            ]
+            seg_lines += [f"{names[system]}\t{'None' if v is None else repr(v)}" for v in values]
+            rated = [v for v in values if v is not None]
             mean = float(np.mean(rated)) if rated else None
             sys_lines.append(f"{names[system]}\t{'None' if mean is None else repr(mean)}")
         write_lines(root / "human-scores" / f"{lp}.mqm.seg.score", seg_lines)
@@ -233,8 +243,8 @@ def golden(folder: Path) -> dict:
             "evs.SetOutlierSysNames(outliers); data.GetCorrelations(evs, level, {ref}, set(), "
             "include_human, False, 'std', False); stats.Correlation.{Pearson, Kendall, "
             "KendallVariants}; stats.Agreement; stats.KendallWithTiesOpt(sample_rate=1.0)",
-            "command": "PYTHONPATH=$MTME_SRC $MTME_PYTHON "
-            "scripts/mtme_folder.py golden tests/data/mtme_folder",
+            "command": "PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1 PYTHONPATH=$MTME_SRC "
+            "$MTME_PYTHON scripts/mtme_folder.py golden tests/data/mtme_folder",
         },
         "configs": [],
     }
