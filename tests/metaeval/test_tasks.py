@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from mtpalette.errors import UserInputError
+from mtpalette.metaeval import task_sets as TS
 from mtpalette.metaeval import tasks as T
 from mtpalette.stats.pairwise import pairwise_p_values, soft_pairwise_accuracy
 
@@ -42,7 +43,7 @@ def data():
     return out
 
 
-def _task_set(style: str, k: int, block_size: int) -> T.TaskSet:
+def _task_set(style: str, k: int, block_size: int) -> TS.TaskSet:
     """The task sets of scripts/mtme_tasks_golden.py, built with mtpalette's Task."""
     kw = dict(gold="mqm", k=k, block_size=block_size, human=False)
     lps = ["en-de", "zh-en"]
@@ -60,7 +61,7 @@ def _task_set(style: str, k: int, block_size: int) -> T.TaskSet:
                             avg_by="item", perm_test="pairs",
                             corr_fcn_args={"sample_rate": 1.0}, **kw))  # fmt: skip
     weights = ([2] if style == "wmt23" else []) + [1] * (len(tasks) - (style == "wmt23"))
-    return T.TaskSet(tasks, weights)
+    return TS.TaskSet(tasks, weights)
 
 
 def _close(a, b, tol=TOL):
@@ -129,7 +130,7 @@ def test_pairwise_p_values_upper_triangle_only():
     ],
 )
 def test_builtin_task_sets_as_mtme_defines_them(name, n_tasks, first):
-    ts = T.task_set(name)
+    ts = TS.task_set(name)
     assert len(ts) == n_tasks
     t = ts.tasks[0]
     assert (t.lang, t.level, t.corr_fcn) == first
@@ -158,7 +159,7 @@ def test_task_set_from_json_and_yaml(tmp_path, data):
     yaml = pytest.importorskip("yaml")
     (tmp_path / "t.yaml").write_text(yaml.safe_dump(records))
     for f in ("t.json", "t.yaml"):
-        ts = T.TaskSet.from_file(tmp_path / f)
+        ts = TS.TaskSet.from_file(tmp_path / f)
         assert [t.corr_fcn for t in ts.tasks] == ["pce", "KendallWithTiesOpt"]
         res = ts.run(data)
         assert res.weights == pytest.approx([2 / 3, 1 / 3])
@@ -171,13 +172,13 @@ def test_task_set_file_errors_name_the_problem(tmp_path):
     f = tmp_path / "bad.json"
     f.write_text(json.dumps([{"lang": "en-de", "corr_fcn": "pearson", "levle": "seg"}]))
     with pytest.raises(UserInputError, match="unknown field.*levle"):
-        T.TaskSet.from_file(f)
+        TS.TaskSet.from_file(f)
     f.write_text(json.dumps([{"lang": "en-de", "corr_fcn": "pce", "level": "seg"}]))
     with pytest.raises(UserInputError, match="system-level"):
-        T.TaskSet.from_file(f)
+        TS.TaskSet.from_file(f)
     f.write_text("[{")
     with pytest.raises(UserInputError, match="bad.json"):
-        T.TaskSet.from_file(f)
+        TS.TaskSet.from_file(f)
 
 
 def test_missing_metric_score_is_refused(data):

@@ -8,6 +8,9 @@
   :class:`OrangeRun`, :func:`run_orange`, chunked and distributed runs included);
 * :mod:`~mtpalette.api.correlation_run` - correlation with human judgments (:func:`correlate`;
   :class:`CorrelationRun`, :func:`run_correlation`);
+* :mod:`~mtpalette.api.wmt_run` - WMT's task sets and global ranking on mt-metrics-eval folders
+  (:func:`load_wmt`, :class:`Task`, :class:`TaskSet`, :func:`task_set`; :class:`WmtRun`,
+  :func:`run_wmt`);
 * :mod:`~mtpalette.api.audit_run` - the audit of ORANGE's premise (:func:`audit`;
   :class:`AuditRun`, :func:`run_audit`);
 * :mod:`~mtpalette.api.agreement_run` - ORANGE against human correlation (:class:`AgreementRun`,
@@ -69,6 +72,14 @@ EXPORTS = {
     "AuditRun": "audit_run",
     "AuditResult": "audit_run",
     "run_audit": "audit_run",
+    "WmtRun": "wmt_run",
+    "WmtResult": "wmt_run",
+    "WmtData": "wmt_run",
+    "load_wmt": "wmt_run",
+    "run_wmt": "wmt_run",
+    "Task": "wmt_run",
+    "TaskSet": "wmt_run",
+    "task_set": "wmt_run",
     "AgreementRun": "agreement_run",
     "AgreementResult": "agreement_run",
     "run_agreement": "agreement_run",

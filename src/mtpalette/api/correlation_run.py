@@ -44,8 +44,8 @@ from mtpalette.api.checks import (
 )
 from mtpalette.api.description import Description, TableOutputs
 from mtpalette.api.external import export_all, parse_scores
-from mtpalette.api.folders import mtme_pair_data
 from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.folders import mtme_pair_data
 from mtpalette.api.inputs import JudgedInputs, UnalignedJudgments
 from mtpalette.api.scoring import score_systems
 from mtpalette.errors import UserInputError

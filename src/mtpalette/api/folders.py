@@ -92,7 +92,8 @@ def mtme_pair_data(
                 "seg": "sentence scores (mtpalette)",
                 "sys": "corpus score of all segments (mtpalette)",
             }
-    data = LanguagePairData(systems, human, metrics, dict(evs.meta.std_gold), origins)
+    refs = frozenset(set(systems) & set(evs.human_systems))
+    data = LanguagePairData(systems, human, metrics, dict(evs.meta.std_gold), origins, refs)
     return data, signatures
 
 

@@ -17,17 +17,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from mtpalette.api.description import Description
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.folders import mtme_pair_data, read_mtme_set
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import atomic_writer
+
+# re-exported as the API's names (mtpalette.Task, mtpalette.TaskSet, mtpalette.task_set)
+from mtpalette.metaeval.task_sets import TaskSet as TaskSet
+from mtpalette.metaeval.task_sets import task_set as task_set
+from mtpalette.metaeval.tasks import Task as Task
 from mtpalette.parallel import Backend
 
 if TYPE_CHECKING:
-    from mtpalette.metaeval.tasks import LanguagePairData, TaskSet, TaskSetResult
+    from mtpalette.metaeval.task_results import TaskSetResult
+    from mtpalette.metaeval.tasks import LanguagePairData
 
 
 @dataclass
@@ -81,8 +87,6 @@ class WmtRun(Description):
         super().validate()
 
     def build_task_set(self) -> TaskSet:
-        from mtpalette.metaeval.tasks import TaskSet, task_set
-
         if self.tasks is not None:
             ts = TaskSet.from_file(self.tasks)
             for t in ts.tasks:
@@ -110,35 +114,82 @@ class WmtResult:
         return self.result.to_json()
 
 
-def run_wmt(run: WmtRun, feedback: Feedback = SILENT) -> WmtResult:
-    """Run the task set ``run`` describes on its folder; write ``run.json`` when asked."""
-    run.validate()
-    ts = run.build_task_set()
-    lps = sorted({lp for t in ts.tasks for lp in t.lang.split(",")})
+@dataclass
+class WmtData:
+    """The language pairs of a folder as the task engine takes them: ``data[lp]``, what each
+    pair's reading left out and why, and the signatures of the metrics computed here."""
+
+    data: dict[str, LanguagePairData]
+    left_out: dict[str, dict[str, str]]
+    signatures: dict[str, str]
+
+
+def load_wmt(
+    root: str | Path,
+    lps: str | list[str],
+    *,
+    mtme_metrics: str | list[str] | None = "all",
+    metrics: list[str] | None = None,
+    primary: bool = False,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    feedback: Feedback = SILENT,
+) -> WmtData:
+    """Read language pairs of an mt-metrics-eval folder for a task set: stored metrics
+    (``mtme_metrics``: base names, globs or ``all``) and metrics computed here (``metrics``,
+    spec strings), named by base name in every pair, as ``mtpalette wmt`` reads them (the same
+    function). References are kept as systems; a task with ``human=False`` leaves them out.
+
+    Examples
+    --------
+    >>> root = Path(__file__).parents[3] / "tests" / "data" / "mtme_folder" / "wmt21.tedtalks"
+    >>> d = load_wmt(root, ["en-de", "zh-en"], mtme_metrics=["chrF", "BLEU"])
+    >>> sorted(d.data["en-de"].metrics) == sorted(d.data["zh-en"].metrics) == ["BLEU", "chrF"]
+    True
+    """
+    from mtpalette.api.checks import as_list
+
+    lps = [lps] if isinstance(lps, str) else as_list(lps, "lps", "language pairs")
+    if isinstance(mtme_metrics, str):
+        mtme_metrics = [mtme_metrics]
     data: dict[str, LanguagePairData] = {}
     left_out: dict[str, dict[str, str]] = {}
     signatures: dict[str, str] = {}
     for lp in lps:
-        include_refs = any(t.human for t in ts.tasks if lp in t.lang.split(","))
         evs = read_mtme_set(
-            run.mtme,
-            lp,
-            metrics=run.mtme_metrics,
-            include_refs=include_refs,
-            judged_only=False,
+            root, lp, metrics=mtme_metrics or None, include_refs=True, judged_only=False
         )
         for line in evs.notes:
             feedback.note(f"note: {line}")
         left_out[lp] = dict(evs.left_out)
         data[lp], sigs = mtme_pair_data(
             evs,
-            specs=run.metrics,
-            tokenize=run.tokenize,
-            lowercase=run.lowercase,
-            primary=run.primary,
+            specs=metrics,
+            tokenize=tokenize,
+            lowercase=lowercase,
+            primary=primary,
             note=feedback.note,
         )
         signatures.update(sigs)
+    return WmtData(data, left_out, signatures)
+
+
+def run_wmt(run: WmtRun, feedback: Feedback = SILENT) -> WmtResult:
+    """Run the task set ``run`` describes on its folder; write ``run.json`` when asked."""
+    run.validate()
+    ts = run.build_task_set()
+    lps = sorted({lp for t in ts.tasks for lp in t.lang.split(",")})
+    loaded = load_wmt(
+        run.mtme,
+        lps,
+        mtme_metrics=run.mtme_metrics,
+        metrics=run.metrics,
+        primary=run.primary,
+        tokenize=run.tokenize,
+        lowercase=run.lowercase,
+        feedback=feedback,
+    )
+    data, left_out, signatures = loaded.data, loaded.left_out, loaded.signatures
     total = sum(max(t.k, 1) for t in ts.tasks)
     feedback.note(f"{len(ts.tasks)} task(s) over {len(lps)} language pair(s), {total} resamples")
     with feedback.steps("significance tests") as step:

@@ -1,5 +1,6 @@
-"""WMT meta-evaluation tasks and task sets on in-memory scores: per-task correlations, ranks
-and significance clusters, and the global ranking over tasks.
+"""WMT meta-evaluation tasks on in-memory scores: per-task correlations, ranks and
+significance clusters (task sets: :mod:`mtpalette.metaeval.task_sets`; results and the global
+ranking: :mod:`mtpalette.metaeval.task_results`).
 
 A :class:`Task` uses mt-metrics-eval's ``Task`` field names (``lang``, ``level``,
 ``corr_fcn``, ``avg_by``, ``k``, ``perm_test``, ``corr_fcn_args``, ``block_size``,
@@ -37,21 +38,19 @@ google-research/mt-metrics-eval at 68a481a: ``mt_metrics_eval/tasks.py`` (``Task
 from __future__ import annotations
 
 import dataclasses
-import json
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.metaeval.task_results import TaskResult, assign_ranks
 from mtpalette.parallel import Backend
-from mtpalette.stats import catalogue
+from mtpalette.stats import catalogue, sigdiff
 from mtpalette.stats import pairwise as pw
 from mtpalette.stats import permutation as perm
-from mtpalette.stats import sigdiff
 from mtpalette.stats.correlation import tie_calibration
 
 CORR_FCNS = (
@@ -104,6 +103,9 @@ class LanguagePairData:
     #: how each vector was made: ``origins[metric][level]``, ``origins["human:NAME"][level]``
     #: (a stored file, a corpus score, a mean of segment scores)
     origins: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: the systems that are human translations (references): a task with ``human=False``
+    #: leaves them out, as mt-metrics-eval's ``GetCorrelations(include_human=False)``
+    references: frozenset[str] = frozenset()
 
     def gold_name(self, level: str, gold: str | None) -> str:
         if gold is not None and gold != "std":
@@ -124,10 +126,11 @@ class LanguagePairData:
         return name
 
     def selection(
-        self, level: str, gold: str | None
+        self, level: str, gold: str | None, *, include_refs: bool = True
     ) -> tuple[np.ndarray, dict[str, np.ndarray], list[str]]:
         """Human scores, metric scores of the metrics available at ``level`` and the systems,
-        keeping only systems with at least one human score."""
+        keeping only systems with at least one human score (and no reference unless
+        ``include_refs``)."""
         name = self.gold_name(level, gold)
         if level not in self.human[name]:
             raise UserInputError(f"human scores {name!r} have no {level!r} level")
@@ -138,6 +141,8 @@ class LanguagePairData:
                 f"{len(self.systems)} systems"
             )
         keep = ~np.isnan(h.reshape(h.shape[0], -1)).all(axis=1)
+        if not include_refs:
+            keep &= np.array([s not in self.references for s in self.systems], dtype=bool)
         metrics = {}
         for m, levels in self.metrics.items():
             if level not in levels:
@@ -296,26 +301,6 @@ class Task:
         return comp.run(source, backend=backend, progress=progress)
 
 
-def assign_ranks(sig_matrix: np.ndarray, pval: float) -> list[int]:
-    """Cluster ranks from an upper-triangular p-value matrix of metrics sorted by decreasing
-    correlation (mt-metrics-eval's ``AssignRanks``): metric ``i`` opens a new cluster when a
-    metric from the start of the current cluster is better with ``p <= pval``.
-
-    Examples
-    --------
-    >>> assign_ranks(np.array([[0, 0.3, 0.01], [0, 0, 0.2], [0, 0, 0]]), 0.05)
-    [1, 1, 2]
-    """
-    n = sig_matrix.shape[0]
-    ranks, current, start = [0] * n, 1, 0
-    for i in range(n):
-        if np.any(sig_matrix[start:i, i] <= pval):
-            current += 1
-            start = i
-        ranks[i] = current
-    return ranks
-
-
 class _Comparison:
     """The metrics of one task: their values, and the test between two of them."""
 
@@ -406,7 +391,9 @@ class _CorrComparison(_Comparison):
 
     def __init__(self, task: Task, lp: LanguagePairData):
         self.task = task
-        self.h, self.m, self.systems = lp.selection(task.level, task.gold)
+        self.h, self.m, self.systems = lp.selection(
+            task.level, task.gold, include_refs=task.human
+        )
         if self.h.ndim == 1:
             self.h = self.h[:, None]
             self.m = {k: v[:, None] for k, v in self.m.items()}
@@ -466,7 +453,7 @@ class _SpaComparison(_Comparison):
     def __init__(self, task: Task, lp: LanguagePairData):
         self.task = task
         gold = task.gold if isinstance(task.gold, str) or task.gold is None else task.gold[0]
-        self.h, self.m, self.systems = lp.selection("seg", gold)
+        self.h, self.m, self.systems = lp.selection("seg", gold, include_refs=task.human)
         self.names = list(self.m)
         self.scorer = pw.SpaScorer(
             self.h,
@@ -491,7 +478,10 @@ class _AccuracyComparison(_Comparison):
         golds = task.gold if isinstance(task.gold, list) else [task.gold] * len(task.langs)
         if len(golds) != len(task.langs):
             raise UserInputError("accuracy task: one gold name per language pair")
-        parts = [data[lp].selection("sys", g) for lp, g in zip(task.langs, golds, strict=True)]
+        parts = [
+            data[lp].selection("sys", g, include_refs=task.human)
+            for lp, g in zip(task.langs, golds, strict=True)
+        ]
         names = set(parts[0][1])
         for p in parts[1:]:
             names &= set(p[1])
@@ -512,374 +502,3 @@ class _AccuracyComparison(_Comparison):
         )
 
 
-# ----------------------------------------------------------------------------------------
-# results
-# ----------------------------------------------------------------------------------------
-@dataclass
-class TaskResult:
-    """One task's metrics by decreasing correlation, their cluster ranks, the p-value matrix
-    (``matrix[i, j]``, ``i < j``: p that metric ``j`` is as good as ``i``) and the resampled
-    ``(stat i, stat j)`` draws of each tested pair."""
-
-    task: Task
-    metrics: list[str]
-    corrs: list[float]
-    ranks: list[int]
-    matrix: np.ndarray
-    draws: dict[tuple[int, int], np.ndarray]
-
-    def corr(self, metric: str) -> float:
-        return self.corrs[self.metrics.index(metric)]
-
-    def rank(self, metric: str) -> int:
-        return self.ranks[self.metrics.index(metric)]
-
-    def pair_draws(self, m1: str, m2: str) -> np.ndarray:
-        """Draws of ``(m1, m2)``, columns in that order (mt-metrics-eval's ``Draws``)."""
-        i, j = self.metrics.index(m1), self.metrics.index(m2)
-        if i < j:
-            return self.draws.get((i, j), np.zeros((0, 2)))
-        return self.draws.get((j, i), np.zeros((0, 2)))[:, [1, 0]]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "task": _jsonable(self.task.to_dict()),
-            "metrics": self.metrics,
-            "corrs": [float(c) for c in self.corrs],
-            "ranks": self.ranks,
-            "p_values": self.matrix.tolist(),
-            "n_draws": {f"{i},{j}": len(d) for (i, j), d in self.draws.items()},
-        }
-
-
-def _jsonable(x: Any) -> Any:
-    if isinstance(x, set):
-        return sorted(x)
-    if isinstance(x, dict):
-        return {k: _jsonable(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [_jsonable(v) for v in x]
-    return x
-
-
-@dataclass
-class GlobalRanking:
-    """Average correlation per metric (decreasing), its cluster rank, the p-value matrix."""
-
-    metrics: list[str]
-    corrs: list[float]
-    ranks: list[int]
-    matrix: np.ndarray
-
-
-@dataclass
-class TaskSetResult:
-    """The results of a task set's tasks, its weights, and the seed and kind of the draws
-    (enough to repeat the run)."""
-
-    results: list[TaskResult]
-    weights: list[float]
-    seed: int | None = None
-    draws: str = "mtme"
-
-    def _common(self) -> list[str]:
-        first = self.results[0].metrics
-        return [m for m in first if all(m in r.metrics for r in self.results)]
-
-    def average_corrs(self) -> dict[str, float]:
-        """Weighted average of each task's correlation rescaled to [0, 1], for the metrics of
-        every task, by decreasing value (mt-metrics-eval's ``AverageCorrs``)."""
-        out: dict[str, float] = {}
-        for m in self._common():
-            total = 0.0
-            for r, w in zip(self.results, self.weights, strict=True):
-                lo, hi = r.task.statistic_range
-                total += (r.corr(m) - lo) / (hi - lo) * w
-            out[m] = total
-        return dict(sorted(out.items(), key=lambda x: -x[1]))
-
-    def average_ranks(self) -> dict[str, float]:
-        """Weighted average of the cluster ranks, increasing (``AverageRanks``)."""
-        out = {
-            m: sum(r.rank(m) * w for r, w in zip(self.results, self.weights, strict=True))
-            for m in self._common()
-        }
-        return dict(sorted(out.items(), key=lambda x: x[1]))
-
-    def average_corr_matrix(self, pval: float = 0.05) -> GlobalRanking:
-        """Significance clusters of the average correlation from the tasks' draws: for each
-        metric pair the weighted rescaled draw differences are summed over tasks (a task
-        stopped early repeats its draws), ``p = mean(null >= observed difference)``
-        (mt-metrics-eval's ``AverageCorrMatrix``)."""
-        avg = self.average_corrs()
-        metrics = list(avg)
-        n = len(metrics)
-        sig = np.zeros((n, n))
-        for i in range(n):
-            for j in range(i + 1, n):
-                m1, m2 = metrics[i], metrics[j]
-                per_task = [r.pair_draws(m1, m2) for r in self.results]
-                max_draws = max(len(d) for d in per_task)
-                if max_draws == 0:
-                    raise ValueError("the global clusters need tasks run with k > 0")
-                null = np.zeros(max_draws)
-                rows = np.zeros((len(self.results), max_draws))
-                for t, (r, d, w) in enumerate(
-                    zip(self.results, per_task, self.weights, strict=True)
-                ):
-                    lo, hi = r.task.statistic_range
-                    dd = w * (d - lo) / (hi - lo)
-                    diff = dd[:, 0] - dd[:, 1]
-                    copies = int(np.ceil(max_draws / len(diff)))
-                    rows[t] = np.tile(diff, copies)[:max_draws]
-                null = np.sum(rows, axis=0)
-                sig[i, j] = np.mean(null >= avg[m1] - avg[m2])
-        return GlobalRanking(metrics, list(avg.values()), assign_ranks(sig, pval), sig)
-
-    def to_pandas(self):
-        """``(tasks, ranking)`` DataFrames: one row per task and metric; one per metric."""
-        import pandas as pd
-
-        rows = []
-        for t, r in enumerate(self.results, 1):
-            for m, c, k in zip(r.metrics, r.corrs, r.ranks, strict=True):
-                rows.append(
-                    {
-                        "task": t,
-                        "lang": r.task.lang,
-                        "level": r.task.level,
-                        "corr_fcn": r.task.corr_fcn,
-                        "weight": self.weights[t - 1],
-                        "metric": m,
-                        "corr": c,
-                        "rank": k,
-                    }
-                )
-        avg_ranks = self.average_ranks()
-        if all(r.task.k for r in self.results):
-            g = self.average_corr_matrix()
-            ranking = pd.DataFrame({"metric": g.metrics, "avg_corr": g.corrs, "rank": g.ranks})
-        else:
-            avg = self.average_corrs()
-            ranking = pd.DataFrame({"metric": list(avg), "avg_corr": list(avg.values())})
-        ranking["avg_rank"] = ranking["metric"].map(avg_ranks)
-        return pd.DataFrame(rows), ranking
-
-    def to_json(self) -> str:
-        """The tasks' results and the global ranking (with clusters when every task was
-        tested), as JSON."""
-        out: dict[str, Any] = {
-            "tasks": [r.to_dict() for r in self.results],
-            "weights": self.weights,
-            "seed": self.seed,
-            "draws": self.draws,
-            "average_corrs": self.average_corrs(),
-            "average_ranks": self.average_ranks(),
-        }
-        if all(r.task.k for r in self.results):
-            g = self.average_corr_matrix()
-            out["global_ranking"] = {
-                "metrics": g.metrics,
-                "corrs": g.corrs,
-                "ranks": g.ranks,
-                "p_values": g.matrix.tolist(),
-            }
-        return json.dumps(out, indent=1)
-
-
-# ----------------------------------------------------------------------------------------
-# task sets
-# ----------------------------------------------------------------------------------------
-@dataclass
-class TaskSet:
-    """Tasks and their weights (normalised to sum to 1 when run).
-
-    Examples
-    --------
-    >>> ts = TaskSet([Task(corr_fcn="pearson"), Task(corr_fcn="kendall")], [3, 1])
-    >>> len(ts), ts.weights
-    (2, [3, 1])
-    """
-
-    tasks: list[Task]
-    weights: list[float] | None = None
-
-    def __post_init__(self) -> None:
-        if self.weights is None:
-            self.weights = [1.0 / len(self.tasks)] * len(self.tasks) if self.tasks else []
-        if len(self.weights) != len(self.tasks):
-            raise UserInputError(f"{len(self.weights)} weights for {len(self.tasks)} tasks")
-
-    def __len__(self) -> int:
-        return len(self.tasks)
-
-    def run(
-        self,
-        data: Mapping[str, LanguagePairData],
-        *,
-        seed: int | np.random.RandomState | None = None,
-        draws: str = "mtme",
-        backend: Backend | None = None,
-        progress: Callable[[int, int, int], None] | None = None,
-    ) -> TaskSetResult:
-        """Run every task in order; ``draws`` as :meth:`Task.run` (``mtme``: one stream over
-        all tasks, as mt-metrics-eval's ``TaskSet.Run`` after ``np.random.seed(seed)``);
-        ``backend`` as :meth:`Task.run`; ``progress(task_index, done, total)`` follows the
-        metric-pair tests of each task."""
-        if seed is None:  # a fresh seed, recorded so that the run can be repeated
-            seed = int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])
-        recorded = seed if isinstance(seed, int) else None
-        stream = perm.legacy_stream(seed) if draws == "mtme" else seed
-        results = []
-        for n, t in enumerate(self.tasks):
-            report = (lambda d, tot, n=n: progress(n, d, tot)) if progress else None
-            results.append(
-                t.run(data, seed=stream, draws=draws, task_index=n, backend=backend,
-                      progress=report)
-            )  # fmt: skip
-        total = float(sum(self.weights))
-        return TaskSetResult(results, [w / total for w in self.weights], recorded, draws)
-
-    @classmethod
-    def from_records(cls, records: Sequence[Mapping[str, Any]], *, path: str = "") -> TaskSet:
-        """Tasks from dicts of ``Task`` fields plus an optional ``weight`` (default 1)."""
-        fields = {f.name for f in dataclasses.fields(Task)}
-        tasks, weights = [], []
-        for n, rec in enumerate(records, 1):
-            if not isinstance(rec, Mapping):
-                raise UserInputError(f"task {n}: expected a mapping of Task fields", path=path)
-            unknown = set(rec) - fields - {"weight"}
-            if unknown:
-                raise UserInputError(
-                    f"task {n}: unknown field(s) {', '.join(sorted(unknown))}; expected "
-                    f"{', '.join(sorted(fields))} or weight",
-                    path=path,
-                )
-            args = {k: v for k, v in rec.items() if k != "weight"}
-            tasks.append(Task(**args))
-            weights.append(float(rec.get("weight", 1.0)))
-        return cls(tasks, weights)
-
-    @classmethod
-    def from_file(cls, path: str | Path) -> TaskSet:
-        """A task set from a JSON or YAML file: a list of tasks, or ``{"tasks": [...]}``.
-
-        Each task uses mt-metrics-eval's ``Task`` field names plus ``weight``.
-        """
-        from mtpalette.io.plain import read_lines
-
-        p = Path(path)
-        text = "\n".join(read_lines(p))  # a missing, empty or non-UTF-8 file named as such
-        try:
-            if p.suffix.lower() in (".yaml", ".yml"):
-                import yaml
-
-                obj = yaml.safe_load(text)
-            else:
-                obj = json.loads(text)
-        except Exception as e:  # the parser's message names the line
-            raise UserInputError(f"cannot parse task set: {e}", path=str(p)) from e
-        if isinstance(obj, Mapping):
-            obj = obj.get("tasks")
-        if not isinstance(obj, list):
-            raise UserInputError("expected a list of tasks or {'tasks': [...]}", path=str(p))
-        return cls.from_records(obj, path=str(p))
-
-
-# built-in task sets: google-research/mt-metrics-eval at 68a481a, tasks.py
-_WMT25_LPS = [
-    "cs-de_DE", "cs-uk_UA", "en-ar_EG", "en-bho_IN", "en-cs_CZ", "en-et_EE", "en-is_IS",
-    "en-it_IT", "en-ja_JP", "en-ko_KR", "en-mas_KE", "en-ru_RU", "en-sr_Cyrl_RS", "en-uk_UA",
-    "en-zh_CN", "ja-zh_CN",
-]  # fmt: skip
-
-
-def _seg_acc_eq(test_set: str, lp: str, human: bool, gold: Any, primary: bool, k: int) -> Task:
-    return Task(
-        test_set, lp, level="seg", corr_fcn="KendallWithTiesOpt", human=human, gold=gold,
-        primary=primary, k=k, avg_by="item", perm_test="pairs",
-        corr_fcn_args={"sample_rate": 1.0},
-    )  # fmt: skip
-
-
-def wmt23(lps=None, primary: bool = True, k: int = 0, gold: str | None = None) -> TaskSet:
-    """WMT23: pooled system accuracy (weight = number of pairs), then per pair system and
-    segment Pearson and segment acc-eq (``pairs`` test); ``tasks.WMT23``."""
-    multi = {"en-he", "he-en"}
-    lps = sorted(lps or ["en-de", "he-en", "zh-en"])
-    tasks = [
-        Task(
-            "wmt23", ",".join(lps), level="sys", corr_fcn="accuracy",
-            human=bool(multi & set(lps)), gold=[gold] * len(lps) if gold else None,
-            primary=primary, k=k,
-        )
-    ]  # fmt: skip
-    for lp in lps:
-        human = lp in multi
-        for level in ("sys", "seg"):
-            tasks.append(
-                Task("wmt23", lp, level=level, corr_fcn="pearson", human=human, gold=gold,
-                     primary=primary, k=k)
-            )  # fmt: skip
-        tasks.append(_seg_acc_eq("wmt23", lp, human, gold, primary, k))
-    weights = [len(lps)] + [1] * (len(tasks) - 1)
-    return TaskSet(tasks, [w / sum(weights) for w in weights])
-
-
-def _spa_and_acc_eq(test_set, lps, multi, primary, k, gold, spa_gold) -> TaskSet:
-    tasks = []
-    for lp in sorted(lps):
-        human = lp in multi
-        tasks.append(
-            Task(test_set, lp, level="sys", corr_fcn="pce", human=human, gold=spa_gold,
-                 primary=primary, k=k)
-        )  # fmt: skip
-        tasks.append(_seg_acc_eq(test_set, lp, human, gold, primary, k))
-    return TaskSet(tasks, [1 / len(tasks)] * len(tasks))
-
-
-def wmt24_on_wmt23(lps=None, primary: bool = True, k: int = 0, gold: str | None = None) -> TaskSet:
-    """WMT24's tasks on WMT23 data: per pair system SPA and segment acc-eq, equal weights
-    (``tasks.WMT24OnWMT23``)."""
-    lps = lps or ["en-de", "he-en", "zh-en"]
-    # mt-metrics-eval passes a list of golds to its SPA tasks here; its loader uses the first
-    spa_gold = [gold] * len(lps) if gold else None
-    return _spa_and_acc_eq("wmt23", lps, {"en-he", "he-en"}, primary, k, gold, spa_gold)
-
-
-def wmt24(lps=None, primary: bool = True, k: int = 0, gold: str | None = None) -> TaskSet:
-    """WMT24: per pair system SPA and segment acc-eq (``pairs``), equal weights
-    (``tasks.WMT24``)."""
-    lps = lps or ["en-de", "en-es", "ja-zh"]
-    spa_gold = [gold] * len(lps) if gold else None
-    return _spa_and_acc_eq("wmt24", lps, {"en-de"}, primary, k, gold, spa_gold)
-
-
-def wmt25(lps=None, primary: bool = True, k: int = 0, gold: str | None = None) -> TaskSet:
-    """WMT25: as WMT24 over the 16 WMT25 pairs (``tasks.WMT25``)."""
-    return _spa_and_acc_eq("wmt25", lps or _WMT25_LPS, set(), primary, k, gold, gold)
-
-
-TASK_SETS = {
-    "wmt23": wmt23,
-    "wmt24-on-wmt23": wmt24_on_wmt23,
-    "wmt24": wmt24,
-    "wmt25": wmt25,
-}
-
-
-def task_set(name: str, **kwargs: Any) -> TaskSet:
-    """A built-in task set by name (``wmt23``, ``wmt24-on-wmt23``, ``wmt24``, ``wmt25``);
-    ``lps``, ``primary``, ``k`` and ``gold`` as mt-metrics-eval's functions (``k`` is 0 there:
-    no significance tests unless asked).
-
-    Examples
-    --------
-    >>> ts = task_set("wmt24", lps=["en-de", "ja-zh"], k=1000)
-    >>> [(t.lang, t.level, t.corr_fcn) for t in ts.tasks]  # doctest: +NORMALIZE_WHITESPACE
-    [('en-de', 'sys', 'pce'), ('en-de', 'seg', 'KendallWithTiesOpt'),
-     ('ja-zh', 'sys', 'pce'), ('ja-zh', 'seg', 'KendallWithTiesOpt')]
-    """
-    if name not in TASK_SETS:
-        raise UserInputError(f"unknown task set {name!r}; expected one of {', '.join(TASK_SETS)}")
-    return TASK_SETS[name](**kwargs)

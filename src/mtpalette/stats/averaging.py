@@ -160,10 +160,33 @@ def williams_averaged(
     >>> [round(x, 3) for x in williams_averaged(h, a, b, grouping="item")]
     [0.121, 0.982, 0.933]
     """
-    from mtpalette.stats.significance import williams_test
 
     H, A, B = as_matrix(human), as_matrix(metric_a), as_matrix(metric_b)
     ra = average_correlation(H, A, function, grouping=grouping, **args).value
     rb = average_correlation(H, B, function, grouping=grouping, **args).value
     rab = average_correlation(A, B, function, grouping=grouping, **args).value
     return williams_test(ra, rb, rab, H.size, one_sided=one_sided), ra, rb
+
+
+def williams_test(r12: float, r13: float, r23: float, n: int, *, one_sided: bool = True) -> float:
+    """p-value of Williams' test that ``r12`` (human-metric 1) exceeds ``r13`` (human-metric 2),
+    given ``r23`` (metric 1-metric 2) on ``n`` items.
+
+    Examples
+    --------
+    >>> round(williams_test(0.6, 0.4, 0.5, 100), 6)
+    0.008066
+    """
+    if n <= 3:
+        raise ValueError("Williams' test needs more than 3 items")
+    k = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r23 * r13
+    rbar = (r12 + r13) / 2
+    t = (
+        (r12 - r13)
+        * np.sqrt((n - 1) * (1 + r23))
+        / np.sqrt(2 * (n - 1) / (n - 3) * k + rbar**2 * (1 - r23) ** 3)
+    )
+    from scipy import stats as _scipy_stats
+
+    p = float(_scipy_stats.t.sf(abs(t), n - 3))
+    return p if one_sided else 2 * p

@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import stats as _scipy_stats
 
+from mtpalette.stats.averaging import williams_test
 from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.correlation import (
     GROUPINGS,
@@ -732,28 +732,6 @@ def _group_statistic(
         return 0.0 if np.isnan(v) else float(v)
 
     return stat
-
-
-def williams_test(r12: float, r13: float, r23: float, n: int, *, one_sided: bool = True) -> float:
-    """p-value of Williams' test that ``r12`` (human-metric 1) exceeds ``r13`` (human-metric 2),
-    given ``r23`` (metric 1-metric 2) on ``n`` items.
-
-    Examples
-    --------
-    >>> round(williams_test(0.6, 0.4, 0.5, 100), 6)
-    0.008066
-    """
-    if n <= 3:
-        raise ValueError("Williams' test needs more than 3 items")
-    k = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r23 * r13
-    rbar = (r12 + r13) / 2
-    t = (
-        (r12 - r13)
-        * np.sqrt((n - 1) * (1 + r23))
-        / np.sqrt(2 * (n - 1) / (n - 3) * k + rbar**2 * (1 - r23) ** 3)
-    )
-    p = float(_scipy_stats.t.sf(abs(t), n - 3))
-    return p if one_sided else 2 * p
 
 
 def williams_sig_diff(
