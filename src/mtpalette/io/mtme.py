@@ -554,6 +554,25 @@ def _select_systems(
     return keep, left
 
 
+def _penalty_notes(lp: str, human_scores: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """A warning for MQM scores stored as penalties: MTME folders store them negated (higher
+    is better, at most 0), so a file of scores all >= 0 with some > 0 reads upside down."""
+    out = []
+    for level, by_name in human_scores.items():
+        for name, table in by_name.items():
+            if not name.startswith("mqm"):
+                continue
+            values = np.concatenate([np.asarray(v, dtype=np.float64) for v in table.values()])
+            values = values[np.isfinite(values)]
+            if values.size and values.min() >= 0 and values.max() > 0:
+                out.append(
+                    f"{lp}.{name}.{level}.score holds MQM scores all >= 0: penalties (higher "
+                    "= worse)? MTME folders store them negated (higher = better); as read "
+                    "here, every correlation would have the wrong sign"
+                )
+    return out
+
+
 def read_mtme(
     root: str | Path,
     lp: str,
@@ -697,6 +716,7 @@ def read_mtme(
     if missing_outliers:
         notes.append(f"outlier(s) {', '.join(missing_outliers)} have no output in this folder")
 
+    notes.extend(_penalty_notes(lp, human_scores))
     have = human_scores.get(level, {})
     chosen = human
     if chosen is None and judged_only:

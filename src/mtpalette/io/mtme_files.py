@@ -30,11 +30,13 @@ commit 68a481aea1a787392d55af8f76ac8ef40c5f4664.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from mtpalette.errors import UserInputError, converted, shortened
 from mtpalette.io.plain import read_lines
@@ -369,7 +371,17 @@ def read_docs_file(path: str | Path) -> Documents:
 @dataclass(frozen=True)
 class ErrorSpan:
     """An error span of a rating: characters ``[start, end)`` of the translation (or of the
-    source when ``is_source_error``), as MTME's ``ratings.Error``."""
+    source when ``is_source_error``), as MTME's ``ratings.Error``.
+
+    Examples
+    --------
+    >>> e = ErrorSpan(1, 4, "cat", None, 5, True)  # MTME's ratings_test
+    >>> e.to_dict()  # doctest: +NORMALIZE_WHITESPACE
+    {'start': 1, 'end': 4, 'category': 'cat', 'severity': None, 'score': 5,
+     'is_source_error': True}
+    >>> ErrorSpan.from_dict(e.to_dict()) == e
+    True
+    """
 
     start: int
     end: int
@@ -378,6 +390,15 @@ class ErrorSpan:
     score: float | None = None
     is_source_error: bool = False
 
+    def to_dict(self) -> dict[str, Any]:
+        """MTME's ``Error.ToDict``: every field by name."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> ErrorSpan:
+        """An error span from its dict, checked as a ``.rating`` file's spans are."""
+        return _rating_of({"errors": [dict(d)]}, None, "error span", 0).errors[0]
+
 
 @dataclass(frozen=True)
 class Rating:
@@ -385,6 +406,23 @@ class Rating:
 
     errors: tuple[ErrorSpan, ...]
     rater: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """MTME's ``Rating.ToDict``: ``{"errors": [...]}`` (the rater is a column of the
+        ``.rating`` file, not of the rating).
+
+        Examples
+        --------
+        >>> r = Rating((ErrorSpan(1, 4, "cat", None, 5, True), ErrorSpan(0, 1)))
+        >>> Rating.from_dict(r.to_dict()) == r, r.to_dict()["errors"][1]["category"]
+        (True, None)
+        """
+        return {"errors": [e.to_dict() for e in self.errors]}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], rater: str | None = None) -> Rating:
+        """A rating from ``{"errors": [...]}``, checked as a ``.rating`` file's ratings are."""
+        return _rating_of(d, rater, "rating", 0)
 
 
 _SPAN_KEYS = {"start", "end", "category", "severity", "score", "is_source_error"}
@@ -395,7 +433,12 @@ def _rating(text: str, rater: str, path: str, line: int) -> Rating:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise UserInputError(f"invalid JSON rating ({exc.msg})", path=path, line=line) from None
-    if not isinstance(obj, dict) or not isinstance(obj.get("errors"), list):
+    return _rating_of(obj, rater, path, line)
+
+
+def _rating_of(obj: Any, rater: str | None, path: str, line: int) -> Rating:
+    line = line or None
+    if not isinstance(obj, Mapping) or not isinstance(obj.get("errors"), list):
         raise UserInputError('expected a rating {"errors": [...]}', path=path, line=line)
     spans = []
     for k, e in enumerate(obj["errors"], start=1):
@@ -455,6 +498,40 @@ def read_rating_file(path: str | Path, default_rater: str) -> dict[str, list[Rat
             None if rating == "None" else _rating(rating, rater, name, line)
         )
     return out
+
+
+def write_rating_file(path: str | Path, ratings: Mapping[str, Sequence[Rating | None]]) -> Path:
+    """Write ratings as an MTME ``.rating`` file (``system<TAB>{"errors": [...]}<TAB>rater``,
+    ``system<TAB>None`` where unrated; systems sorted, as MTME's ``WriteRatingFile``),
+    atomically: a failure leaves any earlier file as it was.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "en-de.mqm.seg.rating")
+    >>> r = Rating((ErrorSpan(0, 4, severity="major"),), "r1")
+    >>> _ = write_rating_file(p, {"A": [r, None]})
+    >>> read_rating_file(p, "mqm")["A"] == [r, None]
+    True
+    """
+    from mtpalette.io.runfile import atomic_writer
+
+    lines = []
+    for system in sorted(ratings):
+        if not system or any(c in system for c in "\t\n"):
+            raise UserInputError(f"system name {system!r} cannot be written to a .rating file")
+        for r in ratings[system]:
+            if r is None:
+                lines.append(f"{system}\tNone\n")
+                continue
+            rater = "" if r.rater is None else r.rater
+            if any(c in rater for c in "\t\n"):
+                raise UserInputError(f"rater name {rater!r} cannot be written to a .rating file")
+            tail = f"\t{rater}" if r.rater is not None else ""
+            lines.append(f"{system}\t{json.dumps(r.to_dict())}{tail}\n")
+    with atomic_writer(Path(path)) as fh:
+        fh.write("".join(lines))
+    return Path(path)
 
 
 # ----------------------------------------------------------------------------------------

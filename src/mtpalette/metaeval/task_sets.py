@@ -102,6 +102,8 @@ class TaskSet:
         for name, values in combs.items():
             if isinstance(values, str) or not isinstance(values, Sequence):
                 raise UserInputError(f"attribute {name!r}: expected a list of values")
+        if not combs:  # no combination, no task (as mt-metrics-eval)
+            return cls([])
         tasks = [
             Task(**dict(zip(combs, values, strict=True)), **attrs)
             for values in itertools.product(*combs.values())
