@@ -19,33 +19,32 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.metaeval.correlation import CorrelationRow, CorrelationTable, system_table
+from mtpalette.metaeval.correlation import (
+    CorrelationRow,
+    CorrelationTable,
+    system_scores,
+    system_table,
+)
 from mtpalette.metaeval.tasks import LanguagePairData, Task
 from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.catalogue import FROM_SEGMENTS
-from mtpalette.stats.correlation import system_means
 
 
 def segment_pair_data(data, scores: Sequence[Any], *, system_score: str = "corpus"):
     """The engine's data object from judged texts (a :class:`SegmentData` and its
     :class:`MetricScores`): human and oriented metric scores at segment level, and at system
-    level each system's mean human score over its rated segments and the metric's corpus
-    score of them (``system_score="mean"``: the mean of its segment scores)."""
+    level those of :func:`~mtpalette.metaeval.correlation.system_scores` (each system's mean
+    human score over its rated segments; the metric's corpus score of them, or with
+    ``system_score="mean"`` the mean of its segment scores), oriented."""
+    by_system = system_scores(data, scores, system_score=system_score)
+    how = {"corpus": "corpus score of the rated segments", "mean": "mean of the rated segments"}
     metrics: dict[str, dict[str, Any]] = {}
     origins: dict[str, dict[str, str]] = {"human:human": {"sys": "mean of rated segments"}}
     for sc in scores:
-        sys_ = None
-        if system_score == "corpus":
-            try:
-                sys_ = sc.corpus_scores(None)[0]
-            except (AttributeError, TypeError, ValueError):  # scores without statistics
-                sys_ = None
-        how = "corpus score of the rated segments"
-        if sys_ is None:
-            sys_, how = system_means(sc.oriented()), "mean of the rated segment scores"
+        sys_ = sc.sign * np.asarray(by_system["metrics"][sc.name], dtype=np.float64)
         metrics[sc.name] = {"seg": sc.oriented(), "sys": sys_}
-        origins[sc.name] = {"seg": "segment scores", "sys": how}
-    human = {"human": {"seg": data.human, "sys": system_means(data.human)}}
+        origins[sc.name] = {"seg": "segment scores", "sys": how[system_score]}
+    human = {"human": {"seg": data.human, "sys": np.asarray(by_system["human"])}}
     return LanguagePairData(list(data.systems), human, metrics, {}, origins)
 
 
@@ -95,18 +94,25 @@ def pair_table(
         alpha=alpha,
         epsilon=epsilon,
     )
-    table.info.update(_system_info(lp, gold, names, systems, h, vectors))
+    table.info.update(_system_info(lp, gold, metrics, systems, h, vectors))
     return table
 
 
-def _system_info(lp, gold, names, systems, h, vectors) -> dict[str, Any]:
+def _system_info(lp, gold, metrics, systems, h, vectors) -> dict[str, Any]:
+    """What the report's systems table shows: each metric's own system score (an error
+    metric not negated), and where every vector came from."""
     human = lp.gold_name("sys", gold)
+    names = [n for n in metrics if n in vectors]
     return {
         "system_score": "as stored or computed (see system_scores.origins)",
         "system_scores": {
             "systems": list(systems),
+            "kind": "stored",
             "human": [float(v) for v in h],
-            "metrics": {n: [float(v) for v in vectors[n]] for n in names if n in vectors},
+            "metrics": {
+                n: [float(v) * (1.0 if metrics[n][0] else -1.0) for v in vectors[n]]
+                for n in names
+            },
             "origins": {
                 "human": lp.origins.get(f"human:{human}", {}).get("sys", "given"),
                 **{n: lp.origins.get(n, {}).get("sys", "given") for n in names},
