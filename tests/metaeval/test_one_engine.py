@@ -105,6 +105,8 @@ DOORS = {
     ("pairwise-accuracy", "system", "none"): ("accuracy", "none", {}),
     ("acc-eq", "system", "none"): ("KendallWithTiesOpt", "none", {"sample_rate": 1.0}),
     ("spa", "system", "none"): ("pce", "none", {}),
+    ("pdp", "system", "none"): ("pearson", "none", {"pdp": True}),
+    ("pdp", "segment", "item"): ("pearson", "item", {"pdp": True}),
     ("pearson", "segment", "none"): ("pearson", "none", {}),
     ("pearson", "segment", "item"): ("pearson", "item", {}),
     ("pearson", "segment", "system"): ("pearson", "sys", {}),

@@ -16,7 +16,7 @@ Examples
 >>> systems = {"A": ["a b c d", "a b"], "B": ["a b x y", "x y"], "C": ["x y z w", "a x"]}
 >>> human = {"A": [1.0, 0.9], "B": [0.5, 0.1], "C": [0.0, 0.3]}
 >>> t = correlate(systems, [["a b c d", "a b"]], human, ["bleus:1", "wer"], n_resamples=0)
->>> [(r.metric, round(r.value, 4)) for r in t.rows if not r.baseline]
+>>> sorted((r.metric, round(r.value, 4)) for r in t.rows if not r.baseline)
 [('bleus:1', 0.9743), ('wer', 0.9743)]
 >>> [r.metric for r in t.rows if r.baseline]  # the length baselines, shown beside them
 ['len', 'len:sign=-1', 'lendiff']
@@ -66,7 +66,7 @@ from mtpalette.metaeval.external import (
 )
 from mtpalette.metaeval.pair_tables import segment_pair_data
 from mtpalette.metrics import Metric, parse_specs
-from mtpalette.stats.catalogue import FROM_SEGMENTS
+from mtpalette.stats.catalogue import ENGINE_ONLY, FROM_SEGMENTS
 from mtpalette.stats.correlation import STATISTICS
 
 #: seed of every resampling unless given (sacrebleu's)
@@ -85,6 +85,7 @@ LABELS = {
     "rr-kendall": "WMT RR tau",
     "spa": "soft pairwise accuracy (SPA)",
     "pce": "soft pairwise accuracy (SPA)",
+    "pdp": "pairwise difference Pearson (PDP)",
 }
 
 
@@ -355,7 +356,7 @@ class CorrelationRun(Description):
                 raise UserInputError(
                     f"unknown level {level!r}; expected one of {', '.join(LEVELS)}"
                 )
-        known = [*STATISTICS, *FROM_SEGMENTS]
+        known = [*STATISTICS, *ENGINE_ONLY]
         for s in self.statistics:
             if s not in known:
                 raise UserInputError(
@@ -510,8 +511,8 @@ def split_list(value: str | Sequence[str]) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def _pair_table(run, pair, scores, statistic: str) -> CorrelationTable:
-    """A system-level table of the engine's data object (stored system scores, or SPA)."""
+def _pair_table(run, pair, scores, statistic: str, level: str) -> CorrelationTable:
+    """A table of the engine's data object: stored system scores, SPA or PDP."""
     from mtpalette.metaeval.pair_tables import pair_table
 
     metrics = {sc.name: (bool(sc.higher_is_better), sc.signature) for sc in scores}
@@ -519,7 +520,8 @@ def _pair_table(run, pair, scores, statistic: str) -> CorrelationTable:
         if name not in metrics and "sys" in levels:
             metrics[name] = (True, f"{name}|source:{pair.origins[name]['sys']}")
     gold = run.inputs.human if run.inputs.mtme is not None else None
-    return pair_table(pair, statistic, metrics, gold=gold, **run.common())
+    return pair_table(pair, statistic, metrics, level=level, grouping=run.grouping, gold=gold,
+                      **run.common())  # fmt: skip
 
 
 def _tables(run, data, scores, base_scores, feedback: Feedback, pair=None) -> list[CorrelationTable]:
@@ -550,9 +552,9 @@ def _tables(run, data, scores, base_scores, feedback: Feedback, pair=None) -> li
                 if progress is None:
                     feedback.note(f"{level} level, {s}: bootstrap and {run.test} test")
                 state["what"] = f"{level} {s}: resamples x metrics"
-                if level == "system" and (pair is not None or s in FROM_SEGMENTS):
-                    tables.append(_pair_table(run, pair or segment_pair_data(
-                        data, scores, system_score=run.system_score), scores, s))  # fmt: skip
+                if s in ENGINE_ONLY or (level == "system" and pair is not None):
+                    lp = pair or segment_pair_data(data, scores, system_score=run.system_score)
+                    tables.append(_pair_table(run, lp, scores, s, level))
                     continue
                 tables.append(
                     correlation_table(

@@ -36,34 +36,52 @@ def parse_scores(values: Sequence[str] | None, ref_names: Sequence[str]) -> list
     """
     out = []
     for value in values or []:
-        name, eq, rest = value.partition("=")
-        if not eq or not name.strip() or not rest:
-            raise UserInputError(f"--scores {value!r}: expected NAME=PATH[,higher=no]")
-        parts = rest.split(",")
-        path, options = parts[0], {}
-        for part in parts[1:]:
-            key, eq2, val = part.partition("=")
-            if not eq2 or key not in ("higher", "layout"):
-                raise UserInputError(
-                    f"--scores {value!r}: unknown option {part!r}; expected higher=yes|no or "
-                    "layout=mtpalette|mtme"
-                )
-            options[key] = val
-        try:
-            higher = YesNo().parse(options.get("higher", "yes"))
-        except ValueError as exc:
-            raise UserInputError(f"--scores {value!r}: higher: {exc}") from None
+        name, path, higher, options = scores_option(value, ("mtpalette", "mtme"))
         source = read_score_option(path, ref_names, layout=options.get("layout"))
         if source.level != "seg":
             raise UserInputError(
                 f"--scores {value!r}: {source.level}-level scores; a run compares segment "
                 "scores (give the .seg.score file)"
             )
-        out.append(ExternalMetric(name.strip(), source, higher_is_better=higher))
+        out.append(ExternalMetric(name, source, higher_is_better=higher))
     labels = [m.label for m in out]
     if len(set(labels)) != len(labels):
         raise UserInputError("two --scores share a name")
     return out
+
+
+def scores_option(value: str, layouts: Sequence[str]) -> tuple[str, str, bool, dict[str, str]]:
+    """``(name, path, higher_is_better, options)`` of one ``--scores NAME=PATH[,higher=no]
+    [,layout=L]`` value (``layout`` one of ``layouts``).
+
+    Examples
+    --------
+    >>> scores_option("comet=c.json,layout=comet", ("comet", "metricx"))
+    ('comet', 'c.json', True, {'layout': 'comet'})
+    """
+    name, eq, rest = value.partition("=")
+    if not eq or not name.strip() or not rest:
+        raise UserInputError(f"--scores {value!r}: expected NAME=PATH[,higher=no]")
+    parts = rest.split(",")
+    path, options = parts[0], {}
+    for part in parts[1:]:
+        key, eq2, val = part.partition("=")
+        if not eq2 or key not in ("higher", "layout"):
+            raise UserInputError(
+                f"--scores {value!r}: unknown option {part!r}; expected higher=yes|no or "
+                f"layout={'|'.join(layouts)}"
+            )
+        options[key] = val
+    if "layout" in options and options["layout"] not in layouts:
+        raise UserInputError(
+            f"--scores {value!r}: unknown layout {options['layout']!r}; expected "
+            f"{', '.join(layouts)}"
+        )
+    try:
+        higher = YesNo().parse(options.get("higher", "yes"))
+    except ValueError as exc:
+        raise UserInputError(f"--scores {value!r}: higher: {exc}") from None
+    return name.strip(), path, higher, options
 
 
 def file_stem(spec: str) -> str:

@@ -1,5 +1,5 @@
-"""System-level correlation tables over the engine's data object, :class:`LanguagePairData`:
-the stored system scores of an mt-metrics-eval folder, and SPA.
+"""Correlation tables over the engine's data object, :class:`LanguagePairData`: the stored
+system scores of an mt-metrics-eval folder, SPA and PDP.
 
 ``correlate --level system`` takes this route where the system scores are not made from the
 rated segments here: on an mt-metrics-eval folder, the human and metric system scores are
@@ -8,7 +8,8 @@ exactly the vectors the ``wmt`` command's tasks correlate (both are built by
 :func:`mtpalette.api.folders.mtme_pair_data`); and for SPA (soft pairwise accuracy), whose
 system p-values come from the segment scores, the table is a task of the task engine
 (``corr_fcn="pce"``), so that ``correlate --stat spa`` and ``wmt``'s SPA task are one
-computation. The value of every statistic comes from :mod:`mtpalette.stats.catalogue`.
+computation; so is PDP (pairwise difference Pearson, ``corr_fcn_args={"pdp": True}``) at
+either level. The value of every statistic comes from :mod:`mtpalette.stats.catalogue`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from mtpalette.metaeval.correlation import (
 )
 from mtpalette.metaeval.tasks import LanguagePairData, Task
 from mtpalette.stats.bootstrap import BootstrapCI
-from mtpalette.stats.catalogue import FROM_SEGMENTS
+from mtpalette.stats.catalogue import ENGINE_ONLY
+from mtpalette.stats.catalogue import statistic as catalogue_entry
 
 
 def segment_pair_data(data, scores: Sequence[Any], *, system_score: str = "corpus"):
@@ -53,6 +55,8 @@ def pair_table(
     statistic: str,
     metrics: Mapping[str, tuple[bool, str]],
     *,
+    level: str = "system",
+    grouping: str = "none",
     gold: str | None = None,
     n_resamples: int = 1000,
     confidence: float = 0.95,
@@ -62,16 +66,19 @@ def pair_table(
     alpha: float = 0.05,
     epsilon: float | None = 0.0,
 ) -> CorrelationTable:
-    """The system-level table of ``statistic`` for the ``metrics`` of ``lp`` (name ->
-    (higher is better, signature); their scores in ``lp`` are oriented, higher is better).
+    """The table of ``statistic`` for the ``metrics`` of ``lp`` (name -> (higher is better,
+    signature); their scores in ``lp`` are oriented, higher is better).
 
-    SPA is a task of the engine (its permutation test on the segment scores, mt-metrics-eval's
+    SPA and PDP are tasks of the engine at ``level`` with ``grouping`` (SPA with its
+    permutation test on the segment scores, mt-metrics-eval's
     ``CompareMetricsWithPairwiseConfidenceError``; no bootstrap interval); every other
-    statistic correlates the system vectors, its interval resampling systems.
+    statistic is system level here, correlating the system vectors, its interval resampling
+    systems.
     """
     names = list(metrics)
-    if statistic in FROM_SEGMENTS:
-        return _spa_table(lp, names, metrics, gold, seed, test, n_permutations, alpha, confidence)
+    if statistic in ENGINE_ONLY:
+        return _task_table(lp, statistic, level, grouping, names, metrics, gold, seed, test,
+                           n_permutations, alpha, confidence)  # fmt: skip
     h, vectors, systems = lp.selection("sys", gold)
     missing = [n for n in names if n not in vectors]
     if missing:
@@ -121,10 +128,22 @@ def _system_info(lp, gold, metrics, systems, h, vectors) -> dict[str, Any]:
     }
 
 
-def _spa_table(lp, names, metrics, gold, seed, test, n_permutations, alpha, confidence):
-    k = n_permutations if test != "none" else 0
-    task = Task("correlate", "pair", level="sys", corr_fcn="pce", gold=gold, k=k, pval=alpha)
-    have = [n for n in names if "seg" in lp.metrics.get(n, {})]
+_LEVEL = {"segment": "seg", "system": "sys"}
+_AVG_BY = {"none": "none", "item": "item", "system": "sys"}
+
+
+def _task_table(lp, statistic, level, grouping, names, metrics, gold, seed, test,
+                n_permutations, alpha, confidence):  # fmt: skip
+    """A table of a statistic the engine computes as a task (SPA; PDP): its value, and the
+    clusters of its own permutation test where it has one (SPA); no bootstrap interval."""
+    entry = catalogue_entry(statistic)
+    spa = entry.corr_fcn == "pce"
+    k = n_permutations if test != "none" and spa else 0
+    source = "seg" if spa else _LEVEL[level]
+    task = Task("correlate", "pair", level=_LEVEL[level], corr_fcn=entry.corr_fcn,
+                avg_by=_AVG_BY[grouping], gold=gold, k=k, pval=alpha,
+                corr_fcn_args=dict(entry.args))  # fmt: skip
+    have = [n for n in names if source in lp.metrics.get(n, {})]
     without = [n for n in names if n not in have]
     sub = LanguagePairData(
         lp.systems, lp.human, {n: lp.metrics[n] for n in have}, lp.std_gold, lp.origins
@@ -132,12 +151,14 @@ def _spa_table(lp, names, metrics, gold, seed, test, n_permutations, alpha, conf
     try:
         res = task.run({"pair": sub}, seed=seed, draws="independent")
     except ValueError as exc:
-        raise UserInputError(f"SPA: {exc}") from None
-    n_systems = len(sub.selection("seg", gold)[2])
+        raise UserInputError(f"{statistic}: {exc}") from None
+    h, _, systems = sub.selection(source, gold)
+    n_units = len(systems) if level == "system" else h.shape[1]
+    unit = "systems" if level == "system" else "items"
     rows = [
         CorrelationRow(
             m,
-            BootstrapCI(float(v), np.nan, np.nan, n_systems, 0, confidence, "none", None),
+            BootstrapCI(float(v), np.nan, np.nan, n_units, 0, confidence, "none", None),
             rank if k else None,
             metrics[m][0],
             metrics[m][1],
@@ -150,14 +171,20 @@ def _spa_table(lp, names, metrics, gold, seed, test, n_permutations, alpha, conf
         for j in range(i + 1, len(res.metrics))
         if k
     ]
-    info: dict[str, Any] = {
-        "n_systems": n_systems,
-        "spa": "soft pairwise accuracy (Thompson et al. 2024) from the segment scores; "
-        "clusters from mt-metrics-eval's permutation test of SPA (no bootstrap interval)",
-    }
+    info: dict[str, Any] = {"n_systems": len(systems), "engine": _ENGINE_NOTE[entry.corr_fcn]}
+    if spa:
+        info["spa"] = _ENGINE_NOTE["pce"]
     if without:
-        info["left_out"] = {n: "SPA needs segment scores; none stored" for n in without}
+        info["left_out"] = {n: f"{statistic} needs {source} scores; none stored" for n in without}
     return CorrelationTable(
-        rows, "spa", "none", "system", "systems", n_systems, 0, confidence, seed,
+        rows, statistic, grouping, level, unit, n_units, 0, confidence, seed,
         "permutation" if k else "none", alpha, k, comparisons, info,
     )  # fmt: skip
+
+
+_ENGINE_NOTE = {
+    "pce": "soft pairwise accuracy (Thompson et al. 2024) from the segment scores; clusters "
+    "from mt-metrics-eval's permutation test of SPA (no bootstrap interval)",
+    "pearson": "pairwise difference Pearson (PDP: Pearson over the differences of every pair "
+    "of systems' scores, mt-metrics-eval's pdp); no interval and no significance test",
+}

@@ -70,6 +70,8 @@ CATALOGUE: dict[str, Statistic] = {
 #: the statistics computed from segment scores even at system level (their systems' pairwise
 #: p-values come from the segments)
 FROM_SEGMENTS = ("spa", "pce")
+#: the statistics whose tables are tasks of the engine (no bootstrap interval): SPA and PDP
+ENGINE_ONLY = ("spa", "pce", "pdp")
 
 
 def statistic(name: str) -> Statistic:

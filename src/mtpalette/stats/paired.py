@@ -92,6 +92,21 @@ class ResampledScore(Protocol):
 
 
 @dataclass(frozen=True)
+class MeanOfScores:
+    """A :class:`ResampledScore` of scores given per segment (a metric computed elsewhere, a
+    human rating): the corpus score is their mean. ``stats`` are the ``(n,)`` scores."""
+
+    spec: str
+    higher_is_better: bool = True
+
+    def resampling_rows(self, stats: np.ndarray) -> np.ndarray:
+        return np.asarray(stats, dtype=np.float64).reshape(-1, 1)
+
+    def scores_of_resampled(self, sums: np.ndarray, weight: np.ndarray | float) -> np.ndarray:
+        return sums[:, 0] / weight
+
+
+@dataclass(frozen=True)
 class SystemComparison:
     """Corpus scores of several systems, their intervals and their tests against a baseline.
 
@@ -410,12 +425,8 @@ def compare_systems(
         mean[:], low[:], high[:] = m_, lo_, hi_
         if test == "bs":
             for s in range(S):
-                if s == baseline:
-                    continue
-                sample = np.abs(dist[s] - dist[baseline])
-                null = sample - sample.mean(axis=0)
-                observed = np.abs(score[s] - score[baseline])
-                p_value[s] = _p_value((null > observed).sum(axis=0), n_trials, observed)
+                if s != baseline:
+                    p_value[s] = _bootstrap_p(dist, score, s, baseline, n_trials)
     elif test == "ar":
         g = fresh()
         p_value[:] = _randomization(columns, n_trials, g, score, baseline)
@@ -443,6 +454,95 @@ def compare_systems(
         alpha=alpha,
         seed=recorded,
         signatures=dict(signatures or {}),
+    )
+
+
+def _bootstrap_p(dist: np.ndarray, score: np.ndarray, a: int, b: int, n: int) -> np.ndarray:
+    """The paired bootstrap p-value of systems ``a`` and ``b`` (per metric) from their
+    resampled scores ``dist`` ``(S, B, M)`` (sacrebleu's ``--paired-bs``)."""
+    sample = np.abs(dist[a] - dist[b])
+    null = sample - sample.mean(axis=0)
+    observed = np.abs(score[a] - score[b])
+    return _p_value((null > observed).sum(axis=0), n, observed)
+
+
+@dataclass(frozen=True)
+class AllPairs:
+    """Every pair's paired test: ``p_value[a, b, m]`` (symmetric, NaN on the diagonal) and
+    the corpus ``score[s, m]``, with how they were drawn."""
+
+    systems: list[str]
+    metrics: list[str]
+    higher_is_better: list[bool]
+    score: np.ndarray
+    p_value: np.ndarray
+    test: str
+    n_trials: int
+    seed: int | None
+
+
+def all_pairs(
+    metrics: Sequence[ResampledScore],
+    stats: Sequence[Sequence[np.ndarray]],
+    systems: Sequence[str],
+    *,
+    test: str = "bs",
+    n_trials: int | None = None,
+    alpha: float = 0.05,
+    seed: int | np.random.Generator | None = SACREBLEU_SEED,
+) -> AllPairs:
+    """The paired test of every pair of systems, for every metric: ``bs`` from one set of
+    bootstrap resamples shared by all systems (each pair's p-value is sacrebleu's
+    ``--paired-bs`` of the two, as :func:`compare_systems` with either as the baseline gives
+    it), or ``ar`` (each baseline's trials drawn from the seed, as :func:`compare_systems`
+    draws them).
+
+    Examples
+    --------
+    >>> from mtpalette.metrics import parse_specs
+    >>> (wer,) = parse_specs(["wer"])
+    >>> a = np.array([[0.0, 4.0], [1.0, 5.0], [0.0, 3.0], [2.0, 6.0]])
+    >>> b = np.array([[2.0, 4.0], [3.0, 5.0], [1.0, 3.0], [4.0, 6.0]])
+    >>> r = all_pairs([wer], [[a], [b], [a]], ["A", "B", "C"], n_trials=200, seed=1)
+    >>> round(float(r.p_value[0, 1, 0]), 4), float(r.p_value[0, 2, 0])  # C's outputs are A's
+    (0.005, 1.0)
+    """
+    if test not in TESTS:
+        raise ValueError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
+    S = len(stats)
+    if len(systems) != S or S < 2:
+        raise ValueError("give two systems or more, one name each")
+    columns = _Columns(metrics, stats)
+    n_trials = DEFAULT_N[test] if n_trials is None else n_trials
+    _check_counts(test, n_trials, 0, 0.95, alpha)
+    rng, recorded = resolve_seed(seed)
+    state = rng.bit_generator.state
+
+    def fresh() -> np.random.Generator:
+        g = np.random.default_rng()
+        g.bit_generator.state = state
+        return g
+
+    score = columns.original()
+    p = np.full((S, S, len(columns.metrics)), np.nan)
+    if test == "bs":
+        dist = columns.resampled(n_trials, fresh())
+        for a in range(S):
+            for b in range(a + 1, S):
+                p[a, b] = p[b, a] = _bootstrap_p(dist, score, a, b, n_trials)
+    else:
+        for b in range(1, S):
+            col = _randomization(columns, n_trials, fresh(), score, b)
+            p[:b, b] = p[b, :b] = col[:b]
+    return AllPairs(
+        list(systems),
+        [m.spec for m in metrics],
+        [m.higher_is_better for m in metrics],
+        score,
+        p,
+        test,
+        n_trials,
+        recorded,
     )
 
 

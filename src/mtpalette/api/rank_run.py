@@ -1,0 +1,252 @@
+"""Rank systems as WMT does, from any score per system and item: every pair tested, rank
+ranges, clusters (:mod:`mtpalette.metaeval.system_ranking`).
+
+Two doors, one engine: :func:`rank` takes texts or scores as Python objects;
+:class:`RankRun` names files (texts and metrics, score files of COMET, MetricX, mtpalette or
+mt-metrics-eval, a long table of human ratings, an mt-metrics-eval folder) and
+:func:`run_rank` runs it. ``mtpalette rank`` is a :class:`RankRun` built from its options.
+
+Examples
+--------
+>>> scores = {"A": [80, 75, 90, 60, 85, 70], "B": [60, 65, 70, 50, 62, 55],
+...           "C": [81, 74, 88, 62, 86, 71]}
+>>> r = rank(scores, protocol="wilcoxon")
+>>> [(s.system, s.rank_top, s.rank_bottom) for s in r.systems]
+[('C', 1, 2), ('A', 1, 2), ('B', 3, 3)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mtpalette.api.checks import SACREBLEU_SEED
+from mtpalette.api.description import Description
+from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.rank_sources import mapping_source, sources_of, texts_source
+from mtpalette.errors import UserInputError
+
+if TYPE_CHECKING:
+    from mtpalette.metaeval.system_ranking import AutoRank, SystemRanking
+
+
+def rank(
+    scores: Mapping[str, Any] | None = None,
+    *,
+    systems: Mapping[str, Sequence[str]] | None = None,
+    refs: Sequence[Sequence[str]] | None = None,
+    metric: str | None = None,
+    protocol: str = "wilcoxon",
+    domains: Sequence[str] | Mapping[Any, str] | None = None,
+    correction: str = "none",
+    alpha: float = 0.05,
+    n_resamples: int = 1000,
+    seed: int | None = SACREBLEU_SEED,
+    higher_is_better: bool = True,
+    name: str | None = None,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+) -> SystemRanking:
+    """Rank systems with a significance test between every pair.
+
+    Parameters
+    ----------
+    scores:
+        ``{system: [score per item]}`` (``None`` or NaN: no score) or ``{system: {item:
+        score}}``, in the direction ``higher_is_better``; or give texts instead:
+    systems, refs, metric:
+        ``{system: outputs}``, the reference streams and a metric spec: the metric's
+        sentence scores (tests on items) or its corpus score recomputed from sufficient
+        statistics (``bootstrap``, ``ar``: sacrebleu's paired tests between every pair).
+    protocol:
+        ``wilcoxon``, ``ttest``, ``wmt24`` (per-domain Wilcoxon, Stouffer; needs
+        ``domains``), ``bootstrap`` or ``ar``.
+    domains:
+        Each item's domain (a list in item order, or ``{item: domain}``).
+    correction, alpha:
+        ``none``, ``holm`` or ``bh`` over all pairs; the significance level.
+    n_resamples, seed:
+        Resamples of ``bootstrap`` / trials of ``ar`` and their seed (sacrebleu's).
+
+    Examples
+    --------
+    >>> hyps = {"A": ["the cat sat on the mat", "a dog"], "B": ["cat the", "dog a"]}
+    >>> r = rank(systems=hyps, refs=[["the cat sat on the mat", "a dog"]], metric="bleu",
+    ...          protocol="bootstrap", n_resamples=100)
+    >>> r.systems[0].system, r.protocol, r.pairs[0].n_items
+    ('A', 'bootstrap', 2)
+    """
+    from mtpalette.metaeval.system_ranking import rank_systems
+
+    common = dict(protocol=protocol, correction=correction, alpha=alpha,
+                  n_resamples=n_resamples, seed=seed)  # fmt: skip
+    if systems is not None:
+        if scores is not None or refs is None or metric is None:
+            raise UserInputError("give scores, or systems with refs and a metric")
+        source = texts_source(systems, refs, metric, tokenize=tokenize, lowercase=lowercase,
+                              protocol=protocol)  # fmt: skip
+    elif scores is not None:
+        source = mapping_source(scores, name or "score", higher_is_better)
+    else:
+        raise UserInputError("give scores, or systems with refs and a metric")
+    return rank_systems(
+        source.matrix, source.systems, domains=source.domains_for(domains),
+        higher_is_better=source.higher_is_better, name=source.name, metric=source.metric,
+        stats=source.stats if protocol in ("bootstrap", "ar") else None,
+        signature=source.signature, **common,
+    )  # fmt: skip
+
+
+@dataclass
+class RankRun(Description):
+    """A ranking run from files: every score source gives one ranking (and AutoRank of
+    them when there are several).
+
+    Sources: ``metrics`` computed from ``refs`` and the system files (``systems`` or
+    ``systems_dir``); ``scores`` (``NAME=FILE``: COMET JSON, MetricX JSONL, mtpalette
+    TSV/JSONL, mt-metrics-eval ``.seg.score``; ``NAME=FILE,higher=no`` for an error score);
+    ``table`` (a long table: ``system_col``, ``item_col``, ``score_col``, optional
+    ``domain_col`` and ``doc_col``; ``lower_is_better``); an mt-metrics-eval folder (``mtme``,
+    ``lp``: its human scores ``human`` and its stored ``mtme_metrics``, with the folder's
+    domains).
+    """
+
+    kind: ClassVar[str] = "rank"
+    refs: list[Path] | None = None
+    systems: list[Path] | None = None
+    systems_dir: Path | None = None
+    metrics: list[str] | None = None
+    scores: list[str] | None = None
+    table: Path | None = None
+    system_col: str = "system"
+    item_col: str = "item"
+    score_col: str = "score"
+    domain_col: str | None = None
+    doc_col: str | None = None
+    lower_is_better: bool = False
+    mtme: Path | None = None
+    lp: str | None = None
+    human: str | None = None
+    mtme_metrics: list[str] | None = None
+    protocol: str = "wilcoxon"
+    correction: str = "none"
+    alpha: float = 0.05
+    resamples: int = 1000
+    seed: int = SACREBLEU_SEED
+    tokenize: str = "13a"
+    lowercase: bool = False
+    json: Path | None = None
+    tsv: Path | None = None
+    latex: Path | None = None
+
+    def validate(self) -> None:
+        from mtpalette.metaeval.system_ranking import PROTOCOLS
+        from mtpalette.stats.ranking import CORRECTIONS
+
+        if self.protocol not in PROTOCOLS:
+            raise UserInputError(
+                f"--protocol must be one of {', '.join(PROTOCOLS)} (got {self.protocol!r})"
+            )
+        if self.correction not in CORRECTIONS:
+            raise UserInputError(
+                f"--correction must be one of {', '.join(CORRECTIONS)} (got {self.correction!r})"
+            )
+        if not 0.0 < self.alpha < 1.0:
+            raise UserInputError(f"--alpha must be between 0 and 1 (got {self.alpha})")
+        if self.resamples < 1:
+            raise UserInputError(f"--resamples must be 1 or more (got {self.resamples})")
+        given = [bool(self.metrics), bool(self.scores), self.table is not None,
+                 self.mtme is not None]  # fmt: skip
+        if not any(given):
+            raise UserInputError(
+                "nothing to rank: give -m SPEC with -r and the systems, --scores NAME=FILE, "
+                "--table FILE or --mtme DIR --lp LP"
+            )
+        if self.metrics and not (self.refs and (self.systems or self.systems_dir)):
+            raise UserInputError(
+                "-m needs the references (-r) and the systems (-i or --systems-dir)"
+            )
+        if self.mtme is not None and not self.lp:
+            raise UserInputError("--mtme needs the language pair: --lp (e.g. --lp zh-en)")
+        super().validate()
+
+
+@dataclass
+class RankResult:
+    """The rankings of a run (one per score source), AutoRank when there are several, and
+    the files written."""
+
+    rankings: list[SystemRanking]
+    autorank: AutoRank | None
+    outputs: dict[str, str] = field(default_factory=dict)
+
+    def to_pandas(self):
+        """Every ranking's systems in one frame, with a ``ranking`` column (its name)."""
+        from mtpalette.records import frame
+
+        return frame(
+            {"ranking": r.name, "protocol": r.protocol, **s.to_dict()}
+            for r in self.rankings
+            for s in r.systems
+        )
+
+    def to_json(self) -> str:
+        from mtpalette.records import dumps
+
+        out: dict[str, Any] = {"rankings": [r.to_dict() for r in self.rankings]}
+        if self.autorank is not None:
+            out["autorank"] = self.autorank.to_dict()
+        return dumps(out)
+
+
+def run_rank(run: RankRun, feedback: Feedback = SILENT) -> RankResult:
+    """Rank the systems of every source ``run`` names; write the outputs it asks for."""
+    from mtpalette.metaeval.system_ranking import autorank, rank_systems
+
+    run.validate()
+    sources = sources_of(run, feedback)
+    rankings = []
+    with feedback.steps("ranking") as step:
+        for k, src in enumerate(sources):
+            if step is not None:
+                step(k, len(sources), f"{src.name}: {run.protocol}")
+            rankings.append(
+                rank_systems(
+                    src.matrix, src.systems, protocol=run.protocol, domains=src.domains,
+                    correction=run.correction, alpha=run.alpha,
+                    higher_is_better=src.higher_is_better, name=src.name, metric=src.metric,
+                    stats=src.stats if run.protocol in ("bootstrap", "ar") else None,
+                    n_resamples=run.resamples, seed=run.seed, signature=src.signature,
+                )  # fmt: skip
+            )
+    auto = None
+    if len(rankings) > 1:
+        common = set.intersection(*({s.system for s in r.systems} for r in rankings))
+        auto = autorank(
+            {r.name: {s.system: s.score for s in r.systems if s.system in common}
+             for r in rankings},
+            {r.name: r.higher_is_better for r in rankings},
+        )  # fmt: skip
+    result = RankResult(rankings, auto)
+    _write(run, result)
+    return result
+
+
+def _write(run: RankRun, result: RankResult) -> None:
+    from mtpalette.io.runfile import atomic_writer
+
+    if run.json is not None:
+        with atomic_writer(run.json) as fh:
+            fh.write(result.to_json())
+        result.outputs["json"] = str(run.json)
+    if run.tsv is not None:
+        frame = result.to_pandas()
+        with atomic_writer(run.tsv) as fh:
+            fh.write(frame.to_csv(sep="\t", index=False))
+        result.outputs["tsv"] = str(run.tsv)
+    if run.latex is not None:
+        with atomic_writer(run.latex) as fh:
+            fh.write("\n".join(r.to_latex() for r in result.rankings))
+        result.outputs["latex"] = str(run.latex)

@@ -1,0 +1,199 @@
+"""The score sources of a ranking (:mod:`mtpalette.api.rank_run`), read into :class:`Source`
+objects: Python mappings, metrics computed from texts, score files, a long table, an
+mt-metrics-eval folder."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mtpalette.api.feedback import Feedback
+from mtpalette.errors import UserInputError
+
+
+@dataclass
+class Source:
+    """What one ranking ranks: a score per system and item, the items' domains, and for a
+    metric computed here its sufficient statistics."""
+
+    name: str
+    systems: list[str]
+    items: list[Any]
+    matrix: np.ndarray
+    higher_is_better: bool = True
+    domains: list[str] | None = None
+    metric: Any = None
+    stats: list[np.ndarray] | None = None
+    signature: str = ""
+
+    def domains_for(self, given: Sequence[str] | Mapping[Any, str] | None) -> list[str] | None:
+        """The items' domains: ``given`` (a list in item order or ``{item: domain}``), else
+        the source's own."""
+        if given is None:
+            return self.domains
+        if isinstance(given, Mapping):
+            missing = [i for i in self.items if i not in given]
+            if missing:
+                raise UserInputError(f"no domain for item(s) {', '.join(map(str, missing[:5]))}")
+            return [str(given[i]) for i in self.items]
+        out = [str(d) for d in given]
+        if len(out) != len(self.items):
+            raise UserInputError(f"{len(out)} domains for {len(self.items)} items")
+        return out
+
+
+def mapping_source(scores: Mapping[str, Any], name: str, higher_is_better: bool) -> Source:
+    """A :class:`Source` from ``{system: [scores]}`` or ``{system: {item: score}}``."""
+    if not isinstance(scores, Mapping) or not scores:
+        raise UserInputError("scores: expected {system: [score per item]}")
+    systems = [str(s) for s in scores]
+    if all(isinstance(v, Mapping) for v in scores.values()):
+        items = list(dict.fromkeys(i for v in scores.values() for i in v))
+        rows = [[_number(v.get(i), s, i) for i in items] for s, v in scores.items()]
+    else:
+        lengths = {len(v) for v in scores.values()}
+        if len(lengths) != 1:
+            raise UserInputError("every system needs one score per item (None: no score)")
+        items = list(range(1, lengths.pop() + 1))
+        rows = [[_number(x, s, k) for k, x in enumerate(v, 1)] for s, v in scores.items()]
+    return Source(name, systems, items, np.array(rows, dtype=np.float64), higher_is_better)
+
+
+def _number(x: Any, system: str, item: Any) -> float:
+    if x is None:
+        return np.nan
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        raise UserInputError(f"score of {system!r} on item {item!r} is {x!r}") from None
+
+
+def texts_source(systems, refs, metric: str, *, tokenize: str, lowercase: bool,
+                 protocol: str) -> Source:  # fmt: skip
+    """A metric computed here: its sentence scores, and its sufficient statistics for the
+    corpus-level protocols."""
+    from mtpalette.api.scoring import score_systems
+    from mtpalette.metrics import parse_specs
+
+    scored = score_systems(systems, refs, [metric], tokenize=tokenize, lowercase=lowercase)
+    first = next(iter(scored.values()))
+    (parsed,) = parse_specs(first.specs)
+    names = list(scored)
+    spec = first.names[0]
+    matrix = np.stack([scored[s].sentence[spec] for s in names])
+    stats = [scored[s].stats[spec] for s in names]
+    return Source(
+        spec, names, list(range(1, matrix.shape[1] + 1)), matrix,
+        bool(first.corpus[0].higher_is_better), None, parsed, stats,
+        str(first.corpus[0].signature),
+    )  # fmt: skip
+
+
+#: ``--scores`` layouts rank reads (:mod:`mtpalette.io.item_scores`)
+SCORE_LAYOUTS = ("mtpalette", "mtme", "comet", "metricx")
+
+
+def sources_of(run: Any, feedback: Feedback) -> list[Source]:
+    """Every source a :class:`~mtpalette.api.rank_run.RankRun` names, in the order: metrics,
+    score files, table, folder."""
+    out: list[Source] = []
+    if run.metrics:
+        out += _texts(run, feedback)
+    for value in run.scores or []:
+        out.append(_score_file(value))
+    if run.table is not None:
+        out.append(_table(run))
+    if run.mtme is not None:
+        out += _folder(run, feedback)
+    names = [s.name for s in out]
+    if len(set(names)) != len(names):
+        raise UserInputError(f"two score sources share a name: {', '.join(names)}")
+    return out
+
+
+def _texts(run: Any, feedback: Feedback) -> list[Source]:
+    from mtpalette.io.nbest import read_systems, system_names
+    from mtpalette.io.plain import read_lines
+
+    paths = list(run.systems or [])
+    if run.systems_dir is not None:
+        if not run.systems_dir.is_dir():
+            raise UserInputError("not a folder", path=str(run.systems_dir))
+        paths += sorted(p for p in run.systems_dir.iterdir() if p.is_file())
+    outputs = read_systems(paths, system_names(paths))
+    refs = [read_lines(p) for p in run.refs or []]
+    feedback.note(f"scoring {len(outputs)} systems with {len(run.metrics)} metric(s)")
+    return [
+        texts_source(outputs, refs, spec, tokenize=run.tokenize, lowercase=run.lowercase,
+                     protocol=run.protocol)  # fmt: skip
+        for spec in run.metrics
+    ]
+
+
+def _from_items(name: str, scores, higher: bool, signature: str) -> Source:
+    systems, items, matrix = scores.matrix()
+    domains = None
+    if scores.domains:
+        missing = [i for i in items if i not in scores.domains]
+        if missing:
+            raise UserInputError(f"no domain for item(s) {', '.join(map(str, missing[:5]))}",
+                                 path=scores.path)  # fmt: skip
+        domains = [scores.domains[i] for i in items]
+    return Source(name, systems, items, matrix, higher, domains, signature=signature)
+
+
+def _score_file(value: str) -> Source:
+    from mtpalette.api.external import scores_option
+    from mtpalette.io.item_scores import read_item_scores
+
+    name, path, higher, options = scores_option(value, SCORE_LAYOUTS)
+    scores = read_item_scores(path, layout=options.get("layout", "auto"))
+    if "higher" not in options:
+        higher = scores.higher_is_better  # MetricX: an error score
+    elif higher != scores.higher_is_better and scores.layout == "metricx":
+        raise UserInputError(
+            f"--scores {value!r}: MetricX predictions are errors (lower is better); "
+            "leave out higher=",
+        )
+    return _from_items(name, scores, higher, f"{name}|file:{path}|layout:{scores.layout}")
+
+
+def _table(run: Any) -> Source:
+    from mtpalette.io.item_scores import read_long_scores
+
+    scores = read_long_scores(
+        run.table, system_col=run.system_col, item_col=run.item_col, score_col=run.score_col,
+        domain_col=run.domain_col, doc_col=run.doc_col,
+        higher_is_better=not run.lower_is_better,
+    )  # fmt: skip
+    name = run.score_col
+    return _from_items(name, scores, scores.higher_is_better,
+                       f"{name}|file:{run.table}|column:{run.score_col}")  # fmt: skip
+
+
+def _folder(run: Any, feedback: Feedback) -> list[Source]:
+    """The folder's human scores (``human``, default the standard one) and its stored
+    metrics (``mtme_metrics``), each system's segment scores, with the folder's domains."""
+    from mtpalette.api.folders import read_mtme_set
+
+    evs = read_mtme_set(run.mtme, run.lp, human=run.human, metrics=run.mtme_metrics)
+    feedback.note(evs.left_out_line())
+    domains = list(evs.docs.domain_of) if evs.docs is not None else None
+    items = list(range(1, evs.n_segments + 1))
+    where = f"{Path(str(run.mtme)).name}/{run.lp}"
+    out = []
+    if run.human is not None or not run.mtme_metrics:
+        h = evs.human_matrix()
+        out.append(Source(evs.human, list(evs.systems), items, h, True, domains,
+                          signature=f"{evs.human}|mtme:{where}|level:seg"))  # fmt: skip
+    for full in evs.metric_names("seg"):
+        stored = evs.metrics[full]
+        m = evs.metric_matrix(full, "seg").astype(np.float64)
+        sig = f"{stored.basename}|mtme:{where}|file:{full}.seg.score"
+        out.append(Source(stored.basename, list(evs.systems), items, m, True, domains,
+                          signature=sig))  # fmt: skip
+    return out

@@ -1,0 +1,394 @@
+"""Ranking systems as WMT does: every pair tested, rank ranges, clusters (and AutoRank).
+
+:func:`rank_systems` takes one score per system and item (a metric computed here, stored
+scores of a neural metric, human ratings) and a protocol, and returns a
+:class:`SystemRanking`: the systems in order with their score, rank range and cluster, and
+every pair's difference and p-value (adjusted for the number of pairs when asked). The
+statistics are :mod:`mtpalette.stats.ranking` (item tests, correction, ranges, clusters) and
+:func:`mtpalette.stats.paired.all_pairs` (paired bootstrap and approximate randomization of
+corpus scores, sacrebleu's draws) - the same resampling machinery as the paired tests of
+``score --paired-bs``, with every pair in place of one baseline.
+
+Protocols, named in every output's signature:
+
+* ``wmt24``: WMT24 General MT's human ranking (per-domain Wilcoxon tests combined by
+  Stouffer's method; the system score is the unweighted mean of the domain means);
+* ``wilcoxon``, ``ttest``: a paired test on the items two systems share (comet-compare's);
+* ``bootstrap``, ``ar``: paired bootstrap resampling or approximate randomization on the
+  corpus score (recomputed from sufficient statistics: BLEU from summed n-gram counts), or on
+  the mean of item scores; every system must have a score for every item.
+
+AutoRank (:func:`autorank`): each metric's system scores linearly rescaled so that the best
+system gets 1 and the worst the number of systems, then averaged over the metrics (the
+preliminary rankings of WMT24, Kocmi et al. 2024, arXiv:2407.19884).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mtpalette.errors import UserInputError
+from mtpalette.records import Record
+from mtpalette.stats import ranking as rk
+
+PROTOCOLS = ("wmt24", "wilcoxon", "ttest", "bootstrap", "ar")
+
+
+@dataclass(frozen=True)
+class RankedSystem(Record):
+    """A system's line: its score (in the score's own direction), WMT's rank range, its
+    cluster (1 = best), the number of items it has a score for, and its domain scores."""
+
+    system: str
+    score: float
+    rank_top: int
+    rank_bottom: int
+    cluster: int
+    n_items: int
+    domain_scores: dict[str, float] = field(default_factory=dict)
+
+    KEYS = "system score rank_top rank_bottom cluster n_items domain_scores"
+
+
+@dataclass(frozen=True)
+class SystemPair(Record):
+    """One pair, ``a`` ranked above ``b``: the score difference ``a - b`` (own direction),
+    the test's p-value, the p-value adjusted for the number of pairs, whether it is
+    significant at the ranking's alpha, the items the two share, and per-domain p-values."""
+
+    a: str
+    b: str
+    difference: float
+    p_value: float
+    p_adjusted: float
+    significant: bool
+    n_items: int
+    domain_p_values: dict[str, float] = field(default_factory=dict)
+
+    KEYS = "a b difference p_value p_adjusted significant n_items domain_p_values"
+
+
+@dataclass(frozen=True)
+class SystemRanking(Record):
+    """Systems in order (best first), every pair, and how they were compared."""
+
+    name: str
+    protocol: str
+    correction: str
+    alpha: float
+    higher_is_better: bool
+    systems: list[RankedSystem]
+    pairs: list[SystemPair]
+    n_items: int
+    domains: list[str]
+    n_resamples: int
+    seed: int | None
+    signature: str
+    notes: list[str] = field(default_factory=list)
+
+    KEYS = (
+        "name protocol correction alpha higher_is_better n_items domains n_resamples seed "
+        "signature notes systems pairs"
+    )
+
+    def system(self, name: str) -> RankedSystem:
+        return next(s for s in self.systems if s.system == name)
+
+    def pair(self, a: str, b: str) -> SystemPair:
+        """The pair of ``a`` and ``b`` in either order (as ranked)."""
+        return next(p for p in self.pairs if {p.a, p.b} == {a, b})
+
+    def p_matrix(self, *, adjusted: bool = True) -> np.ndarray:
+        """``(S, S)`` p-values in ranking order (NaN on the diagonal)."""
+        names = [s.system for s in self.systems]
+        at = {n: k for k, n in enumerate(names)}
+        out = np.full((len(names), len(names)), np.nan)
+        for p in self.pairs:
+            v = p.p_adjusted if adjusted else p.p_value
+            out[at[p.a], at[p.b]] = out[at[p.b], at[p.a]] = v
+        return out
+
+    def to_pandas(self):
+        """One row per system (the records of :class:`RankedSystem`, domain scores as
+        ``domain_scores_<domain>`` columns); :meth:`pairs_frame` has the pairs."""
+        from mtpalette.records import frame
+
+        return frame(s.to_dict() for s in self.systems)
+
+    def pairs_frame(self):
+        """One row per pair (the records of :class:`SystemPair`)."""
+        from mtpalette.records import frame
+
+        return frame(p.to_dict() for p in self.pairs)
+
+    def to_json(self) -> str:
+        from mtpalette.records import dumps
+
+        return dumps(self.to_dict())
+
+    def to_latex(self, *, digits: int = 1) -> str:
+        """The table in WMT's style: rank range, system, score; a rule between clusters."""
+        lines = [
+            "\\begin{tabular}{clr}",
+            "\\toprule",
+            f"Rank & System & {_latex(self.name)} \\\\",
+            "\\midrule",
+        ]
+        for k, s in enumerate(self.systems):
+            if k and s.cluster != self.systems[k - 1].cluster:
+                lines.append("\\midrule")
+            ranks = f"{s.rank_top}" if s.rank_top == s.rank_bottom else (
+                f"{s.rank_top}--{s.rank_bottom}"
+            )
+            lines.append(f"{ranks} & {_latex(s.system)} & {s.score:.{digits}f} \\\\")
+        lines += ["\\bottomrule", "\\end{tabular}"]
+        return "\n".join(lines) + "\n"
+
+
+def _latex(text: str) -> str:
+    for a, b in (("\\", "\\textbackslash{}"), ("&", "\\&"), ("%", "\\%"), ("_", "\\_"),
+                 ("#", "\\#"), ("$", "\\$"), ("{", "\\{"), ("}", "\\}")):  # fmt: skip
+        text = text.replace(a, b) if a != "\\" else text.replace(a, "\x00")
+    return text.replace("\x00", "\\textbackslash{}")
+
+
+def _order(names: Sequence[str], oriented: np.ndarray) -> tuple[list[int], list[str]]:
+    """Systems by decreasing oriented score, ties broken by name (and said so)."""
+    order = sorted(range(len(names)), key=lambda k: (-oriented[k], names[k]))
+    notes = []
+    values = oriented[order]
+    for k in range(1, len(order)):
+        if values[k] == values[k - 1]:
+            notes.append(
+                f"{names[order[k - 1]]} and {names[order[k]]} have the same score; "
+                "ordered by name"
+            )
+    return order, notes
+
+
+def rank_systems(
+    scores: Any,
+    systems: Sequence[str],
+    *,
+    protocol: str = "wilcoxon",
+    domains: Sequence[str] | None = None,
+    correction: str = "none",
+    alpha: float = 0.05,
+    higher_is_better: bool = True,
+    name: str = "score",
+    metric: Any = None,
+    stats: Sequence[np.ndarray] | None = None,
+    n_resamples: int = 1000,
+    seed: int | None = 12345,
+    signature: str = "",
+) -> SystemRanking:
+    """Rank ``systems`` by their ``scores`` (``(systems, items)``, NaN where a system has no
+    score for an item, in the score's own direction ``higher_is_better``).
+
+    ``bootstrap`` and ``ar`` resample the corpus score of ``metric`` from each system's
+    sufficient statistics ``stats`` when given (the score is then the corpus score), else the
+    mean of the item scores. See the module docstring for the protocols.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> base = rng.normal(size=60)
+    >>> x = np.vstack([base + 1.0, base + 0.98, base - 1.0]) + 0.1 * rng.normal(size=(3, 60))
+    >>> r = rank_systems(x, ["A", "B", "C"], protocol="wilcoxon")
+    >>> [(s.system, s.rank_top, s.rank_bottom, s.cluster) for s in r.systems]
+    [('A', 1, 2, 1), ('B', 1, 2, 1), ('C', 3, 3, 2)]
+    """
+    if protocol not in PROTOCOLS:
+        raise UserInputError(
+            f"unknown protocol {protocol!r}; expected one of {', '.join(PROTOCOLS)}"
+        )
+    if correction not in rk.CORRECTIONS:
+        raise UserInputError(
+            f"unknown correction {correction!r}; expected one of {', '.join(rk.CORRECTIONS)}"
+        )
+    if not 0.0 < alpha < 1.0:
+        raise UserInputError(f"alpha must be between 0 and 1 (got {alpha})")
+    x = np.asarray(scores, dtype=np.float64)
+    names = list(systems)
+    if x.ndim != 2 or x.shape[0] != len(names):
+        raise UserInputError(f"expected one row of scores per system ({len(names)} systems)")
+    if len(names) < 2:
+        raise UserInputError("ranking needs two systems or more")
+    if len(set(names)) != len(names):
+        raise UserInputError("two systems have the same name")
+    empty = [n for n, row in zip(names, x, strict=True) if np.isnan(row).all()]
+    if empty:
+        raise UserInputError(f"no scored item for system(s) {', '.join(empty)}")
+    sign = 1.0 if higher_is_better else -1.0
+    oriented = sign * x
+    if protocol == "wmt24":
+        if domains is None:
+            raise UserInputError(
+                "the wmt24 protocol tests each domain: give the items' domains (--domain-col, "
+                "or an mt-metrics-eval folder's documents)"
+            )
+        small = [d for d in dict.fromkeys(domains) if list(domains).count(d) < 2]
+        if small:
+            raise UserInputError(f"domain(s) with fewer than two items: {', '.join(small)}")
+    if domains is not None and len(domains) != x.shape[1]:
+        raise UserInputError(f"{len(domains)} domains for {x.shape[1]} items")
+    p, shared, by_domain, own, n_used = _tests(
+        oriented, names, protocol, domains, metric, stats, n_resamples, seed, alpha, sign
+    )
+    adjusted = rk.adjust(p, correction)
+    significant = adjusted < alpha
+    order, notes = _order(names, sign * own)
+    better = (sign * own)[:, None] > (sign * own)[None, :]
+    top, bottom = rk.rank_ranges(significant, better)
+    sig_in_order = significant[np.ix_(order, order)]
+    cluster = rk.clusters(sig_in_order)
+    per_domain = rk.domain_scores(x, domains) if domains is not None else {}
+    ranked = [
+        RankedSystem(
+            names[k], float(own[k]), int(top[k]), int(bottom[k]), int(cluster[pos]),
+            int((~np.isnan(x[k])).sum()), {d: float(v[k]) for d, v in per_domain.items()},
+        )  # fmt: skip
+        for pos, k in enumerate(order)
+    ]
+    pairs = []
+    for i, a in enumerate(order):
+        for b in order[i + 1 :]:
+            pairs.append(
+                SystemPair(
+                    names[a], names[b], float(own[a] - own[b]), float(p[a, b]),
+                    float(adjusted[a, b]), bool(significant[a, b]), int(shared[a, b]),
+                    {d: float(m[a, b]) for d, m in (by_domain or {}).items()},
+                )  # fmt: skip
+            )
+    if protocol in ("bootstrap", "ar") and stats is None:
+        notes.append("the score is the mean of the item scores")
+    return SystemRanking(
+        name, protocol, correction, alpha, higher_is_better, ranked, pairs, x.shape[1],
+        list(dict.fromkeys(domains)) if domains is not None else [],
+        n_used, seed if n_used else None,
+        _signature(name, protocol, correction, alpha, n_used, seed, signature), notes,
+    )  # fmt: skip
+
+
+def _tests(oriented, names, protocol, domains, metric, stats, n_resamples, seed, alpha, sign):
+    """``(p, shared items, per-domain p, each system's score in its own direction, resamples
+    used)``."""
+    x = oriented
+    if protocol in rk.ITEM_TESTS:
+        try:
+            tests = rk.pairwise_tests(x, protocol, domains=domains)
+        except ValueError as exc:
+            raise UserInputError(_named(str(exc), names)) from None
+        own = sign * rk.system_scores(x, domains if protocol == "wmt24" else None)
+        return tests.p, tests.n_shared, tests.by_domain, own, 0
+    from mtpalette.stats.paired import MeanOfScores, all_pairs
+
+    of_items = stats is None
+    if of_items:
+        missing = [n for n, row in zip(names, x, strict=True) if np.isnan(row).any()]
+        if missing:
+            raise UserInputError(
+                f"{protocol} resamples every item of every system, but {', '.join(missing)} "
+                "lack scores for some items; use --protocol wilcoxon, ttest or wmt24 (each "
+                "pair joined on the items it shares)"
+            )
+        metric, stats = MeanOfScores("mean"), list(x)
+    elif bool(metric.higher_is_better) != (sign > 0):
+        raise UserInputError(f"{metric.spec}: its direction and the ranking's differ")
+    test = "bs" if protocol == "bootstrap" else "ar"
+    try:
+        res = all_pairs([metric], [[st] for st in stats], names, test=test,
+                        n_trials=n_resamples, alpha=alpha, seed=seed)  # fmt: skip
+    except ValueError as exc:
+        raise UserInputError(str(exc)) from None
+    shared = np.full((len(names), len(names)), x.shape[1])
+    own = sign * res.score[:, 0] if of_items else res.score[:, 0]
+    return res.p_value[:, :, 0], shared, None, own, res.n_trials
+
+
+def _named(message: str, names: Sequence[str]) -> str:
+    """``systems 3 and 5 ...`` with the systems' names."""
+    import re
+
+    return re.sub(
+        r"systems (\d+) and (\d+)",
+        lambda m: f"systems {names[int(m.group(1))]!r} and {names[int(m.group(2))]!r}",
+        message,
+    )
+
+
+def _signature(name, protocol, correction, alpha, n, seed, metric_signature) -> str:
+    from mtpalette._version import __version__
+
+    parts = [f"rank:{name}", f"protocol:{protocol}", f"correction:{correction}",
+             f"alpha:{alpha:g}"]  # fmt: skip
+    if n:
+        parts += [f"resamples:{n}", f"seed:{seed}"]
+    if metric_signature:
+        parts.append(f"score:[{metric_signature}]")
+    return "|".join(parts + [f"version:{__version__}"])
+
+
+@dataclass(frozen=True)
+class AutoRank(Record):
+    """AutoRank of systems from several metrics (rescaled ranks, averaged; lower is better)."""
+
+    systems: list[str]
+    metrics: list[str]
+    rescaled: dict[str, list[float]]
+    autorank: list[float]
+    method: str = "minmax-1-to-N"
+
+    KEYS = "method metrics systems autorank rescaled"
+
+    def to_pandas(self):
+        from mtpalette.records import frame
+
+        return frame(
+            {"system": s, "autorank": a, **{m: self.rescaled[m][k] for m in self.metrics}}
+            for k, (s, a) in enumerate(zip(self.systems, self.autorank, strict=True))
+        )
+
+
+def autorank(system_scores: Mapping[str, Mapping[str, float]],
+             higher_is_better: Mapping[str, bool] | None = None) -> AutoRank:  # fmt: skip
+    """AutoRank: each metric's system scores linearly rescaled to ``[1, N]`` (the best
+    system 1, the worst ``N``, the number of systems), averaged over the metrics; systems by
+    increasing AutoRank.
+
+    Examples
+    --------
+    >>> a = autorank({"m1": {"A": 0.9, "B": 0.5, "C": 0.1}, "m2": {"A": 10, "B": 30, "C": 0}})
+    >>> list(zip(a.systems, a.autorank))
+    [('B', 1.5), ('A', 1.6666666666666665), ('C', 3.0)]
+    """
+    metrics = list(system_scores)
+    if not metrics:
+        raise UserInputError("AutoRank needs at least one metric")
+    systems = list(system_scores[metrics[0]])
+    for m in metrics:
+        if set(system_scores[m]) != set(systems):
+            raise UserInputError(f"metric {m!r} does not score the same systems as {metrics[0]!r}")
+    directions = dict(higher_is_better or {})
+    N = len(systems)
+    rescaled: dict[str, np.ndarray] = {}
+    for m in metrics:
+        v = np.array([system_scores[m][s] for s in systems], dtype=np.float64)
+        if not directions.get(m, True):
+            v = -v
+        lo, hi = v.min(), v.max()
+        if hi == lo:
+            raise UserInputError(f"metric {m!r} gives every system the same score")
+        rescaled[m] = 1.0 + (hi - v) / (hi - lo) * (N - 1)
+    avg = np.mean(np.column_stack(list(rescaled.values())), axis=1)
+    order = sorted(range(N), key=lambda k: (avg[k], systems[k]))
+    return AutoRank(
+        [systems[k] for k in order],
+        metrics,
+        {m: [float(rescaled[m][k]) for k in order] for m in metrics},
+        [float(avg[k]) for k in order],
+    )

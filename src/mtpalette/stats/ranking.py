@@ -1,0 +1,243 @@
+"""Ranking systems with significance between every pair, as WMT ranks them: pairwise
+p-values, their correction for many pairs, rank ranges and clusters.
+
+Pure array statistics; the systems' scores come in as a ``(systems, items)`` matrix (NaN:
+no score for that item), higher is better (negate an error metric before).
+
+* **Pairwise tests on item scores**, each pair joined on the items both systems have:
+  ``wilcoxon`` (two-sided Wilcoxon signed-rank test on the paired differences, scipy's
+  defaults: zero differences dropped, the exact distribution for small samples, else the
+  normal approximation), ``ttest`` (two-sided paired t-test; both as comet-compare reports
+  them), and ``wmt24`` (WMT24 General MT's human ranking: a Wilcoxon test per domain, the
+  domains' p-values combined by Stouffer's method; the system score is the mean over each
+  domain's items, then the unweighted mean over domains). The corpus-level tests (paired
+  bootstrap and approximate randomization of any metric from its sufficient statistics)
+  are :func:`mtpalette.stats.paired.all_pairs`.
+* **Correction** over all ``S (S - 1) / 2`` pairs: ``holm`` (family-wise error, Holm 1979),
+  ``bh`` (false discovery rate, Benjamini and Hochberg 1995; scipy's
+  ``false_discovery_control``) or ``none``.
+* **Rank range** of a system (WMT's): from ``1 + (systems significantly better)`` to
+  ``S - (systems significantly worse)``.
+* **Clusters**: the finest cut of the systems sorted by score into contiguous blocks such
+  that any two systems in different blocks differ significantly (a cut after position ``k``
+  needs every system up to ``k`` to be significantly better than every system after it).
+
+References
+----------
+Kocmi et al. (2024), Findings of the WMT24 General Machine Translation Shared Task
+(Section 5: system ranking; wmt-conference/wmt24-news-systems ``humeval/``, read, not copied).
+Stouffer et al. (1949); Holm (1979); Benjamini and Hochberg (1995).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+#: tests on item scores (see the module docstring)
+ITEM_TESTS = ("wmt24", "wilcoxon", "ttest")
+CORRECTIONS = ("none", "holm", "bh")
+
+
+@dataclass(frozen=True)
+class PairwiseTests:
+    """Every pair's test: ``p[a, b]`` (symmetric, NaN on the diagonal), the number of items
+    the pair shares, and for ``wmt24`` each domain's p-value (``by_domain[d][a, b]``)."""
+
+    p: np.ndarray
+    n_shared: np.ndarray
+    by_domain: dict[str, np.ndarray] | None = None
+
+
+def _paired(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    ok = ~np.isnan(x) & ~np.isnan(y)
+    return x[ok], y[ok]
+
+
+def _two_sided(test: str, x: np.ndarray, y: np.ndarray) -> float:
+    """The two-sided p-value of ``test`` on paired scores (1 where every difference is 0:
+    nothing tells the two apart)."""
+    from scipy import stats as scipy_stats
+
+    d = x - y
+    if d.size == 0:
+        return float("nan")
+    if not np.any(d != 0):
+        return 1.0
+    if test == "ttest":
+        if np.all(d == d[0]):  # a constant non-zero difference: t is infinite
+            return 0.0
+        return float(scipy_stats.ttest_rel(x, y).pvalue)
+    return float(scipy_stats.wilcoxon(x, y).pvalue)
+
+
+def stouffer(p_values: Sequence[float]) -> float:
+    """Stouffer's combination of p-values (equal weights): ``1 - Phi(sum(z_i) / sqrt(k))``
+    with ``z_i = Phi^-1(1 - p_i)`` (scipy's ``combine_pvalues(method="stouffer")``).
+
+    Examples
+    --------
+    >>> round(stouffer([0.05, 0.05]), 6)
+    0.010005
+    """
+    from scipy import stats as scipy_stats
+
+    return float(scipy_stats.combine_pvalues(list(p_values), method="stouffer").pvalue)
+
+
+def pairwise_tests(
+    scores: Any,
+    test: str = "wilcoxon",
+    *,
+    domains: Sequence[str] | None = None,
+    min_items: int = 2,
+) -> PairwiseTests:
+    """The two-sided p-value of every pair of systems (rows of ``scores``) by an item test.
+
+    ``domains`` (one name per item) is needed by ``wmt24``: each domain's pairs are tested
+    on the items of that domain both systems have, and the domain p-values combined by
+    :func:`stouffer`. A pair (or a domain of a pair) with fewer than ``min_items`` shared
+    items is a ValueError naming it.
+
+    Examples
+    --------
+    >>> s = np.array([[3.0, 4.0, 5.0, 6.0, 7.0, 8.0], [1.0, 2.0, 2.5, 3.0, 4.0, 5.0]])
+    >>> round(float(pairwise_tests(s, "wilcoxon").p[0, 1]), 4)  # 6 of 6 differences > 0
+    0.0312
+    """
+    if test not in ITEM_TESTS:
+        raise ValueError(f"unknown test {test!r}; expected one of {', '.join(ITEM_TESTS)}")
+    x = np.asarray(scores, dtype=np.float64)
+    S = x.shape[0]
+    p = np.full((S, S), np.nan)
+    shared = np.zeros((S, S), dtype=np.int64)
+    by_domain: dict[str, np.ndarray] | None = None
+    if test == "wmt24":
+        if domains is None:
+            raise ValueError("the wmt24 protocol tests each domain: give the items' domains")
+        names = list(dict.fromkeys(domains))
+        of = np.asarray(domains, dtype=object)
+        by_domain = {d: np.full((S, S), np.nan) for d in names}
+    for a in range(S):
+        for b in range(a + 1, S):
+            xa, xb = _paired(x[a], x[b])
+            shared[a, b] = shared[b, a] = xa.size
+            if by_domain is None:
+                if xa.size < min_items:
+                    raise ValueError(f"systems {a} and {b} share {xa.size} scored item(s)")
+                p[a, b] = p[b, a] = _two_sided(test, xa, xb)
+                continue
+            parts = []
+            for d, matrix in by_domain.items():
+                da, db = _paired(x[a][of == d], x[b][of == d])
+                if da.size < min_items:
+                    raise ValueError(
+                        f"systems {a} and {b} share {da.size} scored item(s) in domain {d!r}"
+                    )
+                matrix[a, b] = matrix[b, a] = _two_sided("wilcoxon", da, db)
+                parts.append(matrix[a, b])
+            p[a, b] = p[b, a] = stouffer(parts)
+    return PairwiseTests(p, shared, by_domain)
+
+
+def system_scores(scores: Any, domains: Sequence[str] | None = None) -> np.ndarray:
+    """Each system's mean item score; with ``domains``, the unweighted mean over domains of
+    its mean in each domain (WMT24's system score).
+
+    Examples
+    --------
+    >>> system_scores([[1.0, 2.0, 6.0]], ["a", "a", "b"]).tolist()  # (1.5 + 6) / 2
+    [3.75]
+    """
+    x = np.asarray(scores, dtype=np.float64)
+    if domains is None:
+        return np.nanmean(x, axis=1)
+    of = np.asarray(domains, dtype=object)
+    per = [np.nanmean(x[:, of == d], axis=1) for d in dict.fromkeys(domains)]
+    return np.mean(np.column_stack(per), axis=1)
+
+
+def domain_scores(scores: Any, domains: Sequence[str]) -> dict[str, np.ndarray]:
+    """Each system's mean item score in every domain."""
+    x = np.asarray(scores, dtype=np.float64)
+    of = np.asarray(domains, dtype=object)
+    return {d: np.nanmean(x[:, of == d], axis=1) for d in dict.fromkeys(domains)}
+
+
+def adjust(p: Any, method: str = "none") -> np.ndarray:
+    """The p-values of the pairs (the upper triangle of a symmetric ``(S, S)`` matrix, or a
+    vector) adjusted for their number: ``holm`` or ``bh``; ``none`` returns them as given.
+
+    Examples
+    --------
+    >>> adjust([0.01, 0.04, 0.03], "holm").round(3).tolist()
+    [0.03, 0.06, 0.06]
+    >>> adjust([0.01, 0.04, 0.03], "bh").round(3).tolist()
+    [0.03, 0.04, 0.04]
+    """
+    if method not in CORRECTIONS:
+        raise ValueError(f"unknown correction {method!r}; expected one of {', '.join(CORRECTIONS)}")
+    x = np.asarray(p, dtype=np.float64)
+    if x.ndim == 2:
+        iu = np.triu_indices(x.shape[0], 1)
+        out = np.full_like(x, np.nan)
+        out[iu] = adjust(x[iu], method)
+        out.T[iu] = out[iu]
+        return out
+    if method == "none" or x.size == 0:
+        return x.copy()
+    if method == "bh":
+        from scipy.stats import false_discovery_control
+
+        return false_discovery_control(x, method="bh")
+    order = np.argsort(x, kind="stable")
+    m = x.size
+    stepped = np.maximum.accumulate((m - np.arange(m)) * x[order])
+    out = np.empty(m)
+    out[order] = np.minimum(stepped, 1.0)
+    return out
+
+
+def rank_ranges(significant: Any, better: Any) -> tuple[np.ndarray, np.ndarray]:
+    """WMT's rank range of every system: ``1 + #(significantly better systems)`` to
+    ``S - #(significantly worse systems)``; ``better[a, b]``: ``a`` scores higher than ``b``.
+
+    Examples
+    --------
+    >>> sig = np.array([[False, True, True], [True, False, False], [True, False, False]])
+    >>> better = np.array([[False, True, True], [False, False, True], [False, False, False]])
+    >>> [r.tolist() for r in rank_ranges(sig, better)]
+    [[1, 2, 2], [1, 3, 3]]
+    """
+    sig = np.asarray(significant, dtype=bool)
+    b = np.asarray(better, dtype=bool)
+    wins = (sig & b).sum(axis=1)
+    losses = (sig & b.T).sum(axis=1)
+    return 1 + losses, sig.shape[0] - wins
+
+
+def clusters(significant_in_order: Any) -> np.ndarray:
+    """Cluster number (1 = best) of each system in score order: a new cluster starts after
+    position ``k`` when every system up to ``k`` differs significantly from every later one.
+
+    Examples
+    --------
+    >>> sig = np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]], dtype=bool)
+    >>> clusters(sig).tolist()
+    [1, 2, 3]
+    >>> sig[0, 1] = sig[1, 0] = False
+    >>> clusters(sig).tolist()
+    [1, 1, 2]
+    """
+    sig = np.asarray(significant_in_order, dtype=bool)
+    S = sig.shape[0]
+    out = np.ones(S, dtype=np.int64)
+    current = 1
+    for k in range(1, S):  # a cut between k - 1 and k
+        if sig[:k, k:].all():
+            current += 1
+        out[k] = current
+    return out
