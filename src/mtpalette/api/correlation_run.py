@@ -18,7 +18,7 @@ Examples
 >>> t = correlate(systems, [["a b c d", "a b"]], human, ["bleus:1", "wer"], n_resamples=0)
 >>> sorted((r.metric, round(r.value, 4)) for r in t.rows if not r.baseline)
 [('bleus:1', 0.9743), ('wer', 0.9743)]
->>> [r.metric for r in t.rows if r.baseline]  # the length baselines, shown beside them
+>>> sorted(r.metric for r in t.rows if r.baseline)  # the length baselines, shown beside them
 ['len', 'len:sign=-1', 'lendiff']
 """
 
