@@ -11,6 +11,8 @@
 * :mod:`~mtpalette.api.wmt_run` - WMT's task sets and global ranking on mt-metrics-eval folders
   (:func:`load_wmt`, :class:`Task`, :class:`TaskSet`, :func:`task_set`; :class:`WmtRun`,
   :func:`run_wmt`);
+* :mod:`~mtpalette.api.rank_run` - systems ranked with a test between every pair, rank ranges
+  and clusters (:func:`rank`; :class:`RankRun`, :func:`run_rank`);
 * :mod:`~mtpalette.api.audit_run` - the audit of ORANGE's premise (:func:`audit`;
   :class:`AuditRun`, :func:`run_audit`);
 * :mod:`~mtpalette.api.agreement_run` - ORANGE against human correlation (:class:`AgreementRun`,
@@ -80,6 +82,10 @@ EXPORTS = {
     "Task": "wmt_run",
     "TaskSet": "wmt_run",
     "task_set": "wmt_run",
+    "rank": "rank_run",
+    "RankRun": "rank_run",
+    "RankResult": "rank_run",
+    "run_rank": "rank_run",
     "AgreementRun": "agreement_run",
     "AgreementResult": "agreement_run",
     "run_agreement": "agreement_run",

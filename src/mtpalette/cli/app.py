@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "correlate": ("correlate", "correlate", True, "Correlate metrics with human judgments."),
     "agree": ("agree", "agree", True, "Rank metrics by ORANGE and by human correlation."),
     "wmt": ("wmt", "wmt", True, "Rank metrics by a WMT task set (SPA, acc-eq, global rank)."),
+    "rank": ("rank", "rank_cmd", True, "Rank systems, every pair tested (rank ranges, clusters)."),
     "train-blanc": ("train_blanc", "train_blanc_cmd", True, "Train BLANC by hill-climbing."),
     "audit": ("audit", "audit_cmd", True, "Audit ORANGE's premise on real references."),
     "report": ("report", "report", False, "Write a self-contained HTML report."),

@@ -103,6 +103,13 @@ def show_wmt(out, console: Console) -> None:
     emit_table(stdout, table)
     if "rank" not in ranking:
         emit_note(stdout, "no clusters: run with -k N (N resamples per test) for them")
+    partial = out.result.partial_metrics()
+    if partial:
+        emit_note(
+            stdout,
+            "not in every task, so left out of the global ranking: "
+            + "; ".join(f"{m} (tasks {', '.join(map(str, t))})" for m, t in partial.items()),
+        )
     for lp, left in out.left_out.items():
         if left:
             emit_note(stdout, f"{lp}: left out " + ", ".join(f"{s} ({w})" for s, w in left.items()))

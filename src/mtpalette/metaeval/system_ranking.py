@@ -324,7 +324,7 @@ def _named(message: str, names: Sequence[str]) -> str:
 def _signature(name, protocol, correction, alpha, n, seed, metric_signature) -> str:
     from mtpalette._version import __version__
 
-    parts = [f"rank:{name}", f"protocol:{protocol}", f"correction:{correction}",
+    parts = [name, "what:system-ranking", f"protocol:{protocol}", f"correction:{correction}",
              f"alpha:{alpha:g}"]  # fmt: skip
     if n:
         parts += [f"resamples:{n}", f"seed:{seed}"]

@@ -1,0 +1,154 @@
+"""``mtpalette rank``: rank systems as WMT does, every pair tested, with rank ranges and
+clusters, from metrics computed here, stored segment scores (COMET, MetricX...), human
+ratings in a long table, or an mt-metrics-eval folder.
+
+Options -> :class:`~mtpalette.api.rank_run.RankRun` -> :func:`~mtpalette.api.rank_run.run_rank`
+-> one table per ranking (and AutoRank when there are several).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from rich.console import Console
+from rich.table import Table
+
+from mtpalette.cli import options as o
+from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
+
+RANKING = "Ranking"
+TABLE = "Long table of scores (--table)"
+
+ProtocolOpt = Annotated[
+    str, o.opt("--protocol", panel=RANKING, help="wilcoxon, ttest, wmt24, bootstrap or ar.")
+]
+CorrectionOpt = Annotated[
+    str, o.opt("--correction", panel=RANKING, help="none, holm (FWER) or bh (FDR) over pairs.")
+]
+AlphaOpt = Annotated[float, o.opt("--alpha", panel=RANKING, help="Significance level (0.05).")]
+ResamplesOpt = Annotated[
+    int, o.opt("--resamples", panel=RANKING, help="bootstrap resamples / ar trials (1000).")
+]
+ItemColOpt = Annotated[str, o.opt("--item-col", panel=TABLE, help="The item column (item).")]
+ScoreColOpt = Annotated[str, o.opt("--score-col", panel=TABLE, help="The score column (score).")]
+DomainColOpt = Annotated[
+    str | None, o.opt("--domain-col", panel=TABLE, help="The domain column (for wmt24).")
+]
+DocColOpt = Annotated[str | None, o.opt("--doc-col", panel=TABLE, help="The document column.")]
+LowerOpt = Annotated[
+    bool, o.opt("--lower-is-better", panel=TABLE, help="The table's scores are errors.")
+]
+ScoresOpt = Annotated[
+    list[str] | None,
+    o.opt("--scores", panel=o.METRICS,
+          help="Segment scores: NAME=FILE[,higher=no][,layout=comet|metricx|mtme|mtpalette]."),
+]  # fmt: skip
+TableOpt = Annotated[Path | None, o.opt("--table", panel=TABLE, help="Scores per system, item.")]
+TsvOpt = Annotated[Path | None, o.opt("--tsv", panel=o.OUTPUTS, help="Rankings as TSV.")]
+LatexOpt = Annotated[
+    Path | None, o.opt("--latex", panel=o.OUTPUTS, help="Rankings as LaTeX (WMT's style).")
+]
+
+
+def rank_cmd(
+    refs: o.RefsOpt = None,
+    systems: o.SystemsOpt = None,
+    systems_dir: o.SystemsDirOpt = None,
+    metrics: o.MetricsOpt = None,
+    scores: ScoresOpt = None,
+    table: TableOpt = None,
+    system_col: o.SystemColOpt = "system",
+    item_col: ItemColOpt = "item",
+    score_col: ScoreColOpt = "score",
+    domain_col: DomainColOpt = None,
+    doc_col: DocColOpt = None,
+    lower_is_better: LowerOpt = False,
+    mtme: o.MtmeOpt = None,
+    lp: o.LpOpt = None,
+    human: o.HumanOpt = None,
+    mtme_metrics: o.MtmeMetricsOpt = None,
+    protocol: ProtocolOpt = "wilcoxon",
+    correction: CorrectionOpt = "none",
+    alpha: AlphaOpt = 0.05,
+    resamples: ResamplesOpt = 1000,
+    seed: o.SeedOpt = 12345,
+    tokenize: o.TokenizeOpt = "13a",
+    lowercase: o.LowercaseOpt = False,
+    json: o.JsonOpt = None,
+    tsv: TsvOpt = None,
+    latex: LatexOpt = None,
+    quiet: o.QuietOpt = False,
+) -> None:
+    """Rank systems with a test between every pair: rank ranges and clusters, as WMT.
+
+    Examples: `mtpalette rank -r ref.txt --systems-dir outputs/ -m chrf --protocol bootstrap`;
+    `mtpalette rank --table esa.tsv --domain-col domain --protocol wmt24`; `mtpalette rank
+    --scores comet=comet.json --scores metricx=preds.jsonl --correction holm`.
+    """
+    from mtpalette.api.rank_run import RankRun, run_rank
+    from mtpalette.cli.progress import ConsoleFeedback
+
+    console = Console(stderr=True, quiet=quiet)
+    run = RankRun(
+        refs=refs, systems=systems, systems_dir=systems_dir, metrics=metrics, scores=scores,
+        table=table, system_col=system_col, item_col=item_col, score_col=score_col,
+        domain_col=domain_col, doc_col=doc_col, lower_is_better=lower_is_better, mtme=mtme,
+        lp=lp, human=human, mtme_metrics=mtme_metrics, protocol=protocol,
+        correction=correction, alpha=alpha, resamples=resamples, seed=seed,
+        tokenize=tokenize, lowercase=lowercase, json=json, tsv=tsv, latex=latex,
+    )  # fmt: skip
+    result = run_rank(run, ConsoleFeedback(console))
+    for path in result.outputs.values():
+        console.print(f"wrote {path}", style="dim")
+    show_rankings(result)
+
+
+def show_rankings(result) -> None:
+    """One table per ranking (systems in order, rank range, cluster, score, and each domain's
+    score), the tests' settings, and AutoRank."""
+    out = result_console()
+    for r in result.rankings:
+        title = f"{r.name}: {r.protocol}" + (f", {r.correction} correction" if r.correction
+                                             != "none" else "")  # fmt: skip
+        t = Table(title=title)
+        cols = ["Rank", "System", "Cluster", r.name, *r.domains]
+        for col in cols:
+            t.add_column(col, justify="left" if col == "System" else "right")
+        for s in r.systems:
+            span = str(s.rank_top)
+            if s.rank_bottom != s.rank_top:
+                span += f"-{s.rank_bottom}"
+            cells = [span, s.system, str(s.cluster), f"{s.score:.4f}"]
+            t.add_row(*cells, *(f"{s.domain_scores[d]:.4f}" for d in r.domains))
+        emit_table(out, t)
+        n_sig = sum(p.significant for p in r.pairs)
+        direction = "higher" if r.higher_is_better else "lower"
+        emit_note(
+            out,
+            f"{n_sig} of {len(r.pairs)} pairs differ significantly (alpha {r.alpha:g}, "
+            f"{_test_name(r)}, correction {r.correction}); {direction} is better; rank range: "
+            "1 + systems significantly better, to N - systems significantly worse; clusters: "
+            "the finest cut with every pair across a cut significant",
+        )
+        for note in r.notes:
+            emit_note(out, f"note: {note}")
+    if result.autorank is not None:
+        a = result.autorank
+        t = Table(title="AutoRank: each ranking's scores rescaled to 1 (best) .. N, averaged")
+        for col in ("System", "AutoRank", *a.metrics):
+            t.add_column(col, justify="left" if col == "System" else "right")
+        for k, s in enumerate(a.systems):
+            t.add_row(s, f"{a.autorank[k]:.2f}", *(f"{a.rescaled[m][k]:.2f}" for m in a.metrics))
+        emit_table(out, t)
+    emit_signatures(out, {r.name: r.signature for r in result.rankings})
+
+
+def _test_name(r) -> str:
+    return {
+        "wmt24": "WMT24: Wilcoxon per domain, Stouffer",
+        "wilcoxon": "Wilcoxon signed-rank on shared items",
+        "ttest": "paired t-test on shared items",
+        "bootstrap": f"paired bootstrap, {r.n_resamples} resamples, seed {r.seed}",
+        "ar": f"approximate randomization, {r.n_resamples} trials, seed {r.seed}",
+    }[r.protocol]
