@@ -190,6 +190,11 @@ def _folder(run: Any, feedback: Feedback) -> list[Source]:
         h = evs.human_matrix()
         out.append(Source(evs.human, list(evs.systems), items, h, True, domains,
                           signature=f"{evs.human}|mtme:{where}|level:seg"))  # fmt: skip
+    for stored in evs.metrics.values():
+        if "seg" not in stored.scores:
+            levels = ", ".join(sorted(stored.scores))
+            feedback.warn(f"note: {stored.basename} has no segment scores (only {levels}): "
+                          "a ranking tests items, so it is left out")  # fmt: skip
     for full in evs.metric_names("seg"):
         stored = evs.metrics[full]
         m = evs.metric_matrix(full, "seg").astype(np.float64)
