@@ -1,0 +1,48 @@
+"""``mtpalette rank``: metrics computed from the bundled texts, a long table of ratings, a
+folder's human scores; the outputs and the refusals (the statistics are checked in
+tests/metaeval/test_system_ranking.py)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+ZHEN = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
+FOLDER = Path(__file__).parents[1] / "data" / "mtme_folder" / "wmt21.tedtalks"
+SYSTEMS = ["Online-W", "SMU", "NiuTrans", "DIDI-NLP", "Borderline"]
+
+
+def test_rank_metrics_from_texts(cli, tmp_path):
+    files = [ZHEN / f"{s}.txt" for s in SYSTEMS]
+    out = tmp_path / "rank.json"
+    code, stdout, err = cli("rank", "-r", ZHEN / "ref.txt", "-i", *files, "-m", "chrf", "bleu",
+                            "--protocol", "bootstrap", "--json", out, "--latex",
+                            tmp_path / "rank.tex")  # fmt: skip
+    assert code == 0, err
+    result = json.loads(out.read_text())
+    assert [r["name"] for r in result["rankings"]] == ["chrf", "bleu"]
+    chrf = result["rankings"][0]
+    assert len(chrf["systems"]) == 5 and len(chrf["pairs"]) == 10
+    assert chrf["systems"][0]["rank_top"] == 1
+    assert "protocol:bootstrap" in chrf["signature"] and "resamples:1000" in chrf["signature"]
+    assert "autorank" in result and len(result["autorank"]["systems"]) == 5
+    assert "AutoRank" in stdout and "pairs differ significantly" in stdout
+    assert "\\midrule" in (tmp_path / "rank.tex").read_text()
+
+
+def test_rank_a_folders_human_scores(cli):
+    code, stdout, err = cli("rank", "--mtme", FOLDER, "--lp", "zh-en", "--protocol", "wmt24")
+    assert code == 0, err
+    assert "mqm: wmt24" in stdout and "ted" in stdout  # the folder's one domain
+
+
+def test_rank_refusals(cli, tmp_path):
+    code, _, err = cli("rank", "--protocol", "wilcoxon")
+    assert code != 0 and "nothing to rank" in err
+    table = tmp_path / "t.tsv"
+    table.write_text("system\titem\tscore\nA\t1\t0.5\nA\t1\t0.7\n", encoding="utf-8")
+    code, _, err = cli("rank", "--table", table)
+    assert code != 0 and "scored twice" in err and "t.tsv" in err
+    code, _, err = cli("rank", "--table", table, "--protocol", "kendall")
+    assert code != 0 and "--protocol must be one of" in err
