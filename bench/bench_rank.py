@@ -74,8 +74,10 @@ def main() -> None:
     per_pair = (time.perf_counter() - t0) / len(todo)
     theirs = per_pair * len(pairs)
     how = "all pairs" if args.full else f"{len(todo)} pairs, scaled to {len(pairs)}"
-    print(f"sacrebleu PairedTest loop ({how}): {theirs:.1f} s; ratio {theirs / ours:.0f}x; "
-          f"largest p-value difference on the pairs run: {worst:.2g}")
+    print(
+        f"sacrebleu PairedTest loop ({how}): {theirs:.1f} s; ratio {theirs / ours:.0f}x; "
+        f"largest p-value difference on the pairs run: {worst:.2g}"
+    )
 
     mtp = shutil.which("mtpalette")
     if mtp is None:
@@ -84,8 +86,10 @@ def main() -> None:
     command = [mtp, "rank", "-r", str(ref_path), "-i", *files, "-m", "bleu", "--protocol",
                "bootstrap", "--resamples", str(args.resamples), "-q"]  # fmt: skip
     best = min(_run(command) for _ in range(3))
-    print(f"mtpalette rank, whole process (best of 3): {best:.2f} s; ratio to the sacrebleu "
-          f"loop {theirs / best:.0f}x")
+    print(
+        f"mtpalette rank, whole process (best of 3): {best:.2f} s; ratio to the sacrebleu "
+        f"loop {theirs / best:.0f}x"
+    )
 
 
 def _run(command: list[str]) -> float:

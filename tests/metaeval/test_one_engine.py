@@ -141,7 +141,7 @@ def correlate_tables():
 def wmt_tasks(tmp_path_factory):
     """``wmt`` on the folder with one task per entry of DOORS (from a tasks file)."""
     records = []
-    for (stat, level, _), (fcn, avg_by, args) in DOORS.items():
+    for (_, level, _), (fcn, avg_by, args) in DOORS.items():
         args = dict(args, thresh=1.0) if fcn == "KendallLike" else dict(args)
         records.append({"lang": "zh-en", "level": "sys" if level == "system" else "seg",
                         "corr_fcn": fcn, "avg_by": avg_by, "corr_fcn_args": args, "k": 0,
@@ -222,8 +222,10 @@ def test_spa_chance_uses_the_segments():
         statistics=["spa"], level="system", bootstrap=0, test="none",
     )  # fmt: skip
     [table] = run_correlation(run).tables
-    h, _, _ = load_wmt(FOLDER, ["zh-en"], mtme_metrics=[]).data["zh-en"].selection(
-        "seg", None, include_refs=False
+    h, _, _ = (
+        load_wmt(FOLDER, ["zh-en"], mtme_metrics=[])
+        .data["zh-en"]
+        .selection("seg", None, include_refs=False)
     )
     assert table.info["chance"]["chance"] == catalogue.chance("spa", h).value
     assert 0.5 <= table.info["chance"]["chance"] <= 0.75

@@ -77,6 +77,10 @@ def test_item_tests_equal_scipy_pair_by_pair():
         for a, b in itertools.combinations(range(4), 2):
             ok = ~np.isnan(x[a]) & ~np.isnan(x[b])
             assert p[a, b] == p[b, a] == pytest.approx(fn(x[a][ok], x[b][ok]).pvalue, rel=1e-12)
+    p = rk.pairwise_tests(x, "mannwhitney").p
+    for a, b in itertools.combinations(range(4), 2):
+        xa, xb = x[a][~np.isnan(x[a])], x[b][~np.isnan(x[b])]
+        assert p[a, b] == pytest.approx(stats.mannwhitneyu(xa, xb).pvalue, rel=1e-12)
 
 
 def test_wmt24_combines_domain_wilcoxons_by_stouffer():
@@ -164,7 +168,8 @@ def test_long_table_with_domains_and_the_outputs(tmp_path):
             rows.append(f"{s}\t{i}\t{'news' if i < 12 else 'chat'}\t{60 + 8 * k + rng.normal()}")
     (tmp_path / "esa.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     run = RankRun(table=tmp_path / "esa.tsv", domain_col="domain", protocol="wmt24",
-                  json=tmp_path / "r.json", tsv=tmp_path / "r.tsv", latex=tmp_path / "r.tex")  # fmt: skip
+                  json=tmp_path / "r.json", tsv=tmp_path / "r.tsv",
+                  latex=tmp_path / "r.tex")  # fmt: skip
     res = run_rank(run)
     [r] = res.rankings
     assert [s.system for s in r.systems] == ["D", "C", "B", "A"]
@@ -181,8 +186,11 @@ def test_long_table_with_domains_and_the_outputs(tmp_path):
 def test_refusals():
     with pytest.raises(UserInputError, match="lack scores for some items"):
         rank({"A": [1.0, None, 3.0], "B": [2.0, 2.0, 2.0]}, protocol="bootstrap")
-    with pytest.raises(UserInputError, match="share 1 scored item"):
+    with pytest.raises(UserInputError, match="share 1 scored item.*mannwhitney"):
         rank({"A": [1.0, None, 3.0], "B": [None, 2.0, 2.5]}, protocol="wilcoxon")
+    # one rating per item: the unpaired variant
+    r = rank({"A": [1.0, None, 3.0, None], "B": [None, 2.0, None, 2.5]}, protocol="mannwhitney")
+    assert r.pairs[0].p_value == pytest.approx(1.0)
     with pytest.raises(UserInputError, match="fewer than two items"):
         rank({"A": [1.0, 2.0, 3.0], "B": [2.0, 2.0, 2.0]}, protocol="wmt24",
              domains=["x", "x", "y"])  # fmt: skip

@@ -359,9 +359,7 @@ class CorrelationRun(Description):
         known = [*STATISTICS, *ENGINE_ONLY]
         for s in self.statistics:
             if s not in known:
-                raise UserInputError(
-                    f"unknown statistic {s!r}; expected one of {', '.join(known)}"
-                )
+                raise UserInputError(f"unknown statistic {s!r}; expected one of {', '.join(known)}")
             if s in FROM_SEGMENTS and self.levels != ["system"]:
                 raise UserInputError(
                     f"{s} is a system-level statistic (from the segment scores): give "
@@ -524,12 +522,14 @@ def _pair_table(run, pair, scores, statistic: str, level: str) -> CorrelationTab
                       **run.common())  # fmt: skip
 
 
-def _tables(run, data, scores, base_scores, feedback: Feedback, pair=None) -> list[CorrelationTable]:
+def _tables(
+    run, data, scores, base_scores, feedback: Feedback, pair=None
+) -> list[CorrelationTable]:
     """One table per (level, statistic); at system level, ``pair`` (the engine's data object
     of an mt-metrics-eval folder) gives the stored system scores. The progress bar counts the
-    real work as it is done: bootstrap resamples times metrics, then the permutation draws of each pair of
-    metrics the clusters compare (expected: one pair per metric but one; the total grows
-    when the clusters compare more)."""
+    real work as it is done: bootstrap resamples times metrics, then the permutation draws
+    of each pair of metrics the clusters compare (expected: one pair per metric but one; the
+    total grows when the clusters compare more)."""
 
     def work(level: str) -> int:
         m = len(scores) + (len(base_scores) if level == "segment" else 0)
@@ -613,8 +613,9 @@ def _against_baselines(table, data, scores, base_scores, run, feedback: Feedback
             for sentence in report.sentences():
                 feedback.warn(f"note: {sentence}")
     try:
-        chance = catalogue.chance(table.statistic, _human_seen(table, data),
-                                  grouping=table.grouping, epsilon=run.epsilon, seed=run.seed)  # fmt: skip
+        seen = _human_seen(table, data)
+        chance = catalogue.chance(table.statistic, seen, grouping=table.grouping,
+                                  epsilon=run.epsilon, seed=run.seed)  # fmt: skip
     except (ValueError, UserInputError) as exc:  # e.g. too many ties to list for calibration
         table.info["chance"] = {"unavailable": str(exc)}
     else:

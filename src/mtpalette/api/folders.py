@@ -74,9 +74,7 @@ def mtme_pair_data(
         metrics[name] = {
             level: _vector(evs.metric_matrix(stored.name, level), level) for level in stored.scores
         }
-        origins[name] = {
-            level: f"stored {Path(path).name}" for level, path in stored.paths.items()
-        }
+        origins[name] = {level: f"stored {Path(path).name}" for level, path in stored.paths.items()}
     signatures: dict[str, str] = {}
     if specs:
         computed, signatures = _computed(evs, systems, specs, tokenize, lowercase, note)
@@ -109,9 +107,7 @@ def _computed(evs: MtmeSet, systems, specs, tokenize, lowercase, note):
     if note is not None:
         note(f"{evs.lp}: scoring {len(systems)} systems with {len(specs)} spec(s)")
     texts = dict(zip(systems, evs.texts(systems), strict=True))
-    scored = score_systems(
-        texts, [evs.reference()], specs, tokenize=tokenize, lowercase=lowercase
-    )
+    scored = score_systems(texts, [evs.reference()], specs, tokenize=tokenize, lowercase=lowercase)
     first = scored[systems[0]]
     metrics: dict[str, dict[str, Any]] = {}
     signatures: dict[str, str] = {}

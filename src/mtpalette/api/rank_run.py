@@ -214,11 +214,19 @@ def run_rank(run: RankRun, feedback: Feedback = SILENT) -> RankResult:
                 step(k, len(sources), f"{src.name}: {run.protocol}")
             rankings.append(
                 rank_systems(
-                    src.matrix, src.systems, protocol=run.protocol, domains=src.domains,
-                    correction=run.correction, alpha=run.alpha,
-                    higher_is_better=src.higher_is_better, name=src.name, metric=src.metric,
+                    src.matrix,
+                    src.systems,
+                    protocol=run.protocol,
+                    domains=src.domains,
+                    correction=run.correction,
+                    alpha=run.alpha,
+                    higher_is_better=src.higher_is_better,
+                    name=src.name,
+                    metric=src.metric,
                     stats=src.stats if run.protocol in ("bootstrap", "ar") else None,
-                    n_resamples=run.resamples, seed=run.seed, signature=src.signature,
+                    n_resamples=run.resamples,
+                    seed=run.seed,
+                    signature=src.signature,
                 )  # fmt: skip
             )
     auto = None

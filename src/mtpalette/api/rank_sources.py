@@ -128,8 +128,14 @@ def _texts(run: Any, feedback: Feedback) -> list[Source]:
     refs = [read_lines(p) for p in run.refs or []]
     feedback.note(f"scoring {len(outputs)} systems with {len(run.metrics)} metric(s)")
     return [
-        texts_source(outputs, refs, spec, tokenize=run.tokenize, lowercase=run.lowercase,
-                     protocol=run.protocol)  # fmt: skip
+        texts_source(
+            outputs,
+            refs,
+            spec,
+            tokenize=run.tokenize,
+            lowercase=run.lowercase,
+            protocol=run.protocol,
+        )  # fmt: skip
         for spec in run.metrics
     ]
 

@@ -21,7 +21,10 @@ RANKING = "Ranking"
 TABLE = "Long table of scores (--table)"
 
 ProtocolOpt = Annotated[
-    str, o.opt("--protocol", panel=RANKING, help="wilcoxon, ttest, wmt24, bootstrap or ar.")
+    str,
+    o.opt(
+        "--protocol", panel=RANKING, help="wilcoxon, ttest, wmt24, mannwhitney, bootstrap or ar."
+    ),
 ]
 CorrectionOpt = Annotated[
     str, o.opt("--correction", panel=RANKING, help="none, holm (FWER) or bh (FDR) over pairs.")
@@ -149,6 +152,7 @@ def _test_name(r) -> str:
         "wmt24": "WMT24: Wilcoxon per domain, Stouffer",
         "wilcoxon": "Wilcoxon signed-rank on shared items",
         "ttest": "paired t-test on shared items",
+        "mannwhitney": "Mann-Whitney U (unpaired) on each system's items",
         "bootstrap": f"paired bootstrap, {r.n_resamples} resamples, seed {r.seed}",
         "ar": f"approximate randomization, {r.n_resamples} trials, seed {r.seed}",
     }[r.protocol]

@@ -56,8 +56,7 @@ class ItemScores:
         key = (system, item)
         if key in self.scores:
             raise UserInputError(
-                f"system {system!r} item {item!r} scored twice (first on line "
-                f"{self.where[key]})",
+                f"system {system!r} item {item!r} scored twice (first on line {self.where[key]})",
                 path=self.path,
                 line=line,
             )
@@ -260,4 +259,3 @@ def _guess_layout(p: Path, mtme: bool) -> str:
         if isinstance(head, dict) and "prediction" in head and "system_id" in head:
             return "metricx"
     return "mtpalette"
-

@@ -86,8 +86,7 @@ def pair_table(
     table = system_table(
         dict(zip(systems, h.tolist(), strict=True)),
         {
-            n: dict(zip(systems, (vectors[n] * (1 if metrics[n][0] else -1)).tolist(),
-                        strict=True))
+            n: dict(zip(systems, (vectors[n] * (1 if metrics[n][0] else -1)).tolist(), strict=True))
             for n in names
         },  # fmt: skip
         directions={n: metrics[n][0] for n in names},
@@ -117,8 +116,7 @@ def _system_info(lp, gold, metrics, systems, h, vectors) -> dict[str, Any]:
             "kind": "stored",
             "human": [float(v) for v in h],
             "metrics": {
-                n: [float(v) * (1.0 if metrics[n][0] else -1.0) for v in vectors[n]]
-                for n in names
+                n: [float(v) * (1.0 if metrics[n][0] else -1.0) for v in vectors[n]] for n in names
             },
             "origins": {
                 "human": lp.origins.get(f"human:{human}", {}).get("sys", "given"),

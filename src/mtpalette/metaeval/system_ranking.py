@@ -14,6 +14,8 @@ Protocols, named in every output's signature:
 * ``wmt24``: WMT24 General MT's human ranking (per-domain Wilcoxon tests combined by
   Stouffer's method; the system score is the unweighted mean of the domain means);
 * ``wilcoxon``, ``ttest``: a paired test on the items two systems share (comet-compare's);
+* ``mannwhitney``: the unpaired Wilcoxon rank-sum test of all of each system's items (for
+  ratings that do not share items; WMT's DA rankings of 2019-2021);
 * ``bootstrap``, ``ar``: paired bootstrap resampling or approximate randomization on the
   corpus score (recomputed from sufficient statistics: BLEU from summed n-gram counts), or on
   the mean of item scores; every system must have a score for every item.
@@ -35,7 +37,7 @@ from mtpalette.errors import UserInputError
 from mtpalette.records import Record
 from mtpalette.stats import ranking as rk
 
-PROTOCOLS = ("wmt24", "wilcoxon", "ttest", "bootstrap", "ar")
+PROTOCOLS = ("wmt24", "wilcoxon", "ttest", "mannwhitney", "bootstrap", "ar")
 
 
 @dataclass(frozen=True)
@@ -141,8 +143,10 @@ class SystemRanking(Record):
         for k, s in enumerate(self.systems):
             if k and s.cluster != self.systems[k - 1].cluster:
                 lines.append("\\midrule")
-            ranks = f"{s.rank_top}" if s.rank_top == s.rank_bottom else (
-                f"{s.rank_top}--{s.rank_bottom}"
+            ranks = (
+                f"{s.rank_top}"
+                if s.rank_top == s.rank_bottom
+                else (f"{s.rank_top}--{s.rank_bottom}")
             )
             lines.append(f"{ranks} & {_latex(s.system)} & {s.score:.{digits}f} \\\\")
         lines += ["\\bottomrule", "\\end{tabular}"]
@@ -164,8 +168,7 @@ def _order(names: Sequence[str], oriented: np.ndarray) -> tuple[list[int], list[
     for k in range(1, len(order)):
         if values[k] == values[k - 1]:
             notes.append(
-                f"{names[order[k - 1]]} and {names[order[k]]} have the same score; "
-                "ordered by name"
+                f"{names[order[k - 1]]} and {names[order[k]]} have the same score; ordered by name"
             )
     return order, notes
 
@@ -249,8 +252,13 @@ def rank_systems(
     per_domain = rk.domain_scores(x, domains) if domains is not None else {}
     ranked = [
         RankedSystem(
-            names[k], float(own[k]), int(top[k]), int(bottom[k]), int(cluster[pos]),
-            int((~np.isnan(x[k])).sum()), {d: float(v[k]) for d, v in per_domain.items()},
+            names[k],
+            float(own[k]),
+            int(top[k]),
+            int(bottom[k]),
+            int(cluster[pos]),
+            int((~np.isnan(x[k])).sum()),
+            {d: float(v[k]) for d, v in per_domain.items()},
         )  # fmt: skip
         for pos, k in enumerate(order)
     ]
@@ -259,8 +267,13 @@ def rank_systems(
         for b in order[i + 1 :]:
             pairs.append(
                 SystemPair(
-                    names[a], names[b], float(own[a] - own[b]), float(p[a, b]),
-                    float(adjusted[a, b]), bool(significant[a, b]), int(shared[a, b]),
+                    names[a],
+                    names[b],
+                    float(own[a] - own[b]),
+                    float(p[a, b]),
+                    float(adjusted[a, b]),
+                    bool(significant[a, b]),
+                    int(shared[a, b]),
                     {d: float(m[a, b]) for d, m in (by_domain or {}).items()},
                 )  # fmt: skip
             )

@@ -44,7 +44,6 @@ def assign_ranks(sig_matrix: np.ndarray, pval: float) -> list[int]:
     return ranks
 
 
-
 @dataclass
 class TaskResult:
     """One task's metrics by decreasing correlation, their cluster ranks, the p-value matrix
@@ -236,5 +235,3 @@ class TaskSetResult:
                 "p_values": g.matrix.tolist(),
             }
         return json.dumps(out, indent=1)
-
-

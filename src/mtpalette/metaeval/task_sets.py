@@ -280,4 +280,3 @@ def task_set(name: str, **kwargs: Any) -> TaskSet:
     if name not in TASK_SETS:
         raise UserInputError(f"unknown task set {name!r}; expected one of {', '.join(TASK_SETS)}")
     return TASK_SETS[name](**kwargs)
-

@@ -391,9 +391,7 @@ class _CorrComparison(_Comparison):
 
     def __init__(self, task: Task, lp: LanguagePairData):
         self.task = task
-        self.h, self.m, self.systems = lp.selection(
-            task.level, task.gold, include_refs=task.human
-        )
+        self.h, self.m, self.systems = lp.selection(task.level, task.gold, include_refs=task.human)
         if self.h.ndim == 1:
             self.h = self.h[:, None]
             self.m = {k: v[:, None] for k, v in self.m.items()}
@@ -500,5 +498,3 @@ class _AccuracyComparison(_Comparison):
         return sigdiff.accuracy_sig_diff(
             self.h, self.m[a], self.m[b], k=k, stopping=self.task.stopping(), seed=stream
         )
-
-

@@ -8,9 +8,11 @@ no score for that item), higher is better (negate an error metric before).
   ``wilcoxon`` (two-sided Wilcoxon signed-rank test on the paired differences, scipy's
   defaults: zero differences dropped, the exact distribution for small samples, else the
   normal approximation), ``ttest`` (two-sided paired t-test; both as comet-compare reports
-  them), and ``wmt24`` (WMT24 General MT's human ranking: a Wilcoxon test per domain, the
-  domains' p-values combined by Stouffer's method; the system score is the mean over each
-  domain's items, then the unweighted mean over domains). The corpus-level tests (paired
+  them), ``mannwhitney`` (two-sided Mann-Whitney U, the Wilcoxon rank-sum test: unpaired, on
+  all of each system's scored items, for ratings that share no items, as WMT's DA rankings of
+  2019-2021 compared systems), and ``wmt24`` (WMT24 General MT's human ranking: a Wilcoxon
+  test per domain, the domains' p-values combined by Stouffer's method; the system score is
+  the mean over each domain's items, then the unweighted mean over domains). The corpus-level tests (paired
   bootstrap and approximate randomization of any metric from its sufficient statistics)
   are :func:`mtpalette.stats.paired.all_pairs`.
 * **Correction** over all ``S (S - 1) / 2`` pairs: ``holm`` (family-wise error, Holm 1979),
@@ -38,7 +40,7 @@ from typing import Any
 import numpy as np
 
 #: tests on item scores (see the module docstring)
-ITEM_TESTS = ("wmt24", "wilcoxon", "ttest")
+ITEM_TESTS = ("wmt24", "wilcoxon", "ttest", "mannwhitney")
 CORRECTIONS = ("none", "holm", "bh")
 
 
@@ -72,6 +74,18 @@ def _two_sided(test: str, x: np.ndarray, y: np.ndarray) -> float:
             return 0.0
         return float(scipy_stats.ttest_rel(x, y).pvalue)
     return float(scipy_stats.wilcoxon(x, y).pvalue)
+
+
+def _unpaired(xa: np.ndarray, xb: np.ndarray, a: int, b: int, min_items: int) -> float:
+    """Two-sided Mann-Whitney U of two systems' scored items (scipy's defaults)."""
+    from scipy import stats as scipy_stats
+
+    xa, xb = xa[~np.isnan(xa)], xb[~np.isnan(xb)]
+    if min(xa.size, xb.size) < min_items:
+        raise ValueError(f"systems {a} and {b}: {xa.size} and {xb.size} scored item(s)")
+    if np.all(np.concatenate([xa, xb]) == xa[0]):
+        return 1.0
+    return float(scipy_stats.mannwhitneyu(xa, xb, alternative="two-sided").pvalue)
 
 
 def stouffer(p_values: Sequence[float]) -> float:
@@ -125,9 +139,15 @@ def pairwise_tests(
         for b in range(a + 1, S):
             xa, xb = _paired(x[a], x[b])
             shared[a, b] = shared[b, a] = xa.size
+            if test == "mannwhitney":
+                p[a, b] = p[b, a] = _unpaired(x[a], x[b], a, b, min_items)
+                continue
             if by_domain is None:
                 if xa.size < min_items:
-                    raise ValueError(f"systems {a} and {b} share {xa.size} scored item(s)")
+                    raise ValueError(
+                        f"systems {a} and {b} share {xa.size} scored item(s): a paired test "
+                        "needs items both have (--protocol mannwhitney compares them unpaired)"
+                    )
                 p[a, b] = p[b, a] = _two_sided(test, xa, xb)
                 continue
             parts = []
