@@ -12,9 +12,9 @@ no score for that item), higher is better (negate an error metric before).
   all of each system's scored items, for ratings that share no items, as WMT's DA rankings of
   2019-2021 compared systems), and ``wmt24`` (WMT24 General MT's human ranking: a Wilcoxon
   test per domain, the domains' p-values combined by Stouffer's method; the system score is
-  the mean over each domain's items, then the unweighted mean over domains). The corpus-level tests (paired
-  bootstrap and approximate randomization of any metric from its sufficient statistics)
-  are :func:`mtpalette.stats.paired.all_pairs`.
+  the mean over each domain's items, then the unweighted mean over domains). The
+  corpus-level tests (paired bootstrap and approximate randomization of any metric from its
+  sufficient statistics) are :func:`mtpalette.stats.paired.all_pairs`.
 * **Correction** over all ``S (S - 1) / 2`` pairs: ``holm`` (family-wise error, Holm 1979),
   ``bh`` (false discovery rate, Benjamini and Hochberg 1995; scipy's
   ``false_discovery_control``) or ``none``.
