@@ -20,7 +20,9 @@ def test_rank_metrics_from_texts(cli, tmp_path):
                             "--protocol", "bootstrap", "--json", out, "--latex",
                             tmp_path / "rank.tex")  # fmt: skip
     assert code == 0, err
-    result = json.loads(out.read_text())
+    run = json.loads(out.read_text())
+    assert run["kind"] == "rank" and run["settings"]["protocol"] == "bootstrap"
+    result = run["results"]
     assert [r["name"] for r in result["rankings"]] == ["chrf", "bleu"]
     chrf = result["rankings"][0]
     assert len(chrf["systems"]) == 5 and len(chrf["pairs"]) == 10

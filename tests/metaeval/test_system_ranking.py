@@ -175,7 +175,7 @@ def test_long_table_with_domains_and_the_outputs(tmp_path):
     assert [s.system for s in r.systems] == ["D", "C", "B", "A"]
     assert r.domains == ["news", "chat"]
     assert all(s.rank_top == s.rank_bottom for s in r.systems)  # 8 points apart: all separated
-    record = json.loads((tmp_path / "r.json").read_text())["rankings"][0]
+    record = json.loads((tmp_path / "r.json").read_text())["results"]["rankings"][0]
     assert {"system", "score", "rank_top", "rank_bottom", "cluster"} <= set(record["systems"][0])
     assert {"a", "b", "p_value", "significant", "difference"} <= set(record["pairs"][0])
     assert "protocol:wmt24" in record["signature"]

@@ -140,6 +140,7 @@ class RankRun(Description):
     json: Path | None = None
     tsv: Path | None = None
     latex: Path | None = None
+    report: Path | None = None
 
     def validate(self) -> None:
         from mtpalette.metaeval.system_ranking import PROTOCOLS
@@ -243,12 +244,25 @@ def run_rank(run: RankRun, feedback: Feedback = SILENT) -> RankResult:
 
 
 def _write(run: RankRun, result: RankResult) -> None:
-    from mtpalette.io.runfile import atomic_writer
+    from mtpalette.io.runfile import Run, atomic_writer
 
-    if run.json is not None:
-        with atomic_writer(run.json) as fh:
-            fh.write(result.to_json())
-        result.outputs["json"] = str(run.json)
+    json_path = run.json
+    if run.report is not None and json_path is None:
+        json_path = run.report.with_suffix(".json")
+    if json_path is not None:
+        results: dict[str, Any] = {"rankings": [r.to_dict() for r in result.rankings]}
+        if result.autorank is not None:
+            results["autorank"] = result.autorank.to_dict()
+        settings = {k: v for k, v in run.to_dict().items()
+                    if k not in ("json", "tsv", "latex", "report")}  # fmt: skip
+        Run(
+            "rank",
+            settings=settings,
+            signatures={r.name: r.signature for r in result.rankings},
+            seeds={"resampling": run.seed} if run.protocol in ("bootstrap", "ar") else {},
+            results=results,
+        ).save(json_path)
+        result.outputs["json"] = str(json_path)
     if run.tsv is not None:
         frame = result.to_pandas()
         with atomic_writer(run.tsv) as fh:
@@ -258,3 +272,7 @@ def _write(run: RankRun, result: RankResult) -> None:
         with atomic_writer(run.latex) as fh:
             fh.write("\n".join(r.to_latex() for r in result.rankings))
         result.outputs["latex"] = str(run.latex)
+    if run.report is not None:
+        from mtpalette.reporting.html import write_report
+
+        result.outputs["report"] = str(write_report([json_path], run.report))

@@ -81,6 +81,7 @@ def rank_cmd(
     json: o.JsonOpt = None,
     tsv: TsvOpt = None,
     latex: LatexOpt = None,
+    report: o.ReportOpt = None,
     quiet: o.QuietOpt = False,
 ) -> None:
     """Rank systems with a test between every pair: rank ranges and clusters, as WMT.
@@ -99,7 +100,7 @@ def rank_cmd(
         domain_col=domain_col, doc_col=doc_col, lower_is_better=lower_is_better, mtme=mtme,
         lp=lp, human=human, mtme_metrics=mtme_metrics, protocol=protocol,
         correction=correction, alpha=alpha, resamples=resamples, seed=seed,
-        tokenize=tokenize, lowercase=lowercase, json=json, tsv=tsv, latex=latex,
+        tokenize=tokenize, lowercase=lowercase, json=json, tsv=tsv, latex=latex, report=report,
     )  # fmt: skip
     result = run_rank(run, ConsoleFeedback(console))
     for path in result.outputs.values():

@@ -913,6 +913,7 @@ def build_report(
             "orange": None,
             "correlation": None,
             "audit": None,
+            "rank": None,
             "results_json": None,
         }
         if kind == "orange":
@@ -923,6 +924,10 @@ def build_report(
             section["human_name"] = human_name
         elif kind == "audit":
             section["audit"] = _audit_section(run)
+        elif kind == "rank":
+            from mtpalette.reporting.rank_section import rank_section
+
+            section["rank"] = rank_section(run)
         else:
             section["results_json"] = json.dumps(run.get("results", {}), indent=1)[:200_000]
         sections.append(section)
