@@ -5,8 +5,10 @@ Source: https://github.com/wmt-conference/wmt24-news-systems at commit
 bfa937ee53586aa173d68657b89b8642693f7b66 (2025-10-06); the ranking code is
 ``humeval/calculate_clusters.py`` (``main``) and ``humeval/tools.py`` (``load_data``,
 ``attach_resources``, ``get_pvalues``, ``weighted_wilcoxon_signed_rank_test``, ``get_ranks``,
-``get_clusters``). Their statistics code is unchanged since 2024-10-07 (commit d48474b, the
-findings-paper era); later commits only changed data loading and tables.
+``get_clusters``). Their statistics code (``weighted_wilcoxon_signed_rank_test`` to
+``get_clusters``) is unchanged since commit 9beb2ee (2024-10-01, "latest fix of ranks"); later
+commits changed data loading and tables only. Before it (e.g. 46252a5, 2024-09-13) the domain
+tests were one-sided (``alternative="greater"``) and wins/losses came from the two directions.
 
 Data: their ESA ratings ``humeval/esa_generalMT2024_wave2.csv`` and ``..._wave3.csv`` (waves 0
 and 1 and the MQM files are over 4 MiB and were not in the snapshot available here), with the

@@ -94,9 +94,8 @@ def test_wmt24_combines_domain_wilcoxons_by_stouffer():
     for a, b in itertools.combinations(range(3), 2):
         parts = [stats.wilcoxon(x[a][of == d], x[b][of == d]).pvalue
                  for d in ("news", "speech", "social")]  # fmt: skip
-        assert res.p[a, b] == pytest.approx(
-            stats.combine_pvalues(parts, method="stouffer").pvalue, rel=1e-12
-        )
+        z = stats.norm.ppf(1 - np.array(parts)).sum() / np.sqrt(3)
+        assert res.p[a, b] == pytest.approx(1 - stats.norm.cdf(z), rel=1e-12)
     # the system score: the mean of the domain means
     expected = np.mean([x[:, of == d].mean(axis=1) for d in ("news", "speech", "social")], 0)
     assert rk.system_scores(x, domains) == pytest.approx(expected, abs=1e-15)

@@ -53,7 +53,6 @@ rankings). google-research/mt-metrics-eval ``converters/score_mqm.py`` (weights)
 from __future__ import annotations
 
 import csv
-import gzip
 import io
 import json
 import math
@@ -69,7 +68,7 @@ from mtpalette.errors import UserInputError, shortened
 from mtpalette.io import inputs
 from mtpalette.io.judgment_formats import FORMATS
 from mtpalette.io.mtme_files import read_score_file
-from mtpalette.io.plain import read_lines
+from mtpalette.io.plain import gunzipped, read_lines
 from mtpalette.io.tabular import cell_float
 
 #: MQM error weights: ``severity[/category[/subcategory]]`` (lower case) -> weight
@@ -386,11 +385,7 @@ def read_text(path: str | Path) -> str:
         raise UserInputError("file not found", path=str(path)) from None
     except IsADirectoryError:
         raise UserInputError("is a directory, expected a file", path=str(path)) from None
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise UserInputError(f"damaged gzip file ({exc})", path=str(path)) from None
+    data = gunzipped(data, str(path))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -142,7 +142,7 @@ def _read_bytes(path: Path, name: str) -> bytes:
     try:
         data = path.read_bytes()
         inputs.note(path)
-        return data
+        return gunzipped(data, name)
     except FileNotFoundError:
         raise UserInputError("file not found", path=name) from None
     except IsADirectoryError:
@@ -151,6 +151,26 @@ def _read_bytes(path: Path, name: str) -> bytes:
         raise UserInputError("permission denied", path=name) from None
     except OSError as exc:
         raise UserInputError(f"cannot read the file ({exc.strerror})", path=name) from None
+
+
+def gunzipped(data: bytes, name: str) -> bytes:
+    """``data`` decompressed when it is gzip's (its magic bytes; no UTF-8 text starts so),
+    else as given; a damaged gzip file is an error naming it.
+
+    Examples
+    --------
+    >>> import gzip
+    >>> gunzipped(gzip.compress(b"a\\tb\\n"), "x.tsv.gz"), gunzipped(b"plain", "x.txt")
+    (b'a\\tb\\n', b'plain')
+    """
+    if data[:2] != b"\x1f\x8b":
+        return data
+    import gzip
+
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError) as exc:
+        raise UserInputError(f"damaged gzip file ({exc})", path=name) from None
 
 
 def check_stdin_once(paths: Sequence[str | Path]) -> None:

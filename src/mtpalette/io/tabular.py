@@ -67,7 +67,7 @@ def table_format(path: str | Path, fmt: str | None = None) -> str:
     head = _head(path)
     if head.startswith(PARQUET_MAGIC):
         return "parquet"
-    name = str(path).lower()
+    name = str(path).lower().removesuffix(".gz")
     by_name = next((f for f, exts in FORMATS.items() if name.endswith(exts)), None)
     if by_name is not None:
         return by_name
@@ -85,8 +85,14 @@ def _head(path: str | Path) -> bytes:
         return b""
     try:
         with open(path, "rb") as fh:
-            return fh.read(4096)
-    except OSError:
+            head = fh.read(4096)
+        if head[:2] == b"\x1f\x8b":  # gzip: the start of what it holds
+            import gzip
+
+            with gzip.open(path, "rb") as fh:
+                head = fh.read(4096)
+        return head
+    except (OSError, EOFError):
         return b""  # read_lines names the problem with the file
 
 

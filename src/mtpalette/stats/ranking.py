@@ -6,15 +6,16 @@ no score for that item), higher is better (negate an error metric before).
 
 * **Pairwise tests on item scores**, each pair joined on the items both systems have:
   ``wilcoxon`` (two-sided Wilcoxon signed-rank test on the paired differences, scipy's
-  defaults: zero differences dropped, the exact distribution for small samples, else the
-  normal approximation), ``ttest`` (two-sided paired t-test; both as comet-compare reports
-  them), ``mannwhitney`` (two-sided Mann-Whitney U, the Wilcoxon rank-sum test: unpaired, on
-  all of each system's scored items, for ratings that share no items, as WMT's DA rankings of
-  2019-2021 compared systems), and ``wmt24`` (WMT24 General MT's human ranking: a Wilcoxon
-  test per domain, the domains' p-values combined by Stouffer's method; the system score is
-  the mean over each domain's items, then the unweighted mean over domains). The
-  corpus-level tests (paired bootstrap and approximate randomization of any metric from its
-  sufficient statistics) are :func:`mtpalette.stats.paired.all_pairs`.
+  defaults: zero differences dropped; the exact distribution for at most 50 differences
+  without a zero, else the normal approximation without continuity correction, as scipy <=
+  1.14 chose them and WMT24's code ran), ``ttest`` (two-sided paired t-test; both as comet-
+  compare reports them), ``mannwhitney`` (two-sided Mann-Whitney U, the Wilcoxon rank-sum
+  test: unpaired, on all of each system's scored items, for ratings that share no items, as
+  WMT's DA rankings of 2019-2021 compared systems), and ``wmt24`` (WMT24 General MT's human
+  ranking: a Wilcoxon test per domain, the domains' p-values combined by Stouffer's method;
+  the system score is the mean over each domain's items, then the unweighted mean over
+  domains). The corpus-level tests (paired bootstrap and approximate randomization of any
+  metric from its sufficient statistics) are :func:`mtpalette.stats.paired.all_pairs`.
 * **Correction** over all ``S (S - 1) / 2`` pairs: ``holm`` (family-wise error, Holm 1979),
   ``bh`` (false discovery rate, Benjamini and Hochberg 1995; scipy's
   ``false_discovery_control``) or ``none``.
@@ -33,6 +34,7 @@ Stouffer et al. (1949); Holm (1979); Benjamini and Hochberg (1995).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -73,7 +75,13 @@ def _two_sided(test: str, x: np.ndarray, y: np.ndarray) -> float:
         if np.all(d == d[0]):  # a constant non-zero difference: t is infinite
             return 0.0
         return float(scipy_stats.ttest_rel(x, y).pvalue)
-    return float(scipy_stats.wilcoxon(x, y).pvalue)
+    # scipy's method="auto" changed in 1.15 (a permutation test for small samples with ties
+    # or zeros); the rule of scipy <= 1.14, which WMT24's code ran, is made explicit so that
+    # the p-value does not depend on the installed scipy
+    method = "exact" if d.size <= 50 and not np.any(d == 0) else "asymptotic"
+    return float(
+        scipy_stats.wilcoxon(d, method=method, correction=False, zero_method="wilcox").pvalue
+    )
 
 
 def _unpaired(xa: np.ndarray, xb: np.ndarray, a: int, b: int, min_items: int) -> float:
@@ -89,17 +97,20 @@ def _unpaired(xa: np.ndarray, xb: np.ndarray, a: int, b: int, min_items: int) ->
 
 
 def stouffer(p_values: Sequence[float]) -> float:
-    """Stouffer's combination of p-values (equal weights): ``1 - Phi(sum(z_i) / sqrt(k))``
-    with ``z_i = Phi^-1(1 - p_i)`` (scipy's ``combine_pvalues(method="stouffer")``).
+    """Stouffer's combination of p-values with equal weights, as WMT24's code computes it:
+    ``1 - Phi(sum(z_i) / sqrt(k))`` with ``z_i = Phi^-1(1 - p_i)``. WMT24 combines the
+    *two-sided* p-values of the domains, so the combination ignores which system each domain
+    favours, and a domain with ``p_i = 1`` (one shared item) makes the pair's p-value 1.
 
     Examples
     --------
     >>> round(stouffer([0.05, 0.05]), 6)
     0.010005
     """
-    from scipy import stats as scipy_stats
+    from scipy.stats import norm
 
-    return float(scipy_stats.combine_pvalues(list(p_values), method="stouffer").pvalue)
+    p = np.asarray(list(p_values), dtype=np.float64)
+    return float(1.0 - norm.cdf(np.sum(norm.ppf(1.0 - p)) / np.sqrt(p.size)))
 
 
 def pairwise_tests(
@@ -153,12 +164,11 @@ def pairwise_tests(
             parts = []
             for d, matrix in by_domain.items():
                 da, db = _paired(x[a][of == d], x[b][of == d])
-                if da.size < min_items:
-                    raise ValueError(
-                        f"systems {a} and {b} share {da.size} scored item(s) in domain {d!r}"
-                    )
-                matrix[a, b] = matrix[b, a] = _two_sided("wilcoxon", da, db)
-                parts.append(matrix[a, b])
+                if da.size:  # a domain without a shared item is left out (as WMT24's code)
+                    matrix[a, b] = matrix[b, a] = _two_sided("wilcoxon", da, db)
+                    parts.append(matrix[a, b])
+            if not parts:
+                raise ValueError(f"systems {a} and {b} share no scored item in any domain")
             p[a, b] = p[b, a] = stouffer(parts)
     return PairwiseTests(p, shared, by_domain)
 
@@ -176,8 +186,10 @@ def system_scores(scores: Any, domains: Sequence[str] | None = None) -> np.ndarr
     if domains is None:
         return np.nanmean(x, axis=1)
     of = np.asarray(domains, dtype=object)
-    per = [np.nanmean(x[:, of == d], axis=1) for d in dict.fromkeys(domains)]
-    return np.mean(np.column_stack(per), axis=1)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a system without a domain: NaN
+        per = np.column_stack([np.nanmean(x[:, of == d], axis=1) for d in dict.fromkeys(domains)])
+        return np.nanmean(per, axis=1)  # over the domains the system has
 
 
 def domain_scores(scores: Any, domains: Sequence[str]) -> dict[str, np.ndarray]:
