@@ -180,6 +180,8 @@ def test_long_table_with_domains_and_the_outputs(tmp_path):
     assert "protocol:wmt24" in record["signature"]
     assert "\\midrule" in (tmp_path / "r.tex").read_text()
     assert res.to_pandas().shape[0] == 4
+    pairs = (tmp_path / "r.pairs.tsv").read_text().splitlines()
+    assert len(pairs) == 1 + 6 and "p_adjusted" in pairs[0]
 
 
 def test_refusals():

@@ -193,6 +193,16 @@ class RankResult:
             for s in r.systems
         )
 
+    def pairs_frame(self):
+        """Every ranking's pairs in one frame, with a ``ranking`` column."""
+        from mtpalette.records import frame
+
+        return frame(
+            {"ranking": r.name, "protocol": r.protocol, **p.to_dict()}
+            for r in self.rankings
+            for p in r.pairs
+        )
+
     def to_json(self) -> str:
         from mtpalette.records import dumps
 
@@ -264,10 +274,12 @@ def _write(run: RankRun, result: RankResult) -> None:
         ).save(json_path)
         result.outputs["json"] = str(json_path)
     if run.tsv is not None:
-        frame = result.to_pandas()
-        with atomic_writer(run.tsv) as fh:
-            fh.write(frame.to_csv(sep="\t", index=False))
+        pairs = run.tsv.with_name(run.tsv.stem + ".pairs" + (run.tsv.suffix or ".tsv"))
+        for path, frame in ((run.tsv, result.to_pandas()), (pairs, result.pairs_frame())):
+            with atomic_writer(path) as fh:
+                fh.write(frame.to_csv(sep="\t", index=False))
         result.outputs["tsv"] = str(run.tsv)
+        result.outputs["pairs_tsv"] = str(pairs)
     if run.latex is not None:
         with atomic_writer(run.latex) as fh:
             fh.write("\n".join(r.to_latex() for r in result.rankings))

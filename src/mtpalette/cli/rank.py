@@ -48,7 +48,10 @@ ScoresOpt = Annotated[
           help="Segment scores: NAME=FILE[,higher=no][,layout=comet|metricx|mtme|mtpalette]."),
 ]  # fmt: skip
 TableOpt = Annotated[Path | None, o.opt("--table", panel=TABLE, help="Scores per system, item.")]
-TsvOpt = Annotated[Path | None, o.opt("--tsv", panel=o.OUTPUTS, help="Rankings as TSV.")]
+TsvOpt = Annotated[
+    Path | None,
+    o.opt("--tsv", panel=o.OUTPUTS, help="Rankings as TSV (and the pairs in FILE.pairs.tsv)."),
+]
 LatexOpt = Annotated[
     Path | None, o.opt("--latex", panel=o.OUTPUTS, help="Rankings as LaTeX (WMT's style).")
 ]
