@@ -67,6 +67,16 @@ CATALOGUE: dict[str, Statistic] = {
     )
 }
 
+#: mt-metrics-eval's correlation functions averaged over groups, by the names of
+#: :func:`mtpalette.stats.averaging.average_correlation` (and of the significance tests)
+AVERAGED = {
+    "pearson": "pearson",
+    "spearman": "spearman",
+    "kendall": "kendall",
+    "KendallLike": "kendall-like",
+    "KendallVariants": "kendall-variants",
+}
+
 #: the statistics computed from segment scores even at system level (their systems' pairwise
 #: p-values come from the segments)
 FROM_SEGMENTS = ("spa", "pce")
@@ -110,13 +120,7 @@ def task_value(
         return spa_value(pw.SpaScorer(human, n_permutations=n), metric)
     if corr_fcn == "pearson" and args.get("pdp"):
         return pw.pdp(human, metric, grouping=grouping)[0]
-    function = {
-        "pearson": "pearson",
-        "spearman": "spearman",
-        "kendall": "kendall",
-        "KendallLike": "kendall-like",
-        "KendallVariants": "kendall-variants",
-    }.get(corr_fcn)
+    function = AVERAGED.get(corr_fcn)
     if function is None:
         raise ValueError(f"no value function for corr_fcn {corr_fcn!r}")
     return average_correlation(
