@@ -23,4 +23,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(api.EXPORTS))
+    return sorted(__all__)  # the public names only (no typing or __future__ leftovers)

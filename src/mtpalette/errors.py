@@ -6,7 +6,7 @@ code 2, never a traceback. It names the file and the line when the mistake is in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -75,3 +75,20 @@ def converted(convert: Callable[[str], T], text: str, message: str, *, path: str
         raise UserInputError(
             message.format(text=text, short=shortened(text)), path=path, line=line
         ) from None
+
+
+def did_you_mean(name: str, choices: Iterable[str]) -> str:
+    """`` Did you mean 'x'?`` for the closest of ``choices`` to a mistyped ``name`` (empty
+    when none is close), to end an error message with.
+
+    Examples
+    --------
+    >>> did_you_mean("bleuu", ["bleu", "chrf", "ter"])
+    " Did you mean 'bleu'?"
+    >>> did_you_mean("xyz", ["bleu"])
+    ''
+    """
+    import difflib
+
+    close = difflib.get_close_matches(name, list(choices), n=2, cutoff=0.6)
+    return f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""

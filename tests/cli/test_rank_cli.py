@@ -48,3 +48,24 @@ def test_rank_refusals(cli, tmp_path):
     assert code != 0 and "scored twice" in err and "t.tsv" in err
     code, _, err = cli("rank", "--table", table, "--protocol", "kendall")
     assert code != 0 and "--protocol must be one of" in err
+
+
+def test_version_and_did_you_mean(cli):
+    from mtpalette._version import __version__
+
+    code, out, _ = cli("--version")
+    assert code == 0 and out.strip() == f"mtpalette {__version__}"
+    code, _, err = cli("scroe")
+    assert code != 0 and "Did you mean 'score'" in err
+    code, _, err = cli("score", "-m", "bleuu", "-r", ZHEN / "ref.txt", "-i", ZHEN / "SMU.txt")
+    assert code != 0 and "Did you mean 'bleu'" in err
+    code, _, err = cli("rank", "--table", ZHEN / "ref.txt", "--protocol", "wilcoxn")
+    assert code != 0 and "Did you mean 'wilcoxon'" in err
+
+
+def test_public_namespace_has_no_leftovers():
+    import mtpalette
+
+    names = dir(mtpalette)
+    assert "Any" not in names and "annotations" not in names
+    assert {"rank", "correlate", "load_wmt", "TaskSet", "__version__"} <= set(names)

@@ -16,7 +16,7 @@ from mtpalette.api.description import Description
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.inputs import JudgedInputs
 from mtpalette.api.orange_run import SEED
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.io.runfile import Run
 from mtpalette.metaeval.agreement import Agreement, agreement
 from mtpalette.metaeval.correlation import require_varied, score_segments
@@ -72,7 +72,8 @@ class AgreementRun(Description):
         check_resampling(bootstrap=self.bootstrap, confidence=self.confidence, seed=self.seed)
         if self.statistic not in STATISTICS:
             raise UserInputError(
-                f"unknown statistic {self.statistic!r}; expected one of {', '.join(STATISTICS)}"
+                f"unknown statistic {self.statistic!r};{did_you_mean(self.statistic, STATISTICS)} "
+                f"expected one of {', '.join(STATISTICS)}"
             )
         if self.max_items is not None and self.max_items < 2:
             raise UserInputError("--max-items must be at least 2")

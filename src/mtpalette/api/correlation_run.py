@@ -48,7 +48,7 @@ from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.folders import mtme_pair_data
 from mtpalette.api.inputs import JudgedInputs, UnalignedJudgments
 from mtpalette.api.scoring import score_systems
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.io.judgments import Judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import Run, write_csv
@@ -359,7 +359,10 @@ class CorrelationRun(Description):
         known = [*STATISTICS, *ENGINE_ONLY]
         for s in self.statistics:
             if s not in known:
-                raise UserInputError(f"unknown statistic {s!r}; expected one of {', '.join(known)}")
+                raise UserInputError(
+                    f"unknown statistic {s!r};{did_you_mean(s, known)} expected one of "
+                    f"{', '.join(known)}"
+                )
             if s in FROM_SEGMENTS and self.levels != ["system"]:
                 raise UserInputError(
                     f"{s} is a system-level statistic (from the segment scores): give "

@@ -26,7 +26,7 @@ from mtpalette.api.checks import SACREBLEU_SEED
 from mtpalette.api.description import Description
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.rank_sources import mapping_source, sources_of, texts_source
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, did_you_mean
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.system_ranking import AutoRank, SystemRanking
@@ -148,7 +148,8 @@ class RankRun(Description):
 
         if self.protocol not in PROTOCOLS:
             raise UserInputError(
-                f"--protocol must be one of {', '.join(PROTOCOLS)} (got {self.protocol!r})"
+                f"--protocol must be one of {', '.join(PROTOCOLS)} (got "
+                f"{self.protocol!r}).{did_you_mean(self.protocol, PROTOCOLS)}"
             )
         if self.correction not in CORRECTIONS:
             raise UserInputError(

@@ -65,6 +65,17 @@ class LazyGroup(TyperGroup):
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         return load_command(cmd_name)
 
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        # click says "No such command"; name the closest ones too
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in COMMANDS:
+            from mtpalette.errors import did_you_mean
+
+            hint = did_you_mean(name, COMMANDS)
+            if hint:
+                ctx.fail(f"No such command {name!r}.{hint}")
+        return super().resolve_command(ctx, args)
+
     def invoke(self, ctx: Any) -> Any:
         # every subcommand runs with its inputs tracked: no output may overwrite one
         from mtpalette.io.inputs import tracking
@@ -92,8 +103,20 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from mtpalette._version import __version__
+
+        typer.echo(f"mtpalette {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
     """Machine-translation evaluation metrics: score, meta-evaluate, train, report."""
 
 

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.io.judgments import Judgments, PreferencePairs, ScoredTexts
 from mtpalette.metaeval.candidates import display_names
 from mtpalette.metrics.base import Metric
@@ -430,7 +430,8 @@ def _check(statistic: str, grouping: str, level: str, test: str) -> str:
         statistic = canonical_statistic(statistic)
     except ValueError:
         raise UserInputError(
-            f"unknown statistic {statistic!r}; expected one of {', '.join(STATISTICS)}"
+            f"unknown statistic {statistic!r};{did_you_mean(statistic, STATISTICS)} expected one "
+            f"of {', '.join(STATISTICS)}"
         ) from None
     if grouping not in GROUPINGS:
         raise UserInputError(

@@ -18,7 +18,7 @@ import math
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.domains import Text, YesNo
 
@@ -83,8 +83,8 @@ def metric_class(name: str) -> type[Metric]:
         return _REGISTRY[name]
     except KeyError:
         raise UserInputError(
-            f"unknown metric {name!r}; known metrics: {', '.join(known_metrics())} "
-            f"(and sacrebleu's names {', '.join(ALIASES)})"
+            f"unknown metric {name!r};{did_you_mean(name, [*known_metrics(), *ALIASES])} known "
+            f"metrics: {', '.join(known_metrics())} (and sacrebleu's names {', '.join(ALIASES)})"
         ) from None
 
 
