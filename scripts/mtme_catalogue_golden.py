@@ -1,4 +1,4 @@
-"""Golden values of MTME's task catalogue on ``tests/data/mtme_folder/wmt21.tedtalks``.
+"""Golden values of MTME's task catalogue on ``src/mtpalette/data/mtme/wmt21.tedtalks``.
 
 Runs google-research/mt-metrics-eval (MTME) at commit
 68a481aea1a787392d55af8f76ac8ef40c5f4664 on the small MQM folder written by
@@ -32,7 +32,7 @@ Usage (from the repository root; ``$MTME_SRC``: the MTME checkout, ``$MTME_PYTHO
 with numpy, scipy, dacite and absl-py; ``apache_beam`` is replaced by an empty module)::
 
     PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1 PYTHONPATH=$MTME_SRC $MTME_PYTHON \\
-        scripts/mtme_catalogue_golden.py tests/data/mtme_folder \\
+        scripts/mtme_catalogue_golden.py src/mtpalette/data/mtme \\
         > tests/data/mtme_folder/catalogue_golden.json
 """
 
@@ -114,7 +114,7 @@ def main(folder: Path) -> dict:
             "tool": "google-research/mt-metrics-eval",
             "mtme_commit": MTME_COMMIT,
             "command": "PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1 PYTHONPATH=$MTME_SRC "
-            "$MTME_PYTHON scripts/mtme_catalogue_golden.py tests/data/mtme_folder",
+            "$MTME_PYTHON scripts/mtme_catalogue_golden.py src/mtpalette/data/mtme",
             "calls": "data.EvalSet('wmt21.tedtalks', lp, read_stored_metric_scores=True, "
             "path=FOLDER); tasks.Task('wmt21.tedtalks', lang, level=..., corr_fcn=..., "
             "avg_by=..., corr_fcn_args=..., human=False, primary=False, use_outliers=False, "

@@ -28,10 +28,10 @@ then ``stats.Correlation`` (Pearson, Kendall tau-b, KendallVariants) and
 
 Usage (from the repository root)::
 
-    python scripts/mtme_folder.py build --out tests/data/mtme_folder --docs 3 --per-doc 6
+    python scripts/mtme_folder.py build --out src/mtpalette/data/mtme --docs 3 --per-doc 6
     export PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1
     PYTHONPATH=$MTME_SRC $MTME_PYTHON scripts/mtme_folder.py golden \\
-        tests/data/mtme_folder > tests/data/mtme_folder/golden.json
+        src/mtpalette/data/mtme > tests/data/mtme_folder/golden.json
     PYTHONPATH=$MTME_SRC $MTME_PYTHON scripts/mtme_folder.py small \\
         > tests/data/mtme_folder/small_golden.json
 
@@ -244,7 +244,7 @@ def golden(folder: Path) -> dict:
             "include_human, False, 'std', False); stats.Correlation.{Pearson, Kendall, "
             "KendallVariants}; stats.Agreement; stats.KendallWithTiesOpt(sample_rate=1.0)",
             "command": "PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1 PYTHONPATH=$MTME_SRC "
-            "$MTME_PYTHON scripts/mtme_folder.py golden tests/data/mtme_folder",
+            "$MTME_PYTHON scripts/mtme_folder.py golden src/mtpalette/data/mtme",
         },
         "configs": [],
     }

@@ -20,7 +20,7 @@ ZHEN = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
 N_SEG = 40
 SYSTEMS = ["SMU", "Online-W", "MiSS", "NiuTrans", "DIDI-NLP"]
 #: an mt-metrics-eval folder (18 segments of the WMT21 TED MQM data per pair)
-MTME_FOLDER = Path(__file__).resolve().parent / "data" / "mtme_folder" / "wmt21.tedtalks"
+MTME_FOLDER = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
 _BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 
 

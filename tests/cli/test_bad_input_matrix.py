@@ -30,7 +30,7 @@ from mtpalette.metrics.registry import BUILTIN_FAMILIES, metric_class
 from mtpalette.metrics.rose_features import feature_names
 
 ZHEN = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
-MTME = Path(__file__).parents[1] / "data" / "mtme_folder" / "wmt21.tedtalks"
+MTME = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
 N = 12
 SYSTEMS = {"s1": "SMU", "s2": "MiSS", "s3": "NiuTrans", "s4": "Online-W"}
 

@@ -1,6 +1,6 @@
 """``--mtme DIR --lp`` from the command line: the folder read as mt-metrics-eval reads it.
 
-The bundled folder (``tests/data/mtme_folder``, 18 segments of the WMT21 TED MQM data per
+The bundled folder (``src/mtpalette/data/mtme``, 18 segments of the WMT21 TED MQM data per
 pair) has human scores for all but one system; its standard reference of zh-en is refB (MTME's
 ``meta_info``). Once, such a folder stopped with ``no judgments for system(s) ...``.
 """
@@ -8,11 +8,12 @@ pair) has human scores for all but one system; its standard reference of zh-en i
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
-FOLDER = Path(__file__).parents[1] / "data" / "mtme_folder" / "wmt21.tedtalks"
+FOLDER = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
 
 
 def test_correlate_reads_a_folder_as_mtme_does(cli, tmp_path):

@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +27,7 @@ ZHEN = bundled_mqm_ted("zhen")
 SYSTEMS = [str(p) for p in ZHEN["systems"][:3]]
 REFS = [str(p) for p in ZHEN["refs"]]
 # the 18-segment mt-metrics-eval folder keeps the other commands small
-MTME = Path(__file__).parents[1] / "data" / "mtme_folder" / "wmt21.tedtalks"
+MTME = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
 M_REFS = [str(MTME / "references" / f"zh-en.{r}.txt") for r in ("refA", "refB")]
 M_SYSTEMS = [str(MTME / "system-outputs" / "zh-en" / f"{s}.txt") for s in
              ("Borderline", "MiSS", "NiuTrans", "Online-W")]  # fmt: skip

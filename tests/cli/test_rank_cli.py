@@ -9,7 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 ZHEN = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
-FOLDER = Path(__file__).parents[1] / "data" / "mtme_folder" / "wmt21.tedtalks"
+FOLDER = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
 SYSTEMS = ["Online-W", "SMU", "NiuTrans", "DIDI-NLP", "Borderline"]
 
 

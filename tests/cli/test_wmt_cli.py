@@ -5,11 +5,12 @@ tests/metaeval/test_tasks.py)."""
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
-FOLDER = Path(__file__).parents[1] / "data" / "mtme_folder" / "wmt21.tedtalks"
+FOLDER = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
 
 
 def test_stored_and_computed_metrics_in_one_task_set(cli, tmp_path):

@@ -1,4 +1,4 @@
-"""An mt-metrics-eval folder built from real MQM data (tests/data/mtme_folder), read with
+"""An mt-metrics-eval folder built from real MQM data (src/mtpalette/data/mtme), read with
 :func:`mtpalette.io.mtme.read_mtme`: every statistic mtpalette computes on it equals what
 mt-metrics-eval itself computes (golden.json, made by scripts/mtme_folder.py), and the system
 selection is MTME's."""
@@ -6,6 +6,7 @@ selection is MTME's."""
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ from mtpalette.io.mtme import read_mtme, write_mtme_scores
 from mtpalette.stats.correlation import correlation, pairwise_accuracy, tie_calibration
 
 FOLDER = Path(__file__).resolve().parents[1] / "data" / "mtme_folder"
-ROOT = FOLDER / "wmt21.tedtalks"
+ROOT = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
 GOLDEN = json.loads((FOLDER / "golden.json").read_text())
 CONFIGS = GOLDEN["configs"]
 

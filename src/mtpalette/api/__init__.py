@@ -23,6 +23,8 @@
 * :mod:`~mtpalette.api.train_run` - BLANC and ROSE trained on human judgments or ORANGE
   (:class:`BlancTrainRun`, :func:`run_train_blanc`; :class:`RoseTrainRun`,
   :func:`run_train_rose`);
+* :mod:`~mtpalette.api.data` - the real data shipped with mtpalette (:func:`bundled_data`,
+  :func:`copy_bundled`);
 * :mod:`~mtpalette.api.report_run` - the HTML report of results (:func:`report`), the page
   ``mtpalette report`` writes.
 
@@ -82,6 +84,8 @@ EXPORTS = {
     "Task": "wmt_run",
     "TaskSet": "wmt_run",
     "task_set": "wmt_run",
+    "bundled_data": "data",
+    "copy_bundled": "data",
     "rank": "rank_run",
     "RankRun": "rank_run",
     "RankResult": "rank_run",

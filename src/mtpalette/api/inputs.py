@@ -257,6 +257,15 @@ class CandidateInputs(Description):
                 nbest, ref_lines, id_base=self.id_base, ref_names=names
             )
             return lists, [self.nbest]
+        outputs, files = self.system_outputs(ref_lines)
+        return CandidateLists.from_systems(outputs, ref_lines, ref_names=names), files
+
+    def system_outputs(
+        self, ref_lines: list[list[str]]
+    ) -> tuple[dict[str, list[str]], list[Path]]:
+        """The system outputs of ``systems`` or ``systems_dir`` by name, and their files: a
+        folder's references, sources and id lists set aside (said on stderr), and a system
+        that copies a reference left out."""
         if self.systems_dir is not None:
             files, notes = select_system_files(
                 self.systems_dir,
@@ -271,12 +280,11 @@ class CandidateInputs(Description):
         if not files:
             raise UserInputError("no system file left once the references are set aside")
         outputs = read_systems(files, system_names(files))
-        kept = drop_reference_copies(outputs, ref_lines, names, note_on_stderr)
+        kept = drop_reference_copies(outputs, ref_lines, self.ref_names(), note_on_stderr)
         if not kept:
             raise UserInputError("every system is a copy of a reference")
         files = [f for f, s in zip(files, outputs, strict=True) if s in kept]
-        outputs = kept
-        return CandidateLists.from_systems(outputs, ref_lines, ref_names=names), files
+        return kept, files
 
 
 def load_lists(

@@ -116,26 +116,16 @@ def sources_of(run: Any, feedback: Feedback) -> list[Source]:
 
 
 def _texts(run: Any, feedback: Feedback) -> list[Source]:
-    from mtpalette.io.nbest import read_systems, system_names
-    from mtpalette.io.plain import read_lines
+    from mtpalette.api.inputs import CandidateInputs
 
-    paths = list(run.systems or [])
-    if run.systems_dir is not None:
-        if not run.systems_dir.is_dir():
-            raise UserInputError("not a folder", path=str(run.systems_dir))
-        paths += sorted(p for p in run.systems_dir.iterdir() if p.is_file())
-    outputs = read_systems(paths, system_names(paths))
-    refs = [read_lines(p) for p in run.refs or []]
+    inputs = CandidateInputs(list(run.refs or []), systems=run.systems,
+                             systems_dir=run.systems_dir)  # fmt: skip
+    refs = inputs.read_refs()
+    outputs, _ = inputs.system_outputs(refs)
     feedback.note(f"scoring {len(outputs)} systems with {len(run.metrics)} metric(s)")
     return [
-        texts_source(
-            outputs,
-            refs,
-            spec,
-            tokenize=run.tokenize,
-            lowercase=run.lowercase,
-            protocol=run.protocol,
-        )  # fmt: skip
+        texts_source(outputs, refs, spec, tokenize=run.tokenize, lowercase=run.lowercase,
+                     protocol=run.protocol)  # fmt: skip
         for spec in run.metrics
     ]
 

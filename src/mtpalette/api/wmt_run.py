@@ -142,7 +142,8 @@ def load_wmt(
 
     Examples
     --------
-    >>> root = Path(__file__).parents[3] / "tests" / "data" / "mtme_folder" / "wmt21.tedtalks"
+    >>> from mtpalette.io.mtme import example_folder
+    >>> root = example_folder()
     >>> d = load_wmt(root, ["en-de", "zh-en"], mtme_metrics=["chrF", "BLEU"])
     >>> sorted(d.data["en-de"].metrics) == sorted(d.data["zh-en"].metrics) == ["BLEU", "chrF"]
     True

@@ -30,6 +30,7 @@ BLAS_THREAD_TIMEOUT = "20"
 COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "score": ("score", "score", True, "Score hypotheses against references, with signatures."),
     "demo": ("demo", "demo", True, "Score the bundled systems, run ORANGE and MQM, report."),
+    "data": ("data", "data_cmd", False, "List the bundled data sets and their paths (--copy DIR)."),
     "orange": ("orange", "orange", True, "Rank the references among candidate translations."),
     "correlate": ("correlate", "correlate", True, "Correlate metrics with human judgments."),
     "agree": ("agree", "agree", True, "Rank metrics by ORANGE and by human correlation."),

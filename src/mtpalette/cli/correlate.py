@@ -39,7 +39,9 @@ from mtpalette.stats.correlation import STATISTICS
 from mtpalette.stats.significance import LEVELS, TESTS
 
 StatOpt = Annotated[
-    str, o.opt("--stat", panel=o.CORRELATION, help="Comma-separated: " + ", ".join(STATISTICS))
+    str,
+    o.opt("--stat", panel=o.CORRELATION,
+          help="Comma-separated: " + ", ".join(STATISTICS) + ", spa, pdp"),
 ]
 LevelOpt = Annotated[
     str, o.opt("--level", panel=o.CORRELATION, help="Comma-separated: " + ", ".join(LEVELS))

@@ -573,6 +573,22 @@ def _penalty_notes(lp: str, human_scores: Mapping[str, Mapping[str, Any]]) -> li
     return out
 
 
+def example_folder() -> Path:
+    """The mt-metrics-eval test set folder shipped with mtpalette: ``wmt21.tedtalks`` with
+    en-de and zh-en, 18 segments each of the WMT21 TED talks MQM data (human scores
+    higher-is-better, as MTME ships them), sacrebleu's BLEU, sentBLEU and chrF and
+    mtpalette's ROUGE-L stored (see ``NOTICE`` in the package's ``data`` folder).
+
+    Examples
+    --------
+    >>> example_folder().name, sorted(p.name for p in (example_folder() / "references").iterdir())
+    ('wmt21.tedtalks', ['en-de.refA.txt', 'zh-en.refA.txt', 'zh-en.refB.txt'])
+    """
+    from importlib import resources
+
+    return Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
+
+
 def read_mtme(
     root: str | Path,
     lp: str,
@@ -636,9 +652,9 @@ def read_mtme(
 
     Examples
     --------
-    The folder of the tests (the WMT21 TED talks, from a source checkout):
+    The bundled example folder (18 segments of the WMT21 TED talks, en-de and zh-en):
 
-    >>> root = Path(__file__).parents[3] / "tests" / "data" / "mtme_folder" / "wmt21.tedtalks"
+    >>> root = example_folder()
     >>> s = read_mtme(root, "zh-en", metrics=["BLEU"])
     >>> s.ref, s.human, len(s.systems), s.metric_matrix("BLEU", "sys").shape
     ('refB', 'mqm', 12, (12, 1))
