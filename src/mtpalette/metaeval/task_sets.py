@@ -46,6 +46,26 @@ class TaskSet:
             self.weights = [1.0 / len(self.tasks)] * len(self.tasks) if self.tasks else []
         if len(self.weights) != len(self.tasks):
             raise UserInputError(f"{len(self.weights)} weights for {len(self.tasks)} tasks")
+        for n, w in enumerate(self.weights, 1):
+            if isinstance(w, bool) or not isinstance(w, int | float | np.number):
+                raise UserInputError(f"task {n}: weight {w!r} is not a number")
+            if not np.isfinite(w) or w < 0:
+                raise UserInputError(f"task {n}: weight {w!r}; expected a finite number >= 0")
+        if self.weights and not any(w > 0 for w in self.weights):
+            raise UserInputError("every task has weight 0: nothing to average")
+
+    def normalised_weights(self) -> list[float]:
+        """The weights scaled to sum to 1 (scaled by the largest first: huge weights do not
+        overflow).
+
+        Examples
+        --------
+        >>> TaskSet([Task(), Task(corr_fcn="kendall")], [1e308, 1e308]).normalised_weights()
+        [0.5, 0.5]
+        """
+        w = np.asarray(self.weights, dtype=np.float64)
+        w = w / w.max()
+        return (w / w.sum()).tolist()
 
     def __len__(self) -> int:
         return len(self.tasks)
@@ -123,6 +143,8 @@ class TaskSet:
         all tasks, as mt-metrics-eval's ``TaskSet.Run`` after ``np.random.seed(seed)``);
         ``backend`` as :meth:`Task.run`; ``progress(task_index, done, total)`` follows the
         metric-pair tests of each task."""
+        if not self.tasks:
+            raise UserInputError("the task set has no task")
         if seed is None:  # a fresh seed, recorded so that the run can be repeated
             seed = int(np.random.SeedSequence().generate_state(1, dtype=np.uint32)[0])
         recorded = seed if isinstance(seed, int) else None
@@ -134,8 +156,7 @@ class TaskSet:
                 t.run(data, seed=stream, draws=draws, task_index=n, backend=backend,
                       progress=report)
             )  # fmt: skip
-        total = float(sum(self.weights))
-        return TaskSetResult(results, [w / total for w in self.weights], recorded, draws)
+        return TaskSetResult(results, self.normalised_weights(), recorded, draws)
 
     @classmethod
     def from_records(cls, records: Sequence[Mapping[str, Any]], *, path: str = "") -> TaskSet:
@@ -153,9 +174,17 @@ class TaskSet:
                     path=path,
                 )
             args = {k: v for k, v in rec.items() if k != "weight"}
-            tasks.append(Task(**args))
-            weights.append(float(rec.get("weight", 1.0)))
-        return cls(tasks, weights)
+            try:
+                tasks.append(Task(**args))
+            except UserInputError as exc:
+                raise UserInputError(f"task {n}: {exc}", path=path) from None
+            weights.append(rec.get("weight", 1.0))
+        if not tasks:
+            raise UserInputError("no task: expected a list of one task or more", path=path)
+        try:
+            return cls(tasks, weights)
+        except UserInputError as exc:
+            raise UserInputError(str(exc), path=path) from None
 
     @classmethod
     def from_file(cls, path: str | Path) -> TaskSet:

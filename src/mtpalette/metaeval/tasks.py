@@ -203,6 +203,8 @@ class Task:
         def bad(what: str) -> UserInputError:
             return UserInputError(f"task {self.lang}/{self.level}/{self.corr_fcn}: {what}")
 
+        _check_types(self, bad)
+
         if self.corr_fcn not in CORR_FCNS:
             raise bad(f"unknown corr_fcn; expected one of {', '.join(CORR_FCNS)}")
         if self.level not in LEVELS:
@@ -299,6 +301,29 @@ class Task:
         else:
             comp = _CorrComparison(self, data[self.lang])
         return comp.run(source, backend=backend, progress=progress)
+
+
+#: the type of each Task field a file may set wrong (None allowed where the default is None)
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "test_set": (str,), "lang": (str,), "level": (str,), "avg_by": (str,),
+    "corr_fcn": (str,), "perm_test": (str,), "human": (bool,), "use_outliers": (bool,),
+    "primary": (bool,), "replace_nans_with_zeros": (bool,), "k": (int,), "block_size": (int,),
+    "pval": (int, float), "early_min": (int, float), "early_max": (int, float),
+    "domain": (str, type(None)), "corr_fcn_args": (dict, type(None)),
+}  # fmt: skip
+
+
+def _check_types(task: Task, bad: Callable[[str], UserInputError]) -> None:
+    """Refuse a field of the wrong type (``"k": "ten"``) or a probability outside (0, 1)."""
+    for name, types in _FIELD_TYPES.items():
+        value = getattr(task, name)
+        numeric = int in types or float in types
+        if (numeric and isinstance(value, bool)) or not isinstance(value, types):
+            kinds = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            raise bad(f"{name} is {value!r}; expected {kinds}")
+    for name in ("pval", "early_min", "early_max"):
+        if not 0.0 < float(getattr(task, name)) < 1.0:
+            raise bad(f"{name} must be between 0 and 1 (got {getattr(task, name)!r})")
 
 
 class _Comparison:

@@ -1,0 +1,61 @@
+"""Task files refused where they are wrong, with the file and the task named (issue 40's task
+file cases): weights summing to 0, negative, NaN or huge; an empty list; a field of the wrong
+type."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mtpalette.api import TaskSet, load_wmt
+from mtpalette.errors import UserInputError
+from mtpalette.io.mtme import example_folder
+
+
+def _file(tmp_path, records):
+    path = tmp_path / "tasks.json"
+    path.write_text(json.dumps(records), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("records", "message"),
+    [
+        (
+            [{"lang": "zh-en", "weight": 0}, {"lang": "en-de", "weight": 0}],
+            "every task has weight 0",
+        ),
+        ([], "no task"),
+        ({"tasks": []}, "no task"),
+        ([{"lang": "zh-en", "k": "ten"}], "task 1: .*k is 'ten'; expected int"),
+        ([{"lang": "zh-en", "k": True}], "k is True; expected int"),
+        ([{"lang": "zh-en", "weight": -1}, {"lang": "en-de"}], "task 1: weight -1"),
+        ([{"lang": "zh-en", "weight": "NaN"}], "weight 'NaN' is not a number"),
+        ([{"lang": "zh-en", "pval": 5}], "pval must be between 0 and 1"),
+        ([{"lang": "zh-en", "human": "no"}], "human is 'no'; expected bool"),
+    ],
+)
+def test_bad_task_files_are_refused_naming_the_file(tmp_path, records, message):
+    path = _file(tmp_path, records)
+    with pytest.raises(UserInputError, match=message) as err:
+        TaskSet.from_file(path)
+    assert str(path) in str(err.value)
+
+
+def test_nan_written_as_a_json_number_is_refused(tmp_path):
+    path = tmp_path / "tasks.json"
+    path.write_text('[{"lang": "zh-en", "weight": NaN}]', encoding="utf-8")
+    with pytest.raises(UserInputError, match="finite number"):
+        TaskSet.from_file(path)
+
+
+def test_huge_weights_average_as_equal_ones(tmp_path):
+    data = load_wmt(example_folder(), ["zh-en"], mtme_metrics=["chrF", "sentBLEU"]).data
+    common = {"lang": "zh-en", "level": "sys", "k": 0, "human": False}
+    huge = TaskSet.from_file(_file(tmp_path, [{**common, "weight": 1e308},
+                                              {**common, "corr_fcn": "kendall", "weight": 1e308}]))  # fmt: skip
+    equal = TaskSet.from_file(_file(tmp_path, [common, {**common, "corr_fcn": "kendall"}]))
+    a, b = huge.run(data, seed=1), equal.run(data, seed=1)
+    assert a.weights == b.weights == [0.5, 0.5]
+    assert a.average_corrs() == b.average_corrs()
