@@ -53,8 +53,8 @@ def test_nan_written_as_a_json_number_is_refused(tmp_path):
 def test_huge_weights_average_as_equal_ones(tmp_path):
     data = load_wmt(example_folder(), ["zh-en"], mtme_metrics=["chrF", "sentBLEU"]).data
     common = {"lang": "zh-en", "level": "sys", "k": 0, "human": False}
-    huge = TaskSet.from_file(_file(tmp_path, [{**common, "weight": 1e308},
-                                              {**common, "corr_fcn": "kendall", "weight": 1e308}]))  # fmt: skip
+    records = [{**common, "weight": 1e308}, {**common, "corr_fcn": "kendall", "weight": 1e308}]
+    huge = TaskSet.from_file(_file(tmp_path, records))
     equal = TaskSet.from_file(_file(tmp_path, [common, {**common, "corr_fcn": "kendall"}]))
     a, b = huge.run(data, seed=1), equal.run(data, seed=1)
     assert a.weights == b.weights == [0.5, 0.5]
