@@ -59,3 +59,28 @@ def test_huge_weights_average_as_equal_ones(tmp_path):
     a, b = huge.run(data, seed=1), equal.run(data, seed=1)
     assert a.weights == b.weights == [0.5, 0.5]
     assert a.average_corrs() == b.average_corrs()
+
+
+def test_write_mtme_scores_never_destroys_a_stored_score(tmp_path):
+    import shutil
+
+    from mtpalette.io.mtme import read_mtme, write_mtme_scores
+
+    root = tmp_path / "wmt21.tedtalks"
+    shutil.copytree(example_folder(), root)
+    stored = root / "metric-scores" / "zh-en" / "chrF-refB.seg.score"
+    before = stored.read_bytes()
+    evs = read_mtme(root, "zh-en", metrics=["chrF"])
+    seg = {s: [0.0] * evs.n_segments for s in evs.systems}
+    with pytest.raises(UserInputError, match="already; pass overwrite=True"):
+        write_mtme_scores(root, "zh-en", "chrF", {"seg": seg}, ref="refB")
+    assert stored.read_bytes() == before
+    with pytest.raises(UserInputError, match="outside the folder"):
+        write_mtme_scores(root, "../..", "mine", {"seg": seg}, ref="refB")
+    with pytest.raises(UserInputError, match="has 3 scores for 18 segments"):
+        write_mtme_scores(root, "zh-en", "mine", {"seg": {"SMU": [1.0, 2.0, 3.0]}}, ref="refB")
+    with pytest.raises(UserInputError, match="NoSuchSystem have no output"):
+        write_mtme_scores(root, "zh-en", "mine", {"seg": {"NoSuchSystem": [1.0] * 18}})
+    assert not (root / "metric-scores" / "zh-en" / "mine-refB.seg.score").exists()
+    write_mtme_scores(root, "zh-en", "chrF", {"seg": seg}, ref="refB", overwrite=True)
+    assert stored.read_bytes() != before

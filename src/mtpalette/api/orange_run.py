@@ -371,9 +371,12 @@ def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
                 path
                 for m in parsed
                 if not isinstance(m, ExternalMetric)
+                # --export-scores DIR is this run's own output folder: a re-run replaces
+                # its files, as export_all does
                 for path in write_mtme_rows(
-                    out.export_scores, out.export_mtme, file_stem(m.spec), rows(m), names
-                )
+                    out.export_scores, out.export_mtme, file_stem(m.spec), rows(m), names,
+                    overwrite=True,
+                )  # fmt: skip
             ]
         else:
             export = export_all(out.export_scores, parsed, rows)

@@ -67,6 +67,7 @@ from mtpalette.io.mtme_files import (
     write_score_file,
 )
 from mtpalette.io.mtme_meta import MetaInfo, human_name_choice, resolve_meta
+from mtpalette.io.plain import read_lines
 from mtpalette.io.scorefile import ScoreFile, mtme_ref_name
 
 __all__ = [
@@ -839,8 +840,14 @@ def write_mtme_scores(
     scores_by_level: Mapping[str, Mapping[str, Any]],
     *,
     ref: str | Sequence[str] = "refA",
+    overwrite: bool = False,
 ) -> list[Path]:
     """Write a metric's scores into a test set folder in MTME's layout.
+
+    A stored score file is never replaced unless ``overwrite``; the language pair and the
+    metric name must stay inside the folder (no path separator, no ``..``); where the folder
+    has the pair's system outputs, every system written must be one of them, and segment
+    scores must cover every segment (a short list would block every later ``all``).
 
     Parameters
     ----------
@@ -876,13 +883,24 @@ def write_mtme_scores(
         if not r or "-" in r or "." in r or (r in ("src", "all") and len(refs) > 1):
             raise UserInputError(f"reference name {r!r}: MTME names hold no '-' or '.'")
     full = make_metric_name(metric_name, refs)
+    for what, name in (("language pair", lp), ("metric name", metric_name)):
+        if not name or "/" in name or "\\" in name or name in (".", "..") or ".." in name:
+            raise UserInputError(f"{what} {name!r} would write outside the folder", path=str(root))
+    _check_against_outputs(Path(root), lp, full, scores_by_level)
     folder = Path(root) / "metric-scores" / lp
+    paths = {level: folder / f"{full}.{level}.score" for level in scores_by_level}
+    for level, path in paths.items():
+        if level not in LEVELS:
+            raise UserInputError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
+        if path.exists() and not overwrite:
+            raise UserInputError(
+                "a stored score file is there already; pass overwrite=True to replace it",
+                path=str(path),
+            )
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for level, table in scores_by_level.items():
-        if level not in LEVELS:
-            raise UserInputError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
-        path = folder / f"{full}.{level}.score"
+        path = paths[level]
         if level == "domain":
             domains = sorted({d for per in table.values() for d in per})
             rows = {}
@@ -907,12 +925,41 @@ def write_mtme_scores(
     return written
 
 
+def _check_against_outputs(root: Path, lp: str, full: str, scores_by_level) -> None:
+    """Where ``root`` has the pair's outputs and source: systems must be known, segment
+    scores one per segment."""
+    outputs = root / "system-outputs" / lp
+    source = root / "sources" / f"{lp}.txt"
+    if not outputs.is_dir():
+        return
+    known = {p.name.rsplit(".", 1)[0] for p in outputs.iterdir() if p.is_file()}
+    n_seg = len(read_lines(source, allow_empty=True)) if source.is_file() else None
+    for level, table in scores_by_level.items():
+        unknown = sorted(set(table) - known)
+        if unknown:
+            raise UserInputError(
+                f"{full}.{level}: system(s) {', '.join(unknown[:5])} have no output in "
+                f"system-outputs/{lp}/",
+                path=str(root),
+            )
+        if level == "seg" and n_seg is not None:
+            for system, values in table.items():
+                if len(np.atleast_1d(values)) != n_seg:
+                    raise UserInputError(
+                        f"{full}.seg: system {system!r} has {len(np.atleast_1d(values))} "
+                        f"scores for {n_seg} segments",
+                        path=str(root),
+                    )
+
+
 def write_mtme_rows(
     root: str | Path,
     lp: str,
     metric_name: str,
     rows: Iterable[tuple[str, int, str, float]],
     ref_names: Sequence[str],
+    *,
+    overwrite: bool = False,
 ) -> list[Path]:
     """Segment scores in mtpalette's score-file rows ``(system, segment, heldout, score)``
     (what ``--export-scores`` writes) written into MTME's layout, one file per set of
@@ -948,7 +995,9 @@ def write_mtme_rows(
                     f"1..{len(scores)}: MTME files need every segment"
                 )
             seg[system] = [scores[k] for k in range(1, len(scores) + 1)]
-        written += write_mtme_scores(root, lp, metric_name, {"seg": seg}, ref=list(used))
+        written += write_mtme_scores(
+            root, lp, metric_name, {"seg": seg}, ref=list(used), overwrite=overwrite
+        )
     return written
 
 
