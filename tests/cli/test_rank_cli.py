@@ -69,3 +69,21 @@ def test_public_namespace_has_no_leftovers():
     names = dir(mtpalette)
     assert "Any" not in names and "annotations" not in names
     assert {"rank", "correlate", "load_wmt", "TaskSet", "__version__"} <= set(names)
+
+
+def test_a_byte_order_mark_is_dropped_with_a_one_line_warning(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_bytes("\ufeffthe cat sat on the mat\n".encode())
+    ref.write_text("the cat sat on the mat\n", encoding="utf-8")
+    exe = Path(sys.executable).parent / "mtpalette"
+    args = [str(exe), "score", "-r", str(ref), "-i", str(hyp), "-m", "chrf"]
+    done = subprocess.run(args, capture_output=True, text=True, check=True)
+    warning = [x for x in done.stderr.splitlines() if "byte-order mark" in x]
+    assert len(warning) == 1 and warning[0].startswith("warning: ") and ".py" not in warning[0]
+    assert "100.0" in done.stdout  # the mark dropped: the texts are equal
+    monkeypatch.setenv("MTPALETTE_KEEP_BOM", "1")  # as sacrebleu: a character of the line
+    kept = subprocess.run(args, capture_output=True, text=True, check=True)
+    assert "byte-order mark" not in kept.stderr and "100.0" not in kept.stdout

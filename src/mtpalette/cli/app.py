@@ -121,6 +121,12 @@ def _root(
     """Machine-translation evaluation metrics: score, meta-evaluate, train, report."""
 
 
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as one line, ``warning: ...``, without the internal file and source line."""
+    text = " ".join(str(message).split())
+    print(f"warning: {text}", file=file or sys.stderr)
+
+
 def main() -> None:
     """Entry point: run the app; a :class:`UserInputError` becomes one line and exit code 2.
 
@@ -131,6 +137,9 @@ def main() -> None:
 
     # before numpy is imported (a subcommand imports it); a value the user set is kept
     os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", BLAS_THREAD_TIMEOUT)
+    import warnings
+
+    warnings.showwarning = _one_line_warning
     try:
         with pipe_safe_stdout():
             app()

@@ -12,6 +12,7 @@ sacrebleu count them.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -126,8 +127,15 @@ def read_lines(path: str | Path, *, allow_empty: bool = False) -> list[str]:
             path=name,
             line=line,
         ) from None
-    if text.startswith("\ufeff"):
+    if text.startswith("\ufeff") and os.environ.get("MTPALETTE_KEEP_BOM") != "1":
         text = text[1:]
+        import warnings
+
+        warnings.warn(
+            f"{name}: the UTF-8 byte-order mark at its start was dropped (sacrebleu keeps it "
+            "as a character of the first line; MTPALETTE_KEEP_BOM=1 does the same)",
+            stacklevel=2,
+        )
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
