@@ -110,7 +110,7 @@ def mbr_cmd(
             fh.write(text)
     if scores is not None:
         rows = ["segment\tindex\tutility\tcandidate"] + [
-            f"{s + id_base}\t{i}\t{u!r}\t{t}"
+            f"{s + id_base}\t{int(i)}\t{float(u)!r}\t{t}"
             for s, (i, u, t) in enumerate(zip(sel.index, sel.utility, sel.text, strict=True))
         ]
         with atomic_writer(scores) as fh:

@@ -482,9 +482,25 @@ def _tsv_cell(value: Any, digits: int | None) -> str:
         return str(value).lower()
     if isinstance(value, float | np.floating):
         return _number(value, digits)
-    if isinstance(value, dict):
-        return " ".join(f"{k}={_short(v)}" for k, v in value.items())
+    if isinstance(value, dict):  # every digit: a file is read by programs, not eyes
+        return " ".join(f"{k}={_exact(v)}" for k, v in value.items())
     return "" if value is None else str(value)
+
+
+def _exact(v: Any) -> str:
+    """A details value with all its digits (``bp=0.984...``; lists joined by ``/``).
+
+    Examples
+    --------
+    >>> _exact([65.8, 40.0]), _exact(np.float64(0.9841)), _exact(9)
+    ('65.8/40', '0.9841', '9')
+    """
+    if isinstance(v, list | tuple):
+        return "/".join(_exact(x) for x in v)
+    if isinstance(v, float | np.floating):
+        v = float(v)
+        return str(int(v)) if v.is_integer() else repr(v)
+    return str(v)
 
 
 def _number(value: float, digits: int | None) -> str:
