@@ -72,8 +72,8 @@ class AgreementRun(Description):
         check_resampling(bootstrap=self.bootstrap, confidence=self.confidence, seed=self.seed)
         if self.statistic not in STATISTICS:
             raise UserInputError(
-                f"unknown statistic {self.statistic!r};{did_you_mean(self.statistic, STATISTICS)} "
-                f"expected one of {', '.join(STATISTICS)}"
+                f"unknown statistic {self.statistic!r}; expected one of "
+                f"{', '.join(STATISTICS)}.{did_you_mean(self.statistic, STATISTICS)}"
             )
         if self.max_items is not None and self.max_items < 2:
             raise UserInputError("--max-items must be at least 2")

@@ -360,8 +360,8 @@ class CorrelationRun(Description):
         for s in self.statistics:
             if s not in known:
                 raise UserInputError(
-                    f"unknown statistic {s!r};{did_you_mean(s, known)} expected one of "
-                    f"{', '.join(known)}"
+                    f"unknown statistic {s!r}; expected one of "
+                    f"{', '.join(known)}.{did_you_mean(s, known)}"
                 )
             if s in FROM_SEGMENTS and self.levels != ["system"]:
                 raise UserInputError(

@@ -430,8 +430,8 @@ def _check(statistic: str, grouping: str, level: str, test: str) -> str:
         statistic = canonical_statistic(statistic)
     except ValueError:
         raise UserInputError(
-            f"unknown statistic {statistic!r};{did_you_mean(statistic, STATISTICS)} expected one "
-            f"of {', '.join(STATISTICS)}"
+            f"unknown statistic {statistic!r}; expected one of "
+            f"{', '.join(STATISTICS)}.{did_you_mean(statistic, STATISTICS)}"
         ) from None
     if grouping not in GROUPINGS:
         raise UserInputError(

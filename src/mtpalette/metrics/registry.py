@@ -82,9 +82,10 @@ def metric_class(name: str) -> type[Metric]:
     try:
         return _REGISTRY[name]
     except KeyError:
+        hint = did_you_mean(name, [*known_metrics(), *ALIASES])
         raise UserInputError(
-            f"unknown metric {name!r};{did_you_mean(name, [*known_metrics(), *ALIASES])} known "
-            f"metrics: {', '.join(known_metrics())} (and sacrebleu's names {', '.join(ALIASES)})"
+            f"unknown metric {name!r}; known metrics: {', '.join(known_metrics())} (and "
+            f"sacrebleu's names {', '.join(ALIASES)}).{hint}"
         ) from None
 
 
