@@ -19,7 +19,7 @@ language pairs en-de and zh-en:
 * ``metric-scores/LP/``: sacrebleu 2's ``BLEU`` (sys), ``sentBLEU`` (seg, sys = mean) and
   ``chrF`` (seg and sys), against the standard reference (and refA too for zh-en), and
   mtpalette's ROUGE-L (``mtpalette-rougeL``: seg, doc, domain = mean of the segments, sys =
-  corpus score) written by :func:`mtpalette.io.mtme.write_mtme_scores`.
+  corpus score) written by :func:`mtpalette.io.mtme_write.write_mtme_scores`.
 
 ``golden`` (MTME's environment) runs google-research/mt-metrics-eval on the folder:
 ``data.EvalSet`` and ``data.GetCorrelations`` for every configuration of :data:`CONFIGS`,
@@ -144,7 +144,7 @@ def build(
     import sacrebleu
 
     from mtpalette.api import corpus_score, sentence_scores
-    from mtpalette.io.mtme import write_mtme_scores
+    from mtpalette.io.mtme_write import write_mtme_scores
 
     shared = shared_data()
     if shared is None:

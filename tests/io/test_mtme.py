@@ -17,9 +17,10 @@ from mtme_cases import write as _write
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import read_judgments, read_mtme_seg_scores
-from mtpalette.io.mtme import mtme_paths, read_mtme, write_mtme_rows, write_mtme_scores
+from mtpalette.io.mtme import mtme_paths, read_mtme
 from mtpalette.io.mtme_files import read_docs_file, read_domain_score_file
 from mtpalette.io.mtme_meta import BUILTIN, builtin_meta
+from mtpalette.io.mtme_write import write_mtme_rows, write_mtme_scores
 from mtpalette.io.scorefile import is_mtme_score_file, read_score_option
 
 

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from mtpalette.api import corpus_score, sentence_scores
-from mtpalette.io.mtme import read_mtme, write_mtme_scores
+from mtpalette.io.mtme import read_mtme
+from mtpalette.io.mtme_write import write_mtme_scores
 from mtpalette.stats.correlation import correlation, pairwise_accuracy, tie_calibration
 
 FOLDER = Path(__file__).resolve().parents[1] / "data" / "mtme_folder"

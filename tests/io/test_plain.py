@@ -40,10 +40,13 @@ def test_bundled_file_matches_wc_l():
     assert lines[0] == data.decode("utf-8").split("\n")[0]
 
 
-def test_bom_and_unicode_line_separators(tmp_path):
+def test_bom_and_unicode_line_separators(tmp_path, monkeypatch):
     path = tmp_path / "f.txt"
     path.write_bytes("\ufeffa\u2028b\x0cc\nd\n".encode())
-    assert read_lines(path) == ["a\u2028b\x0cc", "d"]
+    with pytest.warns(UserWarning, match="f.txt: the UTF-8 byte-order mark at its start was"):
+        assert read_lines(path) == ["a\u2028b\x0cc", "d"]
+    monkeypatch.setenv("MTPALETTE_KEEP_BOM", "1")  # sacrebleu's reading: a character
+    assert read_lines(path) == ["\ufeffa\u2028b\x0cc", "d"]
 
 
 def test_blank_lines_are_segments(tmp_path):

@@ -64,7 +64,8 @@ def test_huge_weights_average_as_equal_ones(tmp_path):
 def test_write_mtme_scores_never_destroys_a_stored_score(tmp_path):
     import shutil
 
-    from mtpalette.io.mtme import read_mtme, write_mtme_scores
+    from mtpalette.io.mtme import read_mtme
+    from mtpalette.io.mtme_write import write_mtme_scores
 
     root = tmp_path / "wmt21.tedtalks"
     shutil.copytree(example_folder(), root)

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mtpalette.stats.averaging import williams_sig_diff, williams_test
 from mtpalette.stats.correlation import correlation, tie_calibration
 from mtpalette.stats.significance import (
     bootstrap_correlations,
@@ -19,8 +20,6 @@ from mtpalette.stats.significance import (
     index_batches,
     permutation_test,
     significance_clusters,
-    williams_sig_diff,
-    williams_test,
 )
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "mtme" / "golden.json").read_text())

@@ -364,7 +364,7 @@ def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
     if out.export_scores is not None:
         rows = lambda m: export_orange_scores(lists, m)  # noqa: E731
         if out.export_mtme is not None:
-            from mtpalette.io.mtme import write_mtme_rows
+            from mtpalette.io.mtme_write import write_mtme_rows
 
             names = reference_names(lists, lists.n_refs)
             export = [

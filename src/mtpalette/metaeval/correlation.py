@@ -43,6 +43,7 @@ from mtpalette.metaeval.candidates import display_names
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.records import Record
+from mtpalette.stats.averaging import williams_sig_diff, williams_test
 from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.correlation import (
     GROUPINGS,
@@ -64,8 +65,6 @@ from mtpalette.stats.significance import (
     bootstrap_system_correlations,
     permutation_test,
     significance_clusters,
-    williams_sig_diff,
-    williams_test,
 )
 
 SYSTEM_SCORES = ("corpus", "mean")

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.stats.correlation import as_matrix, kendall, kendall_like_counts
+from mtpalette.stats.correlation import as_matrix, kendall, kendall_like_counts, pearson
 
 #: correlation functions of :func:`average_correlation`
 FUNCTIONS = ("pearson", "spearman", "kendall", "kendall-like", "kendall-variants")
@@ -190,3 +190,20 @@ def williams_test(r12: float, r13: float, r23: float, n: int, *, one_sided: bool
 
     p = float(_scipy_stats.t.sf(abs(t), n - 3))
     return p if one_sided else 2 * p
+
+
+def williams_sig_diff(
+    human: Any, metric_a: Any, metric_b: Any, *, one_sided: bool = True
+) -> tuple[float, float, float]:
+    """Williams' test on the rated entries (Pearson, no grouping): ``(p, r_a, r_b)``.
+
+    The p-value is for "a correlates better than b" when ``r_a > r_b`` (the test is
+    symmetric in the absolute difference).
+    """
+    H = as_matrix(human)
+    rated = ~np.isnan(H)
+    h = H[rated]
+    a = as_matrix(metric_a)[rated]
+    b = as_matrix(metric_b)[rated]
+    ra, rb, rab = pearson(h, a), pearson(h, b), pearson(a, b)
+    return williams_test(ra, rb, rab, h.size, one_sided=one_sided), ra, rb

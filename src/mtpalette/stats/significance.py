@@ -43,7 +43,6 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.stats.averaging import williams_test
 from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.correlation import (
     GROUPINGS,
@@ -732,25 +731,6 @@ def _group_statistic(
         return 0.0 if np.isnan(v) else float(v)
 
     return stat
-
-
-def williams_sig_diff(
-    human: Any, metric_a: Any, metric_b: Any, *, one_sided: bool = True
-) -> tuple[float, float, float]:
-    """Williams' test on the rated entries (Pearson, no grouping): ``(p, r_a, r_b)``.
-
-    The p-value is for "a correlates better than b" when ``r_a > r_b`` (the test is
-    symmetric in the absolute difference).
-    """
-    H = as_matrix(human)
-    rated = ~np.isnan(H)
-    h = H[rated]
-    a = as_matrix(metric_a)[rated]
-    b = as_matrix(metric_b)[rated]
-    from mtpalette.stats.correlation import pearson
-
-    ra, rb, rab = pearson(h, a), pearson(h, b), pearson(a, b)
-    return williams_test(ra, rb, rab, h.size, one_sided=one_sided), ra, rb
 
 
 # ----------------------------------------------------------------------------------------
