@@ -146,3 +146,10 @@ def main() -> None:
     except UserInputError as exc:
         typer.echo(f"mtpalette: error: {exc}", err=True)
         sys.exit(USAGE_ERROR)
+    except OSError as exc:  # standard output on a full disk, a device gone: one line
+        from mtpalette.io.runfile import disk_error
+
+        if exc.errno is None:
+            raise
+        typer.echo(f"mtpalette: error: {disk_error(exc, '<stdout>')}", err=True)
+        sys.exit(1)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import datetime as _dt
+import errno
 import hashlib
 import io
 import json
@@ -54,9 +55,27 @@ def check_output_folders(paths, *, made=()) -> None:
             raise UserInputError("the output folder does not exist", path=str(folder))
 
 
+#: errors of a disk that cannot take the output: said as one line naming the path
+_DISK_ERRORS = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "disk quota exceeded",
+                errno.EROFS: "read-only file system", errno.EACCES: "permission denied",
+                errno.EPERM: "permission denied", errno.EFBIG: "file too large"}  # fmt: skip
+
+
+def disk_error(exc: OSError, path: str | Path) -> UserInputError:
+    """A :class:`UserInputError` naming ``path`` for an error of the disk (a full disk, a
+    read-only folder...), or the error's own text for any other."""
+    what = _DISK_ERRORS.get(exc.errno or 0, exc.strerror or str(exc))
+    return UserInputError(f"cannot write the output: {what}", path=str(path))
+
+
 @contextlib.contextmanager
 def atomic_writer(path: str | Path, *, newline: str | None = None):
     """Open a text file for writing that replaces ``path`` only when the block succeeds.
+
+    ``-`` is standard output; a symbolic link is followed (its target is replaced, the link
+    kept); a named pipe or a device is written as a stream; a folder is refused. A full disk
+    or a read-only folder is a :class:`UserInputError` naming the path, and leaves the old
+    file as it was.
 
     Examples
     --------
@@ -67,8 +86,23 @@ def atomic_writer(path: str | Path, *, newline: str | None = None):
     >>> open(p).read(), sorted(os.listdir(os.path.dirname(p)))
     ('done\\n', ['out.txt'])
     """
+    if str(path) == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
     target = Path(path)
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))
     inputs.check_output(target)
+    if target.is_dir():
+        raise UserInputError("is a folder; expected a file name", path=str(path))
+    if target.exists() and not target.is_file():  # a named pipe, a device: a stream
+        try:
+            with open(target, "w", encoding="utf-8", newline=newline) as fh:
+                yield fh
+        except OSError as exc:
+            raise disk_error(exc, path) from None
+        return
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise UserInputError("the output folder does not exist", path=str(folder))
@@ -85,9 +119,11 @@ def atomic_writer(path: str | Path, *, newline: str | None = None):
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.errno in _DISK_ERRORS:
+            raise disk_error(exc, path) from None
         raise
 
 

@@ -1,0 +1,73 @@
+"""Outputs written safely and truthfully (issue 40): ``-`` is standard output, a symbolic link
+is followed, a named pipe is written as a stream, a folder is refused, and a full disk is one
+clear error that leaves the old file as it was and no temporary file behind."""
+
+from __future__ import annotations
+
+import errno
+import os
+import threading
+
+import pytest
+
+from mtpalette.errors import UserInputError
+from mtpalette.io.runfile import atomic_writer
+
+
+def test_dash_is_standard_output(capsys):
+    with atomic_writer("-") as fh:
+        fh.write("to stdout\n")
+    assert capsys.readouterr().out == "to stdout\n"
+
+
+def test_a_symlink_is_followed_and_kept(tmp_path):
+    target = tmp_path / "real.txt"
+    target.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    with atomic_writer(link) as fh:
+        fh.write("new\n")
+    assert link.is_symlink() and target.read_text() == "new\n"
+
+
+def test_a_named_pipe_gets_the_stream(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo).read()))
+    reader.start()
+    with atomic_writer(fifo) as fh:
+        fh.write("streamed\n")
+    reader.join(timeout=10)
+    assert got == ["streamed\n"] and not fifo.is_file()
+
+
+def test_a_folder_is_refused(tmp_path):
+    with pytest.raises(UserInputError, match="is a folder"):
+        with atomic_writer(tmp_path) as fh:
+            fh.write("x")
+
+
+def test_a_full_disk_is_one_error_and_nothing_is_lost(tmp_path, monkeypatch):
+    out = tmp_path / "table.tsv"
+    out.write_text("the old table\n")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(UserInputError, match="table.tsv: cannot write the output: no space"):
+        with atomic_writer(out) as fh:
+            fh.write("a new table\n")
+    assert out.read_text() == "the old table\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["table.tsv"]  # no temporary left
+
+
+def test_the_command_line_writes_to_dash_as_stdout(cli, tmp_path):
+    from importlib import resources
+
+    zhen = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+    code, out, err = cli("score", "-r", zhen / "ref.txt", "-i", zhen / "SMU.txt", "-m", "bleu",
+                         "-o", "-")  # fmt: skip
+    assert code == 0, err
+    assert "bleu" in out and not (tmp_path / "-").exists() and not os.path.exists("-")
