@@ -71,3 +71,12 @@ def test_the_command_line_writes_to_dash_as_stdout(cli, tmp_path):
                          "-o", "-")  # fmt: skip
     assert code == 0, err
     assert "bleu" in out and not (tmp_path / "-").exists() and not os.path.exists("-")
+
+
+def test_a_long_table_without_its_system_column_is_not_pooled(cli, tmp_path):
+    table = tmp_path / "long.tsv"
+    rows = ["hyp\tref\tsegment", "the cat\tthe cat\t1", "a dog\ta dog\t2", "a cat\tthe cat\t1"]
+    table.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, out, err = cli("score", "--table", table, "-m", "bleu")
+    assert code == 2 and "long.tsv:4: segment '1' again" in err and "--system-col" in err
+    assert out == ""

@@ -120,12 +120,35 @@ class ScoreInputs:
         long = self._long_table(cols, rcols, names)
         if long is not None:
             return long.read(complete=False, names=names)  # the header read once
+        self._refuse_pooled(names)
         systems, ref_streams = {}, None
         for col in cols:
             systems[col], ref_streams = read_segments(
                 self.table, col, rcols, fmt=self.table_format, quoting=self.table_quoting
             )
         return systems, ref_streams
+
+    def _refuse_pooled(self, names: list[str]) -> None:
+        """A table without a system column whose segment ids repeat holds several systems'
+        rows: scoring it as one system would pool them, so it is refused."""
+        from mtpalette.io.tabular import rows, segment_column
+
+        seg = segment_column(names, self.table)
+        if seg is None:
+            return
+        first: dict[str, int] = {}
+        for (name, line), row in rows(self.table, [seg], fmt=self.table_format,
+                                      quoting=self.table_quoting):  # fmt: skip
+            key = str(row[seg]).strip()
+            if key in first:
+                raise UserInputError(
+                    f"segment {key!r} again (first on line {first[key]}): rows of several "
+                    "systems and no system column; name it with --system-col (one row per "
+                    "system and segment), or give one system's rows",
+                    path=name,
+                    line=line,
+                )
+            first[key] = line
 
     def _long_table(
         self, hyp_cols: list[str], ref_cols: list[str], names: list[str]
