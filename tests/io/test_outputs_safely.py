@@ -80,3 +80,20 @@ def test_a_long_table_without_its_system_column_is_not_pooled(cli, tmp_path):
     code, out, err = cli("score", "--table", table, "-m", "bleu")
     assert code == 2 and "long.tsv:4: segment '1' again" in err and "--system-col" in err
     assert out == ""
+
+
+def test_python_api_takes_dataframes_and_names_bad_counts():
+    pd = pytest.importorskip("pandas")
+    from mtpalette import corpus_score, paired_test
+
+    hyps = ["the cat sat on the mat", "a dog ran"]
+    refs = [["the cat sat on the mat", "a dog ran"]]
+    frame = pd.DataFrame({"hyp": hyps})
+    ref_frame = pd.DataFrame({"refA": refs[0]})
+    base = corpus_score(hyps, refs, "chrf")[0].value
+    assert corpus_score(frame, refs, "chrf")[0].value == base
+    assert corpus_score(hyps, ref_frame, "chrf")[0].value == base  # a column per reference
+    with pytest.raises(UserInputError, match="hyps is a DataFrame with columns a, b"):
+        corpus_score(pd.DataFrame({"a": ["x"], "b": ["y"]}), [["x"]], "chrf")
+    with pytest.raises(UserInputError, match="n_trials is 100.5; expected a whole number"):
+        paired_test({"A": ["a b"], "B": ["a c"]}, [["a b"]], "bleu", n_trials=100.5)

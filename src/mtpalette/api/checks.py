@@ -178,11 +178,44 @@ def as_list(value: Any, name: str, expected: str) -> list:
     """
     if value is None:
         raise UserInputError(f"{name} is None; expected {expected}")
+    if _is_frame(value):  # iterating a DataFrame gives its column names: never wanted here
+        columns = [str(c) for c in value.columns]
+        if len(columns) != 1:
+            raise UserInputError(
+                f"{name} is a DataFrame with columns {', '.join(columns) or '(none)'}; expected "
+                f"{expected}: give one column, e.g. df[{columns[0] if columns else 'col'!r}]"
+            )
+        value = value.iloc[:, 0]
     if isinstance(value, Mapping | str | bytes) or not hasattr(value, "__iter__"):
         raise UserInputError(f"{name} is {type(value).__name__}; expected {expected}")
     if hasattr(value, "tolist"):  # numpy arrays, pandas Series: plain Python values
         value = value.tolist()
     return list(value)
+
+
+def _is_frame(value: Any) -> bool:
+    """Whether ``value`` is a pandas DataFrame (without importing pandas)."""
+    return type(value).__name__ == "DataFrame" and hasattr(value, "columns")
+
+
+def count_argument(value: Any, name: str, *, allow_none: bool = True) -> int | None:
+    """A number of resamples or trials: an integer >= 0 (numpy's too), or None when allowed;
+    anything else (a float, a bool, a string) refused naming the argument.
+
+    Examples
+    --------
+    >>> count_argument(1000, "n_resamples")
+    1000
+    >>> count_argument(100.5, "n_trials")
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: n_trials is 100.5; expected a whole number (0 or more)
+    """
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+        raise UserInputError(f"{name} is {value!r}; expected a whole number (0 or more)")
+    return int(value)
 
 
 _STR, _STR_OR_NONE = frozenset({str}), frozenset({str, type(None)})
@@ -212,6 +245,8 @@ def text_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> Tex
         raise UserInputError(f"hyps[{i}] is {type(hyps[i]).__name__}, expected a string")
     if isinstance(refs, str):
         raise UserInputError("refs must be a non-empty list of reference streams")
+    if _is_frame(refs):  # one reference stream per column
+        refs = [refs[c] for c in refs.columns]
     refs = as_list(refs, "refs", "a list of reference streams (lists of strings)")
     if not refs:
         raise UserInputError("refs must be a non-empty list of reference streams")
@@ -250,6 +285,8 @@ def reference_streams(refs: Any) -> list[list[str]]:
     >>> reference_streams((["a", "b"], ["c", "d"]))
     [['a', 'b'], ['c', 'd']]
     """
+    if _is_frame(refs):  # one reference stream per column
+        return reference_streams([refs[c] for c in refs.columns])
     streams = as_list(refs, "refs", "a list of reference streams (lists of strings)")
     for k, ref in enumerate(streams):
         if isinstance(ref, str):

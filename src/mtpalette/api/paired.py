@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mtpalette.api.checks import SACREBLEU_SEED, check_resampling
+from mtpalette.api.checks import SACREBLEU_SEED, check_resampling, count_argument
 from mtpalette.api.description import Description
 from mtpalette.api.scoring import Scores, best_system, score_systems
 from mtpalette.errors import UserInputError
@@ -104,6 +104,8 @@ def compare_scored(
     """:func:`paired_test` of systems already scored by :func:`score_systems`."""
     from mtpalette.stats.paired import compare_systems
 
+    n_trials = count_argument(n_trials, "n_trials")
+    n_resamples = count_argument(n_resamples, "n_resamples")
     names = list(scored)
     if baseline == "best" and "best" not in scored:
         baseline = best_system(scored)

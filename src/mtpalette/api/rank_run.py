@@ -78,8 +78,10 @@ def rank(
     >>> r.systems[0].system, r.protocol, r.pairs[0].n_items
     ('A', 'bootstrap', 2)
     """
+    from mtpalette.api.checks import count_argument
     from mtpalette.metaeval.system_ranking import rank_systems
 
+    n_resamples = count_argument(n_resamples, "n_resamples", allow_none=False)
     common = dict(protocol=protocol, correction=correction, alpha=alpha,
                   n_resamples=n_resamples, seed=seed)  # fmt: skip
     if systems is not None:
