@@ -97,3 +97,17 @@ def test_python_api_takes_dataframes_and_names_bad_counts():
         corpus_score(pd.DataFrame({"a": ["x"], "b": ["y"]}), [["x"]], "chrf")
     with pytest.raises(UserInputError, match="n_trials is 100.5; expected a whole number"):
         paired_test({"A": ["a b"], "B": ["a c"]}, [["a b"]], "bleu", n_trials=100.5)
+
+
+def test_degenerate_groups_are_said(tmp_path):
+    from mtpalette import correlate
+
+    systems = {"A": ["a b c", "x y", "q r"], "B": ["a b d", "x z", "q s"]}
+    refs = [["a b c", "x y", "q r"]]
+    human = {"A": [1.0, 2.0, None], "B": [0.0, 2.0, 1.0]}  # item 2 tied, item 3 one rating
+    t = correlate(systems, refs, human, "chrf", statistic="kendall", grouping="item",
+                  n_resamples=0, test="none", baselines=False)  # fmt: skip
+    notes = t.info["degenerate"]["notes"]
+    assert t.info["degenerate"]["human_constant"] == 1 and t.info["degenerate"]["one_rated"] == 1
+    assert any("two rated systems" in n for n in notes)
+    assert any("1 of 3 items have one rated system: left out" == n for n in notes)

@@ -263,7 +263,10 @@ def show_correlation(result: CorrelationResult, notes: Console) -> None:
 
 
 def _baseline_notes(console: Console, table: CorrelationTable) -> None:
-    """The best trivial baseline, the metrics that do not beat it, the chance level."""
+    """The best trivial baseline, the metrics that do not beat it, the chance level, and the
+    groups left out or degenerate."""
+    for sentence in table.info.get("degenerate", {}).get("notes", []):
+        emit_note(console, f"note: {sentence}")
     report = table.info.get("baselines")
     if report and "comparisons" in report:
         flagged = [c["metric"] for c in report["comparisons"] if not c["beats_baseline"]]

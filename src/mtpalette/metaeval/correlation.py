@@ -51,6 +51,7 @@ from mtpalette.stats.correlation import (
     canonical_statistic,
     rr_kendall,
 )
+from mtpalette.stats.degenerate import degenerate_groups
 from mtpalette.stats.resampling import (
     Seed,
     index_batches,
@@ -548,7 +549,12 @@ def correlation_table(
     )
     if progress is not None and test == "permutation":
         p_value = _counted_pairs(p_value, progress, n_permutations)
-    return _table(
+    info: dict[str, Any] = {}
+    if level == "segment":
+        degenerate = degenerate_groups(human, grouping)
+        if degenerate.sentences():  # groups left out, or that cannot tell metrics apart
+            info["degenerate"] = degenerate.to_dict()
+    table = _table(
         res,
         names,
         scores,
@@ -565,6 +571,8 @@ def correlation_table(
             "system_scores": system_scores(data, scores, system_score=system_score),
         },
     )
+    table.info.update(info)
+    return table
 
 
 def system_scores(
