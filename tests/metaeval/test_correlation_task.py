@@ -20,11 +20,11 @@ from mtpalette.metaeval.agreement import agreement, human_orange
 from mtpalette.metaeval.correlation import (
     SegmentData,
     correlation_table,
-    rr_table,
     score_segments,
     system_table,
 )
 from mtpalette.metaeval.orange import evaluate
+from mtpalette.metaeval.relative_ranking import rr_table
 from mtpalette.metrics import parse_specs
 from mtpalette.stats.correlation import correlation, kendall, pearson, system_means
 

@@ -20,7 +20,7 @@ translation once (:func:`score_segments`, sharing tokenization and grouped passe
   resamples), ``williams`` (Pearson without grouping only) or ``none``.
 
 Relative rankings (WMT12) and system-only human scores (WMT21 rankings) have their own
-entries, :func:`rr_table` and :func:`system_table`.
+entries, :func:`mtpalette.metaeval.relative_ranking.rr_table` and :func:`system_table`.
 
 References
 ----------
@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError, did_you_mean
-from mtpalette.io.judgments import Judgments, PreferencePairs, ScoredTexts
+from mtpalette.io.judgments import Judgments, ScoredTexts
 from mtpalette.metaeval.candidates import display_names
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.scoring import TextPairs, compute_stats
@@ -49,14 +49,10 @@ from mtpalette.stats.correlation import (
     GROUPINGS,
     STATISTICS,
     canonical_statistic,
-    rr_kendall,
 )
 from mtpalette.stats.degenerate import degenerate_groups
 from mtpalette.stats.resampling import (
     Seed,
-    index_batches,
-    resample_counts,
-    resolve_seed,
 )
 from mtpalette.stats.significance import (
     LEVELS,
@@ -830,89 +826,4 @@ def system_table(
         alpha,
         n_permutations,
         {"n_systems": len(systems), "systems": systems},
-    )
-
-
-# ----------------------------------------------------------------------------------------
-# relative rankings
-# ----------------------------------------------------------------------------------------
-def rr_table(
-    pairs: PreferencePairs,
-    data: SegmentData,
-    scores: Sequence[MetricScores],
-    *,
-    metric_ties: str = "discordant",
-    n_resamples: int = 1000,
-    confidence: float = 0.95,
-    seed: Seed = 12345,
-    alpha: float = 0.05,
-) -> CorrelationTable:
-    """WMT12 relative-ranking tau of every metric (human ties excluded).
-
-    ``data`` holds the judged systems' translations with ``data.items`` the 0-based lines
-    and ``data.human`` finite wherever a translation takes part in a pair. Intervals and the
-    clusters' paired test resample source segments (lines).
-    """
-    if metric_ties not in ("discordant", "exclude"):
-        raise UserInputError("metric ties must be 'discordant' or 'exclude'")
-    row = {s: k for k, s in enumerate(data.systems)}
-    col = {int(i): k for k, i in enumerate(data.items)}
-    try:
-        rb = np.array([row[s] for s in pairs.better])
-        rw = np.array([row[s] for s in pairs.worse])
-        ci = np.array([col[int(x)] for x in pairs.line])
-    except KeyError as exc:
-        raise UserInputError(f"a judged system or line has no translation: {exc}") from None
-    n_items = data.n_items
-    per_metric = []
-    values = np.empty(len(scores))
-    for j, sc in enumerate(scores):
-        m = sc.oriented()
-        b, w = m[rb, ci], m[rw, ci]
-        if np.isnan(b).any() or np.isnan(w).any():
-            raise UserInputError(f"metric {sc.name} has no score for a judged translation")
-        values[j] = rr_kendall(b, w, metric_ties=metric_ties)
-        con = np.bincount(ci, b > w, minlength=n_items)
-        tie = np.bincount(ci, b == w, minlength=n_items)
-        dis = np.bincount(ci, b < w, minlength=n_items)
-        if metric_ties == "discordant":
-            dis = dis + tie
-        per_metric.append((con, dis))
-    rng, recorded = resolve_seed(seed)
-    dist = np.full((n_resamples, len(scores)), np.nan)
-    done = 0
-    for idx in index_batches(n_items, n_resamples, rng):
-        counts = resample_counts(idx, n_items)
-        for j, (con, dis) in enumerate(per_metric):
-            num = counts @ (con - dis)
-            den = counts @ (con + dis)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                dist[done : done + len(idx), j] = np.where(den > 0, num / den, np.nan)
-        done += len(idx)
-    res = CorrelationResamples.percentile(
-        "rr-kendall",
-        "none",
-        "segment",
-        values,
-        dist,
-        unit="items",
-        n_units=n_items,
-        confidence=confidence,
-        seed=recorded,
-    )
-    names = [s.name for s in scores]
-    return _table(
-        res,
-        names,
-        scores,
-        res.paired_p_value,
-        "bootstrap",
-        alpha,
-        0,
-        {
-            "n_pairs": int(len(pairs.line)),
-            "n_human_ties": pairs.n_ties,
-            "metric_ties": metric_ties,
-            "n_systems": data.n_systems,
-        },
     )
