@@ -113,8 +113,13 @@ class Chunking(Description):
             "n_segments": S,
         }
         ranges = chunk_ranges(S, self.chunk_size)  # checked before the folder is made
-        prepare_run_dir(self.run_dir, manifest, resume=self.resume)
-        with lock_run_dir(self.run_dir):  # a second run on this folder is refused, not mixed
+        # the lock first: only the run that holds it may write the manifest (a second run on
+        # this folder is refused before it touches anything)
+        if self.run_dir.exists() and not self.run_dir.is_dir():
+            raise UserInputError("is a file; --run-dir needs a folder", path=str(self.run_dir))
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        with lock_run_dir(self.run_dir):
+            prepare_run_dir(self.run_dir, manifest, resume=self.resume)
             stamp = manifest_hash(manifest)
             have = sum(
                 chunk_stamp(chunk_path(self.run_dir, i)) == (stamp, lo, hi - lo)
@@ -133,6 +138,7 @@ class Chunking(Description):
                     backend=self.backend_choice(),
                     stamp=stamp,
                     on_done=lambda _: done(),
+                    on_note=lambda text: feedback.warn(f"note: {text}"),
                 )
             comparisons = combine(
                 self.run_dir,

@@ -63,20 +63,35 @@ def manifest_hash(manifest: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
+def payload_hash(table) -> str:
+    """The SHA-256 of a chunk's columns (names, types and values, in order): stored in the
+    chunk's footer and checked on every read, so that a damaged chunk is recomputed, never
+    read as numbers."""
+    h = hashlib.sha256()
+    for name in table.column_names:
+        values = np.ascontiguousarray(table.column(name).to_numpy())
+        h.update(f"{name}:{values.dtype.str}:{values.size};".encode())
+        h.update(values.tobytes())
+    return h.hexdigest()
+
+
 def chunk_stamp(path: Path) -> tuple[str, int, int] | None:
     """``(manifest hash, first segment, number of segments)`` of a chunk file, or None when
-    the file is missing, unreadable or unstamped."""
-    import pyarrow as pa
+    the file is missing, unreadable, unstamped, or damaged (its columns do not match the
+    checksum in its footer)."""
     import pyarrow.parquet as pq
 
     try:
-        meta = pq.read_schema(path).metadata or {}
+        table = pq.read_table(path)
+        meta = table.schema.metadata or {}
+        if meta[b"mtpalette.payload"].decode() != payload_hash(table):
+            return None
         return (
             meta[b"mtpalette.manifest"].decode(),
             int(meta[b"mtpalette.first"]),
             int(meta[b"mtpalette.segments"]),
         )
-    except (OSError, KeyError, ValueError, pa.ArrowException):
+    except Exception:  # any damage (a decompression error, a cut file): not a chunk
         return None
 
 
@@ -99,11 +114,16 @@ def score_chunk(task: ChunkTask) -> str:
     for m, c in zip(metrics, comps, strict=True):
         columns[f"better:{m.spec}"] = pa.array(c.better.astype(np.int32))
         columns[f"ties:{m.spec}"] = pa.array(c.ties.astype(np.int32))
-    table = pa.table(columns).replace_schema_metadata(
+    from mtpalette._version import __version__
+
+    table = pa.table(columns)
+    table = table.replace_schema_metadata(
         {
             "mtpalette.manifest": task.manifest_hash,
             "mtpalette.first": str(task.first_segment),
             "mtpalette.segments": str(task.lists.n_segments),
+            "mtpalette.payload": payload_hash(table),
+            "mtpalette.version": __version__,
         }
     )
     final = Path(task.path)
@@ -190,11 +210,12 @@ def run_chunks(
     stamp: str,
     window: int = 0,
     on_done=None,
+    on_note=None,
 ) -> int:
     """Score every chunk whose file is missing or not stamped with this run (``stamp``: the
     manifest hash) and its own segment range; ``chunks`` yields ``(index, first segment,
-    lists)``. At most ``window`` chunks (default: 2 per worker) are held at once. Returns the
-    number of chunks computed now."""
+    lists)``. At most ``window`` chunks (default: 2 per worker) are held at once; a damaged
+    chunk is said through ``on_note``. Returns the number of chunks computed now."""
     window = window or 2 * backend.workers
     for stale in (run_dir / "chunks").glob("*.parquet.tmp*"):  # left by a killed run
         stale.unlink()
@@ -211,8 +232,12 @@ def run_chunks(
 
     for index, first, lists in chunks:
         path = chunk_path(run_dir, index)
-        if chunk_stamp(path) == (stamp, first, lists.n_segments):
+        found = chunk_stamp(path)
+        if found == (stamp, first, lists.n_segments):
             continue
+        if found is None and path.exists() and on_note is not None:
+            on_note(f"{path.name} is damaged (unreadable, or not what its checksum says): "
+                    "computed again")  # fmt: skip
         batch.append(
             ChunkTask(
                 index, first, lists, tuple(specs), tokenize, lowercase, oracle, str(path), stamp
@@ -311,6 +336,12 @@ def combine(
                 path=str(path),
             )
     tables = [pq.read_table(chunk_path(run_dir, i)) for i in range(n_chunks)]
+    for i, t in enumerate(tables):  # checked again as read: nothing damaged since
+        if (t.schema.metadata or {}).get(b"mtpalette.payload", b"").decode() != payload_hash(t):
+            raise UserInputError(
+                "this chunk changed while the run read it; run again with --resume",
+                path=str(chunk_path(run_dir, i)),
+            )
     seg = np.concatenate([t.column("segment").to_numpy() for t in tables])
     counts = np.bincount(seg, minlength=n_segments)
     offsets = np.zeros(n_segments + 1, dtype=np.int64)
