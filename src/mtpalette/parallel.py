@@ -21,6 +21,7 @@ the numbers do not depend on the backend, the number of workers or the finishing
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -137,16 +138,32 @@ def _processes(fn, tasks: Sequence[Any], workers: int) -> Iterator[tuple[int, An
         raise
 
 
-def _dask(fn, tasks: Sequence[Any], backend: Backend) -> Iterator[tuple[int, Any]]:
+#: one Dask client (and local cluster) per backend, kept for the life of the process: a
+#: chunked run calls :func:`run_tasks` once per few chunks, and a cluster costs seconds to start
+_CLIENTS: dict[tuple[str | None, int], tuple[Any, Any]] = {}
+
+
+def _dask_client(backend: Backend):
+    """The process's client of ``backend`` (made on first use, closed at exit)."""
+    key = (backend.scheduler, backend.workers)
+    if key in _CLIENTS:
+        return _CLIENTS[key][0]
     try:
-        from distributed import Client, LocalCluster, as_completed
+        from distributed import Client, LocalCluster
     except ImportError:  # pragma: no cover - a dependency
         raise UserInputError(
             "the dask backend needs 'distributed' (pip install distributed)"
         ) from None
     cluster = None
     if backend.scheduler:
-        client = Client(backend.scheduler)
+        try:
+            client = Client(backend.scheduler, timeout=CONNECT_SECONDS)
+        except (OSError, TimeoutError) as exc:
+            raise UserInputError(
+                f"cannot reach the Dask scheduler at {backend.scheduler} ({_reason(exc)}); "
+                "check the address, then run again (with --resume to keep the chunks done)"
+            ) from None
+        _wait_for_workers(client, backend.scheduler)
     else:
         import logging
 
@@ -161,15 +178,59 @@ def _dask(fn, tasks: Sequence[Any], backend: Backend) -> Iterator[tuple[int, Any
             silence_logs=logging.CRITICAL,
         )
         client = Client(cluster)
+    if not _CLIENTS:
+        import atexit
+
+        atexit.register(_close_clients)
+    _CLIENTS[key] = (client, cluster)
+    return client
+
+
+def _close_clients() -> None:
+    for client, cluster in _CLIENTS.values():
+        with contextlib.suppress(Exception):
+            client.close()
+        if cluster is not None:
+            with contextlib.suppress(Exception):
+                cluster.close()
+    _CLIENTS.clear()
+
+
+def _dask(fn, tasks: Sequence[Any], backend: Backend) -> Iterator[tuple[int, Any]]:
+    from distributed import as_completed
+
+    client = _dask_client(backend)
     try:
         futures = client.map(fn, list(tasks), pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
         for future in as_completed(futures):
             yield index[future.key], future.result()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    except (OSError, TimeoutError) as exc:  # the scheduler or the connection gone mid-run
+        _CLIENTS.pop((backend.scheduler, backend.workers), None)
+        where = backend.scheduler or "the local Dask cluster"
+        raise UserInputError(
+            f"lost {where} ({_reason(exc)}); the chunks done are kept: run again with --resume"
+        ) from None
+
+
+#: seconds to reach a scheduler, and to wait for a worker to be there
+CONNECT_SECONDS = 10
+WORKER_SECONDS = 120
+
+
+def _reason(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:160] or type(exc).__name__
+
+
+def _wait_for_workers(client, address: str) -> None:
+    """Refuse to wait forever on a scheduler without workers."""
+    try:
+        client.wait_for_workers(1, timeout=WORKER_SECONDS)
+    except (OSError, TimeoutError):
+        raise UserInputError(
+            f"the Dask scheduler at {address} has had no worker for {WORKER_SECONDS} s; start "
+            "workers (dask worker " + address + "), then run again with --resume"
+        ) from None
 
 
 def chunk_ranges(n: int, size: int) -> list[tuple[int, int]]:

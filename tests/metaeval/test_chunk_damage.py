@@ -75,3 +75,15 @@ def test_a_damaged_chunk_is_recomputed_on_resume(tmp_path):
     assert "chunk-00001.parquet is damaged" in again.output
     table = lambda out: [ln for ln in out.splitlines() if "bleus:4" in ln and "%" in ln]  # noqa: E731
     assert table(first.output) and table(again.output) == table(first.output)
+
+
+def test_an_unreachable_scheduler_is_one_line_with_the_address(monkeypatch):
+    import pytest
+
+    from mtpalette import parallel
+    from mtpalette.errors import UserInputError
+
+    monkeypatch.setattr(parallel, "CONNECT_SECONDS", 2)
+    backend = parallel.Backend("dask", 1, scheduler="tcp://127.0.0.1:9")
+    with pytest.raises(UserInputError, match=r"tcp://127.0.0.1:9 .*--resume"):
+        list(parallel.run_tasks(abs, [-1, 2], backend))
