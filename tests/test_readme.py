@@ -1,4 +1,5 @@
-"""Every code block of the README after its set-up section runs as written: shell blocks
+"""Every code block of the README after its set-up section and of the pages of docs/ runs as
+written: shell blocks
 command by command through bash, Python blocks with ``exec``, in a folder holding the files
 the README names (``refA.txt``, ``system.txt``, ``outputs/``...), made from a small excerpt of
 the bundled WMT21 TED zh-en data (the first segments of a few systems)."""
@@ -16,6 +17,12 @@ from pathlib import Path
 import pytest
 
 README = Path(__file__).resolve().parents[1] / "README.md"
+#: the documentation pages, in the README's order: every block runs, after the README's
+DOCS = [
+    Path(__file__).resolve().parents[1] / "docs" / f"{name}.md"
+    for name in ("scoring", "systems", "correlation", "mtme", "sacrebleu", "orange", "mbr",
+                 "reports", "large-runs", "plugins", "results", "baselines")
+]  # fmt: skip
 ZHEN = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
 N_SEG = 40
 SYSTEMS = ["SMU", "Online-W", "MiSS", "NiuTrans", "DIDI-NLP"]
@@ -24,14 +31,18 @@ MTME_FOLDER = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.t
 _BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 
 
-def readme_blocks() -> list[tuple[str, str, int]]:
-    """``(language, code, line)`` of every block after the set-up section."""
-    text = README.read_text(encoding="utf-8")
-    start = text.index("\n## Scoring")
-    return [
-        (m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1)
-        for m in _BLOCK.finditer(text, start)
-    ]
+def readme_blocks() -> list[tuple[str, str, str]]:
+    """``(language, code, where)`` of every block of the README after its set-up section,
+    then of every documentation page."""
+    out = []
+    for path in [README, *DOCS]:
+        text = path.read_text(encoding="utf-8")
+        start = text.index("\n## The first minute") if path == README else 0
+        out += [
+            (m.group(1), m.group(2), f"{path.name}:{text.count(chr(10), 0, m.start()) + 1}")
+            for m in _BLOCK.finditer(text, start)
+        ]
+    return out
 
 
 def commands(code: str) -> list[str]:
@@ -97,15 +108,15 @@ def _judgments(outputs) -> list[str]:
 CASES = readme_blocks()
 
 
-@pytest.mark.parametrize(("lang", "code", "line"), CASES, ids=[f"line{c[2]}" for c in CASES])
+@pytest.mark.parametrize(("lang", "code", "line"), CASES, ids=[c[2] for c in CASES])
 def test_readme_block_runs(lang, code, line, workspace, monkeypatch):
     if lang == "python":
         monkeypatch.chdir(workspace)
-        exec(compile(code, f"README.md:{line}", "exec"), {"__name__": "__readme__"})
+        exec(compile(code, line, "exec"), {"__name__": "__readme__"})
         return
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     for command in commands(code):
         done = subprocess.run(
             ["bash", "-c", command], cwd=workspace, env=env, capture_output=True, text=True
         )
-        assert done.returncode == 0, f"README.md:{line}: {command}\n{done.stderr[-2000:]}"
+        assert done.returncode == 0, f"{line}: {command}\n{done.stderr[-2000:]}"
