@@ -130,7 +130,7 @@ class Chunking(Description):
             with feedback.counter("scoring chunks", total=len(ranges), completed=have) as done:
                 run_chunks(
                     chunks,
-                    self.run_dir,
+                    self.run_dir.resolve(),  # workers may run elsewhere: an absolute path
                     specs=specs,
                     tokenize=tokenize,
                     lowercase=lowercase,

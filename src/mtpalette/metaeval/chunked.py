@@ -328,7 +328,12 @@ def combine(
     for i, (lo, hi) in enumerate(ranges):
         path = chunk_path(run_dir, i)
         if not path.exists():
-            raise UserInputError("this chunk is missing; run again with --resume", path=str(path))
+            raise UserInputError(
+                "this chunk is missing (with --scheduler, the run folder must be one that every "
+                "worker writes to and this machine reads: a shared file system); run again with "
+                "--resume",
+                path=str(path),
+            )
         if chunk_stamp(path) != (stamp, lo, hi - lo):
             raise UserInputError(
                 f"this chunk is not segments {lo}..{hi - 1} of this run (another run's, or "
