@@ -29,7 +29,7 @@ import numpy as np
 
 from mtpalette.stats import pairwise as pw
 from mtpalette.stats.averaging import average_correlation
-from mtpalette.stats.correlation import as_matrix, tie_calibration
+from mtpalette.stats.correlation import as_matrix, correlation, tie_calibration
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,10 @@ def task_value(
         return spa_value(pw.SpaScorer(human, n_permutations=n), metric)
     if corr_fcn == "pearson" and args.get("pdp"):
         return pw.pdp(human, metric, grouping=grouping)[0]
+    fast = _vectorised(corr_fcn, args, replace_nans_with_zeros)
+    if fast is not None:  # the same definition, computed for all groups at once
+        name, epsilon = fast
+        return correlation(human, metric, name, grouping=grouping, epsilon=epsilon)
     function = AVERAGED.get(corr_fcn)
     if function is None:
         raise ValueError(f"no value function for corr_fcn {corr_fcn!r}")
@@ -131,6 +135,26 @@ def task_value(
         replace_nans_with_zeros=replace_nans_with_zeros,
         **args,
     ).value
+
+
+_VARIANTS = {"b": "kendall-b", "c": "kendall-c", "23": "tau-eq", "acc23": "acc-eq"}
+
+
+def _vectorised(corr_fcn: str, args: dict[str, Any], nans_to_zero: bool):
+    """``(statistic, epsilon)`` of :func:`mtpalette.stats.correlation.correlation` where it
+    computes exactly ``corr_fcn`` with ``args`` (a macro average over the groups of two or
+    more rated entries, undefined groups skipped), else None (the per-group route)."""
+    if nans_to_zero:
+        return None
+    if corr_fcn in ("pearson", "spearman") and not args:
+        return corr_fcn, 0.0
+    variant = args.get("variant", "b")
+    if corr_fcn == "kendall" and set(args) <= {"variant"} and variant in ("b", "c"):
+        return _VARIANTS[variant], 0.0
+    if corr_fcn == "KendallVariants" and set(args) <= {"variant", "epsilon"}:
+        if variant in _VARIANTS:
+            return _VARIANTS[variant], float(args.get("epsilon", 0.0))
+    return None
 
 
 def spa_value(scorer: pw.SpaScorer, metric: Any) -> float:
