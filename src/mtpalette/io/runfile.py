@@ -184,11 +184,18 @@ def file_record(path: str | Path, *, count_lines: bool = True) -> dict[str, Any]
     digest = hashlib.sha256()
     lines = 0
     with open(p, "rb") as fh:
+        head = fh.read(2)
+        fh.seek(0)
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
             lines += block.count(b"\n")
     out: dict[str, Any] = {"path": str(p), "bytes": p.stat().st_size, "sha256": digest.hexdigest()}
     if count_lines:
+        if head == b"\x1f\x8b":  # gzip: the lines of the text it holds, not its newline bytes
+            import gzip
+
+            with gzip.open(p, "rb") as fh:
+                lines = sum(block.count(b"\n") for block in iter(lambda: fh.read(1 << 20), b""))
         out["lines"] = lines
     return out
 
