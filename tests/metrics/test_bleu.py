@@ -304,3 +304,18 @@ def test_compiled_formula_equals_scalar_twin(row, smoothing, eff):
     fast = bleu_scores(stats[None, :], n, smooth=smooth, smooth_value=value, effective_order=eff)
     slow = bleu_from_stats(stats, n, smooth=smooth, smooth_value=value, effective_order=eff)
     assert fast[0] == slow  # same operations in the same order, same libm
+
+
+def test_bleus_yu_adds_one_to_every_order():
+    """Yu et al.'s equation 2 (``smooth=yu``) adds one to every n-gram precision, unigrams
+    included: "dog" against "the cat" scores 30.93 there, 0 with Lin and Och's n > 1."""
+
+    got = sentence_scores(["dog"], [["the cat"]], ["bleus:4", "bleus:4,smooth=yu"])
+    assert got["bleus:4"][0] == 0.0
+    assert got["bleus:4,smooth=yu"][0] == pytest.approx(100 * math.exp(1 - 2) * 0.5**0.25)
+    hyp, ref = "the cat sat on a mat", "the cat sat on the mat"
+    # unigrams 5/6 -> 6/7, bigrams 3/5 -> 4/6, trigrams 2/4 -> 3/5, 4-grams 1/3 -> 2/4
+    expected = 100 * (6 / 7 * 4 / 6 * 3 / 5 * 2 / 4) ** 0.25
+    got = sentence_scores([hyp], [[ref]], ["bleus:4,smooth=yu", "bleus-syn:4,smooth=yu"])
+    assert got["bleus:4,smooth=yu"][0] == pytest.approx(expected, rel=1e-12)
+    assert got["bleus-syn:4,smooth=yu"][0] == pytest.approx(expected, rel=1e-12)

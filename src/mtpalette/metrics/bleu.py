@@ -319,6 +319,11 @@ def bleu_details(sums: np.ndarray, n: int) -> dict[str, Any]:
     }
 
 
+#: BLEU-S's smoothing: Lin and Och (2004) add one for n > 1; Yu et al.'s equation 2 for
+#: every n, unigrams included
+BLEUS_SMOOTHING = ("lin-och", "yu")
+
+
 @register
 class BLEUS(_NgramFamily):
     """Smoothed sentence BLEU of the ORANGE paper: ``bleus:4``, grid ``bleus:1..9``.
@@ -338,33 +343,48 @@ class BLEUS(_NgramFamily):
     name = "bleus"
     scale = "0-100"
     positional = "n"
-    options: ClassVar[dict[str, Any]] = {"n": ORDER}
+    options: ClassVar[dict[str, Any]] = {"n": ORDER, "smooth": Choice(BLEUS_SMOOTHING)}
 
-    def __init__(self, *, n: int = 4, **common: Any) -> None:
+    def __init__(self, *, n: int = 4, smooth: str = "lin-och", **common: Any) -> None:
         super().__init__(**common)
+        if smooth not in BLEUS_SMOOTHING:
+            raise ValueError(f"smooth must be one of {', '.join(BLEUS_SMOOTHING)}")
         self.n = n
+        self.smooth = smooth
 
     def params(self) -> dict[str, Any]:
-        return {"n": self.n}
+        return {"n": self.n} | ({"smooth": self.smooth} if self.smooth != "lin-och" else {})
 
     def signature_fields(self) -> dict[str, Any]:
-        return {"smooth": "add-one(n>1)", "multiref": "max-clip"}
+        every = "add-one(n>1)" if self.smooth == "lin-och" else "add-one(every n)"
+        return {"smooth": every, "multiref": "max-clip"}
 
     def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
-        return bleus_scores(stats, self.n)
+        return bleus_scores(stats, self.n, smooth=self.smooth)
 
 
-def bleus_scores(stats: np.ndarray, n: int) -> np.ndarray:
+def bleus_scores(stats: np.ndarray, n: int, *, smooth: str = "lin-och") -> np.ndarray:
     """BLEU-S (0-100) for every row of ``[hyp_len, ref_len, correct_1..n, total_1..n]``.
 
-    Lin and Och (2004), section 4: one is added to the hits and to the total of every order
-    n > 1; a candidate without any matching unigram scores 0. That is sacrebleu's ``add-k``
-    smoothing with k = 1 and without effective order, computed by the same kernel.
+    ``lin-och`` (the default): Lin and Och (2004), section 4: one is added to the hits and to
+    the total of every order n > 1; a candidate without any matching unigram scores 0. That
+    is sacrebleu's ``add-k`` smoothing with k = 1 and without effective order, computed by
+    the same kernel. ``yu``: Yu et al.'s equation 2 adds one to every order, unigrams
+    included, so a candidate without a matching word still scores above 0.
 
     Examples
     --------
     >>> row = np.array([[3, 4, 2, 0, 3, 2]], dtype=float)  # 2/3 unigrams, 0/2 bigrams
     >>> round(float(bleus_scores(row, 2)[0]), 6)  # 100 * exp(1-4/3) * sqrt(2/3 * 1/3)
     33.77761
+    >>> dog = np.array([[1, 2, 0, 0, 0, 0, 1, 0, 0, 0]], dtype=float)  # "dog" vs "the cat"
+    >>> float(bleus_scores(dog, 4)[0]), round(float(bleus_scores(dog, 4, smooth="yu")[0]), 2)
+    (0.0, 30.93)
     """
+    if smooth == "yu":
+        stats = np.array(stats, dtype=np.float64)
+        stats[:, 2] += 1.0  # the unigram hits and total; the kernel adds one for n > 1
+        stats[:, 2 + n] += 1.0
+    elif smooth != "lin-och":
+        raise ValueError(f"smooth must be one of {', '.join(BLEUS_SMOOTHING)}")
     return bleu_scores(stats, n, smooth="add-k", smooth_value=1.0, effective_order=False)

@@ -18,7 +18,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mtpalette.metrics.base import Metric, TextMetric
-from mtpalette.metrics.domains import Integer, Text
+from mtpalette.metrics.bleu import BLEUS_SMOOTHING
+from mtpalette.metrics.domains import Choice, Integer, Text
 from mtpalette.metrics.registry import parse_spec, register
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.text.synonyms import load_synonyms, transform
@@ -32,14 +33,18 @@ class _SynonymMetric(TextMetric):
     base: ClassVar[str]
     base_arg: ClassVar[str | None] = None
     default_arg: ClassVar[str] = ""
+    #: options passed on to the plain metric (``bleus-syn:4,smooth=yu``)
+    plain_options: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, *, syn: str = "cilin", **kw: Any) -> None:
         arg = kw.pop(self.base_arg, self.default_arg) if self.base_arg else ""
+        self.passed = {k: kw.pop(k) for k in self.plain_options if k in kw}
         super().__init__(**kw)
         self.arg = str(arg) if arg is not None else "*"
         self.syn_spec = syn
         self.synonyms = load_synonyms(syn)
         spec = f"{self.base}:{self.arg}" if self.base_arg else self.base
+        spec += "".join(f",{k}={v}" for k, v in self.passed.items())
         [self.plain] = parse_spec(spec, tokenize="none")
 
     @property
@@ -48,6 +53,7 @@ class _SynonymMetric(TextMetric):
 
     def params(self) -> dict[str, Any]:
         out: dict[str, Any] = {self.base_arg: self.arg} if self.base_arg else {}
+        out |= {k: v for k, v in self.plain.params().items() if k in self.passed}
         if self.syn_spec != "cilin":
             out["syn"] = self.syn_spec
         return out
@@ -96,7 +102,12 @@ class BleusSyn(_SynonymMetric):
     base_arg = "n"
     default_arg = "4"
     positional = "n"
-    options: ClassVar[dict[str, Any]] = {"n": Integer(1, 20), "syn": SYNONYMS}
+    options: ClassVar[dict[str, Any]] = {
+        "n": Integer(1, 20),
+        "syn": SYNONYMS,
+        "smooth": Choice(BLEUS_SMOOTHING),
+    }
+    plain_options = ("smooth",)
     scale = "0-100"
 
 
