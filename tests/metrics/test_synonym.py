@@ -98,3 +98,16 @@ def test_bad_resources(tmp_path):
         read_wordnet(tmp_path)
     with pytest.raises(UserInputError, match="unknown synonym resource"):
         parse_specs(["bleus-syn,syn=thesaurus"])
+
+
+def test_syn_metrics_aggregate_like_their_plain_twins():
+    """Without a synonym in play a -syn metric is its plain twin, at corpus level too: corpus
+    BLEU-S-syn pools the n-gram counts as BLEU-S does (it averaged sentence scores: 97.10
+    against 50.00 on this 2-sentence corpus)."""
+    from mtpalette import corpus_score
+
+    hyps = ["the cat sat on the mat", "a b"]
+    refs = [["the cat sat on the mat", "x y"]]
+    scores = {s.spec: s.value for s in corpus_score(hyps, refs, ["bleus:4", "bleus-syn:4"])}
+    assert scores["bleus-syn:4"] == pytest.approx(scores["bleus:4"], rel=1e-12)
+    assert scores["bleus:4"] != pytest.approx(50.0, abs=1.0)

@@ -7,7 +7,10 @@ by the plain metric (BLEU-S with +1 smoothing, ROUGE-L, ROUGE-S). With several r
 best of the per-reference scores is kept. Options: the plain metric's (``bleus-syn:4``,
 ``rouge-s-syn:*``) and ``syn=cilin|wordnet|wordnet:DIR|@table.tsv`` (default ``cilin``; use
 ``tok=jieba`` for Chinese words). A -syn score is never below the plain one against the same
-reference. The corpus score is the mean of the sentence scores.
+reference. The statistics are the plain metric's against each candidate's best reference, so
+a -syn metric aggregates as its plain twin: corpus ``bleus-syn`` pools the n-gram counts as
+corpus ``bleus`` does (without a synonym in play the two are equal), ROUGE averages sentence
+scores.
 """
 
 from __future__ import annotations
@@ -77,6 +80,7 @@ class _SynonymMetric(TextMetric):
 
             hyp_words = [words(h) for h in pairs.hyps]
             best = np.full(len(pairs.hyps), -np.inf)
+            rows: np.ndarray | None = None  # the plain statistics against the best reference
             for stream in pairs.refs:
                 ref_words = [None if r is None else words(r) for r in stream]
                 keep = np.array([ref_words[s] is not None for s in seg])
@@ -88,9 +92,31 @@ class _SynonymMetric(TextMetric):
                 ]
                 refs = [" ".join(r) if r is not None else None for r in ref_words]
                 stats = compute_stats([m.plain], TextPairs(texts, seg[idx], [refs]))[m.plain]
-                best[idx] = np.maximum(best[idx], m.plain.sentence_scores(stats))
-            out.append(np.where(np.isfinite(best), best, 0.0)[:, None])
+                scores = m.plain.sentence_scores(stats)
+                if rows is None:
+                    rows = np.zeros((len(pairs.hyps), stats.shape[1]))
+                better = scores > best[idx]
+                best[idx[better]] = scores[better]
+                rows[idx[better]] = stats[better]
+            out.append(rows if rows is not None else np.zeros((len(pairs.hyps), 1)))
         return out
+
+    # the statistics are the plain metric's (against each candidate's best reference): the
+    # sentence and corpus scores, intervals and tests are the plain metric's, combined as it
+    # combines them (corpus_combine as the plain family's: BLEU-S-syn pools n-gram counts)
+    corpus_combine: ClassVar[str] = "mean"
+
+    def sentence_scores(self, stats: np.ndarray) -> np.ndarray:
+        return np.nan_to_num(np.asarray(self.plain.sentence_scores(stats), dtype=np.float64))
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        return float(self.sentence_scores(stats).mean()) if len(stats) else 0.0
+
+    def corpus_scores_of_sums(self, sums: np.ndarray) -> np.ndarray:
+        return self.plain.corpus_scores_of_sums(sums)
+
+    def details(self, stats: np.ndarray) -> dict[str, Any]:
+        return self.plain.details(stats)
 
 
 @register
@@ -109,6 +135,9 @@ class BleusSyn(_SynonymMetric):
     }
     plain_options = ("smooth",)
     scale = "0-100"
+    # BLEU-S pools its n-gram counts over the corpus: so does BLEU-S-syn
+    corpus_combine: ClassVar[str] = "sum"
+    corpus_score = Metric.corpus_score
 
 
 @register
