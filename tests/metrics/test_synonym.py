@@ -111,3 +111,24 @@ def test_syn_metrics_aggregate_like_their_plain_twins():
     scores = {s.spec: s.value for s in corpus_score(hyps, refs, ["bleus:4", "bleus-syn:4"])}
     assert scores["bleus-syn:4"] == pytest.approx(scores["bleus:4"], rel=1e-12)
     assert scores["bleus:4"] != pytest.approx(50.0, abs=1.0)
+
+
+def test_token_reading_of_the_transformation():
+    """``sst=tokens`` reads SST token by token, one-to-one: a surplus repetition of a
+    reference word takes a synonym's form ("car car" vs "car vehicle" -> "car vehicle");
+    ``sst=types`` (the default) never replaces a form found in the reference."""
+    from mtpalette import sentence_scores
+    from mtpalette.metrics import parse_specs
+    from mtpalette.text.synonyms import transform_tokens
+
+    syn = from_groups("t", [["car", "vehicle"]])
+    assert transform_tokens(["car", "car"], ["car", "vehicle"], syn) == ["car", "vehicle"]
+    assert transform(["car", "car"], ["car", "vehicle"], syn) == ["car", "car"]
+    spec = f"bleus-syn:1,syn=@{TABLE}"
+    table = TABLE.parent / "cars.tsv"
+    table.write_text("car\tvehicle\n")
+    specs = [f"bleus-syn:1,syn=@{table}", f"bleus-syn:1,syn=@{table},sst=tokens"]
+    got = sentence_scores(["car car"], [["car vehicle"]], specs)
+    assert got[specs[0]][0] == pytest.approx(50.0) and got[specs[1]][0] == pytest.approx(100.0)
+    [m] = parse_specs([spec + ",sst=tokens"])
+    assert "sst:exact-then-synonym(tokens)" in str(m.signature(n_refs=1))

@@ -174,6 +174,42 @@ def load_synonyms(spec: str) -> Synonyms:
     )
 
 
+def transform_tokens(cand: Sequence[str], ref: Sequence[str], syn: Synonyms) -> list[str]:
+    """The candidate after SST read token by token, one-to-one, in two stages: each candidate
+    token first takes an unused reference token of the same form (exact matches); then each
+    candidate token left takes the first unused reference token that is its synonym, and
+    becomes that word. A surplus repetition of a reference word can thus become a synonym's
+    form (:func:`transform` reads word types: a form in the reference is never replaced).
+
+    Examples
+    --------
+    >>> s = from_groups("t", [["car", "vehicle"], ["big", "large"]])
+    >>> transform_tokens("car car".split(), "car vehicle".split(), s)
+    ['car', 'vehicle']
+    >>> transform("car car".split(), "car vehicle".split(), s)  # by word types
+    ['car', 'car']
+    """
+    unused: dict[str, list[int]] = {}
+    for k, w in enumerate(ref):
+        unused.setdefault(w, []).append(k)
+    taken = [False] * len(ref)
+    matched = [False] * len(cand)
+    for i, w in enumerate(cand):  # stage 1: exact, one-to-one
+        if unused.get(w):
+            taken[unused[w].pop(0)] = True
+            matched[i] = True
+    out = list(cand)
+    for i, w in enumerate(cand):  # stage 2: synonyms among the reference tokens left
+        if matched[i]:
+            continue
+        for k, r in enumerate(ref):
+            if not taken[k] and syn.are_synonyms(w, r):
+                out[i] = r
+                taken[k] = True
+                break
+    return out
+
+
 def transform(cand: Sequence[str], ref: Sequence[str], syn: Synonyms) -> list[str]:
     """The candidate after SST toward ``ref``: exact matches kept, then each candidate word
     absent from the reference replaced by the first unused reference synonym absent from the
