@@ -2,19 +2,20 @@
 
 Each candidate is transformed toward each reference by the semantic space transformation of
 :mod:`mtpalette.text.synonyms` (exact matches first, then synonyms from Cilin, WordNet or a
-table, the candidate word replaced by the reference word), then scored against that reference
-by the plain metric (BLEU-S with +1 smoothing, ROUGE-L, ROUGE-S). With several references the
-best of the per-reference scores is kept. Options: the plain metric's (``bleus-syn:4``,
-``rouge-s-syn:*``) and ``syn=cilin|wordnet|wordnet:DIR|@table.tsv`` (default ``cilin``; use
-``tok=jieba`` for Chinese words). ``sst=types`` (the default) reads the transformation by word
-types: a candidate word whose form is in the reference is never replaced, and a -syn score is
-never below the plain one against the same reference (tested). ``sst=tokens`` reads it token
-by token, one-to-one, exact matches first, so a surplus repetition of a reference word can take
-a synonym's form ("car car" vs "car vehicle" -> "car vehicle"); its unigram matches never
-decrease, but a replaced token can break a longer n-gram, so BLEU-S-syn can fall below BLEU-S
-(found on 2 of 300 random 8-word pairs). The statistics are the plain metric's against each candidate's best reference, so
-a -syn metric aggregates as its plain twin: corpus ``bleus-syn`` pools the n-gram counts as
-corpus ``bleus`` does (without a synonym in play the two are equal), ROUGE averages sentence
+table, the candidate word replaced by the reference word), then scored against that
+reference by the plain metric (BLEU-S with +1 smoothing, ROUGE-L, ROUGE-S). With several
+references the best of the per-reference scores is kept. Options: the plain metric's
+(``bleus-syn:4``, ``rouge-s-syn:*``) and ``syn=cilin|wordnet|wordnet:DIR|@table.tsv``
+(default ``cilin``; use ``tok=jieba`` for Chinese words). ``sst=types`` (the default) reads
+the transformation by word types: a candidate word whose form is in the reference is never
+replaced, and a -syn score is never below the plain one against the same reference (tested).
+``sst=tokens`` reads it token by token, one-to-one, exact matches first, so a surplus
+repetition of a reference word can take a synonym's form ("car car" vs "car vehicle" -> "car
+vehicle"); its unigram matches never decrease, but a replaced token can break a longer
+n-gram, so BLEU-S-syn can fall below BLEU-S (found on 2 of 300 random 8-word pairs). The
+statistics are the plain metric's against each candidate's best reference, so a -syn metric
+aggregates as its plain twin: corpus ``bleus-syn`` pools the n-gram counts as corpus
+``bleus`` does (without a synonym in play the two are equal), ROUGE averages sentence
 scores.
 """
 
