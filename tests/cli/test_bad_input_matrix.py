@@ -394,7 +394,7 @@ ISSUE_CASES = [
         "bleu-add-k-negative-value",
         "score -r {r1_txt} -i {s1_txt} -m bleu:smooth=add-k,value=-1",
         2,
-        "bad value '-1' for 'value' in 'bleu:smooth=add-k,value=-1': expected a number > 0",
+        "bad value '-1' for 'value' in 'bleu:smooth=add-k,value=-1': expected a number >= 0",
     ),
     (
         "rouge-l-negative-beta",

@@ -231,3 +231,15 @@ def test_positive_only_rule_hand_computed():
     assert positive == pytest.approx(13 / 14, rel=1e-12)
     assert everything == pytest.approx(np.corrcoef([1, 0.5, 0, 0.25], [4, 3, 2.5, 1])[0, 1])
     assert HumanObjective([data], positive_only=True, **kw).describe()["positive_only"]
+
+
+def test_gamma_takes_any_finite_value_stably():
+    """gamma=40 (all weight on the largest size, the simplest way to isolate it) was refused
+    ("expected a number from -5 to 5"); the size weights are now scaled by their largest, so any
+    finite gamma works and a huge one equals the limit."""
+    from mtpalette import sentence_scores
+
+    hyp, ref = "the cat sat on the mat today", "the cat sat on a mat"
+    got = sentence_scores([hyp], [[ref]], ["blanc:gamma=40", "blanc:gamma=1000"])
+    assert np.isfinite(got["blanc:gamma=40"][0])
+    assert got["blanc:gamma=40"][0] == pytest.approx(got["blanc:gamma=1000"][0], abs=1e-12)

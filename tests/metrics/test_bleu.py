@@ -319,3 +319,16 @@ def test_bleus_yu_adds_one_to_every_order():
     got = sentence_scores([hyp], [[ref]], ["bleus:4,smooth=yu", "bleus-syn:4,smooth=yu"])
     assert got["bleus:4,smooth=yu"][0] == pytest.approx(expected, rel=1e-12)
     assert got["bleus-syn:4,smooth=yu"][0] == pytest.approx(expected, rel=1e-12)
+
+
+def test_floor_smoothing_with_zero_as_sacrebleu():
+    """sacrebleu accepts ``smooth_method="floor", smooth_value=0.0`` (a zero precision stays
+    zero): so does mtpalette, with the same scores."""
+    hyps = ["the cat sat on it", "x y z"]
+    refs = [["the cat sat on the mat", "a b c"]]
+    theirs = SacreBLEU(smooth_method="floor", smooth_value=0.0)
+    ours = corpus_score(hyps, refs, "bleu:smooth=floor,value=0")[0].value
+    assert ours == pytest.approx(theirs.corpus_score(hyps, refs).score, abs=1e-9)
+    sent = sentence_scores(hyps, refs, ["bleu:smooth=floor,value=0"])["bleu:smooth=floor,value=0"]
+    for h, r, s in zip(hyps, refs[0], sent, strict=True):
+        assert s == pytest.approx(theirs.sentence_score(h, [r]).score, abs=1e-9)

@@ -120,15 +120,18 @@ class BlancParams:
         return node_weights(self.lw, self.lt)
 
     def size_weights(self, kmax: int) -> np.ndarray:
-        """Unnormalised ``w_k = exp(gamma * (k - 1))``, ``k = 1..kmax``.
+        """``w_k`` proportional to ``exp(gamma * (k - 1))``, ``k = 1..kmax``, scaled so that the
+        largest is 1 (``exp(gamma (k - 1) - max)``): any finite gamma, no overflow.
 
         Examples
         --------
         >>> BlancParams(gamma=math.log(2)).size_weights(3).round(6).tolist()
-        [1.0, 2.0, 4.0]
+        [0.25, 0.5, 1.0]
+        >>> BlancParams(gamma=1000.0).size_weights(3).tolist()  # all on the largest size
+        [0.0, 0.0, 1.0]
         """
-        k = np.arange(kmax, dtype=np.float64)
-        return np.exp(self.gamma * k)
+        exponents = self.gamma * np.arange(kmax, dtype=np.float64)
+        return np.exp(exponents - exponents.max())
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -365,7 +368,7 @@ class Blanc(Metric):
         "params": Text("a parameter file (@file.json)"),
         "alpha": Real(low=0),
         "beta": Real(low=0),
-        "gamma": Real(low=-5, high=5),
+        "gamma": Real(),  # any finite value: the size weights are scaled stably
         "bf": Real(low=0, low_open=True),
         "n": Integer(1, 50, special={"*": 0, "all": 0, "0": 0}),
         "gap": Choice(GAP_MODES),

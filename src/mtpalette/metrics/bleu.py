@@ -240,7 +240,7 @@ class BLEU(_NgramFamily):
     options: ClassVar[dict[str, Any]] = {
         "n": ORDER,
         "smooth": Choice(tuple(SMOOTH_DEFAULTS)),
-        "value": Real(low=0, low_open=True),
+        "value": Real(low=0),  # sacrebleu accepts floor with 0 (every zero precision 0)
         "eff": YesNo(),
     }
 
@@ -258,8 +258,10 @@ class BLEU(_NgramFamily):
             raise ValueError(f"smooth must be one of {', '.join(SMOOTH_DEFAULTS)}")
         if value is not None and SMOOTH_DEFAULTS[smooth] is None:
             raise ValueError(f"smooth={smooth} takes no value (only floor and add-k do)")
-        if value is not None and not (math.isfinite(value) and value > 0):
-            raise ValueError(f"the smoothing value must be a number > 0, got {value}")
+        if value is not None and not (math.isfinite(value) and value >= 0):
+            raise ValueError(f"the smoothing value must be a number >= 0, got {value}")
+        if smooth == "add-k" and value == 0:
+            raise ValueError("add-k smoothing needs k > 0 (k = 0 is smooth=none)")
         self.n = n
         self.smooth = smooth
         self.value = value if value is not None else SMOOTH_DEFAULTS[smooth]
