@@ -17,8 +17,10 @@ The resource's name and the sha256 of its source are in the signature of every -
 SST (the paper's section II.A.d): exact matches first, then synonyms, without overlap. A
 candidate word whose form does not occur in the reference is replaced by the first unused
 reference word of a form absent from the candidate that is its synonym. Replaced words never
-matched anything before, so every n-gram, LCS or skip-bigram count can only grow: a -syn
-score is never below the plain score.
+matched anything before, so every n-gram, LCS or skip-bigram count against that reference can
+only grow: a -syn score is never below the plain score against the same single reference (with
+several references the plain metric clips against all at once and may score higher). This
+reads the transformation by word types; :func:`transform_tokens` reads it token by token.
 
 References
 ----------

@@ -1,7 +1,7 @@
 """Choosing ROSE's SVM settings by k-fold cross-validation on the training data.
 
-Song and Cohn (2011) tuned their SVMs; fixed defaults (C = 1, epsilon = 0.1) fit almost
-nothing on zero-inflated MQM penalties. :func:`search_regression` and :func:`search_ranking`
+Song and Cohn (2011) do not say how their SVMs' parameters were chosen; fixed defaults
+(C = 1, epsilon = 0.1) fit almost nothing on zero-inflated MQM penalties. :func:`search_regression` and :func:`search_ranking`
 try a small grid - C, the SVR's epsilon (on standardised targets), the kernel's gamma (and a
 polynomial's degree) - each setting fitted on k - 1 folds and scored on the fold left out,
 the folds grouped by segment (scikit-learn's ``GroupKFold``, shuffled with a seed) so that the
@@ -13,9 +13,9 @@ by the caller. Settings given by hand are left out of the grid.
 
 References
 ----------
-Song and Cohn (2011), section 4.2 (the SVMs' parameters tuned on held-out data); Hsu, Chang
-and Lin (2003), A practical guide to support vector classification (grid search by
-cross-validation).
+Hsu, Chang and Lin (2003), A practical guide to support vector classification (grid search by
+cross-validation). Song and Cohn (2011) compare kernels (section 4.2, Table 3) but give no
+tuning procedure.
 """
 
 from __future__ import annotations
