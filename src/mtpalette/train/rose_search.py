@@ -1,15 +1,16 @@
-"""Choosing ROSE's SVM settings by k-fold cross-validation on the training data. Song and Cohn
-(2011) do not say how their SVMs' parameters were chosen; fixed defaults (C = 1, epsilon =
-0.1) fit almost nothing on zero-inflated MQM penalties. :func:`search_regression` and
-:func:`search_ranking` try a small grid - C, the SVR's epsilon (on standardised targets),
-the kernel's gamma (and a polynomial's degree) - each setting fitted on k - 1 folds and
-scored on the fold left out, the folds grouped by segment (scikit-learn's ``GroupKFold``,
-shuffled with a seed) so that the translations of one segment never sit on both sides. The
-score of a fold is the Pearson correlation of the model with the human scores (regression)
-or the WMT12 Kendall tau of its preference pairs (ranking); a setting's score is the mean
-over the folds. The best setting (the first of equals, in grid order: small C first) is then
-fitted on all the training data by the caller. Settings given by hand are left out of the
-grid.
+"""Choosing ROSE's SVM settings by k-fold cross-validation on the training data.
+
+Song and Cohn (2011) do not say how their SVMs' parameters were chosen; fixed defaults (C =
+1, epsilon = 0.1) fit almost nothing on zero-inflated MQM penalties.
+:func:`search_regression` and :func:`search_ranking` try a small grid - C, the SVR's epsilon
+(on standardised targets), the kernel's gamma (and a polynomial's degree) - each setting
+fitted on k - 1 folds and scored on the fold left out, the folds grouped by segment (scikit-
+learn's ``GroupKFold``, shuffled with a seed) so that the translations of one segment never
+sit on both sides. The score of a fold is the Pearson correlation of the model with the
+human scores (regression) or the WMT12 Kendall tau of its preference pairs (ranking); a
+setting's score is the mean over the folds. The best setting (the first of equals, in grid
+order: small C first) is then fitted on all the training data by the caller. Settings given
+by hand are left out of the grid.
 
 References
 ----------
