@@ -171,7 +171,7 @@ def _companions(family: str, key: str, value) -> list[str]:
     if key == "stem":  # rouge-score's stemmer stems rouge-score's tokens
         return ["tok=rouge-score"]
     if (family, key) == ("bleu", "value"):  # only floor and add-k smoothing take a value
-        return ["smooth=add-k"]
+        return ["smooth=floor"]  # (add-k needs k > 0; floor takes 0, as sacrebleu)
     if (family, key) == ("chrf", "n"):  # n=0: word n-grams only
         return ["w=2"]
     if family == "rouge-w" and key == "a" and value < 1:  # f=poly needs a >= 1
@@ -195,8 +195,8 @@ def test_every_example_of_every_option_alone(family, key):
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("bleu:smooth=add-k,value=-1", r"'value'.*a number > 0"),  # once NaN, exit 0
-        ("bleu:smooth=floor,value=0", r"'value'.*a number > 0"),
+        ("bleu:smooth=add-k,value=-1", r"'value'.*a number >= 0"),  # once NaN, exit 0
+        ("bleu:smooth=add-k,value=0", r"add-k smoothing needs k > 0"),  # floor=0 is sacrebleu's
         ("bleu:smooth=exp,value=0.5", "takes no value"),  # once ignored, signed exp[0.50]
         ("rouge-l:beta=-1", r"'beta'.*a number >= 0"),  # once silently equal to beta=1
         ("chrf:beta=0", r"'beta'.*a number > 0"),

@@ -260,7 +260,7 @@ def orange_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     ...     {"metric": "d", "orange": 0.70, "best": False, "equivalent_to_best": False,
     ...      "p_value": 0.004}])
     >>> [(r["metric"], r["best"], r["p_text"]) for r in rows]
-    [('a', True, ''), ('b', True, 'tied with the best'), ('c', False, 'p = 0.300'), \
+    [('a', True, ''), ('b', True, '= best'), ('c', False, '= best (p = 0.300)'), \
 ('d', False, 'p = 0.004')]
     """
     best = tied_best([r.get("orange") for r in rows], higher=False)
@@ -269,8 +269,10 @@ def orange_rows(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         p = r.get("p_value")
         has_p = p is not None and p == p
         if b:
-            text = "tied with the best" if not r.get("best") else ""
-        elif has_p:  # the "=" of an equivalent metric is in its own column, once
+            text = "= best" if not r.get("best") else ""
+        elif has_p and r.get("equivalent_to_best"):
+            text = f"= best ({p_text(p)})"
+        elif has_p:
             text = p_text(p)
         else:
             text = ""
