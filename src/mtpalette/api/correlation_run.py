@@ -66,8 +66,7 @@ from mtpalette.metaeval.external import (
 )
 from mtpalette.metaeval.pair_tables import segment_pair_data
 from mtpalette.metrics import Metric, parse_specs
-from mtpalette.stats.catalogue import ENGINE_ONLY, FROM_SEGMENTS
-from mtpalette.stats.correlation import STATISTICS
+from mtpalette.stats.catalogue import CATALOGUE, ENGINE_ONLY, FROM_SEGMENTS
 
 #: seed of every resampling unless given (sacrebleu's)
 SEED = SACREBLEU_SEED
@@ -356,7 +355,7 @@ class CorrelationRun(Description):
                 raise UserInputError(
                     f"unknown level {level!r}; expected one of {', '.join(LEVELS)}"
                 )
-        known = [*STATISTICS, *ENGINE_ONLY]
+        known = list(CATALOGUE)
         for s in self.statistics:
             if s not in known:
                 raise UserInputError(

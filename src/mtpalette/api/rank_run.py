@@ -87,8 +87,7 @@ def rank(
     if systems is not None:
         if scores is not None or refs is None or metric is None:
             raise UserInputError("give scores, or systems with refs and a metric")
-        source = texts_source(systems, refs, metric, tokenize=tokenize, lowercase=lowercase,
-                              protocol=protocol)  # fmt: skip
+        source = texts_source(systems, refs, metric, tokenize=tokenize, lowercase=lowercase)
     elif scores is not None:
         source = mapping_source(scores, name or "score", higher_is_better)
     else:

@@ -72,8 +72,7 @@ def _number(x: Any, system: str, item: Any) -> float:
         raise UserInputError(f"score of {system!r} on item {item!r} is {x!r}") from None
 
 
-def texts_source(systems, refs, metric: str, *, tokenize: str, lowercase: bool,
-                 protocol: str) -> Source:  # fmt: skip
+def texts_source(systems, refs, metric: str, *, tokenize: str, lowercase: bool) -> Source:
     """A metric computed here: its sentence scores, and its sufficient statistics for the
     corpus-level protocols."""
     from mtpalette.api.scoring import score_systems
@@ -124,8 +123,7 @@ def _texts(run: Any, feedback: Feedback) -> list[Source]:
     outputs, _ = inputs.system_outputs(refs)
     feedback.note(f"scoring {len(outputs)} systems with {len(run.metrics)} metric(s)")
     return [
-        texts_source(outputs, refs, spec, tokenize=run.tokenize, lowercase=run.lowercase,
-                     protocol=run.protocol)  # fmt: skip
+        texts_source(outputs, refs, spec, tokenize=run.tokenize, lowercase=run.lowercase)
         for spec in run.metrics
     ]
 

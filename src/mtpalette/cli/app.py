@@ -146,10 +146,12 @@ def main() -> None:
     except UserInputError as exc:
         typer.echo(f"mtpalette: error: {exc}", err=True)
         sys.exit(USAGE_ERROR)
-    except OSError as exc:  # standard output on a full disk, a device gone: one line
+    except OSError as exc:  # standard output on a full disk: one line
+        import errno
+
         from mtpalette.io.runfile import disk_error
 
-        if exc.errno is None:
-            raise
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            raise  # any other error is not the output's: it must not be named as such
         typer.echo(f"mtpalette: error: {disk_error(exc, '<stdout>')}", err=True)
         sys.exit(1)

@@ -35,13 +35,12 @@ from mtpalette.cli import options as o
 from mtpalette.cli.progress import ConsoleFeedback
 from mtpalette.cli.tables import show_correlation
 from mtpalette.metaeval.correlation import SYSTEM_SCORES
-from mtpalette.stats.correlation import STATISTICS
+from mtpalette.stats.catalogue import CATALOGUE
 from mtpalette.stats.significance import LEVELS, TESTS
 
 StatOpt = Annotated[
     str,
-    o.opt("--stat", panel=o.CORRELATION,
-          help="Comma-separated: " + ", ".join(STATISTICS) + ", spa, pdp"),
+    o.opt("--stat", panel=o.CORRELATION, help="Comma-separated: " + ", ".join(CATALOGUE)),
 ]
 LevelOpt = Annotated[
     str, o.opt("--level", panel=o.CORRELATION, help="Comma-separated: " + ", ".join(LEVELS))

@@ -14,6 +14,7 @@ from rich.table import Table
 from mtpalette.api.correlation_run import LABELS
 from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
 from mtpalette.reporting.html import cluster_rows, orange_rows
+from mtpalette.stats.catalogue import FROM_SEGMENTS
 
 if TYPE_CHECKING:
     from mtpalette.api.correlation_run import CorrelationResult
@@ -111,7 +112,7 @@ def print_correlation(console: Console, table: CorrelationTable, *, title: str =
         "williams": "Williams' test",
         "none": "no test",
     }[table.test]
-    if "spa" in table.info:  # a task of the engine: its own test, no interval
+    if table.statistic in FROM_SEGMENTS:  # SPA: a task of the engine, its own test
         test = (f"mt-metrics-eval's permutation test of SPA ({table.n_permutations} draws)"
                 if table.test != "none" else "no test")  # fmt: skip
     interval = (

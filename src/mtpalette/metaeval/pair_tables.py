@@ -170,8 +170,6 @@ def _task_table(lp, statistic, level, grouping, names, metrics, gold, seed, test
         if k
     ]
     info: dict[str, Any] = {"n_systems": len(systems), "engine": _ENGINE_NOTE[entry.corr_fcn]}
-    if spa:
-        info["spa"] = _ENGINE_NOTE["pce"]
     if without:
         info["left_out"] = {n: f"{statistic} needs {source} scores; none stored" for n in without}
     return CorrelationTable(

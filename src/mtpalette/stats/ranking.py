@@ -143,9 +143,9 @@ def pairwise_tests(
     if test == "wmt24":
         if domains is None:
             raise ValueError("the wmt24 protocol tests each domain: give the items' domains")
-        names = list(dict.fromkeys(domains))
         of = np.asarray(domains, dtype=object)
-        by_domain = {d: np.full((S, S), np.nan) for d in names}
+        masks = {d: of == d for d in dict.fromkeys(domains)}  # once, not once per pair
+        by_domain = {d: np.full((S, S), np.nan) for d in masks}
     for a in range(S):
         for b in range(a + 1, S):
             xa, xb = _paired(x[a], x[b])
@@ -163,7 +163,7 @@ def pairwise_tests(
                 continue
             parts = []
             for d, matrix in by_domain.items():
-                da, db = _paired(x[a][of == d], x[b][of == d])
+                da, db = _paired(x[a][masks[d]], x[b][masks[d]])
                 if da.size:  # a domain without a shared item is left out (as WMT24's code)
                     matrix[a, b] = matrix[b, a] = _two_sided("wilcoxon", da, db)
                     parts.append(matrix[a, b])

@@ -202,16 +202,17 @@ def _point_value(
 ) -> tuple[float, float | None]:
     """The statistic's value as the catalogue computes it for every command and task
     (:func:`mtpalette.stats.catalogue.value`), and the calibrated tie threshold where the
-    statistic is tie-calibrated; resamples use the vectorised :func:`_stat_value`."""
+    statistic is tie-calibrated. A tie-calibrated value is :func:`_stat_value`'s: the
+    catalogue's ``tie_calibration`` is the same ``make_groups``, ``pair_events`` and
+    ``calibrate``, computed once here for the value and its threshold."""
     from mtpalette.stats import catalogue
 
-    eps = None
     if _calibrated(statistic, epsilon) is not None:
-        eps = _stat_value(h, m, statistic, grouping, epsilon, threshold)[1]
+        return _stat_value(h, m, statistic, grouping, epsilon, threshold)
     value = catalogue.value(
         statistic, h, m, grouping=grouping, epsilon=epsilon, threshold=threshold
     )
-    return value, eps
+    return value, None
 
 
 def _masked(metric: np.ndarray, human: np.ndarray) -> np.ndarray:
@@ -341,14 +342,14 @@ def resampled_correlations(
     prepared = []
     for j, m in enumerate(Ms):
         groups = make_groups(H, m, grouping)
-        if variant is not None:
+        if variant is not None:  # the catalogue's tie calibration, computed once
             events = pair_events(groups)
-            e = calibrate(events, variant)[1]
+            values[j], e = calibrate(events, variant)
             eps_out.append(e)
             prepared.append((groups, events))
-        else:
-            vals = group_values(groups, statistic, epsilon=epsilon or 0.0, threshold=threshold)
-            prepared.append((groups, vals))
+            continue
+        vals = group_values(groups, statistic, epsilon=epsilon or 0.0, threshold=threshold)
+        prepared.append((groups, vals))
         values[j] = (
             _point_value(H, m, statistic, grouping, epsilon, threshold)[0]
             if groups.n_groups
