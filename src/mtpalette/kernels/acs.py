@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -256,3 +257,49 @@ def skip_ngram_counts(tokens: Sequence[int], *, alpha: float, kmax: int) -> np.n
     """
     ids = np.arange(len(tokens))
     return acs_pair(ids, ids, AcsSettings(alpha, 0.0, kmax))
+
+
+def clipped_skip_counts(
+    a_ids: np.ndarray,
+    a_off: np.ndarray,
+    b_ids: np.ndarray,
+    b_off: np.ndarray,
+    pa: np.ndarray,
+    pb: np.ndarray,
+    kmax: int,
+) -> np.ndarray:
+    """``(P, kmax)`` common skip-k-grams of rows ``pa[p]`` of ``a`` and ``pb[p]`` of ``b``
+    with redundant matches disregarded: per skip-k-gram (any gaps), ``min(count in a, count
+    in b)`` summed over the distinct ones, the clipping of ROUGE-S.
+
+    BLANC's section 3 with alpha = beta = 0: :func:`acs_counts` counts every pair of
+    occurrences, this counts each occurrence at most once. It enumerates the ``C(len, k)``
+    skip-k-grams of each sentence, so it is meant for small ``kmax`` (BLANC allows 4).
+
+    Examples
+    --------
+    >>> x = np.array([1, 2, 3, 4, 1, 2], dtype=np.int32)  # to be or not to be
+    >>> y = np.array([1, 5, 3, 4, 2], dtype=np.int32)     # to exist or not be
+    >>> off = lambda t: np.array([0, len(t)])
+    >>> one = np.zeros(1, dtype=np.int64)
+    >>> clipped_skip_counts(x, off(x), y, off(y), one, one, 3).tolist()  # acs: 6, 8, 4
+    [[4.0, 6.0, 4.0]]
+    """
+    out = np.zeros((len(pa), kmax))
+    cache: dict[tuple[int, int], list[Counter]] = {}
+
+    def grams(ids: np.ndarray, off: np.ndarray, row: int, side: int) -> list[Counter]:
+        key = (side, row)
+        if key not in cache:
+            words = tuple(ids[off[row] : off[row + 1]].tolist())
+            cache[key] = [Counter(itertools.combinations(words, k)) for k in range(1, kmax + 1)]
+        return cache[key]
+
+    for p, (i, j) in enumerate(zip(pa.tolist(), pb.tolist(), strict=True)):
+        mine, theirs = grams(a_ids, a_off, i, 0), grams(b_ids, b_off, j, 1)
+        for k in range(kmax):
+            a, b = mine[k], theirs[k]
+            if len(b) < len(a):
+                a, b = b, a
+            out[p, k] = sum(min(n, b[g]) for g, n in a.items() if g in b)
+    return out

@@ -20,9 +20,13 @@ weighted number ``W_k(c, r)`` of common skip-k-grams for every size ``k``: gaps 
   (paper section 2.2), then ``F = (1 + bf^2) P R / (bf^2 P + R)``.
 
 The statistics row is ``[P, R, F]``, the sentence score F and the corpus score the mean of the
-sentence scores. Special cases (tested): alpha = beta = 0 and k = 2 gives ROUGE-S* skip-bigram
-counts; a very large alpha leaves only contiguous common n-grams; the largest k with
-``W_k > 0`` is the LCS length.
+sentence scores. Special cases (tested): a very large alpha leaves only contiguous common
+n-grams; the largest k with ``W_k > 0`` is the LCS length; and section 3's "alpha and beta
+zero, disregard redundant matches, size 2" is ROUGE-S*: ``redundant=drop`` (alpha = beta = 0,
+``n`` at most 4) counts each skip-n-gram occurrence at most once (``min`` of the two counts,
+ROUGE-S's clipping) instead of every pair of occurrences, so
+``blanc:alpha=0,beta=0,n=2,gamma=60,redundant=drop`` gives ROUGE-S*'s P and R
+(``tests/metrics/test_blanc_redundant.py``, on real sentences with repeated words).
 
 Features of the matched words (the paper's eq. 6, ``S = exp(lambda_1 f_1) ...
 exp(lambda_h f_h)``, "e.g. part-of-speech"; English, the bundled tagger
@@ -44,7 +48,7 @@ of P and R: ``P = (P_words + lambda P_pos) / (1 + lambda)``, the same for R, the
 (a parameter file with ``"pos"`` means ``posmix``, as when it was written).
 
 Spec: ``blanc`` or ``blanc:alpha=0.5,beta=0.1,gamma=0,bf=1,n=4,gap=max[,lw=2,lt=1]``
-(``[,posmix=0.5]``); trained
+(``[,posmix=0.5]``, ``[,redundant=drop]``); trained
 parameters from a file: ``blanc:@params.json`` (written by ``mtpalette train-blanc``; keywords
 after the file override it). Grids work as everywhere: ``blanc:alpha=0..2/0.5``.
 """
@@ -61,7 +65,13 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import read_json
-from mtpalette.kernels.acs import GAP_MODES, AcsSettings, acs_counts, node_weights
+from mtpalette.kernels.acs import (
+    GAP_MODES,
+    AcsSettings,
+    acs_counts,
+    clipped_skip_counts,
+    node_weights,
+)
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.domains import Choice, Integer, Real, Text
 from mtpalette.metrics.registry import register
@@ -70,6 +80,10 @@ from mtpalette.text.encode import TextView
 
 #: largest size computed for ``n=*`` (a cap on work for very long sentences)
 MAX_SIZE = 64
+#: largest size with ``redundant=drop`` (it enumerates the C(len, k) skip-k-grams)
+MAX_CLIPPED = 4
+#: ``keep``: every pair of occurrences matches (ACS); ``drop``: clipped counts (section 3)
+REDUNDANT = ("keep", "drop")
 
 
 @dataclass(frozen=True)
@@ -90,8 +104,20 @@ class BlancParams:
     posmix: float = 0.0
     lw: float | None = None
     lt: float = 0.0
+    redundant: str = "keep"
 
     def __post_init__(self) -> None:
+        Choice(REDUNDANT).parse(self.redundant)
+        if self.redundant == "drop":
+            if self.alpha or self.beta or self.tagged:
+                raise ValueError(
+                    "redundant=drop (section 3's clipped counts) needs alpha=0 and beta=0 and "
+                    "no lw/lt: with gap weights the paper does not say which match to keep"
+                )
+            if not 1 <= self.n <= MAX_CLIPPED:
+                raise ValueError(
+                    f"redundant=drop enumerates every skip-n-gram: n must be 1 to {MAX_CLIPPED}"
+                )
         if not (self.posmix >= 0 and math.isfinite(self.posmix)):
             raise ValueError("posmix (the POS scores' weight) must be >= 0")
         if self.lw is not None and not (self.lw >= 0 and math.isfinite(self.lw)):
@@ -157,7 +183,7 @@ class BlancParams:
                 **{
                     k: (
                         str(v)
-                        if k == "gap"
+                        if k in ("gap", "redundant")
                         else int(v)
                         if k == "n"
                         else None
@@ -239,10 +265,19 @@ class BlancCounts:
     present: np.ndarray
 
     @classmethod
-    def compute(cls, pairs: Pairs, settings: AcsSettings, tags: Pairs | None = None) -> BlancCounts:
+    def compute(
+        cls,
+        pairs: Pairs,
+        settings: AcsSettings,
+        tags: Pairs | None = None,
+        *,
+        clipped: bool = False,
+    ) -> BlancCounts:
         """Counts of ``pairs`` (``settings.kmax`` 0: up to the longest sentence, at most
         ``MAX_SIZE``); with ``tags`` (the same sentences as POS tags, token for token), the
-        matches weighted by ``settings.weights = (tag_only, word_only)``."""
+        matches weighted by ``settings.weights = (tag_only, word_only)``; ``clipped``: each
+        occurrence matched at most once (:func:`~mtpalette.kernels.acs.clipped_skip_counts`,
+        alpha = beta = 0 only)."""
         P, R, S = len(pairs), pairs.n_refs, pairs.n_segments
         hyp, refs = pairs.hyp, pairs.refs
         present = pairs.present()
@@ -261,11 +296,16 @@ class BlancCounts:
         p_idx, k_idx = np.nonzero(present)
         ref_rows = k_idx * S + pairs.seg[p_idx]
         common = np.zeros((P, R, kmax))
+        count = acs_counts
+        if clipped:
+            count = lambda ai, ao, bi, bo, pa, pb, s, _t: clipped_skip_counts(  # noqa: E731
+                ai, ao, bi, bo, pa, pb, s.kmax
+            )
 
         def with_tags(a, b) -> tuple[np.ndarray, np.ndarray] | None:
             return None if tags is None else (a, b)
 
-        common[p_idx, k_idx] = acs_counts(
+        common[p_idx, k_idx] = count(
             hyp.ids,
             hyp.offsets,
             refs.ids,
@@ -276,7 +316,7 @@ class BlancCounts:
             with_tags(hyp_tags, ref_tags),
         )
         all_hyp = np.arange(P)
-        cand_self = acs_counts(
+        cand_self = count(
             hyp.ids,
             hyp.offsets,
             hyp.ids,
@@ -288,7 +328,7 @@ class BlancCounts:
         )
         rows = np.flatnonzero(pairs.ref_mask.reshape(-1))
         ref_self_rows = np.zeros((R * S, kmax))
-        ref_self_rows[rows] = acs_counts(
+        ref_self_rows[rows] = count(
             refs.ids,
             refs.offsets,
             refs.ids,
@@ -372,6 +412,7 @@ class Blanc(Metric):
         "bf": Real(low=0, low_open=True),
         "n": Integer(1, 50, special={"*": 0, "all": 0, "0": 0}),
         "gap": Choice(GAP_MODES),
+        "redundant": Choice(REDUNDANT),
         "posmix": Real(low=0),
         "lw": Real(low=0),
         "lt": Real(low=0),
@@ -405,6 +446,7 @@ class Blanc(Metric):
             **({"lw": _num(p.lw)} if p.lw is not None else {}),
             **({"lt": _num(p.lt)} if p.lt else {}),
             **({"posmix": _num(p.posmix)} if p.posmix else {}),
+            **({"redundant": p.redundant} if p.redundant != "keep" else {}),
         }
 
     def signature_fields(self) -> dict[str, Any]:
@@ -427,20 +469,21 @@ class Blanc(Metric):
         for m in metrics:
             assert isinstance(m, Blanc)
             p = m.blanc
-            key = (p.alpha, p.beta, p.gap, p.weights if p.tagged else None)
+            key = (p.alpha, p.beta, p.gap, p.weights if p.tagged else None, p.redundant)
             by_counts.setdefault(key, []).append(m)
         out: dict[int, np.ndarray] = {}
-        for (alpha, beta, gap, weights), members in by_counts.items():
+        for (alpha, beta, gap, weights, redundant), members in by_counts.items():
             sizes = [m.blanc.n for m in members]
             kmax = 0 if 0 in sizes else max(sizes)
             plain = AcsSettings(alpha, beta, kmax, gap)
+            clipped = redundant == "drop"
             if weights is None:
-                counts = BlancCounts.compute(pairs, plain)
+                counts = BlancCounts.compute(pairs, plain, clipped=clipped)
             else:
                 counts = BlancCounts.compute(pairs, replace(plain, weights=weights), extra[0])
             tags = None
             if extra and any(m.blanc.posmix for m in members):
-                tags = BlancCounts.compute(extra[0], plain)
+                tags = BlancCounts.compute(extra[0], plain, clipped=clipped)
             for m in members:
                 out[id(m)] = counts.prf(m.blanc)
                 if m.blanc.posmix and tags is not None:
