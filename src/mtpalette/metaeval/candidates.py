@@ -29,6 +29,7 @@ outputs as the candidate list).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,7 +39,12 @@ import numpy as np
 from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import NBestList
 from mtpalette.kernels.ragged import Delimited
-from mtpalette.metaeval.orange import Comparisons, check_oracle, compare_with_oracle
+from mtpalette.metaeval.orange import (
+    Comparisons,
+    check_oracle,
+    compare_with_oracle,
+    outranking_order,
+)
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.text.encode import Encoder, TextView
@@ -179,6 +185,27 @@ class CandidateLists(Delimited):
             {"kind": "nbest", "path": nbest.path, "id_base": id_base},
         )
 
+    def segments(self, lo: int, hi: int) -> CandidateLists:
+        """The lists of segments ``lo`` to ``hi - 1`` (the same objects, no copy of a text).
+
+        Examples
+        --------
+        >>> cl = CandidateLists(["a", "b", "c"], [0, 2, 3], [["x", "y"], ["x", "z"]])
+        >>> part = cl.segments(1, 2)
+        >>> part.texts, part.offsets.tolist(), part.refs
+        (['c'], [0, 1], [['y'], ['z']])
+        """
+        a, b = int(self.offsets[lo]), int(self.offsets[hi])
+        return CandidateLists(
+            self.texts[a:b],
+            self.offsets[lo : hi + 1] - a,
+            [ref[lo:hi] for ref in self.refs],
+            None if self.origins is None else self.origins[a:b],
+            self.ref_names,
+            self.info,
+            None if self.srcs is None else self.srcs[lo:hi],
+        )
+
     def head(self, n: int) -> CandidateLists:
         """The first ``n`` candidates of every list.
 
@@ -251,42 +278,104 @@ def _groups(metrics: Sequence[Metric]) -> list[list[Metric]]:
 
 
 class _Accumulator:
-    """Per metric: comparison counts per candidate and, optionally, summed scores."""
+    """Per metric: comparison counts per candidate and, optionally, the scores the error
+    analysis lists, block after block."""
 
-    def __init__(self, n_cand: int, n_seg: int, n_comparisons: int, keep_scores: bool) -> None:
-        counter = np.uint8 if n_comparisons < 256 else np.int32
-        self.better = np.zeros(n_cand, dtype=counter)
-        self.ties = np.zeros(n_cand, dtype=counter)
-        self.cand_sum = np.zeros(n_cand, dtype=np.float32) if keep_scores else None
-        self.oracle_sum = np.zeros(n_seg, dtype=np.float64)
-        # per comparison / per reference, for the error browser
+    def __init__(self, n_comparisons: int, keep_scores: bool | int) -> None:
+        self.counter = np.uint8 if n_comparisons < 256 else np.int32
+        self.keep_scores = keep_scores
+        self.better: list[np.ndarray] = []
+        self.ties: list[np.ndarray] = []
+        self.oracle_sum: list[np.ndarray] = []
+        self.cand_mean: list[np.ndarray] = []
         self.cand_k: list[np.ndarray] = []
         self.ref_k: list[np.ndarray] = []
-        self.keep_scores = keep_scores
+        self.scored: list[np.ndarray] = []
+
+    def start(self, n_cand: int, n_seg: int) -> None:
+        """A new block of ``n_cand`` candidates in ``n_seg`` segments."""
+        self.better.append(np.zeros(n_cand, dtype=self.counter))
+        self.ties.append(np.zeros(n_cand, dtype=self.counter))
+        self.oracle_sum.append(np.zeros(n_seg, dtype=np.float64))
+        self._cand_sum = np.zeros(n_cand, dtype=np.float32) if self.keep_scores else None
+        self._cand_k: list[np.ndarray] = []
+        self._ref_k: list[np.ndarray] = []
 
     def add_reference(self, scores: np.ndarray) -> None:
         """One reference's scores against the other references."""
-        self.oracle_sum += scores
+        self.oracle_sum[-1] += scores
         if self.keep_scores:
-            self.ref_k.append(np.asarray(scores, dtype=np.float64).copy())
+            self._ref_k.append(np.asarray(scores, dtype=np.float64).copy())
 
     def add(
         self, cand: np.ndarray, oracle: np.ndarray, seg: np.ndarray, higher_is_better: bool
     ) -> None:
         better, tie = compare_with_oracle(cand, oracle[seg], higher_is_better=higher_is_better)
-        self.better += better
-        self.ties += tie
-        if self.cand_sum is not None:
-            self.cand_sum += cand.astype(np.float32)
-            self.cand_k.append(cand.astype(np.float32))
+        self.better[-1] += better
+        self.ties[-1] += tie
+        if self._cand_sum is not None:
+            self._cand_sum += cand.astype(np.float32)
+            self._cand_k.append(cand.astype(np.float32))
+
+    def finish(self, offsets: np.ndarray, first: int, n_comparisons: int, hib: bool) -> None:
+        """Close the block whose candidates start at flat index ``first``: keep the scores
+        of every candidate, or of the first ``keep_scores`` outranking ones per segment."""
+        if self._cand_sum is None:
+            return
+        mean = self._cand_sum / np.float32(n_comparisons)
+        cand_k = np.vstack(self._cand_k)
+        if self.keep_scores is not True:
+            beats = self.better[-1]
+            keep = [
+                lo + outranking_order(beats[lo:hi], mean[lo:hi], hib)[: int(self.keep_scores)]
+                for lo, hi in itertools.pairwise(offsets.tolist())
+            ]
+            rows = np.sort(np.concatenate(keep)) if keep else np.zeros(0, dtype=np.int64)
+            mean, cand_k = mean[rows], cand_k[:, rows]
+            self.scored.append(rows + first)
+        self.cand_mean.append(mean)
+        self.cand_k.append(cand_k)
+        self.ref_k.append(np.vstack(self._ref_k))
+        self._cand_sum = None
 
 
-def _scores(group: Sequence[Metric], pairs: TextPairs) -> Mapping[Metric, np.ndarray]:
-    stats = compute_stats(group, pairs)
-    out = {}
-    for m in group:
-        out[m] = np.asarray(m.sentence_scores(stats.pop(m)), dtype=np.float64)
+def _scores(group: Sequence[Metric], pairs: TextPairs, *, leave_out: bool = False) -> dict:
+    stats = compute_stats(group, pairs, leave_out=leave_out)
+    if leave_out:
+        return {m: [np.asarray(m.sentence_scores(x), np.float64) for x in stats.pop(m)]
+                for m in group}  # fmt: skip
+    return {m: np.asarray(m.sentence_scores(stats.pop(m)), dtype=np.float64) for m in group}
+
+
+#: candidates per block of segments: a run's memory follows the block, not the run
+BLOCK_CANDIDATES = 1 << 16
+
+
+def blocks_of(sizes: np.ndarray, block_candidates: int) -> list[tuple[int, int]]:
+    """Consecutive segment ranges ``(lo, hi)`` of about ``block_candidates`` candidates each
+    (a segment is never split).
+
+    Examples
+    --------
+    >>> blocks_of(np.array([3, 3, 3, 3, 1]), 6)
+    [(0, 2), (2, 4), (4, 5)]
+    """
+    out, lo, total = [], 0, 0
+    for s, n in enumerate(sizes.tolist()):
+        if total and total + n > block_candidates:
+            out.append((lo, s))
+            lo, total = s, 0
+        total += n
+    if lo < len(sizes) or not out:
+        out.append((lo, len(sizes)))
     return out
+
+
+def _blockwise(metrics: Sequence[Metric]) -> bool:
+    """Whether every metric scores a block of segments as it would in the whole run: the
+    statistics of each candidate depend on its segment alone (``per_pair``), or draw their
+    corpus-wide weights from ``corpus_refs`` (NIST)."""
+    return all(type(m).per_pair or getattr(type(m), "corpus_refs", False) for m in metrics)
 
 
 def compare_candidates(
@@ -294,10 +383,18 @@ def compare_candidates(
     metrics: Sequence[Metric],
     *,
     oracle: str = "leave-one-out",
-    keep_scores: bool = False,
+    keep_scores: bool | int = False,
     progress: Progress | None = None,
+    block_candidates: int = BLOCK_CANDIDATES,
 ) -> list[Comparisons]:
     """Score candidates and references as ``oracle`` requires; one Comparisons per metric.
+
+    The segments are scored a block at a time (about ``block_candidates`` candidates), and
+    only what ORANGE needs is kept of each block, so memory follows the block, not the run.
+    With leave-one-out, each block is one set of pairs, every candidate and reference against
+    all ``R`` references; a family that reduces per-reference values (ROUGE) computes them
+    once and reduces ``R`` times, the others score ``R`` times
+    (:meth:`~mtpalette.metrics.base.Metric.compute_group_leaving_out`).
 
     Parameters
     ----------
@@ -308,10 +405,15 @@ def compare_candidates(
     oracle:
         ``leave-one-out`` or ``average-score`` (see :mod:`mtpalette.metaeval.orange`).
     keep_scores:
-        Keep each candidate's score (mean over the held-out references, float32) and each
-        segment's oracle score, for error analysis.
+        Keep candidates' scores (mean over the held-out references, float32, and each one)
+        and each segment's oracle score, for error analysis: True for every candidate, a
+        number ``n`` for the first ``n`` outranking candidates of each segment (what the
+        error analysis lists with ``max_per_segment=n``).
     progress:
-        Called as ``progress(done, total, what)`` after each metric group and reference.
+        Called as ``progress(done, total, what)`` after each metric group and block.
+    block_candidates:
+        Candidates per block (one block when a metric is not known to score blocks as the
+        whole, e.g. a plugin).
 
     Examples
     --------
@@ -323,83 +425,105 @@ def compare_candidates(
     ([1, 0], [1, 0])
     """
     check_oracle(oracle)
-    R, S = lists.n_refs, lists.n_segments
+    R = lists.n_refs
     if R < 2:
         raise UserInputError(ONE_REFERENCE)
     if not metrics:  # external scores alone are a valid run
         return []
-    seg = lists.segment_of_candidates()
-    u_texts, u_seg, inverse = _unique_candidates(lists)
-    U = len(u_texts)
+    if keep_scores is not True and keep_scores is not False and int(keep_scores) < 1:
+        raise ValueError("keep_scores: True, False or a number >= 1")
     groups = _groups(metrics)
-    encoders: dict[TextView, Encoder] = {}
     n_comparisons = R if oracle == "leave-one-out" else 1
-    acc = {m: _Accumulator(len(seg), S, n_comparisons, keep_scores) for m in metrics}
-    steps = (R if oracle == "leave-one-out" else R + 1) * len(groups)
-    done = 0
+    acc = {m: _Accumulator(n_comparisons, keep_scores) for m in metrics}
+    size = block_candidates if _blockwise(metrics) else max(int(lists.offsets[-1]), 1)
+    blocks = blocks_of(lists.n_candidates, size)
+    steps, done = len(blocks) * len(groups), 0
+    for lo, hi in blocks:
+        block = lists.segments(lo, hi)
+        for m in metrics:
+            acc[m].start(len(block.texts), block.n_segments)
+        where = f" (segments {lo + 1}-{hi})" if len(blocks) > 1 else ""
 
-    def step(what: str) -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(done, steps, what)
+        def step(group: Sequence[Metric], where: str = where) -> None:
+            nonlocal done
+            done += 1
+            if progress is not None:
+                progress(done, steps, f"{group[0].spec}{where}")
 
-    if oracle == "leave-one-out":
-        hyp_seg = np.concatenate([u_seg, np.arange(S, dtype=np.int64)])
-        for k in range(R):
-            others = [lists.refs[j] for j in range(R) if j != k]
-            pairs = TextPairs(
-                u_texts + list(lists.refs[k]), hyp_seg, others, lists.srcs, _encoders=encoders
-            )
-            for group in groups:
-                for m, sc in _scores(group, pairs).items():
-                    acc[m].add(sc[:U][inverse], sc[U:], seg, m.higher_is_better)
-                    acc[m].add_reference(sc[U:])
-                step(f"reference {k + 1}/{R} held out: {group[0].spec}")
-            del pairs
-    else:
-        all_refs = [list(r) for r in lists.refs]
-        for k in range(R):
-            others = [lists.refs[j] for j in range(R) if j != k]
-            pairs = TextPairs(
-                lists.refs[k], np.arange(S, dtype=np.int64), others, lists.srcs, _encoders=encoders
-            )
-            for group in groups:
-                for m, sc in _scores(group, pairs).items():
-                    acc[m].add_reference(sc)
-                step(f"reference {k + 1}/{R} against the others: {group[0].spec}")
-        pairs = TextPairs(u_texts, u_seg, all_refs, lists.srcs, _encoders=encoders)
+        corpus = lists.refs if len(blocks) > 1 else None
+        _compare_block(block, groups, oracle, corpus, acc, step)
+        first = int(lists.offsets[lo])
+        for m in metrics:
+            acc[m].finish(block.offsets, first, n_comparisons, m.higher_is_better)
+    return [
+        _comparisons(m, name, acc[m], lists, oracle, n_comparisons)
+        for m, name in zip(metrics, display_names(metrics), strict=True)
+    ]
+
+
+def _compare_block(
+    block: CandidateLists,
+    groups: Sequence[Sequence[Metric]],
+    oracle: str,
+    corpus: list[list[str]] | None,
+    acc: Mapping[Metric, _Accumulator],
+    step: Callable[[Sequence[Metric]], None],
+) -> None:
+    """The comparisons of one block of segments, group by group (see compare_candidates)."""
+    R, S = block.n_refs, block.n_segments
+    seg = block.segment_of_candidates()
+    u_texts, u_seg, inverse = _unique_candidates(block)
+    U = len(u_texts)
+    refs = [list(r) for r in block.refs]
+    ref_rows = [r for ref in refs for r in ref]  # reference k of segment s at k * S + s
+    ref_seg = np.tile(np.arange(S, dtype=np.int64), R)
+    if oracle == "leave-one-out":  # candidates and references, each against all but one
+        pairs = TextPairs(u_texts + ref_rows, np.concatenate([u_seg, ref_seg]), refs,
+                          block.srcs, corpus)  # fmt: skip
         for group in groups:
-            for m, sc in _scores(group, pairs).items():
-                acc[m].add(sc[inverse], acc[m].oracle_sum / R, seg, m.higher_is_better)
-            step(f"candidates against all references: {group[0].spec}")
-        del pairs
+            for m, per_k in _scores(group, pairs, leave_out=True).items():
+                for k, sc in enumerate(per_k):
+                    own = sc[U + k * S : U + (k + 1) * S]
+                    acc[m].add(sc[:U][inverse], own, seg, m.higher_is_better)
+                    acc[m].add_reference(own)
+            step(group)
+        return
+    encoders: dict[TextView, Encoder] = {}
+    own = TextPairs(ref_rows, ref_seg, refs, block.srcs, corpus, _encoders=encoders)
+    pairs = TextPairs(u_texts, u_seg, refs, block.srcs, corpus, _encoders=encoders)
+    for group in groups:
+        for m, per_k in _scores(group, own, leave_out=True).items():
+            for k, sc in enumerate(per_k):
+                acc[m].add_reference(sc[k * S : (k + 1) * S])
+        for m, sc in _scores(group, pairs).items():
+            a = acc[m]
+            a.add(sc[inverse], a.oracle_sum[-1] / R, seg, m.higher_is_better)
+        step(group)
 
-    out = []
-    for m, name in zip(metrics, display_names(metrics), strict=True):
-        a = acc[m]
-        if oracle == "leave-one-out":
-            signature = m.signature(n_refs=R - 1)
-        else:
-            signature = m.signature(n_refs=R).with_fields(oracle_nrefs=R - 1)
-        cand_scores = None
-        if a.cand_sum is not None:
-            cand_scores = a.cand_sum / np.float32(n_comparisons)
-        out.append(
-            Comparisons(
-                name,
-                m.higher_is_better,
-                lists.offsets.copy(),
-                a.better,
-                a.ties,
-                n_comparisons,
-                oracle,
-                R,
-                str(signature),
-                cand_scores,
-                a.oracle_sum / R if keep_scores else None,
-                np.vstack(a.cand_k) if a.cand_k else None,
-                np.vstack(a.ref_k) if a.ref_k else None,
-            )
-        )
-    return out
+
+def _comparisons(
+    m: Metric, name: str, a: _Accumulator, lists: CandidateLists, oracle: str, K: int
+) -> Comparisons:
+    """The metric's comparisons, its blocks joined."""
+    R = lists.n_refs
+    if oracle == "leave-one-out":
+        signature = m.signature(n_refs=R - 1)
+    else:
+        signature = m.signature(n_refs=R).with_fields(oracle_nrefs=R - 1)
+    keep = bool(a.keep_scores)
+    return Comparisons(
+        name,
+        m.higher_is_better,
+        lists.offsets.copy(),
+        np.concatenate(a.better),
+        np.concatenate(a.ties),
+        K,
+        oracle,
+        R,
+        str(signature),
+        np.concatenate(a.cand_mean) if keep else None,
+        np.concatenate(a.oracle_sum) / R if keep else None,
+        np.hstack(a.cand_k) if keep else None,
+        np.hstack(a.ref_k) if keep else None,
+        np.concatenate(a.scored) if a.scored else None,
+    )

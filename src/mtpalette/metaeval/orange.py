@@ -197,6 +197,10 @@ class Comparisons(Delimited):
         (with ``leave-one-out``, row ``k`` is against every reference but ``k``; with
         ``average-score``, one row against all references) and ``(R, S)`` each reference's
         score against the other references.
+    scored:
+        Optional: the candidates (flat indices, rising) whose scores ``cand_scores`` and
+        ``cand_scores_k`` hold, when only those the error analysis lists were kept (the first
+        ones of each segment in :func:`outranking_order`); None: every candidate's.
     """
 
     metric: str
@@ -212,6 +216,7 @@ class Comparisons(Delimited):
     oracle_scores: np.ndarray | None = field(default=None, repr=False)
     cand_scores_k: np.ndarray | None = field(default=None, repr=False)
     ref_scores: np.ndarray | None = field(default=None, repr=False)
+    scored: np.ndarray | None = field(default=None, repr=False)
 
     n_segments = Delimited.n_groups
     n_candidates = Delimited.sizes
@@ -622,6 +627,26 @@ def orange_curve(
     return OrangeCurve(cut, orange, avg, ties)
 
 
+def outranking_order(
+    beats: np.ndarray, scores: np.ndarray | None, higher_is_better: bool
+) -> np.ndarray:
+    """The candidates (indices into ``beats``) that outrank the oracle in at least one
+    comparison, as the error analysis lists them: most comparisons won first, then best
+    score first, then list order.
+
+    Examples
+    --------
+    >>> outranking_order(np.array([0, 2, 1, 2]), np.array([0.9, 0.1, 0.5, 0.3]), True).tolist()
+    [3, 1, 2]
+    """
+    beats = np.asarray(beats, dtype=np.int64)
+    idx = np.flatnonzero(beats > 0)
+    if scores is None:
+        return idx[np.argsort(-beats[idx], kind="stable")]
+    sign = 1.0 if higher_is_better else -1.0
+    return idx[np.lexsort((-sign * np.asarray(scores)[idx], -beats[idx]))]
+
+
 def error_analysis(
     comp: Comparisons,
     *,
@@ -657,28 +682,39 @@ def error_analysis(
     (2.5, [('a', 0.9)])
     """
     ranks = segment_ranks(comp, ties=ties)
-    sign = 1.0 if comp.higher_is_better else -1.0
+    kept = None if comp.scored is None else np.asarray(comp.scored, dtype=np.int64)
     for s in range(comp.n_segments):
         lo, hi = int(comp.offsets[s]), int(comp.offsets[s + 1])
         beats = comp.better[lo:hi].astype(np.int64)  # counters may be unsigned
-        idx = np.flatnonzero(beats > 0)
-        if idx.size == 0:
+        n_out = int((beats > 0).sum())
+        if n_out == 0:
             continue
-        if comp.cand_scores is not None:
-            scores = comp.cand_scores[lo:hi]
-            order = np.lexsort((-sign * scores[idx], -beats[idx]))
+        pos = None  # where each listed candidate's scores are
+        if kept is None:
+            scores = None if comp.cand_scores is None else comp.cand_scores[lo:hi]
+            idx = outranking_order(beats, scores, comp.higher_is_better)
+            if comp.cand_scores is not None:
+                pos = lo + idx
         else:
-            order = np.argsort(-beats[idx], kind="stable")
-        idx = idx[order]
+            a, b = np.searchsorted(kept, [lo, hi])
+            idx = outranking_order(
+                beats[kept[a:b] - lo], comp.cand_scores[a:b], comp.higher_is_better
+            )
+            pos, idx = a + idx, kept[a:b][idx] - lo
+            if (max_per_segment is None or max_per_segment > len(idx)) and len(idx) < n_out:
+                raise ValueError(
+                    f"segment {s + 1}: scores were kept for {len(idx)} of its {n_out} "
+                    f"outranking candidates; list at most {len(idx)} (max_per_segment)"
+                )
         if max_per_segment is not None:
             idx = idx[:max_per_segment]
         cands = []
-        for j in idx:
+        for n, j in enumerate(idx):
             item: dict[str, Any] = {"index": int(j), "beats": int(beats[j])}
-            if comp.cand_scores is not None:
-                item["score"] = round(float(comp.cand_scores[lo + j]), 6)
-            if comp.cand_scores_k is not None:
-                item["scores"] = [round(float(v), 6) for v in comp.cand_scores_k[:, lo + j]]
+            if pos is not None and comp.cand_scores is not None:
+                item["score"] = round(float(comp.cand_scores[pos[n]]), 6)
+            if pos is not None and comp.cand_scores_k is not None:
+                item["scores"] = [round(float(v), 6) for v in comp.cand_scores_k[:, pos[n]]]
             if origins is not None:
                 item["origin"] = origins[lo + j]
             if texts is not None:
@@ -691,7 +727,7 @@ def error_analysis(
             "n_comparisons": comp.n_comparisons,
             "oracle": comp.oracle,
             "oracle_rank": float(ranks[s]),
-            "n_outranking": int((beats > 0).sum()),
+            "n_outranking": n_out,
         }
         if comp.oracle_scores is not None:
             record["oracle_score"] = float(comp.oracle_scores[s])

@@ -40,12 +40,39 @@ class Pairs:
     ref_mask:
         bool array ``(R, S)``; False where segment ``s`` has no ``k``-th reference (its row is
         empty and ignored).
+    corpus_refs:
+        The references of the whole corpus, laid out as ``refs``, when ``refs`` hold only a
+        block of its segments: the metrics with corpus-wide weights (NIST's information)
+        take them from here, so that a block scores as the whole corpus would. None: the
+        corpus is ``refs``.
     """
 
     hyp: Ragged
     seg: np.ndarray
     refs: Ragged
     ref_mask: np.ndarray
+    corpus_refs: Ragged | None = None
+
+    def without_reference(self, k: int) -> Pairs:
+        """The same candidates against every reference but the ``k``-th (and the corpus
+        likewise).
+
+        Examples
+        --------
+        >>> p = Pairs.of_segment([1, 2], [[1], [2, 2], [3]]).without_reference(1)
+        >>> p.n_refs, p.ref_lengths().tolist()
+        (2, [[1, 1]])
+        """
+        S = self.n_segments
+        keep = np.flatnonzero(np.repeat(np.arange(self.n_refs) != k, S))
+        corpus = None
+        if self.corpus_refs is not None:
+            size = len(self.corpus_refs) // self.n_refs
+            rows = np.repeat(np.arange(self.n_refs) != k, size)
+            corpus = self.corpus_refs.take(np.flatnonzero(rows))
+        return Pairs(
+            self.hyp, self.seg, self.refs.take(keep), np.delete(self.ref_mask, k, axis=0), corpus
+        )
 
     @classmethod
     def of_segment(cls, hyp: Sequence[int], refs: Sequence[Sequence[int]]) -> Pairs:
@@ -103,7 +130,9 @@ class Pairs:
         >>> len(p), p.seg.tolist()
         (2, [0, 0])
         """
-        return Pairs(self.hyp.take(index), self.seg[index], self.refs, self.ref_mask)
+        return Pairs(
+            self.hyp.take(index), self.seg[index], self.refs, self.ref_mask, self.corpus_refs
+        )
 
     def refs_of(self, s: int) -> list[np.ndarray]:
         """The present references of segment ``s`` (slow path, for tests and references)."""
@@ -296,6 +325,21 @@ class Metric(ABC):
     ) -> list[np.ndarray]:
         """Sufficient statistics for several metrics of this class sharing one pass."""
         return [m.compute(pairs, *extra) for m in metrics]
+
+    @classmethod
+    def compute_group_leaving_out(
+        cls, metrics: Sequence[Metric], pairs: Pairs, *extra: Pairs
+    ) -> list[list[np.ndarray]]:
+        """Per metric, per reference ``k``: the statistics against every reference but
+        ``k`` (ORANGE's leave-one-out). By default one pass per ``k``; a family whose
+        statistics reduce per-reference values (ROUGE) computes them once."""
+        per_k = [
+            cls.compute_group(
+                metrics, pairs.without_reference(k), *(e.without_reference(k) for e in extra)
+            )
+            for k in range(pairs.n_refs)
+        ]
+        return [list(stats) for stats in zip(*per_k, strict=True)]
 
     @abstractmethod
     def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:

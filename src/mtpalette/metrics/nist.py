@@ -88,6 +88,9 @@ class NIST(Metric):
 
     name = "nist"
     scale = "raw"
+    #: the information weights come from ``Pairs.corpus_refs`` when given (a block of the
+    #: corpus scores as the whole corpus would)
+    corpus_refs: ClassVar[bool] = True
     options: ClassVar[dict[str, Any]] = {"n": Integer(1, 20)}
 
     def __init__(self, *, n: int = 5, **common: Any) -> None:
@@ -105,9 +108,13 @@ class NIST(Metric):
     def compute(self, pairs: Pairs) -> np.ndarray:
         n = self.n
         rows = _stack(pairs.hyp, pairs.refs)
-        grams = intern_ngrams(rows, n)
         n_hyp = len(pairs.hyp)
-        ref_ids = [g.ids[int(rows.offsets[n_hyp]) :] for g in grams]
+        corpus, first = pairs.refs, n_hyp  # the information comes from the corpus's references
+        if pairs.corpus_refs is not None:  # a block of the corpus: from the whole one
+            corpus, first = pairs.corpus_refs, len(rows)
+            rows = _stack(rows, corpus)
+        grams = intern_ngrams(rows, n)
+        ref_ids = [g.ids[int(rows.offsets[first]) :] for g in grams]
         counts = [
             np.bincount(r[r >= 0], minlength=g.n_ids) for r, g in zip(ref_ids, grams, strict=True)
         ]
@@ -116,16 +123,16 @@ class NIST(Metric):
         info = np.zeros((n, width), dtype=np.float64)
         for k, g in enumerate(grams):
             if k == 0:  # a unigram's "prefix count" is the number of reference words
-                numer = np.full(g.n_ids, float(pairs.refs.lengths().sum()))
+                numer = np.full(g.n_ids, float(corpus.lengths().sum()))
             else:
                 numer = counts[k - 1][g.prefix].astype(np.float64)
                 prefix[k, : g.n_ids] = g.prefix
             info[k, : g.n_ids] = corpus_information(counts[k], numer)
-        ids = np.stack([g.ids for g in grams])
+        scored = n_hyp + len(pairs.refs)  # the rows the kernel reads (not the corpus's)
+        offsets = rows.offsets[: scored + 1]
+        ids = np.stack([g.ids[: int(offsets[-1])] for g in grams])
         out = np.empty((n_hyp, 5 * n + 1))
-        out[:, : 5 * n] = nist_kernel(
-            ids, prefix, info, rows.offsets, pairs.seg, pairs.ref_mask, n_hyp
-        )
+        out[:, : 5 * n] = nist_kernel(ids, prefix, info, offsets, pairs.seg, pairs.ref_mask, n_hyp)
         out[:, 5 * n] = pairs.hyp.lengths()
         return out
 

@@ -45,7 +45,8 @@ ORANGE, section 3. rouge-score (Google Research) ``rouge_scorer.py`` for ROUGE-N
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 import numpy as np
@@ -202,6 +203,42 @@ class _Rouge(Metric):
         count = np.maximum(present.sum(axis=1), 1)
         return np.column_stack([np.where(present, x, 0.0).sum(axis=1) / count for x in (p, r, f)])
 
+    @classmethod
+    def per_reference(
+        cls, metrics: Sequence[Metric], pairs: Pairs
+    ) -> list[Callable[[np.ndarray], np.ndarray]] | None:
+        """Per metric, its statistics as a function of the ``(P, R)`` mask of the
+        references to reduce over, from per-reference values computed once here (hits and
+        counts); None where the family has no such split."""
+        return None
+
+    @classmethod
+    def compute_group(
+        cls, metrics: Sequence[Metric], pairs: Pairs, *extra: Pairs
+    ) -> list[np.ndarray]:
+        finish = cls.per_reference(metrics, pairs)
+        if finish is None:
+            return [m.compute(pairs, *extra) for m in metrics]
+        present = pairs.present()
+        return [f(present) for f in finish]
+
+    @classmethod
+    def compute_group_leaving_out(
+        cls, metrics: Sequence[Metric], pairs: Pairs, *extra: Pairs
+    ) -> list[list[np.ndarray]]:
+        """The per-reference values once, reduced ``R`` times, each time without one
+        reference (the same numbers as ``R`` passes: the reduction keeps the references'
+        order)."""
+        finish = cls.per_reference(metrics, pairs)
+        if finish is None:
+            return super().compute_group_leaving_out(metrics, pairs, *extra)
+        present = pairs.present()
+        masks = [present & (np.arange(pairs.n_refs) != k) for k in range(pairs.n_refs)]
+        return [[f(mask) for mask in masks] for f in finish]
+
+    def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:
+        return self.compute_group([self], pairs, *extra)[0]
+
     @property
     def script_rounding(self) -> bool:
         """Whether this metric reproduces ROUGE-1.5.5's printed numbers (its multi-reference
@@ -291,11 +328,16 @@ class RougeN(_Rouge):
             out.append(m.reduce(c[:, :, 0], c[:, :1, 1], c[:, :, 2], present))  # type: ignore[attr-defined]
         return out
 
-    def compute(self, pairs: Pairs) -> np.ndarray:
-        matches = ngram_matches(pairs, self.n, per_ref=True)[:, :, self.n - 1].astype(float)
-        hyp_total = np.maximum(pairs.hyp.lengths() - self.n + 1, 0)[:, None]
-        ref_total = np.maximum(pairs.ref_lengths() - self.n + 1, 0)
-        return self.reduce(matches, hyp_total, ref_total, pairs.present())
+    @classmethod
+    def per_reference(cls, metrics: Sequence[Metric], pairs: Pairs) -> list:
+        out = []
+        for m in metrics:
+            n = m.n  # type: ignore[attr-defined]
+            matches = ngram_matches(pairs, n, per_ref=True)[:, :, n - 1].astype(float)
+            hyp_total = np.maximum(pairs.hyp.lengths() - n + 1, 0)[:, None]
+            ref_total = np.maximum(pairs.ref_lengths() - n + 1, 0)
+            out.append(partial(m.reduce, matches, hyp_total, ref_total))  # type: ignore[attr-defined]
+        return out
 
 
 @register
@@ -328,9 +370,11 @@ class RougeL(_Rouge):
         c = counts[:, :, 0]
         return [m.reduce(c[:, :, 0], c[:, :1, 1], c[:, :, 2], present) for m in metrics]  # type: ignore[attr-defined]
 
-    def compute(self, pairs: Pairs) -> np.ndarray:
+    @classmethod
+    def per_reference(cls, metrics: Sequence[Metric], pairs: Pairs) -> list:
         lcs = lcs_per_ref(pairs)
-        return self.reduce(lcs, pairs.hyp.lengths()[:, None], pairs.ref_lengths(), pairs.present())
+        hyp, ref = pairs.hyp.lengths()[:, None], pairs.ref_lengths()
+        return [partial(m.reduce, lcs, hyp, ref) for m in metrics]  # type: ignore[attr-defined]
 
 
 @register
@@ -595,7 +639,7 @@ class RougeW(_Rouge):
         return out / self.top if self.unit else out
 
     @classmethod
-    def compute_group(cls, metrics: Sequence[Metric], pairs: Pairs) -> list[np.ndarray]:
+    def per_reference(cls, metrics: Sequence[Metric], pairs: Pairs) -> list:
         out = []
         poly = [m for m in metrics if m.f == "poly"]
         for compat, kernel in (("paper", wlcs_per_ref), ("rouge155", wlcs_rouge155_per_ref)):
@@ -620,20 +664,15 @@ class RougeW(_Rouge):
         found = {id(m): stats for m, stats in out}
         return [found[id(m)] for m in metrics]
 
-    def compute(self, pairs: Pairs) -> np.ndarray:
-        return self.compute_group([self], pairs)[0]
-
-    def _from_wlcs(self, hit: np.ndarray, pairs: Pairs) -> np.ndarray:
+    def _from_wlcs(self, hit: np.ndarray, pairs: Pairs) -> Callable[[np.ndarray], np.ndarray]:
         a = self.a
         m = pairs.ref_lengths().astype(float)
         n = pairs.hyp.lengths().astype(float)[:, None]
         if self.f == "linear":
-            return self.reduce(
-                hit, self.weight(n), self.weight(m), pairs.present(), inverse=self.inverse
-            )
+            return partial(self.reduce, hit, self.weight(n), self.weight(m), inverse=self.inverse)
         f_m = m**a if self.compat == "paper" else (m**a) ** a
         rank = _ratio(hit, m**a) ** (1 / a)  # ROUGE-1.5.5 -f B ranks with a single weight
-        return self.reduce(hit, n**a, f_m, pairs.present(), root=a, rank=rank)
+        return partial(self.reduce, hit, n**a, f_m, root=a, rank=rank)
 
 
 def _drop_last(r: Ragged) -> Ragged:
@@ -675,14 +714,11 @@ class _SkipFamily(_Rouge):
         return ("rouge-skip", self.view())
 
     @classmethod
-    def compute_group(cls, metrics: Sequence[Metric], pairs: Pairs) -> list[np.ndarray]:
-        return _skip_group(metrics, pairs)
-
-    def compute(self, pairs: Pairs) -> np.ndarray:
-        return _skip_group([self], pairs)[0]
+    def per_reference(cls, metrics: Sequence[Metric], pairs: Pairs) -> list:
+        return _skip_group(metrics, pairs)  # type: ignore[arg-type]
 
 
-def _skip_group(metrics: Sequence[_SkipFamily], pairs: Pairs) -> list[np.ndarray]:
+def _skip_group(metrics: Sequence[_SkipFamily], pairs: Pairs) -> list:
     finite = [m.d for m in metrics if m.d is not None]
     n_buckets = (max(finite) if finite else 0) + 2  # gaps 0..max, then "any gap"
     vocab = int(max(pairs.hyp.ids.max(initial=0), pairs.refs.ids.max(initial=0))) + 1
@@ -706,7 +742,7 @@ def _skip_group(metrics: Sequence[_SkipFamily], pairs: Pairs) -> list[np.ndarray
             num = num + uni
             h_den = h_den + np.maximum(pairs.hyp.lengths() - 1, 0)[:, None]
             r_den = r_den + np.maximum(ref_len - 1, 0)
-        out.append(m.reduce(num, h_den, r_den, pairs.present()))
+        out.append(partial(m.reduce, num, h_den, r_den))
     return out
 
 

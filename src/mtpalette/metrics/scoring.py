@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import is_not
+from typing import Any
 
 import numpy as np
 
@@ -33,6 +34,9 @@ class TextPairs:
     refs: Sequence[Sequence[str | None]]
     #: the source sentence of every segment, when known (plugins may read it)
     srcs: Sequence[str] | None = None
+    #: the whole corpus's references (``refs[k][s]`` of every segment) when ``refs`` are a
+    #: block of it: corpus-wide weights (NIST's) come from them (:class:`Pairs`)
+    corpus_refs: Sequence[Sequence[str | None]] | None = None
     #: the encoders of every view; given by the caller, they are shared with other pairs
     #: (ORANGE's rounds, one per held-out reference), so each line is tokenized once for all
     _encoders: dict[TextView, Encoder] | None = field(default=None, repr=False)
@@ -59,6 +63,11 @@ class TextPairs:
     @property
     def n_refs(self) -> int:
         return len(self.refs)
+
+    def without_reference(self, k: int) -> TextPairs:
+        """The same candidates as text against every reference but the ``k``-th."""
+        drop = lambda refs: None if refs is None else [r for j, r in enumerate(refs) if j != k]  # noqa: E731
+        return TextPairs(self.hyps, self.seg, drop(self.refs), self.srcs, drop(self.corpus_refs))
 
     @property
     def n_segments(self) -> int:
@@ -119,11 +128,16 @@ class TextPairs:
                 hyp = encoder.take(rows)
                 refs = self._encoders[view.for_refs()].encode(flat)
             self._hyp_rows[view] = rows[:P]
+            corpus = None
+            if self.corpus_refs is not None:
+                corpus_lines = list(chain.from_iterable(self.corpus_refs))
+                corpus = self._encoders[view.for_refs()].encode(corpus_lines)
             self._pairs[view] = Pairs(
                 hyp=hyp,
                 seg=np.asarray(self.seg, dtype=np.int64),
                 refs=refs,
                 ref_mask=self.ref_mask(),
+                corpus_refs=corpus,
             )
         return self._pairs[view]
 
@@ -182,13 +196,20 @@ def check_lengths(pairs: Pairs, limit: int | None, what: str) -> None:
 
 
 def compute_stats(
-    metrics: Sequence[Metric], pairs: TextPairs, *, max_tokens: int | None = None
-) -> dict[Metric, np.ndarray]:
+    metrics: Sequence[Metric],
+    pairs: TextPairs,
+    *,
+    max_tokens: int | None = None,
+    leave_out: bool = False,
+) -> dict[Metric, Any]:
     """Sufficient statistics of every metric, sharing tokenization and grouped passes.
 
     Sentences longer than a metric's :meth:`~Metric.token_limit` (the metrics whose cost
     grows with the square of the length), or than ``max_tokens`` for every metric, are
     refused before any work, naming the segment.
+
+    ``leave_out``: per metric a list of ``R`` arrays, the statistics against every reference
+    but the ``k``-th (:meth:`~Metric.compute_group_leaving_out`, ORANGE's leave-one-out).
     """
     groups: dict[object, list[Metric]] = {}
     for metric in metrics:
@@ -202,10 +223,15 @@ def compute_stats(
         cls = type(members[0])
         first = members[0]
         if getattr(cls, "reads_text", False):  # plugins score raw text (metrics/plugin.py)
-            out.update(zip(members, cls.compute_text(members, pairs), strict=True))
+            if leave_out:
+                per_k = [cls.compute_text(members, pairs.without_reference(k))
+                         for k in range(pairs.n_refs)]  # fmt: skip
+                out.update(zip(members, map(list, zip(*per_k, strict=True)), strict=True))
+            else:
+                out.update(zip(members, cls.compute_text(members, pairs), strict=True))
             continue
         fused = getattr(cls, "compute_group_text", None)  # reads every view of the group
-        if fused is not None and max_tokens is None:
+        if fused is not None and max_tokens is None and not leave_out:
             if all(m.token_limit() is None for m in members):
                 stats = fused(members, pairs)  # straight from text, when it applies
                 if stats is not None:
@@ -217,13 +243,18 @@ def compute_stats(
         for m in members:
             check_lengths(encoded, m.token_limit(), f"{m.spec} (its cost grows with the square "
                           "of the length)")  # fmt: skip
+        run = cls.compute_group_leaving_out if leave_out else cls.compute_group
         distinct = pairs.distinct(first.view()) if cls.per_pair else None
         if distinct is None:
-            stats = cls.compute_group(members, encoded, *extra)
+            stats = run(members, encoded, *extra)
         else:  # each distinct (candidate, segment) pair once (equal rows: equal lines)
             index, inverse = distinct
             sub = [p.subset(index) for p in (encoded, *extra)]
-            stats = [s[inverse] for s in cls.compute_group(members, *sub)]
+            found = run(members, *sub)
+            if leave_out:
+                stats = [[a[inverse] for a in per_k] for per_k in found]
+            else:
+                stats = [x[inverse] for x in found]
         out.update(zip(members, stats, strict=True))
     return {m: out[m] for m in metrics}
 
