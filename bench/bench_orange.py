@@ -170,7 +170,7 @@ def main() -> int:
         step_t[0] = now
 
     comps = compare_candidates(
-        lists, metrics, oracle=args.oracle, keep_scores=True, progress=progress
+        lists, metrics, oracle=args.oracle, keep_scores=args.errors_max, progress=progress
     )
     clock.lap("score + compare (all metrics)")
     table = evaluate(comps, n_resamples=args.bootstrap, seed=args.seed)

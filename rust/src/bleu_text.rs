@@ -8,7 +8,7 @@
 
 use crate::encode_text::line_ids;
 use crate::error::{ensure, Checked};
-use crate::ngram::ngram_matches;
+use crate::ngram::{ngram_matches, Clipping};
 use crate::scores::closest_ref_lengths;
 use crate::text_pairs::TextPairs;
 
@@ -28,7 +28,7 @@ pub fn bleu_text_stats(
     let (counts, ids) = line_ids(&layout.texts, mode, flags, parallel)?;
     let encoded = layout.encode(&counts, &ids)?;
     let pairs = layout.pairs(&encoded, t.seg)?;
-    let matches = ngram_matches(&pairs, max_n, false);
+    let matches = ngram_matches(&pairs, max_n, Clipping::Best);
     let closest = closest_ref_lengths(&pairs);
     let width = 2 + 2 * max_n;
     let mut out = vec![0.0; pairs.len() * width];

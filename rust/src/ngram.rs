@@ -188,12 +188,25 @@ struct Clip {
     /// one reference's count of each id, and the largest over the references
     rc: Vec<u32>,
     best: Vec<u32>,
+    /// leave-one-out: the reference slot giving `best` (the first), the largest over the
+    /// other references
+    arg: Vec<usize>,
+    second: Vec<u32>,
     present: Vec<usize>,
 }
 
 /// BLEU's clipped matches of candidate `p`, order by order: `sum over n-grams g of
-/// min(count in candidate, max over references of count in reference)`.
-fn pair_clipped(s: &mut Clip, pairs: &Pairs, p: usize, max_n: usize, out: &mut [i64]) {
+/// min(count in candidate, max over references of count in reference)`; with `leave_out`,
+/// `out[k * max_n + n]` clips by the references but `k` (ORANGE's leave-one-out), from the
+/// largest and second largest count of each n-gram over the references, in one pass.
+fn pair_clipped(
+    s: &mut Clip,
+    pairs: &Pairs,
+    p: usize,
+    max_n: usize,
+    leave_out: bool,
+    out: &mut [i64],
+) {
     let hyp = pairs.hyp_row(p);
     if hyp.is_empty() {
         return;
@@ -216,7 +229,42 @@ fn pair_clipped(s: &mut Clip, pairs: &Pairs, p: usize, max_n: usize, out: &mut [
             s.hc[g as usize] += 1;
         }
         let mut matches = 0i64;
-        if ng.refs.len() == 1 {
+        if leave_out {
+            for (slot, &(b, len)) in ng.refs.iter().enumerate() {
+                let rid = &ng.rid[b..b + ng.count(len)];
+                for &g in rid {
+                    s.rc[g as usize] += 1;
+                }
+                for &g in rid {
+                    let g = g as usize;
+                    let c = s.rc[g];
+                    if c > s.best[g] {
+                        s.second[g] = s.best[g];
+                        s.best[g] = c;
+                        s.arg[g] = slot;
+                    } else if c > s.second[g] && s.arg[g] != slot {
+                        s.second[g] = c;
+                    }
+                }
+                for &g in rid {
+                    s.rc[g as usize] = 0;
+                }
+            }
+            for k in 0..pairs.n_refs() {
+                // the slot of reference k among the present ones; a missing one leaves all
+                let slot = s.present.iter().position(|&x| x == k).unwrap_or(usize::MAX);
+                let mut m = 0i64;
+                for g in 1..=ng.n_ids {
+                    let clip = if s.arg[g] == slot { s.second[g] } else { s.best[g] };
+                    m += s.hc[g].min(clip) as i64;
+                }
+                out[k * max_n + n] = m;
+                matches += m;
+            }
+            s.best[..=ng.n_ids].fill(0);
+            s.second[..=ng.n_ids].fill(0);
+            s.arg[..=ng.n_ids].fill(usize::MAX);
+        } else if ng.refs.len() == 1 {
             // one reference: each of its n-grams takes one of the candidate's copies left
             // (only the live positions: the others have no n-gram of the candidate)
             for &j in &ng.live {
@@ -246,7 +294,9 @@ fn pair_clipped(s: &mut Clip, pairs: &Pairs, p: usize, max_n: usize, out: &mut [
             }
             s.best[..=ng.n_ids].fill(0);
         }
-        out[n] = matches;
+        if !leave_out {
+            out[n] = matches;
+        }
         s.hc[..=ng.n_ids].fill(0);
         if matches == 0 {
             break; // an n-gram in common has its prefix in common: no longer ones either
@@ -255,9 +305,22 @@ fn pair_clipped(s: &mut Clip, pairs: &Pairs, p: usize, max_n: usize, out: &mut [
     s.ng.finish(hyp);
 }
 
+/// What [`ngram_matches`] counts per candidate.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Clipping {
+    /// by the largest count over the references (BLEU): `(P, 1, max_n)`
+    Best,
+    /// against each reference alone (ROUGE-N): `(P, R, max_n)`
+    PerRef,
+    /// by the largest count over every reference but `k`, for each `k`: `(P, R, max_n)`
+    LeaveOut,
+}
+
 /// Clipped match counts `(P, 1 or R, max_n)`, flat.
-pub fn ngram_matches(pairs: &Pairs, max_n: usize, per_ref: bool) -> Vec<i64> {
-    let width = if per_ref { pairs.n_refs() } else { 1 } * max_n;
+pub fn ngram_matches(pairs: &Pairs, max_n: usize, clipping: Clipping) -> Vec<i64> {
+    let per_ref = clipping == Clipping::PerRef;
+    let leave_out = clipping == Clipping::LeaveOut;
+    let width = if clipping == Clipping::Best { 1 } else { pairs.n_refs() } * max_n;
     let mut out = vec![0i64; pairs.len() * width];
     let vocab = vocab_bound(pairs.hyp);
     let max_h = pairs.max_hyp();
@@ -271,9 +334,11 @@ pub fn ngram_matches(pairs: &Pairs, max_n: usize, per_ref: bool) -> Vec<i64> {
                 hc: vec![0; max_h + 1],
                 rc: vec![0; max_h + 1],
                 best: vec![0; max_h + 1],
+                arg: vec![usize::MAX; max_h + 1],
+                second: vec![0; max_h + 1],
                 present: Vec::with_capacity(pairs.n_refs()),
             },
-            |s, p, row| pair_clipped(s, pairs, p, max_n, row),
+            |s, p, row| pair_clipped(s, pairs, p, max_n, leave_out, row),
         );
         return out;
     }
@@ -296,9 +361,38 @@ mod tests {
         // candidate 1 2 1; references 1 2 and 1 1 (the doctest of kernels/ngram.py)
         let o = Owned::parallel(&[&[1, 2, 1]], &[&[&[1, 2], &[1, 1]]]);
         // unigram 1 twice (clipped by "1 1"), 2 once: 3; bigram 1 2 once: 1
-        assert_eq!(ngram_matches(&o.pairs(), 2, false), vec![3, 1]);
+        assert_eq!(ngram_matches(&o.pairs(), 2, Clipping::Best), vec![3, 1]);
         // "1 2": 1 + 1 unigrams, the bigram 1 2; "1 1": two 1s, no bigram
-        assert_eq!(ngram_matches(&o.pairs(), 2, true), vec![2, 1, 2, 0]);
+        assert_eq!(ngram_matches(&o.pairs(), 2, Clipping::PerRef), vec![2, 1, 2, 0]);
+    }
+
+    #[test]
+    fn leaving_each_reference_out_equals_clipping_by_the_others() {
+        // a small deterministic generator: words from a 3-word vocabulary
+        fn next(state: &mut u64, m: u64) -> u64 {
+            *state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (*state >> 33) % m
+        }
+        fn words(state: &mut u64) -> Vec<i32> {
+            let n = next(state, 9);
+            (0..n).map(|_| next(state, 3) as i32).collect()
+        }
+        let mut state = 99u64;
+        for _ in 0..300 {
+            let hyp = words(&mut state);
+            let refs = [words(&mut state), words(&mut state), words(&mut state)];
+            let all: Vec<&[i32]> = refs.iter().map(|r| r.as_slice()).collect();
+            let o = Owned::parallel(&[&hyp], &[&all]);
+            let got = ngram_matches(&o.pairs(), 4, Clipping::LeaveOut);
+            for k in 0..3 {
+                let others: Vec<&[i32]> = (0..3).filter(|&j| j != k).map(|j| all[j]).collect();
+                let one = Owned::parallel(&[&hyp], &[&others]);
+                let want = ngram_matches(&one.pairs(), 4, Clipping::Best);
+                assert_eq!(&got[k * 4..(k + 1) * 4], &want[..], "{hyp:?} {refs:?} k {k}");
+            }
+        }
     }
 
     #[test]
@@ -306,11 +400,11 @@ mod tests {
         let a: &[i32] = &[4, 4, 4];
         let o = Owned::new(&[a, &[]], &[0, 0], &[vec![Some(a)], vec![None]]);
         assert_eq!(
-            ngram_matches(&o.pairs(), 3, true),
+            ngram_matches(&o.pairs(), 3, Clipping::PerRef),
             vec![3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]
         );
         // repeated tokens: 4 4 4 against 4 4: 2 unigrams, 1 bigram, 0 trigrams
         let o = Owned::parallel(&[a], &[&[&[4, 4]]]);
-        assert_eq!(ngram_matches(&o.pairs(), 3, false), vec![2, 1, 0]);
+        assert_eq!(ngram_matches(&o.pairs(), 3, Clipping::Best), vec![2, 1, 0]);
     }
 }

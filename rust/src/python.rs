@@ -174,11 +174,21 @@ fn ngram_matches<'py>(
     py: Python<'py>,
     a: PairsArgs<'py>,
     max_n: usize,
-    per_ref: bool,
+    clipping: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let tail = |r| vec![if per_ref { r } else { 1 }, max_n];
+    let clipping = match clipping {
+        "best" => ngram::Clipping::Best,
+        "per-ref" => ngram::Clipping::PerRef,
+        "leave-out" => ngram::Clipping::LeaveOut,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "ngram_matches: unknown clipping {other:?} (best, per-ref, leave-out)"
+            )))
+        }
+    };
+    let tail = |r| vec![if clipping == ngram::Clipping::Best { 1 } else { r }, max_n];
     on_pairs(py, &a, "ngram_matches", tail, |p| {
-        Ok(ngram::ngram_matches(p, max_n, per_ref))
+        Ok(ngram::ngram_matches(p, max_n, clipping))
     })
 }
 

@@ -8,9 +8,18 @@ use crate::error::{ensure, Checked};
 use crate::pairs::{vocab_bound, Pairs};
 use crate::parallel::par_rows;
 
-/// The sorted keys of a sentence's skip-bigrams; with `any_gap` false only those with a gap
-/// below the last bucket (O(n * buckets) instead of O(n^2)).
-fn pairs_sorted(tokens: &[i32], vocab: i64, n_buckets: i64, any_gap: bool, keys: &mut Vec<i64>) {
+/// The sorted keys of a sentence's skip-bigrams, `(first * V + second) << shift | bucket`
+/// (`1 << shift` at least `n_buckets`: the pair of a key is a shift away, not a division);
+/// with `any_gap` false only those with a gap below the last bucket (O(n * buckets) instead
+/// of O(n^2)).
+fn pairs_sorted(
+    tokens: &[i32],
+    vocab: i64,
+    n_buckets: i64,
+    shift: u32,
+    any_gap: bool,
+    keys: &mut Vec<i64>,
+) {
     keys.clear();
     let n = tokens.len();
     for i in 0..n {
@@ -21,7 +30,7 @@ fn pairs_sorted(tokens: &[i32], vocab: i64, n_buckets: i64, any_gap: bool, keys:
         };
         for j in i + 1..stop {
             let gap = ((j - i - 1) as i64).min(n_buckets - 1);
-            keys.push((tokens[i] as i64 * vocab + tokens[j] as i64) * n_buckets + gap);
+            keys.push(((tokens[i] as i64 * vocab + tokens[j] as i64) << shift) | gap);
         }
     }
     keys.sort_unstable();
@@ -41,6 +50,12 @@ pub fn skip_matches(
         "skip_matches: vocab below the largest id, or no bucket".into()
     })?;
     let nb = n_buckets as i64;
+    let shift = (n_buckets as u64).next_power_of_two().trailing_zeros();
+    ensure(
+        ((vocab.max(1) as i128) * (vocab.max(1) as i128)) << shift < i64::MAX as i128,
+        || "skip_matches: vocabulary too large for the pair keys".into(),
+    )?;
+    let low = (1i64 << shift) - 1;
     // every reference row's keys, once, however many candidates share it
     let n_rows = pairs.ref_off.len() - 1;
     let ref_keys: Vec<Vec<i64>> = (0..n_rows)
@@ -48,7 +63,7 @@ pub fn skip_matches(
         .map(|r| {
             let mut keys = Vec::new();
             let row = &pairs.refs[pairs.ref_off[r] as usize..pairs.ref_off[r + 1] as usize];
-            pairs_sorted(row, vocab, nb, any_gap, &mut keys);
+            pairs_sorted(row, vocab, nb, shift, any_gap, &mut keys);
             keys
         })
         .collect();
@@ -67,7 +82,7 @@ pub fn skip_matches(
             )
         },
         |(hk, hc, rc, total), p, o| {
-            pairs_sorted(pairs.hyp_row(p), vocab, nb, any_gap, hk);
+            pairs_sorted(pairs.hyp_row(p), vocab, nb, shift, any_gap, hk);
             let s = pairs.seg[p] as usize;
             for k in 0..n_refs {
                 if !pairs.mask[[k, s]] {
@@ -77,8 +92,8 @@ pub fn skip_matches(
                 total.fill(0);
                 let (mut i, mut j) = (0, 0);
                 while i < hk.len() && j < rk.len() {
-                    let gh = hk[i] / nb;
-                    let gr = rk[j] / nb;
+                    let gh = hk[i] >> shift;
+                    let gr = rk[j] >> shift;
                     if gh < gr {
                         i += 1;
                     } else if gh > gr {
@@ -86,12 +101,12 @@ pub fn skip_matches(
                     } else {
                         hc.fill(0);
                         rc.fill(0);
-                        while i < hk.len() && hk[i] / nb == gh {
-                            hc[(hk[i] % nb) as usize] += 1;
+                        while i < hk.len() && hk[i] >> shift == gh {
+                            hc[(hk[i] & low) as usize] += 1;
                             i += 1;
                         }
-                        while j < rk.len() && rk[j] / nb == gh {
-                            rc[(rk[j] % nb) as usize] += 1;
+                        while j < rk.len() && rk[j] >> shift == gh {
+                            rc[(rk[j] & low) as usize] += 1;
                             j += 1;
                         }
                         let (mut ch, mut cr) = (0, 0);

@@ -86,6 +86,61 @@ fn wlcs(a: &[i32], b: &[i32], inc: &[f64], c_row: &mut [f64], w_row: &mut [i64])
     c_row[n]
 }
 
+/// [`wlcs`] for several weight functions in one pass over the table: `incs[q]` is the
+/// increment table of function `q`, `out[q]` its WLCS. The cells are visited once and each
+/// holds every function's value and run length side by side (`c_rows`, `w_rows`: `(|b| + 1)
+/// * incs.len()`), so the comparison of the words and the walk are shared; each function's
+/// arithmetic is exactly that of [`wlcs`].
+fn wlcs_multi(
+    a: &[i32],
+    b: &[i32],
+    incs: &[Vec<f64>],
+    c_rows: &mut [f64],
+    w_rows: &mut [i64],
+    c_left: &mut [f64],
+    out: &mut [f64],
+) {
+    let q_n = incs.len();
+    let n = b.len();
+    c_rows[..(n + 1) * q_n].fill(0.0);
+    w_rows[..(n + 1) * q_n].fill(0);
+    for &x in a {
+        // c_left[q]: the cell left of the current one in this row; the diagonal is read from
+        // the row above before it is overwritten, one cell behind
+        c_left[..q_n].fill(0.0);
+        let mut diag_c = [0.0f64; MULTI_MAX];
+        let mut diag_w = [0i64; MULTI_MAX];
+        for (j, &y) in b.iter().enumerate() {
+            let cell = (j + 1) * q_n;
+            let c = &mut c_rows[cell..cell + q_n];
+            let w = &mut w_rows[cell..cell + q_n];
+            if y == x {
+                for q in 0..q_n {
+                    let (c_up, w_up) = (c[q], w[q]);
+                    c[q] = diag_c[q] + incs[q][diag_w[q] as usize];
+                    w[q] = diag_w[q] + 1;
+                    c_left[q] = c[q];
+                    diag_c[q] = c_up;
+                    diag_w[q] = w_up;
+                }
+            } else {
+                for q in 0..q_n {
+                    let (c_up, w_up) = (c[q], w[q]);
+                    c[q] = if c_up > c_left[q] { c_up } else { c_left[q] };
+                    w[q] = 0;
+                    c_left[q] = c[q];
+                    diag_c[q] = c_up;
+                    diag_w[q] = w_up;
+                }
+            }
+        }
+    }
+    out[..q_n].copy_from_slice(&c_rows[n * q_n..(n + 1) * q_n]);
+}
+
+/// The most weight functions [`wlcs_multi`] takes in one pass (more go in several).
+const MULTI_MAX: usize = 16;
+
 /// f(k + 1) - f(k) with f(k) = k^alpha, for k = 0..len, as the WLCS recurrence computes it.
 fn increments(alpha: f64, len: usize) -> Vec<f64> {
     (0..=len)
@@ -214,11 +269,19 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
         Kind::Lcs => vocab_bound(pairs.hyp).max(vocab_bound(pairs.refs)),
         _ => 0,
     };
+    let q_n = incs.len().min(MULTI_MAX).max(1);
     par_rows(
         &mut out,
         width,
-        || (vec![0i64; cols], vec![0.0f64; cols], vec![0u64; vocab]),
-        |(row, c_row, pm), p, o| {
+        || {
+            (
+                vec![0i64; cols * q_n],
+                vec![0.0f64; cols * q_n],
+                vec![0u64; vocab],
+                vec![0.0f64; q_n],
+            )
+        },
+        |(row, c_row, pm, c_left), p, o| {
             let hyp = pairs.hyp_row(p);
             for k in 0..n_refs {
                 let Some(r) = pairs.ref_row(p, k) else {
@@ -228,6 +291,13 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
                 match kind {
                     Kind::Levenshtein => o[0] = edit::table(hyp, r, row) as f64,
                     Kind::Lcs => o[0] = lcs_fast(r, hyp, pm, row) as f64,
+                    Kind::Wlcs if incs.len() > 1 => {
+                        for (part, inc) in incs.chunks(MULTI_MAX).enumerate() {
+                            let at = part * MULTI_MAX;
+                            let out = &mut o[at..at + inc.len()];
+                            wlcs_multi(r, hyp, inc, c_row, row, c_left, out);
+                        }
+                    }
                     Kind::Wlcs | Kind::WlcsTable => {
                         for (q, inc) in incs.iter().enumerate() {
                             o[q] = wlcs(r, hyp, inc, c_row, row);
@@ -274,6 +344,27 @@ mod tests {
         assert_eq!(out, vec![16.0, 4.0, 4.0, 4.0]);
         // f(k) = 2k - 1 by its increments [1, 2]: f(4) = 7
         assert_eq!(per_ref(&o.pairs(), Kind::WlcsTable, &[1.0, 2.0])[0], 7.0);
+    }
+
+    #[test]
+    fn several_weights_in_one_pass_equal_one_pass_each() {
+        // a small deterministic generator: words from a 4-word vocabulary, lengths 0..12
+        let mut state = 12345u64;
+        let mut next = |m: u64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % m
+        };
+        let alphas: Vec<f64> = (0..20).map(|q| 1.0 + 0.1 * q as f64).collect();
+        for _ in 0..300 {
+            let a: Vec<i32> = (0..next(12)).map(|_| next(4) as i32).collect();
+            let b: Vec<i32> = (0..next(12)).map(|_| next(4) as i32).collect();
+            let o = Owned::parallel(&[&b], &[&[&a]]);
+            let fused = per_ref(&o.pairs(), Kind::Wlcs, &alphas);
+            for (q, &alpha) in alphas.iter().enumerate() {
+                let one = per_ref(&o.pairs(), Kind::Wlcs, &[alpha]);
+                assert_eq!(fused[q].to_bits(), one[0].to_bits(), "{a:?} {b:?} alpha {alpha}");
+            }
+        }
     }
 
     #[test]

@@ -99,7 +99,16 @@ def to_jsonable(obj: Any) -> Any:
     ...              "e": np.bool_(True), "f": np.int64(3)})
     {'a': 0.5, 'b': [0, 1], 'c': None, 'd': 'x', 'e': True, 'f': 3}
     """
-    if obj is None or isinstance(obj, bool | str):
+    kind = type(obj)  # the plain types first, by identity: error records hold thousands
+    if kind is str or kind is int or kind is bool or obj is None:
+        return obj
+    if kind is float:
+        return obj if math.isfinite(obj) else None
+    if kind is dict:
+        return {k if type(k) is str else str(k): to_jsonable(v) for k, v in obj.items()}
+    if kind is list:
+        return [to_jsonable(v) for v in obj]
+    if isinstance(obj, bool | str):
         return obj
     if isinstance(obj, numbers.Integral):  # numpy's integers too
         return int(obj)

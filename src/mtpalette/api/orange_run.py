@@ -356,10 +356,11 @@ def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
         else:
             external = parse_scores(run.scores, reference_names(lists, lists.n_refs))
             with feedback.steps("scoring") as progress:
+                # the error analysis lists errors_max candidates per segment: their scores
+                keep = max(out.errors_max, 1) if out.errors is not None else False
                 comparisons = compare_candidates(
-                    lists, parsed, oracle=oracle, keep_scores=out.errors is not None,
-                    progress=progress,
-                )  # fmt: skip
+                    lists, parsed, oracle=oracle, keep_scores=keep, progress=progress
+                )
             comparisons += [external_comparisons(lists, m, oracle=oracle) for m in external]
     if out.export_scores is not None:
         rows = lambda m: export_orange_scores(lists, m)  # noqa: E731

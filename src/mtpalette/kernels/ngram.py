@@ -38,12 +38,16 @@ import numpy as np
 from mtpalette import _core
 
 
-def ngram_matches(pairs, max_n: int, *, per_ref: bool = False) -> np.ndarray:
+def ngram_matches(
+    pairs, max_n: int, *, per_ref: bool = False, leave_out: bool = False
+) -> np.ndarray:
     """Clipped n-gram match counts, an int64 array ``(P, 1 or R, max_n)``.
 
     ``out[p, 0, n - 1]`` is BLEU's clipped count of order ``n`` for candidate ``p`` (clipped by
     the maximum count over its references); with ``per_ref=True``, ``out[p, k, n - 1]`` is the
-    clipped count against reference ``k`` alone (zero where that reference is missing).
+    clipped count against reference ``k`` alone (zero where that reference is missing); with
+    ``leave_out=True``, clipped by the maximum over every reference but ``k`` (one pass for
+    ORANGE's leave-one-out).
 
     Examples
     --------
@@ -51,8 +55,13 @@ def ngram_matches(pairs, max_n: int, *, per_ref: bool = False) -> np.ndarray:
     >>> pairs = Pairs.of_segment([1, 2, 1], [[1, 2], [1, 1]])
     >>> ngram_matches(pairs, 2).tolist()  # unigrams: 1 twice (clipped by [1, 1]), 2 once
     [[[3, 1]]]
+    >>> ngram_matches(pairs, 2, leave_out=True).tolist()  # by [1, 1] alone; by [1, 2] alone
+    [[[2, 0], [2, 1]]]
     """
-    return _core.ngram_matches(pairs.arrays(), int(max_n), bool(per_ref))
+    if per_ref and leave_out:
+        raise ValueError("per_ref or leave_out, not both")
+    clipping = "per-ref" if per_ref else "leave-out" if leave_out else "best"
+    return _core.ngram_matches(pairs.arrays(), int(max_n), clipping)
 
 
 def ngram_totals(lengths: np.ndarray, max_n: int) -> np.ndarray:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,7 @@ import numpy as np
 from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import NBestList
 from mtpalette.kernels.ragged import Delimited
+from mtpalette.kernels.threads import num_threads
 from mtpalette.metaeval.orange import (
     Comparisons,
     check_oracle,
@@ -348,7 +350,7 @@ def _scores(group: Sequence[Metric], pairs: TextPairs, *, leave_out: bool = Fals
 
 
 #: candidates per block of segments: a run's memory follows the block, not the run
-BLOCK_CANDIDATES = 1 << 16
+BLOCK_CANDIDATES = 1 << 15
 
 
 def blocks_of(sizes: np.ndarray, block_candidates: int) -> list[tuple[int, int]]:
@@ -480,25 +482,69 @@ def _compare_block(
     if oracle == "leave-one-out":  # candidates and references, each against all but one
         pairs = TextPairs(u_texts + ref_rows, np.concatenate([u_seg, ref_seg]), refs,
                           block.srcs, corpus)  # fmt: skip
-        for group in groups:
-            for m, per_k in _scores(group, pairs, leave_out=True).items():
+
+        def score(group: Sequence[Metric]) -> dict:
+            return _scores(group, pairs, leave_out=True)
+
+        def add(group: Sequence[Metric], found: dict) -> None:
+            for m, per_k in found.items():
                 for k, sc in enumerate(per_k):
                     own = sc[U + k * S : U + (k + 1) * S]
                     acc[m].add(sc[:U][inverse], own, seg, m.higher_is_better)
                     acc[m].add_reference(own)
-            step(group)
+
+        _overlapped(groups, [pairs], score, add, step)
         return
     encoders: dict[TextView, Encoder] = {}
     own = TextPairs(ref_rows, ref_seg, refs, block.srcs, corpus, _encoders=encoders)
-    pairs = TextPairs(u_texts, u_seg, refs, block.srcs, corpus, _encoders=encoders)
-    for group in groups:
-        for m, per_k in _scores(group, own, leave_out=True).items():
+    cands = TextPairs(u_texts, u_seg, refs, block.srcs, corpus, _encoders=encoders)
+
+    def score_both(group: Sequence[Metric]) -> dict:
+        return {"refs": _scores(group, own, leave_out=True), "cands": _scores(group, cands)}
+
+    def add_both(group: Sequence[Metric], found: dict) -> None:
+        for m, per_k in found["refs"].items():
             for k, sc in enumerate(per_k):
                 acc[m].add_reference(sc[k * S : (k + 1) * S])
-        for m, sc in _scores(group, pairs).items():
+        for m, sc in found["cands"].items():
             a = acc[m]
             a.add(sc[inverse], a.oracle_sum[-1] / R, seg, m.higher_is_better)
-        step(group)
+
+    _overlapped(groups, [own, cands], score_both, add_both, step)
+
+
+def _overlapped(
+    groups: Sequence[Sequence[Metric]],
+    pairs: Sequence[TextPairs],
+    score: Callable[[Sequence[Metric]], dict],
+    add: Callable[[Sequence[Metric], dict], None],
+    step: Callable[[Sequence[Metric]], None],
+) -> None:
+    """``add(group, score(group))`` for every group, in order; two groups are scored at once
+    where the kernels have threads to spare (the compiled kernels release the GIL, so one
+    group's Python and numpy work runs while the other's kernel does).
+
+    Every view the groups read is encoded first, so that the threads only read the pairs.
+    The numbers do not depend on the overlap: each metric's counts are added in the
+    groups' order by this thread alone."""
+    workers = min(2, len(groups), num_threads())
+    only_builtin = all(not getattr(type(g[0]), "reads_text", False) for g in groups)
+    if workers < 2 or not only_builtin:
+        for group in groups:
+            add(group, score(group))
+            step(group)
+        return
+    for p in pairs:
+        for group in groups:
+            first = group[0]
+            for view in (first.view(), *first.extra_views()):
+                p.encoded(view)
+                if type(first).per_pair:
+                    p.distinct(view)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for group, found in zip(groups, pool.map(score, groups), strict=True):
+            add(group, found)
+            step(group)
 
 
 def _comparisons(

@@ -215,6 +215,27 @@ class _NgramFamily(Metric):
             return None
         return [m.select(full, top) for m in metrics]
 
+    @classmethod
+    def compute_group_leaving_out(
+        cls, metrics: Sequence[Metric], pairs: Pairs, *extra: Pairs
+    ) -> list[list[np.ndarray]]:
+        """One pass over the n-grams for every held-out reference (the clip by the largest
+        and second largest count over the references); the closest reference length
+        without each one."""
+        top = max(m.n for m in metrics)
+        hyp_len = pairs.hyp.lengths()
+        matches = ngram_matches(pairs, top, leave_out=True)
+        totals = ngram_totals(hyp_len, top)
+        per_k = []
+        for k in range(pairs.n_refs):
+            full = np.empty((len(hyp_len), 2 + 2 * top), dtype=np.float64)
+            full[:, 0] = hyp_len
+            full[:, 1] = closest_ref_lengths(pairs.without_reference(k))
+            full[:, 2 : 2 + top] = matches[:, k, :]
+            full[:, 2 + top :] = totals
+            per_k.append(full)
+        return [[m.select(full, top) for full in per_k] for m in metrics]
+
     def compute(self, pairs: Pairs) -> np.ndarray:
         return ngram_stats(pairs, self.n)
 

@@ -33,6 +33,7 @@ POS classes and applications for error analysis. jiwer ``measures.py`` for WER.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -100,8 +101,29 @@ class _ErrorRate(Metric):
         return {"multiref": policy, "corpus": "sum-errors/sum-ref-words"}
 
     def compute(self, pairs: Pairs) -> np.ndarray:
-        errors = self.errors_per_ref(pairs)  # (P, R), NaN where missing
+        return self._chosen(self.errors_per_ref(pairs), pairs.ref_lengths())
+
+    @classmethod
+    def compute_group_leaving_out(
+        cls, metrics: Sequence[Metric], pairs: Pairs, *extra: Pairs
+    ) -> list[list[np.ndarray]]:
+        """The errors against each reference once; each held-out reference then counts as
+        missing (the choice keeps the references' order: the same numbers as a pass each)."""
         ref_len = pairs.ref_lengths()
+        out = []
+        for m in metrics:
+            errors = m.errors_per_ref(pairs)  # type: ignore[attr-defined]
+            per_k = []
+            for k in range(pairs.n_refs):
+                held = errors.copy()
+                held[:, k] = np.nan
+                per_k.append(m._chosen(held, ref_len))  # type: ignore[attr-defined]
+            out.append(per_k)
+        return out
+
+    def _chosen(self, errors: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
+        """``[errors, ref_len]`` of the chosen reference; ``errors`` ``(P, R)``, NaN where a
+        reference is missing."""
         best = best_reference(errors, ref_len, self.best)
         idx = np.arange(len(best))
         return np.column_stack([errors[idx, best], ref_len[idx, best]]).astype(np.float64)

@@ -36,6 +36,7 @@ co-occurrence statistics. NLTK ``nltk/translate/nist_score.py``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -52,6 +53,28 @@ from mtpalette.text.ragged import Ragged
 def _stack(first: Ragged, second: Ragged) -> Ragged:
     offsets = np.concatenate([first.offsets, second.offsets[1:] + first.offsets[-1]])
     return Ragged(np.concatenate([first.ids, second.ids]), offsets)
+
+
+def _counts(ids: np.ndarray, n_ids: int) -> np.ndarray:
+    return np.bincount(ids[ids >= 0], minlength=n_ids)
+
+
+def _information(grams, counts: list[np.ndarray], words: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(info, prefix)`` tables ``(n, width)`` of every interned n-gram, from its count and
+    its prefix's count in the references (a unigram's "prefix count" is ``words``, the number
+    of reference words)."""
+    n = len(grams)
+    width = max(g.n_ids for g in grams)
+    prefix = np.full((n, width), -1, dtype=np.int64)
+    info = np.zeros((n, width), dtype=np.float64)
+    for k, g in enumerate(grams):
+        if k == 0:
+            numer = np.full(g.n_ids, words)
+        else:
+            numer = counts[k - 1][g.prefix].astype(np.float64)
+            prefix[k, : g.n_ids] = g.prefix
+        info[k, : g.n_ids] = corpus_information(counts[k], numer)
+    return info, prefix
 
 
 def length_penalty(ref_len: float, hyp_len: float) -> float:
@@ -106,7 +129,20 @@ class NIST(Metric):
         return {"order": self.n, "info": "from-refs", "multiref": "best-precision"}
 
     def compute(self, pairs: Pairs) -> np.ndarray:
-        n = self.n
+        return self._stats(pairs, [None])[0]
+
+    @classmethod
+    def compute_group_leaving_out(
+        cls, metrics: Sequence[Metric], pairs: Pairs, *extra: Pairs
+    ) -> list[list[np.ndarray]]:
+        """The n-grams interned and counted once; the information and the statistics once per
+        held-out reference (the same numbers as a pass per reference)."""
+        return [m._stats(pairs, range(pairs.n_refs)) for m in metrics]  # type: ignore[attr-defined]
+
+    def _stats(self, pairs: Pairs, drops: Iterable[int | None]) -> list[np.ndarray]:
+        """The statistics against every reference but ``drop``, for each of ``drops`` (None:
+        all of them); the information comes from the corpus's references but ``drop``."""
+        n, R, S = self.n, pairs.n_refs, pairs.n_segments
         rows = _stack(pairs.hyp, pairs.refs)
         n_hyp = len(pairs.hyp)
         corpus, first = pairs.refs, n_hyp  # the information comes from the corpus's references
@@ -114,26 +150,31 @@ class NIST(Metric):
             corpus, first = pairs.corpus_refs, len(rows)
             rows = _stack(rows, corpus)
         grams = intern_ngrams(rows, n)
-        ref_ids = [g.ids[int(rows.offsets[first]) :] for g in grams]
-        counts = [
-            np.bincount(r[r >= 0], minlength=g.n_ids) for r, g in zip(ref_ids, grams, strict=True)
+        per_ref = len(corpus) // max(R, 1)
+        bounds = rows.offsets[first + np.arange(R + 1) * per_ref]
+        counts_of = [  # counts_of[j][k]: order k + 1's counts in the corpus's reference j
+            [_counts(g.ids[bounds[j] : bounds[j + 1]], g.n_ids) for g in grams] for j in range(R)
         ]
-        width = max(g.n_ids for g in grams)
-        prefix = np.full((n, width), -1, dtype=np.int64)
-        info = np.zeros((n, width), dtype=np.float64)
-        for k, g in enumerate(grams):
-            if k == 0:  # a unigram's "prefix count" is the number of reference words
-                numer = np.full(g.n_ids, float(corpus.lengths().sum()))
-            else:
-                numer = counts[k - 1][g.prefix].astype(np.float64)
-                prefix[k, : g.n_ids] = g.prefix
-            info[k, : g.n_ids] = corpus_information(counts[k], numer)
-        scored = n_hyp + len(pairs.refs)  # the rows the kernel reads (not the corpus's)
-        offsets = rows.offsets[: scored + 1]
-        ids = np.stack([g.ids[: int(offsets[-1])] for g in grams])
-        out = np.empty((n_hyp, 5 * n + 1))
-        out[:, : 5 * n] = nist_kernel(ids, prefix, info, offsets, pairs.seg, pairs.ref_mask, n_hyp)
-        out[:, 5 * n] = pairs.hyp.lengths()
+        words = corpus.lengths().reshape(R, per_ref).sum(axis=1)
+        block = rows.offsets[n_hyp + np.arange(R + 1) * S]
+        out = []
+        for drop in drops:
+            keep = [j for j in range(R) if j != drop]
+            counts = [sum(counts_of[j][k] for j in keep) for k in range(n)]
+            info, prefix = _information(grams, counts, float(words[keep].sum()))
+            spans = [(0, int(block[0]))] + [(int(block[j]), int(block[j + 1])) for j in keep]
+            ids = np.stack([np.concatenate([g.ids[a:b] for a, b in spans]) for g in grams])
+            lengths = np.concatenate(
+                [pairs.hyp.lengths(), pairs.refs.lengths().reshape(R, S)[keep].ravel()]
+            )
+            offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+            np.cumsum(lengths, out=offsets[1:])
+            stats = np.empty((n_hyp, 5 * n + 1))
+            stats[:, : 5 * n] = nist_kernel(
+                ids, prefix, info, offsets, pairs.seg, pairs.ref_mask[keep], n_hyp
+            )
+            stats[:, 5 * n] = pairs.hyp.lengths()
+            out.append(stats)
         return out
 
     def score_row(self, row: np.ndarray, *, corpus: bool) -> float:

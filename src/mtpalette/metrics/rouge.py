@@ -46,7 +46,6 @@ ORANGE, section 3. rouge-score (Google Research) ``rouge_scorer.py`` for ROUGE-N
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import Any, ClassVar
 
 import numpy as np
@@ -174,9 +173,31 @@ class _Rouge(Metric):
         * ``rouge155-b`` (``-f B``): the reference with the highest ``rank`` (default: R,
           rounded to 5 decimals as the script prints it), the first one on ties.
         """
-        hit = np.broadcast_to(hit, present.shape)
-        hyp_count = np.broadcast_to(hyp_count, present.shape)
-        ref_count = np.broadcast_to(ref_count, present.shape)
+        present = np.asarray(present)
+        reduce = self.reducer(
+            hit, hyp_count, ref_count, root=root, inverse=inverse, rank=rank, shape=present.shape
+        )
+        return reduce(present)
+
+    def reducer(
+        self,
+        hit: np.ndarray,
+        hyp_count: np.ndarray,
+        ref_count: np.ndarray,
+        *,
+        root: float = 1.0,
+        inverse=None,
+        rank: np.ndarray | None = None,
+        shape: tuple[int, ...] | None = None,
+    ) -> Callable[[np.ndarray], np.ndarray]:
+        """:meth:`reduce` in two steps: each reference's P, R and F now, then a function of
+        the ``(P, R)`` mask of the references to reduce over (leave-one-out reduces the same
+        values ``R`` times)."""
+        if shape is None:
+            shape = np.broadcast_shapes(np.shape(hit), np.shape(hyp_count), np.shape(ref_count))
+        hit = np.broadcast_to(hit, shape)
+        hyp_count = np.broadcast_to(hyp_count, shape)
+        ref_count = np.broadcast_to(ref_count, shape)
 
         def norm(num: np.ndarray, den: np.ndarray) -> np.ndarray:
             if inverse is None:
@@ -184,10 +205,14 @@ class _Rouge(Metric):
             return np.where(den > 0, inverse(_ratio(num, den)), 0.0)
 
         if self.multiref == "rouge155-a":
-            total = [np.where(present, x, 0.0).sum(axis=1) for x in (hit, hyp_count, ref_count)]
-            p = norm(total[0], total[1])
-            r = norm(total[0], total[2])
-            return self._as_printed(np.column_stack([p, r, f_measure(p, r, self.beta)]))
+
+            def summed(present: np.ndarray) -> np.ndarray:
+                total = [np.where(present, x, 0.0).sum(axis=1) for x in (hit, hyp_count, ref_count)]
+                p = norm(total[0], total[1])
+                r = norm(total[0], total[2])
+                return self._as_printed(np.column_stack([p, r, f_measure(p, r, self.beta)]))
+
+            return summed
         p = norm(hit, hyp_count)
         r = norm(hit, ref_count)
         f = f_measure(p, r, self.beta)
@@ -197,11 +222,21 @@ class _Rouge(Metric):
             else:
                 key = r if rank is None else rank
                 key = _round5(key) if self.rank_rounded else key
-            best = np.argmax(np.where(present, key, -np.inf), axis=1)
-            idx = np.arange(len(best))
-            return self._as_printed(np.column_stack([p[idx, best], r[idx, best], f[idx, best]]))
-        count = np.maximum(present.sum(axis=1), 1)
-        return np.column_stack([np.where(present, x, 0.0).sum(axis=1) / count for x in (p, r, f)])
+
+            def best(present: np.ndarray) -> np.ndarray:
+                pick = np.argmax(np.where(present, key, -np.inf), axis=1)[:, None]
+                rows = [np.take_along_axis(x, pick, axis=1)[:, 0] for x in (p, r, f)]
+                return self._as_printed(np.column_stack(rows))
+
+            return best
+
+        def mean(present: np.ndarray) -> np.ndarray:
+            count = np.maximum(present.sum(axis=1), 1)
+            return np.column_stack(
+                [np.where(present, x, 0.0).sum(axis=1) / count for x in (p, r, f)]
+            )
+
+        return mean
 
     @classmethod
     def per_reference(
@@ -336,7 +371,7 @@ class RougeN(_Rouge):
             matches = ngram_matches(pairs, n, per_ref=True)[:, :, n - 1].astype(float)
             hyp_total = np.maximum(pairs.hyp.lengths() - n + 1, 0)[:, None]
             ref_total = np.maximum(pairs.ref_lengths() - n + 1, 0)
-            out.append(partial(m.reduce, matches, hyp_total, ref_total))  # type: ignore[attr-defined]
+            out.append(m.reducer(matches, hyp_total, ref_total))  # type: ignore[attr-defined]
         return out
 
 
@@ -374,7 +409,7 @@ class RougeL(_Rouge):
     def per_reference(cls, metrics: Sequence[Metric], pairs: Pairs) -> list:
         lcs = lcs_per_ref(pairs)
         hyp, ref = pairs.hyp.lengths()[:, None], pairs.ref_lengths()
-        return [partial(m.reduce, lcs, hyp, ref) for m in metrics]  # type: ignore[attr-defined]
+        return [m.reducer(lcs, hyp, ref) for m in metrics]  # type: ignore[attr-defined]
 
 
 @register
@@ -669,10 +704,12 @@ class RougeW(_Rouge):
         m = pairs.ref_lengths().astype(float)
         n = pairs.hyp.lengths().astype(float)[:, None]
         if self.f == "linear":
-            return partial(self.reduce, hit, self.weight(n), self.weight(m), inverse=self.inverse)
+            return self.reducer(hit, self.weight(n), self.weight(m), inverse=self.inverse)
         f_m = m**a if self.compat == "paper" else (m**a) ** a
-        rank = _ratio(hit, m**a) ** (1 / a)  # ROUGE-1.5.5 -f B ranks with a single weight
-        return partial(self.reduce, hit, n**a, f_m, root=a, rank=rank)
+        rank = None
+        if self.multiref == "rouge155-b":  # ROUGE-1.5.5 -f B ranks with a single weight
+            rank = _ratio(hit, m**a) ** (1 / a)
+        return self.reducer(hit, n**a, f_m, root=a, rank=rank)
 
 
 def _drop_last(r: Ragged) -> Ragged:
@@ -742,7 +779,7 @@ def _skip_group(metrics: Sequence[_SkipFamily], pairs: Pairs) -> list:
             num = num + uni
             h_den = h_den + np.maximum(pairs.hyp.lengths() - 1, 0)[:, None]
             r_den = r_den + np.maximum(ref_len - 1, 0)
-        out.append(partial(m.reduce, num, h_den, r_den))
+        out.append(m.reducer(num, h_den, r_den))
     return out
 
 
