@@ -87,55 +87,55 @@ fn wlcs(a: &[i32], b: &[i32], inc: &[f64], c_row: &mut [f64], w_row: &mut [i64])
 }
 
 /// [`wlcs`] for several weight functions in one pass over the table: `incs[q]` is the
-/// increment table of function `q`, `out[q]` its WLCS. The cells are visited once and each
-/// holds every function's value and run length side by side (`c_rows`, `w_rows`: `(|b| + 1)
-/// * incs.len()`), so the comparison of the words and the walk are shared; each function's
-/// arithmetic is exactly that of [`wlcs`].
+/// increment table of function `q`, `out[q]` its WLCS. Each cell holds every function's value
+/// and run length side by side (`(|b| + 1) * incs.len()` per row), so the comparison of the
+/// words and the walk are shared; the previous row and the current one are kept apart
+/// (`prev`, `cur`), so that a cell without a match is an elementwise maximum over the
+/// functions, which the compiler turns into vector instructions. Each function's arithmetic
+/// is exactly that of [`wlcs`].
 fn wlcs_multi(
     a: &[i32],
     b: &[i32],
     incs: &[Vec<f64>],
-    c_rows: &mut [f64],
-    w_rows: &mut [i64],
-    c_left: &mut [f64],
+    prev: (&mut [f64], &mut [i64]),
+    cur: (&mut [f64], &mut [i64]),
     out: &mut [f64],
 ) {
     let q_n = incs.len();
     let n = b.len();
-    c_rows[..(n + 1) * q_n].fill(0.0);
-    w_rows[..(n + 1) * q_n].fill(0);
+    let width = (n + 1) * q_n;
+    let (mut pc, mut pw) = prev;
+    let (mut cc, mut cw) = cur;
+    pc[..width].fill(0.0);
+    pw[..width].fill(0);
+    cc[..q_n].fill(0.0);
+    cw[..q_n].fill(0);
     for &x in a {
-        // c_left[q]: the cell left of the current one in this row; the diagonal is read from
-        // the row above before it is overwritten, one cell behind
-        c_left[..q_n].fill(0.0);
-        let mut diag_c = [0.0f64; MULTI_MAX];
-        let mut diag_w = [0i64; MULTI_MAX];
         for (j, &y) in b.iter().enumerate() {
-            let cell = (j + 1) * q_n;
-            let c = &mut c_rows[cell..cell + q_n];
-            let w = &mut w_rows[cell..cell + q_n];
+            let (lo, hi) = ((j + 1) * q_n, (j + 2) * q_n);
             if y == x {
+                let diag = j * q_n;
                 for q in 0..q_n {
-                    let (c_up, w_up) = (c[q], w[q]);
-                    c[q] = diag_c[q] + incs[q][diag_w[q] as usize];
-                    w[q] = diag_w[q] + 1;
-                    c_left[q] = c[q];
-                    diag_c[q] = c_up;
-                    diag_w[q] = w_up;
+                    let w = pw[diag + q];
+                    cc[lo + q] = pc[diag + q] + incs[q][w as usize];
+                    cw[lo + q] = w + 1;
                 }
             } else {
-                for q in 0..q_n {
-                    let (c_up, w_up) = (c[q], w[q]);
-                    c[q] = if c_up > c_left[q] { c_up } else { c_left[q] };
-                    w[q] = 0;
-                    c_left[q] = c[q];
-                    diag_c[q] = c_up;
-                    diag_w[q] = w_up;
+                let (left, right) = cc.split_at_mut(lo);
+                let cells = right[..q_n]
+                    .iter_mut()
+                    .zip(&pc[lo..hi])
+                    .zip(&left[lo - q_n..lo]);
+                for ((c, &up), &l) in cells {
+                    *c = if up > l { up } else { l };
                 }
+                cw[lo..hi].fill(0);
             }
         }
+        std::mem::swap(&mut pc, &mut cc);
+        std::mem::swap(&mut pw, &mut cw);
     }
-    out[..q_n].copy_from_slice(&c_rows[n * q_n..(n + 1) * q_n]);
+    out[..q_n].copy_from_slice(&pc[n * q_n..width]);
 }
 
 /// The most weight functions [`wlcs_multi`] takes in one pass (more go in several).
@@ -278,10 +278,10 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
                 vec![0i64; cols * q_n],
                 vec![0.0f64; cols * q_n],
                 vec![0u64; vocab],
-                vec![0.0f64; q_n],
+                (vec![0.0f64; cols * q_n], vec![0i64; cols * q_n]),
             )
         },
-        |(row, c_row, pm, c_left), p, o| {
+        |(row, c_row, pm, (c2, w2)), p, o| {
             let hyp = pairs.hyp_row(p);
             for k in 0..n_refs {
                 let Some(r) = pairs.ref_row(p, k) else {
@@ -295,7 +295,8 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
                         for (part, inc) in incs.chunks(MULTI_MAX).enumerate() {
                             let at = part * MULTI_MAX;
                             let out = &mut o[at..at + inc.len()];
-                            wlcs_multi(r, hyp, inc, c_row, row, c_left, out);
+                            let prev = (&mut c_row[..], &mut row[..]);
+                            wlcs_multi(r, hyp, inc, prev, (&mut c2[..], &mut w2[..]), out);
                         }
                     }
                     Kind::Wlcs | Kind::WlcsTable => {
