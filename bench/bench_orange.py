@@ -187,6 +187,7 @@ def main() -> int:
                     c, texts=lists.texts, origins=lists.origins, max_per_segment=args.errors_max
                 )
             ),
+            plain=True,
         )
     clock.lap(f"error analysis ({n:,} records)")
 

@@ -491,7 +491,7 @@ def _write(
                 max_per_segment=out.errors_max,
             )  # fmt: skip
         )
-        n = write_jsonl(out.errors, records)
+        n = write_jsonl(out.errors, records, plain=True)
         outputs["errors_jsonl"] = str(out.errors)
         outputs["errors_records"] = n
     if out.json is not None:

@@ -37,7 +37,8 @@ def orange(
     --out-dir run/` (a pool of systems; the paper's grid: add nist per rouge-l
     'rouge-w:1.1..2.0/0.1' 'rouge-s:0..9,*'); `mtpalette orange -r refA.txt refB.txt --nbest
     nbest.txt -m bleus:4 --curve-step 64 --out-dir run/` (n-best lists);
-    `mtpalette orange -r refA.txt refB.txt -s A.txt B.txt --pivot pivot.txt` (Limited ORANGE).
+    `mtpalette orange -r refA.txt -s A.txt B.txt --pivot pivot.txt` (Limited ORANGE: one
+    reference).
     """
     console = Console(stderr=True, quiet=options["quiet"])
     o.refuse_unless(options, o.LIMITED_OPTIONS, "pivot")

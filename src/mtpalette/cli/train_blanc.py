@@ -13,7 +13,7 @@ Examples::
     # then use it wherever a metric spec goes
     mtpalette score -r ref.txt -i hyp.txt -m blanc:@blanc-zhen.json
 
-    # with the part-of-speech feature inside each skip-n-gram match (the paper's eq. 6,
+    # with the part-of-speech feature inside each skip-n-gram match (our instance of eq. 6,
     # English; --posmix: the simpler mix of word and tag scores) and Lita et al.'s rule of
     # correlating only the strictly positive scores
     mtpalette train-blanc --bundled ende ... ; mtpalette train-blanc --judgments da.tsv \

@@ -140,12 +140,18 @@ def write_json(path: str | Path, obj: Any, *, indent: int | None = 1) -> None:
         fh.write(text + "\n")
 
 
-def write_jsonl(path: str | Path, records: Iterable[Any]) -> int:
-    """Write one JSON object per line atomically; returns the number of records."""
+def write_jsonl(path: str | Path, records: Iterable[Any], *, plain: bool = False) -> int:
+    """Write one JSON object per line atomically; returns the number of records.
+
+    ``plain``: the records are made of JSON's types already (dicts, lists, strings, ints,
+    finite floats, booleans, None), as the error analysis makes them: written without the
+    :func:`~mtpalette.records.to_jsonable` walk (a NaN is still refused, not written).
+    """
     n = 0
     with atomic_writer(path) as fh:
         for record in records:
-            fh.write(json.dumps(to_jsonable(record), ensure_ascii=False, allow_nan=False) + "\n")
+            obj = record if plain else to_jsonable(record)
+            fh.write(json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n")
             n += 1
     return n
 

@@ -18,7 +18,8 @@ where the gap decay ``G`` is, by ``gap`` mode:
 ``acs_counts`` returns, for every pair and every size ``k = 1..kmax``, the weighted number of
 common skip-k-grams ``W_k`` (paper eq. 10).
 
-Features of the matched positions (paper eq. 6, "e.g. part-of-speech"): with POS tags
+Features of the matched positions (our instance of the paper's eq. 6, whose features it leaves
+open; POS is named in its section 6 as future work): with POS tags
 aligned with the words (``tags=``), a match is a pair of positions whose words or whose tags
 agree, and each matched position weighs ``exp(-lw * [words differ] - lt * [tags differ])``:
 1 where both agree, ``exp(-lw)`` where only the tags agree, ``exp(-lt)`` where only the words

@@ -5,7 +5,8 @@ outputs) and references ``r_1..r_R`` (R >= 2), a metric scores the candidates an
 the oracle's rank among the candidates, divided by ``N_i + 1``, is low for a metric that
 prefers human translations. Two oracle definitions are offered:
 
-``leave-one-out`` (Lin and Och 2004, section 2; the fairer one)
+``leave-one-out`` (mtpalette's reading of section 2, which only says to rank the references
+within the combined list; the fairer one)
     For each ``k``, ``r_k`` and every candidate are scored against the same ``R - 1`` other
     references; ``r_k`` is ranked among the candidates; the segment's rank is the mean of the
     ``R`` ranks. References and candidates are scored under identical conditions.
@@ -34,8 +35,9 @@ average rank (the paper's "Avg Rank") is reported next to it.
 
 95% confidence intervals come from a bootstrap over segments; the same resampled segments
 serve every metric, so the difference between a metric and the best one (lowest ORANGE) is a
-paired bootstrap: a metric is *equivalent* to the best (the paper's grey cells) when the 95%
-interval of that difference includes 0.
+paired bootstrap: a metric is *equivalent* to the best when the 95% interval of that difference
+includes 0. This is our reading of the paper's grey cells: the paper names no test; it marks
+metrics equivalent "when we factor in the 95% confidence intervals".
 
 References
 ----------
@@ -306,7 +308,8 @@ class OrangeRow(Record):
 
     ``orange`` is a fraction (0.229 for 22.9%); ``diff_to_best`` the paired difference of
     ORANGE with the best metric's (``None`` without bootstrap); ``equivalent`` says that the
-    difference is not significant (the paper's grey cells; also True for the best itself).
+    difference is not significant (our reading of the paper's grey cells; also True for the best
+    itself).
     """
 
     metric: str

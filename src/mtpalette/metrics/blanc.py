@@ -28,8 +28,10 @@ ROUGE-S's clipping) instead of every pair of occurrences, so
 ``blanc:alpha=0,beta=0,n=2,gamma=60,redundant=drop`` gives ROUGE-S*'s P and R
 (``tests/metrics/test_blanc_redundant.py``, on real sentences with repeated words).
 
-Features of the matched words (the paper's eq. 6, ``S = exp(lambda_1 f_1) ...
-exp(lambda_h f_h)``, "e.g. part-of-speech"; English, the bundled tagger
+Features of the matched words (our instance of the paper's eq. 6, ``S = exp(lambda_1 f_1) ...
+exp(lambda_h f_h)``, whose features the paper leaves open; it names part-of-speech only as
+future work, section 6; tag-only matches extend eq. 9, where a match is the same word in both;
+English, the bundled tagger
 :mod:`mtpalette.text.pos` on the metric's tokens): ``lw=LAMBDA_W,lt=LAMBDA_T`` puts the
 feature inside each skip-n-gram match. A matched position is one whose words or whose POS
 tags agree; it weighs 1 when both agree, ``exp(-lw)`` when only the tags agree and
@@ -416,7 +418,7 @@ class Blanc(Metric):
         "posmix": Real(low=0),
         "lw": Real(low=0),
         "lt": Real(low=0),
-        "pos": Text("renamed: posmix= (the mix) or lw=, lt= (the paper's weighting)"),
+        "pos": Text("renamed: posmix= (the mix) or lw=, lt= (the weighting inside each match)"),
     }
 
     def __init__(self, *, params: str | BlancParams | None = None, **kwargs: Any) -> None:

@@ -21,7 +21,8 @@ References
 ----------
 Efron and Tibshirani (1993), An Introduction to the Bootstrap, ch. 13 and 16. Davison and
 Hinkley (1997), Bootstrap Methods and their Application, ch. 5 (percentile and basic
-intervals), as used by Lin and Och (2004) for ORANGE's 95% intervals. Koehn (2004),
+intervals; Lin and Och (2004) cite this book for ORANGE's 95% intervals without saying which
+interval they used). Koehn (2004),
 Statistical significance tests for machine translation evaluation (paired bootstrap).
 scipy.stats.bootstrap (interface ideas: ``rng``, result dataclasses).
 """
@@ -367,7 +368,7 @@ def compare_with_best(
     The best column is chosen on the original sample. Every other column's difference with it
     is resampled with the same rows; a column is *equivalent* to the best when the interval of
     that difference includes 0 (not significantly worse at level ``1 - confidence``). This
-    is the test behind the grey cells of Lin and Och (2004)'s tables.
+    is our reading of the grey cells of Lin and Och (2004)'s tables (the paper names no test).
 
     Parameters
     ----------

@@ -14,7 +14,8 @@ maximise:
 
 ACS counts depend only on (alpha, beta, gap) and the POS weights; they are computed once per
 visited point and cached, so steps in gamma and bf cost a few array operations. With the
-paper's part-of-speech features inside each match (``pos_feature=True``, English: BLANC's
+part-of-speech features inside each match (``pos_feature=True``, English; our instance of the
+paper's abstract eq. 6 features, POS being named only as future work in its section 6: BLANC's
 ``lw`` and ``lt``, :data:`POS_DIMENSIONS`) the counts are over words and tags together and
 the two weights are trained with the rest; with the simpler mix (``posmix_feature=True``)
 the counts of the POS-tag sequences are cached beside the words' and the mix weight
