@@ -16,9 +16,22 @@ pub struct NistInput<'a> {
     pub seg: &'a [i64],
     pub mask: Grid<'a, bool>,
     pub n_hyp: usize,
+    /// ORANGE's leave-one-out: one set of statistics per held-out reference `k`, with the
+    /// information of rows `k * max_n ..` of `info` (the references but `k`'s), each as a
+    /// pass without reference `k` would give it
+    pub leave_out: bool,
 }
 
 impl NistInput<'_> {
+    /// The number of sets of statistics per candidate: one, or one per held-out reference.
+    pub fn variants(&self) -> usize {
+        if self.leave_out {
+            self.mask.dim().0
+        } else {
+            1
+        }
+    }
+
     /// Checks that the rows, segments and n-gram ids fit together.
     fn check(&self) -> Checked<()> {
         let (max_n, n_tok) = self.ids.dim();
@@ -34,8 +47,12 @@ impl NistInput<'_> {
         )?;
         let n_ids = self.info.dim().1;
         ensure(
-            self.prefix.dim() == (max_n, n_ids) && self.info.dim().0 == max_n,
-            || "nist_stats: prefix and info must be (max_n, number of n-gram ids)".into(),
+            self.prefix.dim() == (max_n, n_ids) && self.info.dim().0 == max_n * self.variants(),
+            || {
+                "nist_stats: prefix must be (max_n, number of n-gram ids), info (max_n, ...) or, \
+                 leaving references out, (n_refs * max_n, ...)"
+                    .into()
+            },
         )?;
         ensure(
             (0..max_n).all(|n| self.ids.row(n).iter().all(|&g| g >= -1 && g < n_ids as i64)),
@@ -53,7 +70,10 @@ struct Scratch {
     hcount: Vec<i64>,
     seg_count: Vec<i64>,
     prev_seg: Vec<i64>,
+    /// each present reference's count of every local id (`slot * max_h + id`), this order's
+    /// and the previous order's
     rcount: Vec<i64>,
+    prev_rcount: Vec<i64>,
     used: Vec<usize>,
     prev_used: Vec<usize>,
 }
@@ -108,17 +128,19 @@ fn count_in_row(
     }
 }
 
-fn candidate(s: &mut Scratch, inp: &NistInput, p: usize, out: &mut [f64]) {
+fn candidate(s: &mut Scratch, inp: &NistInput, p: usize, max_h: usize, out: &mut [f64]) {
     let max_n = inp.ids.dim().0;
     let (n_refs, n_seg) = inp.mask.dim();
     let sg = inp.seg[p] as usize;
     let h0 = inp.off[p] as usize;
     let h1 = inp.off[p + 1] as usize;
-    let rows: Vec<usize> = (0..n_refs)
+    // the present references (index, row)
+    let rows: Vec<(usize, usize)> = (0..n_refs)
         .filter(|&k| inp.mask[[k, sg]])
-        .map(|k| inp.n_hyp + k * n_seg + sg)
+        .map(|k| (k, inp.n_hyp + k * n_seg + sg))
         .collect();
-    let seg_words: i64 = rows.iter().map(|&r| inp.off[r + 1] - inp.off[r]).sum();
+    let words = |r: usize| inp.off[r + 1] - inp.off[r];
+    let seg_words: i64 = rows.iter().map(|&(_, r)| words(r)).sum();
     let mut n_prev = 0;
     for n in 0..max_n {
         let mut n_loc = 0;
@@ -139,48 +161,67 @@ fn candidate(s: &mut Scratch, inp: &NistInput, p: usize, out: &mut [f64]) {
             }
             s.hcount[s.vals[q]] += 1;
         }
-        for &r in &rows {
-            count_in_row(inp, n, r, &s.keys, &s.vals, &mut s.seg_count);
-        }
-        let mut best_c = [-1.0f64; 4];
-        let mut best_s = [-1.0f64; 4];
-        for &r in &rows {
-            count_in_row(inp, n, r, &s.keys, &s.vals, &mut s.rcount);
-            let mut num_c = 0.0;
-            let mut num_s = 0.0;
+        for (i, &(_, r)) in rows.iter().enumerate() {
+            let counts = &mut s.rcount[i * max_h..(i + 1) * max_h];
+            count_in_row(inp, n, r, &s.keys, &s.vals, counts);
             for a in 0..n_loc {
-                if s.rcount[a] == 0 {
+                s.seg_count[a] += counts[a];
+            }
+        }
+        for v in 0..inp.variants() {
+            // the slot of the held-out reference among the present ones (none: all count)
+            let held = if inp.leave_out {
+                rows.iter().position(|&(k, _)| k == v)
+            } else {
+                None
+            };
+            let minus = |counts: &[i64], a: usize| held.map_or(0, |d| counts[d * max_h + a]);
+            let words_v = seg_words - held.map_or(0, |d| words(rows[d].1));
+            let mut best_c = [-1.0f64; 4];
+            let mut best_s = [-1.0f64; 4];
+            for (i, &(_, r)) in rows.iter().enumerate() {
+                if Some(i) == held {
                     continue;
                 }
-                let m = s.hcount[a].min(s.rcount[a]);
-                s.rcount[a] = 0;
-                let g = s.glob[a] as usize;
-                num_c += inp.info[[n, g]] * m as f64;
-                let numer = if n == 0 {
-                    seg_words
-                } else {
-                    s.prev_seg[s.prev_vals[slot(&s.prev_keys, inp.prefix[[n, g]])]]
-                };
-                num_s += log2_ratio(numer as f64, s.seg_count[a] as f64) * m as f64;
+                let counts = &s.rcount[i * max_h..(i + 1) * max_h];
+                let mut num_c = 0.0;
+                let mut num_s = 0.0;
+                for a in 0..n_loc {
+                    if counts[a] == 0 {
+                        continue;
+                    }
+                    let m = s.hcount[a].min(counts[a]);
+                    let g = s.glob[a] as usize;
+                    num_c += inp.info[[v * max_n + n, g]] * m as f64;
+                    let numer = if n == 0 {
+                        words_v
+                    } else {
+                        let pa = s.prev_vals[slot(&s.prev_keys, inp.prefix[[n, g]])];
+                        s.prev_seg[pa] - minus(&s.prev_rcount, pa)
+                    };
+                    let seg = s.seg_count[a] - minus(&s.rcount, a);
+                    num_s += log2_ratio(numer as f64, seg as f64) * m as f64;
+                }
+                let ref_len = words(r) as f64;
+                let d = den as f64;
+                let prec_c = if den > 0 { num_c / d } else { 0.0 };
+                let prec_s = if den > 0 { num_s / d } else { 0.0 };
+                let cand_c = [prec_c, num_c, d, ref_len];
+                let cand_s = [prec_s, num_s, d, ref_len];
+                if tuple_gt(&cand_c, &best_c) {
+                    best_c = cand_c;
+                }
+                if tuple_gt(&cand_s, &best_s) {
+                    best_s = cand_s;
+                }
             }
-            let ref_len = (inp.off[r + 1] - inp.off[r]) as f64;
-            let d = den as f64;
-            let prec_c = if den > 0 { num_c / d } else { 0.0 };
-            let prec_s = if den > 0 { num_s / d } else { 0.0 };
-            let cand_c = [prec_c, num_c, d, ref_len];
-            let cand_s = [prec_s, num_s, d, ref_len];
-            if tuple_gt(&cand_c, &best_c) {
-                best_c = cand_c;
-            }
-            if tuple_gt(&cand_s, &best_s) {
-                best_s = cand_s;
-            }
+            let o = &mut out[v * 5 * max_n..(v + 1) * 5 * max_n];
+            o[n] = best_c[1];
+            o[max_n + n] = best_c[3];
+            o[2 * max_n + n] = best_s[1];
+            o[3 * max_n + n] = best_s[3];
+            o[4 * max_n + n] = den as f64;
         }
-        out[n] = best_c[1];
-        out[max_n + n] = best_c[3];
-        out[2 * max_n + n] = best_s[1];
-        out[3 * max_n + n] = best_s[3];
-        out[4 * max_n + n] = den as f64;
         // this order's table becomes the previous one (same keys inserted in the same
         // order: the same slots); the old previous one is cleared
         for a in 0..n_prev {
@@ -196,6 +237,14 @@ fn candidate(s: &mut Scratch, inp: &NistInput, p: usize, out: &mut [f64]) {
             s.hcount[a] = 0;
             s.seg_count[a] = 0;
         }
+        for i in 0..rows.len() {
+            let (now, before) = (
+                &mut s.rcount[i * max_h..i * max_h + n_loc],
+                &mut s.prev_rcount[i * max_h..i * max_h + n_loc],
+            );
+            before.copy_from_slice(now);
+            now.fill(0);
+        }
         n_prev = n_loc;
     }
     for a in 0..n_prev {
@@ -203,11 +252,13 @@ fn candidate(s: &mut Scratch, inp: &NistInput, p: usize, out: &mut [f64]) {
     }
 }
 
-/// `(n_hyp, 5 * max_n)` NIST statistics, flat (see `nist_kernel` in Python).
+/// `(n_hyp, 5 * max_n)` NIST statistics, flat (see `nist_kernel` in Python); leaving
+/// references out, `(n_hyp, n_refs, 5 * max_n)`.
 pub fn nist_stats(inp: &NistInput) -> Checked<Vec<f64>> {
     inp.check()?;
     let max_n = inp.ids.dim().0;
-    let width = 5 * max_n;
+    let width = 5 * max_n * inp.variants();
+    let n_refs = inp.mask.dim().0;
     let mut out = vec![0.0; inp.n_hyp * width];
     let max_h = longest_row(&inp.off[..=inp.n_hyp]).max(1);
     let size = (2 * max_h).next_power_of_two();
@@ -223,11 +274,12 @@ pub fn nist_stats(inp: &NistInput) -> Checked<Vec<f64>> {
             hcount: vec![0; max_h],
             seg_count: vec![0; max_h],
             prev_seg: vec![0; max_h],
-            rcount: vec![0; max_h],
+            rcount: vec![0; max_h * n_refs],
+            prev_rcount: vec![0; max_h * n_refs],
             used: vec![0; max_h],
             prev_used: vec![0; max_h],
         },
-        |s, p, row| candidate(s, inp, p, row),
+        |s, p, row| candidate(s, inp, p, max_h, row),
     );
     Ok(out)
 }
@@ -261,6 +313,7 @@ mod tests {
             seg: &[0],
             mask: Grid::new(&mask, 1, 1, "mask").unwrap(),
             n_hyp: 1,
+            leave_out: false,
         };
         let out = nist_stats(&inp).unwrap();
         let want = [2.0 * l3, 0.0, 3.0, 3.0, 2.0 * l3, 0.0, 3.0, 3.0, 2.0, 1.0];

@@ -332,6 +332,7 @@ fn nist_stats<'py>(
     seg: PyReadonlyArray1<'py, i64>,
     mask: PyReadonlyArray2<'py, bool>,
     n_hyp: usize,
+    leave_out: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let inp = nist::NistInput {
         ids: grid(&ids, "ids")?,
@@ -341,9 +342,14 @@ fn nist_stats<'py>(
         seg: slice(&seg, "seg")?,
         mask: grid(&mask, "mask")?,
         n_hyp,
+        leave_out,
     };
     let out = run(py, "nist_stats", || nist::nist_stats(&inp))?;
-    array(py, out, &[n_hyp, 5 * inp.ids.dim().0])
+    if leave_out {
+        array(py, out, &[n_hyp, inp.mask.dim().0, 5 * inp.ids.dim().0])
+    } else {
+        array(py, out, &[n_hyp, 5 * inp.ids.dim().0])
+    }
 }
 
 /// ACS counts `(P, kmax)` of rows `pa[p]` of `a` and `pb[p]` of `b`; `tags`: POS tags

@@ -55,7 +55,9 @@ def corpus_information(counts, numer) -> np.ndarray:
     return _core.nist_information(idx64(counts), f64(numer))
 
 
-def nist_kernel(ids, prefix, info, off, seg, ref_mask, n_hyp: int) -> np.ndarray:
+def nist_kernel(
+    ids, prefix, info, off, seg, ref_mask, n_hyp: int, *, leave_out: bool = False
+) -> np.ndarray:
     """NIST's matches for every candidate and order, with corpus and with segment weights.
 
     Parameters
@@ -75,6 +77,10 @@ def nist_kernel(ids, prefix, info, off, seg, ref_mask, n_hyp: int) -> np.ndarray
         As :class:`~mtpalette.metrics.base.Pairs`.
     n_hyp:
         The number of candidates.
+    leave_out:
+        ORANGE's leave-one-out: ``info`` is ``(R * max_n, M)``, rows ``k * max_n ...`` the
+        weights from every reference but ``k``, and the result ``(n_hyp, R, 5 * max_n)``
+        holds, for each ``k``, the statistics a pass without reference ``k`` would give.
 
     Returns
     -------
@@ -104,4 +110,5 @@ def nist_kernel(ids, prefix, info, off, seg, ref_mask, n_hyp: int) -> np.ndarray
         idx64(seg),
         mask(ref_mask),
         int(n_hyp),
+        bool(leave_out),
     )

@@ -36,7 +36,7 @@ co-occurrence statistics. NLTK ``nltk/translate/nist_score.py``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -129,20 +129,22 @@ class NIST(Metric):
         return {"order": self.n, "info": "from-refs", "multiref": "best-precision"}
 
     def compute(self, pairs: Pairs) -> np.ndarray:
-        return self._stats(pairs, [None])[0]
+        return self._stats(pairs, leave_out=False)[0]
 
     @classmethod
     def compute_group_leaving_out(
         cls, metrics: Sequence[Metric], pairs: Pairs, *extra: Pairs
     ) -> list[list[np.ndarray]]:
-        """The n-grams interned and counted once; the information and the statistics once per
-        held-out reference (the same numbers as a pass per reference)."""
-        return [m._stats(pairs, range(pairs.n_refs)) for m in metrics]  # type: ignore[attr-defined]
+        """One pass for every held-out reference: the n-grams interned and counted once,
+        the information once per held-out reference, and the kernel's matches once (the same
+        numbers as a pass per reference)."""
+        return [m._stats(pairs, leave_out=True) for m in metrics]  # type: ignore[attr-defined]
 
-    def _stats(self, pairs: Pairs, drops: Iterable[int | None]) -> list[np.ndarray]:
-        """The statistics against every reference but ``drop``, for each of ``drops`` (None:
-        all of them); the information comes from the corpus's references but ``drop``."""
-        n, R, S = self.n, pairs.n_refs, pairs.n_segments
+    def _stats(self, pairs: Pairs, *, leave_out: bool) -> list[np.ndarray]:
+        """The statistics against every reference (one array), or, with ``leave_out``,
+        against every reference but ``k`` for each ``k``; the information comes from the
+        corpus's references (but ``k``'s)."""
+        n, R = self.n, pairs.n_refs
         rows = _stack(pairs.hyp, pairs.refs)
         n_hyp = len(pairs.hyp)
         corpus, first = pairs.refs, n_hyp  # the information comes from the corpus's references
@@ -156,23 +158,23 @@ class NIST(Metric):
             [_counts(g.ids[bounds[j] : bounds[j + 1]], g.n_ids) for g in grams] for j in range(R)
         ]
         words = corpus.lengths().reshape(R, per_ref).sum(axis=1)
-        block = rows.offsets[n_hyp + np.arange(R + 1) * S]
-        out = []
-        for drop in drops:
+        infos = []
+        for drop in range(R) if leave_out else [None]:
             keep = [j for j in range(R) if j != drop]
             counts = [sum(counts_of[j][k] for j in keep) for k in range(n)]
             info, prefix = _information(grams, counts, float(words[keep].sum()))
-            spans = [(0, int(block[0]))] + [(int(block[j]), int(block[j + 1])) for j in keep]
-            ids = np.stack([np.concatenate([g.ids[a:b] for a, b in spans]) for g in grams])
-            lengths = np.concatenate(
-                [pairs.hyp.lengths(), pairs.refs.lengths().reshape(R, S)[keep].ravel()]
-            )
-            offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
-            np.cumsum(lengths, out=offsets[1:])
+            infos.append(info)
+        offsets = rows.offsets[: n_hyp + len(pairs.refs) + 1]  # not the corpus's rows
+        ids = np.stack([g.ids[: int(offsets[-1])] for g in grams])
+        found = nist_kernel(
+            ids, prefix, np.vstack(infos), offsets, pairs.seg, pairs.ref_mask, n_hyp,
+            leave_out=leave_out,
+        )  # fmt: skip
+        per_k = [found[:, k, :] for k in range(R)] if leave_out else [found]
+        out = []
+        for matches in per_k:
             stats = np.empty((n_hyp, 5 * n + 1))
-            stats[:, : 5 * n] = nist_kernel(
-                ids, prefix, info, offsets, pairs.seg, pairs.ref_mask[keep], n_hyp
-            )
+            stats[:, : 5 * n] = matches
             stats[:, 5 * n] = pairs.hyp.lengths()
             out.append(stats)
         return out
