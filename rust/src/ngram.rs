@@ -1,186 +1,14 @@
-//! Clipped n-gram matches between candidates and their references, exactly (no hashing).
-//! The method is described in `mtpalette/kernels/ngram.py`: common runs `L(i, j)` over the
-//! cells with equal tokens only, candidate positions chained by token (per reference).
-//! BLEU's clip by the best reference counts n-gram ids numbered per candidate instead
-//! (`local_ngrams.rs`), in arrays indexed by id.
+//! Clipped n-gram matches between candidates and their references, exactly (no hashing):
+//! the n-grams are numbered per candidate (`local_ngrams.rs`) and counted in arrays indexed
+//! by id, clipped by the best reference (BLEU), by each reference alone (ROUGE-N), or by
+//! every reference but one, for each one (ORANGE's leave-one-out).
 
 use crate::chrf::max_refs_total;
 use crate::local_ngrams::LocalNgrams;
 use crate::pairs::{vocab_bound, Pairs};
 use crate::parallel::par_rows;
 
-struct Scratch {
-    head: Vec<i32>,
-    nxt: Vec<i32>,
-    lval: Vec<i32>,
-    lstamp: Vec<i32>,
-    self_hist: Vec<i32>,
-    ref_hist: Vec<i32>,
-    best: Vec<i32>,
-    first: Vec<usize>,
-    rows: Vec<usize>,
-    best_rows: Vec<usize>,
-}
-
-impl Scratch {
-    fn new(vocab: usize, max_h: usize, max_n: usize) -> Self {
-        let w = max_h + 1;
-        Scratch {
-            head: vec![-1; vocab],
-            nxt: vec![0; w],
-            lval: vec![0; w],
-            lstamp: vec![0; w],
-            self_hist: vec![0; w * max_n],
-            ref_hist: vec![0; w * max_n],
-            best: vec![0; w * max_n],
-            first: vec![0; w],
-            rows: vec![0; w],
-            best_rows: vec![0; w],
-        }
-    }
-}
-
-/// `hist[i, n] += #{j : L(i, j) = n + 1}` for the candidate `a` against `b` (without the
-/// diagonal when `b` is the candidate itself). Returns the number of candidate positions
-/// whose row of `hist` was all zero before (listed in `rows`); with `is_self`, `first[i]`
-/// becomes the max over j < i of L(i, j).
-#[allow(clippy::too_many_arguments)]
-fn run_counts(
-    s: &mut Scratch,
-    a_len: usize,
-    b: &[i32],
-    max_n: usize,
-    is_self: bool,
-    to_ref: bool,
-) -> usize {
-    let Scratch {
-        head,
-        nxt,
-        lval,
-        lstamp,
-        self_hist,
-        ref_hist,
-        first,
-        rows,
-        ..
-    } = s;
-    let hist = if to_ref { ref_hist } else { self_hist };
-    for x in lstamp.iter_mut().take(a_len + 1) {
-        *x = -1;
-    }
-    let mut n_rows = 0;
-    for j in (0..b.len()).rev() {
-        let t = b[j] as usize;
-        if t >= head.len() {
-            continue;
-        }
-        let mut i = head[t];
-        while i >= 0 {
-            let iu = i as usize;
-            if is_self && iu == j {
-                i = nxt[iu];
-                continue;
-            }
-            let mut v = 1;
-            if lstamp[iu + 1] == (j + 1) as i32 {
-                v = (lval[iu + 1] + 1).min(max_n as i32);
-            }
-            lval[iu] = v;
-            lstamp[iu] = j as i32;
-            let row = &mut hist[iu * max_n..(iu + 1) * max_n];
-            if !is_self && row.iter().all(|&c| c == 0) {
-                rows[n_rows] = iu;
-                n_rows += 1;
-            }
-            row[(v - 1) as usize] += 1;
-            if is_self && j < iu && v as usize > first[iu] {
-                first[iu] = v as usize;
-            }
-            i = nxt[iu];
-        }
-    }
-    n_rows
-}
-
-fn pair_matches(
-    s: &mut Scratch,
-    pairs: &Pairs,
-    p: usize,
-    max_n: usize,
-    per_ref: bool,
-    out: &mut [i64],
-) {
-    let hyp = pairs.hyp_row(p);
-    let h = hyp.len();
-    if h == 0 {
-        return;
-    }
-    for i in (0..h).rev() {
-        let t = hyp[i] as usize;
-        s.nxt[i] = s.head[t];
-        s.head[t] = i as i32;
-    }
-    for i in 0..h {
-        s.first[i] = 0;
-        s.self_hist[i * max_n..(i + 1) * max_n].fill(0);
-    }
-    run_counts(s, h, hyp, max_n, true, false);
-    for i in 0..h {
-        let row = &mut s.self_hist[i * max_n..(i + 1) * max_n];
-        for n in (0..max_n.saturating_sub(1)).rev() {
-            row[n] += row[n + 1];
-        }
-        for x in row.iter_mut().take(max_n.min(h - i)) {
-            *x += 1;
-        }
-    }
-    let mut n_best = 0;
-    for k in 0..pairs.n_refs() {
-        let Some(r) = pairs.ref_row(p, k) else {
-            continue;
-        };
-        let n_rows = run_counts(s, h, r, max_n, false, true);
-        for q in 0..n_rows {
-            let i = s.rows[q];
-            let top = max_n.min(h - i);
-            let mut acc = 0;
-            if per_ref {
-                for n in (0..max_n).rev() {
-                    acc += s.ref_hist[i * max_n + n];
-                    s.ref_hist[i * max_n + n] = 0;
-                    if s.first[i] <= n && n < top {
-                        let c = s.self_hist[i * max_n + n];
-                        out[k * max_n + n] += c.min(acc) as i64;
-                    }
-                }
-            } else {
-                if s.best[i * max_n] == 0 {
-                    s.best_rows[n_best] = i;
-                    n_best += 1;
-                }
-                for n in (0..max_n).rev() {
-                    acc += s.ref_hist[i * max_n + n];
-                    s.ref_hist[i * max_n + n] = 0;
-                    if acc > s.best[i * max_n + n] {
-                        s.best[i * max_n + n] = acc;
-                    }
-                }
-            }
-        }
-    }
-    for q in 0..n_best {
-        let i = s.best_rows[q];
-        for n in s.first[i]..max_n.min(h - i) {
-            out[n] += s.self_hist[i * max_n + n].min(s.best[i * max_n + n]) as i64;
-        }
-        s.best[i * max_n..(i + 1) * max_n].fill(0);
-    }
-    for &t in hyp {
-        s.head[t as usize] = -1;
-    }
-}
-
-/// Scratch of the clipped counts (BLEU): n-grams numbered per candidate.
+/// Scratch of the clipped counts: n-grams numbered per candidate.
 struct Clip {
     ng: LocalNgrams,
     /// count of each candidate n-gram id of the current order
@@ -204,9 +32,10 @@ fn pair_clipped(
     pairs: &Pairs,
     p: usize,
     max_n: usize,
-    leave_out: bool,
+    clipping: Clipping,
     out: &mut [i64],
 ) {
+    let leave_out = clipping == Clipping::LeaveOut;
     let hyp = pairs.hyp_row(p);
     if hyp.is_empty() {
         return;
@@ -229,7 +58,24 @@ fn pair_clipped(
             s.hc[g as usize] += 1;
         }
         let mut matches = 0i64;
-        if leave_out {
+        if clipping == Clipping::PerRef {
+            // each reference alone: its count of each id, clipped by the candidate's
+            for (slot, &(b, len)) in ng.refs.iter().enumerate() {
+                let rid = &ng.rid[b..b + ng.count(len)];
+                for &g in rid {
+                    s.rc[g as usize] += 1;
+                }
+                let mut m = 0i64;
+                for g in 1..=ng.n_ids {
+                    m += s.hc[g].min(s.rc[g]) as i64;
+                }
+                for &g in rid {
+                    s.rc[g as usize] = 0;
+                }
+                out[s.present[slot] * max_n + n] = m;
+                matches += m;
+            }
+        } else if leave_out {
             for (slot, &(b, len)) in ng.refs.iter().enumerate() {
                 let rid = &ng.rid[b..b + ng.count(len)];
                 for &g in rid {
@@ -255,7 +101,11 @@ fn pair_clipped(
                 let slot = s.present.iter().position(|&x| x == k).unwrap_or(usize::MAX);
                 let mut m = 0i64;
                 for g in 1..=ng.n_ids {
-                    let clip = if s.arg[g] == slot { s.second[g] } else { s.best[g] };
+                    let clip = if s.arg[g] == slot {
+                        s.second[g]
+                    } else {
+                        s.best[g]
+                    };
                     m += s.hc[g].min(clip) as i64;
                 }
                 out[k * max_n + n] = m;
@@ -294,7 +144,7 @@ fn pair_clipped(
             }
             s.best[..=ng.n_ids].fill(0);
         }
-        if !leave_out {
+        if clipping == Clipping::Best {
             out[n] = matches;
         }
         s.hc[..=ng.n_ids].fill(0);
@@ -318,35 +168,28 @@ pub enum Clipping {
 
 /// Clipped match counts `(P, 1 or R, max_n)`, flat.
 pub fn ngram_matches(pairs: &Pairs, max_n: usize, clipping: Clipping) -> Vec<i64> {
-    let per_ref = clipping == Clipping::PerRef;
-    let leave_out = clipping == Clipping::LeaveOut;
-    let width = if clipping == Clipping::Best { 1 } else { pairs.n_refs() } * max_n;
+    let width = if clipping == Clipping::Best {
+        1
+    } else {
+        pairs.n_refs()
+    } * max_n;
     let mut out = vec![0i64; pairs.len() * width];
-    let vocab = vocab_bound(pairs.hyp);
     let max_h = pairs.max_hyp();
-    if !per_ref {
-        let max_r = max_refs_total(pairs);
-        par_rows(
-            &mut out,
-            width,
-            || Clip {
-                ng: LocalNgrams::new(vocab, max_h, max_r, 1 << 18),
-                hc: vec![0; max_h + 1],
-                rc: vec![0; max_h + 1],
-                best: vec![0; max_h + 1],
-                arg: vec![usize::MAX; max_h + 1],
-                second: vec![0; max_h + 1],
-                present: Vec::with_capacity(pairs.n_refs()),
-            },
-            |s, p, row| pair_clipped(s, pairs, p, max_n, leave_out, row),
-        );
-        return out;
-    }
+    let max_r = max_refs_total(pairs);
+    let vocab = vocab_bound(pairs.hyp);
     par_rows(
         &mut out,
         width,
-        || Scratch::new(vocab, max_h, max_n),
-        |s, p, row| pair_matches(s, pairs, p, max_n, per_ref, row),
+        || Clip {
+            ng: LocalNgrams::new(vocab, max_h, max_r, 1 << 18),
+            hc: vec![0; max_h + 1],
+            rc: vec![0; max_h + 1],
+            best: vec![0; max_h + 1],
+            arg: vec![usize::MAX; max_h + 1],
+            second: vec![0; max_h + 1],
+            present: Vec::with_capacity(pairs.n_refs()),
+        },
+        |s, p, row| pair_clipped(s, pairs, p, max_n, clipping, row),
     );
     out
 }
@@ -363,7 +206,10 @@ mod tests {
         // unigram 1 twice (clipped by "1 1"), 2 once: 3; bigram 1 2 once: 1
         assert_eq!(ngram_matches(&o.pairs(), 2, Clipping::Best), vec![3, 1]);
         // "1 2": 1 + 1 unigrams, the bigram 1 2; "1 1": two 1s, no bigram
-        assert_eq!(ngram_matches(&o.pairs(), 2, Clipping::PerRef), vec![2, 1, 2, 0]);
+        assert_eq!(
+            ngram_matches(&o.pairs(), 2, Clipping::PerRef),
+            vec![2, 1, 2, 0]
+        );
     }
 
     #[test]
@@ -390,7 +236,11 @@ mod tests {
                 let others: Vec<&[i32]> = (0..3).filter(|&j| j != k).map(|j| all[j]).collect();
                 let one = Owned::parallel(&[&hyp], &[&others]);
                 let want = ngram_matches(&one.pairs(), 4, Clipping::Best);
-                assert_eq!(&got[k * 4..(k + 1) * 4], &want[..], "{hyp:?} {refs:?} k {k}");
+                assert_eq!(
+                    &got[k * 4..(k + 1) * 4],
+                    &want[..],
+                    "{hyp:?} {refs:?} k {k}"
+                );
             }
         }
     }

@@ -186,7 +186,16 @@ fn ngram_matches<'py>(
             )))
         }
     };
-    let tail = |r| vec![if clipping == ngram::Clipping::Best { 1 } else { r }, max_n];
+    let tail = |r| {
+        vec![
+            if clipping == ngram::Clipping::Best {
+                1
+            } else {
+                r
+            },
+            max_n,
+        ]
+    };
     on_pairs(py, &a, "ngram_matches", tail, |p| {
         Ok(ngram::ngram_matches(p, max_n, clipping))
     })

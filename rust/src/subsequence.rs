@@ -352,7 +352,9 @@ mod tests {
         // a small deterministic generator: words from a 4-word vocabulary, lengths 0..12
         let mut state = 12345u64;
         let mut next = |m: u64| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (state >> 33) % m
         };
         let alphas: Vec<f64> = (0..20).map(|q| 1.0 + 0.1 * q as f64).collect();
@@ -363,7 +365,11 @@ mod tests {
             let fused = per_ref(&o.pairs(), Kind::Wlcs, &alphas);
             for (q, &alpha) in alphas.iter().enumerate() {
                 let one = per_ref(&o.pairs(), Kind::Wlcs, &[alpha]);
-                assert_eq!(fused[q].to_bits(), one[0].to_bits(), "{a:?} {b:?} alpha {alpha}");
+                assert_eq!(
+                    fused[q].to_bits(),
+                    one[0].to_bits(),
+                    "{a:?} {b:?} alpha {alpha}"
+                );
             }
         }
     }

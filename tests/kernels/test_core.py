@@ -96,7 +96,7 @@ def test_bad_arrays_raise_value_errors(index, bad, message):
     args = _pairs_arrays()
     args[index] = bad
     for call in (
-        lambda a: _core.ngram_matches(a, 4, False),
+        lambda a: _core.ngram_matches(a, 4, "best"),
         lambda a: _core.chrf_stats(a, 6, 1 << 18),
         lambda a: _core.edit_per_ref(a, False),
         lambda a: _core.ter_per_ref(a),
@@ -111,11 +111,11 @@ def test_wrong_dtype_and_layout_raise_type_or_value_errors():
     args = _pairs_arrays()
     args[0] = args[0].astype(np.int64)
     with pytest.raises(TypeError):
-        _core.ngram_matches(tuple(args), 4, False)
+        _core.ngram_matches(tuple(args), 4, "best")
     args = _pairs_arrays()
     args[0] = np.arange(6, dtype=np.int32)[::2]  # not contiguous
     with pytest.raises(ValueError, match="contiguous"):
-        _core.ngram_matches(tuple(args), 4, False)
+        _core.ngram_matches(tuple(args), 4, "best")
     with pytest.raises(ValueError, match="unknown programme"):
         _core.dp_per_ref("nope", tuple(_pairs_arrays()), np.zeros(1))
     for bad in (np.zeros(0), np.array([1.0, np.nan])):

@@ -1,26 +1,19 @@
 """Clipped n-gram matches between candidates and their references, exactly (no hashing).
 
-Let ``L(i, j)`` be the length of the common run of tokens starting at candidate position
-``i`` and reference position ``j`` (capped at ``max_n``): ``L(i, j) = 1 + L(i + 1, j + 1)``
-when the tokens are equal, else 0. The n-gram of order ``n`` at ``i`` occurs
-``#{j : L(i, j) >= n}`` times in a reference and ``#{i' : L(i, i') >= n}`` times in the
-candidate itself; it is counted once, at its first occurrence in the candidate (no ``i' < i``
-with ``L(i, i') >= n``). The clipped count of an n-gram is ``min(count in candidate, max over
-references of count in reference)`` as in BLEU (Papineni et al., 2002).
-
-Only the cells with equal tokens are visited: the candidate's positions are chained by token
-(a linked list per distinct token, ascending), and each reference token walks the chain of its
-equal candidate tokens, reference positions from the end so that ``L(i + 1, j + 1)`` is
-known. Cost per pair: O(|hyp| * max_n + sum |ref| + number of equal-token cells), with an
-array indexed by token id as the only lookup: no hashing, no collisions.
-
-With ``per_ref=True`` the kernel returns the clipped count against each reference separately
-(ROUGE-N scores each reference on its own), by the method above. BLEU's clipped count over
-the best reference (``per_ref=False``) is counted another way, faster on short sentences: the
+The clipped count of an n-gram is ``min(count in candidate, count in the reference)``; with
+several references BLEU clips by the largest reference count (Papineni et al., 2002). The
 candidate's n-grams are numbered order by order as in :mod:`mtpalette.kernels.chrf` (exact
-integer keys, no hashing of text), counted in an array indexed by id, and each reference
-n-gram takes one of the candidate's remaining copies (one reference) or raises the largest
-reference count of its id (several), all without branches.
+integer keys, no hashing of text) and counted in an array indexed by id; each reference's
+n-grams are counted in the same numbering. Three clippings come from these counts in one pass
+per candidate:
+
+* ``best`` (BLEU): by the largest count over the references;
+* ``per-ref`` (ROUGE-N): by each reference alone;
+* ``leave-out`` (ORANGE's leave-one-out): for each reference ``k``, by the largest count over
+  every reference but ``k``, from the largest and second largest count of each n-gram.
+
+Cost per pair: O(|hyp| * max_n + sum |ref| * max_n), arrays indexed by id the only lookups.
+An order with no match ends the pass (an n-gram in common has its prefix in common).
 
 References
 ----------

@@ -365,13 +365,15 @@ class RougeN(_Rouge):
 
     @classmethod
     def per_reference(cls, metrics: Sequence[Metric], pairs: Pairs) -> list:
+        top = max(m.n for m in metrics)  # type: ignore[attr-defined]
+        matches = ngram_matches(pairs, top, per_ref=True)  # every order in one pass
         out = []
         for m in metrics:
             n = m.n  # type: ignore[attr-defined]
-            matches = ngram_matches(pairs, n, per_ref=True)[:, :, n - 1].astype(float)
+            hits = matches[:, :, n - 1].astype(float)
             hyp_total = np.maximum(pairs.hyp.lengths() - n + 1, 0)[:, None]
             ref_total = np.maximum(pairs.ref_lengths() - n + 1, 0)
-            out.append(m.reducer(matches, hyp_total, ref_total))  # type: ignore[attr-defined]
+            out.append(m.reducer(hits, hyp_total, ref_total))  # type: ignore[attr-defined]
         return out
 
 
