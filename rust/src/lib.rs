@@ -28,6 +28,7 @@ pub mod edit;
 pub mod encode_text;
 pub mod gtm;
 pub mod interning;
+pub mod lcs_bits;
 pub mod local_ngrams;
 pub mod ngram;
 pub mod nist;

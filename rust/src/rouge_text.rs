@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::distinct::SameStrings;
+use crate::lcs_bits::LcsBits;
 use crate::parallel::texts_per_block;
 use crate::porter;
 #[cfg(test)]
@@ -44,14 +45,8 @@ impl Spec {
 struct Scratch {
     /// unigram counts, by token id (all zero between uses)
     counts: Vec<i32>,
-    /// LCS match masks, by token id (all zero between uses)
-    pm: Vec<u64>,
-    /// the bit vector of the long LCS
-    row: Vec<u64>,
-    /// local index of each token of the shorter side, by token id (all u32::MAX between uses)
-    local: Vec<u32>,
-    /// the long LCS's match masks, by local index
-    masks: Vec<u64>,
+    /// the LCS's scratch
+    bits: LcsBits,
     /// n-gram key + 1 (0: empty) and count
     table: Vec<(u64, u32)>,
 }
@@ -60,10 +55,7 @@ impl Scratch {
     fn new(vocab: usize) -> Self {
         Scratch {
             counts: vec![0; vocab],
-            pm: vec![0; vocab],
-            row: Vec::new(),
-            local: vec![u32::MAX; vocab],
-            masks: Vec::new(),
+            bits: LcsBits::new(vocab),
             table: Vec::new(),
         }
     }
@@ -217,73 +209,6 @@ fn ngram_hits_hashed<T: std::hash::Hash + Eq>(a: &[T], b: &[T], n: usize) -> usi
     hits
 }
 
-/// LCS length of `a` and `b`.
-fn lcs(a: &[u32], b: &[u32], s: &mut Scratch) -> usize {
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    let m = short.len();
-    if m == 0 {
-        return 0;
-    }
-    if m <= 64 {
-        // Allison-Dix / Hyyro bit-parallel LCS
-        for (j, &w) in short.iter().enumerate() {
-            s.pm[w as usize] |= 1u64 << j;
-        }
-        let mut x = !0u64;
-        for &w in long {
-            let u = x & s.pm[w as usize];
-            x = x.wrapping_add(u) | (x - u);
-        }
-        for &w in short {
-            s.pm[w as usize] = 0;
-        }
-        let mask = if m == 64 { !0u64 } else { (1u64 << m) - 1 };
-        return (!x & mask).count_ones() as usize;
-    }
-    // the same, over ceil(m / 64) words with the carry of the addition passed on; the
-    // masks are kept per distinct token of the shorter side (a token of the longer side
-    // that is not there leaves the state as it is)
-    let nw = m.div_ceil(64);
-    s.masks.clear();
-    let mut k = 0u32;
-    for (j, &w) in short.iter().enumerate() {
-        let l = &mut s.local[w as usize];
-        if *l == u32::MAX {
-            *l = k;
-            k += 1;
-            s.masks.resize(s.masks.len() + nw, 0);
-        }
-        s.masks[*l as usize * nw + j / 64] |= 1u64 << (j % 64);
-    }
-    let v = &mut s.row;
-    v.clear();
-    v.resize(nw, !0u64);
-    for &w in long {
-        let l = s.local[w as usize];
-        if l == u32::MAX {
-            continue;
-        }
-        let pm = &s.masks[l as usize * nw..(l as usize + 1) * nw];
-        let mut carry = 0u64;
-        for (x, &p) in v.iter_mut().zip(pm) {
-            let u = *x & p;
-            let (s1, c1) = x.overflowing_add(u);
-            let (s2, c2) = s1.overflowing_add(carry);
-            carry = u64::from(c1 | c2);
-            *x = s2 | (*x & !u);
-        }
-    }
-    for &w in short {
-        s.local[w as usize] = u32::MAX;
-    }
-    let full = m / 64;
-    let mut zeros: usize = v[..full].iter().map(|x| x.count_zeros() as usize).sum();
-    if m % 64 != 0 {
-        zeros += (!v[full] & ((1u64 << (m % 64)) - 1)).count_ones() as usize;
-    }
-    zeros
-}
-
 /// The token ids of every distinct text: text `i`'s are `ids[off[i]..off[i + 1]]`, all
 /// below `vocab`.
 struct Texts {
@@ -318,7 +243,7 @@ fn pair_stats(t: &Texts, h: usize, r: usize, spec: &Spec, s: &mut Scratch, out: 
     }
     if spec.lcs {
         let k = spec.orders.len();
-        out[3 * k] = lcs(a, b, s) as f64;
+        out[3 * k] = s.bits.lcs(a, b) as f64;
         out[3 * k + 1] = a.len() as f64;
         out[3 * k + 2] = b.len() as f64;
     }
@@ -524,10 +449,9 @@ mod tests {
                 let a: Vec<u32> = (0..m).map(|_| next(vocab)).collect();
                 let n = m + next(60) as usize;
                 let b: Vec<u32> = (0..n).map(|_| next(vocab)).collect();
-                assert_eq!(lcs(&a, &b, &mut s), dp(&a, &b), "m {m} vocab {vocab}");
-                assert_eq!(lcs(&b, &a, &mut s), dp(&a, &b));
-                assert!(s.local.iter().all(|&l| l == u32::MAX));
-                assert!(s.pm.iter().all(|&p| p == 0));
+                assert_eq!(s.bits.lcs(&a, &b), dp(&a, &b), "m {m} vocab {vocab}");
+                assert_eq!(s.bits.lcs(&b, &a), dp(&a, &b));
+                assert!(s.bits.at_rest());
             }
         }
     }

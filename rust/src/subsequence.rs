@@ -1,56 +1,13 @@
-//! Per-reference dynamic programmes over int ids: Levenshtein distance, LCS, weighted LCS
-//! (Lin and Och 2004, section 3.2) and ROUGE-1.5.5's ROUGE-W hit. One table row each, except
-//! ROUGE-1.5.5's hit, which needs the full table for its traceback.
+//! Per-reference dynamic programmes over int ids: Levenshtein distance, LCS (bit-parallel,
+//! `lcs_bits.rs`), weighted LCS (Lin and Och 2004, section 3.2) and ROUGE-1.5.5's ROUGE-W
+//! hit. One table row each, except ROUGE-1.5.5's hit, which needs the full table for its
+//! traceback.
 
 use crate::edit;
 use crate::error::{ensure, Checked, InputError};
+use crate::lcs_bits::LcsBits;
 use crate::pairs::{vocab_bound, Pairs};
 use crate::parallel::par_rows;
-
-fn lcs(a: &[i32], b: &[i32], row: &mut [i64]) -> i64 {
-    let n = b.len();
-    row[..=n].fill(0);
-    for &x in a {
-        let mut diag = 0;
-        for j in 1..=n {
-            let up = row[j];
-            if b[j - 1] == x {
-                row[j] = diag + 1;
-            } else if row[j - 1] > up {
-                row[j] = row[j - 1];
-            }
-            diag = up;
-        }
-    }
-    row[n]
-}
-
-/// LCS length with one bit per word of the shorter side when it has at most 64 words (the
-/// bit-parallel algorithm of Allison and Dix 1986 in Hyyrö's 2004 form: a handful of 64-bit
-/// operations per word of the other side); `pm` comes and goes zero. Else the one-row table.
-fn lcs_fast(a: &[i32], b: &[i32], pm: &mut [u64], row: &mut [i64]) -> i64 {
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    let m = short.len();
-    if m == 0 {
-        return 0;
-    }
-    if m > 64 {
-        return lcs(a, b, row);
-    }
-    for (j, &w) in short.iter().enumerate() {
-        pm[w as usize] |= 1u64 << j;
-    }
-    let mut v = !0u64;
-    for &w in long {
-        let u = v & pm.get(w as usize).copied().unwrap_or(0);
-        v = v.wrapping_add(u) | (v - u);
-    }
-    for &w in short {
-        pm[w as usize] = 0;
-    }
-    let mask = if m == 64 { !0u64 } else { (1u64 << m) - 1 };
-    (!v & mask).count_ones() as i64
-}
 
 /// The paper's WLCS with f(k) = k^alpha (`a` is the reference X, `b` is Y); `inc[k]` is
 /// f(k + 1) - f(k), computed once per alpha.
@@ -277,11 +234,11 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
             (
                 vec![0i64; cols * q_n],
                 vec![0.0f64; cols * q_n],
-                vec![0u64; vocab],
+                LcsBits::new(vocab),
                 (vec![0.0f64; cols * q_n], vec![0i64; cols * q_n]),
             )
         },
-        |(row, c_row, pm, (c2, w2)), p, o| {
+        |(row, c_row, bits, (c2, w2)), p, o| {
             let hyp = pairs.hyp_row(p);
             for k in 0..n_refs {
                 let Some(r) = pairs.ref_row(p, k) else {
@@ -290,7 +247,7 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
                 let o = &mut o[k * n_out..(k + 1) * n_out];
                 match kind {
                     Kind::Levenshtein => o[0] = edit::table(hyp, r, row) as f64,
-                    Kind::Lcs => o[0] = lcs_fast(r, hyp, pm, row) as f64,
+                    Kind::Lcs => o[0] = bits.lcs(r, hyp) as f64,
                     Kind::Wlcs if incs.len() > 1 => {
                         for (part, inc) in incs.chunks(MULTI_MAX).enumerate() {
                             let at = part * MULTI_MAX;
