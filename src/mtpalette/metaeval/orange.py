@@ -684,14 +684,21 @@ def error_analysis(
     >>> rec["oracle_rank"], [(x["text"], x["score"]) for x in rec["candidates"]]
     (2.5, [('a', 0.9)])
     """
-    ranks = segment_ranks(comp, ties=ties)
+    ranks = segment_ranks(comp, ties=ties).tolist()
     kept = None if comp.scored is None else np.asarray(comp.scored, dtype=np.int64)
+    better = comp.better.astype(np.int64)  # counters may be unsigned
+    offsets = comp.offsets.tolist()
+    outranking = np.zeros(len(better) + 1, dtype=np.int64)
+    np.cumsum(better > 0, out=outranking[1:])
+    n_outranking = (outranking[comp.offsets[1:]] - outranking[comp.offsets[:-1]]).tolist()
+    oracle_scores = None if comp.oracle_scores is None else comp.oracle_scores.tolist()
+    ref_scores = None if comp.ref_scores is None else comp.ref_scores.T.tolist()
     for s in range(comp.n_segments):
-        lo, hi = int(comp.offsets[s]), int(comp.offsets[s + 1])
-        beats = comp.better[lo:hi].astype(np.int64)  # counters may be unsigned
-        n_out = int((beats > 0).sum())
+        lo, hi = offsets[s], offsets[s + 1]
+        n_out = n_outranking[s]
         if n_out == 0:
             continue
+        beats = better[lo:hi]
         pos = None  # where each listed candidate's scores are
         if kept is None:
             scores = None if comp.cand_scores is None else comp.cand_scores[lo:hi]
@@ -711,13 +718,17 @@ def error_analysis(
                 )
         if max_per_segment is not None:
             idx = idx[:max_per_segment]
+        one = None if pos is None or comp.cand_scores is None else comp.cand_scores[pos].tolist()
+        each = None
+        if pos is not None and comp.cand_scores_k is not None:
+            each = comp.cand_scores_k[:, pos[: len(idx)]].T.tolist()
         cands = []
-        for n, j in enumerate(idx):
-            item: dict[str, Any] = {"index": int(j), "beats": int(beats[j])}
-            if pos is not None and comp.cand_scores is not None:
-                item["score"] = round(float(comp.cand_scores[pos[n]]), 6)
-            if pos is not None and comp.cand_scores_k is not None:
-                item["scores"] = [round(float(v), 6) for v in comp.cand_scores_k[:, pos[n]]]
+        for n, (j, won) in enumerate(zip(idx.tolist(), beats[idx].tolist(), strict=True)):
+            item: dict[str, Any] = {"index": j, "beats": won}
+            if one is not None:
+                item["score"] = round(one[n], 6)
+            if each is not None:
+                item["scores"] = [round(v, 6) for v in each[n]]
             if origins is not None:
                 item["origin"] = origins[lo + j]
             if texts is not None:
@@ -729,13 +740,13 @@ def error_analysis(
             "n_candidates": hi - lo,
             "n_comparisons": comp.n_comparisons,
             "oracle": comp.oracle,
-            "oracle_rank": float(ranks[s]),
+            "oracle_rank": ranks[s],
             "n_outranking": n_out,
         }
-        if comp.oracle_scores is not None:
-            record["oracle_score"] = float(comp.oracle_scores[s])
-        if comp.ref_scores is not None:
-            record["reference_scores"] = [round(float(v), 6) for v in comp.ref_scores[:, s]]
+        if oracle_scores is not None:
+            record["oracle_score"] = oracle_scores[s]
+        if ref_scores is not None:
+            record["reference_scores"] = [round(v, 6) for v in ref_scores[s]]
         if references is not None:
             record["references"] = [ref[s] for ref in references]
         record["candidates"] = cands
