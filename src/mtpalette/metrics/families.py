@@ -11,6 +11,7 @@ from mtpalette.metrics import (  # noqa: F401
     plugin,
     rose,
     rouge,
+    rouge_lsum,
     synonym,
     ter,
 )

@@ -40,7 +40,7 @@ BUILTIN_FAMILIES: dict[str, str] = {
     "gtm": "gtm",
     "rouge-n": "rouge",
     "rouge-l": "rouge",
-    "rouge-lsum": "rouge",
+    "rouge-lsum": "rouge_lsum",
     "rouge-w": "rouge",
     "rouge-s": "rouge",
     "rouge-su": "rouge",
