@@ -74,6 +74,8 @@ struct Scratch {
     /// and the previous order's
     rcount: Vec<i64>,
     prev_rcount: Vec<i64>,
+    /// the segment information weight of each local id (one held-out reference's)
+    weight: Vec<f64>,
     used: Vec<usize>,
     prev_used: Vec<usize>,
 }
@@ -177,6 +179,23 @@ fn candidate(s: &mut Scratch, inp: &NistInput, p: usize, max_h: usize, out: &mut
             };
             let minus = |counts: &[i64], a: usize| held.map_or(0, |d| counts[d * max_h + a]);
             let words_v = seg_words - held.map_or(0, |d| words(rows[d].1));
+            // the segment weight of each local n-gram, once for all the references (the
+            // same operands, so the same value, as computed at each match)
+            for a in 0..n_loc {
+                let seg = s.seg_count[a] - minus(&s.rcount, a);
+                s.weight[a] = if seg > 0 {
+                    let numer = if n == 0 {
+                        words_v
+                    } else {
+                        let g = s.glob[a] as usize;
+                        let pa = s.prev_vals[slot(&s.prev_keys, inp.prefix[[n, g]])];
+                        s.prev_seg[pa] - minus(&s.prev_rcount, pa)
+                    };
+                    log2_ratio(numer as f64, seg as f64)
+                } else {
+                    0.0
+                };
+            }
             let mut best_c = [-1.0f64; 4];
             let mut best_s = [-1.0f64; 4];
             for (i, &(_, r)) in rows.iter().enumerate() {
@@ -193,14 +212,7 @@ fn candidate(s: &mut Scratch, inp: &NistInput, p: usize, max_h: usize, out: &mut
                     let m = s.hcount[a].min(counts[a]);
                     let g = s.glob[a] as usize;
                     num_c += inp.info[[v * max_n + n, g]] * m as f64;
-                    let numer = if n == 0 {
-                        words_v
-                    } else {
-                        let pa = s.prev_vals[slot(&s.prev_keys, inp.prefix[[n, g]])];
-                        s.prev_seg[pa] - minus(&s.prev_rcount, pa)
-                    };
-                    let seg = s.seg_count[a] - minus(&s.rcount, a);
-                    num_s += log2_ratio(numer as f64, seg as f64) * m as f64;
+                    num_s += s.weight[a] * m as f64;
                 }
                 let ref_len = words(r) as f64;
                 let d = den as f64;
@@ -276,6 +288,7 @@ pub fn nist_stats(inp: &NistInput) -> Checked<Vec<f64>> {
             prev_seg: vec![0; max_h],
             rcount: vec![0; max_h * n_refs],
             prev_rcount: vec![0; max_h * n_refs],
+            weight: vec![0.0; max_h],
             used: vec![0; max_h],
             prev_used: vec![0; max_h],
         },
