@@ -263,6 +263,7 @@ class BLEU(_NgramFamily):
         "smooth": Choice(tuple(SMOOTH_DEFAULTS)),
         "value": Real(low=0),  # sacrebleu accepts floor with 0 (every zero precision 0)
         "eff": YesNo(),
+        "compat": Choice(("sacrebleu", "compare-mt")),
     }
 
     def __init__(
@@ -272,9 +273,17 @@ class BLEU(_NgramFamily):
         smooth: str = "exp",
         value: float | None = None,
         eff: bool | None = None,
+        compat: str = "sacrebleu",
         **common: Any,
     ) -> None:
         super().__init__(**common)
+        self.compat = Choice(("sacrebleu", "compare-mt")).parse(compat)
+        if compat == "compare-mt" and (smooth != "exp" or value is not None or eff is not None):
+            raise ValueError(
+                "compat=compare-mt is compare-mt's own BLEU (an order without a match is left "
+                "out, each sentence counts at least one n-gram of each order): it takes no "
+                "smooth, value or eff"
+            )
         if smooth not in SMOOTH_DEFAULTS:
             raise ValueError(f"smooth must be one of {', '.join(SMOOTH_DEFAULTS)}")
         if value is not None and SMOOTH_DEFAULTS[smooth] is None:
@@ -294,14 +303,30 @@ class BLEU(_NgramFamily):
             out["value"] = self.value
         if self.eff is not None:
             out["eff"] = self.eff
+        if self.compat != "sacrebleu":
+            out["compat"] = self.compat
         return out
 
     def signature_fields(self) -> dict[str, Any]:
+        if self.compat == "compare-mt":
+            return {"order": self.n, "smooth": "skip-zero-orders", "compat": "compare-mt-0.2.10"}
         smooth = self.smooth if self.value is None else f"{self.smooth}[{self.value:.2f}]"
         eff = {None: "corpus:no,sentence:yes", True: "yes", False: "no"}[self.eff]
         return {"order": self.n, "smooth": smooth, "eff": eff, "multiref": "max-clip"}
 
+    def select(self, full: np.ndarray, top: int) -> np.ndarray:
+        out = super().select(full, top)
+        if self.compat == "compare-mt":  # each sentence counts at least one n-gram per order
+            out = out.copy()
+            out[:, 2 + self.n :] = np.maximum(out[:, 2 + self.n :], 1)
+        return out
+
+    def compute(self, pairs: Pairs) -> np.ndarray:
+        return self.select(ngram_stats(pairs, self.n), self.n)
+
     def _scores(self, stats: np.ndarray, effective: bool) -> np.ndarray:
+        if self.compat == "compare-mt":
+            return compare_mt_bleu(stats, self.n)
         return bleu_scores(
             stats, self.n, smooth=self.smooth, smooth_value=self.value, effective_order=effective
         )
@@ -314,6 +339,38 @@ class BLEU(_NgramFamily):
 
     def details(self, stats: np.ndarray) -> dict[str, Any]:
         return bleu_details(stats.sum(axis=0), self.n)
+
+
+def compare_mt_bleu(stats: np.ndarray, n: int) -> np.ndarray:
+    """compare-mt 0.2.10's corpus BLEU (``BleuScorer``) of each row of summed statistics
+    ``[hyp_len, ref_len, correct_1..n, total_1..n]``, 0-100: uniform weights, an order with no
+    match left out of the geometric mean (not zero), 0 when no unigram matches, brevity
+    penalty ``min(1, exp(1 - r / c))``. The statistics count at least one n-gram of each order
+    per sentence (``bleu:compat=compare-mt`` makes them so).
+
+    Examples
+    --------
+    >>> # 4 of 5 unigrams, no bigram of 4: the bigram order is left out; c = 5 >= r = 4
+    >>> compare_mt_bleu(np.array([[5, 4, 4, 0, 5, 4]], float), 2).round(4).tolist()
+    [89.4427]
+    """
+    stats = np.atleast_2d(np.asarray(stats, dtype=np.float64))
+    hyp_len, ref_len = stats[:, 0], stats[:, 1]
+    correct, total = stats[:, 2 : 2 + n], stats[:, 2 + n : 2 + 2 * n]
+    weight = 1.0 / n
+    log_mean = np.zeros(len(stats))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(n):  # in compare-mt's order, order by order
+            p = np.where(
+                total[:, i] != 0, correct[:, i] / np.where(total[:, i] != 0, total[:, i], 1), 0.0
+            )
+            log_mean = log_mean + np.where(p > 0, np.log(np.where(p > 0, p, 1.0)), 0.0) * weight
+        bp = np.where(
+            hyp_len != 0,
+            np.minimum(1.0, np.exp(1.0 - ref_len / np.where(hyp_len != 0, hyp_len, 1.0))),
+            0.0,
+        )
+    return np.where(correct[:, 0] == 0, 0.0, 100.0 * bp * np.exp(log_mean))
 
 
 def bleu_details(sums: np.ndarray, n: int) -> dict[str, Any]:
