@@ -23,7 +23,7 @@ LAYERS: list[set[str]] = [
     {"io", "text", "kernels", "models", "parallel"},
     {"metrics"},
     {"stats"},
-    {"metaeval", "train", "reporting"},
+    {"metaeval", "train", "reporting", "analysis"},
     {"api"},
     {"cli", "__main__"},
 ]

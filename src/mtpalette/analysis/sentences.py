@@ -1,0 +1,129 @@
+"""Any metric by sentence bucket: each bucket's score is the metric's corpus score of its
+sentences' statistics (:meth:`~mtpalette.metrics.base.Metric.corpus_score`, the one engine
+of every corpus score), with the number of sentences and, where asked, a bootstrap interval
+over the bucket's sentences, so that a bucket of 3 sentences is not read as a finding.
+
+compare-mt (Neubig et al., 2019) buckets by reference length (its ``length``) and by output
+length minus reference length (``lengthdiff``); output length is here too. An empty bucket
+has no score (None; compare-mt prints 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from mtpalette.analysis import buckets
+from mtpalette.metrics.base import Metric
+from mtpalette.records import Record
+from mtpalette.stats.bootstrap import bootstrap_ci
+
+#: what a sentence is bucketed by, and compare-mt's edges for it
+BUCKETINGS: dict[str, tuple[str, tuple[float, ...]]] = {
+    "length": ("reference length (tokens)", buckets.LENGTH_EDGES),
+    "hyp-length": ("output length (tokens)", buckets.LENGTH_EDGES),
+    "lengthdiff": ("output length minus reference length (tokens)", buckets.LENGTH_DIFF_EDGES),
+}
+
+
+@dataclass(frozen=True)
+class SentenceBuckets(Record):
+    """One metric by sentence bucket, per system: sentence counts and scores (None where a
+    bucket is empty), with ``low`` and ``high`` when an interval was asked."""
+
+    KEYS = "analysis=KIND metric by what labels edges systems counts scores low high confidence"
+    KIND = "sentence-buckets"
+
+    metric: str
+    by: str
+    what: str
+    labels: list[str]
+    edges: tuple[float, ...]
+    systems: list[str]
+    counts: dict[str, list[int]]
+    scores: dict[str, list[float | None]]
+    low: dict[str, list[float | None]] | None = None
+    high: dict[str, list[float | None]] | None = None
+    confidence: float | None = None
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per (bucket, system)."""
+        out = []
+        for b, label in enumerate(self.labels):
+            for name in self.systems:
+                row = {"bucket": label, "system": name, "sentences": self.counts[name][b],
+                       "score": self.scores[name][b]}  # fmt: skip
+                if self.low is not None and self.high is not None:
+                    row["low"], row["high"] = self.low[name][b], self.high[name][b]
+                out.append(row)
+        return out
+
+    def to_pandas(self):
+        from mtpalette.records import frame
+
+        return frame(self.rows())
+
+
+def sentence_buckets(
+    metric: Metric,
+    stats: Mapping[str, np.ndarray],
+    values: Mapping[str, np.ndarray],
+    *,
+    by: str,
+    edges: Sequence[float] | None = None,
+    confidence: float | None = None,
+    n_resamples: int = 1000,
+    seed: int = 12345,
+) -> SentenceBuckets:
+    """``metric``'s corpus score of each bucket's sentences, per system.
+
+    Parameters
+    ----------
+    stats:
+        Per system, the metric's statistics, one row per sentence.
+    values:
+        Per system, the value each sentence is bucketed by (its reference length...).
+    by:
+        A key of :data:`BUCKETINGS` (it names the default edges and the table's title).
+    confidence:
+        With a level (0.95), a percentile bootstrap interval over each bucket's sentences
+        (``n_resamples`` resamples, ``seed``).
+
+    Examples
+    --------
+    >>> from mtpalette.metrics import parse_specs
+    >>> [m] = parse_specs(["wer"])
+    >>> st = {"A": np.array([[1.0, 4.0], [0.0, 12.0], [3.0, 12.0]])}
+    >>> out = sentence_buckets(m, st, {"A": np.array([4, 12, 12])}, by="length")
+    >>> out.labels[:2], out.counts["A"][:2], out.scores["A"][:2]
+    (['<10', '[10,20)'], [1, 2], [0.25, 0.125])
+    """
+    if by not in BUCKETINGS:
+        raise ValueError(f"unknown bucketing {by!r}; expected one of {', '.join(BUCKETINGS)}")
+    what, default = BUCKETINGS[by]
+    edges = buckets.check_edges(default if edges is None else edges, f"{by} bucket edges")
+    n_buckets = len(edges) + 1
+    counts, scores, low, high = {}, {}, {}, {}
+    for name, rows in stats.items():
+        where = buckets.assign(values[name], edges)
+        counts[name] = [int(x) for x in np.bincount(where, minlength=n_buckets)]
+        scores[name], low[name], high[name] = [], [], []
+        for b in range(n_buckets):
+            part = rows[where == b]
+            value = metric.corpus_score(part) if len(part) else None
+            scores[name].append(None if value is None else float(value))
+            lo = hi = None
+            if confidence is not None and len(part):
+                ci = bootstrap_ci(part, metric.corpus_score, n_resamples=n_resamples,
+                                  confidence=confidence, seed=seed)  # fmt: skip
+                lo, hi = ci.low, ci.high
+            low[name].append(lo)
+            high[name].append(hi)
+    interval = confidence is not None
+    return SentenceBuckets(
+        metric.spec, by, what, buckets.labels(edges), edges, list(stats), counts, scores,
+        low if interval else None, high if interval else None, confidence,
+    )  # fmt: skip
