@@ -11,6 +11,8 @@
 * :mod:`~mtpalette.api.wmt_run` - WMT's task sets and global ranking on mt-metrics-eval folders
   (:func:`load_wmt`, :class:`Task`, :class:`TaskSet`, :func:`task_set`; :class:`WmtRun`,
   :func:`run_wmt`);
+* :mod:`~mtpalette.api.analyze_run` - where systems differ, compare-mt's analyses
+  (:func:`analyze`; :class:`AnalyzeRun`, :func:`run_analyze`);
 * :mod:`~mtpalette.api.rank_run` - systems ranked with a test between every pair, rank ranges
   and clusters (:func:`rank`; :class:`RankRun`, :func:`run_rank`);
 * :mod:`~mtpalette.api.audit_run` - the audit of ORANGE's premise (:func:`audit`;
@@ -87,6 +89,10 @@ EXPORTS = {
     "bundled_data": "data",
     "copy_bundled": "data",
     "rank": "rank_run",
+    "analyze": "analyze_run",
+    "AnalyzeRun": "analyze_run",
+    "AnalysisResult": "analyze_run",
+    "run_analyze": "analyze_run",
     "RankRun": "rank_run",
     "RankResult": "rank_run",
     "run_rank": "rank_run",

@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "agree": ("agree", "agree", True, "Rank metrics by ORANGE and by human correlation."),
     "wmt": ("wmt", "wmt", True, "Rank metrics by a WMT task set (SPA, acc-eq, global rank)."),
     "rank": ("rank", "rank_cmd", True, "Rank systems, every pair tested (rank ranges, clusters)."),
+    "analyze": ("analyze", "analyze_cmd", True, "Where systems differ: word and sentence buckets."),
     "train-blanc": ("train_blanc", "train_blanc_cmd", True, "Train BLANC by hill-climbing."),
     "audit": ("audit", "audit_cmd", True, "Audit ORANGE's premise on real references."),
     "report": ("report", "report", False, "Write a self-contained HTML report."),

@@ -26,6 +26,8 @@ VARIADIC = {
     "--lm-text",
     "--tm-source",
     "--tm-target",
+    "--analyses",
+    "-a",
 }
 
 
