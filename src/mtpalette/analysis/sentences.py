@@ -21,6 +21,9 @@ from mtpalette.metrics.base import Metric
 from mtpalette.records import Record
 from mtpalette.stats.bootstrap import bootstrap_ci
 
+#: the labels a sentence may be grouped by (one label per sentence, given)
+LABELS = {"domain": "domain", "document": "document"}
+
 #: what a sentence is bucketed by, and compare-mt's edges for it
 BUCKETINGS: dict[str, tuple[str, tuple[float, ...]]] = {
     "length": ("reference length (tokens)", buckets.LENGTH_EDGES),
@@ -34,7 +37,9 @@ class SentenceBuckets(Record):
     """One metric by sentence bucket, per system: sentence counts and scores (None where a
     bucket is empty), with ``low`` and ``high`` when an interval was asked."""
 
-    KEYS = "analysis=KIND metric by what labels edges systems counts scores low high confidence"
+    KEYS = (
+        "analysis=KIND metric by what labels edges systems counts scores low high confidence macro"
+    )
     KIND = "sentence-buckets"
 
     metric: str
@@ -48,6 +53,9 @@ class SentenceBuckets(Record):
     low: dict[str, list[float | None]] | None = None
     high: dict[str, list[float | None]] | None = None
     confidence: float | None = None
+    #: groups by label (domains, documents): the mean of the groups' scores, as WMT reports
+    #: a macro average over domains
+    macro: dict[str, float] | None = None
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per (bucket, system)."""
@@ -126,4 +134,54 @@ def sentence_buckets(
     return SentenceBuckets(
         metric.spec, by, what, buckets.labels(edges), edges, list(stats), counts, scores,
         low if interval else None, high if interval else None, confidence,
+    )  # fmt: skip
+
+
+def label_groups(
+    metric: Metric,
+    stats: Mapping[str, np.ndarray],
+    labels: Sequence[str],
+    *,
+    by: str,
+    confidence: float | None = None,
+    n_resamples: int = 1000,
+    seed: int = 12345,
+) -> SentenceBuckets:
+    """``metric``'s corpus score of each label's sentences (a domain, a document), in sorted
+    label order (MTME's order for domains), per system, with the macro average over labels.
+
+    Examples
+    --------
+    >>> from mtpalette.metrics import parse_specs
+    >>> [m] = parse_specs(["wer"])
+    >>> st = {"A": np.array([[1.0, 4.0], [0.0, 12.0], [3.0, 12.0]])}
+    >>> out = label_groups(m, st, ["news", "ted", "news"], by="domain")
+    >>> out.labels, out.counts["A"], out.scores["A"], out.macro["A"]
+    (['news', 'ted'], [2, 1], [0.25, 0.0], 0.125)
+    """
+    if by not in LABELS:
+        raise ValueError(f"unknown grouping {by!r}; expected one of {', '.join(LABELS)}")
+    names = sorted(set(labels))
+    where = np.array([names.index(x) for x in labels]) if len(labels) else np.zeros(0, int)
+    counts, scores, low, high, macro = {}, {}, {}, {}, {}
+    for name, rows in stats.items():
+        if len(rows) != len(labels):
+            raise ValueError(f"{name}: {len(rows)} sentences, {len(labels)} {by} labels")
+        counts[name] = [int(x) for x in np.bincount(where, minlength=len(names))]
+        scores[name], low[name], high[name] = [], [], []
+        for b in range(len(names)):
+            part = rows[where == b]
+            scores[name].append(float(metric.corpus_score(part)))
+            lo = hi = None
+            if confidence is not None:
+                ci = bootstrap_ci(part, metric.corpus_score, n_resamples=n_resamples,
+                                  confidence=confidence, seed=seed)  # fmt: skip
+                lo, hi = ci.low, ci.high
+            low[name].append(lo)
+            high[name].append(hi)
+        macro[name] = float(np.mean(scores[name])) if names else float("nan")
+    interval = confidence is not None
+    return SentenceBuckets(
+        metric.spec, by, LABELS[by], names, (), list(stats), counts, scores,  # type: ignore[arg-type]
+        low if interval else None, high if interval else None, confidence, macro,
     )  # fmt: skip

@@ -23,7 +23,15 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.analysis.sentences import BUCKETINGS, SentenceBuckets, sentence_buckets
+from mtpalette.analysis.examples import SentenceExamples, sentence_examples
+from mtpalette.analysis.ngrams import NgramDifferences, ngram_differences
+from mtpalette.analysis.sentences import (
+    BUCKETINGS,
+    LABELS,
+    SentenceBuckets,
+    label_groups,
+    sentence_buckets,
+)
 from mtpalette.analysis.words import WordAccuracy, word_accuracy
 from mtpalette.api.score_inputs import ScoreInputs
 from mtpalette.errors import UserInputError
@@ -33,8 +41,14 @@ from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.records import Record
 from mtpalette.text.encode import Encoder, TextView
 
-ANALYSES = ("words", *BUCKETINGS)
+ANALYSES = ("words", *BUCKETINGS, *LABELS, "ngrams", "examples")
 DEFAULT_METRIC = "bleu:compat=compare-mt"
+#: the analysis (its ``analyses`` name) each kind of result comes from
+OPTION_OF = {
+    "word-accuracy": "words",
+    "ngram-differences": "ngrams",
+    "sentence-examples": "examples",
+}
 
 
 @dataclass(frozen=True)
@@ -46,7 +60,7 @@ class AnalysisResult(Record):
     systems: list[str]
     tokenize: str
     lowercase: bool
-    analyses: list[WordAccuracy | SentenceBuckets]
+    analyses: list[WordAccuracy | SentenceBuckets | NgramDifferences | SentenceExamples]
 
     def dicts(self) -> list[dict[str, Any]]:
         return [a.to_dict() for a in self.analyses]
@@ -55,7 +69,7 @@ class AnalysisResult(Record):
         """Every analysis's rows, each with the analysis it comes from."""
         out = []
         for a in self.analyses:
-            name = a.by if isinstance(a, SentenceBuckets) else "words"
+            name = a.by if isinstance(a, SentenceBuckets) else OPTION_OF[a.KIND]
             out += [{"analysis": name, **row} for row in a.rows()]
         return out
 
@@ -75,6 +89,12 @@ def analyze(
     lowercase: bool = False,
     frequency_corpus: Sequence[str] | None = None,
     edges: Mapping[str, Sequence[float]] | None = None,
+    domains: Sequence[str] | None = None,
+    documents: Sequence[str] | None = None,
+    baseline: str | None = None,
+    sentence_metric: str = "bleus:4",
+    top: int = 10,
+    orders: tuple[int, int] = (1, 4),
     confidence: float | None = None,
     n_resamples: int = 1000,
     seed: int = 12345,
@@ -88,19 +108,30 @@ def analyze(
     refs:
         One reference stream.
     analyses:
-        Any of ``words``, ``length``, ``hyp-length``, ``lengthdiff``.
+        Any of :data:`ANALYSES`: ``words``, ``length``, ``hyp-length``, ``lengthdiff``,
+        ``domain``, ``document``, ``ngrams``, ``examples``.
     metric:
-        The metric of the sentence buckets (any spec; default compare-mt's BLEU).
+        The metric of the sentence buckets and groups (any spec; default compare-mt's BLEU).
     tokenize, lowercase:
-        How words are made for the word analysis and the lengths (``none``: whitespace, as
-        compare-mt).
+        How words are made for the word and n-gram analyses and the lengths (``none``:
+        whitespace, as compare-mt).
     frequency_corpus:
         Lines whose words give the frequencies (compare-mt's ``--train_file``); default: the
         reference.
     edges:
         Bucket edges by analysis name (default: compare-mt's).
+    domains, documents:
+        Each sentence's domain and document, for the ``domain`` and ``document`` analyses.
+    baseline:
+        The system the others are compared with by ``ngrams`` and ``examples`` (default:
+        the first).
+    sentence_metric, top:
+        The sentence metric of ``examples`` and how many examples (``ngrams``: 5 times as
+        many n-grams) each way.
+    orders:
+        The n-gram orders of ``ngrams`` (1 to 4).
     confidence, n_resamples, seed:
-        Bootstrap intervals of the sentence buckets, when ``confidence`` is given.
+        Bootstrap intervals of the buckets and groups, when ``confidence`` is given.
 
     Examples
     --------
@@ -109,6 +140,55 @@ def analyze(
     >>> out.analyses[0].fmeasure["A"][1:3]  # words seen once: P 4/4, R 4/5; none seen twice
     [0.888888888888889, 0.0]
     """
+    ref = _checked(systems, refs, analyses)
+    labels = {"domain": domains, "document": documents}
+    for name in ("domain", "document"):
+        if name in analyses and labels[name] is None:
+            raise UserInputError(
+                f"the {name} analysis needs each sentence's {name}: an MTME folder with "
+                f"documents/LP.docs, or --docs FILE (one 'DOMAIN DOCUMENT' line per sentence)"
+            )
+        if labels[name] is not None and len(labels[name]) != len(ref):
+            raise UserInputError(f"{len(labels[name])} {name} labels for {len(ref)} sentences")
+    base = next(iter(systems)) if baseline is None else baseline
+    if base not in systems:
+        raise UserInputError(f"--baseline {base!r} is not one of the systems: {', '.join(systems)}")
+    edges = dict(edges or {})
+    encoder = Encoder(TextView(tokenize, lowercase))
+    ref_rows = encoder.encode(ref)
+    out_rows = {name: encoder.encode(list(lines)) for name, lines in systems.items()}
+    ref_len = ref_rows.lengths()
+    lengths = {
+        "length": {s: ref_len for s in systems},
+        "hyp-length": {s: rows.lengths() for s, rows in out_rows.items()},
+        "lengthdiff": {s: rows.lengths() - ref_len for s, rows in out_rows.items()},
+    }
+    resampling = dict(confidence=confidence, n_resamples=n_resamples, seed=seed)
+    stats_of = _StatsOf(systems, ref, tokenize, lowercase)
+    done: list = []
+    for name in analyses:
+        if name == "words":
+            done.append(_words(encoder, out_rows, ref_rows, frequency_corpus, edges.get("words")))
+        elif name in BUCKETINGS:
+            m, stats = stats_of(metric)
+            done.append(sentence_buckets(m, stats, lengths[name], by=name,
+                                         edges=edges.get(name), **resampling))  # fmt: skip
+        elif name in LABELS:
+            m, stats = stats_of(metric)
+            done.append(label_groups(m, stats, list(labels[name]), by=name, **resampling))
+        elif name == "ngrams":
+            decode = encoder.vocab.decode
+            done += ngram_differences(out_rows, ref_rows, decode, baseline=base, orders=orders,
+                                      top=5 * top)  # fmt: skip
+        else:  # examples
+            m, stats = stats_of(sentence_metric)
+            scores = {s: m.sentence_scores(x) for s, x in stats.items()}
+            done += sentence_examples(m.spec, scores, systems, ref, baseline=base, top=top)
+    return AnalysisResult(list(systems), tokenize, lowercase, done)
+
+
+def _checked(systems, refs, analyses) -> list[str]:
+    """The one reference stream, once the inputs and the analyses' names are checked."""
     unknown = [a for a in analyses if a not in ANALYSES]
     if unknown:
         raise UserInputError(f"unknown analysis {unknown[0]!r}; expected {', '.join(ANALYSES)}")
@@ -125,37 +205,28 @@ def analyze(
             raise UserInputError(
                 f"system {name!r} has {len(lines)} lines, the reference {len(ref)}"
             )
-    edges = dict(edges or {})
-    encoder = Encoder(TextView(tokenize, lowercase))
-    ref_rows = encoder.encode(ref)
-    out_rows = {name: encoder.encode(list(lines)) for name, lines in systems.items()}
-    ref_len = ref_rows.lengths()
-    lengths = {
-        "length": {s: ref_len for s in systems},
-        "hyp-length": {s: rows.lengths() for s, rows in out_rows.items()},
-        "lengthdiff": {s: rows.lengths() - ref_len for s, rows in out_rows.items()},
-    }
-    done: list[WordAccuracy | SentenceBuckets] = []
-    for name in analyses:
-        if name == "words":
-            done.append(_words(encoder, out_rows, ref_rows, frequency_corpus, edges.get("words")))
-            continue
-        [m] = parse_specs([metric], tokenize=tokenize, lowercase=lowercase)
-        stats = {s: compute_stats([m], TextPairs.parallel(list(lines), [ref]))[m]
-                 for s, lines in systems.items()}  # fmt: skip
-        done.append(
-            sentence_buckets(
+    return ref
+
+
+class _StatsOf:
+    """A metric's statistics for every system, computed once per spec."""
+
+    def __init__(self, systems, ref, tokenize: str, lowercase: bool) -> None:
+        self.systems, self.ref = systems, ref
+        self.text = dict(tokenize=tokenize, lowercase=lowercase)
+        self.done: dict[str, tuple] = {}
+
+    def __call__(self, spec: str) -> tuple:
+        if spec not in self.done:
+            [m] = parse_specs([spec], **self.text)
+            self.done[spec] = (
                 m,
-                stats,
-                lengths[name],
-                by=name,
-                edges=edges.get(name),
-                confidence=confidence,
-                n_resamples=n_resamples,
-                seed=seed,
-            )  # fmt: skip
-        )
-    return AnalysisResult(list(systems), tokenize, lowercase, done)
+                {
+                    s: compute_stats([m], TextPairs.parallel(list(lines), [self.ref]))[m]
+                    for s, lines in self.systems.items()
+                },
+            )
+        return self.done[spec]
 
 
 def _words(encoder, out_rows, ref_rows, corpus, edges) -> WordAccuracy:
@@ -170,7 +241,10 @@ def _words(encoder, out_rows, ref_rows, corpus, edges) -> WordAccuracy:
 
 @dataclass
 class AnalyzeRun:
-    """An ``analyze`` run: where the texts are, what to compute, where to write."""
+    """An ``analyze`` run: where the texts are, what to compute, where to write.
+
+    The domains and documents come from ``docs`` (MTME's ``documents/LP.docs`` layout: one
+    ``DOMAIN DOCUMENT`` line per sentence) or, for an MTME folder, from its own file."""
 
     inputs: ScoreInputs
     analyses: list[str] = field(default_factory=lambda: ["words", "length"])
@@ -181,8 +255,25 @@ class AnalyzeRun:
     confidence: float | None = None
     n_resamples: int = 1000
     seed: int = 12345
+    docs: Path | None = None
+    baseline: str | None = None
+    sentence_metric: str = "bleus:4"
+    top: int = 10
     json: Path | None = None
     csv: Path | None = None
+
+    def labels(self) -> tuple[list[str] | None, list[str] | None]:
+        """``(domains, documents)`` of the sentences, when a documents file is known."""
+        from mtpalette.io.mtme_files import read_docs_file
+
+        path = self.docs
+        if path is None and self.inputs.mtme is not None and self.inputs.lp is not None:
+            found = Path(self.inputs.mtme) / "documents" / f"{self.inputs.lp}.docs"
+            path = found if found.exists() else None
+        if path is None:
+            return None, None
+        docs = read_docs_file(path)
+        return list(docs.domain_of), list(docs.doc_of)
 
 
 def run_analyze(run: AnalyzeRun) -> AnalysisResult:
@@ -191,10 +282,12 @@ def run_analyze(run: AnalyzeRun) -> AnalysisResult:
 
     systems, refs, _ = run.inputs.load()
     corpus = None if run.frequency_corpus is None else read_lines(run.frequency_corpus)
+    domains, documents = run.labels()
     result = analyze(
         systems, refs, analyses=run.analyses, metric=run.metric, tokenize=run.tokenize,
-        lowercase=run.lowercase, frequency_corpus=corpus, confidence=run.confidence,
-        n_resamples=run.n_resamples, seed=run.seed,
+        lowercase=run.lowercase, frequency_corpus=corpus, domains=domains,
+        documents=documents, baseline=run.baseline, sentence_metric=run.sentence_metric,
+        top=run.top, confidence=run.confidence, n_resamples=run.n_resamples, seed=run.seed,
     )  # fmt: skip
     if run.json is not None:
         write_json(run.json, result.to_dict())

@@ -27,6 +27,17 @@ FreqOpt = Annotated[
     Path | None,
     o.opt("--freq-corpus", panel=o.INPUTS, help="Word frequencies from this text (a train set)."),
 ]
+DocsOpt = Annotated[
+    Path | None,
+    o.opt("--docs", panel=o.INPUTS, help="'DOMAIN DOCUMENT' per sentence (MTME's .docs)."),
+]
+BaselineOpt = Annotated[
+    str | None, o.opt("--baseline", panel=o.METRICS, help="ngrams, examples: against (1st).")
+]
+SentenceMetricOpt = Annotated[
+    str, o.opt("--sentence-metric", panel=o.METRICS, help="examples: the metric (bleus:4).")
+]
+TopOpt = Annotated[int, o.opt("--top", panel=o.OUTPUTS, help="examples each way (10; n-grams 50).")]
 IntervalOpt = Annotated[
     float | None,
     o.opt("--confidence", panel=o.RESAMPLING, help="Bootstrap intervals per bucket (0.95)."),
@@ -44,6 +55,10 @@ def analyze_cmd(
     analyses: AnalysesOpt = None,
     metric: MetricOpt = "bleu:compat=compare-mt",
     freq_corpus: FreqOpt = None,
+    docs: DocsOpt = None,
+    baseline: BaselineOpt = None,
+    sentence_metric: SentenceMetricOpt = "bleus:4",
+    top: TopOpt = 10,
     tokenize: o.TokenizeOpt = "none",
     lowercase: o.LowercaseOpt = False,
     confidence: IntervalOpt = None,
@@ -55,7 +70,8 @@ def analyze_cmd(
 
     Examples: `mtpalette analyze -r ref.txt -s A.txt B.txt` (word F-measure by frequency,
     compare-mt's BLEU by reference length); `mtpalette analyze -r ref.txt --systems-dir
-    outputs/ -a lengthdiff -m chrf --confidence 0.95 --csv buckets.csv`.
+    outputs/ -a lengthdiff -m chrf --confidence 0.95 --csv buckets.csv`; `mtpalette analyze
+    --mtme FOLDER --lp en-de -a domain document ngrams examples`.
     """
     from mtpalette.api.analyze_run import AnalyzeRun, run_analyze
     from mtpalette.api.score_inputs import ScoreInputs
@@ -66,36 +82,76 @@ def analyze_cmd(
                          mtme=mtme, lp=lp)  # fmt: skip
     run = AnalyzeRun(
         inputs, analyses or ["words", "length"], metric, tokenize, lowercase, freq_corpus,
-        confidence, seed=seed, json=json, csv=csv,
+        confidence, seed=seed, docs=docs, baseline=baseline, sentence_metric=sentence_metric,
+        top=top, json=json, csv=csv,
     )  # fmt: skip
     show(run_analyze(run))
 
 
 def show(result) -> None:
-    """One table per analysis: a row per bucket, a column group per system."""
+    """One table per analysis."""
     out = result_console()
     for a in result.analyses:
-        t = Table(title=_title(a))
-        t.add_column("Bucket")
-        if a.KIND == "word-accuracy":
-            t.add_column("Ref words", justify="right")
-            for name in a.systems:
-                t.add_column(f"{name} F", justify="right")
-                t.add_column("P / R", justify="right")
-            for b, label in enumerate(a.labels):
-                cells = [f"{a.fmeasure[s][b]:.4f}|{a.precision[s][b]:.3f} / {a.recall[s][b]:.3f}"
-                         for s in a.systems]  # fmt: skip
-                t.add_row(label, str(a.ref_words[b]), *(c for x in cells for c in x.split("|")))
-        else:
-            for name in a.systems:
-                t.add_column(f"{name}", justify="right")
-                t.add_column("n", justify="right")
-            for b, label in enumerate(a.labels):
-                cells = [(_cell(a, s, b), str(a.counts[s][b])) for s in a.systems]
-                t.add_row(label, *(c for pair in cells for c in pair))
-        emit_table(out, t)
-    emit_note(out, "n: sentences in the bucket; a bucket of a few sentences is no finding "
+        render = {"word-accuracy": _words, "sentence-buckets": _buckets,
+                  "ngram-differences": _ngrams, "sentence-examples": _examples}[a.KIND]  # fmt: skip
+        for table in render(a):
+            emit_table(out, table)
+    emit_note(out, "n: sentences (words) in the bucket; a bucket of a few is no finding "
                    "(--confidence gives intervals)")  # fmt: skip
+
+
+def _words(a) -> list[Table]:
+    t = Table(title=_title(a))
+    t.add_column("Bucket")
+    t.add_column("Ref words", justify="right")
+    for name in a.systems:
+        t.add_column(f"{name} F", justify="right")
+        t.add_column("P / R", justify="right")
+    for b, label in enumerate(a.labels):
+        cells = [(f"{a.fmeasure[s][b]:.4f}", f"{a.precision[s][b]:.3f} / {a.recall[s][b]:.3f}")
+                 for s in a.systems]  # fmt: skip
+        t.add_row(label, str(a.ref_words[b]), *(c for pair in cells for c in pair))
+    return [t]
+
+
+def _buckets(a) -> list[Table]:
+    t = Table(title=_title(a))
+    t.add_column("Bucket" if a.edges else a.by.capitalize())
+    for name in a.systems:
+        t.add_column(f"{name}", justify="right")
+        t.add_column("n", justify="right")
+    for b, label in enumerate(a.labels):
+        cells = [(_cell(a, s, b), str(a.counts[s][b])) for s in a.systems]
+        t.add_row(label, *(c for pair in cells for c in pair))
+    if a.macro is not None:
+        t.add_row("macro average", *(c for s in a.systems for c in (f"{a.macro[s]:.2f}", "")))
+    return [t]
+
+
+def _ngrams(a) -> list[Table]:
+    out = []
+    for side, rows in (("matched more", a.gains), ("matched less", a.losses)):
+        t = Table(title=f"n-grams {a.system} {side} than {a.baseline} (share, alpha {a.alpha:g})")
+        for col in ("n-gram", a.system, a.baseline, "share"):
+            t.add_column(col, justify="left" if col == "n-gram" else "right")
+        for r in rows:
+            t.add_row(r["ngram"], str(r["system"]), str(r["baseline"]), f"{r['share']:.3f}")
+        out.append(t)
+    return out
+
+
+def _examples(a) -> list[Table]:
+    out = []
+    for side, rows in (("better", a.better), ("worse", a.worse)):
+        t = Table(title=f"segments where {a.system} scores {side} than {a.baseline} ({a.metric})")
+        for col in ("Segment", "Diff", a.system, a.baseline, "Reference"):
+            t.add_column(col, justify="left" if col in (a.system, a.baseline, "Reference")
+                         else "right")  # fmt: skip
+        for r in rows:
+            t.add_row(str(r["segment"]), f"{r['difference']:+.2f}", r["output"],
+                      r["baseline_output"], r["reference"])  # fmt: skip
+        out.append(t)
+    return out
 
 
 def _title(a) -> str:

@@ -1,0 +1,97 @@
+"""The analyses beyond compare-mt's golden tables: per-domain and per-document scores equal
+each group's segments scored alone; n-gram matches equal a slow count of compare-mt's
+definition; sentence examples are the largest differences of the sentence scores."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mtpalette
+from mtpalette.api.analyze_run import AnalyzeRun, analyze, run_analyze
+from mtpalette.api.score_inputs import ScoreInputs
+from mtpalette.io.mtme import example_folder
+
+ENDE = Path(mtpalette.__file__).parent / "data" / "mqm_ted" / "ende"
+
+
+def _lines(name: str) -> list[str]:
+    return (ENDE / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize("metric", ["bleu", "chrf", "ter"])
+def test_domain_and_document_scores_equal_each_group_scored_alone(metric):
+    run = AnalyzeRun(ScoreInputs(mtme=example_folder(), lp="en-de"), ["domain", "document"],
+                     metric=metric, tokenize="13a")  # fmt: skip
+    result = run_analyze(run)
+    systems, refs, _ = run.inputs.load()
+    domains, documents = run.labels()
+    for groups, labels in zip(result.analyses, (domains, documents), strict=True):
+        assert groups.labels == sorted(set(labels))
+        for name, lines in systems.items():
+            for b, label in enumerate(groups.labels):
+                keep = [i for i, x in enumerate(labels) if x == label]
+                [alone] = mtpalette.corpus_score([lines[i] for i in keep],
+                                                 [[refs[0][i] for i in keep]], metric)  # fmt: skip
+                assert groups.scores[name][b] == pytest.approx(alone.value, rel=1e-12)
+                assert groups.counts[name][b] == len(keep)
+            assert groups.macro[name] == pytest.approx(np.mean(groups.scores[name]), rel=1e-12)
+    assert len(result.analyses[1].labels) == 3  # the folder's three talks
+
+
+def _slow_ngram_matches(outs: list[str], refs: list[str], hi: int) -> Counter:
+    """compare-mt's compare_ngrams (match), written from its definition: each output n-gram
+    matches while the reference has an unused copy."""
+    found: Counter = Counter()
+    for out, ref in zip(outs, refs, strict=True):
+        o, r = out.split(), ref.split()
+        left = Counter(tuple(r[i : i + n]) for n in range(1, hi + 1) for i in range(len(r) - n + 1))
+        for n in range(1, hi + 1):
+            for i in range(len(o) - n + 1):
+                g = tuple(o[i : i + n])
+                if left[g] > 0:
+                    left[g] -= 1
+                    found[" ".join(g)] += 1
+    return found
+
+
+def test_ngram_matches_equal_compare_mts_definition():
+    ref = _lines("ref")[:120]
+    systems = {name: _lines(name)[:120] for name in ("Facebook-AI", "Nemo")}
+    [diff] = analyze(systems, [ref], analyses=["ngrams"], top=10**6).analyses
+    slow = {name: _slow_ngram_matches(lines, ref, 4) for name, lines in systems.items()}
+    got = {r["ngram"]: (r["system"], r["baseline"]) for r in diff.gains + diff.losses}
+    want = {g: (slow["Nemo"][g], slow["Facebook-AI"][g])
+            for g in set(slow["Nemo"]) | set(slow["Facebook-AI"])
+            if slow["Nemo"][g] != slow["Facebook-AI"][g]}  # fmt: skip
+    assert got == want
+    shares = [r["share"] for r in diff.gains]
+    assert shares == sorted(shares, reverse=True) and all(s > 0.5 for s in shares)
+
+
+def test_examples_are_the_largest_sentence_score_differences():
+    ref = _lines("ref")
+    systems = {name: _lines(name) for name in ("Facebook-AI", "UEdin")}
+    [ex] = analyze(systems, [ref], analyses=["examples"], top=5).analyses
+    scores = mtpalette.sentence_scores(list(itertools.chain(*systems.values())),
+                                       [ref + ref], ["bleus:4"], tokenize="none")["bleus:4"]  # fmt: skip
+    a, b = scores[: len(ref)], scores[len(ref) :]
+    diff = b - a
+    assert [r["segment"] - 1 for r in ex.better] == list(
+        np.lexsort((np.arange(len(diff)), -diff))[:5]
+    )
+    assert ex.worse[0]["difference"] == pytest.approx(diff.min())
+    assert ex.better[0]["output"] == systems["UEdin"][ex.better[0]["segment"] - 1]
+
+
+def test_labels_are_refused_when_missing_or_misaligned():
+    with pytest.raises(mtpalette.errors.UserInputError, match="needs each sentence's domain"):
+        analyze({"A": ["a"]}, [["a"]], analyses=["domain"])
+    with pytest.raises(mtpalette.errors.UserInputError, match="2 document labels for 1"):
+        analyze({"A": ["a"]}, [["a"]], analyses=["document"], documents=["d1", "d2"])
+    with pytest.raises(mtpalette.errors.UserInputError, match="not one of the systems"):
+        analyze({"A": ["a"]}, [["a"]], analyses=["examples"], baseline="Z")
