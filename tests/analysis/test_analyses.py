@@ -77,13 +77,12 @@ def test_examples_are_the_largest_sentence_score_differences():
     ref = _lines("ref")
     systems = {name: _lines(name) for name in ("Facebook-AI", "UEdin")}
     [ex] = analyze(systems, [ref], analyses=["examples"], top=5).analyses
-    scores = mtpalette.sentence_scores(list(itertools.chain(*systems.values())),
-                                       [ref + ref], ["bleus:4"], tokenize="none")["bleus:4"]  # fmt: skip
-    a, b = scores[: len(ref)], scores[len(ref) :]
+    hyps = list(itertools.chain(*systems.values()))
+    scores = mtpalette.sentence_scores(hyps, [ref + ref], ["bleus:4"], tokenize="none")
+    a, b = scores["bleus:4"][: len(ref)], scores["bleus:4"][len(ref) :]
     diff = b - a
-    assert [r["segment"] - 1 for r in ex.better] == list(
-        np.lexsort((np.arange(len(diff)), -diff))[:5]
-    )
+    order = np.lexsort((np.arange(len(diff)), -diff))
+    assert [r["segment"] - 1 for r in ex.better] == order[:5].tolist()
     assert ex.worse[0]["difference"] == pytest.approx(diff.min())
     assert ex.better[0]["output"] == systems["UEdin"][ex.better[0]["segment"] - 1]
 
