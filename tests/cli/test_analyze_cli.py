@@ -25,7 +25,10 @@ def test_default_tables_are_compare_mts(cli, tmp_path):
     rows = list(csv.DictReader(out_csv.open(encoding="utf-8")))
     assert {r["analysis"] for r in rows} == {"words", "length"}
     data = json.loads(out_json.read_text(encoding="utf-8"))
-    assert [a["analysis"] for a in data["analyses"]] == ["word-accuracy", "sentence-buckets"]
+    assert data["kind"] == "analyze"
+    analyses = data["results"]["analyses"]
+    assert [a["analysis"] for a in analyses] == ["word-accuracy", "sentence-buckets"]
+    assert "bleu:compat=compare-mt" in data["signatures"]
 
 
 def test_intervals_and_any_metric(cli):
@@ -41,3 +44,18 @@ def test_refusals_name_what_was_expected(cli):
     assert code == 2 and "one reference stream" in err
     code, _, err = cli("analyze", "-r", ENDE / "ref.txt", "-s", SYSTEMS[0], "-a", "wordz")
     assert code == 2 and "expected words, length" in err
+
+
+def test_report_has_every_analysis_with_its_plot(cli, tmp_path):
+    report = tmp_path / "analyze.html"
+    analyses = ["words", "length", "ngrams", "examples"]
+    code, _, err = cli("analyze", "-r", ENDE / "ref.txt", "-s", *SYSTEMS, "-a", *analyses,
+                       "--top", "3", "--report", report)  # fmt: skip
+    assert code == 0, err
+    html = report.read_text(encoding="utf-8")
+    assert "Word F-measure by frequency in the reference" in html
+    assert "bleu:compat=compare-mt by reference length" in html
+    assert html.count('class="fig analyze-plot"') == 2  # the two bucketed analyses
+    assert "matches more and less often than Facebook-AI" in html
+    assert "differ most (bleus:4)" in html
+    assert (tmp_path / "analyze.json").exists()

@@ -35,7 +35,7 @@ from mtpalette.analysis.sentences import (
 from mtpalette.analysis.words import WordAccuracy, word_accuracy
 from mtpalette.api.score_inputs import ScoreInputs
 from mtpalette.errors import UserInputError
-from mtpalette.io.runfile import write_csv, write_json
+from mtpalette.io.runfile import write_csv
 from mtpalette.metrics import parse_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.records import Record
@@ -55,12 +55,16 @@ OPTION_OF = {
 class AnalysisResult(Record):
     """Every analysis asked, in order, with the settings that made them."""
 
-    KEYS = "systems tokenize lowercase analyses=dicts()"
+    KEYS = "systems tokenize lowercase signatures analyses=dicts()"
 
     systems: list[str]
     tokenize: str
     lowercase: bool
     analyses: list[WordAccuracy | SentenceBuckets | NgramDifferences | SentenceExamples]
+    #: every metric's signature (the sentence buckets', the examples')
+    signatures: dict[str, str] = field(default_factory=dict)
+    #: the files written, by kind
+    outputs: dict[str, str] = field(default_factory=dict)
 
     def dicts(self) -> list[dict[str, Any]]:
         return [a.to_dict() for a in self.analyses]
@@ -184,7 +188,7 @@ def analyze(
             m, stats = stats_of(sentence_metric)
             scores = {s: m.sentence_scores(x) for s, x in stats.items()}
             done += sentence_examples(m.spec, scores, systems, ref, baseline=base, top=top)
-    return AnalysisResult(list(systems), tokenize, lowercase, done)
+    return AnalysisResult(list(systems), tokenize, lowercase, done, stats_of.signatures())
 
 
 def _checked(systems, refs, analyses) -> list[str]:
@@ -215,6 +219,9 @@ class _StatsOf:
         self.systems, self.ref = systems, ref
         self.text = dict(tokenize=tokenize, lowercase=lowercase)
         self.done: dict[str, tuple] = {}
+
+    def signatures(self) -> dict[str, str]:
+        return {spec: str(m.signature(n_refs=1)) for spec, (m, _) in self.done.items()}
 
     def __call__(self, spec: str) -> tuple:
         if spec not in self.done:
@@ -261,6 +268,7 @@ class AnalyzeRun:
     top: int = 10
     json: Path | None = None
     csv: Path | None = None
+    report: Path | None = None
 
     def labels(self) -> tuple[list[str] | None, list[str] | None]:
         """``(domains, documents)`` of the sentences, when a documents file is known."""
@@ -289,8 +297,31 @@ def run_analyze(run: AnalyzeRun) -> AnalysisResult:
         documents=documents, baseline=run.baseline, sentence_metric=run.sentence_metric,
         top=run.top, confidence=run.confidence, n_resamples=run.n_resamples, seed=run.seed,
     )  # fmt: skip
-    if run.json is not None:
-        write_json(run.json, result.to_dict())
+    _write(run, result)
+    return result
+
+
+def _write(run: AnalyzeRun, result: AnalysisResult) -> None:
+    """The run file (``--json``; beside ``--report`` when only a report is asked), the CSV
+    and the report, each written atomically."""
+    from mtpalette.io.runfile import Run
+
+    json_path = run.json
+    if run.report is not None and json_path is None:
+        json_path = run.report.with_suffix(".json")
+    if json_path is not None:
+        settings = {"analyses": run.analyses, "metric": run.metric, "tokenize": run.tokenize,
+                    "lowercase": run.lowercase, "baseline": run.baseline,
+                    "sentence_metric": run.sentence_metric, "top": run.top,
+                    "confidence": run.confidence, "bootstrap": run.n_resamples}  # fmt: skip
+        seeds = {"bootstrap": run.seed} if run.confidence is not None else {}
+        Run("analyze", settings=settings, signatures=result.signatures, seeds=seeds,
+            results=result.to_dict()).save(json_path)  # fmt: skip
+        result.outputs["json"] = str(json_path)
     if run.csv is not None:
         write_csv(run.csv, result.rows())
-    return result
+        result.outputs["csv"] = str(run.csv)
+    if run.report is not None:
+        from mtpalette.reporting.html import write_report
+
+        result.outputs["report"] = str(write_report([json_path], run.report))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
+import typer
 from rich.table import Table
 
 from mtpalette.cli import options as o
@@ -65,6 +66,8 @@ def analyze_cmd(
     seed: o.SeedOpt = 12345,
     json: o.JsonOpt = None,
     csv: o.CsvOpt = None,
+    report: o.ReportOpt = None,
+    quiet: o.QuietOpt = False,
 ) -> None:
     """Compare systems by word frequency and by sentence bucket, as compare-mt does.
 
@@ -83,9 +86,13 @@ def analyze_cmd(
     run = AnalyzeRun(
         inputs, analyses or ["words", "length"], metric, tokenize, lowercase, freq_corpus,
         confidence, seed=seed, docs=docs, baseline=baseline, sentence_metric=sentence_metric,
-        top=top, json=json, csv=csv,
+        top=top, json=json, csv=csv, report=report,
     )  # fmt: skip
-    show(run_analyze(run))
+    result = run_analyze(run)
+    if not quiet:
+        for path in result.outputs.values():
+            typer.echo(f"wrote {path}", err=True)
+    show(result)
 
 
 def show(result) -> None:

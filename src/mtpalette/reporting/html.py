@@ -914,6 +914,7 @@ def build_report(
             "correlation": None,
             "audit": None,
             "rank": None,
+            "analyze": None,
             "results_json": None,
         }
         if kind == "orange":
@@ -928,6 +929,10 @@ def build_report(
             from mtpalette.reporting.rank_section import rank_section
 
             section["rank"] = rank_section(run)
+        elif kind == "analyze":
+            from mtpalette.reporting.analyze_section import analyze_section
+
+            section["analyze"] = analyze_section(run)
         else:
             section["results_json"] = json.dumps(run.get("results", {}), indent=1)[:200_000]
         sections.append(section)
