@@ -163,11 +163,21 @@ def _moses_line(line: str, number: int, path: str) -> tuple[int, str, str, float
 
 
 def _parse_moses(lines: Sequence[str], path: str) -> NBestList:
-    rows: list[_Row] = []
+    """Column by column (no tuple per line: a million-line file is held once, as its lines
+    and its hypotheses)."""
     end = _trailing_blank_start(lines)
-    for number, line in enumerate(lines[:end], start=1):
-        rows.append((*_moses_line(line, number, path), number))
-    return _make(rows, path)
+    if end == 0:
+        raise UserInputError("no hypotheses in the n-best file", path=path)
+    ids = np.empty(end, dtype=np.int64)
+    scores = np.empty(end, dtype=np.float64)
+    hyps: list[str] = []
+    feats: list[str] = []
+    for number in range(end):
+        seg_id, hyp, feat, score = _moses_line(lines[number], number + 1, path)
+        ids[number], scores[number] = seg_id, score
+        hyps.append(hyp)
+        feats.append(feat)
+    return NBestList(ids, hyps, feats, scores, np.arange(1, end + 1, dtype=np.int64), path)
 
 
 def iter_moses_segments(path: str | Path) -> Iterator[tuple[int, list[str]]]:

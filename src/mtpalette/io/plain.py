@@ -127,6 +127,7 @@ def read_lines(path: str | Path, *, allow_empty: bool = False) -> list[str]:
             path=name,
             line=line,
         ) from None
+    del data  # one copy of the file at a time: the peak is the text and its lines, not three
     if text.startswith("\ufeff") and os.environ.get("MTPALETTE_KEEP_BOM") != "1":
         text = text[1:]
         import warnings
@@ -136,10 +137,12 @@ def read_lines(path: str | Path, *, allow_empty: bool = False) -> list[str]:
             "as a character of the first line; MTPALETTE_KEEP_BOM=1 does the same)",
             stacklevel=2,
         )
+    crlf = "\r" in text
     lines = text.split("\n")
+    del text
     if lines[-1] == "":
         lines.pop()
-    if "\r" in text:  # CRLF line ends (the test skips a pass over every line of other files)
+    if crlf:  # CRLF line ends (the test skips a pass over every line of other files)
         lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
     if not lines and not allow_empty:
         raise UserInputError("the file is empty; expected one segment per line", path=name)

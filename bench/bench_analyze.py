@@ -1,0 +1,158 @@
+"""Whole command-line runs of ``mtpalette analyze`` against compare-mt 0.2.10 on the same files.
+
+Usage: python bench/bench_analyze.py [--lines N] [--systems 3 8] [--repeat 3]
+       [--compare-mt /tmp/cmt-venv/bin/compare-mt] [--same-pairs]
+
+Data: WMT21 newstest en-de from ../shared/data (or $MTPALETTE_SHARED_DATA): reference A
+(``references/newstest2021.en-de.ref.A.de``) and the first 3 and 8 systems in name order
+(``system-outputs/newstest2021.en-de.hyp.*.de``), the first ``--lines`` lines of each (default
+all 1,002); without the shared data the script stops with a message.
+
+Jobs, each a whole process (best of ``--repeat``, stdout to /dev/null, exit status checked):
+
+1. word accuracy by frequency + BLEU by reference-length bucket: ``mtpalette analyze -a words
+   length -q``; compare-mt ``--compare_scores score_type=bleu --compare_word_accuracies
+   bucket_type=freq --compare_sentence_buckets bucket_type=length,statistic_type=score,
+   score_measure=bleu``. compare-mt runs its n-gram and sentence-example analyses by default
+   (with two systems or more); they are switched off by giving both options no value.
+2. plus n-gram differences and sentence examples: ``-a words length ngrams examples``;
+   compare-mt ``--compare_ngrams compare_type=match --compare_sentence_examples
+   score_type=sentbleu``. mtpalette compares the first system with each other one (S - 1
+   pairs); compare-mt compares systems 0 and 1 only, unless ``--same-pairs`` gives it
+   ``compare_directions=0-1;0-2;...`` too.
+
+compare-mt always gets ``--output_directory`` (an HTML report with PNG and PDF figures, part of
+its time); mtpalette prints text only. Ratio = compare-mt / mtpalette. Without compare-mt
+(``--compare-mt``, default /tmp/cmt-venv/bin/compare-mt) mtpalette is timed alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import SHARED, machine, skip_without_shared_data
+
+WMT21 = SHARED / "wmt21" / "txt"
+REF = WMT21 / "references" / "newstest2021.en-de.ref.A.de"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lines", type=int, default=None, help="first N lines (default all)")
+    ap.add_argument("--systems", type=int, nargs="+", default=[3, 8])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--compare-mt", default="/tmp/cmt-venv/bin/compare-mt")
+    ap.add_argument("--same-pairs", action="store_true",
+                    help="compare-mt compares the same S - 1 pairs as mtpalette")  # fmt: skip
+    args = ap.parse_args()
+    if skip_without_shared_data("WMT21 en-de system outputs"):
+        return
+    files = sorted((WMT21 / "system-outputs").glob("newstest2021.en-de.hyp.*.de"))
+    if not REF.exists() or len(files) < max(args.systems):
+        sys.exit(f"{REF} or {max(args.systems)} en-de systems under {WMT21} not found")
+    cmt = Path(args.compare_mt)
+    if not cmt.exists():
+        print(f"compare-mt not found at {cmt} (--compare-mt PATH): timing mtpalette alone")
+        cmt = None
+    print(machine())
+    print(f"reference: {REF}")
+    for f in files[: max(args.systems)]:
+        print(f"system:    {f}")
+
+    with tempfile.TemporaryDirectory(prefix="bench_analyze_") as tmp:
+        ref, hyps = REF, files
+        if args.lines is not None:
+            ref, hyps = _head(REF, tmp, args.lines), [_head(f, tmp, args.lines) for f in files]
+        n = sum(1 for _ in open(ref, encoding="utf-8"))
+        print(f"{n} lines each; best of {args.repeat} whole processes, stdout to /dev/null")
+        rows = []
+        for job in (1, 2):
+            for S in args.systems:
+                sys_files = [str(h) for h in hyps[:S]]
+                ours = _best(_mtpalette(job, str(ref), sys_files), args.repeat)
+                theirs = None
+                if cmt is not None:
+                    command = _compare_mt(cmt, job, str(ref), sys_files, tmp, args.same_pairs)
+                    theirs = _best(command, args.repeat)
+                rows.append((job, S, n, ours, theirs))
+                print(f"  job {job}, {S} systems: done", file=sys.stderr)
+    _table(rows)
+    print(
+        "Notes: compare-mt runs n-grams and sentence examples by default; job 1 switches them "
+        "off (options given with no value).\ncompare-mt also writes its HTML report with "
+        "figures (--output_directory); mtpalette prints text only (-q)."
+    )
+    if not args.same_pairs:
+        print(
+            "Job 2: mtpalette compares the 1st system with each other one (S - 1 pairs), "
+            "compare-mt only systems 0 and 1 (its default; --same-pairs aligns them)."
+        )
+
+
+def _mtpalette(job: int, ref: str, sys_files: list[str]) -> list[str]:
+    analyses = ["words", "length"] + (["ngrams", "examples"] if job == 2 else [])
+    return [sys.executable, "-m", "mtpalette", "analyze", "-r", ref, "-s", *sys_files,
+            "-a", *analyses, "-q"]  # fmt: skip
+
+
+def _compare_mt(
+    cmt: Path, job: int, ref: str, sys_files: list[str], tmp: str, same_pairs: bool
+) -> list[str]:
+    command = [str(cmt), ref, *sys_files, "--compare_scores", "score_type=bleu",
+               "--compare_word_accuracies", "bucket_type=freq", "--compare_sentence_buckets",
+               "bucket_type=length,statistic_type=score,score_measure=bleu"]  # fmt: skip
+    if job == 1:  # no value: an empty list, which switches the default analyses off
+        command += ["--compare_ngrams", "--compare_sentence_examples"]
+    else:
+        directions = ""
+        if same_pairs:
+            directions = ",compare_directions=" + ";".join(
+                f"0-{k}" for k in range(1, len(sys_files))
+            )
+        command += ["--compare_ngrams", "compare_type=match" + directions,
+                    "--compare_sentence_examples", "score_type=sentbleu" + directions]  # fmt: skip
+    out_dir = Path(tmp) / f"cmt-report-{job}-{len(sys_files)}"
+    return command + ["--output_directory", str(out_dir)]
+
+
+def _best(command: list[str], repeat: int) -> float:
+    """Best wall time of ``repeat`` whole runs; a non-zero exit ends the benchmark."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True, check=False)  # fmt: skip
+        best = min(best, time.perf_counter() - t0)
+        if done.returncode != 0:
+            sys.exit(f"{' '.join(command)} exited {done.returncode}:\n{done.stderr[-1500:]}")
+    return best
+
+
+def _head(path: Path, tmp: str, lines: int) -> Path:
+    """The first ``lines`` lines of ``path``, written under ``tmp`` with the same name."""
+    out = Path(tmp) / path.name
+    with open(path, encoding="utf-8") as src, open(out, "w", encoding="utf-8") as dst:
+        for k, line in enumerate(src):
+            if k >= lines:
+                break
+            dst.write(line)
+    return out
+
+
+def _table(rows: list[tuple]) -> None:
+    jobs = {1: "words+length", 2: "+ngrams+examples"}
+    print(f"\n{'job':<18}{'systems':>8}{'lines':>7}{'mtpalette s':>13}{'compare-mt s':>14}"
+          f"{'ratio':>8}")  # fmt: skip
+    for job, S, n, ours, theirs in rows:
+        them = f"{theirs:14.2f}" if theirs is not None else f"{'-':>14}"
+        ratio = f"{theirs / ours:7.1f}x" if theirs is not None else f"{'-':>8}"
+        print(f"{jobs[job]:<18}{S:>8}{n:>7}{ours:13.2f}{them}{ratio}")
+
+
+if __name__ == "__main__":
+    main()
