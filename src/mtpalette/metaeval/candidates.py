@@ -235,22 +235,21 @@ class CandidateLists(Delimited):
 
 
 def _unique_candidates(lists: CandidateLists) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Distinct (segment, text) pairs: their texts, segments, and each candidate's index."""
+    """Distinct (segment, text) pairs: their texts, segments, and each candidate's index.
+
+    Examples
+    --------
+    >>> cl = CandidateLists(["a", "b", "a", "a"], [0, 3, 4], [["x", "y"], ["x", "z"]])
+    >>> texts, segs, inverse = _unique_candidates(cl)
+    >>> texts, segs.tolist(), inverse.tolist()
+    (['a', 'b', 'a'], [0, 0, 1], [0, 1, 0, 2])
+    """
     seen: dict[tuple[int, str], int] = {}
-    texts: list[str] = []
-    segs: list[int] = []
-    inverse = np.empty(len(lists.texts), dtype=np.int64)
-    for i, (s, text) in enumerate(
-        zip(lists.segment_of_candidates().tolist(), lists.texts, strict=True)
-    ):
-        key = (s, text)
-        j = seen.get(key)
-        if j is None:
-            j = seen[key] = len(texts)
-            texts.append(text)
-            segs.append(s)
-        inverse[i] = j
-    return texts, np.asarray(segs, dtype=np.int64), inverse
+    keys = list(zip(lists.segment_of_candidates().tolist(), lists.texts, strict=True))
+    inverse = np.fromiter((seen.setdefault(k, len(seen)) for k in keys), dtype=np.int64,
+                          count=len(keys))  # fmt: skip
+    segs = np.fromiter((k[0] for k in seen), dtype=np.int64, count=len(seen))
+    return [k[1] for k in seen], segs, inverse
 
 
 def display_names(metrics: Sequence[Metric]) -> list[str]:
