@@ -724,6 +724,28 @@ fn nist_rows<'py>(
     array(py, out, &[stats.dim().0])
 }
 
+/// `[P, R, F]` of the best reference (see `scores::best_of_references`).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn best_of_references<'py>(
+    py: Python<'py>,
+    p: PyReadonlyArray2<'py, f64>,
+    r: PyReadonlyArray2<'py, f64>,
+    f: PyReadonlyArray2<'py, f64>,
+    key: PyReadonlyArray2<'py, f64>,
+    present: PyReadonlyArray2<'py, bool>,
+    leave_out: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let prf = [grid(&p, "p")?, grid(&r, "r")?, grid(&f, "f")?];
+    let (key, present) = (grid(&key, "key")?, grid(&present, "present")?);
+    let (n_cand, n_refs) = key.dim();
+    let out = run(py, "best_of_references", || {
+        scores::best_of_references(prf, key, present, leave_out)
+    })?;
+    let variants = if leave_out { n_refs } else { 1 };
+    array(py, out, &[variants, n_cand, 3])
+}
+
 /// Rows of a ragged array, concatenated: `(ids, offsets)`.
 #[pyfunction]
 fn gather<'py>(
@@ -939,6 +961,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gtm_mms, m)?)?;
     m.add_function(wrap_pyfunction!(closest_ref_lengths, m)?)?;
     m.add_function(wrap_pyfunction!(nist_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(best_of_references, m)?)?;
     m.add_function(wrap_pyfunction!(nist_information, m)?)?;
     m.add_function(wrap_pyfunction!(acs_counts, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize_lines, m)?)?;

@@ -8,6 +8,46 @@ use crate::pairs::{check_offsets, check_rows, Pairs};
 
 const LOG_ZERO: f64 = -9_999_999_999.0;
 
+/// `[P, R, F]` of each candidate's present reference with the largest `key` (the first on
+/// ties; reference 0 when none is present, as numpy's `argmax` over `-inf`): `(1, P, 3)`, or
+/// with `leave_out` `(n_refs, P, 3)`, row block `k` chosen among the references but `k`.
+/// `prf` holds the three `(P, n_refs)` grids P, R and F.
+pub fn best_of_references(
+    prf: [Grid<f64>; 3],
+    key: Grid<f64>,
+    present: Grid<bool>,
+    leave_out: bool,
+) -> Checked<Vec<f64>> {
+    let (n_cand, n_refs) = key.dim();
+    ensure(
+        prf.iter().all(|g| g.dim() == (n_cand, n_refs)) && present.dim() == (n_cand, n_refs),
+        || "best_of_references: P, R, F, key and present must all be (candidates, refs)".into(),
+    )?;
+    let variants = if leave_out { n_refs } else { 1 };
+    let mut out = vec![0.0; variants * n_cand * 3];
+    for v in 0..variants {
+        for i in 0..n_cand {
+            let (mut best, mut at) = (f64::NEG_INFINITY, 0);
+            for j in 0..n_refs {
+                let k = if present[[i, j]] && !(leave_out && j == v) {
+                    key[[i, j]]
+                } else {
+                    f64::NEG_INFINITY
+                };
+                if k > best {
+                    best = k;
+                    at = j;
+                }
+            }
+            let o = &mut out[(v * n_cand + i) * 3..(v * n_cand + i) * 3 + 3];
+            for (slot, g) in o.iter_mut().zip(&prf) {
+                *slot = g[[i, at]];
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// BLEU of every row `[hyp_len, ref_len, correct_1..n, total_1..n]`; `smooth`: 0 none,
 /// 1 floor, 2 add-k, 3 exp (sacrebleu's methods).
 pub fn bleu_rows(
@@ -200,6 +240,28 @@ mod tests {
         assert_eq!(closest_ref_lengths(&o.pairs()), vec![2, 2]);
         let o = Owned::new(&[&[1]], &[0], &[vec![None]]);
         assert_eq!(closest_ref_lengths(&o.pairs()), vec![0]);
+    }
+
+    #[test]
+    fn best_reference_first_on_ties_and_each_held_out() {
+        static VALS: [f64; 6] = [0.1, 0.9, 0.5, 0.3, 0.3, 0.0];
+        static KEY: [f64; 6] = [0.2, 0.8, 0.8, 0.3, 0.3, 0.0];
+        let (vals, key) = (&VALS, &KEY);
+        let present = [true, true, true, false, true, true];
+        let g = |d: &'static [f64]| Grid::new(d, 2, 3, "x").unwrap();
+        let prf = || [g(vals), g(vals), g(vals)];
+        let mask = Grid::new(&present, 2, 3, "present").unwrap();
+        let one = best_of_references(prf(), g(key), mask, false).unwrap();
+        // row 0: references 1 and 2 tie at 0.8, the first wins; row 1: reference 0 missing
+        assert_eq!(
+            one.iter().step_by(3).copied().collect::<Vec<_>>(),
+            vec![0.9, 0.3]
+        );
+        let mask = Grid::new(&present, 2, 3, "present").unwrap();
+        let each = best_of_references(prf(), g(key), mask, true).unwrap();
+        let first: Vec<f64> = each.iter().step_by(3).copied().collect();
+        // held out 0: 0.9, 0.3; held out 1: 0.5, and reference 2 alone: 0.0; held out 2: 0.9, 0.3
+        assert_eq!(first, vec![0.9, 0.3, 0.5, 0.0, 0.9, 0.3]);
     }
 
     #[test]

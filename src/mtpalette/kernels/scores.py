@@ -70,3 +70,31 @@ def closest_ref_lengths(pairs) -> np.ndarray:
     [2]
     """
     return _core.closest_ref_lengths(pairs.arrays())
+
+
+def best_of_references(
+    p: np.ndarray,
+    r: np.ndarray,
+    f: np.ndarray,
+    key: np.ndarray,
+    present: np.ndarray,
+    *,
+    leave_out: bool = False,
+) -> np.ndarray:
+    """``[P, R, F]`` of each candidate's present reference with the largest ``key`` (the first
+    on ties, as ``np.argmax``): ``(1, P, 3)``; with ``leave_out``, ``(R, P, 3)``, block ``k``
+    chosen among the references but ``k`` (ORANGE's leave-one-out in one call).
+
+    Examples
+    --------
+    >>> p = np.array([[0.1, 0.9, 0.5]]); key = np.array([[0.2, 0.8, 0.8]])
+    >>> ok = np.ones((1, 3), bool)
+    >>> best_of_references(p, p, p, key, ok)[0, 0].tolist()  # reference 1: first of the ties
+    [0.9, 0.9, 0.9]
+    >>> best_of_references(p, p, p, key, ok, leave_out=True)[:, 0, 0].tolist()
+    [0.9, 0.5, 0.9]
+    """
+    grids = [np.ascontiguousarray(np.broadcast_to(x, key.shape), dtype=np.float64)
+             for x in (p, r, f, key)]  # fmt: skip
+    mask = np.ascontiguousarray(present, dtype=np.bool_)
+    return _core.best_of_references(*grids, mask, bool(leave_out))

@@ -53,6 +53,7 @@ import numpy as np
 from mtpalette.errors import UserInputError
 from mtpalette.kernels.ngram import ngram_matches
 from mtpalette.kernels.rouge_score import text_counts
+from mtpalette.kernels.scores import best_of_references
 from mtpalette.kernels.skipbigram import skip_matches_kernel, skip_pair_totals
 from mtpalette.kernels.subsequence import (
     lcs_per_ref,
@@ -223,12 +224,7 @@ class _Rouge(Metric):
                 key = r if rank is None else rank
                 key = _round5(key) if self.rank_rounded else key
 
-            def best(present: np.ndarray) -> np.ndarray:
-                pick = np.argmax(np.where(present, key, -np.inf), axis=1)[:, None]
-                rows = [np.take_along_axis(x, pick, axis=1)[:, 0] for x in (p, r, f)]
-                return self._as_printed(np.column_stack(rows))
-
-            return best
+            return _Best(self, p, r, f, key)
 
         def mean(present: np.ndarray) -> np.ndarray:
             count = np.maximum(present.sum(axis=1), 1)
@@ -269,7 +265,10 @@ class _Rouge(Metric):
             return super().compute_group_leaving_out(metrics, pairs, *extra)
         present = pairs.present()
         masks = [present & (np.arange(pairs.n_refs) != k) for k in range(pairs.n_refs)]
-        return [[f(mask) for mask in masks] for f in finish]
+        return [
+            f.held_out(present) if isinstance(f, _Best) else [f(mask) for mask in masks]
+            for f in finish
+        ]
 
     def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:
         return self.compute_group([self], pairs, *extra)[0]
@@ -620,6 +619,24 @@ class RougeW(_Rouge):
         if self.multiref == "rouge155-b":  # ROUGE-1.5.5 -f B ranks with a single weight
             rank = _ratio(hit, m**a) ** (1 / a)
         return self.reducer(hit, n**a, f_m, root=a, rank=rank)
+
+
+class _Best:
+    """The reduction to the reference with the best key (``max``, ``rouge155-b``): for one
+    mask of present references, or for every held-out reference at once, in one compiled
+    pass (:func:`~mtpalette.kernels.scores.best_of_references`)."""
+
+    def __init__(self, metric: _Rouge, p, r, f, key) -> None:
+        self.metric, self.prf, self.key = metric, (p, r, f), key
+
+    def __call__(self, present: np.ndarray) -> np.ndarray:
+        out = best_of_references(*self.prf, self.key, present)[0]
+        return self.metric._as_printed(out)
+
+    def held_out(self, present: np.ndarray) -> list[np.ndarray]:
+        """The statistics without each reference in turn."""
+        out = best_of_references(*self.prf, self.key, present, leave_out=True)
+        return [self.metric._as_printed(block) for block in out]
 
 
 def _drop_last(r: Ragged) -> Ragged:
