@@ -112,7 +112,9 @@ def test_report_command_and_bad_run_files(report, tmp_path):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0 and out.stat().st_size > 10_000
     text = out.read_text(encoding="utf-8")
-    assert "run1: orange &middot; TED-80" in text and "run2: orange &middot; TED-60" in text
+    # titles say what each run is
+    assert "run1: ORANGE of system outputs, leave-one-out &middot; TED-80" in text
+    assert "run2: ORANGE of system outputs, leave-one-out &middot; TED-60" in text
     assert '<table class="metrics summary">' in text  # two runs: one table, a column each
     result = CliRunner().invoke(app, ["report", *runs, "-o", str(out), "--labels", "x"])
     assert "1 label(s) for 2 run file(s)" in str(result.exception)

@@ -870,6 +870,34 @@ def input_rows(ins: dict[str, Any]) -> list[dict[str, str]]:
     return out
 
 
+def run_title(run: dict[str, Any], human_name: str = "human") -> str:
+    """What a run is, in words, for its section's title and the menu.
+
+    Examples
+    --------
+    >>> run_title({"kind": "correlate", "settings": {"level": "segment,system"}}, "MQM")
+    'correlation with MQM, segment and system level'
+    >>> run_title({"kind": "orange", "settings": {"oracle": "leave-one-out"},
+    ...            "inputs": {"candidates": {"kind": "nbest"}}})
+    'ORANGE of n-best lists, leave-one-out'
+    """
+    kind = run.get("kind", "")
+    settings = run.get("settings") or {}
+    if kind == "correlate":
+        levels = [x for x in str(settings.get("level", "segment")).split(",") if x]
+        return f"correlation with {human_name}, {' and '.join(levels)} level"
+    if kind == "orange":
+        lists = ((run.get("inputs") or {}).get("candidates") or {}).get("kind")
+        what = {"nbest": "n-best lists", "systems": "system outputs"}.get(lists, "candidates")
+        return f"ORANGE of {what}, {settings.get('oracle', 'leave-one-out')}"
+    titles = {
+        "audit": "audit of ORANGE's premise",
+        "rank": "systems ranked, every pair tested",
+        "analyze": "where systems differ (compare-mt's analyses)",
+    }
+    return titles.get(kind, kind)
+
+
 def build_report(
     runs: Sequence[tuple[dict[str, Any], Path | None]],
     *,
@@ -898,6 +926,7 @@ def build_report(
         section: dict[str, Any] = {
             "id": f"run{k + 1}",
             "kind": kind,
+            "title": run_title(run, human_name),
             "dataset": label,
             "path": str(path) if path else "",
             "run": run,
