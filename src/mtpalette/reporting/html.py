@@ -505,6 +505,36 @@ def baseline_notes(table: dict[str, Any]) -> dict[str, str]:
     return {c["metric"]: c["note"] for c in comparisons if c.get("note")}
 
 
+#: the length baseline's two orientations: their correlations mirror each other (r and -r)
+LENGTH_ORIENTATIONS = {"len": "longer is better", "len:sign=-1": "shorter is better"}
+
+
+def one_length_row(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str | None]:
+    """The rows with one of ``len`` and ``len:sign=-1``, the one that correlates higher
+    (each is minus the other), labelled with its orientation; and a note saying so.
+
+    Examples
+    --------
+    >>> rows = [{"metric": "len", "correlation": -0.3}, {"metric": "len:sign=-1",
+    ...          "correlation": 0.3}, {"metric": "bleu", "correlation": 0.2}]
+    >>> kept, note = one_length_row(rows)
+    >>> [(r["metric"], r.get("label")) for r in kept]
+    [('len:sign=-1', 'len:sign=-1 (shorter is better)'), ('bleu', None)]
+    """
+    found = [r for r in rows if r["metric"] in LENGTH_ORIENTATIONS]
+    if len(found) != 2:
+        return rows, None
+    value = [_nan(r.get("correlation")) for r in found]
+    keep = found[0] if not value[1] > value[0] else found[1]  # NaN: the first
+    drop = found[1] if keep is found[0] else found[0]
+    kept = {**keep, "label": f"{keep['metric']} ({LENGTH_ORIENTATIONS[keep['metric']]})"}
+    note = (
+        f"{drop['metric']} is not shown: it is minus {keep['metric']}, so its correlation is "
+        "minus this one's; the length baseline is shown in its better orientation"
+    )
+    return [kept if r is keep else r for r in rows if r is not drop], note
+
+
 def cluster_rows(table: dict[str, Any]) -> list[dict[str, Any]]:
     """Correlation rows with ``top`` (every metric tied with the highest value) and ``p_text``:
     the p-value that made each cluster boundary (the first metric of a cluster, against the
@@ -552,7 +582,7 @@ def _correlation_section(run: dict[str, Any], human_name: str = "human") -> dict
     tables = []
     seg_scores = run["results"].get("segment_scores")
     for t in run["results"]["tables"]:
-        rows = cluster_rows(t)
+        rows, length_note = one_length_row(cluster_rows(t))
         conf = 100 * t.get("confidence", 0.95)
         dots = ci_dots(
             [r["metric"] for r in rows],
@@ -565,7 +595,7 @@ def _correlation_section(run: dict[str, Any], human_name: str = "human") -> dict
             best=[r["top"] for r in rows],
             equivalent=[r["cluster"] == 1 and not r["top"] for r in rows],
             labels=[
-                r["metric"]
+                r.get("label", r["metric"])
                 + ("" if r["metric_higher_is_better"] else " (neg.)")
                 + (" [baseline]" if r["baseline"] else "")
                 for r in rows
@@ -579,7 +609,7 @@ def _correlation_section(run: dict[str, Any], human_name: str = "human") -> dict
                 "rows": rows,
                 "dots": dots,
                 "chance": t.get("chance"),
-                "notes": list(baseline_notes(t).values()),
+                "notes": list(baseline_notes(t).values()) + ([length_note] if length_note else []),
             }
         )
     scatters = []
