@@ -22,7 +22,9 @@ def test_demo(tmp_path):
         assert spec in result.output
     run = json.loads((tmp_path / "run" / "orange" / "run.json").read_text())
     assert run["kind"] == "orange" and run["results"]
-    assert (tmp_path / "run" / "orange" / "curve.png").stat().st_size > 0
+    # system outputs in the systems' order rank nothing: no ORANGE-vs-N curve by default
+    assert not (tmp_path / "run" / "orange" / "curve.png").exists()
+    assert "no ORANGE-vs-N curve" in result.output
     corr = json.loads((tmp_path / "run" / "correlation" / "run.json").read_text())
     assert corr["kind"] == "correlate" and corr["results"]["segment_scores"]["human"]
     report = tmp_path / "run" / "report.html"

@@ -132,6 +132,8 @@ def test_killed_run_resumes_to_identical_results(inputs, tmp_path):
         "--chunk-size",
         "8",
         "-q",
+        "--curve-step",  # asked: system outputs get no curve by default
+        "1",
     ]
     whole = tmp_path / "whole"
     done = subprocess.run(_cli([*common, "--run-dir", str(whole)]), capture_output=True, text=True)

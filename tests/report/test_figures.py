@@ -34,7 +34,7 @@ def figures(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("figures")
     refs, systems = [str(p) for p in ZHEN["refs"]], [str(p) for p in ZHEN["systems"]]
     _cli(["orange", "-r", *refs, "-s", *systems, "-m", *METRICS, "--bootstrap", "100"]
-         + ["--out-dir", str(tmp / "orange")])  # fmt: skip
+         + ["--out-dir", str(tmp / "orange"), "--curve-step", "1"])  # fmt: skip
     corr = ["correlate", "--bundled", "zhen", "-m", "bleu", "chrf", "wer", "rouge-w:1.2"]
     corr += ["--bootstrap", "100", "--test", "bootstrap", "--stat", "pearson,kendall"]
     _cli([*corr, "--max-items", "150", "--keep-scores", "--out-dir", str(tmp / "seg")])

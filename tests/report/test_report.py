@@ -50,7 +50,7 @@ def _orange(tmp, folder, n, systems, metrics):
     out = tmp / f"orange-{folder}"
     _run(
         ["orange", "--refs", *map(str, refs), "--systems", *map(str, hyps), *metrics]
-        + ["--bootstrap", "100", "--out-dir", str(out), "-q"]
+        + ["--bootstrap", "100", "--out-dir", str(out), "-q", "--curve-step", "1"]
     )
     return out / "run.json"
 

@@ -386,6 +386,13 @@ def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
     common = dict(ties=run.ties, min_candidates=run.min_candidates)
     table = evaluate(comparisons, **bootstrap_of(run), **common)
     curve = None
+    if lists.info.get("kind") == "systems" and not run.outputs.wants_curve:
+        # the folder's default curve only where the candidates' order is a ranking
+        out.curve_csv = out.curve_plot = None
+        feedback.note(
+            "no ORANGE-vs-N curve: the candidates are system outputs, in the systems' order, "
+            "which ranks nothing (--curve-step draws it anyway)"
+        )
     if out.wants_curve:
         step = out.curve_step or max(1, math.ceil(int(lists.n_candidates.max()) / CURVE_POINTS))
         curve = orange_curve(comparisons, step=step, **common)
