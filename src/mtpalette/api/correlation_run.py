@@ -47,6 +47,7 @@ from mtpalette.api.external import export_all, parse_scores
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.folders import mtme_pair_data
 from mtpalette.api.inputs import JudgedInputs, UnalignedJudgments
+from mtpalette.api.progress import feedback_of
 from mtpalette.api.scoring import score_systems
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.io.judgments import Judgments
@@ -106,6 +107,7 @@ def correlate(
     tokenize: str = "13a",
     lowercase: bool = False,
     baselines: bool = True,
+    progress: bool | Feedback | None = None,
 ) -> CorrelationTable | CorrelationResult:
     """Correlation of every metric with human scores, with bootstrap intervals and
     significance clusters.
@@ -133,6 +135,9 @@ def correlate(
     baselines:
         At segment level, add the trivial length baselines (rows marked ``baseline``) as the
         command does.
+    progress:
+        ``None``: a bar per table when standard error is a terminal or in a notebook; ``True``:
+        bars and notes; ``False``: silent; or a :class:`~mtpalette.api.feedback.Feedback`.
 
     Examples
     --------
@@ -156,10 +161,13 @@ def correlate(
         raise UserInputError("give at least one level and one statistic")
     common = dict(n_resamples=n_resamples, confidence=confidence, seed=seed, test=test)
     common |= dict(n_permutations=n_permutations, alpha=alpha)
+    feedback = feedback_of(progress)
+    feedback.note("scoring every metric")
     table = _scored_once(
         systems, refs, human, metrics, levels, tokenize, lowercase, baselines, grouping, common
     )
-    tables = [table(lv, st) for lv in levels for st in statistics]
+    pairs = [(lv, st) for lv in levels for st in statistics]
+    tables = [table(lv, st) for lv, st in feedback.track(pairs, "correlation tables")]
     if single:
         return tables[0]
     titles = [

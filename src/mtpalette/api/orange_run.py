@@ -47,6 +47,7 @@ from mtpalette.api.external import export_all, file_stem, parse_scores
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.inputs import CandidateInputs
 from mtpalette.api.limited import LimitedFeatures
+from mtpalette.api.progress import feedback_of
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_matching
 from mtpalette.io.runfile import Run, check_output_folders, file_record, write_csv, write_jsonl
@@ -134,6 +135,7 @@ def orange(
     min_candidates: int = 1,
     tokenize: str = "13a",
     lowercase: bool = False,
+    progress: bool | Feedback | None = None,
 ) -> OrangeTable:
     """ORANGE (Lin and Och 2004) of every metric: the mean rank of the references among the
     candidates, with bootstrap intervals and the metrics equivalent to the best.
@@ -154,6 +156,10 @@ def orange(
         Bootstrap over segments (0: no intervals).
     min_candidates:
         Leave out segments with fewer candidates.
+    progress:
+        ``None``: a bar while scoring when standard error is a terminal or in a notebook;
+        ``True``: bars and notes; ``False``: silent; or a
+        :class:`~mtpalette.api.feedback.Feedback`.
 
     Returns
     -------
@@ -167,7 +173,8 @@ def orange(
     """
     check_resampling(bootstrap=n_resamples, confidence=confidence, seed=seed, least=0)
     lists, parsed = lists_and_metrics(refs, candidates, metrics, tokenize, lowercase)
-    comparisons = compare_candidates(lists, parsed, oracle=oracle)
+    with feedback_of(progress).steps("scoring") as step:
+        comparisons = compare_candidates(lists, parsed, oracle=oracle, progress=step)
     return checked(
         evaluate,
         comparisons,
@@ -375,7 +382,11 @@ def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
                 # --export-scores DIR is this run's own output folder: a re-run replaces
                 # its files, as export_all does
                 for path in write_mtme_rows(
-                    out.export_scores, out.export_mtme, file_stem(m.spec), rows(m), names,
+                    out.export_scores,
+                    out.export_mtme,
+                    file_stem(m.spec),
+                    rows(m),
+                    names,
                     overwrite=True,
                 )  # fmt: skip
             ]

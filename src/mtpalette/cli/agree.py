@@ -19,9 +19,9 @@ from rich.console import Console
 from mtpalette.api.agreement_run import AgreementRun, run_agreement
 from mtpalette.api.correlation_run import parse_epsilon
 from mtpalette.api.inputs import JudgedInputs
+from mtpalette.api.progress import ConsoleFeedback
 from mtpalette.cli import options as o
 from mtpalette.cli.console import result_console
-from mtpalette.cli.progress import ConsoleFeedback
 from mtpalette.cli.tables import print_agreement, show_written
 from mtpalette.stats.correlation import STATISTICS
 

@@ -20,9 +20,9 @@ from rich.console import Console
 
 from mtpalette.api.audit_run import AuditRun, run_audit
 from mtpalette.api.inputs import CandidateInputs, JudgedInputs
+from mtpalette.api.progress import ConsoleFeedback
 from mtpalette.cli import options as o
 from mtpalette.cli.console import result_console
-from mtpalette.cli.progress import ConsoleFeedback
 from mtpalette.cli.tables import print_audit, print_reference_agreement, show_written
 
 

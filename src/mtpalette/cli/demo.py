@@ -27,9 +27,9 @@ from rich.table import Table
 from mtpalette.api.correlation_run import CorrelationOutputs, CorrelationRun, run_correlation
 from mtpalette.api.inputs import CandidateInputs, JudgedInputs
 from mtpalette.api.orange_run import OrangeOutputs, OrangeRun, run_orange
+from mtpalette.api.progress import ConsoleFeedback
 from mtpalette.api.scoring import score_systems
 from mtpalette.cli.console import emit_signatures, emit_table, result_console
-from mtpalette.cli.progress import ConsoleFeedback
 from mtpalette.cli.tables import show_correlation, show_orange
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_lines

@@ -93,8 +93,8 @@ def rank_cmd(
     `mtpalette rank --table esa.tsv --domain-col domain --protocol wmt24`; `mtpalette rank
     --scores comet=comet.json --scores metricx=preds.jsonl --correction holm`.
     """
+    from mtpalette.api.progress import ConsoleFeedback
     from mtpalette.api.rank_run import RankRun, run_rank
-    from mtpalette.cli.progress import ConsoleFeedback
 
     console = Console(stderr=True, quiet=quiet)
     run = RankRun(

@@ -31,9 +31,9 @@ import typer
 from rich.console import Console
 
 from mtpalette.api.inputs import CandidateInputs, JudgedInputs
+from mtpalette.api.progress import ConsoleFeedback
 from mtpalette.api.train_run import BlancTrainRun, run_train_blanc
 from mtpalette.cli import options as o
-from mtpalette.cli.progress import ConsoleFeedback
 
 Opt = typer.Option
 

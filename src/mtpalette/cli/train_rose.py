@@ -39,9 +39,9 @@ import typer
 from rich.console import Console
 
 from mtpalette.api.inputs import JudgedInputs
+from mtpalette.api.progress import ConsoleFeedback
 from mtpalette.api.train_run import RoseTrainRun, run_train_rose
 from mtpalette.cli import options as o
-from mtpalette.cli.progress import ConsoleFeedback
 
 Opt = typer.Option
 

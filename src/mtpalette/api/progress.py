@@ -1,7 +1,8 @@
-"""Progress bars for long CLI steps: rich bars on a terminal, nothing otherwise.
+"""Progress bars for long steps: rich bars on a terminal or in a notebook, nothing otherwise.
 
-A bar is shown only when the console is a terminal and not ``--quiet``; piped or redirected
-output stays clean.
+A bar is shown only when the console is a terminal (or a Jupyter notebook) and not
+``--quiet``; piped or redirected output stays clean. The command line draws them on standard
+error; the Python API's long calls take ``progress=`` (:func:`feedback_of`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ T = TypeVar("T")
 
 def shown(console: Console) -> bool:
     """Whether bars are drawn on ``console``."""
-    return not console.quiet and console.is_terminal
+    return not console.quiet and (console.is_terminal or console.is_jupyter)
 
 
 def track(
@@ -67,12 +68,14 @@ class ConsoleFeedback(Feedback):
     (None, False, [1])
     """
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, *, notes: bool = True) -> None:
         self.console = console
         self.bars = shown(console)
+        self.notes = notes
 
     def note(self, text: str, *, style: str = "dim") -> None:
-        self.console.print(text, style=style)
+        if self.notes:
+            self.console.print(text, style=style)
 
     def track(self, items: Iterable[T], description: str) -> Iterator[T]:
         return track(items, self.console, description)
@@ -105,3 +108,23 @@ class ConsoleFeedback(Feedback):
                 bar.update(task, completed=done, total=total, description=what[:60])
 
             yield progress
+
+
+def feedback_of(progress: bool | Feedback | None) -> Feedback:
+    """The feedback of a Python API call's ``progress=``: a :class:`Feedback` as given;
+    ``False``: silent; ``True``: bars and notes on standard error; ``None`` (the default):
+    bars alone, when standard error is a terminal or the call runs in a notebook.
+
+    Examples
+    --------
+    >>> from mtpalette.api.feedback import SILENT
+    >>> feedback_of(False) is SILENT, feedback_of(SILENT) is SILENT
+    (True, True)
+    """
+    from mtpalette.api.feedback import SILENT
+
+    if isinstance(progress, Feedback):
+        return progress
+    if progress is False:
+        return SILENT
+    return ConsoleFeedback(Console(stderr=True), notes=progress is True)
