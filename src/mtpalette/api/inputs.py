@@ -260,9 +260,7 @@ class CandidateInputs(Description):
         outputs, files = self.system_outputs(ref_lines)
         return CandidateLists.from_systems(outputs, ref_lines, ref_names=names), files
 
-    def system_outputs(
-        self, ref_lines: list[list[str]]
-    ) -> tuple[dict[str, list[str]], list[Path]]:
+    def system_outputs(self, ref_lines: list[list[str]]) -> tuple[dict[str, list[str]], list[Path]]:
         """The system outputs of ``systems`` or ``systems_dir`` by name, and their files: a
         folder's references, sources and id lists set aside (said on stderr), and a system
         that copies a reference left out."""
