@@ -94,3 +94,20 @@ def test_labels_are_refused_when_missing_or_misaligned():
         analyze({"A": ["a"]}, [["a"]], analyses=["document"], documents=["d1", "d2"])
     with pytest.raises(mtpalette.errors.UserInputError, match="not one of the systems"):
         analyze({"A": ["a"]}, [["a"]], analyses=["examples"], baseline="Z")
+
+
+def test_score_buckets_and_labels():
+    ref = _lines("ref")
+    systems = {name: _lines(name) for name in ("Facebook-AI", "Nemo")}
+    labels = ["odd" if i % 2 else "even" for i in range(len(ref))]
+    by_score, by_label = analyze(systems, [ref], analyses=["score", "label"], labels=labels,
+                                 metric="chrf", sentence_metric="bleus:4").analyses  # fmt: skip
+    assert by_score.what == "bleus:4 sentence score" and by_score.labels[0] == "<10"
+    sentence = mtpalette.sentence_scores(systems["Nemo"], [ref], ["bleus:4"], tokenize="none")
+    assert by_score.counts["Nemo"][0] == int((sentence["bleus:4"] < 10).sum())
+    keep = [i for i, x in enumerate(labels) if x == "even"]
+    [alone] = mtpalette.corpus_score([systems["Nemo"][i] for i in keep], [[ref[i] for i in keep]],
+                                     "chrf", tokenize="none")  # fmt: skip
+    assert by_label.scores["Nemo"][by_label.labels.index("even")] == pytest.approx(alone.value)
+    with pytest.raises(mtpalette.errors.UserInputError, match="--labels FILE"):
+        analyze(systems, [ref], analyses=["label"])

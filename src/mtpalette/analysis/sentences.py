@@ -22,14 +22,30 @@ from mtpalette.records import Record
 from mtpalette.stats.bootstrap import bootstrap_ci
 
 #: the labels a sentence may be grouped by (one label per sentence, given)
-LABELS = {"domain": "domain", "document": "document"}
+LABELS = {"domain": "domain", "document": "document", "label": "label"}
 
 #: what a sentence is bucketed by, and compare-mt's edges for it
 BUCKETINGS: dict[str, tuple[str, tuple[float, ...]]] = {
     "length": ("reference length (tokens)", buckets.LENGTH_EDGES),
     "hyp-length": ("output length (tokens)", buckets.LENGTH_EDGES),
     "lengthdiff": ("output length minus reference length (tokens)", buckets.LENGTH_DIFF_EDGES),
+    # compare-mt's bucket_type=score: tenths of the sentence metric's scale
+    "score": ("the sentence metric's score", ()),
 }
+
+
+def score_edges(scale: str) -> tuple[float, ...]:
+    """compare-mt's edges of a sentence score bucketing: tenths of the scale.
+
+    Examples
+    --------
+    >>> score_edges("0-100")[:3], score_edges("0-1")[-1]
+    ((10.0, 20.0, 30.0), 0.9)
+    """
+    top = {"0-100": 100.0, "0-1": 1.0}.get(scale)
+    if top is None:
+        raise ValueError(f"a score bucketing of a metric on a {scale!r} scale needs its edges")
+    return tuple(round(top * k / 10, 10) for k in range(1, 10))
 
 
 @dataclass(frozen=True)
@@ -82,6 +98,7 @@ def sentence_buckets(
     *,
     by: str,
     edges: Sequence[float] | None = None,
+    what: str | None = None,
     confidence: float | None = None,
     n_resamples: int = 1000,
     seed: int = 12345,
@@ -111,7 +128,8 @@ def sentence_buckets(
     """
     if by not in BUCKETINGS:
         raise ValueError(f"unknown bucketing {by!r}; expected one of {', '.join(BUCKETINGS)}")
-    what, default = BUCKETINGS[by]
+    described, default = BUCKETINGS[by]
+    what = what or described
     edges = buckets.check_edges(default if edges is None else edges, f"{by} bucket edges")
     n_buckets = len(edges) + 1
     counts, scores, low, high = {}, {}, {}, {}

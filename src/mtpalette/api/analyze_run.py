@@ -30,6 +30,7 @@ from mtpalette.analysis.sentences import (
     LABELS,
     SentenceBuckets,
     label_groups,
+    score_edges,
     sentence_buckets,
 )
 from mtpalette.analysis.words import WordAccuracy, word_accuracy
@@ -95,6 +96,7 @@ def analyze(
     edges: Mapping[str, Sequence[float]] | None = None,
     domains: Sequence[str] | None = None,
     documents: Sequence[str] | None = None,
+    labels: Sequence[str] | None = None,
     baseline: str | None = None,
     sentence_metric: str = "bleus:4",
     top: int = 10,
@@ -113,7 +115,8 @@ def analyze(
         One reference stream.
     analyses:
         Any of :data:`ANALYSES`: ``words``, ``length``, ``hyp-length``, ``lengthdiff``,
-        ``domain``, ``document``, ``ngrams``, ``examples``.
+        ``score`` (by the sentence metric's score), ``domain``, ``document``, ``label``,
+        ``ngrams``, ``examples``.
     metric:
         The metric of the sentence buckets and groups (any spec; default compare-mt's BLEU).
     tokenize, lowercase:
@@ -124,8 +127,9 @@ def analyze(
         reference.
     edges:
         Bucket edges by analysis name (default: compare-mt's).
-    domains, documents:
-        Each sentence's domain and document, for the ``domain`` and ``document`` analyses.
+    domains, documents, labels:
+        Each sentence's domain, document or any label, for the ``domain``, ``document`` and
+        ``label`` analyses.
     baseline:
         The system the others are compared with by ``ngrams`` and ``examples`` (default:
         the first).
@@ -145,15 +149,20 @@ def analyze(
     [0.888888888888889, 0.0]
     """
     ref = _checked(systems, refs, analyses)
-    labels = {"domain": domains, "document": documents}
-    for name in ("domain", "document"):
-        if name in analyses and labels[name] is None:
+    given = {"domain": domains, "document": documents, "label": labels}
+    where = {"label": "--labels FILE (one label per sentence)"}
+    for name in LABELS:
+        if name in analyses and given[name] is None:
             raise UserInputError(
-                f"the {name} analysis needs each sentence's {name}: an MTME folder with "
-                f"documents/LP.docs, or --docs FILE (one 'DOMAIN DOCUMENT' line per sentence)"
+                f"the {name} analysis needs each sentence's {name}: "
+                + where.get(
+                    name,
+                    "an MTME folder with documents/LP.docs, or --docs FILE "
+                    "(one 'DOMAIN DOCUMENT' line per sentence)",
+                )  # fmt: skip
             )
-        if labels[name] is not None and len(labels[name]) != len(ref):
-            raise UserInputError(f"{len(labels[name])} {name} labels for {len(ref)} sentences")
+        if given[name] is not None and len(given[name]) != len(ref):
+            raise UserInputError(f"{len(given[name])} {name} labels for {len(ref)} sentences")
     base = next(iter(systems)) if baseline is None else baseline
     if base not in systems:
         raise UserInputError(f"--baseline {base!r} is not one of the systems: {', '.join(systems)}")
@@ -173,13 +182,21 @@ def analyze(
     for name in analyses:
         if name == "words":
             done.append(_words(encoder, out_rows, ref_rows, frequency_corpus, edges.get("words")))
+        elif name == "score":
+            m, stats = stats_of(metric)
+            by, by_stats = stats_of(sentence_metric)
+            values = {s: by.sentence_scores(x) for s, x in by_stats.items()}
+            cuts = edges.get("score") or score_edges(by.scale)
+            what = f"{by.spec} sentence score"
+            done.append(sentence_buckets(m, stats, values, by="score", edges=cuts, what=what,
+                                         **resampling))  # fmt: skip
         elif name in BUCKETINGS:
             m, stats = stats_of(metric)
             done.append(sentence_buckets(m, stats, lengths[name], by=name,
                                          edges=edges.get(name), **resampling))  # fmt: skip
         elif name in LABELS:
             m, stats = stats_of(metric)
-            done.append(label_groups(m, stats, list(labels[name]), by=name, **resampling))
+            done.append(label_groups(m, stats, list(given[name]), by=name, **resampling))
         elif name == "ngrams":
             decode = encoder.vocab.decode
             done += ngram_differences(out_rows, ref_rows, decode, baseline=base, orders=orders,
@@ -263,6 +280,7 @@ class AnalyzeRun:
     n_resamples: int = 1000
     seed: int = 12345
     docs: Path | None = None
+    labels_file: Path | None = None
     baseline: str | None = None
     sentence_metric: str = "bleus:4"
     top: int = 10
@@ -291,11 +309,13 @@ def run_analyze(run: AnalyzeRun) -> AnalysisResult:
     systems, refs, _ = run.inputs.load()
     corpus = None if run.frequency_corpus is None else read_lines(run.frequency_corpus)
     domains, documents = run.labels()
+    labels = None if run.labels_file is None else read_lines(run.labels_file)
     result = analyze(
         systems, refs, analyses=run.analyses, metric=run.metric, tokenize=run.tokenize,
         lowercase=run.lowercase, frequency_corpus=corpus, domains=domains,
-        documents=documents, baseline=run.baseline, sentence_metric=run.sentence_metric,
-        top=run.top, confidence=run.confidence, n_resamples=run.n_resamples, seed=run.seed,
+        documents=documents, labels=labels, baseline=run.baseline,
+        sentence_metric=run.sentence_metric, top=run.top, confidence=run.confidence,
+        n_resamples=run.n_resamples, seed=run.seed,
     )  # fmt: skip
     _write(run, result)
     return result

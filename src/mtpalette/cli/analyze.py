@@ -19,7 +19,8 @@ from mtpalette.cli.console import emit_note, emit_table, result_console
 AnalysesOpt = Annotated[
     list[str] | None,
     o.opt("--analyses", "-a", panel=o.METRICS,
-          help="words, length, hyp-length, lengthdiff (default: words length)."),
+          help="words, length, hyp-length, lengthdiff, score, domain, document, label, "
+               "ngrams, examples (default: words length)."),
 ]  # fmt: skip
 MetricOpt = Annotated[
     str, o.opt("-m", "--metric", panel=o.METRICS, help="Metric of the sentence buckets.")
@@ -31,6 +32,9 @@ FreqOpt = Annotated[
 DocsOpt = Annotated[
     Path | None,
     o.opt("--docs", panel=o.INPUTS, help="'DOMAIN DOCUMENT' per sentence (MTME's .docs)."),
+]
+LabelsOpt = Annotated[
+    Path | None, o.opt("--labels", panel=o.INPUTS, help="A label per sentence (-a label).")
 ]
 BaselineOpt = Annotated[
     str | None, o.opt("--baseline", panel=o.METRICS, help="ngrams, examples: against (1st).")
@@ -57,6 +61,7 @@ def analyze_cmd(
     metric: MetricOpt = "bleu:compat=compare-mt",
     freq_corpus: FreqOpt = None,
     docs: DocsOpt = None,
+    labels: LabelsOpt = None,
     baseline: BaselineOpt = None,
     sentence_metric: SentenceMetricOpt = "bleus:4",
     top: TopOpt = 10,
@@ -85,7 +90,8 @@ def analyze_cmd(
                          mtme=mtme, lp=lp)  # fmt: skip
     run = AnalyzeRun(
         inputs, analyses or ["words", "length"], metric, tokenize, lowercase, freq_corpus,
-        confidence, seed=seed, docs=docs, baseline=baseline, sentence_metric=sentence_metric,
+        confidence, seed=seed, docs=docs, labels_file=labels, baseline=baseline,
+        sentence_metric=sentence_metric,
         top=top, json=json, csv=csv, report=report,
     )  # fmt: skip
     result = run_analyze(run)
