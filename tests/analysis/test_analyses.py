@@ -111,3 +111,24 @@ def test_score_buckets_and_labels():
     assert by_label.scores["Nemo"][by_label.labels.index("even")] == pytest.approx(alone.value)
     with pytest.raises(mtpalette.errors.UserInputError, match="--labels FILE"):
         analyze(systems, [ref], analyses=["label"])
+
+
+def test_domains_and_documents_from_a_long_tables_columns(tmp_path):
+    ref = _lines("ref")[:40]
+    systems = {name: _lines(name)[:40] for name in ("Facebook-AI", "Nemo")}
+    # the talks' domain and document columns are made up here: the test checks the plumbing
+    domain = ["first half" if i < 20 else "second half" for i in range(40)]
+    doc = [f"d{i // 10}" for i in range(40)]
+    import json
+
+    table = tmp_path / "long.jsonl"
+    table.write_text("".join(
+        json.dumps({"system": s, "segment": i + 1, "hyp": lines[i], "ref": ref[i],
+                    "domain": domain[i], "doc": doc[i]}) + "\n"
+        for s, lines in systems.items() for i in range(40)), encoding="utf-8")  # fmt: skip
+    run = AnalyzeRun(ScoreInputs(table=str(table)), ["domain", "document"], metric="chrf",
+                     domain_col="domain", doc_col="doc")  # fmt: skip
+    by_domain, by_doc = run_analyze(run).analyses
+    assert by_domain.labels == ["first half", "second half"] and by_doc.counts["Nemo"] == [10] * 4
+    direct = analyze(systems, [ref], analyses=["domain"], domains=domain, metric="chrf")
+    assert by_domain.scores == direct.analyses[0].scores

@@ -280,6 +280,8 @@ class AnalyzeRun:
     n_resamples: int = 1000
     seed: int = 12345
     docs: Path | None = None
+    domain_col: str | None = None
+    doc_col: str | None = None
     labels_file: Path | None = None
     baseline: str | None = None
     sentence_metric: str = "bleus:4"
@@ -289,9 +291,14 @@ class AnalyzeRun:
     report: Path | None = None
 
     def labels(self) -> tuple[list[str] | None, list[str] | None]:
-        """``(domains, documents)`` of the sentences, when a documents file is known."""
+        """``(domains, documents)`` of the sentences: from a long table's columns
+        (``domain_col``, ``doc_col``: the same in every system's row of a segment), from
+        ``docs``, or from an MTME folder's documents file."""
         from mtpalette.io.mtme_files import read_docs_file
 
+        columns = [c for c in (self.domain_col, self.doc_col) if c is not None]
+        if columns:
+            return self._columns(columns)
         path = self.docs
         if path is None and self.inputs.mtme is not None and self.inputs.lp is not None:
             found = Path(self.inputs.mtme) / "documents" / f"{self.inputs.lp}.docs"
@@ -300,6 +307,23 @@ class AnalyzeRun:
             return None, None
         docs = read_docs_file(path)
         return list(docs.domain_of), list(docs.doc_of)
+
+    def _columns(self, columns: list[str]) -> tuple[list[str] | None, list[str] | None]:
+        from mtpalette.api.inputs import LongTable
+
+        t = self.inputs
+        if t.table is None or self.docs is not None:
+            raise UserInputError("--domain-col and --doc-col name columns of --table "
+                                 "(not with --docs)")  # fmt: skip
+        ref_cols = list(t.ref_cols or ["ref"])
+        table = LongTable(t.table, t.table_format, (t.hyp_cols or ["hyp"])[0],
+                          ref_cols + columns, t.system_col or "system",
+                          table_quoting=t.table_quoting)  # fmt: skip
+        _, streams = table.read()
+        found = dict(zip(columns, (list(map(str, s)) for s in streams[len(ref_cols) :]),
+                         strict=True))  # fmt: skip
+        return (found.get(self.domain_col) if self.domain_col else None,
+                found.get(self.doc_col) if self.doc_col else None)  # fmt: skip
 
 
 def run_analyze(run: AnalyzeRun) -> AnalysisResult:

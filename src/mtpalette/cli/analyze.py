@@ -33,6 +33,12 @@ DocsOpt = Annotated[
     Path | None,
     o.opt("--docs", panel=o.INPUTS, help="'DOMAIN DOCUMENT' per sentence (MTME's .docs)."),
 ]
+DomainColOpt = Annotated[
+    str | None, o.opt("--domain-col", panel=o.INPUTS, help="--table: the domain column.")
+]
+DocColOpt = Annotated[
+    str | None, o.opt("--doc-col", panel=o.INPUTS, help="--table: the document column.")
+]
 LabelsOpt = Annotated[
     Path | None, o.opt("--labels", panel=o.INPUTS, help="A label per sentence (-a label).")
 ]
@@ -61,6 +67,8 @@ def analyze_cmd(
     metric: MetricOpt = "bleu:compat=compare-mt",
     freq_corpus: FreqOpt = None,
     docs: DocsOpt = None,
+    domain_col: DomainColOpt = None,
+    doc_col: DocColOpt = None,
     labels: LabelsOpt = None,
     baseline: BaselineOpt = None,
     sentence_metric: SentenceMetricOpt = "bleus:4",
@@ -90,7 +98,8 @@ def analyze_cmd(
                          mtme=mtme, lp=lp)  # fmt: skip
     run = AnalyzeRun(
         inputs, analyses or ["words", "length"], metric, tokenize, lowercase, freq_corpus,
-        confidence, seed=seed, docs=docs, labels_file=labels, baseline=baseline,
+        confidence, seed=seed, docs=docs, domain_col=domain_col, doc_col=doc_col,
+        labels_file=labels, baseline=baseline,
         sentence_metric=sentence_metric,
         top=top, json=json, csv=csv, report=report,
     )  # fmt: skip
