@@ -176,6 +176,31 @@ def frame(records: Iterable[Mapping[str, Any]]):
     return pd.DataFrame([flat_record(r) for r in records])
 
 
+class RowsFrame:
+    """Mixin for a result with ``rows()`` (flat dicts): ``to_pandas()`` is their frame."""
+
+    def rows(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def to_pandas(self):
+        return frame(self.rows())
+
+
+class TwoSided(RowsFrame):
+    """Mixin for a comparison of ``system`` with ``baseline`` listed on two sides (gains and
+    losses, better and worse): ``SIDES`` names each side and the attribute holding its
+    rows; ``rows()`` has one per listed item, with the pair and the side."""
+
+    SIDES: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [
+            {"baseline": self.baseline, "system": self.system, "side": side, **row}  # type: ignore[attr-defined]
+            for side, attr in self.SIDES
+            for row in getattr(self, attr)
+        ]
+
+
 def dumps(obj: Any) -> str:
     """``obj`` (dicts, lists, numbers, numpy values, objects with ``to_dict``) as JSON;
     non-finite numbers are ``null``.

@@ -15,34 +15,23 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.records import Record
+from mtpalette.records import Record, TwoSided
 
 
 @dataclass(frozen=True)
-class SentenceExamples(Record):
+class SentenceExamples(Record, TwoSided):
     """The ``top`` segments where ``system`` beats ``baseline`` most (``better``) and where it
     loses most (``worse``), each with both scores and the texts."""
 
     KEYS = "analysis=KIND metric baseline system better worse"
     KIND = "sentence-examples"
+    SIDES = (("better", "better"), ("worse", "worse"))
 
     metric: str
     baseline: str
     system: str
     better: list[dict[str, Any]]
     worse: list[dict[str, Any]]
-
-    def rows(self) -> list[dict[str, Any]]:
-        return [
-            {"baseline": self.baseline, "system": self.system, "side": side, **row}
-            for side, rows in (("better", self.better), ("worse", self.worse))
-            for row in rows
-        ]
-
-    def to_pandas(self):
-        from mtpalette.records import frame
-
-        return frame(self.rows())
 
 
 def sentence_examples(

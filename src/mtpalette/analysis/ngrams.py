@@ -25,17 +25,18 @@ import numpy as np
 
 from mtpalette.analysis.words import clipped_matches
 from mtpalette.kernels.interning import intern_ngrams
-from mtpalette.records import Record
+from mtpalette.records import Record, TwoSided
 from mtpalette.text.ragged import Ragged
 
 
 @dataclass(frozen=True)
-class NgramDifferences(Record):
+class NgramDifferences(Record, TwoSided):
     """The n-grams ``system`` matches more (``gains``) and less (``losses``) often than
     ``baseline``, each ``{"ngram", "order", "system", "baseline", "share"}``."""
 
     KEYS = "analysis=KIND baseline system orders alpha gains losses"
     KIND = "ngram-differences"
+    SIDES = (("gain", "gains"), ("loss", "losses"))
 
     baseline: str
     system: str
@@ -43,18 +44,6 @@ class NgramDifferences(Record):
     alpha: float
     gains: list[dict[str, Any]]
     losses: list[dict[str, Any]]
-
-    def rows(self) -> list[dict[str, Any]]:
-        return [
-            {"baseline": self.baseline, "system": self.system, "side": side, **row}
-            for side, rows in (("gain", self.gains), ("loss", self.losses))
-            for row in rows
-        ]
-
-    def to_pandas(self):
-        from mtpalette.records import frame
-
-        return frame(self.rows())
 
 
 def _stack(parts: list[Ragged]) -> Ragged:

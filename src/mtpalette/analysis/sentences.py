@@ -18,7 +18,7 @@ import numpy as np
 
 from mtpalette.analysis import buckets
 from mtpalette.metrics.base import Metric
-from mtpalette.records import Record
+from mtpalette.records import Record, RowsFrame
 from mtpalette.stats.bootstrap import bootstrap_ci
 
 #: the labels a sentence may be grouped by (one label per sentence, given)
@@ -49,7 +49,7 @@ def score_edges(scale: str) -> tuple[float, ...]:
 
 
 @dataclass(frozen=True)
-class SentenceBuckets(Record):
+class SentenceBuckets(Record, RowsFrame):
     """One metric by sentence bucket, per system: sentence counts and scores (None where a
     bucket is empty), with ``low`` and ``high`` when an interval was asked."""
 
@@ -84,11 +84,6 @@ class SentenceBuckets(Record):
                     row["low"], row["high"] = self.low[name][b], self.high[name][b]
                 out.append(row)
         return out
-
-    def to_pandas(self):
-        from mtpalette.records import frame
-
-        return frame(self.rows())
 
 
 def sentence_buckets(

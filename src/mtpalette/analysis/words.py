@@ -23,12 +23,12 @@ from typing import Any
 import numpy as np
 
 from mtpalette.analysis import buckets
-from mtpalette.records import Record
+from mtpalette.records import Record, RowsFrame
 from mtpalette.text.ragged import Ragged
 
 
 @dataclass(frozen=True)
-class WordAccuracy(Record):
+class WordAccuracy(Record, RowsFrame):
     """Per frequency bucket: reference words, and per system output words, matches and
     precision, recall and F-measure."""
 
@@ -65,11 +65,6 @@ class WordAccuracy(Record):
             for b, label in enumerate(self.labels)
             for name in self.systems
         ]
-
-    def to_pandas(self):
-        from mtpalette.records import frame
-
-        return frame(self.rows())
 
 
 def _pair_counts(rows: Ragged, vocab: int) -> tuple[np.ndarray, np.ndarray]:

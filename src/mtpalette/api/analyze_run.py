@@ -39,7 +39,7 @@ from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import write_csv
 from mtpalette.metrics import parse_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats
-from mtpalette.records import Record
+from mtpalette.records import Record, RowsFrame
 from mtpalette.text.encode import Encoder, TextView
 
 ANALYSES = ("words", *BUCKETINGS, *LABELS, "ngrams", "examples")
@@ -53,7 +53,7 @@ OPTION_OF = {
 
 
 @dataclass(frozen=True)
-class AnalysisResult(Record):
+class AnalysisResult(Record, RowsFrame):
     """Every analysis asked, in order, with the settings that made them."""
 
     KEYS = "systems tokenize lowercase signatures analyses=dicts()"
@@ -77,11 +77,6 @@ class AnalysisResult(Record):
             name = a.by if isinstance(a, SentenceBuckets) else OPTION_OF[a.KIND]
             out += [{"analysis": name, **row} for row in a.rows()]
         return out
-
-    def to_pandas(self):
-        from mtpalette.records import frame
-
-        return frame(self.rows())
 
 
 def analyze(
