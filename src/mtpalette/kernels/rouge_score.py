@@ -148,8 +148,10 @@ def text_counts(
     *,
     lcs: bool = True,
     stem: bool = False,
+    whitespace: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """ROUGE-N (each order) and ROUGE-L counts from raw text with rouge-score's tokens.
+    """ROUGE-N (each order) and ROUGE-L counts from raw text with rouge-score's tokens (or,
+    with ``whitespace``, the tokens of Python's ``str.split()``: mtpalette's ``tok=none``).
 
     ``refs[k][p]`` is the ``k``-th reference of candidate ``p`` (None: missing). Returns
     ``(counts, letters)``: counts ``(P, R, len(orders) + lcs, 3)`` of ``[hits, candidate
@@ -163,7 +165,9 @@ def text_counts(
     [[2.0, 2.0, 3.0], [1.0, 1.0, 2.0], [2.0, 2.0, 3.0]]
     """
     refs = [list(r) for r in refs]
-    return _core.rouge_text_counts(list(hyps), refs, [int(n) for n in orders], lcs, stem)
+    return _core.rouge_text_counts(
+        list(hyps), refs, [int(n) for n in orders], lcs, stem, bool(whitespace)
+    )
 
 
 def _lcs_len(a: Sequence, b: Sequence) -> int:
