@@ -880,7 +880,6 @@ fn rouge_text_counts<'py>(
     orders: Vec<usize>,
     lcs: bool,
     stem: bool,
-    whitespace: bool,
 ) -> PyResult<(Array<'py>, Array<'py>)> {
     // one Python string passed twice is one text
     let (hyps, refs) = (strs(&hyps)?, ref_strs(&refs)?);
@@ -898,7 +897,6 @@ fn rouge_text_counts<'py>(
         orders,
         lcs,
         opts: rouge_score_tok::Options { stem, sents: false },
-        whitespace,
     };
     let (out, letters) = run(py, "rouge_text_counts", || {
         Ok(rouge_text::rouge_counts(&hyps, &refs, &spec))

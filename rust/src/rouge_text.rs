@@ -33,50 +33,6 @@ pub struct Spec {
     pub orders: Vec<usize>,
     pub lcs: bool,
     pub opts: Options,
-    /// whitespace tokens (Python's `str.split()`, mtpalette's `tok=none`) instead of
-    /// rouge-score's; no letter is dropped then
-    pub whitespace: bool,
-}
-
-/// Python's `str.isspace`: the characters `str.split()` splits on.
-pub fn py_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t'..='\r'
-            | '\u{1c}'..='\u{1f}'
-            | ' '
-            | '\u{85}'
-            | '\u{a0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200a}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202f}'
-            | '\u{205f}'
-            | '\u{3000}'
-    )
-}
-
-/// Appends the whitespace tokens of `text` (`str.split()`) to `kb`, as they are.
-fn push_split(kb: &mut KeyBlock, text: &str) {
-    let before = kb.tokens.keys.len();
-    let bytes = text.as_bytes();
-    let mut start: Option<usize> = None;
-    for (i, c) in text.char_indices() {
-        if py_space(c) {
-            if let Some(s) = start.take() {
-                kb.tokens.push_bytes(&bytes[s..i]);
-            }
-        } else if start.is_none() {
-            start = Some(i);
-        }
-    }
-    if let Some(s) = start {
-        kb.tokens.push_bytes(&bytes[s..]);
-    }
-    kb.counts.push((kb.tokens.keys.len() - before) as u32);
-    kb.letters.push(0);
-    kb.dropped.push(0);
 }
 
 impl Spec {
@@ -117,7 +73,6 @@ impl Scratch {
 fn text_ids<S: AsRef<str> + Sync>(
     texts: &[S],
     stem: bool,
-    whitespace: bool,
 ) -> (Vec<u32>, Vec<usize>, usize, Vec<i64>, Vec<i64>) {
     let per_block = texts_per_block(texts.len());
     let blocks: Vec<KeyBlock> = texts
@@ -125,11 +80,7 @@ fn text_ids<S: AsRef<str> + Sync>(
         .map(|block| {
             let mut kb = KeyBlock::default();
             for t in block {
-                if whitespace {
-                    push_split(&mut kb, t.as_ref());
-                } else {
-                    kb.push_text(t.as_ref());
-                }
+                kb.push_text(t.as_ref());
             }
             kb
         })
@@ -323,8 +274,7 @@ pub fn rouge_counts<S: AsRef<str> + Sync>(
                 .collect()
         })
         .collect();
-    let (ids, off, vocab, t_letters, t_dropped) =
-        text_ids(&unique.texts, spec.opts.stem, spec.whitespace);
+    let (ids, off, vocab, t_letters, t_dropped) = text_ids(&unique.texts, spec.opts.stem);
     let texts = Texts { ids, off, vocab };
     let w = spec.width();
     let row = n_refs * w * 3;
@@ -374,31 +324,11 @@ pub fn rouge_counts<S: AsRef<str> + Sync>(
 mod tests {
     use super::*;
 
-    #[test]
-    fn whitespace_tokens_split_as_python_does() {
-        let s = Spec {
-            orders: vec![1],
-            lcs: true,
-            opts: Options::default(),
-            whitespace: true,
-        };
-        // U+3000 and U+1C split; U+200B (zero width space) does not; case is kept
-        let (out, _) = rouge_counts(
-            &["A b\u{3000}c\u{1c}d e\u{200b}f"],
-            &[vec![Some("A c d b")]],
-            &s,
-        );
-        // 5 tokens: A b c d e\u{200b}f; 4 in the reference; 4 unigrams in common; LCS A c d
-        assert_eq!(out, vec![4.0, 5.0, 4.0, 3.0, 5.0, 4.0]);
-        assert!(py_space('\u{85}') && !py_space('\u{180e}') && !py_space('x'));
-    }
-
     fn spec() -> Spec {
         Spec {
             orders: vec![1, 2],
             lcs: true,
             opts: Options::default(),
-            whitespace: false,
         }
     }
 
@@ -429,7 +359,7 @@ mod tests {
             "北京 İstanbul istanbul 12345678 123456789 123456789",
         ];
         for stem in [false, true] {
-            let (ids, off, vocab, letters, _) = text_ids(&texts, stem, false);
+            let (ids, off, vocab, letters, _) = text_ids(&texts, stem);
             let mut toks = Vec::new();
             let opts = Options { stem, sents: false };
             for (i, t) in texts.iter().enumerate() {
@@ -459,7 +389,6 @@ mod tests {
             orders: vec![1, 2, 3, 63, 64, 70],
             lcs: false,
             opts: Options::default(),
-            whitespace: false,
         };
         let (out, _) = rouge_counts(&[a.as_str()], &[vec![Some(b.as_str())]], &s);
         // the reference counts the word strings' n-grams, before any packing into keys
@@ -482,7 +411,6 @@ mod tests {
             orders: vec![],
             lcs: true,
             opts: Options::default(),
-            whitespace: false,
         };
         let (out, _) = rouge_counts(&[a.as_str()], &[vec![Some(b.as_str())]], &s);
         let x: Vec<&str> = a.split_whitespace().collect();
@@ -542,7 +470,6 @@ mod tests {
             orders: vec![1, 2, 3],
             lcs: false,
             opts: Options::default(),
-            whitespace: false,
         };
         let (out, _) = rouge_counts(&hyps, &refs, &s);
         let want = [

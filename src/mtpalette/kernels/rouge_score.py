@@ -148,10 +148,8 @@ def text_counts(
     *,
     lcs: bool = True,
     stem: bool = False,
-    whitespace: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """ROUGE-N (each order) and ROUGE-L counts from raw text with rouge-score's tokens (or,
-    with ``whitespace``, the tokens of Python's ``str.split()``: mtpalette's ``tok=none``).
+    """ROUGE-N (each order) and ROUGE-L counts from raw text with rouge-score's tokens.
 
     ``refs[k][p]`` is the ``k``-th reference of candidate ``p`` (None: missing). Returns
     ``(counts, letters)``: counts ``(P, R, len(orders) + lcs, 3)`` of ``[hits, candidate
@@ -165,9 +163,7 @@ def text_counts(
     [[2.0, 2.0, 3.0], [1.0, 1.0, 2.0], [2.0, 2.0, 3.0]]
     """
     refs = [list(r) for r in refs]
-    return _core.rouge_text_counts(
-        list(hyps), refs, [int(n) for n in orders], lcs, stem, bool(whitespace)
-    )
+    return _core.rouge_text_counts(list(hyps), refs, [int(n) for n in orders], lcs, stem)
 
 
 def _lcs_len(a: Sequence, b: Sequence) -> int:

@@ -302,27 +302,23 @@ class _Rouge(Metric):
     def _counts_from_text(
         metrics: Sequence[Metric], pairs: Any, orders: Sequence[int], lcs: bool
     ) -> tuple[np.ndarray, np.ndarray] | None:
-        """ROUGE-N (``orders``) and ROUGE-L hits and counts of rouge-score's tokens (or of
-        whitespace tokens, ``tok=none``) straight from the text of ``pairs`` in one compiled
-        call (:func:`~mtpalette.kernels.rouge_score.text_counts`, the counts the encoded path
+        """ROUGE-N (``orders``) and ROUGE-L hits and counts of rouge-score's tokens straight
+        from the text of ``pairs`` in one compiled call
+        (:func:`~mtpalette.kernels.rouge_score.text_counts`, the counts the encoded path
         gives), with the present references; None where that call does not apply: another
-        tokenizer, ``tok=none`` lower-cased, or pairs that prefer counting ids
-        (``TextPairs.prefer_encoded``)."""
+        tokenizer, or pairs that prefer counting ids (``TextPairs.prefer_encoded``)."""
         view = metrics[0].view()
-        whitespace = view.tokenizer == "none" and not view.lowercase
-        if view.tokenizer not in _ROUGE_SCORE_STEM and not whitespace:
+        if view.tokenizer not in _ROUGE_SCORE_STEM or view.ref_tokenizer is not None:
             return None
-        if view.ref_tokenizer is not None or pairs.prefer_encoded(view):
+        if pairs.prefer_encoded(view):
             return None
         seg = np.asarray(pairs.seg)
         refs = [[row[s] for s in seg] for row in pairs.refs]  # each candidate's references
-        stem = _ROUGE_SCORE_STEM.get(view.tokenizer, False)
         counts, letters = text_counts(
-            pairs.hyps, refs, orders, lcs=lcs, stem=stem, whitespace=whitespace
+            pairs.hyps, refs, orders, lcs=lcs, stem=_ROUGE_SCORE_STEM[view.tokenizer]
         )
-        if not whitespace:  # rouge-score's tokenizer drops non-ASCII letters: say so
-            texts = [*pairs.hyps, *(r for row in refs for r in row)]
-            warn_lost_letters(texts, letters[:, 0], letters[:, 1])
+        texts = [*pairs.hyps, *(r for row in refs for r in row)]
+        warn_lost_letters(texts, letters[:, 0], letters[:, 1])
         present = np.array([[r is not None for r in row] for row in refs], dtype=bool).T
         return counts, present.reshape(len(pairs.hyps), len(refs))
 
