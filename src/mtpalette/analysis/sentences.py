@@ -126,23 +126,10 @@ def sentence_buckets(
     described, default = BUCKETINGS[by]
     what = what or described
     edges = buckets.check_edges(default if edges is None else edges, f"{by} bucket edges")
-    n_buckets = len(edges) + 1
-    counts, scores, low, high = {}, {}, {}, {}
-    for name, rows in stats.items():
-        where = buckets.assign(values[name], edges)
-        counts[name] = [int(x) for x in np.bincount(where, minlength=n_buckets)]
-        scores[name], low[name], high[name] = [], [], []
-        for b in range(n_buckets):
-            part = rows[where == b]
-            value = metric.corpus_score(part) if len(part) else None
-            scores[name].append(None if value is None else float(value))
-            lo = hi = None
-            if confidence is not None and len(part):
-                ci = bootstrap_ci(part, metric.corpus_score, n_resamples=n_resamples,
-                                  confidence=confidence, seed=seed)  # fmt: skip
-                lo, hi = ci.low, ci.high
-            low[name].append(lo)
-            high[name].append(hi)
+    where = {name: buckets.assign(values[name], edges) for name in stats}
+    counts, scores, low, high = _grouped(
+        metric, stats, where, len(edges) + 1, confidence, n_resamples, seed
+    )
     interval = confidence is not None
     return SentenceBuckets(
         metric.spec, by, what, buckets.labels(edges), edges, list(stats), counts, scores,
@@ -174,27 +161,45 @@ def label_groups(
     """
     if by not in LABELS:
         raise ValueError(f"unknown grouping {by!r}; expected one of {', '.join(LABELS)}")
-    names = sorted(set(labels))
-    where = np.array([names.index(x) for x in labels]) if len(labels) else np.zeros(0, int)
-    counts, scores, low, high, macro = {}, {}, {}, {}, {}
+    names, index = np.unique(np.asarray(labels, dtype=str), return_inverse=True)
+    names = names.tolist()  # sorted, as MTME orders domains
     for name, rows in stats.items():
         if len(rows) != len(labels):
             raise ValueError(f"{name}: {len(rows)} sentences, {len(labels)} {by} labels")
-        counts[name] = [int(x) for x in np.bincount(where, minlength=len(names))]
-        scores[name], low[name], high[name] = [], [], []
-        for b in range(len(names)):
-            part = rows[where == b]
-            scores[name].append(float(metric.corpus_score(part)))
-            lo = hi = None
-            if confidence is not None:
-                ci = bootstrap_ci(part, metric.corpus_score, n_resamples=n_resamples,
-                                  confidence=confidence, seed=seed)  # fmt: skip
-                lo, hi = ci.low, ci.high
-            low[name].append(lo)
-            high[name].append(hi)
-        macro[name] = float(np.mean(scores[name])) if names else float("nan")
+    counts, scores, low, high = _grouped(
+        metric, stats, dict.fromkeys(stats, index), len(names), confidence, n_resamples, seed
+    )
+    macro = {name: float(np.mean(v)) if names else float("nan") for name, v in scores.items()}
     interval = confidence is not None
     return SentenceBuckets(
         metric.spec, by, LABELS[by], names, (), list(stats), counts, scores,  # type: ignore[arg-type]
         low if interval else None, high if interval else None, confidence, macro,
     )  # fmt: skip
+
+
+def _grouped(
+    metric: Metric,
+    stats: Mapping[str, np.ndarray],
+    where: Mapping[str, np.ndarray],
+    n_groups: int,
+    confidence: float | None,
+    n_resamples: int,
+    seed: int,
+) -> tuple[dict, dict, dict, dict]:
+    """Per system: each group's sentence count, the metric's corpus score of its rows (None
+    where it has none) and, with ``confidence``, its bootstrap interval over those rows."""
+    counts, scores, low, high = {}, {}, {}, {}
+    for name, rows in stats.items():
+        counts[name] = [int(x) for x in np.bincount(where[name], minlength=n_groups)]
+        scores[name], low[name], high[name] = [], [], []
+        for b in range(n_groups):
+            part = rows[where[name] == b]
+            scores[name].append(float(metric.corpus_score(part)) if len(part) else None)
+            lo = hi = None
+            if confidence is not None and len(part):
+                ci = bootstrap_ci(part, metric.corpus_score, n_resamples=n_resamples,
+                                  confidence=confidence, seed=seed)  # fmt: skip
+                lo, hi = ci.low, ci.high
+            low[name].append(lo)
+            high[name].append(hi)
+    return counts, scores, low, high
