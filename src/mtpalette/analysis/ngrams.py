@@ -46,22 +46,14 @@ class NgramDifferences(Record, TwoSided):
     losses: list[dict[str, Any]]
 
 
-def _stack(parts: list[Ragged]) -> Ragged:
-    ids = np.concatenate([p.ids for p in parts])
-    lengths = np.concatenate([p.lengths() for p in parts])
-    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    return Ragged(ids, offsets)
-
-
 def ngram_matches(
     systems: Mapping[str, Ragged], ref: Ragged, orders: tuple[int, int]
-) -> tuple[dict[str, np.ndarray], list[tuple[int, int]], list]:
+) -> tuple[dict[str, np.ndarray], list[tuple[int, int]], Ragged]:
     """Per system, the matches of every n-gram id (all orders, one id space); the ``(order,
-    first position)`` of every id in the stacked rows (reference first); the interned orders."""
+    first position)`` of every id in the stacked rows; those rows (reference first)."""
     lo, hi = orders
     parts = [ref, *systems.values()]
-    stacked = _stack(parts)
+    stacked = Ragged.concat(parts)
     grams = intern_ngrams(stacked, hi)
     starts = np.cumsum([0] + [len(p.ids) for p in parts])
     base = np.cumsum([0] + [g.n_ids for g in grams[lo - 1 : hi]])
@@ -79,7 +71,7 @@ def ngram_matches(
             sys_rows = _as_rows(g.ids[starts[j] : starts[j + 1]], rows)
             ids, m = clipped_matches(sys_rows, ref_rows, g.n_ids + 1)
             np.add.at(out[name], base[k] + ids - 1, m)
-    return out, where, grams
+    return out, where, stacked
 
 
 def _as_rows(gram_ids: np.ndarray, rows: Ragged) -> Ragged:
@@ -123,8 +115,8 @@ def ngram_differences(
         raise ValueError("orders: 1 <= lowest <= highest")
     if baseline not in systems:
         raise ValueError(f"baseline {baseline!r} is not among the systems")
-    matches, where, grams = ngram_matches(systems, ref, orders)
-    stacked = _stack([ref, *systems.values()])
+    matches, where, stacked = ngram_matches(systems, ref, orders)
+    texts_of: dict[int, str] = {}  # each n-gram's text once, whatever the pairs it is in
     out = []
     for name in systems:
         if name == baseline:
@@ -133,7 +125,10 @@ def ngram_differences(
         seen = np.flatnonzero(a + b > 0)
         share = (a[seen] + alpha) / (a[seen] + b[seen] + 2 * alpha)
         total = a[seen] + b[seen]
-        texts = [_text(stacked, where[i], decode) for i in seen.tolist()]
+        for i in seen.tolist():
+            if i not in texts_of:
+                texts_of[i] = _text(stacked, where[i], decode)
+        texts = [texts_of[i] for i in seen.tolist()]
         order = sorted(range(len(seen)), key=lambda j: (-share[j], -total[j], texts[j]))
         reverse = sorted(range(len(seen)), key=lambda j: (share[j], -total[j], texts[j]))
 

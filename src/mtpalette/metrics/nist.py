@@ -50,11 +50,6 @@ from mtpalette.metrics.registry import register
 from mtpalette.text.ragged import Ragged
 
 
-def _stack(first: Ragged, second: Ragged) -> Ragged:
-    offsets = np.concatenate([first.offsets, second.offsets[1:] + first.offsets[-1]])
-    return Ragged(np.concatenate([first.ids, second.ids]), offsets)
-
-
 def _counts(ids: np.ndarray, n_ids: int) -> np.ndarray:
     return np.bincount(ids[ids >= 0], minlength=n_ids)
 
@@ -145,12 +140,12 @@ class NIST(Metric):
         against every reference but ``k`` for each ``k``; the information comes from the
         corpus's references (but ``k``'s)."""
         n, R = self.n, pairs.n_refs
-        rows = _stack(pairs.hyp, pairs.refs)
+        rows = Ragged.concat([pairs.hyp, pairs.refs])
         n_hyp = len(pairs.hyp)
         corpus, first = pairs.refs, n_hyp  # the information comes from the corpus's references
         if pairs.corpus_refs is not None:  # a block of the corpus: from the whole one
             corpus, first = pairs.corpus_refs, len(rows)
-            rows = _stack(rows, corpus)
+            rows = Ragged.concat([rows, corpus])
         grams = intern_ngrams(rows, n)
         per_ref = len(corpus) // max(R, 1)
         bounds = rows.offsets[first + np.arange(R + 1) * per_ref]

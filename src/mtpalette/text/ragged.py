@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,6 +59,21 @@ class Ragged:
         """
         offsets = self.offsets[lo : hi + 1]
         return Ragged(self.ids[offsets[0] : offsets[-1]], offsets - offsets[0])
+
+    @classmethod
+    def concat(cls, parts: Sequence[Ragged]) -> Ragged:
+        """The rows of every part, one part after the other.
+
+        Examples
+        --------
+        >>> r = Ragged.concat([Ragged.from_rows([[1], [2, 3]]), Ragged.from_rows([[4]])])
+        >>> r.ids.tolist(), r.offsets.tolist()
+        ([1, 2, 3, 4], [0, 1, 3, 4])
+        """
+        lengths = np.concatenate([p.lengths() for p in parts])
+        offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        return cls(np.concatenate([p.ids for p in parts]), offsets)
 
     def take(self, rows: np.ndarray) -> Ragged:
         """A new :class:`Ragged` holding ``rows`` (an int array of row numbers) in order.
