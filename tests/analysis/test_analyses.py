@@ -132,3 +132,8 @@ def test_domains_and_documents_from_a_long_tables_columns(tmp_path):
     assert by_domain.labels == ["first half", "second half"] and by_doc.counts["Nemo"] == [10] * 4
     direct = analyze(systems, [ref], analyses=["domain"], domains=domain, metric="chrf")
     assert by_domain.scores == direct.analyses[0].scores
+
+
+def test_a_grid_of_metrics_is_refused_by_name():
+    with pytest.raises(mtpalette.errors.UserInputError, match="names 2 metrics"):
+        analyze({"A": ["a b"]}, [["a b"]], analyses=["length"], metric="bleus:1..2")

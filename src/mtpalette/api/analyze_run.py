@@ -35,10 +35,10 @@ from mtpalette.analysis.sentences import (
 )
 from mtpalette.analysis.words import WordAccuracy, word_accuracy
 from mtpalette.api.score_inputs import ScoreInputs
+from mtpalette.api.scoring import score_systems
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import write_csv
 from mtpalette.metrics import parse_specs
-from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.records import Record, RowsFrame
 from mtpalette.text.encode import Encoder, TextView
 
@@ -225,7 +225,8 @@ def _checked(systems, refs, analyses) -> list[str]:
 
 
 class _StatsOf:
-    """A metric's statistics for every system, computed once per spec."""
+    """A metric's statistics for every system (:func:`~mtpalette.api.scoring.score_systems`:
+    the systems in one pass, sharing the references), computed once per spec."""
 
     def __init__(self, systems, ref, tokenize: str, lowercase: bool) -> None:
         self.systems, self.ref = systems, ref
@@ -233,19 +234,21 @@ class _StatsOf:
         self.done: dict[str, tuple] = {}
 
     def signatures(self) -> dict[str, str]:
-        return {spec: str(m.signature(n_refs=1)) for spec, (m, _) in self.done.items()}
+        return {spec: str(sig) for spec, (_, _, sig) in self.done.items()}
 
     def __call__(self, spec: str) -> tuple:
         if spec not in self.done:
-            [m] = parse_specs([spec], **self.text)
-            self.done[spec] = (
-                m,
-                {
-                    s: compute_stats([m], TextPairs.parallel(list(lines), [self.ref]))[m]
-                    for s, lines in self.systems.items()
-                },
-            )
-        return self.done[spec]
+            metrics = parse_specs([spec], **self.text)
+            if len(metrics) != 1:
+                raise UserInputError(
+                    f"{spec!r} names {len(metrics)} metrics; an analysis takes one metric"
+                )
+            scored = score_systems(self.systems, [self.ref], [spec], **self.text)
+            stats = {s: next(iter(sc.stats.values())) for s, sc in scored.items()}
+            signature = next(iter(scored.values())).corpus[0].signature
+            self.done[spec] = (metrics[0], stats, signature)
+        m, stats, _ = self.done[spec]
+        return m, stats
 
 
 def _words(encoder, out_rows, ref_rows, corpus, edges) -> WordAccuracy:
