@@ -346,11 +346,9 @@ def run_analyze(run: AnalyzeRun) -> AnalysisResult:
 def _write(run: AnalyzeRun, result: AnalysisResult) -> None:
     """The run file (``--json``; beside ``--report`` when only a report is asked), the CSV
     and the report, each written atomically."""
-    from mtpalette.io.runfile import Run
+    from mtpalette.io.runfile import Run, run_file_path
 
-    json_path = run.json
-    if run.report is not None and json_path is None:
-        json_path = run.report.with_suffix(".json")
+    json_path = run_file_path(run.json, run.report)
     if json_path is not None:
         settings = {"analyses": run.analyses, "metric": run.metric, "tokenize": run.tokenize,
                     "lowercase": run.lowercase, "baseline": run.baseline,

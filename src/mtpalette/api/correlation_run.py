@@ -47,7 +47,6 @@ from mtpalette.api.external import export_all, parse_scores
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.folders import mtme_pair_data
 from mtpalette.api.inputs import JudgedInputs, UnalignedJudgments
-from mtpalette.api.progress import feedback_of
 from mtpalette.api.scoring import score_systems
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.io.judgments import Judgments
@@ -161,6 +160,8 @@ def correlate(
         raise UserInputError("give at least one level and one statistic")
     common = dict(n_resamples=n_resamples, confidence=confidence, seed=seed, test=test)
     common |= dict(n_permutations=n_permutations, alpha=alpha)
+    from mtpalette.api.progress import feedback_of  # rich, only when called
+
     feedback = feedback_of(progress)
     feedback.note("scoring every metric")
     table = _scored_once(

@@ -47,7 +47,6 @@ from mtpalette.api.external import export_all, file_stem, parse_scores
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.inputs import CandidateInputs
 from mtpalette.api.limited import LimitedFeatures
-from mtpalette.api.progress import feedback_of
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_matching
 from mtpalette.io.runfile import Run, check_output_folders, file_record, write_csv, write_jsonl
@@ -172,6 +171,8 @@ def orange(
     Machine Translation".
     """
     check_resampling(bootstrap=n_resamples, confidence=confidence, seed=seed, least=0)
+    from mtpalette.api.progress import feedback_of  # rich, only when called
+
     lists, parsed = lists_and_metrics(refs, candidates, metrics, tokenize, lowercase)
     with feedback_of(progress).steps("scoring") as step:
         comparisons = compare_candidates(lists, parsed, oracle=oracle, progress=step)

@@ -256,11 +256,9 @@ def run_rank(run: RankRun, feedback: Feedback = SILENT) -> RankResult:
 
 
 def _write(run: RankRun, result: RankResult) -> None:
-    from mtpalette.io.runfile import Run, atomic_writer
+    from mtpalette.io.runfile import Run, atomic_writer, run_file_path
 
-    json_path = run.json
-    if run.report is not None and json_path is None:
-        json_path = run.report.with_suffix(".json")
+    json_path = run_file_path(run.json, run.report)
     if json_path is not None:
         results: dict[str, Any] = {"rankings": [r.to_dict() for r in result.rankings]}
         if result.autorank is not None:

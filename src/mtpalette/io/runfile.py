@@ -133,6 +133,20 @@ def _umask() -> int:
     return mask
 
 
+def run_file_path(json: Path | None, report: Path | None) -> Path | None:
+    """Where a run's record goes: ``json`` as given, else beside the report (the report is
+    built from it), else nowhere.
+
+    Examples
+    --------
+    >>> run_file_path(None, Path("out/r.html")), run_file_path(None, None)
+    (PosixPath('out/r.json'), None)
+    """
+    if json is None and report is not None:
+        return report.with_suffix(".json")
+    return json
+
+
 def write_json(path: str | Path, obj: Any, *, indent: int | None = 1) -> None:
     """Write ``obj`` (made JSON-safe) atomically."""
     text = json.dumps(to_jsonable(obj), indent=indent, ensure_ascii=False, allow_nan=False)
