@@ -190,7 +190,7 @@ class _Rouge(Metric):
         inverse=None,
         rank: np.ndarray | None = None,
         shape: tuple[int, ...] | None = None,
-    ) -> Callable[[np.ndarray], np.ndarray]:
+    ) -> _Reduction:
         """:meth:`reduce` in two steps: each reference's P, R and F now, then a function of
         the ``(P, R)`` mask of the references to reduce over (leave-one-out reduces the same
         values ``R`` times)."""
@@ -213,7 +213,7 @@ class _Rouge(Metric):
                 r = norm(total[0], total[2])
                 return self._as_printed(np.column_stack([p, r, f_measure(p, r, self.beta)]))
 
-            return summed
+            return _Reduction(summed)
         p = norm(hit, hyp_count)
         r = norm(hit, ref_count)
         f = f_measure(p, r, self.beta)
@@ -232,12 +232,12 @@ class _Rouge(Metric):
                 [np.where(present, x, 0.0).sum(axis=1) / count for x in (p, r, f)]
             )
 
-        return mean
+        return _Reduction(mean)
 
     @classmethod
     def per_reference(
         cls, metrics: Sequence[Metric], pairs: Pairs
-    ) -> list[Callable[[np.ndarray], np.ndarray]] | None:
+    ) -> list[_Reduction] | None:
         """Per metric, its statistics as a function of the ``(P, R)`` mask of the
         references to reduce over, from per-reference values computed once here (hits and
         counts); None where the family has no such split."""
@@ -264,11 +264,7 @@ class _Rouge(Metric):
         if finish is None:
             return super().compute_group_leaving_out(metrics, pairs, *extra)
         present = pairs.present()
-        masks = [present & (np.arange(pairs.n_refs) != k) for k in range(pairs.n_refs)]
-        return [
-            f.held_out(present) if isinstance(f, _Best) else [f(mask) for mask in masks]
-            for f in finish
-        ]
+        return [f.held_out(present) for f in finish]
 
     def compute(self, pairs: Pairs, *extra: Pairs) -> np.ndarray:
         return self.compute_group([self], pairs, *extra)[0]
@@ -608,7 +604,7 @@ class RougeW(_Rouge):
         found = {id(m): stats for m, stats in out}
         return [found[id(m)] for m in metrics]
 
-    def _from_wlcs(self, hit: np.ndarray, pairs: Pairs) -> Callable[[np.ndarray], np.ndarray]:
+    def _from_wlcs(self, hit: np.ndarray, pairs: Pairs) -> _Reduction:
         a = self.a
         m = pairs.ref_lengths().astype(float)
         n = pairs.hyp.lengths().astype(float)[:, None]
@@ -621,7 +617,23 @@ class RougeW(_Rouge):
         return self.reducer(hit, n**a, f_m, root=a, rank=rank)
 
 
-class _Best:
+class _Reduction:
+    """Statistics from per-reference values computed once: for a ``(P, R)`` mask of the
+    references to reduce over, or for every held-out reference in turn (``held_out``)."""
+
+    def __init__(self, reduce: Callable[[np.ndarray], np.ndarray]) -> None:
+        self.reduce = reduce
+
+    def __call__(self, present: np.ndarray) -> np.ndarray:
+        return self.reduce(present)
+
+    def held_out(self, present: np.ndarray) -> list[np.ndarray]:
+        """The statistics without each reference in turn."""
+        refs = np.arange(present.shape[1])
+        return [self(present & (refs != k)) for k in range(present.shape[1])]
+
+
+class _Best(_Reduction):
     """The reduction to the reference with the best key (``max``, ``rouge155-b``): for one
     mask of present references, or for every held-out reference at once, in one compiled
     pass (:func:`~mtpalette.kernels.scores.best_of_references`)."""
