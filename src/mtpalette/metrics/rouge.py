@@ -235,9 +235,7 @@ class _Rouge(Metric):
         return _Reduction(mean)
 
     @classmethod
-    def per_reference(
-        cls, metrics: Sequence[Metric], pairs: Pairs
-    ) -> list[_Reduction] | None:
+    def per_reference(cls, metrics: Sequence[Metric], pairs: Pairs) -> list[_Reduction] | None:
         """Per metric, its statistics as a function of the ``(P, R)`` mask of the
         references to reduce over, from per-reference values computed once here (hits and
         counts); None where the family has no such split."""
