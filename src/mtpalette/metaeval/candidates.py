@@ -349,7 +349,7 @@ def _scores(group: Sequence[Metric], pairs: TextPairs, *, leave_out: bool = Fals
 
 
 #: candidates per block of segments: a run's memory follows the block, not the run
-BLOCK_CANDIDATES = 1 << 15
+BLOCK_CANDIDATES = 1 << 14
 
 
 def blocks_of(sizes: np.ndarray, block_candidates: int) -> list[tuple[int, int]]:
