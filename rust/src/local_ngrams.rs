@@ -28,10 +28,10 @@ pub struct LocalNgrams {
     pub rid: Vec<u32>,
     /// where each reference starts in `rl`/`rid`, and its length
     pub refs: Vec<(usize, usize)>,
-    /// the positions of the references whose n-gram of the current order the candidate has
-    /// (`rid` not 0), in order; the other positions stay 0 (or lie past their reference's
-    /// last n-gram) and are not visited again
-    pub live: Vec<u32>,
+    /// the live positions (see [`LocalNgrams::live`]) are `live[..n_live]`; the buffer holds
+    /// every reference position
+    live: Vec<u32>,
+    n_live: usize,
     /// the end of the reference of each position
     ref_end: Vec<u32>,
     keys: Vec<i64>,
@@ -61,7 +61,8 @@ impl LocalNgrams {
             rl: vec![0; max_r + 1],
             rid: vec![0; max_r + 1],
             refs: Vec::new(),
-            live: Vec::with_capacity(max_r + 1),
+            live: vec![0; max_r + 1],
+            n_live: 0,
             ref_end: vec![0; max_r + 1],
             keys: vec![-1; size],
             vals: vec![0; n_vals],
@@ -77,15 +78,18 @@ impl LocalNgrams {
     /// Starts a candidate and its references at order 1 (the ids are the local token ids).
     /// Call [`LocalNgrams::finish`] before the next candidate.
     pub fn start<'r>(&mut self, hyp: &[i32], refs: impl Iterator<Item = &'r [i32]>) {
+        // fields as local slices: the stores below cannot alias them, so no reloads
+        let loc = &mut self.loc[..];
         let mut a = 0u32;
-        for (i, &t) in hyp.iter().enumerate() {
-            let t = t as usize;
-            if self.loc[t] == 0 {
+        let (tl, hid) = (&mut self.tl[..hyp.len()], &mut self.hid[..hyp.len()]);
+        for ((&t, tl), hid) in hyp.iter().zip(tl).zip(hid) {
+            let l = &mut loc[t as usize];
+            if *l == 0 {
                 a += 1;
-                self.loc[t] = a;
+                *l = a;
             }
-            self.tl[i] = self.loc[t];
-            self.hid[i] = self.loc[t];
+            *tl = *l;
+            *hid = *l;
         }
         self.h = hyp.len();
         self.a = a as usize;
@@ -93,34 +97,35 @@ impl LocalNgrams {
         self.n_ids = self.a;
         self.direct = (self.h + 1) * (self.a + 1) <= self.vals.len();
         self.refs.clear();
-        self.live.clear();
-        let vocab = self.loc.len();
+        // every position is written to `live`, and the count moves past the live ones only
+        // (no branch on whether the candidate has the token)
+        let live = &mut self.live[..];
+        let mut n_live = 0;
+        let vocab = loc.len();
         let mut b = 0;
         for r in refs {
-            let end = (b + r.len()) as u32;
-            for (j, &t) in r.iter().enumerate() {
+            let end = b + r.len();
+            let (rl, rid) = (&mut self.rl[b..end], &mut self.rid[b..end]);
+            self.ref_end[b..end].fill(end as u32);
+            for (j, ((&t, rl), rid)) in r.iter().zip(rl).zip(rid).enumerate() {
                 let t = t as usize;
-                let l = if t < vocab { self.loc[t] } else { 0 };
-                self.rl[b + j] = l;
-                self.rid[b + j] = l;
-                self.ref_end[b + j] = end;
-                if l != 0 {
-                    self.live.push((b + j) as u32);
-                }
+                let l = if t < vocab { loc[t] } else { 0 };
+                *rl = l;
+                *rid = l;
+                live[n_live] = (b + j) as u32;
+                n_live += (l != 0) as usize;
             }
             self.refs.push((b, r.len()));
-            b += r.len();
+            b = end;
         }
+        self.n_live = n_live;
     }
 
-    /// The id of `key` in the hash table (0: none), or a new id when `add`.
+    /// The id of `key` in the hash table, a new one when it has none.
     #[inline(always)]
-    fn lookup(&mut self, key: usize, add: bool) -> u32 {
+    fn lookup(&mut self, key: usize) -> u32 {
         let q = slot(&self.keys, key as i64);
         if self.keys[q] == -1 {
-            if !add {
-                return 0;
-            }
             self.keys[q] = key as i64;
             self.n_ids += 1;
             self.vals[q] = self.n_ids as u32;
@@ -164,55 +169,70 @@ impl LocalNgrams {
         let base = self.a + 1;
         let h = self.h.saturating_sub(n);
         let (vals, used) = (&mut self.vals[..], &mut self.used[..]);
+        // (no n-gram of this order when the candidate is shorter: h = 0, n may pass the end)
+        let (hid, tl) = (&mut self.hid[..h], self.tl.get(n..n + h).unwrap_or(&[]));
         let mut n_ids = 0u32;
-        for i in 0..h {
-            let key = self.hid[i] as usize * base + self.tl[i + n] as usize;
+        for (hid, &last) in hid.iter_mut().zip(tl) {
+            let key = *hid as usize * base + last as usize;
             let v = vals[key];
             let new = (v == 0) as u32;
             let id = v + new * (n_ids + 1);
             vals[key] = id;
             used[n_ids as usize] = key;
             n_ids += new;
-            self.hid[i] = id;
+            *hid = id;
         }
         self.n_ids = n_ids as usize;
-        self.advance_refs(n, |s, key| s.vals[key]);
+        let vals = &self.vals[..];
+        advance_refs(
+            &mut RefsOfOrder {
+                live: &mut self.live[..],
+                n_live: &mut self.n_live,
+                rid: &mut self.rid[..],
+                rl: &self.rl[..],
+                ref_end: &self.ref_end[..],
+            },
+            n,
+            base,
+            |key| vals[key],
+        );
     }
 
     fn advance_hashed(&mut self, n: usize) {
         let base = self.a + 1;
         for i in 0..self.h.saturating_sub(n) {
             let key = self.hid[i] as usize * base + self.tl[i + n] as usize;
-            self.hid[i] = self.lookup(key, true);
+            self.hid[i] = self.lookup(key);
         }
         // a key with last local id 0 (below `base`) is never a candidate n-gram
-        self.advance_refs(n, |s, key| {
-            if key % base == 0 {
-                0
-            } else {
-                s.lookup(key, false)
-            }
-        });
+        let (keys, vals) = (&self.keys[..], &self.vals[..]);
+        advance_refs(
+            &mut RefsOfOrder {
+                live: &mut self.live[..],
+                n_live: &mut self.n_live,
+                rid: &mut self.rid[..],
+                rl: &self.rl[..],
+                ref_end: &self.ref_end[..],
+            },
+            n,
+            base,
+            |key| {
+                let q = slot(keys, key as i64);
+                if key % base == 0 || keys[q] == -1 {
+                    0
+                } else {
+                    vals[q]
+                }
+            },
+        );
     }
 
-    /// The references' n-gram ids of the new order, `id(self, key)` giving the candidate id
-    /// of a key (0: none). Only the live positions: a position whose shorter n-gram the
-    /// candidate lacks stays 0; one whose n-gram would run past its reference is dropped.
+    /// The positions of the references whose n-gram of the current order the candidate has
+    /// (`rid` not 0), in order; the other positions stay 0 (or lie past their reference's
+    /// last n-gram) and are not visited again.
     #[inline(always)]
-    fn advance_refs(&mut self, n: usize, id: impl Fn(&mut Self, usize) -> u32) {
-        let base = self.a + 1;
-        let mut kept = 0;
-        for q in 0..self.live.len() {
-            let j = self.live[q] as usize;
-            if j + n >= self.ref_end[j] as usize {
-                continue;
-            }
-            let g = id(self, self.rid[j] as usize * base + self.rl[j + n] as usize);
-            self.rid[j] = g;
-            self.live[kept] = j as u32;
-            kept += (g != 0) as usize;
-        }
-        self.live.truncate(kept);
+    pub fn live(&self) -> &[u32] {
+        &self.live[..self.n_live]
     }
 
     /// The number of n-grams of the current order in a sentence of `len` tokens.
@@ -230,9 +250,55 @@ impl LocalNgrams {
     }
 }
 
+/// The references' positions and ids while an order moves on (see [`advance_refs`]).
+struct RefsOfOrder<'s> {
+    live: &'s mut [u32],
+    n_live: &'s mut usize,
+    rid: &'s mut [u32],
+    rl: &'s [u32],
+    ref_end: &'s [u32],
+}
+
+/// The references' n-gram ids of the new order (the new n-grams end `n` tokens after their
+/// start; `base` is the candidate's number of distinct tokens + 1), `id(key)` giving the
+/// candidate id of a key (0: none). Only the live positions: a position whose shorter
+/// n-gram the candidate lacks stays 0; one whose n-gram would run past its reference is
+/// dropped.
+#[inline(always)]
+fn advance_refs(r: &mut RefsOfOrder, n: usize, base: usize, id: impl Fn(usize) -> u32) {
+    let mut kept = 0;
+    for q in 0..*r.n_live {
+        let j = r.live[q] as usize;
+        if j + n >= r.ref_end[j] as usize {
+            continue;
+        }
+        let g = id(r.rid[j] as usize * base + r.rl[j + n] as usize);
+        r.rid[j] = g;
+        r.live[kept] = j as u32;
+        kept += (g != 0) as usize;
+    }
+    *r.n_live = kept;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn orders_longer_than_the_candidate_have_no_ngrams() {
+        // scratch sized for one-token candidates: order 4 starts past the end of `tl`
+        let r: &[i32] = &[5, 5, 5];
+        for direct_max in [1 << 18, 0] {
+            let mut s = LocalNgrams::new(8, 1, 3, direct_max);
+            s.start(&[5], std::iter::once(r));
+            assert_eq!(s.live(), [0, 1, 2]);
+            for _ in 0..3 {
+                s.advance(); // orders 2 to 4
+            }
+            assert_eq!((s.n_ids, s.count(s.h), s.live().len()), (0, 0, 0));
+            s.finish(&[5]);
+        }
+    }
 
     #[test]
     fn equal_ngrams_get_equal_ids_and_absent_ones_zero() {
@@ -247,11 +313,11 @@ mod tests {
             s.advance(); // bigrams 56 65 56 / 65 56 67
             assert_eq!(&s.hid[..3], &[1, 2, 1]);
             assert_eq!(&s.rid[..3], &[2, 1, 0]);
-            assert_eq!(s.live, [0, 1]);
+            assert_eq!(s.live(), [0, 1]);
             s.advance(); // trigrams 565 656 / 656 567
             assert_eq!(&s.hid[..2], &[1, 2]);
             assert_eq!(&s.rid[..2], &[2, 0]);
-            assert_eq!(s.live, [0]);
+            assert_eq!(s.live(), [0]);
             assert_eq!((s.count(4), s.n_ids), (2, 2));
             s.finish(&hyp);
             assert!(s.loc.iter().all(|&x| x == 0) && s.vals.iter().all(|&x| x == 0));

@@ -40,85 +40,106 @@ fn pair_clipped(
     if hyp.is_empty() {
         return;
     }
-    s.present.clear();
-    s.present
-        .extend((0..pairs.n_refs()).filter(|&k| pairs.ref_row(p, k).is_some()));
-    let refs = s.present.iter().map(|&k| pairs.ref_row(p, k).unwrap());
-    s.ng.start(hyp, refs);
+    // the scratch as separate slices: stores through one cannot alias another, so the hot
+    // loops keep their pointers in registers
+    let Clip {
+        ng: ngrams,
+        hc,
+        rc,
+        best,
+        arg,
+        second,
+        present,
+    } = s;
+    present.clear();
+    present.extend((0..pairs.n_refs()).filter(|&k| pairs.ref_row(p, k).is_some()));
+    let refs = present.iter().map(|&k| pairs.ref_row(p, k).unwrap());
+    ngrams.start(hyp, refs);
+    let (hc, rc, best, arg, second) = (
+        &mut hc[..],
+        &mut rc[..],
+        &mut best[..],
+        &mut arg[..],
+        &mut second[..],
+    );
     for n in 0..max_n {
         if n > 0 {
-            s.ng.advance();
+            ngrams.advance();
         }
-        let ng = &s.ng;
+        let ng = &*ngrams;
         let n_hyp = ng.count(ng.h);
         if n_hyp == 0 {
             break;
         }
         for &g in &ng.hid[..n_hyp] {
-            s.hc[g as usize] += 1;
+            hc[g as usize] += 1;
         }
         let mut matches = 0i64;
         if clipping == Clipping::PerRef {
-            // each reference alone: its count of each id, clipped by the candidate's
+            // each reference alone: at each live position (its n-gram is the candidate's) the
+            // count so far is below the candidate's while copies are left, so the matches
+            // are min(candidate count, reference count) per n-gram; `live` is in position
+            // order and the references follow one another, so each one's positions are a run
+            let mut q = 0;
             for (slot, &(b, len)) in ng.refs.iter().enumerate() {
-                let rid = &ng.rid[b..b + ng.count(len)];
-                for &g in rid {
-                    s.rc[g as usize] += 1;
+                let from = q;
+                let live = ng.live();
+                while q < live.len() && (live[q] as usize) < b + len {
+                    q += 1;
                 }
+                let run = &live[from..q];
                 let mut m = 0i64;
-                for g in 1..=ng.n_ids {
-                    m += s.hc[g].min(s.rc[g]) as i64;
+                for &j in run {
+                    let g = ng.rid[j as usize] as usize;
+                    m += (rc[g] < hc[g]) as i64;
+                    rc[g] += 1;
                 }
-                for &g in rid {
-                    s.rc[g as usize] = 0;
+                for &j in run {
+                    rc[ng.rid[j as usize] as usize] = 0;
                 }
-                out[s.present[slot] * max_n + n] = m;
+                out[present[slot] * max_n + n] = m;
                 matches += m;
             }
         } else if leave_out {
             for (slot, &(b, len)) in ng.refs.iter().enumerate() {
                 let rid = &ng.rid[b..b + ng.count(len)];
                 for &g in rid {
-                    s.rc[g as usize] += 1;
+                    rc[g as usize] += 1;
                 }
                 for &g in rid {
                     let g = g as usize;
-                    let c = s.rc[g];
-                    if c > s.best[g] {
-                        s.second[g] = s.best[g];
-                        s.best[g] = c;
-                        s.arg[g] = slot;
-                    } else if c > s.second[g] && s.arg[g] != slot {
-                        s.second[g] = c;
+                    let c = rc[g];
+                    if c > best[g] {
+                        second[g] = best[g];
+                        best[g] = c;
+                        arg[g] = slot;
+                    } else if c > second[g] && arg[g] != slot {
+                        second[g] = c;
                     }
                 }
                 for &g in rid {
-                    s.rc[g as usize] = 0;
+                    rc[g as usize] = 0;
                 }
             }
             for k in 0..pairs.n_refs() {
                 // the slot of reference k among the present ones; a missing one leaves all
-                let slot = s.present.iter().position(|&x| x == k).unwrap_or(usize::MAX);
+                let slot = present.iter().position(|&x| x == k).unwrap_or(usize::MAX);
                 let mut m = 0i64;
                 for g in 1..=ng.n_ids {
-                    let clip = if s.arg[g] == slot {
-                        s.second[g]
-                    } else {
-                        s.best[g]
-                    };
-                    m += s.hc[g].min(clip) as i64;
+                    let clip = if arg[g] == slot { second[g] } else { best[g] };
+                    m += hc[g].min(clip) as i64;
                 }
                 out[k * max_n + n] = m;
                 matches += m;
             }
-            s.best[..=ng.n_ids].fill(0);
-            s.second[..=ng.n_ids].fill(0);
-            s.arg[..=ng.n_ids].fill(usize::MAX);
+            best[..=ng.n_ids].fill(0);
+            second[..=ng.n_ids].fill(0);
+            arg[..=ng.n_ids].fill(usize::MAX);
         } else if ng.refs.len() == 1 {
             // one reference: each of its n-grams takes one of the candidate's copies left
             // (only the live positions: the others have no n-gram of the candidate)
-            for &j in &ng.live {
-                let c = &mut s.hc[ng.rid[j as usize] as usize];
+            for &j in ng.live() {
+                let c = &mut hc[ng.rid[j as usize] as usize];
                 let m = (*c > 0) as u32;
                 *c -= m;
                 matches += m as i64;
@@ -129,30 +150,30 @@ fn pair_clipped(
             for &(b, len) in &ng.refs {
                 let rid = &ng.rid[b..b + ng.count(len)];
                 for &g in rid {
-                    s.rc[g as usize] += 1;
+                    rc[g as usize] += 1;
                 }
                 for &g in rid {
                     let g = g as usize;
-                    s.best[g] = s.best[g].max(s.rc[g]);
+                    best[g] = best[g].max(rc[g]);
                 }
                 for &g in rid {
-                    s.rc[g as usize] = 0;
+                    rc[g as usize] = 0;
                 }
             }
             for g in 1..=ng.n_ids {
-                matches += s.hc[g].min(s.best[g]) as i64;
+                matches += hc[g].min(best[g]) as i64;
             }
-            s.best[..=ng.n_ids].fill(0);
+            best[..=ng.n_ids].fill(0);
         }
         if clipping == Clipping::Best {
             out[n] = matches;
         }
-        s.hc[..=ng.n_ids].fill(0);
+        hc[..=ng.n_ids].fill(0);
         if matches == 0 {
             break; // an n-gram in common has its prefix in common: no longer ones either
         }
     }
-    s.ng.finish(hyp);
+    ngrams.finish(hyp);
 }
 
 /// What [`ngram_matches`] counts per candidate.
@@ -166,6 +187,49 @@ pub enum Clipping {
     LeaveOut,
 }
 
+/// Unigram matches of candidate `p` against each reference alone (or, with `best` and one
+/// reference, clipped by it): each reference token takes one of the candidate's copies left,
+/// counted in `left`, indexed by the global token id (as long as the candidates'
+/// vocabulary; a reference token beyond it is not in the candidate). No local numbering:
+/// the order-1 case of [`pair_clipped`] without its scratch. `left` is all zeros on return.
+fn pair_unigrams(left: &mut [u32], pairs: &Pairs, p: usize, best: bool, out: &mut [i64]) {
+    let hyp = pairs.hyp_row(p);
+    if hyp.is_empty() {
+        return;
+    }
+    let vocab = left.len();
+    let mut first = true;
+    for k in 0..pairs.n_refs() {
+        let Some(r) = pairs.ref_row(p, k) else {
+            continue;
+        };
+        if !first {
+            // the copies the previous reference took, back
+            for &t in hyp {
+                left[t as usize] = 0;
+            }
+        }
+        for &t in hyp {
+            left[t as usize] += 1;
+        }
+        first = false;
+        let mut m = 0i64;
+        for &t in r {
+            let t = t as usize;
+            if t < vocab {
+                let c = &mut left[t];
+                let take = (*c > 0) as u32;
+                *c -= take;
+                m += take as i64;
+            }
+        }
+        out[if best { 0 } else { k }] = m;
+    }
+    for &t in hyp {
+        left[t as usize] = 0;
+    }
+}
+
 /// Clipped match counts `(P, 1 or R, max_n)`, flat.
 pub fn ngram_matches(pairs: &Pairs, max_n: usize, clipping: Clipping) -> Vec<i64> {
     let width = if clipping == Clipping::Best {
@@ -174,6 +238,20 @@ pub fn ngram_matches(pairs: &Pairs, max_n: usize, clipping: Clipping) -> Vec<i64
         pairs.n_refs()
     } * max_n;
     let mut out = vec![0i64; pairs.len() * width];
+    // unigrams against each reference alone, or clipped by the only one: no local numbering
+    if max_n == 1
+        && (clipping == Clipping::PerRef || (clipping == Clipping::Best && pairs.n_refs() == 1))
+    {
+        let vocab = vocab_bound(pairs.hyp);
+        let best = clipping == Clipping::Best;
+        par_rows(
+            &mut out,
+            width,
+            || vec![0u32; vocab],
+            |left, p, row| pair_unigrams(left, pairs, p, best, row),
+        );
+        return out;
+    }
     let max_h = pairs.max_hyp();
     let max_r = max_refs_total(pairs);
     let vocab = vocab_bound(pairs.hyp);
@@ -243,6 +321,52 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn unigrams_without_local_numbers_equal_the_general_pass() {
+        // order 1 alone takes `pair_unigrams`; order 2's first column is the general pass
+        fn next(state: &mut u64, m: u64) -> u64 {
+            *state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (*state >> 33) % m
+        }
+        fn words(state: &mut u64) -> Vec<i32> {
+            let n = next(state, 7);
+            (0..n)
+                .map(|_| (next(state, 4) * next(state, 3)) as i32)
+                .collect()
+        }
+        let mut state = 7u64;
+        for _ in 0..300 {
+            let hyp = words(&mut state);
+            let (a, b) = (words(&mut state), words(&mut state));
+            let refs: Vec<&[i32]> = vec![&a, &b];
+            let two = Owned::parallel(&[&hyp], &[&refs]);
+            let one = Owned::parallel(&[&hyp], &[&refs[..1]]);
+            for (o, clipping) in [
+                (&two, Clipping::PerRef),
+                (&one, Clipping::PerRef),
+                (&one, Clipping::Best),
+            ] {
+                let fast = ngram_matches(&o.pairs(), 1, clipping);
+                let general = ngram_matches(&o.pairs(), 2, clipping);
+                let firsts: Vec<i64> = general.iter().step_by(2).copied().collect();
+                assert_eq!(fast, firsts, "{hyp:?} {refs:?}");
+            }
+        }
+        // a reference missing for one candidate, an empty candidate
+        let a: &[i32] = &[4, 4, 9];
+        let o = Owned::new(
+            &[a, &[]],
+            &[0, 0],
+            &[vec![None, Some(a)], vec![Some(a), None]],
+        );
+        assert_eq!(
+            ngram_matches(&o.pairs(), 1, Clipping::PerRef),
+            vec![0, 3, 0, 0]
+        );
     }
 
     #[test]
