@@ -61,3 +61,57 @@ mod tests {
         }
     }
 }
+
+/// The kernels' own pool, when [`set_threads`] made one; else they run on rayon's global pool.
+static POOL: std::sync::RwLock<Option<std::sync::Arc<rayon::ThreadPool>>> =
+    std::sync::RwLock::new(None);
+
+/// Run the kernels of this process on `n` threads from now on (0: rayon's global pool again,
+/// `RAYON_NUM_THREADS` or every core). A Dask worker with `k` threads of its own sets `k`, so
+/// that its kernels do not each start a thread per core of the machine.
+pub fn set_threads(n: usize) -> Result<(), String> {
+    let pool = if n == 0 {
+        None
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("mtpalette-kernel-{i}"))
+            .build()
+            .map_err(|e| format!("cannot start {n} kernel threads: {e}"))?;
+        Some(std::sync::Arc::new(pool))
+    };
+    *POOL.write().unwrap_or_else(|e| e.into_inner()) = pool;
+    Ok(())
+}
+
+/// `f()` on the kernels' pool (see [`set_threads`]): inside it, rayon's parallel loops and
+/// `rayon::current_num_threads` are the pool's.
+pub fn in_pool<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let pool = POOL.read().unwrap_or_else(|e| e.into_inner()).clone();
+    match pool {
+        Some(pool) => pool.install(f),
+        None => f(),
+    }
+}
+
+/// The number of threads the kernels' parallel loops use now.
+pub fn threads() -> usize {
+    in_pool(rayon::current_num_threads)
+}
+
+#[cfg(test)]
+mod pool_tests {
+    use super::*;
+
+    #[test]
+    fn a_set_pool_runs_the_loops_and_zero_gives_the_global_one_back() {
+        let global = rayon::current_num_threads();
+        set_threads(3).unwrap();
+        assert_eq!(threads(), 3);
+        let mut out = vec![0usize; 64];
+        in_pool(|| par_rows(&mut out, 1, || (), |_, p, row| row[0] = p * 2));
+        assert_eq!(out[63], 126);
+        set_threads(0).unwrap();
+        assert_eq!(threads(), global);
+    }
+}

@@ -108,7 +108,7 @@ fn run<T: Send, F: FnOnce() -> Checked<T> + Send>(
     kernel: &str,
     f: F,
 ) -> PyResult<T> {
-    match py.detach(|| catch_unwind(AssertUnwindSafe(f))) {
+    match py.detach(|| catch_unwind(AssertUnwindSafe(|| crate::parallel::in_pool(f)))) {
         Ok(result) => result.map_err(value_error),
         Err(e) => {
             let msg = e
@@ -943,7 +943,13 @@ fn pairwise_ngram_stats<'py>(
 /// The number of threads the kernels' parallel loops use.
 #[pyfunction]
 fn num_threads() -> usize {
-    rayon::current_num_threads()
+    crate::parallel::threads()
+}
+
+/// Run the kernels on `n` threads from now on (0: rayon's global pool again).
+#[pyfunction]
+fn set_threads(n: usize) -> PyResult<()> {
+    crate::parallel::set_threads(n).map_err(PyValueError::new_err)
 }
 
 // ------------------------------------------------------------------------------ registry
@@ -980,6 +986,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gather, m)?)?;
     m.add_function(wrap_pyfunction!(intern_ngrams, m)?)?;
     m.add_function(wrap_pyfunction!(num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(set_threads, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_score_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(porter_stem, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_lsum_per_ref, m)?)?;

@@ -55,7 +55,7 @@ class Chunking(Description):
     Examples
     --------
     >>> Chunking(Path("run"), chunk_size=50, backend="processes", workers=2).backend_choice()
-    Backend(name='processes', workers=2, scheduler=None)
+    Backend(name='processes', workers=2, scheduler=None, threads=None)
     """
 
     kind = "chunking"
@@ -65,6 +65,7 @@ class Chunking(Description):
     backend: str = "inproc"
     workers: int = 1
     scheduler: str | None = None
+    threads_per_worker: int | None = None
 
     def validate(self) -> None:
         if self.run_dir is None:
@@ -73,7 +74,7 @@ class Chunking(Description):
 
     def backend_choice(self) -> Backend:
         """The :class:`~mtpalette.parallel.Backend` of the run."""
-        return Backend(self.backend, self.workers, self.scheduler)
+        return Backend(self.backend, self.workers, self.scheduler, self.threads_per_worker)
 
     def comparisons(
         self,

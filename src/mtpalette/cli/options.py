@@ -236,6 +236,10 @@ ExportMtmeOpt = Annotated[
         help="--export-scores in mt-metrics-eval's layout, for this language pair (zh-en).",
     ),
 ]
+OverwriteOpt = Annotated[
+    bool,
+    opt("--overwrite", panel=OUTPUTS, help="--export-scores: replace scores stored there."),
+]
 ReportOpt = Annotated[
     Path | None, opt("--report", panel=OUTPUTS, help="Also write an HTML report.")
 ]
@@ -259,10 +263,25 @@ RunDirOpt = Annotated[
 ResumeOpt = Annotated[bool, opt("--resume", panel=RUNNING, help="Continue the run in --run-dir.")]
 ChunkSizeOpt = Annotated[int, opt("--chunk-size", panel=RUNNING, help="Segments per chunk.")]
 WorkersOpt = Annotated[
-    int, opt("--workers", panel=RUNNING, help="Local workers (processes, dask).")
+    int,
+    opt("--workers", panel=RUNNING, help="Local workers (processes, or a local Dask cluster)."),
 ]
 SchedulerOpt = Annotated[
-    str | None, opt("--scheduler", panel=RUNNING, help="Dask scheduler (tcp://host:8786).")
+    str | None,
+    opt(
+        "--scheduler",
+        panel=RUNNING,
+        help="Dask scheduler (tcp://host:8786; default $DASK_SCHEDULER_ADDRESS with --backend "
+        "dask).",
+    ),
+]
+ThreadsPerWorkerOpt = Annotated[
+    int | None,
+    opt(
+        "--threads-per-worker",
+        panel=RUNNING,
+        help="Kernel threads in each worker (default: a Dask worker's own thread count).",
+    ),
 ]
 
 # ----- groups ---------------------------------------------------------------------------
@@ -347,12 +366,14 @@ CHUNKING_OPTIONS: Group = {
     "backend": (BackendOption, "inproc"),
     "workers": (WorkersOpt, 1),
     "scheduler": (SchedulerOpt, None),
+    "threads_per_worker": (ThreadsPerWorkerOpt, None),
 }
 #: the files every run writes: its run file, a table, exported scores, the HTML report
 TABLE_OUTPUTS: Group = {
     **RUN_FILES,
     "csv": (CsvOpt, None),
     "export_scores": (ExportScoresOpt, None),
+    "overwrite": (OverwriteOpt, False),
     "report": (ReportOpt, None),
 }
 #: the files of an ORANGE run (an OrangeOutputs)

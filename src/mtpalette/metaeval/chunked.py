@@ -37,7 +37,7 @@ from mtpalette.io.nbest import iter_moses_segments
 from mtpalette.io.runfile import write_json
 from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
 from mtpalette.metaeval.orange import Comparisons
-from mtpalette.parallel import Backend, chunk_ranges, run_tasks
+from mtpalette.parallel import Backend, check_shared_folder, chunk_ranges, run_tasks
 
 MANIFEST = "manifest.json"
 
@@ -77,22 +77,48 @@ def payload_hash(table) -> str:
 
 def chunk_stamp(path: Path) -> tuple[str, int, int] | None:
     """``(manifest hash, first segment, number of segments)`` of a chunk file, or None when
-    the file is missing, unreadable, unstamped, or damaged (its columns do not match the
-    checksum in its footer)."""
+    the file is missing, unreadable, unstamped, damaged (its columns do not match the
+    checksum in its footer), or written by another mtpalette version (:func:`chunk_problem`
+    says which)."""
+    return None if chunk_problem(path) else _stamp(path)
+
+
+def _stamp(path: Path) -> tuple[str, int, int] | None:
     import pyarrow.parquet as pq
 
     try:
-        table = pq.read_table(path)
-        meta = table.schema.metadata or {}
-        if meta[b"mtpalette.payload"].decode() != payload_hash(table):
-            return None
+        meta = pq.read_schema(path).metadata or {}
         return (
             meta[b"mtpalette.manifest"].decode(),
             int(meta[b"mtpalette.first"]),
             int(meta[b"mtpalette.segments"]),
         )
-    except Exception:  # any damage (a decompression error, a cut file): not a chunk
+    except Exception:  # checked by chunk_problem first
         return None
+
+
+def chunk_problem(path: Path) -> str | None:
+    """Why a chunk file cannot be used, in a few words (None: it can, or it is missing):
+    unreadable or not what its checksum says, or written by another mtpalette version (its
+    counts may differ: a metric may have changed)."""
+    import pyarrow.parquet as pq
+
+    from mtpalette._version import __version__
+
+    if not path.exists():
+        return None
+    try:
+        table = pq.read_table(path)
+        meta = table.schema.metadata or {}
+        if meta[b"mtpalette.payload"].decode() != payload_hash(table):
+            return "damaged (not what its checksum says)"
+        int(meta[b"mtpalette.first"]), int(meta[b"mtpalette.segments"])
+        version = meta[b"mtpalette.version"].decode()
+    except Exception:  # any damage (a decompression error, a cut file): not a chunk
+        return "damaged (unreadable, or not a chunk of mtpalette)"
+    if version != __version__:
+        return f"written by mtpalette {version}, not this version ({__version__})"
+    return None
 
 
 def chunk_path(run_dir: Path, index: int) -> Path:
@@ -214,39 +240,31 @@ def run_chunks(
 ) -> int:
     """Score every chunk whose file is missing or not stamped with this run (``stamp``: the
     manifest hash) and its own segment range; ``chunks`` yields ``(index, first segment,
-    lists)``. At most ``window`` chunks (default: 2 per worker) are held at once; a damaged
-    chunk is said through ``on_note``. Returns the number of chunks computed now."""
-    window = window or 2 * backend.workers
+    lists)`` and is read as workers free up: at most ``window`` chunks (default: two per
+    worker thread) are held at once. A damaged chunk is said through ``on_note``. Returns
+    the number of chunks computed now."""
     for stale in (run_dir / "chunks").glob("*.parquet.tmp*"):  # left by a killed run
         stale.unlink()
-    done = 0
-    batch: list[ChunkTask] = []
+    (run_dir / "chunks").mkdir(parents=True, exist_ok=True)
+    check_shared_folder(backend, str(run_dir / "chunks"))
 
-    def flush() -> None:
-        nonlocal done
-        for _, path in run_tasks(score_chunk, batch, backend):
-            done += 1
-            if on_done is not None:
-                on_done(path)
-        batch.clear()
-
-    for index, first, lists in chunks:
-        path = chunk_path(run_dir, index)
-        found = chunk_stamp(path)
-        if found == (stamp, first, lists.n_segments):
-            continue
-        if found is None and path.exists() and on_note is not None:
-            on_note(f"{path.name} is damaged (unreadable, or not what its checksum says): "
-                    "computed again")  # fmt: skip
-        batch.append(
-            ChunkTask(
+    def todo() -> Iterator[ChunkTask]:
+        for index, first, lists in chunks:
+            path = chunk_path(run_dir, index)
+            problem = chunk_problem(path)
+            if not problem and _stamp(path) == (stamp, first, lists.n_segments):
+                continue
+            if problem and on_note is not None:
+                on_note(f"{path} is {problem}: computed again")
+            yield ChunkTask(
                 index, first, lists, tuple(specs), tokenize, lowercase, oracle, str(path), stamp
             )
-        )
-        if len(batch) >= window:
-            flush()
-    if batch:
-        flush()
+
+    done = 0
+    for _, path in run_tasks(score_chunk, todo(), backend, window=window):
+        done += 1
+        if on_done is not None:
+            on_done(path)
     return done
 
 
@@ -334,10 +352,11 @@ def combine(
                 "--resume",
                 path=str(path),
             )
-        if chunk_stamp(path) != (stamp, lo, hi - lo):
+        problem = chunk_problem(path)
+        if problem or _stamp(path) != (stamp, lo, hi - lo):
             raise UserInputError(
-                f"this chunk is not segments {lo}..{hi - 1} of this run (another run's, or "
-                "damaged); run again with --resume to recompute it",
+                f"this chunk is {problem or f'not segments {lo}..{hi - 1} of this run'}; run "
+                "again with --resume to recompute it",
                 path=str(path),
             )
     tables = [pq.read_table(chunk_path(run_dir, i)) for i in range(n_chunks)]
