@@ -73,6 +73,7 @@ def _chunked(lists, run_dir, backend):
         signatures=["", "", ""],
         stamp="test-run",
         chunk_size=50,
+        cutoffs_for=lambda longest: np.arange(1, longest + 1),  # every candidate's counts
     )
 
 
@@ -84,9 +85,12 @@ def test_backends_give_the_same_comparisons(inputs, tmp_path):
         ("dask", Backend("dask", workers=2)),  # a LocalCluster on loopback, 2 processes
     ]:
         got = _chunked(lists, tmp_path / name, backend)
+        every = np.arange(1, int(lists.n_candidates.max()) + 1)
         for a, b in zip(whole, got, strict=True):
-            np.testing.assert_array_equal(a.better, b.better)
-            np.testing.assert_array_equal(a.ties, b.ties)
+            # the compact form's sums at every cutoff: each candidate's counts, differenced
+            assert b.better.size == 0 and b.cutoffs.tolist() == every.tolist()
+            for x, y in zip(a.sums_at(every), b.sums_at(every), strict=True):
+                np.testing.assert_array_equal(x, y)
             np.testing.assert_array_equal(a.offsets, b.offsets)
 
 

@@ -7,6 +7,7 @@ Candidates are read and scored chunk by chunk of ``chunk_size`` segments on the 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,8 +87,11 @@ class Chunking(Description):
         tokenize: str,
         lowercase: bool,
         feedback: Feedback = SILENT,
+        cutoffs_for: Callable[[int], Sequence[int]] | None = None,
     ) -> tuple[list[Comparisons], list[Path]]:
-        """Score every missing chunk, then combine all chunks into comparisons."""
+        """Score every missing chunk, then combine all chunks into comparisons: in the compact
+        form, with the ranks at the cutoffs ``cutoffs_for(longest list)`` (the curve's) and at
+        the whole lists (see :func:`~mtpalette.metaeval.chunked.combine`)."""
         refs = list(candidates.refs)
         S = len(ref_lines[0])
         names = [p.name for p in refs]
@@ -152,5 +156,6 @@ class Chunking(Description):
                 signatures=[str(m.signature(n_refs=max(len(refs) - 1, 1))) for m in parsed],
                 stamp=stamp,
                 chunk_size=self.chunk_size,
+                cutoffs_for=cutoffs_for,
             )
         return comparisons, files

@@ -33,6 +33,7 @@ import numpy as np
 
 from mtpalette.api.checks import (
     SACREBLEU_SEED,
+    as_systems,
     bootstrap_of,
     check_resampling,
     checked,
@@ -43,13 +44,22 @@ from mtpalette.api.checks import (
 )
 from mtpalette.api.chunked import ChunkedLists, Chunking
 from mtpalette.api.description import Description, TableOutputs
-from mtpalette.api.external import export_all, file_stem, parse_scores
-from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.external import check_exports, export_all, file_stem, parse_scores
+from mtpalette.api.feedback import Feedback
 from mtpalette.api.inputs import CandidateInputs
 from mtpalette.api.limited import LimitedFeatures
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_matching
-from mtpalette.io.runfile import Run, check_output_folders, file_record, write_csv, write_jsonl
+from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
+from mtpalette.io.runfile import (
+    Run,
+    check_output_folders,
+    figure_format,
+    file_record,
+    write_csv,
+    write_figure,
+    write_jsonl,
+)
 from mtpalette.metaeval.candidates import ONE_REFERENCE, CandidateLists, compare_candidates
 from mtpalette.metaeval.external import (
     ExternalMetric,
@@ -62,6 +72,7 @@ from mtpalette.metaeval.orange import (
     OrangeCurve,
     OrangeTable,
     check_oracle,
+    curve_cutoffs,
     error_analysis,
     evaluate,
     orange_curve,
@@ -87,7 +98,7 @@ def candidate_lists(
     >>> cl.offsets.tolist(), cl.origins
     ([0, 3, 4], ['n-best #1', 'n-best #2', 'n-best #3', 'n-best #1'])
     """
-    refs = reference_streams(refs)
+    refs, candidates = reference_streams(refs), as_systems(candidates)
     if candidates is None:
         raise UserInputError("candidates is None; expected {system: outputs} or n-best lists")
     if isinstance(candidates, Mapping):
@@ -203,6 +214,8 @@ class OrangeOutputs(TableOutputs):
     def validate(self) -> None:
         if self.export_mtme is not None and self.export_scores is None:
             raise UserInputError("--export-mtme LP names the layout of --export-scores DIR")
+        if self.curve_plot is not None:
+            figure_format(self.curve_plot)  # before any work: an unknown suffix named
         if self.errors_max < 0 or (self.curve_step is not None and self.curve_step < 1):
             raise UserInputError(
                 "--max-candidates and --curve-step must be positive, --errors-max 0 or more"
@@ -325,32 +338,69 @@ class OrangeResult:
         )
 
 
-def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
+def run_orange(run: OrangeRun, progress: bool | Feedback | None = None) -> OrangeResult:
     """Run ORANGE as ``run`` describes, write its outputs and return the result.
 
     Every output's folder is checked before any work (a run that cannot write all its outputs
-    writes none); the output folder is made only once the numbers are in.
+    writes none); the output folder is written beside itself and moved into place whole
+    (:mod:`mtpalette.io.run_folder`): complete, or as it was.
+
+    ``progress``: bars (and with ``True`` notes) on standard error, ``None`` (the default)
+    bars alone when it is a terminal or in a notebook; ``False``: silent; or a
+    :class:`~mtpalette.api.feedback.Feedback`.
     """
+    from mtpalette.api.progress import feedback_of  # rich, only when called
+
     run.validate()
+    feedback = feedback_of(progress)
     chunking = run.chunking
     out = run.outputs.resolved(None if chunking is None else chunking.run_dir)
     check_output_folders(
         [out.json, out.csv, out.curve_csv, out.curve_plot, out.errors, out.report],
         made=[out.out_dir, None if chunking is None else chunking.run_dir],
     )
+    if chunking is None or out.out_dir != chunking.run_dir:  # else --run-dir's own check
+        check_out_dir(out.out_dir)
     ref_lines = run.candidates.read_refs()
-    refs = ref_lines
-    if len(refs) < 2 and run.limited is None:
+    if len(ref_lines) < 2 and run.limited is None:
         raise UserInputError(ONE_REFERENCE)
-    if run.limited is not None and len(refs) != 1:
+    if run.limited is not None and len(ref_lines) != 1:
         raise UserInputError("--pivot (Limited ORANGE) takes exactly one reference")
     parsed = parse_specs(run.specs, tokenize=run.tokenize, lowercase=run.lowercase)
+    check_exports(out.export_scores, parsed, mtme_lp=out.export_mtme, overwrite=out.overwrite)
+    with staged_folder(out.out_dir) as stage:  # the folder complete, or as it was
+        result = _staged_run(run, out, stage, ref_lines, parsed, feedback)
+    if out.report is not None and out.json is not None:  # built from the run file in place
+        from mtpalette.reporting.html import write_report
+
+        result.outputs["report"] = str(write_report([out.json], out.report))
+    return result
+
+
+def _curve_step(out: OrangeOutputs, longest: int) -> int:
+    """The curve's step: the one asked, else about :data:`CURVE_POINTS` points."""
+    return out.curve_step or max(1, math.ceil(longest / CURVE_POINTS))
+
+
+def _staged_run(
+    run: OrangeRun,
+    out: OrangeOutputs,
+    stage: StagedFolder,
+    ref_lines: list[list[str]],
+    parsed: list,
+    feedback: Feedback,
+) -> OrangeResult:
+    """The work of :func:`run_orange` once its inputs are checked; the files of the output
+    folder go to ``stage``."""
+    chunking, refs = run.chunking, ref_lines
     oracle = run.oracle
     text = dict(tokenize=run.tokenize, lowercase=run.lowercase)
     if chunking is not None:
         comparisons, files = chunking.comparisons(
-            run.candidates, ref_lines, parsed, oracle=oracle, feedback=feedback, **text
-        )
+            run.candidates, ref_lines, parsed, oracle=oracle, feedback=feedback,
+            cutoffs_for=lambda longest: curve_cutoffs(longest, _curve_step(out, longest)),
+            **text,
+        )  # fmt: skip
         kind = "nbest" if run.candidates.nbest is not None else "systems"
         lists = ChunkedLists(np.diff(comparisons[0].offsets), len(refs), {"kind": kind})
     else:
@@ -380,10 +430,9 @@ def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
                 path
                 for m in parsed
                 if not isinstance(m, ExternalMetric)
-                # --export-scores DIR is this run's own output folder: a re-run replaces
-                # its files, as export_all does
+                # stored files are replaced only with --overwrite (check_exports)
                 for path in write_mtme_rows(
-                    out.export_scores,
+                    stage.path(out.export_scores),
                     out.export_mtme,
                     file_stem(m.spec),
                     rows(m),
@@ -392,9 +441,9 @@ def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
                 )  # fmt: skip
             ]
         else:
-            export = export_all(out.export_scores, parsed, rows)
+            export = export_all(stage.path(out.export_scores), parsed, rows)
         for path in export:
-            feedback.note(f"wrote {path}")
+            feedback.note(f"wrote {stage.final(path)}")
     common = dict(ties=run.ties, min_candidates=run.min_candidates)
     table = evaluate(comparisons, **bootstrap_of(run), **common)
     curve = None
@@ -406,13 +455,13 @@ def run_orange(run: OrangeRun, feedback: Feedback = SILENT) -> OrangeResult:
             "which ranks nothing (--curve-step draws it anyway)"
         )
     if out.wants_curve:
-        step = out.curve_step or max(1, math.ceil(int(lists.n_candidates.max()) / CURVE_POINTS))
+        step = _curve_step(out, int(lists.n_candidates.max()))
         curve = orange_curve(comparisons, step=step, **common)
     agreement = None
     if isinstance(lists, CandidateLists) and run.limited is None:
         agreement = reference_agreement_of(lists, parsed, run, feedback)
     result = OrangeResult(table, curve, lists, oracle, {}, agreement)
-    _write(run, out, result, comparisons, files)
+    _write(run, out, stage, result, comparisons, files)
     return result
 
 
@@ -478,24 +527,24 @@ def _lists(run: OrangeRun, ref_lines: list[list[str]]) -> tuple[CandidateLists, 
 def _write(
     run: OrangeRun,
     out: OrangeOutputs,
+    stage: StagedFolder,
     result: OrangeResult,
     comparisons: list[Comparisons],
     files: list[Path],
 ) -> None:
-    """Write the table, curve, error analysis, run record and report that ``out`` names."""
+    """Write the table, curve, error analysis and run record that ``out`` names (the files of
+    the output folder into ``stage``; the record names them where they will be)."""
     table, curve, lists, outputs = result.table, result.curve, result.lists, result.outputs
-    if out.out_dir is not None:  # made only now: a failed run leaves nothing behind
-        out.out_dir.mkdir(parents=True, exist_ok=True)
     if out.csv is not None:
-        write_csv(out.csv, [row.to_dict() for row in table.rows])
+        write_csv(stage.path(out.csv), [row.to_dict() for row in table.rows])
         outputs["table_csv"] = str(out.csv)
     if curve is not None and out.curve_csv is not None:
-        write_csv(out.curve_csv, curve.rows())
+        write_csv(stage.path(out.curve_csv), curve.rows())
         outputs["curve_csv"] = str(out.curve_csv)
     if curve is not None and out.curve_plot is not None:
-        from mtpalette.reporting.curves import plot_orange_curve
+        from mtpalette.reporting.curves import orange_curve_figure
 
-        plot_orange_curve(curve, out.curve_plot)
+        write_figure(orange_curve_figure(curve), stage.path(out.curve_plot), out.curve_plot)
         outputs["curve_plot"] = str(out.curve_plot)
     if out.errors is not None:
         records = (
@@ -510,16 +559,12 @@ def _write(
                 max_per_segment=out.errors_max,
             )  # fmt: skip
         )
-        n = write_jsonl(out.errors, records, plain=True)
+        n = write_jsonl(stage.path(out.errors), records, plain=True)
         outputs["errors_jsonl"] = str(out.errors)
         outputs["errors_records"] = n
     if out.json is not None:
         outputs["run_json"] = str(out.json)
-        _record(run, result, files).save(out.json)
-    if out.report is not None and out.json is not None:
-        from mtpalette.reporting.html import write_report
-
-        outputs["report"] = str(write_report([out.json], out.report))
+        _record(run, result, files).save(stage.path(out.json))
 
 
 def _record(run: OrangeRun, result: OrangeResult, files: list[Path]) -> Run:

@@ -25,10 +25,10 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -335,14 +335,20 @@ def combine(
     signatures: Sequence[str],
     stamp: str,
     chunk_size: int,
+    cutoffs_for: Callable[[int], Sequence[int]] | None = None,
 ) -> list[Comparisons]:
-    """Every metric's :class:`Comparisons` from the chunk files, in segment order; each
-    chunk must be stamped with this run (``stamp``) and hold its own segment range."""
+    """Every metric's :class:`Comparisons` from the chunk files, in segment order, in the
+    compact form (per segment, the sums at the cutoffs ``cutoffs_for(longest list)`` and at
+    the longest list itself): the chunks are read one at a time, so memory holds one chunk
+    and the sums, whatever the number of candidates. Each chunk must be stamped with this run
+    (``stamp``), hold its own segment range and match its checksum."""
     import pyarrow.parquet as pq
 
     ranges = chunk_ranges(n_segments, chunk_size)
     if len(ranges) != n_chunks:
         raise UserInputError(f"expected {len(ranges)} chunks, not {n_chunks}")
+    # first the lists' lengths, from the stamps and the segment columns alone
+    n_cand = np.zeros(n_segments, dtype=np.int64)
     for i, (lo, hi) in enumerate(ranges):
         path = chunk_path(run_dir, i)
         if not path.exists():
@@ -352,28 +358,50 @@ def combine(
                 "--resume",
                 path=str(path),
             )
-        problem = chunk_problem(path)
-        if problem or _stamp(path) != (stamp, lo, hi - lo):
-            raise UserInputError(
-                f"this chunk is {problem or f'not segments {lo}..{hi - 1} of this run'}; run "
-                "again with --resume to recompute it",
-                path=str(path),
-            )
-    tables = [pq.read_table(chunk_path(run_dir, i)) for i in range(n_chunks)]
-    for i, t in enumerate(tables):  # checked again as read: nothing damaged since
-        if (t.schema.metadata or {}).get(b"mtpalette.payload", b"").decode() != payload_hash(t):
-            raise UserInputError(
-                "this chunk changed while the run read it; run again with --resume",
-                path=str(chunk_path(run_dir, i)),
-            )
-    seg = np.concatenate([t.column("segment").to_numpy() for t in tables])
-    counts = np.bincount(seg, minlength=n_segments)
+        if _stamp(path) != (stamp, lo, hi - lo):
+            _refuse(path, chunk_problem(path) or f"not segments {lo}..{hi - 1} of this run")
+        try:
+            seg = pq.read_table(path, columns=["segment"]).column(0).to_numpy()
+        except Exception:  # the checksum read below would say the same
+            _refuse(path, chunk_problem(path) or "damaged")
+        n_cand += np.bincount(seg, minlength=n_segments)[:n_segments]
     offsets = np.zeros(n_segments + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
+    np.cumsum(n_cand, out=offsets[1:])
+    longest = int(n_cand.max(initial=0))
+    cut = np.union1d(np.asarray(cutoffs_for(longest) if cutoffs_for else [], np.int64), [longest])
+    cut = cut[(cut >= 1) & (cut <= longest)] if longest else np.array([0], dtype=np.int64)
     K = n_refs if oracle == "leave-one-out" else 1
-    out = []
-    for spec, hib, sig in zip(specs, higher, signatures, strict=True):
-        better = np.concatenate([t.column(f"better:{spec}").to_numpy() for t in tables])
-        ties = np.concatenate([t.column(f"ties:{spec}").to_numpy() for t in tables])
-        out.append(Comparisons(spec, hib, offsets, better, ties, K, oracle, n_refs, sig))
-    return out
+    better_at = [np.zeros((n_segments, len(cut)), dtype=np.int64) for _ in specs]
+    ties_at = [np.zeros((n_segments, len(cut)), dtype=np.int64) for _ in specs]
+    for i, (lo, hi) in enumerate(ranges):
+        path = chunk_path(run_dir, i)
+        table = pq.read_table(path)
+        # checked again as read: nothing damaged since the run wrote it
+        if (table.schema.metadata or {}).get(b"mtpalette.payload", b"").decode() != payload_hash(
+            table
+        ):
+            _refuse(path, chunk_problem(path) or "changed while the run read it")
+        seg = table.column("segment").to_numpy()
+        local = np.zeros(hi - lo + 1, dtype=np.int64)
+        np.cumsum(np.bincount(seg - lo, minlength=hi - lo), out=local[1:])
+        if not np.array_equal(local, offsets[lo : hi + 1] - offsets[lo]):
+            _refuse(path, "changed while the run read it")
+        for m, (spec, hib) in enumerate(zip(specs, higher, strict=True)):
+            part = Comparisons(
+                spec, hib, local, table.column(f"better:{spec}").to_numpy(),
+                table.column(f"ties:{spec}").to_numpy(), K, oracle, n_refs,
+            )  # fmt: skip
+            better_at[m][lo:hi], ties_at[m][lo:hi] = part.sums_at(cut)
+        del table
+    return [
+        Comparisons.from_segment_sums(
+            spec, hib, offsets, cut, better_at[m], ties_at[m], K, oracle, n_refs, sig
+        )
+        for m, (spec, hib, sig) in enumerate(zip(specs, higher, signatures, strict=True))
+    ]
+
+
+def _refuse(path: Path, problem: str) -> NoReturn:
+    raise UserInputError(
+        f"this chunk is {problem}; run again with --resume to recompute it", path=str(path)
+    )

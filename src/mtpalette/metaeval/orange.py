@@ -203,6 +203,12 @@ class Comparisons(Delimited):
         Optional: the candidates (flat indices, rising) whose scores ``cand_scores`` and
         ``cand_scores_k`` hold, when only those the error analysis lists were kept (the first
         ones of each segment in :func:`outranking_order`); None: every candidate's.
+    cutoffs, better_at, ties_at:
+        The compact form (:meth:`from_segment_sums`), where ``better`` and ``ties`` are empty:
+        per segment, the sums of ``better`` and ``ties`` over its first ``min(N_i, n)``
+        candidates for each ``n`` in ``cutoffs`` (rising, the last one ``max N_i``), ``(S,
+        C)``. Ranks and curves need nothing else; a chunked run keeps this form, so its
+        memory does not grow with the number of candidates.
     """
 
     metric: str
@@ -219,9 +225,81 @@ class Comparisons(Delimited):
     cand_scores_k: np.ndarray | None = field(default=None, repr=False)
     ref_scores: np.ndarray | None = field(default=None, repr=False)
     scored: np.ndarray | None = field(default=None, repr=False)
+    cutoffs: np.ndarray | None = field(default=None, repr=False)
+    better_at: np.ndarray | None = field(default=None, repr=False)
+    ties_at: np.ndarray | None = field(default=None, repr=False)
 
     n_segments = Delimited.n_groups
     n_candidates = Delimited.sizes
+
+    @classmethod
+    def from_segment_sums(
+        cls,
+        metric: str,
+        higher_is_better: bool,
+        offsets: np.ndarray,
+        cutoffs: np.ndarray,
+        better_at: np.ndarray,
+        ties_at: np.ndarray,
+        n_comparisons: int,
+        oracle: str,
+        n_refs: int,
+        signature: str,
+    ) -> Comparisons:
+        """The compact form (see the class): per-segment sums at ``cutoffs``, no candidate's
+        own counts.
+
+        Examples
+        --------
+        >>> full = Comparisons.from_scores("m", [0.9, 0.5, 0.1, 0.8], [0.5, 0.2], [0, 3, 4])
+        >>> b, t = full.sums_at([1, 3])
+        >>> c = Comparisons.from_segment_sums("m", True, full.offsets, [1, 3], b, t, 1,
+        ...                                   "leave-one-out", 2, "")
+        >>> segment_ranks(c).tolist(), segment_ranks(c, cutoff=1).tolist()
+        ([2.5, 2.0], [2.0, 2.0])
+        """
+        empty = np.zeros(0, dtype=np.int64)
+        return cls(
+            metric, higher_is_better, np.asarray(offsets, dtype=np.int64), empty, empty,
+            n_comparisons, oracle, n_refs, signature,
+            cutoffs=np.asarray(cutoffs, dtype=np.int64),
+            better_at=np.asarray(better_at, dtype=np.int64),
+            ties_at=np.asarray(ties_at, dtype=np.int64),
+        )  # fmt: skip
+
+    def sums_at(self, cutoffs: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per segment, the sums of ``better`` and of ``ties`` over its first ``min(N_i, n)``
+        candidates for each ``n`` of ``cutoffs``: two int64 ``(S, C)`` arrays. In the compact
+        form only its own cutoffs (or any at or past the longest list) are known.
+
+        Examples
+        --------
+        >>> c = Comparisons.from_scores("m", [0.9, 0.5, 0.1], [0.5], [0, 3])
+        >>> [x.tolist() for x in c.sums_at([1, 2, 3])]
+        [[[1, 1, 1]], [[0, 1, 1]]]
+        """
+        cut = np.asarray(cutoffs, dtype=np.int64)
+        if self.cutoffs is not None:
+            longest = int(self.cutoffs[-1])
+            col = np.searchsorted(self.cutoffs, np.minimum(cut, longest))
+            known = (col < len(self.cutoffs)) & (
+                self.cutoffs[np.minimum(col, len(self.cutoffs) - 1)] == np.minimum(cut, longest)
+            )
+            if not known.all():
+                raise UserInputError(
+                    f"{self.metric}: this run kept its ranks at {len(self.cutoffs)} cutoffs "
+                    f"(of N up to {longest}), not at {int(cut[~known][0])}: ask for the curve "
+                    "when the run is made (--curve-step)"
+                )
+            return self.better_at[:, col], self.ties_at[:, col]
+        starts = self.offsets[:-1]
+        kept = starts[:, None] + np.minimum(self.n_candidates[:, None], cut[None, :])
+        out = []
+        for counts in (self.better, self.ties):
+            csum = np.zeros(len(counts) + 1, dtype=np.int64)
+            np.cumsum(counts, out=csum[1:])
+            out.append(csum[kept] - csum[starts][:, None])
+        return out[0], out[1]
 
     @classmethod
     def from_scores(
@@ -276,14 +354,6 @@ class Comparisons(Delimited):
         )
 
 
-def _segment_sums(values: np.ndarray, offsets: np.ndarray, keep: np.ndarray) -> np.ndarray:
-    """Per segment, the sum of its first ``keep[s]`` values."""
-    csum = np.zeros(len(values) + 1)
-    np.cumsum(values, out=csum[1:])
-    starts = offsets[:-1]
-    return csum[starts + keep] - csum[starts]
-
-
 def segment_ranks(comp: Comparisons, *, ties: str = "mid", cutoff: int | None = None) -> np.ndarray:
     """The oracle's rank in every segment (mean over the ``K`` comparisons).
 
@@ -296,10 +366,9 @@ def segment_ranks(comp: Comparisons, *, ties: str = "mid", cutoff: int | None = 
     ([2.5, 2.0], [2.0, 2.0])
     """
     w = tie_weight(ties)
-    values = comp.better.astype(np.float64) + w * comp.ties.astype(np.float64)
-    n_cand = comp.n_candidates
-    keep = n_cand if cutoff is None else np.minimum(n_cand, cutoff)
-    return 1.0 + _segment_sums(values, comp.offsets, keep) / comp.n_comparisons
+    longest = int(comp.n_candidates.max(initial=0))
+    better, tied = comp.sums_at([longest if cutoff is None else cutoff])
+    return 1.0 + (better[:, 0] + w * tied[:, 0]) / comp.n_comparisons
 
 
 @dataclass(frozen=True)
@@ -613,20 +682,14 @@ def orange_curve(
     orange: dict[str, np.ndarray] = {}
     avg: dict[str, np.ndarray] = {}
     w = tie_weight(ties)
-    starts = first.offsets[:-1][keep]
+    kept = np.minimum(n_cand[:, None], cut[None, :])  # (S kept, C)
     for c in comparisons:
-        # one cumulative sum per metric serves every cutoff
-        csum = np.zeros(len(c.better) + 1)
-        np.cumsum(c.better + w * c.ties.astype(np.float64), out=csum[1:])
-        o = np.empty(len(cut))
-        a = np.empty(len(cut))
-        for i, n in enumerate(cut):
-            kept = np.minimum(n_cand, n)
-            ranks = 1.0 + (csum[starts + kept] - csum[starts]) / c.n_comparisons
-            o[i] = np.mean(ranks / (kept + 1.0))
-            a[i] = ranks.mean()
-        orange[c.metric] = o
-        avg[c.metric] = a
+        better, tied = c.sums_at(cut)  # every cutoff from one pass
+        ranks = 1.0 + (better[keep] + w * tied[keep]) / c.n_comparisons
+        # each cutoff's mean over one contiguous row: numpy's pairwise sum, as for one vector
+        by_cut, norm = np.ascontiguousarray(ranks.T), np.ascontiguousarray((ranks / (kept + 1.0)).T)
+        orange[c.metric] = np.array([row.mean() for row in norm])
+        avg[c.metric] = np.array([row.mean() for row in by_cut])
     return OrangeCurve(cut, orange, avg, ties)
 
 
