@@ -325,7 +325,7 @@ def _dask(fn, tasks: Iterable[Any], backend: Backend, window: int) -> Iterator[t
             # the task's data goes straight to a worker, not into the graph the scheduler holds
             for tries in range(RETRIES + 1):
                 try:
-                    [data] = client.scatter([task], hash=False)
+                    [data] = client.scatter([task], hash=False, direct=True)
                     break
                 except OSError:  # the worker picked has just died: another one, once known
                     if tries == RETRIES:
