@@ -7,7 +7,7 @@ A from ../shared/data, else the bundled TED zh-en data), raw text as a summarisa
 passes it (rouge-score's tokenizer runs inside every timing). Peers: rouge-score-rs 0.2.x
 (``RougeScorer.score_batch``, Rust, all cores) and rouge-score (Python, on a subset). Every
 mtpalette value is checked equal to the peers' before a time is printed. Timings are the best
-of 3 runs; pairs/s and the ratio to rouge-score-rs are printed.
+of 7 runs; pairs/s and the ratio to rouge-score-rs are printed.
 
 ``--pretokenized``: the texts are first (once, untimed) made rouge-score's tokens joined by
 single spaces (its default tokenizer, no stemming), and mtpalette is timed through its generic
@@ -35,6 +35,9 @@ from mtpalette.metrics.rouge_score_compat import rouge_score_batch, specs_for  #
 
 #: rouge-score's type -> the generic mtpalette metric (whitespace tokens with tokenize="none")
 GENERIC = {"rouge1": "rouge-n:1", "rouge2": "rouge-n:2", "rougeL": "rouge-l"}
+#: timings are the best of this many runs, for every contender alike (a shared machine's
+#: noise moves a single run by 20-40%)
+REPEAT = 7
 JOBS = [("ROUGE-1", ["rouge1"]), ("ROUGE-2", ["rouge2"]), ("ROUGE-L", ["rougeL"]),
         ("ROUGE-1/2/L", ["rouge1", "rouge2", "rougeL"])]  # fmt: skip
 
@@ -74,7 +77,7 @@ def peers(types, hyps, targets, stem, k, rs_rs, rs_py):
     rate_rs = vals_rs = rate_py = vals_py = None
     if rs_rs is not None:
         scorer = rs_rs.RougeScorer(types, use_stemmer=stem)
-        t_rs, theirs = timed(lambda s=scorer: s.score_batch(targets, hyps), repeat=3)
+        t_rs, theirs = timed(lambda s=scorer: s.score_batch(targets, hyps), repeat=REPEAT)
         vals_rs = {t: np.array([tuple(x[t]) for x in theirs]) for t in types}
         rate_rs = len(hyps) / t_rs
     if rs_py is not None:
@@ -120,9 +123,12 @@ def run_pretokenized(hyps, targets, args, rs_rs, rs_py) -> None:
     for name, types in JOBS:
         specs = [GENERIC[t] for t in types]
         t_gen, gen = timed(
-            lambda specs=specs: sentence_scores(hyps, [targets], specs, tokenize="none"), repeat=3
+            lambda specs=specs: sentence_scores(hyps, [targets], specs, tokenize="none"),
+            repeat=REPEAT,
         )
-        t_txt, txt = timed(lambda types=types: rouge_score_batch(hyps, targets, types), repeat=3)
+        t_txt, txt = timed(
+            lambda types=types: rouge_score_batch(hyps, targets, types), repeat=REPEAT
+        )
         rate_rs, vals_rs, rate_py, vals_py = peers(
             types, hyps, targets, False, args.peer_pairs, rs_rs, rs_py
         )
@@ -134,7 +140,7 @@ def run_pretokenized(hyps, targets, args, rs_rs, rs_py) -> None:
                 equal_py.add(same_f(gen[spec][: len(vals_py[t])], vals_py[t][:, 2]))
         row(name, len(hyps) / t_gen, len(hyps) / t_txt, rate_rs, rate_py)
     print(
-        "pairs/s, best of 3, pre-tokenized text; 'generic' = sentence_scores(..., "
+        f"pairs/s, best of {REPEAT}, pre-tokenized text; 'generic' = sentence_scores(..., "
         "tokenize='none') (ratios are its), 'text route' = rouge_score_batch on the same "
         f"strings; F vs rouge-score-rs: {', '.join(sorted(equal_rs)) or 'not checked'}; "
         f"vs rouge-score: {', '.join(sorted(equal_py)) or 'not checked'}"
@@ -180,10 +186,12 @@ def main() -> None:
     for name, types in JOBS:
         t_ours, ours = timed(
             lambda types=types: rouge_score_batch(hyps, targets, types, use_stemmer=args.stem),
-            repeat=3,
+            repeat=REPEAT,
         )
         specs = specs_for(types, use_stemmer=args.stem)
-        t_reg, reg = timed(lambda specs=specs: sentence_scores(hyps, [targets], specs), repeat=3)
+        t_reg, reg = timed(
+            lambda specs=specs: sentence_scores(hyps, [targets], specs), repeat=REPEAT
+        )
         for t, values in zip(types, reg.values(), strict=True):
             np.testing.assert_array_equal(values, ours[t][:, 2])
         rate_rs, vals_rs, rate_py, vals_py = peers(
@@ -196,7 +204,7 @@ def main() -> None:
                 np.testing.assert_array_equal(ours[t][: len(vals_py[t])], vals_py[t])
         row(name, len(hyps) / t_ours, len(hyps) / t_reg, rate_rs, rate_py)
     print(
-        "pairs/s, best of 3; 'mtpalette' = rouge_score_batch (text to scores in the core), "
+        f"pairs/s, best of {REPEAT}; 'mtpalette' = rouge_score_batch (text to scores in the core), "
         "'registry' = sentence_scores with tok=rouge-score; values equal to the peers'"
     )
 
