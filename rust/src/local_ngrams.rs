@@ -159,12 +159,35 @@ impl LocalNgrams {
         } else {
             self.advance_hashed(n);
         }
+        // the references: each live position's longer n-gram looked up among the candidate's
+        let base = self.a + 1;
+        let mut refs = RefsOfOrder {
+            live: &mut self.live[..],
+            n_live: &mut self.n_live,
+            rid: &mut self.rid[..],
+            rl: &self.rl[..],
+            ref_end: &self.ref_end[..],
+        };
+        let (keys, vals) = (&self.keys[..], &self.vals[..]);
+        if self.direct {
+            advance_refs(&mut refs, n, base, |key| vals[key]);
+        } else {
+            // a key with last local id 0 (below `base`) is never a candidate n-gram
+            advance_refs(&mut refs, n, base, |key| {
+                let q = slot(keys, key as i64);
+                if key % base == 0 || keys[q] == -1 {
+                    0
+                } else {
+                    vals[q]
+                }
+            });
+        }
         self.order += 1;
     }
 
-    /// [`LocalNgrams::advance`] with the direct table, without branches: a key with prefix
-    /// id 0 or last local id 0 is never set (candidate ids and local ids start at 1), so
-    /// looking it up gives 0, as it should.
+    /// The candidate's side of [`LocalNgrams::advance`] with the direct table, without
+    /// branches: a key with prefix id 0 or last local id 0 is never set (candidate ids and
+    /// local ids start at 1), so looking it up gives 0, as it should.
     fn advance_direct(&mut self, n: usize) {
         let base = self.a + 1;
         let h = self.h.saturating_sub(n);
@@ -183,48 +206,15 @@ impl LocalNgrams {
             *hid = id;
         }
         self.n_ids = n_ids as usize;
-        let vals = &self.vals[..];
-        advance_refs(
-            &mut RefsOfOrder {
-                live: &mut self.live[..],
-                n_live: &mut self.n_live,
-                rid: &mut self.rid[..],
-                rl: &self.rl[..],
-                ref_end: &self.ref_end[..],
-            },
-            n,
-            base,
-            |key| vals[key],
-        );
     }
 
+    /// The candidate's side of [`LocalNgrams::advance`] with the hash table.
     fn advance_hashed(&mut self, n: usize) {
         let base = self.a + 1;
         for i in 0..self.h.saturating_sub(n) {
             let key = self.hid[i] as usize * base + self.tl[i + n] as usize;
             self.hid[i] = self.lookup(key);
         }
-        // a key with last local id 0 (below `base`) is never a candidate n-gram
-        let (keys, vals) = (&self.keys[..], &self.vals[..]);
-        advance_refs(
-            &mut RefsOfOrder {
-                live: &mut self.live[..],
-                n_live: &mut self.n_live,
-                rid: &mut self.rid[..],
-                rl: &self.rl[..],
-                ref_end: &self.ref_end[..],
-            },
-            n,
-            base,
-            |key| {
-                let q = slot(keys, key as i64);
-                if key % base == 0 || keys[q] == -1 {
-                    0
-                } else {
-                    vals[q]
-                }
-            },
-        );
     }
 
     /// The positions of the references whose n-gram of the current order the candidate has

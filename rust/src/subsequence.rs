@@ -226,7 +226,7 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
         Kind::Lcs => vocab_bound(pairs.hyp).max(vocab_bound(pairs.refs)),
         _ => 0,
     };
-    let q_n = incs.len().min(MULTI_MAX).max(1);
+    let q_n = incs.len().clamp(1, MULTI_MAX);
     par_rows(
         &mut out,
         width,
