@@ -117,7 +117,8 @@ def main() -> int:
     from mtpalette.io.nbest import read_nbest, write_moses_nbest
     from mtpalette.io.runfile import write_jsonl
     from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
-    from mtpalette.metaeval.orange import error_analysis, evaluate, orange_curve
+    from mtpalette.metaeval.orange import evaluate, orange_curve
+    from mtpalette.metaeval.orange_errors import error_analysis
     from mtpalette.metrics import known_metrics, parse_specs
 
     specs = []

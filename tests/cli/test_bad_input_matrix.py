@@ -158,7 +158,8 @@ def F(tmp_path_factory) -> dict[str, Path]:
     files["mtme"] = MTME
     files["chrF_ref"] = MTME / "metric-scores" / "zh-en" / "chrF-{ref}.seg.score"
     files["chrF_sys"] = MTME / "metric-scores" / "zh-en" / "chrF-refB.sys.score"
-    files["out"] = d / "out"
+    files["out"] = d / "out"  # every output folder is checked before any work: it exists
+    files["out"].mkdir()
     # a systems folder holding a copy of a reference
     folder = d / "outputs"
     folder.mkdir()
@@ -733,7 +734,7 @@ def test_command_line(F, monkeypatch, capsys, argv, extra, code, expected):
         assert fragment.format(**names) in (err if code == 2 else text), (fragment, err[-2000:])
     if code == 2:
         assert err.splitlines()[-1].startswith("mtpalette: error: ") or "Usage:" in err, err
-        assert not F["out"].exists(), "a refused run left an output behind"
+        assert not any(F["out"].iterdir()), "a refused run left an output behind"
 
 
 # --------------------------------------------------------------------------------------------

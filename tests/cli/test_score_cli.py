@@ -275,7 +275,7 @@ def _bad_inputs(tmp_path, paths):
         (["-r", ref, "-i", hyp, "-m", "bleu:nosuch=1"], "metric 'bleu' has no option 'nosuch'"),
         (["-r", ref, "-i", hyp, "--tokenize", "moses"], "unknown tokenizer 'moses'; known"),
         (["-r", ref, "-i", hyp, "-o", tmp_path / "no" / "o.txt"], "output folder does not exist"),
-        (["-r", ref, "-i", hyp, "-o", out_dir], f"{out_dir}: is a directory; expected an output"),
+        (["-r", ref, "-i", hyp, "-o", out_dir], f"{out_dir}: is a folder; expected a file name"),
         (["-i", hyp], "no references: give -r REF [REF ...] or --table FILE"),
     ]
 

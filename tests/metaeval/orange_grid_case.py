@@ -11,7 +11,8 @@ import numpy as np
 
 import mtpalette
 from mtpalette.metaeval.candidates import CandidateLists
-from mtpalette.metaeval.orange import error_analysis, evaluate
+from mtpalette.metaeval.orange import evaluate
+from mtpalette.metaeval.orange_errors import error_analysis
 
 DATA = Path(mtpalette.__file__).parent / "data" / "mqm_ted" / "zhen"
 GRID = ["bleus:1..9", "nist", "wer", "per", "rouge-l", "rouge-w:1.1..2.0/0.1", "rouge-s:0..9,*"]

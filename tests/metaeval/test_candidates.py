@@ -199,7 +199,7 @@ def test_batched_scoring_equals_pair_by_pair_on_real_data(ted_zhen):
 def test_error_analysis_from_scored_lists():
     # Segment 0 of the hand example: "a b c d" beats the held-out r2 (k = 2) and ties with r1;
     # the other candidates never beat a reference. Segment 1: "p q r" beats both.
-    from mtpalette.metaeval.orange import error_analysis
+    from mtpalette.metaeval.orange_errors import error_analysis
 
     lists = _lists()
     [comp] = compare_candidates(lists, _bleus1(), keep_scores=True)

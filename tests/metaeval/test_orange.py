@@ -11,13 +11,13 @@ from mtpalette.metaeval.orange import (
     Comparisons,
     compare_with_oracle,
     curve_cutoffs,
-    error_analysis,
     evaluate,
     orange_curve,
     orange_score,
     rank_of_oracle,
     segment_ranks,
 )
+from mtpalette.metaeval.orange_errors import error_analysis
 
 
 # ----- ranks and ties ---------------------------------------------------------------------

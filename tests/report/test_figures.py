@@ -15,7 +15,7 @@ from mtpalette.cli.app import app
 from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import load_run
-from mtpalette.reporting import html, plots
+from mtpalette.reporting import orange_section, plots
 from mtpalette.reporting.html import build_report
 from mtpalette.reporting.plots import layout_problems, place_labels
 
@@ -51,7 +51,7 @@ def figures(tmp_path_factory):
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(plots, "svg_of", keep)
-        mp.setattr(html, "svg_of", keep)  # the ORANGE curve
+        mp.setattr(orange_section, "svg_of", keep)  # the ORANGE curve
         build_report([(load_run(p), p) for p in paths])
     return drawn
 

@@ -6,80 +6,15 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-from importlib import resources
-from pathlib import Path
 
 import pytest
+from browser import ARGS, CHROMIUM, needs_chromium
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import load_run
-from mtpalette.reporting.html import one_length_row, write_report
-
-ROOT = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _run(args):
-    result = CliRunner().invoke(app, args, catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-
-
-def _lines(tmp, folder, name, n):
-    path = tmp / folder / name
-    path.parent.mkdir(exist_ok=True)
-    path.write_text("\n".join((ROOT / name).read_text().split("\n")[:n]) + "\n")
-    return path
-
-
-def _orange(tmp, folder, n, systems, metrics):
-    refs = [_lines(tmp, folder, name, n) for name in ("ref.txt", "refB.txt")]
-    hyps = [_lines(tmp, folder, f"{name}.txt", n) for name in systems]
-    out = tmp / f"orange-{folder}"
-    _run(
-        ["orange", "--refs", *map(str, refs), "--systems", *map(str, hyps), *metrics]
-        + ["--bootstrap", "100", "--out-dir", str(out), "-q", "--curve-step", "1"]
-    )
-    return out / "run.json"
-
-
-@pytest.fixture(scope="module")
-def report(tmp_path_factory):
-    """Two ORANGE runs (80 and 60 real segments, two data sets), a segment-level and a
-    system-level correlation run, and their report."""
-    tmp = tmp_path_factory.mktemp("report")
-    metrics = ["-m", "bleus:4", "wer", "rouge-l"]
-    eight = (
-        "Facebook-AI",
-        "NiuTrans",
-        "Online-W",
-        "SMU",
-        "DIDI-NLP",
-        "MiSS",
-        "IIE-MT",
-        "Borderline",
-    )
-    orange1 = _orange(tmp, "ted80", 80, eight, metrics)
-    orange2 = _orange(tmp, "ted60", 60, eight[:3], ["-m", "bleus:1", "bleus:4", "wer", "rouge-l"])
-    corr = ["correlate", "--bundled", "zhen", *metrics, "--stat", "pearson,kendall"]
-    corr += ["--bootstrap", "100", "--test", "bootstrap", "-q"]
-    _run([*corr, "--max-items", "120", "--keep-scores", "--out-dir", str(tmp / "corr")])
-    _run([*corr, "--level", "system", "--out-dir", str(tmp / "sys")])
-    runs = [orange1, tmp / "corr" / "run.json", tmp / "sys" / "run.json", orange2]
-    out = write_report(runs, tmp / "report.html")
-    return out, [json.loads(p.read_text()) for p in runs]
+from mtpalette.reporting.baselines import one_length_row
 
 
 def test_report_holds_the_runs_numbers_and_is_self_contained(report):
@@ -128,7 +63,7 @@ def test_report_command_and_bad_run_files(report, tmp_path):
         load_run(broken)
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs it)")
+@needs_chromium
 def test_report_in_headless_chromium(report):
     playwright = pytest.importorskip("playwright.sync_api")
     path, (orange_run, corr_run, sys_run, orange2) = report
@@ -180,22 +115,7 @@ def _figure_text_problems(page):
     return page.evaluate(FIGURE_TEXT_JS)
 
 
-@pytest.fixture(scope="module")
-def tie_and_audit(tmp_path_factory):
-    """A system-level Kendall run where four metrics tie exactly at the top (26 of 78 system
-    pairs net concordant each), and an audit run, on the bundled zh-en data; their report."""
-    tmp = tmp_path_factory.mktemp("tie")
-    args = ["correlate", "--bundled", "zhen", "-m", "per", "rouge-l", "rouge-s:4", "rouge-w:1.2"]
-    _run([*args, "--stat", "kendall", "--level", "system", "--bootstrap", "100", "--test"]
-         + ["bootstrap", "--json", str(tmp / "tie.json"), "-q"])  # fmt: skip
-    _run(["audit", "--bundled", "zhen", "-m", "bleus:4", "wer", "--bootstrap", "50", "--json"]
-         + [str(tmp / "audit.json"), "-q"])  # fmt: skip
-    runs = [tmp / "tie.json", tmp / "audit.json"]
-    out = write_report(runs, tmp / "report.html")
-    return out, [json.loads(p.read_text()) for p in runs]
-
-
-@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs it)")
+@needs_chromium
 def test_tied_best_bold_and_the_audit_page_in_headless_chromium(tie_and_audit):
     playwright = pytest.importorskip("playwright.sync_api")
     path, (tie, audit) = tie_and_audit
@@ -291,8 +211,8 @@ def _check_tables(page, orange_run, corr_run, sys_run, orange2):
         "kendall-b (system)",
         "ORANGE (%) ↓",
     ]
-    datasets = summary.locator("thead tr:first-child th").all_text_contents()[1:]
-    assert datasets[0] == "ted80" and datasets[-1] == "ted60" and datasets[1] == "zhen"
+    runs = summary.locator("thead tr:first-child th").all_text_contents()[1:]
+    assert runs == ["run1 · ted80", "run2 · zhen", "run3 · zhen", "run4 · ted60"]  # one each
     for row in orange2["results"]["table"]["rows"]:
         cell = summary.locator(f'tr[data-metric="{row["metric"]}"] td:last-child')
         assert cell.text_content() == f"{100 * row['orange']:.2f}"

@@ -1,11 +1,8 @@
 """Report sections built from run dictionaries."""
 
-from mtpalette.reporting.html import (
-    _correlation_section,
-    error_browser_data,
-    summary_table,
-    systems_table,
-)
+from mtpalette.reporting.correlation_section import correlation_section
+from mtpalette.reporting.orange_section import error_browser_data
+from mtpalette.reporting.overview import summary_table, systems_table
 
 ROW = {"metric": "wer", "correlation": 0.5, "low": 0.4, "high": 0.6, "cluster": 1,
        "metric_higher_is_better": False}  # fmt: skip
@@ -25,16 +22,16 @@ def _run(level, **extra):
 
 def test_segment_scatter_never_quotes_a_system_level_correlation():
     """Once a system-level run titled its segment points with the system-level value."""
-    (system,) = _correlation_section(_run("system"))["scatters"]
+    (system,) = correlation_section(_run("system"))["scatters"]
     assert "no segment-level correlation" in system["svg"]
-    (segment,) = _correlation_section(_run("segment"))["scatters"]
+    (segment,) = correlation_section(_run("segment"))["scatters"]
     assert "segment level: pearson 0.500 [0.400, 0.600]" in segment["svg"]
     assert "wer segment score (lower is better)" in segment["svg"]
     assert "negated" not in segment["svg"]
 
 
 def test_system_level_plots_one_labelled_dot_per_system():
-    (seg, sys) = _correlation_section(_run("system", system_scores=SYSTEMS), "MQM")["scatters"]
+    (seg, sys) = correlation_section(_run("system", system_scores=SYSTEMS), "MQM")["scatters"]
     assert (seg["level"], sys["level"]) == ("segment", "system")
     assert sys["svg"].count('id="sys-') == 3 and all(f">{s}<" in sys["svg"] for s in "ABC")
     assert "wer corpus score (lower is better)" in sys["svg"]
@@ -59,7 +56,7 @@ def test_summary_table_has_a_column_per_run_and_table():
         {"metric": "wer", "orange": 0.6512, "best": True, "equivalent_to_best": False},
         {"metric": "bleus:4", "orange": 0.66, "best": False, "equivalent_to_best": True},
     ]
-    corr = _correlation_section(_run("system"))
+    corr = correlation_section(_run("system"))
     sections = [
         {"id": "run1", "dataset": "ted", "orange": {"rows": orange_rows}, "correlation": None},
         {"id": "run2", "dataset": "news", "orange": None, "correlation": corr},
@@ -73,6 +70,11 @@ def test_summary_table_has_a_column_per_run_and_table():
         {"metric": "wer", "cells": [("65.12", "best"), ("0.5000", "best")]},
         {"metric": "bleus:4", "cells": [("66.00", "equiv"), ("", "")]},
     ]
+    assert t["groups"] == [{"run": "run1", "dataset": "ted", "span": 1},
+                           {"run": "run2", "dataset": "news", "span": 1}]  # fmt: skip
+    sections.append({"id": "run3", "dataset": "news", "orange": None, "correlation": {
+        "tables": corr["tables"] * 2}})  # fmt: skip
+    assert summary_table(sections)["groups"][2] == {"run": "run3", "dataset": "news", "span": 2}
     assert summary_table(sections[:1]) is None
 
 
@@ -94,13 +96,10 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from mtpalette.reporting import plots  # noqa: E402
+from mtpalette.reporting.correlation_section import cluster_rows  # noqa: E402
 from mtpalette.reporting.curves import orange_curve_figure  # noqa: E402
-from mtpalette.reporting.html import (  # noqa: E402
-    cluster_rows,
-    dataset_label,
-    orange_rows,
-    reference_names,
-)
+from mtpalette.reporting.names import dataset_label, reference_names  # noqa: E402
+from mtpalette.reporting.orange_section import orange_rows  # noqa: E402
 
 
 def test_every_tied_best_is_bold_in_the_summary_and_the_charts():
@@ -111,7 +110,7 @@ def test_every_tied_best_is_bold_in_the_summary_and_the_charts():
     ]  # fmt: skip
     run = {"results": {"tables": [{"statistic": "pearson", "level": "segment", "rows": rows,
                                    "alpha": 0.05, "comparisons": []}]}}  # fmt: skip
-    corr = _correlation_section(run)
+    corr = correlation_section(run)
     assert [r["top"] for r in corr["tables"][0]["rows"]] == [True, True, False, False]
     orange = [
         {"metric": "x", "orange": 0.6, "best": True, "equivalent_to_best": False},

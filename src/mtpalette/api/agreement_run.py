@@ -13,11 +13,13 @@ from typing import Any
 from mtpalette.api.checks import bootstrap_of, check_resampling
 from mtpalette.api.correlation_run import parse_epsilon
 from mtpalette.api.description import Description
-from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.feedback import Feedback
 from mtpalette.api.inputs import JudgedInputs
 from mtpalette.api.orange_run import SEED
+from mtpalette.api.progress import feedback_of
 from mtpalette.errors import UserInputError, did_you_mean
-from mtpalette.io.runfile import Run
+from mtpalette.io.run_folder import check_out_dir, staged_folder
+from mtpalette.io.runfile import Run, check_output_folders
 from mtpalette.metaeval.agreement import Agreement, agreement
 from mtpalette.metaeval.correlation import require_varied, score_segments
 from mtpalette.metaeval.orange import check_oracle, tie_weight
@@ -81,6 +83,8 @@ class AgreementRun(Description):
             parse_epsilon(str(self.epsilon))
         check_oracle(self.oracle)
         tie_weight(self.ties)
+        check_out_dir(self.out_dir)
+        check_output_folders([self.json], made=[self.out_dir])
         super().validate()
 
 
@@ -103,9 +107,15 @@ class AgreementResult:
         return dumps({"agreement": self.agreement.to_dict(), "outputs": self.outputs})
 
 
-def run_agreement(run: AgreementRun, feedback: Feedback = SILENT) -> AgreementResult:
-    """Run the comparison ``run`` describes, write its run record and return the result."""
+def run_agreement(run: AgreementRun, progress: bool | Feedback | None = None) -> AgreementResult:
+    """Run the comparison ``run`` describes, write its run record and return the result.
+
+    ``progress``: bars (and with ``True`` notes) on standard error, ``None`` (the default)
+    bars alone when it is a terminal or in a notebook; ``False``: silent; or a
+    :class:`~mtpalette.api.feedback.Feedback`.
+    """
     run.validate()
+    feedback = feedback_of(progress)
     specs, skipped = available(list(run.metrics or SEED_METRICS))
     if run.metrics and skipped:
         raise UserInputError(
@@ -134,27 +144,28 @@ def run_agreement(run: AgreementRun, feedback: Feedback = SILENT) -> AgreementRe
         f"ORANGE ({run.oracle}) and {run.statistic} of {len(parsed)} metrics on "
         f"{data.n_items} segments"
     )
-    scores = score_segments(data, parsed)
-    result = agreement(
-        data,
-        parsed,
-        statistic=run.statistic,
-        grouping=run.grouping,
-        oracle=run.oracle,
-        ties=run.ties,
-        **bootstrap_of(run),
-        epsilon=run.epsilon,
-        reference_scores=rated_refs,
-        scores=scores,
-    )
+    with feedback.stage(f"scoring {len(parsed)} metrics"):
+        scores = score_segments(data, parsed)
+    with feedback.stage(f"ORANGE and {run.statistic}"):
+        result = agreement(
+            data,
+            parsed,
+            statistic=run.statistic,
+            grouping=run.grouping,
+            oracle=run.oracle,
+            ties=run.ties,
+            **bootstrap_of(run),
+            epsilon=run.epsilon,
+            reference_scores=rated_refs,
+            scores=scores,
+        )
     outputs: dict[str, Any] = {}
     json_out = run.json
     if run.out_dir is not None:
-        run.out_dir.mkdir(parents=True, exist_ok=True)
         json_out = json_out or run.out_dir / "run.json"
     if json_out is not None:
         outputs["run_json"] = str(json_out)
-        Run(
+        record = Run(
             "agree",
             inputs={**inputs, "n_segments": data.n_items, "systems": data.systems},
             settings={
@@ -175,5 +186,7 @@ def run_agreement(run: AgreementRun, feedback: Feedback = SILENT) -> AgreementRe
             seeds={"bootstrap": run.seed},
             results={"agreement": result.to_dict()},
             outputs=dict(outputs),
-        ).save(json_out)
+        )
+        with staged_folder(run.out_dir) as stage:  # a new folder made only with its file
+            record.save(stage.path(json_out))
     return AgreementResult(result, outputs)

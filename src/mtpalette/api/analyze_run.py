@@ -34,6 +34,8 @@ from mtpalette.analysis.sentences import (
     sentence_buckets,
 )
 from mtpalette.analysis.words import WordAccuracy, word_accuracy
+from mtpalette.api.feedback import Feedback
+from mtpalette.api.progress import feedback_of
 from mtpalette.api.score_inputs import ScoreInputs
 from mtpalette.api.scoring import score_systems
 from mtpalette.errors import UserInputError
@@ -99,6 +101,7 @@ def analyze(
     confidence: float | None = None,
     n_resamples: int = 1000,
     seed: int = 12345,
+    progress: bool | Feedback | None = None,
 ) -> AnalysisResult:
     """compare-mt's analyses of two or more systems against one reference.
 
@@ -135,6 +138,10 @@ def analyze(
         The n-gram orders of ``ngrams`` (1 to 4).
     confidence, n_resamples, seed:
         Bootstrap intervals of the buckets and groups, when ``confidence`` is given.
+    progress:
+        A bar counting the analyses: ``None`` (the default) when standard error is a terminal
+        or in a notebook; ``True``: always offered; ``False``: silent; or a
+        :class:`~mtpalette.api.feedback.Feedback`.
 
     Examples
     --------
@@ -174,7 +181,7 @@ def analyze(
     resampling = dict(confidence=confidence, n_resamples=n_resamples, seed=seed)
     stats_of = _StatsOf(systems, ref, tokenize, lowercase)
     done: list = []
-    for name in analyses:
+    for name in feedback_of(progress).track(list(analyses), "analyses"):
         if name == "words":
             done.append(_words(encoder, out_rows, ref_rows, frequency_corpus, edges.get("words")))
         elif name == "score":
@@ -243,7 +250,8 @@ class _StatsOf:
                 raise UserInputError(
                     f"{spec!r} names {len(metrics)} metrics; an analysis takes one metric"
                 )
-            scored = score_systems(self.systems, [self.ref], [spec], **self.text)
+            scored = score_systems(self.systems, [self.ref], [spec], progress=False,
+                                   **self.text)  # fmt: skip
             stats = {s: next(iter(sc.stats.values())) for s, sc in scored.items()}
             signature = next(iter(scored.values())).corpus[0].signature
             self.done[spec] = (metrics[0], stats, signature)
@@ -324,10 +332,13 @@ class AnalyzeRun:
                 found.get(self.doc_col) if self.doc_col else None)  # fmt: skip
 
 
-def run_analyze(run: AnalyzeRun) -> AnalysisResult:
-    """Read the texts, analyze them, write the JSON and CSV asked (atomically)."""
+def run_analyze(run: AnalyzeRun, progress: bool | Feedback | None = None) -> AnalysisResult:
+    """Read the texts, analyze them, write the JSON and CSV asked (atomically);
+    ``progress`` as in :func:`analyze`."""
     from mtpalette.io.plain import read_lines
+    from mtpalette.io.runfile import check_output_folders, run_file_path
 
+    check_output_folders([run_file_path(run.json, run.report), run.csv, run.report])
     systems, refs, _ = run.inputs.load()
     corpus = None if run.frequency_corpus is None else read_lines(run.frequency_corpus)
     domains, documents = run.labels()
@@ -337,7 +348,7 @@ def run_analyze(run: AnalyzeRun) -> AnalysisResult:
         lowercase=run.lowercase, frequency_corpus=corpus, domains=domains,
         documents=documents, labels=labels, baseline=run.baseline,
         sentence_metric=run.sentence_metric, top=run.top, confidence=run.confidence,
-        n_resamples=run.n_resamples, seed=run.seed,
+        n_resamples=run.n_resamples, seed=run.seed, progress=progress,
     )  # fmt: skip
     _write(run, result)
     return result
@@ -355,8 +366,14 @@ def _write(run: AnalyzeRun, result: AnalysisResult) -> None:
                     "sentence_metric": run.sentence_metric, "top": run.top,
                     "confidence": run.confidence, "bootstrap": run.n_resamples}  # fmt: skip
         seeds = {"bootstrap": run.seed} if run.confidence is not None else {}
-        Run("analyze", settings=settings, signatures=result.signatures, seeds=seeds,
-            results=result.to_dict()).save(json_path)  # fmt: skip
+        from mtpalette.api.recorded import recorded_inputs
+
+        i = run.inputs
+        inputs = recorded_inputs(refs=i.refs, systems=i.hyps, systems_dir=i.systems_dir,
+                                 table=i.table, mtme=i.mtme, lp=i.lp, docs=run.docs,
+                                 labels=run.labels_file)  # fmt: skip
+        Run("analyze", inputs=inputs, settings=settings, signatures=result.signatures,
+            seeds=seeds, results=result.to_dict()).save(json_path)  # fmt: skip
         result.outputs["json"] = str(json_path)
     if run.csv is not None:
         write_csv(run.csv, result.rows())

@@ -25,13 +25,14 @@ import numpy as np
 from mtpalette.api.checks import bootstrap_of, check_resampling, checked
 from mtpalette.api.description import Description
 from mtpalette.api.external import parse_scores
-from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.feedback import Feedback
 from mtpalette.api.inputs import CandidateInputs, JudgedInputs
 from mtpalette.api.orange_run import (
     SEED,
     lists_and_metrics,
     reference_agreement_of,
 )
+from mtpalette.api.progress import feedback_of
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import Run
 from mtpalette.metaeval.audit import Audit
@@ -42,6 +43,8 @@ from mtpalette.metrics import parse_specs
 
 #: the metrics audited when none is named
 DEFAULT_METRICS = ["bleus:4", "chrf", "rouge-l", "wer"]
+#: the label of the audit's progress bar
+HELD_OUT = "scoring with each reference held out"
 
 
 def audit(
@@ -56,11 +59,15 @@ def audit(
     seed: int | None = SEED,
     tokenize: str = "13a",
     lowercase: bool = False,
+    progress: bool | Feedback | None = None,
 ) -> Audit:
     """The audit of ORANGE's premise on texts.
 
     ``candidate_human`` has one score per candidate in list order (system by system within a
     segment for a pool), ``reference_human`` one per reference and segment; NaN: unrated.
+    ``progress``: a bar counting the metrics scored with each reference held out, ``None``
+    (the default) when standard error is a terminal or in a notebook; ``True``: always
+    offered; ``False``: silent; or a :class:`~mtpalette.api.feedback.Feedback`.
 
     Examples
     --------
@@ -76,6 +83,7 @@ def audit(
     lists, parsed = lists_and_metrics(refs, candidates, metrics, tokenize, lowercase)
     cand = None if candidate_human is None else np.asarray(candidate_human, dtype=np.float64)
     ref = None if reference_human is None else np.asarray(reference_human, dtype=np.float64)
+    feedback = feedback_of(progress)
     return checked(
         run_metric_audit,
         lists,
@@ -85,6 +93,7 @@ def audit(
         n_resamples=n_resamples,
         confidence=confidence,
         seed=seed,
+        progress=lambda ms: feedback.track(ms, HELD_OUT),
     )
 
 
@@ -138,9 +147,14 @@ class AuditResult:
         return dumps({"audit": self.audit.to_dict(), "outputs": self.outputs})
 
 
-def run_audit(run: AuditRun, feedback: Feedback = SILENT) -> AuditResult:
-    """Run the audit ``run`` describes, write its run record and return the result."""
+def run_audit(run: AuditRun, progress: bool | Feedback | None = None) -> AuditResult:
+    """Run the audit ``run`` describes, write its run record and return the result
+    (``progress`` as in :func:`audit`; ``True`` adds notes)."""
     run.validate()
+    from mtpalette.io.runfile import check_output_folders
+
+    check_output_folders([run.json])  # before any work
+    feedback = feedback_of(progress)
     cand_human = ref_human = None
     if run.judged.given:
         lists, cand_human, ref_human, inputs = _judged(run.judged, feedback)
@@ -169,7 +183,7 @@ def run_audit(run: AuditRun, feedback: Feedback = SILENT) -> AuditResult:
         candidate_human=cand_human,
         reference_human=ref_human,
         **bootstrap_of(run),
-        progress=lambda ms: feedback.track(ms, "scoring with each reference held out"),
+        progress=lambda ms: feedback.track(ms, HELD_OUT),
     )
     outputs: dict[str, Any] = {}
     if run.json is not None:

@@ -144,8 +144,25 @@ def sources(srcs: Sequence[str], n: int) -> list[str]:
     return srcs
 
 
+def as_systems(systems: Any) -> Any:
+    """``{system: outputs}`` from a pandas DataFrame (a column per system, a row per
+    segment); anything else as given.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> as_systems(pd.DataFrame({"A": ["a b", "c"], "B": ["a", "c d"]}))
+    {'A': ['a b', 'c'], 'B': ['a', 'c d']}
+    """
+    if _is_frame(systems):
+        return {str(c): systems[c].tolist() for c in systems.columns}
+    return systems
+
+
 def system_outputs(systems: Mapping[str, Sequence[str]]) -> tuple[list[str], list[list[str]]]:
-    """The names and outputs of ``{system: outputs}``, every system as long as the first."""
+    """The names and outputs of ``{system: outputs}`` (or a DataFrame, a column per system),
+    every system as long as the first."""
+    systems = as_systems(systems)
     if not isinstance(systems, Mapping) or not systems:
         raise UserInputError("systems must be a non-empty dict: system name -> its outputs")
     names = [str(name) for name in systems]
@@ -193,14 +210,36 @@ def as_list(value: Any, name: str, expected: str) -> list:
     return list(value)
 
 
+def probability_argument(value: Any, name: str) -> float:
+    """A level or coverage strictly between 0 and 1 (``alpha``), refused naming the argument.
+
+    Examples
+    --------
+    >>> probability_argument(0.05, "alpha")
+    0.05
+    >>> probability_argument("0.05", "alpha")
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: alpha is '0.05'; expected a number between 0 and 1
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | np.number):
+        raise UserInputError(f"{name} is {value!r}; expected a number between 0 and 1")
+    if not 0.0 < value < 1.0:
+        raise UserInputError(f"{name} must be between 0 and 1 (got {value})")
+    return float(value)
+
+
 def _is_frame(value: Any) -> bool:
     """Whether ``value`` is a pandas DataFrame (without importing pandas)."""
     return type(value).__name__ == "DataFrame" and hasattr(value, "columns")
 
 
-def count_argument(value: Any, name: str, *, allow_none: bool = True) -> int | None:
+def count_argument(
+    value: Any, name: str, *, allow_none: bool = True, sign_later: bool = False
+) -> int | None:
     """A number of resamples or trials: an integer >= 0 (numpy's too), or None when allowed;
-    anything else (a float, a bool, a string) refused naming the argument.
+    anything else (a float, a bool, a string) refused naming the argument (``sign_later``: a
+    negative integer passed on, for a later check to word).
 
     Examples
     --------
@@ -213,7 +252,11 @@ def count_argument(value: Any, name: str, *, allow_none: bool = True) -> int | N
     """
     if value is None and allow_none:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | np.integer)
+        or (value < 0 and not sign_later)
+    ):
         raise UserInputError(f"{name} is {value!r}; expected a whole number (0 or more)")
     return int(value)
 

@@ -35,23 +35,29 @@ import numpy as np
 from mtpalette.api.checks import (
     SACREBLEU_SEED,
     as_list,
+    as_systems,
     bootstrap_of,
     check_not_degenerate,
     check_resampling,
     checked,
+    count_argument,
     metric_specs,
+    probability_argument,
+    reference_streams,
     system_outputs,
 )
 from mtpalette.api.description import Description, TableOutputs
-from mtpalette.api.external import export_all, parse_scores
-from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.external import check_exports, export_all, parse_scores
+from mtpalette.api.feedback import Feedback
 from mtpalette.api.folders import mtme_pair_data
 from mtpalette.api.inputs import JudgedInputs, UnalignedJudgments
+from mtpalette.api.progress import feedback_of
 from mtpalette.api.scoring import score_systems
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.io.judgments import Judgments
 from mtpalette.io.plain import read_lines
-from mtpalette.io.runfile import Run, write_csv
+from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
+from mtpalette.io.runfile import Run, check_output_folders, write_csv
 from mtpalette.metaeval.correlation import (
     CorrelationTable,
     SegmentData,
@@ -158,15 +164,16 @@ def correlate(
     single = isinstance(level, str) and isinstance(statistic, str) and "," not in level + statistic
     if not levels or not statistics:
         raise UserInputError("give at least one level and one statistic")
-    common = dict(n_resamples=n_resamples, confidence=confidence, seed=seed, test=test)
-    common |= dict(n_permutations=n_permutations, alpha=alpha)
-    from mtpalette.api.progress import feedback_of  # rich, only when called
-
+    whole = dict(allow_none=False, sign_later=True)  # a negative count: refused below
+    common = dict(confidence=confidence, seed=seed, test=test, alpha=alpha)
+    common["n_resamples"] = count_argument(n_resamples, "n_resamples", **whole)
+    common["n_permutations"] = count_argument(n_permutations, "n_permutations", **whole)
     feedback = feedback_of(progress)
     feedback.note("scoring every metric")
     table = _scored_once(
-        systems, refs, human, metrics, levels, tokenize, lowercase, baselines, grouping, common
-    )
+        systems, refs, human, metrics, levels, tokenize, lowercase, baselines, grouping, common,
+        feedback,
+    )  # fmt: skip
     pairs = [(lv, st) for lv in levels for st in statistics]
     tables = [table(lv, st) for lv, st in feedback.track(pairs, "correlation tables")]
     if single:
@@ -181,23 +188,25 @@ def correlate(
 
 
 def _scored_once(
-    systems, refs, human, metrics, levels, tokenize, lowercase, baselines, grouping, common
+    systems, refs, human, metrics, levels, tokenize, lowercase, baselines, grouping, common,
+    feedback,
 ) -> Callable[[str, str], CorrelationTable]:  # fmt: skip
     """Check the inputs and score every metric once; returns the maker of the table of one
     (level, statistic) from those scores."""
     names, _ = system_outputs(systems)
+    systems, refs = as_systems(systems), reference_streams(refs)
     if not isinstance(human, Mapping):
         raise UserInputError(
             f"human is {type(human).__name__}; expected {{system: scores}} or {{system: score}}"
         )
-    if not 0.0 < common["alpha"] < 1.0:
-        raise UserInputError(f"alpha must be between 0 and 1 (got {common['alpha']})")
+    probability_argument(common["alpha"], "alpha")
     missing = [s for s in names if s not in human]
     if missing:
         raise UserInputError(f"no human scores for system(s) {', '.join(map(repr, missing))}")
     specs = metric_specs(metrics, required=False)
     if all(isinstance(human[s], int | float | np.number) for s in names):
-        scored = score_systems(systems, refs, specs, tokenize=tokenize, lowercase=lowercase)
+        text = dict(tokenize=tokenize, lowercase=lowercase)
+        scored = score_systems(systems, refs, specs, progress=feedback, **text)
         parsed = parse_specs(next(iter(scored.values())).specs)
         human_by_system = {s: float(human[s]) for s in systems}  # type: ignore[arg-type]
         check_not_degenerate(list(human_by_system.values()), "system")
@@ -431,11 +440,33 @@ class CorrelationResult:
         return dumps({"tables": tables, "signatures": self.signatures, "outputs": self.outputs})
 
 
-def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> CorrelationResult:
-    """Run the correlation ``run`` describes, write its outputs and return the result."""
+def run_correlation(
+    run: CorrelationRun, progress: bool | Feedback | None = None
+) -> CorrelationResult:
+    """Run the correlation ``run`` describes, write its outputs and return the result.
+
+    ``progress``: bars (and with ``True`` notes) on standard error, ``None`` (the default)
+    bars alone when it is a terminal or in a notebook; ``False``: silent; or a
+    :class:`~mtpalette.api.feedback.Feedback`.
+    """
     run.validate()
+    feedback = feedback_of(progress)
     out = run.outputs.resolved()
+    check_out_dir(out.out_dir)
+    check_output_folders([out.json, out.csv, out.report], made=[out.out_dir])
     parsed = parse_specs(run.specs, tokenize=run.tokenize, lowercase=run.lowercase)
+    check_exports(out.export_scores, parsed, overwrite=out.overwrite)
+    with staged_folder(out.out_dir) as stage:  # the folder complete, or as it was
+        result = _staged_run(run, out, stage, parsed, feedback)
+    if out.report is not None and out.json is not None:  # built from the run file in place
+        from mtpalette.reporting.html import write_report
+
+        result.outputs["report"] = str(write_report([out.json], out.report))
+    return result
+
+
+def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> CorrelationResult:
+    """The work of :func:`run_correlation`; the files of the output folder go to ``stage``."""
     try:
         data, judged, inputs = run.inputs.load(note=feedback.warn)
     except UnalignedJudgments as unaligned:
@@ -465,8 +496,8 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
         base_scores = score_segments(data, base) if base else []
         if out.export_scores is not None:
             rows = lambda m: export_segment_scores(data, m)  # noqa: E731
-            for path in export_all(out.export_scores, parsed, rows):
-                feedback.note(f"wrote {path}")
+            for path in export_all(stage.path(out.export_scores), parsed, rows):
+                feedback.note(f"wrote {stage.final(path)}")
         pair = _stored_system_scores(run, feedback)
         tables = _tables(run, data, scores, base_scores, feedback, pair)
         with feedback.steps("each metric against the best length baseline") as progress:
@@ -485,9 +516,7 @@ def run_correlation(run: CorrelationRun, feedback: Feedback = SILENT) -> Correla
         }
         titles = [_title(t, data, judged) for t in tables]
     result = CorrelationResult(tables, titles, signatures, {})
-    if out.out_dir is not None:  # made only now: a failed run leaves nothing behind
-        out.out_dir.mkdir(parents=True, exist_ok=True)
-    _write(run, out, result, {**inputs, **summary}, data, scores)
+    _write(run, out, stage, result, {**inputs, **summary}, data, scores)
     return result
 
 
@@ -648,15 +677,16 @@ def _human_seen(table: CorrelationTable, data: SegmentData) -> np.ndarray:
     return system_means(data.human)
 
 
-def _write(run, out: CorrelationOutputs, result: CorrelationResult, inputs, data, scores) -> None:
+def _write(run, out: CorrelationOutputs, stage: StagedFolder, result, inputs, data, scores):
     tables, outputs = result.tables, result.outputs
     if out.csv is not None:
-        rows = [
-            {"statistic": t.statistic, "grouping": t.grouping, "level": t.level, **r.to_dict()}
+        rows = [  # the table's degenerate groups said on each of its rows (note)
+            {"statistic": t.statistic, "grouping": t.grouping, "level": t.level, **r.to_dict(),
+             "note": "; ".join(t.info.get("degenerate", {}).get("notes", []))}
             for t in tables
             for r in t.rows
-        ]
-        write_csv(out.csv, rows)
+        ]  # fmt: skip
+        write_csv(stage.path(out.csv), rows)
         outputs["table_csv"] = str(out.csv)
     if out.json is not None:
         outputs["run_json"] = str(out.json)
@@ -686,11 +716,7 @@ def _write(run, out: CorrelationOutputs, result: CorrelationResult, inputs, data
             seeds={"bootstrap": run.seed, "permutation": [run.seed, 1]},
             results={"tables": [t.to_dict() for t in tables], **kept},
             outputs=outputs,
-        ).save(out.json)
-    if out.report is not None and out.json is not None:
-        from mtpalette.reporting.html import write_report
-
-        outputs["report"] = str(write_report([out.json], out.report))
+        ).save(stage.path(out.json))
 
 
 def segment_scores(data: SegmentData, scores) -> dict[str, Any]:
@@ -724,8 +750,9 @@ def _unaligned(unaligned: UnalignedJudgments, metrics, run: CorrelationRun, feed
             f"no judged segment for system(s) {', '.join(empty)}", path=judged.path
         )
     scored = score_systems(
-        {s: unaligned.outputs[s] for s in names}, unaligned.refs, [m.spec for m in metrics]
-    )
+        {s: unaligned.outputs[s] for s in names}, unaligned.refs, [m.spec for m in metrics],
+        progress=feedback,
+    )  # fmt: skip
     parsed = {m.spec: m for m in metrics}
     parsed_in_order = [parsed[spec] for spec in next(iter(scored.values())).specs]
     common = run.common()

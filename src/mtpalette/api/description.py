@@ -115,6 +115,8 @@ class TableOutputs(Description):
     json: Path | None = None
     csv: Path | None = None
     export_scores: Path | None = None
+    #: replace scores stored in ``export_scores`` (else a stored file is never overwritten)
+    overwrite: bool = False
     report: Path | None = None
 
     @property

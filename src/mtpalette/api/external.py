@@ -6,7 +6,8 @@
 reference's name to find its mt-metrics-eval ``.seg.score`` file.
 
 ``--export-scores DIR`` writes each built-in metric's scores there in the mtpalette layout
-(``DIR/<metric>.tsv``), ready to be read back with ``--scores``.
+(``DIR/<metric>.tsv``), ready to be read back with ``--scores``. Scores stored there already
+are never replaced without ``--overwrite`` (:func:`check_exports`, before any work).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from mtpalette.errors import UserInputError
+from mtpalette.io.mtme_files import check_name_inside
 from mtpalette.io.scorefile import read_score_option, write_scores
 from mtpalette.metaeval.external import ExternalMetric
 from mtpalette.metrics.base import Metric
@@ -87,6 +89,54 @@ def scores_option(value: str, layouts: Sequence[str]) -> tuple[str, str, bool, d
 def file_stem(spec: str) -> str:
     """A file name for a metric spec: ``rouge-w:1.2`` -> ``rouge-w_1.2``."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", spec).strip("_") or "metric"
+
+
+def check_exports(
+    directory: Path | None,
+    metrics: Sequence[Metric],
+    *,
+    mtme_lp: str | None = None,
+    overwrite: bool = False,
+) -> None:
+    """Refuse an export that would replace stored scores without ``overwrite``: a file
+    ``DIR/<metric>.tsv``, or with ``mtme_lp`` any ``DIR/metric-scores/LP/<metric>-*.score``;
+    ``DIR`` must be a folder (new or existing) and ``mtme_lp`` stay inside it.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from mtpalette.metrics import parse_specs
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "chrf.tsv").write_text("system\\tsegment\\tscore\\n")
+    >>> check_exports(d, parse_specs(["chrf"]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    mtpalette.errors.UserInputError: .../chrf.tsv: stored scores are there already; add ...
+    >>> check_exports(d, parse_specs(["chrf"]), overwrite=True)
+    """
+    if directory is None:
+        return
+    if directory.exists() and not directory.is_dir():
+        raise UserInputError(
+            "--export-scores is a file; expected a folder (new or existing)", path=str(directory)
+        )
+    if mtme_lp is not None:
+        check_name_inside("--export-mtme: the language pair", mtme_lp, directory)
+    if overwrite or not directory.is_dir():
+        return
+    for m in metrics:
+        if isinstance(m, ExternalMetric):
+            continue
+        stem = file_stem(m.spec)
+        if mtme_lp is None:
+            stored = [directory / f"{stem}.tsv"]
+        else:
+            stored = sorted((directory / "metric-scores" / mtme_lp).glob(f"{stem}-*.score"))
+        for path in stored:
+            if path.exists():
+                raise UserInputError(
+                    "stored scores are there already; add --overwrite to replace them",
+                    path=str(path),
+                )
 
 
 def export_all(

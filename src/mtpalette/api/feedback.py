@@ -55,6 +55,21 @@ class Feedback:
         is shown (the step then skips its bookkeeping)."""
         yield None
 
+    @contextlib.contextmanager
+    def stage(self, description: str) -> Iterator[None]:
+        """One long step that cannot count its work: :meth:`steps` with no count while it
+        runs (a bar shows the time elapsed), told ``(1, 1, description)`` when it ends.
+
+        Examples
+        --------
+        >>> with Feedback().stage("testing every pair"):
+        ...     pass
+        """
+        with self.steps(description) as step:
+            yield
+            if step is not None:
+                step(1, 1, description)
+
 
 #: the feedback of a run given none
 SILENT = Feedback()

@@ -107,7 +107,9 @@ def _computed(evs: MtmeSet, systems, specs, tokenize, lowercase, note):
     if note is not None:
         note(f"{evs.lp}: scoring {len(systems)} systems with {len(specs)} spec(s)")
     texts = dict(zip(systems, evs.texts(systems), strict=True))
-    scored = score_systems(texts, [evs.reference()], specs, tokenize=tokenize, lowercase=lowercase)
+    text = dict(tokenize=tokenize, lowercase=lowercase)
+    # silent: this runs inside a run's own bar (load_wmt's pairs)
+    scored = score_systems(texts, [evs.reference()], specs, progress=False, **text)
     first = scored[systems[0]]
     metrics: dict[str, dict[str, Any]] = {}
     signatures: dict[str, str] = {}

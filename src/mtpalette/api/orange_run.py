@@ -48,6 +48,7 @@ from mtpalette.api.external import check_exports, export_all, file_stem, parse_s
 from mtpalette.api.feedback import Feedback
 from mtpalette.api.inputs import CandidateInputs
 from mtpalette.api.limited import LimitedFeatures
+from mtpalette.api.progress import feedback_of
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_matching
 from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
@@ -73,11 +74,11 @@ from mtpalette.metaeval.orange import (
     OrangeTable,
     check_oracle,
     curve_cutoffs,
-    error_analysis,
     evaluate,
     orange_curve,
     tie_weight,
 )
+from mtpalette.metaeval.orange_errors import error_analysis
 from mtpalette.metrics import parse_specs
 
 #: seed of every resampling unless given (sacrebleu's)
@@ -182,8 +183,6 @@ def orange(
     Machine Translation".
     """
     check_resampling(bootstrap=n_resamples, confidence=confidence, seed=seed, least=0)
-    from mtpalette.api.progress import feedback_of  # rich, only when called
-
     lists, parsed = lists_and_metrics(refs, candidates, metrics, tokenize, lowercase)
     with feedback_of(progress).steps("scoring") as step:
         comparisons = compare_candidates(lists, parsed, oracle=oracle, progress=step)
@@ -349,8 +348,6 @@ def run_orange(run: OrangeRun, progress: bool | Feedback | None = None) -> Orang
     bars alone when it is a terminal or in a notebook; ``False``: silent; or a
     :class:`~mtpalette.api.feedback.Feedback`.
     """
-    from mtpalette.api.progress import feedback_of  # rich, only when called
-
     run.validate()
     feedback = feedback_of(progress)
     chunking = run.chunking

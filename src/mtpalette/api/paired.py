@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 from mtpalette.api.checks import SACREBLEU_SEED, check_resampling, count_argument
 from mtpalette.api.description import Description
+from mtpalette.api.feedback import Feedback
+from mtpalette.api.progress import feedback_of
 from mtpalette.api.scoring import Scores, best_system, score_systems
 from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import read_systems, system_names
@@ -42,6 +44,7 @@ def paired_test(
     seed: int | None = SACREBLEU_SEED,
     tokenize: str = "13a",
     lowercase: bool = False,
+    progress: bool | Feedback | None = None,
 ) -> SystemComparison:
     """Every system's corpus scores with bootstrap intervals, and its paired test against a
     baseline: sacrebleu's ``--paired-bs`` / ``--paired-ar`` / ``--confidence``, for any
@@ -67,6 +70,10 @@ def paired_test(
         Interval coverage and the p-value threshold of ``significant``.
     seed:
         sacrebleu's 12345 by default, so that the same segments are resampled as there.
+    progress:
+        Bars while scoring and testing: ``None`` (the default) when standard error is a
+        terminal or in a notebook; ``True``: always offered; ``False``: silent; or a
+        :class:`~mtpalette.api.feedback.Feedback`.
 
     Examples
     --------
@@ -77,17 +84,20 @@ def paired_test(
     >>> list(r.to_pandas().columns[:4])
     ['system', 'metric', 'score', 'mean']
     """
-    scored = score_systems(systems, refs, metrics, tokenize=tokenize, lowercase=lowercase)
-    return compare_scored(
-        scored,
-        test=test,
-        baseline=baseline,
-        n_trials=n_trials,
-        n_resamples=n_resamples,
-        level=level,
-        alpha=alpha,
-        seed=seed,
-    )
+    feedback = feedback_of(progress)
+    text = dict(tokenize=tokenize, lowercase=lowercase)
+    scored = score_systems(systems, refs, metrics, progress=feedback, **text)
+    with feedback.stage("paired test" if test else "bootstrap intervals"):
+        return compare_scored(
+            scored,
+            test=test,
+            baseline=baseline,
+            n_trials=n_trials,
+            n_resamples=n_resamples,
+            level=level,
+            alpha=alpha,
+            seed=seed,
+        )
 
 
 def compare_scored(
@@ -168,8 +178,9 @@ class PairedRun(Description):
             raise UserInputError("--alpha must be between 0 and 1")
 
 
-def run_paired(run: PairedRun) -> SystemComparison:
-    """Read the files ``run`` names and run its paired test (:func:`paired_test`)."""
+def run_paired(run: PairedRun, progress: bool | Feedback | None = None) -> SystemComparison:
+    """Read the files ``run`` names and run its paired test (:func:`paired_test`;
+    ``progress`` as there)."""
     run.validate()
     outputs = read_systems(run.systems, system_names(run.systems))
     return paired_test(
@@ -185,4 +196,5 @@ def run_paired(run: PairedRun) -> SystemComparison:
         seed=run.seed,
         tokenize=run.tokenize,
         lowercase=run.lowercase,
+        progress=progress,
     )

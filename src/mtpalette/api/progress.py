@@ -2,19 +2,21 @@
 
 A bar is shown only when the console is a terminal (or a Jupyter notebook) and not
 ``--quiet``; piped or redirected output stays clean. The command line draws them on standard
-error; the Python API's long calls take ``progress=`` (:func:`feedback_of`).
+error; the Python API's long calls take ``progress=`` (:func:`feedback_of`). rich is imported
+only when something may be drawn: a call in a pipe loads none of it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from mtpalette.api.feedback import SILENT, Feedback
 
-from mtpalette.api.feedback import Feedback
+if TYPE_CHECKING:
+    from rich.console import Console
 
 T = TypeVar("T")
 
@@ -31,12 +33,15 @@ def track(
 
     Examples
     --------
+    >>> from rich.console import Console
     >>> list(track([1, 2], Console(quiet=True), "x"))
     [1, 2]
     """
     if not shown(console):
         yield from items
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -63,6 +68,7 @@ class ConsoleFeedback(Feedback):
 
     Examples
     --------
+    >>> from rich.console import Console
     >>> fb = ConsoleFeedback(Console(quiet=True))
     >>> fb.note("hidden"), fb.bars, list(fb.track([1], "x"))
     (None, False, [1])
@@ -84,6 +90,8 @@ class ConsoleFeedback(Feedback):
     def counter(
         self, description: str, *, total: int | None = None, completed: int = 0
     ) -> Iterator[Callable[[], None]]:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
         with Progress(
             TextColumn(description),
             BarColumn(),
@@ -100,6 +108,14 @@ class ConsoleFeedback(Feedback):
         if not self.bars:
             yield None
             return
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
         with Progress(*columns, TimeElapsedColumn(), console=self.console, transient=True) as bar:
             task = bar.add_task(description, total=None)
@@ -113,18 +129,36 @@ class ConsoleFeedback(Feedback):
 def feedback_of(progress: bool | Feedback | None) -> Feedback:
     """The feedback of a Python API call's ``progress=``: a :class:`Feedback` as given;
     ``False``: silent; ``True``: bars and notes on standard error; ``None`` (the default):
-    bars alone, when standard error is a terminal or the call runs in a notebook.
+    bars alone, when standard error is a terminal or the call runs in a notebook (and no
+    rich import otherwise: :func:`may_draw`).
 
     Examples
     --------
-    >>> from mtpalette.api.feedback import SILENT
     >>> feedback_of(False) is SILENT, feedback_of(SILENT) is SILENT
     (True, True)
     """
-    from mtpalette.api.feedback import SILENT
-
     if isinstance(progress, Feedback):
         return progress
-    if progress is False:
+    if progress is False or (progress is None and not may_draw()):
         return SILENT
+    from rich.console import Console
+
     return ConsoleFeedback(Console(stderr=True), notes=progress is True)
+
+
+def may_draw() -> bool:
+    """Whether a bar may be drawn on standard error by default: it is a terminal, or IPython
+    runs (rich then tells a notebook from a console); elsewhere nothing is drawn and rich is
+    not needed.
+
+    Examples
+    --------
+    >>> isinstance(may_draw(), bool)
+    True
+    """
+    if "IPython" in sys.modules:
+        return True
+    try:
+        return bool(sys.stderr.isatty())
+    except (AttributeError, ValueError):  # no stream, or a closed one
+        return False

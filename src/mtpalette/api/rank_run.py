@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtpalette.api.checks import SACREBLEU_SEED
 from mtpalette.api.description import Description
-from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.feedback import Feedback
+from mtpalette.api.progress import feedback_of
 from mtpalette.api.rank_sources import mapping_source, sources_of, texts_source
 from mtpalette.errors import UserInputError, did_you_mean
 
@@ -48,6 +49,7 @@ def rank(
     name: str | None = None,
     tokenize: str = "13a",
     lowercase: bool = False,
+    progress: bool | Feedback | None = None,
 ) -> SystemRanking:
     """Rank systems with a significance test between every pair.
 
@@ -69,6 +71,10 @@ def rank(
         ``none``, ``holm`` or ``bh`` over all pairs; the significance level.
     n_resamples, seed:
         Resamples of ``bootstrap`` / trials of ``ar`` and their seed (sacrebleu's).
+    progress:
+        Bars while scoring the texts and testing the pairs: ``None`` (the default) when
+        standard error is a terminal or in a notebook; ``True``: always offered; ``False``:
+        silent; or a :class:`~mtpalette.api.feedback.Feedback`.
 
     Examples
     --------
@@ -84,20 +90,23 @@ def rank(
     n_resamples = count_argument(n_resamples, "n_resamples", allow_none=False)
     common = dict(protocol=protocol, correction=correction, alpha=alpha,
                   n_resamples=n_resamples, seed=seed)  # fmt: skip
+    feedback = feedback_of(progress)
     if systems is not None:
         if scores is not None or refs is None or metric is None:
             raise UserInputError("give scores, or systems with refs and a metric")
-        source = texts_source(systems, refs, metric, tokenize=tokenize, lowercase=lowercase)
+        source = texts_source(systems, refs, metric, tokenize=tokenize, lowercase=lowercase,
+                              progress=feedback)  # fmt: skip
     elif scores is not None:
         source = mapping_source(scores, name or "score", higher_is_better)
     else:
         raise UserInputError("give scores, or systems with refs and a metric")
-    return rank_systems(
-        source.matrix, source.systems, domains=source.domains_for(domains),
-        higher_is_better=source.higher_is_better, name=source.name, metric=source.metric,
-        stats=source.stats if protocol in ("bootstrap", "ar") else None,
-        signature=source.signature, **common,
-    )  # fmt: skip
+    with feedback.stage(f"{source.name}: {protocol} test of every pair"):
+        return rank_systems(
+            source.matrix, source.systems, domains=source.domains_for(domains),
+            higher_is_better=source.higher_is_better, name=source.name, metric=source.metric,
+            stats=source.stats if protocol in ("bootstrap", "ar") else None,
+            signature=source.signature, **common,
+        )  # fmt: skip
 
 
 @dataclass
@@ -173,6 +182,10 @@ class RankRun(Description):
             )
         if self.mtme is not None and not self.lp:
             raise UserInputError("--mtme needs the language pair: --lp (e.g. --lp zh-en)")
+        from mtpalette.io.runfile import check_output_folders, run_file_path
+
+        check_output_folders([run_file_path(self.json, self.report), self.tsv, self.latex,
+                              self.report])  # fmt: skip
         super().validate()
 
 
@@ -214,11 +227,13 @@ class RankResult:
         return dumps(out)
 
 
-def run_rank(run: RankRun, feedback: Feedback = SILENT) -> RankResult:
-    """Rank the systems of every source ``run`` names; write the outputs it asks for."""
+def run_rank(run: RankRun, progress: bool | Feedback | None = None) -> RankResult:
+    """Rank the systems of every source ``run`` names; write the outputs it asks for.
+    ``progress``: as in :func:`rank`."""
     from mtpalette.metaeval.system_ranking import autorank, rank_systems
 
     run.validate()
+    feedback = feedback_of(progress)
     sources = sources_of(run, feedback)
     rankings = []
     with feedback.steps("ranking") as step:
@@ -265,8 +280,15 @@ def _write(run: RankRun, result: RankResult) -> None:
             results["autorank"] = result.autorank.to_dict()
         settings = {k: v for k, v in run.to_dict().items()
                     if k not in ("json", "tsv", "latex", "report")}  # fmt: skip
+        from mtpalette.api.recorded import recorded_inputs
+
+        inputs = recorded_inputs(
+            refs=run.refs, systems=run.systems, systems_dir=run.systems_dir, scores=run.scores,
+            table=run.table, mtme=run.mtme, lp=run.lp,
+        )  # fmt: skip
         Run(
             "rank",
+            inputs=inputs,
             settings=settings,
             signatures={r.name: r.signature for r in result.rankings},
             seeds={"resampling": run.seed} if run.protocol in ("bootstrap", "ar") else {},
@@ -274,12 +296,14 @@ def _write(run: RankRun, result: RankResult) -> None:
         ).save(json_path)
         result.outputs["json"] = str(json_path)
     if run.tsv is not None:
-        pairs = run.tsv.with_name(run.tsv.stem + ".pairs" + (run.tsv.suffix or ".tsv"))
-        for path, frame in ((run.tsv, result.to_pandas()), (pairs, result.pairs_frame())):
+        written = [(run.tsv, result.to_pandas(), "tsv")]
+        if str(run.tsv) != "-":  # standard output takes the rankings alone
+            pairs = run.tsv.with_name(run.tsv.stem + ".pairs" + (run.tsv.suffix or ".tsv"))
+            written.append((pairs, result.pairs_frame(), "pairs_tsv"))
+        for path, frame, key in written:
             with atomic_writer(path) as fh:
                 fh.write(frame.to_csv(sep="\t", index=False))
-        result.outputs["tsv"] = str(run.tsv)
-        result.outputs["pairs_tsv"] = str(pairs)
+            result.outputs[key] = str(path)
     if run.latex is not None:
         with atomic_writer(run.latex) as fh:
             fh.write("\n".join(r.to_latex() for r in result.rankings))

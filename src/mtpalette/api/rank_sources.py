@@ -72,13 +72,16 @@ def _number(x: Any, system: str, item: Any) -> float:
         raise UserInputError(f"score of {system!r} on item {item!r} is {x!r}") from None
 
 
-def texts_source(systems, refs, metric: str, *, tokenize: str, lowercase: bool) -> Source:
+def texts_source(systems, refs, metric: str, *, tokenize: str, lowercase: bool,
+                 progress: bool | Feedback | None = None) -> Source:  # fmt: skip
     """A metric computed here: its sentence scores, and its sufficient statistics for the
-    corpus-level protocols."""
+    corpus-level protocols (``progress``: of the scoring, as in
+    :func:`~mtpalette.api.scoring.score_systems`)."""
     from mtpalette.api.scoring import score_systems
     from mtpalette.metrics import parse_specs
 
-    scored = score_systems(systems, refs, [metric], tokenize=tokenize, lowercase=lowercase)
+    scored = score_systems(systems, refs, [metric], tokenize=tokenize, lowercase=lowercase,
+                           progress=progress)  # fmt: skip
     first = next(iter(scored.values()))
     (parsed,) = parse_specs(first.specs)
     names = list(scored)
@@ -123,7 +126,9 @@ def _texts(run: Any, feedback: Feedback) -> list[Source]:
     outputs, _ = inputs.system_outputs(refs)
     feedback.note(f"scoring {len(outputs)} systems with {len(run.metrics)} metric(s)")
     return [
-        texts_source(outputs, refs, spec, tokenize=run.tokenize, lowercase=run.lowercase)
+        texts_source(
+            outputs, refs, spec, tokenize=run.tokenize, lowercase=run.lowercase, progress=feedback
+        )  # fmt: skip
         for spec in run.metrics
     ]
 

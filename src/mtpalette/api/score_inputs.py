@@ -214,18 +214,18 @@ class ScoreInputs:
 
 
 def system_file_names(paths: list[str]) -> list[str]:
-    """Short system names (the file names without their shared parts); the paths as given
-    when two short names coincide.
+    """Short system names (the file names without their shared parts; one file's name
+    without its suffix); the paths as given when two short names coincide.
 
     Examples
     --------
     >>> system_file_names(["out/wmt21.A.txt", "out/wmt21.B.txt"])
     ['A', 'B']
+    >>> system_file_names(["out/SMU.txt"])
+    ['SMU']
     """
     from mtpalette.io.nbest import system_names
 
-    if len(paths) == 1:
-        return [display_name(paths[0])]
     names = system_names(paths)
     if len(set(names)) < len(names):
         names = [display_name(p) for p in paths]

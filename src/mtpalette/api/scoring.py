@@ -23,8 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from mtpalette.api.checks import metric_specs, sources, system_outputs, text_pairs
+from mtpalette.api.feedback import Feedback
+from mtpalette.api.progress import feedback_of
 from mtpalette.errors import UserInputError
-from mtpalette.metrics import Score, Signature, parse_named_specs
+from mtpalette.metrics import Metric, Score, Signature, parse_named_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats_on
 from mtpalette.records import dumps
 
@@ -228,6 +230,7 @@ def score_texts(
     backend=None,
     max_tokens: int | None = None,
     srcs: Sequence[str] | None = None,
+    progress: bool | Feedback | None = None,
 ) -> Scores:
     """Corpus scores, sentence scores and sufficient statistics of several metrics at once.
 
@@ -250,6 +253,10 @@ def score_texts(
         metrics whose cost grows with the square of the length have their own limit.
     srcs:
         The source sentence of every segment, for plugin metrics that read it.
+    progress:
+        A bar counting the metric groups (one pass each, e.g. ``bleus:1..9``): ``None`` (the
+        default) when standard error is a terminal or in a notebook; ``True``: always
+        offered; ``False``: silent; or a :class:`~mtpalette.api.feedback.Feedback`.
 
     Raises
     ------
@@ -272,24 +279,37 @@ def score_texts(
     """
     pairs = text_pairs(hyps, refs)
     text = dict(tokenize=tokenize, lowercase=lowercase, max_tokens=max_tokens)
-    parsed, stats = _stats(pairs, metrics, srcs, backend, **text)
+    parsed, stats = _stats(pairs, metrics, srcs, backend, progress, **text)
     return _scores(parsed, stats, pairs.n_segments, pairs.n_refs)
 
 
-def _stats(pairs: TextPairs, metrics, srcs, backend, *, tokenize, lowercase, max_tokens):
-    """The parsed metrics and their sufficient statistics on ``pairs``."""
+def _stats(pairs: TextPairs, metrics, srcs, backend, progress, *, tokenize, lowercase,
+           max_tokens):  # fmt: skip
+    """The parsed metrics and their sufficient statistics on ``pairs``, a metric group at a
+    time in process (as :func:`~mtpalette.metrics.scoring.compute_stats` takes them, sharing
+    the pairs' tokenization), so that ``progress`` counts the groups; all at once on another
+    backend (the groups spread over its workers)."""
     if srcs is not None:
         pairs.srcs = sources(srcs, pairs.n_segments)
     parsed = parse_named_specs(metric_specs(metrics), tokenize=tokenize, lowercase=lowercase)
-    stats = compute_stats_on(
-        list(parsed.values()),
-        pairs,
-        backend,
-        tokenize=tokenize,
-        lowercase=lowercase,
-        max_tokens=max_tokens,
-    )
+    metrics = list(parsed.values())
+    in_process = backend is None or backend.name == "inproc"
+    parts = _groups(metrics) if in_process else [metrics]
+    stats: dict[Metric, np.ndarray] = {}
+    for part in feedback_of(progress).track(parts, "scoring (metric groups)"):
+        stats.update(compute_stats_on(part, pairs, backend, tokenize=tokenize,
+                                      lowercase=lowercase, max_tokens=max_tokens))  # fmt: skip
     return parsed, stats
+
+
+def _groups(metrics: list[Metric]) -> list[list[Metric]]:
+    """The metrics by group (one pass each), in the order of
+    :func:`~mtpalette.metrics.scoring.compute_stats`: those without a route straight from text
+    first, so that a view they encode is encoded already when a text route is asked."""
+    groups: dict[object, list[Metric]] = {}
+    for m in metrics:
+        groups.setdefault(m.group_key(), []).append(m)
+    return sorted(groups.values(), key=lambda g: hasattr(type(g[0]), "compute_group_text"))
 
 
 def _scores(parsed: Mapping, stats: Mapping, n_segments: int, n_refs: int) -> Scores:
@@ -333,6 +353,7 @@ def score_systems(
     backend=None,
     max_tokens: int | None = None,
     srcs: Sequence[str] | None = None,
+    progress: bool | Feedback | None = None,
 ) -> SystemScores:
     """:func:`score_texts` of several systems on the same segments, in one pass.
 
@@ -343,7 +364,7 @@ def score_systems(
     ----------
     systems:
         System name to its outputs, one per segment (every system the same length).
-    refs, metrics, tokenize, lowercase, backend, max_tokens, srcs:
+    refs, metrics, tokenize, lowercase, backend, max_tokens, srcs, progress:
         As in :func:`score_texts`.
 
     Returns
@@ -365,7 +386,7 @@ def score_systems(
     pairs = text_pairs(flat[:n], refs)  # checks the references against one system
     pairs = TextPairs(flat, np.tile(np.arange(n, dtype=np.int64), len(names)), pairs.refs)
     text = dict(tokenize=tokenize, lowercase=lowercase, max_tokens=max_tokens)
-    parsed, stats = _stats(pairs, metrics, srcs, backend, **text)
+    parsed, stats = _stats(pairs, metrics, srcs, backend, progress, **text)
     return SystemScores(
         (
             name,
@@ -387,6 +408,7 @@ def corpus_score(
     *,
     tokenize: str = "13a",
     lowercase: bool = False,
+    progress: bool | Feedback | None = None,
 ) -> ScoreList:
     """Corpus-level scores, one per metric (grids expand), each with its signature.
 
@@ -398,9 +420,8 @@ def corpus_score(
     >>> s.value, s.higher_is_better, str(s.signature).split("|")[:2]
     (0.25, False, ['wer', 'nrefs:1'])
     """
-    return ScoreList(
-        score_texts(hyps, refs, metrics, tokenize=tokenize, lowercase=lowercase).corpus
-    )
+    text = dict(tokenize=tokenize, lowercase=lowercase)
+    return ScoreList(score_texts(hyps, refs, metrics, progress=progress, **text).corpus)
 
 
 def sentence_scores(
@@ -410,6 +431,7 @@ def sentence_scores(
     *,
     tokenize: str = "13a",
     lowercase: bool = False,
+    progress: bool | Feedback | None = None,
 ) -> dict[str, np.ndarray]:
     """Segment-level scores: a dict from each metric's name (as given) to an array, one per
     segment.
@@ -423,5 +445,5 @@ def sentence_scores(
     ([100.0], [100.0])
     """
     text = dict(tokenize=tokenize, lowercase=lowercase, max_tokens=None)
-    parsed, stats = _stats(text_pairs(hyps, refs), metrics, None, None, **text)
+    parsed, stats = _stats(text_pairs(hyps, refs), metrics, None, None, progress, **text)
     return _sentence_by_name(parsed, stats)

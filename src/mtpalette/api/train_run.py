@@ -12,10 +12,11 @@ from typing import Any
 
 from mtpalette.api.checks import check_resampling, checked
 from mtpalette.api.description import Description
-from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.feedback import Feedback
 from mtpalette.api.inputs import CandidateInputs, JudgedInputs
+from mtpalette.api.progress import feedback_of
 from mtpalette.errors import UserInputError
-from mtpalette.io.runfile import write_json
+from mtpalette.io.runfile import check_output_folders, write_json
 from mtpalette.metaeval.correlation import require_varied
 from mtpalette.metrics.blanc import BlancParams
 from mtpalette.stats.correlation import GROUPINGS, canonical_statistic
@@ -155,9 +156,18 @@ class BlancTrainResult:
         return dumps(self.to_dict())
 
 
-def run_train_blanc(run: BlancTrainRun, feedback: Feedback = SILENT) -> BlancTrainResult:
-    """Train BLANC as ``run`` says, write its parameter file and return the result."""
+def run_train_blanc(
+    run: BlancTrainRun, progress: bool | Feedback | None = None
+) -> BlancTrainResult:
+    """Train BLANC as ``run`` says, write its parameter file and return the result.
+
+    ``progress``: a bar counting the evaluations (and with ``True`` notes) on standard error,
+    ``None`` (the default) the bar alone when it is a terminal or in a notebook; ``False``:
+    silent; or a :class:`~mtpalette.api.feedback.Feedback`.
+    """
     run.validate()
+    check_output_folders([run.output])  # before any work
+    feedback = feedback_of(progress)
     base = run.base()
     common = dict(base=base, tokenize=run.tokenize, lowercase=run.lowercase)
     test_obj = split = None
@@ -338,9 +348,17 @@ def searched(run: RoseTrainRun) -> str:
     return ", ".join(names) if names else "nothing (every parameter given)"
 
 
-def run_train_rose(run: RoseTrainRun, feedback: Feedback = SILENT) -> RoseTrainResult:
-    """Train ROSE as ``run`` says, write its model file and return the result."""
+def run_train_rose(run: RoseTrainRun, progress: bool | Feedback | None = None) -> RoseTrainResult:
+    """Train ROSE as ``run`` says, write its model file and return the result.
+
+    ``progress``: a bar counting the settings cross-validated (and with ``True`` notes, each
+    setting's score) on standard error, ``None`` (the default) the bar alone when it is a
+    terminal or in a notebook; ``False``: silent; or a
+    :class:`~mtpalette.api.feedback.Feedback`.
+    """
     run.validate()
+    check_output_folders([run.output])  # before any work
+    feedback = feedback_of(progress)
     settings = run.settings()
     prefs = None
     if run.rankings is not None:
@@ -355,23 +373,27 @@ def run_train_rose(run: RoseTrainRun, feedback: Feedback = SILENT) -> RoseTrainR
         lang=run.lang, pos=run.pos, tokenize=run.tokenize, function_words=run.function_words
     )
     feedback.note(f"features of {train.n_rated} rated translations")
-    X, y, _, item = rated_features(train, ex)
+    with feedback.stage("features"):
+        X, y, _, item = rated_features(train, ex)
     info: dict[str, Any] = {"trained_on": run.source(), "holdout": run.holdout}
-
-    def show(row: dict[str, Any]) -> None:
-        params = " ".join(f"{k}={v:.4g}" for k, v in row["params"].items())
-        feedback.note(f"  {params}: {row['mean']:.4f} ± {row['sd']:.4f}")
-
-    cv = CrossValidation(item, run.folds, run.seed, run.fixed(), show)
     if run.objective == "rank":
         b, w = preference_pairs(y, item) if prefs is None else pairs_in(train, prefs)
         if not len(b):
             raise UserInputError("no pair of translations of one segment with different scores")
     feedback.note(f"choosing {searched(run)} by {run.folds}-fold CV")
-    if run.objective == "reg":
-        found = search_regression(X, y, ex, settings, cv)
-    else:
-        found = search_ranking(X, (b, w), ex, settings, cv)
+    n_settings = len(grid(settings, run.objective, 1, run.fixed()))
+    with feedback.counter(f"{run.folds}-fold CV", total=n_settings) as advance:
+
+        def show(row: dict[str, Any]) -> None:
+            params = " ".join(f"{k}={v:.4g}" for k, v in row["params"].items())
+            feedback.note(f"  {params}: {row['mean']:.4f} ± {row['sd']:.4f}")
+            advance()
+
+        cv = CrossValidation(item, run.folds, run.seed, run.fixed(), show)
+        if run.objective == "reg":
+            found = search_regression(X, y, ex, settings, cv)
+        else:
+            found = search_ranking(X, (b, w), ex, settings, cv)
     if found is not None:
         settings = found.settings
         info.update(found.to_info())

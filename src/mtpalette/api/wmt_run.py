@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from mtpalette.api.description import Description
-from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.api.feedback import Feedback
 from mtpalette.api.folders import mtme_pair_data, read_mtme_set
+from mtpalette.api.progress import feedback_of
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import atomic_writer
 
@@ -57,7 +58,8 @@ class WmtRun(Description):
     tasks: Path | None = None
     metrics: list[str] | None = None
     mtme_metrics: list[str] | None = field(default_factory=lambda: ["all"])
-    k: int = 0
+    #: resamples per test; None: a built-in set's 0, a task file's own k (else 1000)
+    k: int | None = None
     seed: int = 12345
     draws: str = "mtme"
     primary: bool = False
@@ -70,7 +72,7 @@ class WmtRun(Description):
     def validate(self) -> None:
         if (self.task_set is None) == (self.tasks is None):
             raise UserInputError("give one of --task-set NAME and --tasks FILE")
-        if self.k < 0:
+        if self.k is not None and self.k < 0:
             raise UserInputError(f"-k must be 0 (no tests) or more resamples, got {self.k}")
         if not 0 <= self.seed < 2**32:  # numpy's RandomState, as mt-metrics-eval draws
             raise UserInputError(f"--seed must be between 0 and 2**32 - 1 (got {self.seed})")
@@ -87,13 +89,9 @@ class WmtRun(Description):
         super().validate()
 
     def build_task_set(self) -> TaskSet:
-        if self.tasks is not None:
-            ts = TaskSet.from_file(self.tasks)
-            for t in ts.tasks:
-                if self.k and not t.k:
-                    t.k = self.k
-            return ts
-        return task_set(self.task_set, lps=self.lps, primary=self.primary, k=self.k)
+        if self.tasks is not None:  # -k for the tasks that name no k of their own
+            return TaskSet.from_file(self.tasks, defaults=None if self.k is None else {"k": self.k})
+        return task_set(self.task_set, lps=self.lps, primary=self.primary, k=self.k or 0)
 
 
 @dataclass
@@ -133,12 +131,15 @@ def load_wmt(
     primary: bool = False,
     tokenize: str = "13a",
     lowercase: bool = False,
-    feedback: Feedback = SILENT,
+    progress: bool | Feedback | None = None,
 ) -> WmtData:
     """Read language pairs of an mt-metrics-eval folder for a task set: stored metrics
     (``mtme_metrics``: base names, globs or ``all``) and metrics computed here (``metrics``,
     spec strings), named by base name in every pair, as ``mtpalette wmt`` reads them (the same
     function). References are kept as systems; a task with ``human=False`` leaves them out.
+    ``progress``: a bar counting the pairs read, ``None`` (the default) when standard error is
+    a terminal or in a notebook; ``True``: always offered, with notes; ``False``: silent; or a
+    :class:`~mtpalette.api.feedback.Feedback`.
 
     Examples
     --------
@@ -150,13 +151,14 @@ def load_wmt(
     """
     from mtpalette.api.checks import as_list
 
+    feedback = feedback_of(progress)
     lps = [lps] if isinstance(lps, str) else as_list(lps, "lps", "language pairs")
     if isinstance(mtme_metrics, str):
         mtme_metrics = [mtme_metrics]
     data: dict[str, LanguagePairData] = {}
     left_out: dict[str, dict[str, str]] = {}
     signatures: dict[str, str] = {}
-    for lp in lps:
+    for lp in feedback.track(lps, "reading language pairs"):
         evs = read_mtme_set(
             root, lp, metrics=mtme_metrics or None, include_refs=True, judged_only=False
         )
@@ -175,9 +177,19 @@ def load_wmt(
     return WmtData(data, left_out, signatures)
 
 
-def run_wmt(run: WmtRun, feedback: Feedback = SILENT) -> WmtResult:
-    """Run the task set ``run`` describes on its folder; write ``run.json`` when asked."""
+def run_wmt(run: WmtRun, progress: bool | Feedback | None = None) -> WmtResult:
+    """Run the task set ``run`` describes on its folder; write ``run.json`` when asked.
+
+    ``progress``: bars while reading the pairs and testing the metric pairs of every task,
+    ``None`` (the default) when standard error is a terminal or in a notebook; ``True``:
+    always offered, with notes; ``False``: silent; or a
+    :class:`~mtpalette.api.feedback.Feedback`.
+    """
     run.validate()
+    from mtpalette.io.runfile import check_output_folders
+
+    check_output_folders([run.json])  # before any work
+    feedback = feedback_of(progress)
     ts = run.build_task_set()
     lps = sorted({lp for t in ts.tasks for lp in t.lang.split(",")})
     loaded = load_wmt(
@@ -188,7 +200,7 @@ def run_wmt(run: WmtRun, feedback: Feedback = SILENT) -> WmtResult:
         primary=run.primary,
         tokenize=run.tokenize,
         lowercase=run.lowercase,
-        feedback=feedback,
+        progress=feedback,
     )
     data, left_out, signatures = loaded.data, loaded.left_out, loaded.signatures
     total = sum(max(t.k, 1) for t in ts.tasks)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.table import Table
 
 from mtpalette.cli import options as o
@@ -103,7 +104,9 @@ def analyze_cmd(
         sentence_metric=sentence_metric,
         top=top, json=json, csv=csv, report=report,
     )  # fmt: skip
-    result = run_analyze(run)
+    from mtpalette.api.progress import ConsoleFeedback
+
+    result = run_analyze(run, ConsoleFeedback(Console(stderr=True, quiet=quiet)))
     if not quiet:
         for path in result.outputs.values():
             typer.echo(f"wrote {path}", err=True)

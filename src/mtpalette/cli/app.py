@@ -155,4 +155,4 @@ def main() -> None:
         if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
             raise  # any other error is not the output's: it must not be named as such
         typer.echo(f"mtpalette: error: {disk_error(exc, '<stdout>')}", err=True)
-        sys.exit(1)
+        sys.exit(USAGE_ERROR)  # as a full disk on -o FILE: the same condition, the same code

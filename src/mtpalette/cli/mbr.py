@@ -115,9 +115,10 @@ def mbr_cmd(
         ]
         with atomic_writer(scores) as fh:
             fh.write("\n".join(rows) + "\n")
-    if matrix is not None:
-        np.savez_compressed(
-            matrix, **{f"segment_{s + id_base}": m for s, m in enumerate(sel.matrices)}
-        )
+    if matrix is not None:  # as every output: a link followed, a full disk one error
+        with atomic_writer(matrix, binary=True) as fh:
+            np.savez_compressed(
+                fh, **{f"segment_{s + id_base}": m for s, m in enumerate(sel.matrices)}
+            )
     if output is None:  # the files first: a closed pipe cannot lose them
         sys.stdout.write(text)

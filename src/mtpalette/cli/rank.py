@@ -50,7 +50,11 @@ ScoresOpt = Annotated[
 TableOpt = Annotated[Path | None, o.opt("--table", panel=TABLE, help="Scores per system, item.")]
 TsvOpt = Annotated[
     Path | None,
-    o.opt("--tsv", panel=o.OUTPUTS, help="Rankings as TSV (and the pairs in FILE.pairs.tsv)."),
+    o.opt(
+        "--tsv",
+        panel=o.OUTPUTS,
+        help="Rankings as TSV (pairs in FILE.pairs.tsv; -: stdout, rankings only).",
+    ),
 ]
 LatexOpt = Annotated[
     Path | None, o.opt("--latex", panel=o.OUTPUTS, help="Rankings as LaTeX (WMT's style).")

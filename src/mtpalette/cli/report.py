@@ -44,5 +44,6 @@ def report(
     """Write a self-contained HTML report (tables with CIs, plots, error browser)."""
     names = None if labels is None else [x.strip() for x in labels.split(",")]
     path = write_report(runs, output, title=title, labels=names)
-    size = path.stat().st_size
-    Console(stderr=True, quiet=quiet).print(f"wrote {path} ({size / 1e6:.1f} MB)", style="dim")
+    if path.is_file():  # not standard output (-) or a pipe
+        size = path.stat().st_size
+        Console(stderr=True, quiet=quiet).print(f"wrote {path} ({size / 1e6:.1f} MB)", style="dim")

@@ -399,7 +399,7 @@ def _destination(output: Path | None):
         yield sys.stdout
         return
     if output.is_dir():
-        raise UserInputError("is a directory; expected an output file name", path=str(output))
+        raise UserInputError("is a folder; expected a file name", path=str(output))
     from mtpalette.io.runfile import atomic_writer
 
     with atomic_writer(output) as fh:

@@ -31,7 +31,11 @@ TasksOpt = Annotated[
     Path | None,
     o.opt("--tasks", panel=TASKS, help="A JSON/YAML task list (mt-metrics-eval's Task fields)."),
 ]
-KOpt = Annotated[int, o.opt("-k", panel=TASKS, help="Resamples per test (WMT: 1000; 0: none).")]
+KOpt = Annotated[
+    int | None,
+    o.opt("-k", panel=TASKS, help="Resamples per test (WMT: 1000; 0, the default: none; "
+          "--tasks: for tasks without k, else their own or 1000)."),
+]  # fmt: skip
 DrawsOpt = Annotated[
     str, o.opt("--draws", panel=TASKS, help="mtme (its draws exactly) or independent.")
 ]
@@ -47,7 +51,7 @@ def wmt(
     tasks: TasksOpt = None,
     metrics: o.MetricsOpt = None,
     mtme_metrics: o.MtmeMetricsOpt = None,
-    k: KOpt = 0,
+    k: KOpt = None,
     seed: o.SeedOpt = 12345,
     draws: DrawsOpt = "mtme",
     primary: PrimaryOpt = False,

@@ -176,15 +176,46 @@ def read_comet_json(path: str | Path) -> ItemScores:
     systems = {str(f): Path(str(f)).stem or str(f) for f in obj}
     if len(set(systems.values())) != len(systems):
         systems = {f: f for f in systems}  # two files of one stem: their paths tell them apart
+    lengths = {}
     for file, segments in obj.items():
         if not isinstance(segments, list):
             raise UserInputError(f"{file!r}: expected a list of segments", path=name)
         for k, seg in enumerate(segments, start=1):
+            where = f"{file!r} segment {k}"  # one JSON document: no line to name
             if not isinstance(seg, dict) or "COMET" not in seg:
+                raise UserInputError(f"{where}: expected an object with a COMET score", path=name)
+            try:
+                value = cell_float(seg["COMET"])
+            except (TypeError, ValueError):
+                value = math.nan
+            if not math.isfinite(value):
                 raise UserInputError(
-                    f"{file!r} segment {k}: expected an object with a COMET score", path=name
+                    f"{where}: COMET score {seg['COMET']!r} is not a finite number", path=name
                 )
-            out.add(systems[str(file)], k, _score(seg["COMET"], name, k), k)
+            out.add(systems[str(file)], k, value, k)
+        lengths[str(file)] = len(segments)
+    if len(set(lengths.values())) > 1:  # one test set: once ranked on the items in common
+        most, fewest = max(lengths, key=lengths.get), min(lengths, key=lengths.get)
+        raise UserInputError(
+            f"{fewest!r} has {lengths[fewest]} segments, {most!r} {lengths[most]}: COMET "
+            "scored one test set, so every file has every segment",
+            path=name,
+        )
+    return out
+
+
+def _every_system_every_item(out: ItemScores) -> ItemScores:
+    """Refuse scores of one test set where a system lacks an item another has (the ranking
+    would compare means over different items)."""
+    items = set(out.items)
+    for system in out.systems:
+        missing = sorted(i for i in items if (system, i) not in out.scores)
+        if missing:
+            raise UserInputError(
+                f"system {system!r} has no score for segment {missing[0] - 1} (0-based; "
+                f"{len(missing)} missing): every system needs every segment",
+                path=out.path,
+            )
     return out
 
 
@@ -194,6 +225,12 @@ def read_metricx_jsonl(path: str | Path) -> ItemScores:
     name = display_name(path)
     out = ItemScores(name, higher_is_better=False, layout="metricx")
     for (_, line), row in rows(path, ["system_id", "segment_id", "prediction"], fmt="jsonl"):
+        if row["system_id"] is None or isinstance(row["system_id"], bool | dict | list):
+            raise UserInputError(
+                f"system_id is {json.dumps(row['system_id'])}; expected a system name",
+                path=name,
+                line=line,
+            )  # once read as a system named "None"
         system = str(row["system_id"]).strip()
         if not system:
             raise UserInputError("empty system_id", path=name, line=line)
@@ -205,7 +242,7 @@ def read_metricx_jsonl(path: str | Path) -> ItemScores:
                 line=line,
             )
         out.add(system, seg + 1, _score(row["prediction"], name, line), line)
-    return out
+    return _every_system_every_item(out)
 
 
 def read_item_scores(path: str | Path, *, layout: str = "auto") -> ItemScores:

@@ -54,6 +54,7 @@ from mtpalette.io.mtme_files import (
     Documents,
     Rating,
     ScoreLines,
+    check_name_inside,
     parse_human_filename,
     parse_metric_filename,
     read_docs_file,
@@ -342,6 +343,7 @@ def _check_length(texts: Sequence, n: int, path: Path, what: str, source: Path) 
 
 
 def _read_source(d: Path, lp: str) -> tuple[list[str | None], Path]:
+    check_name_inside("language pair", lp, d)  # every file of the pair is named by it
     for path in (d / "sources" / f"{lp}.txt", d / "sources" / f"{lp}.jsonl"):
         if path.is_file():
             return _read_texts(path, "source"), path

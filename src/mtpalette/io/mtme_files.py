@@ -590,3 +590,25 @@ def make_metric_name(basename: str, refs: str | Sequence[str]) -> str:
         refs = [refs]
     refs = list(refs)
     return f"{basename}-{'.'.join(refs) if refs else 'src'}"
+
+
+def check_name_inside(what: str, name: str, folder: str | Path) -> str:
+    """Refuse a name that becomes part of a path under ``folder`` (a language pair, a metric
+    or reference name) when it could lead outside it or into a subfolder: empty, a path
+    separator, ``..``, or a leading dot.
+
+    Examples
+    --------
+    >>> check_name_inside("language pair", "zh-en", "wmt21")
+    'zh-en'
+    >>> check_name_inside("language pair", "../..", "wmt21")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: wmt21: language pair '../..' would reach outside the ...
+    """
+    if not name or "/" in name or "\\" in name or ".." in name or name.startswith("."):
+        raise UserInputError(
+            f"{what} {name!r} would reach outside the folder (a name, not a path)",
+            path=str(folder),
+        )
+    return name

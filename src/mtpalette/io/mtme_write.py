@@ -12,7 +12,12 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.mtme_files import LEVELS, make_metric_name, write_score_file
+from mtpalette.io.mtme_files import (
+    LEVELS,
+    check_name_inside,
+    make_metric_name,
+    write_score_file,
+)
 from mtpalette.io.plain import read_lines
 from mtpalette.io.scorefile import mtme_ref_name
 
@@ -68,8 +73,17 @@ def write_mtme_scores(
             raise UserInputError(f"reference name {r!r}: MTME names hold no '-' or '.'")
     full = make_metric_name(metric_name, refs)
     for what, name in (("language pair", lp), ("metric name", metric_name)):
-        if not name or "/" in name or "\\" in name or name in (".", "..") or ".." in name:
-            raise UserInputError(f"{what} {name!r} would write outside the folder", path=str(root))
+        check_name_inside(what, name, root)
+    for r in refs:
+        check_name_inside("reference name", r, root)
+    for level, table in scores_by_level.items():
+        for system in table:  # a score file's line is "system<TAB>score"
+            if not isinstance(system, str) or not system or any(c.isspace() for c in system):
+                raise UserInputError(
+                    f"{full}.{level}: system name {system!r}: expected a name without white "
+                    "space (MTME's score files separate it from the score by a tab)",
+                    path=str(root),
+                )
     _check_against_outputs(Path(root), lp, full, scores_by_level)
     folder = Path(root) / "metric-scores" / lp
     paths = {level: folder / f"{full}.{level}.score" for level in scores_by_level}

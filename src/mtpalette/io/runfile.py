@@ -20,6 +20,7 @@ import hashlib
 import io
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
@@ -36,8 +37,9 @@ RUN_FORMAT_VERSION = 1
 
 
 def check_output_folders(paths, *, made=()) -> None:
-    """Refuse outputs whose folder does not exist (``None`` paths are skipped; folders in
-    ``made`` will be created by the command), before any work is done.
+    """Refuse outputs whose folder does not exist, or that are folders themselves (``None``
+    paths and ``-``, standard output, are skipped; folders in ``made`` will be created by the
+    command), before any work is done: a run that cannot write all its outputs writes none.
 
     Examples
     --------
@@ -46,10 +48,13 @@ def check_output_folders(paths, *, made=()) -> None:
     Traceback (most recent call last):
     mtpalette.errors.UserInputError: /no/such/folder: the output folder does not exist
     """
-    will_exist = {Path(m).resolve() for m in made if m is not None}
+    made = [Path(m).resolve() for m in made if m is not None]
+    will_exist = {*made, *(p for m in made for p in m.parents)}  # made with its parents
     for path in paths:
-        if path is None:
+        if path is None or str(path) == "-":
             continue
+        if Path(path).is_dir():
+            raise UserInputError("is a folder; expected a file name", path=str(path))
         folder = Path(path).parent
         if folder.resolve() not in will_exist and not folder.is_dir():
             raise UserInputError("the output folder does not exist", path=str(folder))
@@ -69,8 +74,9 @@ def disk_error(exc: OSError, path: str | Path) -> UserInputError:
 
 
 @contextlib.contextmanager
-def atomic_writer(path: str | Path, *, newline: str | None = None):
-    """Open a text file for writing that replaces ``path`` only when the block succeeds.
+def atomic_writer(path: str | Path, *, newline: str | None = None, binary: bool = False):
+    """Open a text file (``binary``: a binary file) for writing that replaces ``path`` only
+    when the block succeeds.
 
     ``-`` is standard output; a symbolic link is followed (its target is replaced, the link
     kept); a named pipe or a device is written as a stream; a folder is refused. A full disk
@@ -86,35 +92,41 @@ def atomic_writer(path: str | Path, *, newline: str | None = None):
     >>> open(p).read(), sorted(os.listdir(os.path.dirname(p)))
     ('done\\n', ['out.txt'])
     """
+    text = {} if binary else {"encoding": "utf-8", "newline": newline}
+    mode = "wb" if binary else "w"
     if str(path) == "-":
-        yield sys.stdout
+        sys.stdout.flush()
+        yield sys.stdout.buffer if binary else sys.stdout
         sys.stdout.flush()
         return
     target = Path(path)
-    if target.is_symlink():
-        target = Path(os.path.realpath(target))
     inputs.check_output(target)
-    if target.is_dir():
+    try:
+        st = os.stat(target)  # through symbolic links
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
         raise UserInputError("is a folder; expected a file name", path=str(path))
-    if target.exists() and not target.is_file():  # a named pipe, a device: a stream
+    device = str(target.absolute()).startswith(("/dev/", "/proc/"))  # /dev/stdout: a stream
+    if st is not None and (device or not stat.S_ISREG(st.st_mode)):  # a pipe, a device
         try:
-            with open(target, "w", encoding="utf-8", newline=newline) as fh:
+            with open(target, mode, **text) as fh:
                 yield fh
         except OSError as exc:
             raise disk_error(exc, path) from None
         return
+    if target.is_symlink():  # the target replaced, the link kept
+        target = Path(os.path.realpath(target))
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise UserInputError("the output folder does not exist", path=str(folder))
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise UserInputError(
-            f"cannot write the output here ({exc.strerror})", path=str(path)
-        ) from None
+        raise disk_error(exc, path) from None
     try:
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; use the usual mode
-        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as fh:
+        os.chmod(tmp, usual_mode(0o666))  # mkstemp makes 0600 files; use the usual mode
+        with os.fdopen(fd, mode, **text) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
@@ -127,10 +139,41 @@ def atomic_writer(path: str | Path, *, newline: str | None = None):
         raise
 
 
-def _umask() -> int:
+#: the figure formats a plot is written in, by the file's suffix (none: png)
+FIGURE_FORMATS = ("png", "pdf", "svg", "svgz", "eps", "ps", "jpg", "jpeg", "webp", "tif", "tiff")
+
+
+def figure_format(path: str | Path) -> str:
+    """The format of a figure file by its suffix (``png`` without one); another suffix is
+    refused naming the file and the formats.
+
+    Examples
+    --------
+    >>> figure_format("curve.PDF"), figure_format("curve")
+    ('pdf', 'png')
+    """
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if not suffix:
+        return "png"
+    if suffix not in FIGURE_FORMATS:
+        raise UserInputError(
+            f"unknown figure format .{suffix}; expected {', '.join(FIGURE_FORMATS)}", path=str(path)
+        )
+    return suffix
+
+
+def write_figure(figure: Any, path: str | Path, name: str | Path | None = None) -> None:
+    """Save a matplotlib figure atomically as :func:`atomic_writer` writes (a link followed,
+    a pipe streamed, a full disk one error); the format follows ``name`` (default ``path``)."""
+    with atomic_writer(path, binary=True) as fh:
+        figure.savefig(fh, format=figure_format(name or path))
+
+
+def usual_mode(mode: int) -> int:
+    """``mode`` less the process's umask: the mode a plain ``open`` or ``mkdir`` gives."""
     mask = os.umask(0o022)
     os.umask(mask)
-    return mask
+    return mode & ~mask
 
 
 def run_file_path(json: Path | None, report: Path | None) -> Path | None:

@@ -235,13 +235,16 @@ def header(path: str | Path, *, fmt: str | None = None, quoting: str = "auto") -
 def cell_float(value: Any) -> float:
     """A table cell (text or a JSON number) as a float, as ``float`` reads it (raising its
     TypeError or ValueError), except that a JSON integer too large for a float is infinite
-    (for the caller to refuse with the other non-finite values).
+    (for the caller to refuse with the other non-finite values) and a JSON ``true`` or
+    ``false`` is no number (a TypeError; once read as 1.0 and 0.0).
 
     Examples
     --------
     >>> cell_float("0.5"), cell_float(3), cell_float(10**400)
     (0.5, 3.0, inf)
     """
+    if isinstance(value, bool):
+        raise TypeError(f"{value!r} is not a number")
     try:
         return float(value)
     except OverflowError:  # a JSON integer too large for a float

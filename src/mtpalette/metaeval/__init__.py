@@ -10,13 +10,13 @@ from mtpalette.metaeval.orange import (
     OrangeCurve,
     OrangeRow,
     OrangeTable,
-    error_analysis,
     evaluate,
     orange_curve,
     orange_score,
     rank_of_oracle,
     segment_ranks,
 )
+from mtpalette.metaeval.orange_errors import error_analysis
 
 __all__ = [
     "ORACLES",

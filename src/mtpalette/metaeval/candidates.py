@@ -41,12 +41,8 @@ from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import NBestList
 from mtpalette.kernels.ragged import Delimited
 from mtpalette.kernels.threads import num_threads
-from mtpalette.metaeval.orange import (
-    Comparisons,
-    check_oracle,
-    compare_with_oracle,
-    outranking_order,
-)
+from mtpalette.metaeval.orange import Comparisons, check_oracle, compare_with_oracle
+from mtpalette.metaeval.orange_errors import outranking_order
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.text.encode import Encoder, TextView

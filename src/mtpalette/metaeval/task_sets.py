@@ -187,10 +187,11 @@ class TaskSet:
             raise UserInputError(str(exc), path=path) from None
 
     @classmethod
-    def from_file(cls, path: str | Path) -> TaskSet:
+    def from_file(cls, path: str | Path, *, defaults: Mapping[str, Any] | None = None) -> TaskSet:
         """A task set from a JSON or YAML file: a list of tasks, or ``{"tasks": [...]}``.
 
-        Each task uses mt-metrics-eval's ``Task`` field names plus ``weight``.
+        Each task uses mt-metrics-eval's ``Task`` field names plus ``weight``; ``defaults``
+        fills the fields a task does not name (``mtpalette wmt -k N``: ``{"k": N}``).
         """
         from mtpalette.io.plain import read_lines
 
@@ -206,9 +207,18 @@ class TaskSet:
         except Exception as e:  # the parser's message names the line
             raise UserInputError(f"cannot parse task set: {e}", path=str(p)) from e
         if isinstance(obj, Mapping):
+            unknown = sorted(str(k) for k in obj if k != "tasks")
+            if unknown:  # once read as if absent: a typo'd key changed nothing, silently
+                raise UserInputError(
+                    f"unknown key(s) {', '.join(unknown)}; expected a list of tasks or "
+                    "{'tasks': [...]}",
+                    path=str(p),
+                )
             obj = obj.get("tasks")
         if not isinstance(obj, list):
             raise UserInputError("expected a list of tasks or {'tasks': [...]}", path=str(p))
+        if defaults:
+            obj = [{**defaults, **r} if isinstance(r, Mapping) else r for r in obj]
         return cls.from_records(obj, path=str(p))
 
 

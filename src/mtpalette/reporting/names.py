@@ -84,4 +84,61 @@ def dataset_label(run: dict[str, Any], path: Path | None) -> str:
     return path.parent.name if path is not None else "run"
 
 
+def ref_paths(run: dict[str, Any]) -> list[str]:
+    # file records, or the reference names of an mt-metrics-eval folder (--mtme)
+    refs = (run.get("inputs") or {}).get("refs") or []
+    return [r["path"] if isinstance(r, dict) else str(r) for r in refs]
+
+
+def agreement_named(agreement: dict[str, Any] | None, ref_paths: Sequence[str]):
+    """The reference agreement with the references named from the data (``ref``, ``refB``)
+    where a run recorded their file names (``ref.txt``).
+
+    Examples
+    --------
+    >>> ag = {"references": ["ref.txt", "refB.txt"], "warnings": [],
+    ...       "rows": [{"reference": "ref.txt", "against": ["refB.txt"]}]}
+    >>> agreement_named(ag, ["/d/ref.txt", "/d/refB.txt"])["rows"]
+    [{'reference': 'ref', 'against': ['refB']}]
+    """
+    if not agreement or not ref_paths:
+        return agreement
+    names = dict(zip([Path(p).name for p in ref_paths], reference_names(ref_paths), strict=True))
+    rows = [
+        {**r, "reference": names.get(r["reference"], r["reference"]),
+         "against": [names.get(a, a) for a in r.get("against", [])]}
+        for r in agreement.get("rows", [])
+    ]  # fmt: skip
+    refs = [names.get(n, n) for n in agreement.get("references", [])]
+    return {**agreement, "rows": rows, "references": refs}
+
+
+def run_title(run: dict[str, Any], human_name: str = "human") -> str:
+    """What a run is, in words, for its section's title and the menu.
+
+    Examples
+    --------
+    >>> run_title({"kind": "correlate", "settings": {"level": "segment,system"}}, "MQM")
+    'correlation with MQM, segment and system level'
+    >>> run_title({"kind": "orange", "settings": {"oracle": "leave-one-out"},
+    ...            "inputs": {"candidates": {"kind": "nbest"}}})
+    'ORANGE of n-best lists, leave-one-out'
+    """
+    kind = run.get("kind", "")
+    settings = run.get("settings") or {}
+    if kind == "correlate":
+        levels = [x for x in str(settings.get("level", "segment")).split(",") if x]
+        return f"correlation with {human_name}, {' and '.join(levels)} level"
+    if kind == "orange":
+        lists = ((run.get("inputs") or {}).get("candidates") or {}).get("kind")
+        what = {"nbest": "n-best lists", "systems": "system outputs"}.get(lists, "candidates")
+        return f"ORANGE of {what}, {settings.get('oracle', 'leave-one-out')}"
+    titles = {
+        "audit": "audit of ORANGE's premise",
+        "rank": "systems ranked, every pair tested",
+        "analyze": "where systems differ (compare-mt's analyses)",
+    }
+    return titles.get(kind, kind)
+
+
 _TESTSET = re.compile(r"^([A-Za-z]+\d{2,4})\.([a-z]{2,3}-[a-z]{2,3})\.")
