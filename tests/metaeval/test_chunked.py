@@ -312,3 +312,22 @@ def test_concurrent_runs_on_one_folder_are_refused(inputs, tmp_path):
         busy = CliRunner().invoke(app, [*base, "--resume"])
         assert "another run is using this folder" in str(busy.exception)
     assert CliRunner().invoke(app, [*base, "--resume"]).exit_code == 0
+
+
+def test_the_compact_form_refuses_what_it_did_not_keep():
+    from mtpalette.metaeval.orange import Comparisons, orange_curve
+    from mtpalette.metaeval.orange_errors import error_analysis
+
+    full = Comparisons.from_scores("m", [0.9, 0.5, 0.1, 0.8, 0.4], [0.5, 0.2], [0, 3, 5])
+    b, t = full.sums_at([1, 3])
+    compact = Comparisons.from_segment_sums(
+        "m", True, full.offsets, [1, 3], b, t, 1, "leave-one-out", 2, ""
+    )
+    # what it kept equals the full form's: the whole lists and the cutoff 1
+    assert orange_curve([compact], cutoffs=[1, 3]).orange["m"].tolist() == (
+        orange_curve([full], cutoffs=[1, 3]).orange["m"].tolist()
+    )
+    with pytest.raises(UserInputError, match="not at 2: ask for the curve"):
+        orange_curve([compact], cutoffs=[2])
+    with pytest.raises(UserInputError, match="no error analysis"):
+        next(error_analysis(compact))

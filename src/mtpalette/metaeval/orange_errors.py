@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette.errors import UserInputError
 from mtpalette.metaeval.orange import Comparisons, segment_ranks
 
 
@@ -66,6 +67,11 @@ def error_analysis(
     >>> rec["oracle_rank"], [(x["text"], x["score"]) for x in rec["candidates"]]
     (2.5, [('a', 0.9)])
     """
+    if comp.cutoffs is not None:
+        raise UserInputError(
+            f"{comp.metric}: a run combined from chunks keeps per-segment sums, not each "
+            "candidate's comparisons: no error analysis (run it without --run-dir)"
+        )
     ranks = segment_ranks(comp, ties=ties).tolist()
     kept = None if comp.scored is None else np.asarray(comp.scored, dtype=np.int64)
     better = comp.better.astype(np.int64)  # counters may be unsigned
