@@ -27,7 +27,7 @@ the numbers do not depend on the backend, the number of workers or the finishing
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -387,10 +387,11 @@ def _check_versions(client, where: str) -> None:
         )
 
 
-def check_shared_folder(backend: Backend, folder: str) -> None:
+def check_shared_folder(backend: Backend, folder: str, files: Sequence[str] = ()) -> None:
     """With a Dask backend, check that every worker sees ``folder`` (an absolute path) and can
-    write there, before any task is submitted: a worker elsewhere would write its files where
-    this machine never finds them."""
+    write there, and sees each of ``files`` (absolute paths) with the size it has here, before
+    any task is submitted: a worker elsewhere would write its files where this machine never
+    finds them, or read another file."""
     if backend.name != "dask":
         return
     import os
@@ -404,7 +405,8 @@ def check_shared_folder(backend: Backend, folder: str) -> None:
     except OSError as exc:
         raise UserInputError(f"cannot write here ({_reason(exc)})", path=folder) from None
     try:
-        answers = client.run(_sees_folder, folder, probe)
+        sizes = {f: os.path.getsize(f) for f in files}
+        answers = client.run(_sees_folder, folder, probe, sizes)
     finally:
         with contextlib.suppress(OSError):
             os.remove(probe)
@@ -415,20 +417,28 @@ def check_shared_folder(backend: Backend, folder: str) -> None:
         raise UserInputError(
             f"Dask worker {who(blind[0])}"
             + (f" and {len(blind) - 1} more" if len(blind) > 1 else "")
-            + " cannot see or write this folder: the run folder must be on a file system "
-            "that every worker and this machine share",
+            + " cannot see or write this folder"
+            + (" or cannot read " + ", ".join(files) if files else "")
+            + ": the run folder (and the n-best file) must be on a file system that every "
+            "worker and this machine share",
             path=folder,
         )
 
 
-def _sees_folder(folder: str, probe: str) -> bool:
-    """On a worker: whether ``probe`` (written by the client) is there and ``folder`` is
-    writable."""
+def _sees_folder(folder: str, probe: str, sizes: dict[str, int]) -> bool:
+    """On a worker: whether ``probe`` (written by the client) is there, ``folder`` is
+    writable, and each file of ``sizes`` is there with that size."""
     import os
     import tempfile
 
     if not os.path.exists(probe):
         return False
+    for path, size in sizes.items():
+        try:
+            if os.path.getsize(path) != size:
+                return False
+        except OSError:
+            return False
     try:
         fd, name = tempfile.mkstemp(dir=folder, prefix=".probe-worker-")
     except OSError:

@@ -19,7 +19,13 @@ from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import write_moses_nbest
 from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
-from mtpalette.metaeval.chunked import combine, nbest_chunks, run_chunks, system_chunks
+from mtpalette.metaeval.chunked import (
+    combine,
+    nbest_chunks,
+    nbest_slices,
+    run_chunks,
+    system_chunks,
+)
 from mtpalette.metrics import parse_specs
 from mtpalette.parallel import Backend, chunk_ranges
 
@@ -114,6 +120,39 @@ def test_streamed_nbest_equals_reading_it_whole(inputs, tmp_path):
     bad.write_text("2 ||| a\n1 ||| b\n")
     with pytest.raises(UserInputError, match=r"unsorted\.txt:2: segment id 1 after 2"):
         list(nbest_chunks(bad, lists.refs, 10))
+    # what a worker reads from the file's byte ranges is what the stream gives, with CRLF
+    # line ends and 1-based ids too
+    crlf = tmp_path / "nbest-crlf.txt"
+    crlf.write_bytes(
+        "".join(
+            f"{s + 1} ||| {h} ||| f=0 ||| 0\r\n" for s, h in zip(ids, hyps, strict=True)
+        ).encode("utf-8")
+    )
+    for file, base in ((path, 0), (crlf, 1)):
+        for size in (1, 37, 500):
+            streamed = list(
+                nbest_chunks(file, lists.refs, size, id_base=base, ref_names=["a", "b"])
+            )
+            sliced = list(nbest_slices(file, lists.refs, size, id_base=base, ref_names=["a", "b"]))
+            assert [(i, a) for i, a, _ in sliced] == [(i, a) for i, a, _ in streamed]
+            for (_, _, want), (_, _, part) in zip(streamed, sliced, strict=True):
+                got = part.load()
+                assert got.texts == want.texts and got.origins == want.origins
+                assert got.offsets.tolist() == want.offsets.tolist()
+                assert got.refs == want.refs and got.ref_names == want.ref_names
+    for content, message in [
+        (b"0 ||| a\n1 ||| b\rc\n", r"cr\.txt:2: a carriage return inside the line"),
+        (b"0 ||| a\n\n1 ||| b\n", r"cr\.txt:2: empty line"),
+        (b"0 ||| a\n999 ||| b\n", "segment id 999 has no reference"),
+    ]:
+        (tmp_path / "cr.txt").write_bytes(content)
+        with pytest.raises(UserInputError, match=message):
+            list(nbest_slices(tmp_path / "cr.txt", lists.refs, 10))
+    (tmp_path / "low.txt").write_bytes(b"0 ||| a\n")
+    with pytest.raises(UserInputError, match="segment id 0 has no reference"):
+        list(nbest_slices(tmp_path / "low.txt", lists.refs, 10, id_base=1))
+    with pytest.raises(UserInputError, match="segment id 0 has no reference"):
+        list(nbest_chunks(tmp_path / "low.txt", lists.refs, 10, id_base=1))
 
 
 def _cli(args):

@@ -146,6 +146,32 @@ def test_a_run_on_a_real_cluster_equals_in_process(cluster, inputs, tmp_path):
     assert len(_client_ids(cluster.log) - before) == 1, cluster.log.read_text()[-2000:]
 
 
+def test_workers_read_their_part_of_a_shared_nbest_file(cluster, inputs, tmp_path):
+    """With an n-best file, each worker reads its chunk's byte range itself: the same table
+    as in process."""
+    refs, systems, _ = inputs
+    outputs = [p.read_text(encoding="utf-8").split("\n")[:N] for p in systems]
+    nbest = tmp_path / "nbest.txt"
+    nbest.write_text(
+        "".join(f"{s} ||| {out[s]} ||| f=0 ||| 0\n" for s in range(N) for out in outputs),
+        encoding="utf-8",
+    )
+    args = ["orange", "--refs", *map(str, refs), "--nbest", str(nbest), "-m", "bleus:4", "wer",
+            "--chunk-size", "7", "-q"]  # fmt: skip
+    here = subprocess.run(_cli(*args, "--run-dir", str(tmp_path / "here")),
+                          capture_output=True, text=True, timeout=DEADLINE)  # fmt: skip
+    assert here.returncode == 0, here.stderr
+    there = subprocess.run(
+        _cli(*args, "--run-dir", str(tmp_path / "there"), "--backend", "dask",
+             "--scheduler", cluster.address),
+        capture_output=True, text=True, timeout=DEADLINE,
+    )  # fmt: skip
+    assert there.returncode == 0, there.stderr
+    for name in ("table.csv", "curve.csv"):
+        want = (tmp_path / "here" / name).read_bytes()
+        assert (tmp_path / "there" / name).read_bytes() == want
+
+
 def test_a_worker_killed_mid_run_changes_nothing(cluster, inputs, tmp_path):
     refs, systems, expected = inputs
     run = tmp_path / "run"

@@ -25,6 +25,7 @@ from mtpalette.metaeval.chunked import (
     lock_run_dir,
     manifest_hash,
     nbest_chunks,
+    nbest_slices,
     prepare_run_dir,
     run_chunks,
     sha256_of,
@@ -95,12 +96,19 @@ class Chunking(Description):
         refs = list(candidates.refs)
         S = len(ref_lines[0])
         names = [p.name for p in refs]
+        backend = self.backend_choice()
+        shared: list[str] = []
         if candidates.nbest is not None:
-            chunks = nbest_chunks(
+            # on a cluster the workers read their part of the n-best file themselves (it is on
+            # shared storage, checked): its text never passes through this machine or the
+            # scheduler
+            by_slice = backend.name == "dask" and not str(candidates.nbest).endswith(".gz")
+            chunks = (nbest_slices if by_slice else nbest_chunks)(
                 candidates.nbest, ref_lines, self.chunk_size, id_base=candidates.id_base,
                 ref_names=names,
             )  # fmt: skip
             files = [candidates.nbest]
+            shared = [str(Path(candidates.nbest).resolve())] if by_slice else []
         else:
             lists, files = candidates.load(ref_lines)
             chunks = system_chunks(lists, self.chunk_size)
@@ -140,8 +148,9 @@ class Chunking(Description):
                     tokenize=tokenize,
                     lowercase=lowercase,
                     oracle=oracle,
-                    backend=self.backend_choice(),
+                    backend=backend,
                     stamp=stamp,
+                    shared_files=shared,
                     on_done=lambda _: done(),
                     on_note=lambda text: feedback.warn(f"note: {text}"),
                 )

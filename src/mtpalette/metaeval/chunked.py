@@ -33,7 +33,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.nbest import iter_moses_segments
+from mtpalette.io.nbest import iter_moses_segments, moses_segment_starts, read_moses_span
 from mtpalette.io.runfile import write_json
 from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
 from mtpalette.metaeval.orange import Comparisons
@@ -48,7 +48,8 @@ class ChunkTask:
 
     index: int
     first_segment: int
-    lists: CandidateLists
+    #: the candidates, or where the worker reads them (an n-best file on shared storage)
+    lists: CandidateLists | NBestSlice
     specs: tuple[str, ...]
     tokenize: str
     lowercase: bool
@@ -134,8 +135,9 @@ def score_chunk(task: ChunkTask) -> str:
     from mtpalette.metrics import parse_specs
 
     metrics = parse_specs(list(task.specs), tokenize=task.tokenize, lowercase=task.lowercase)
-    comps = compare_candidates(task.lists, metrics, oracle=task.oracle)
-    seg = task.lists.segment_of_candidates() + task.first_segment
+    lists = task.lists.load() if isinstance(task.lists, NBestSlice) else task.lists
+    comps = compare_candidates(lists, metrics, oracle=task.oracle)
+    seg = lists.segment_of_candidates() + task.first_segment
     columns: dict[str, Any] = {"segment": pa.array(seg.astype(np.int64))}
     for m, c in zip(metrics, comps, strict=True):
         columns[f"better:{m.spec}"] = pa.array(c.better.astype(np.int32))
@@ -147,7 +149,7 @@ def score_chunk(task: ChunkTask) -> str:
         {
             "mtpalette.manifest": task.manifest_hash,
             "mtpalette.first": str(task.first_segment),
-            "mtpalette.segments": str(task.lists.n_segments),
+            "mtpalette.segments": str(lists.n_segments),
             "mtpalette.payload": payload_hash(table),
             "mtpalette.version": __version__,
         }
@@ -237,16 +239,18 @@ def run_chunks(
     window: int = 0,
     on_done=None,
     on_note=None,
+    shared_files: Sequence[str] = (),
 ) -> int:
     """Score every chunk whose file is missing or not stamped with this run (``stamp``: the
     manifest hash) and its own segment range; ``chunks`` yields ``(index, first segment,
     lists)`` and is read as workers free up: at most ``window`` chunks (default: two per
-    worker thread) are held at once. A damaged chunk is said through ``on_note``. Returns
+    worker thread) are held at once. A damaged chunk is said through ``on_note``;
+    ``shared_files`` are inputs the workers read themselves (checked visible to them). Returns
     the number of chunks computed now."""
     for stale in (run_dir / "chunks").glob("*.parquet.tmp*"):  # left by a killed run
         stale.unlink()
     (run_dir / "chunks").mkdir(parents=True, exist_ok=True)
-    check_shared_folder(backend, str(run_dir / "chunks"))
+    check_shared_folder(backend, str(run_dir / "chunks"), shared_files)
 
     def todo() -> Iterator[ChunkTask]:
         for index, first, lists in chunks:
@@ -299,28 +303,104 @@ def nbest_chunks(
     stream = iter_moses_segments(path)
     pending = next(stream, None)
     for index, (a, b) in enumerate(chunk_ranges(S, size)):
-        texts: list[str] = []
-        origins: list[str] = []
-        offsets = [0]
-        for s in range(a, b):
-            if pending is not None and pending[0] - id_base == s:
-                texts += pending[1]
-                origins += [f"n-best #{r + 1}" for r in range(len(pending[1]))]
-                pending = next(stream, None)
-            offsets.append(len(texts))
-        yield (
-            index,
-            a,
-            CandidateLists(
-                texts, offsets, [list(r[a:b]) for r in refs], origins, list(ref_names or []) or None
-            ),
-        )
+        found = []
+        while pending is not None and pending[0] - id_base < b:
+            if pending[0] - id_base < a:  # below the first id
+                _beyond_references(path, pending[0], S, id_base)
+            found.append(pending)
+            pending = next(stream, None)
+        yield index, a, chunk_lists(found, a, b, [r[a:b] for r in refs], ref_names, id_base)
     if pending is not None:
-        raise UserInputError(
-            f"segment id {pending[0]} has no reference (the references have {S} lines, ids "
-            f"start at {id_base})",
-            path=str(path),
-        )
+        _beyond_references(path, pending[0], S, id_base)
+
+
+def chunk_lists(
+    segments: Sequence[tuple[int, list[str]]],
+    a: int,
+    b: int,
+    refs: Sequence[Sequence[str]],
+    ref_names: Sequence[str] | None,
+    id_base: int,
+) -> CandidateLists:
+    """The candidate lists of segments ``a..b-1`` from the n-best file's ``(segment id,
+    hypotheses)`` of those segments (ids counted from ``id_base``; a segment without any gets
+    an empty list) and ``refs``, each reference's lines of those segments."""
+    by_segment = {seg_id - id_base: hyps for seg_id, hyps in segments}
+    texts: list[str] = []
+    origins: list[str] = []
+    offsets = [0]
+    for s in range(a, b):
+        hyps = by_segment.get(s, [])
+        texts += hyps
+        origins += [f"n-best #{r + 1}" for r in range(len(hyps))]
+        offsets.append(len(texts))
+    return CandidateLists(
+        texts, offsets, [list(r) for r in refs], origins, list(ref_names or []) or None
+    )
+
+
+def _beyond_references(path: str | Path, seg_id: int, S: int, id_base: int) -> NoReturn:
+    raise UserInputError(
+        f"segment id {seg_id} has no reference (the references have {S} lines, ids start at "
+        f"{id_base})",
+        path=str(path),
+    )
+
+
+@dataclass(frozen=True)
+class NBestSlice:
+    """A chunk of a Moses n-best file that its worker reads itself (from shared storage):
+    the byte range of segments ``first..first + n_segments - 1`` (checked by the client's
+    scan, :func:`~mtpalette.io.nbest.moses_segment_starts`) and those segments' references.
+    The candidate texts never pass through the client or the scheduler."""
+
+    path: str
+    start: int
+    end: int
+    first_line: int
+    first: int
+    n_segments: int
+    refs: tuple[tuple[str, ...], ...]
+    ref_names: tuple[str, ...] | None
+    id_base: int
+
+    def load(self) -> CandidateLists:
+        """The chunk's candidate lists, as :func:`nbest_chunks` would give them."""
+        a, b = self.first, self.first + self.n_segments
+        segments = list(read_moses_span(self.path, self.start, self.end, self.first_line))
+        if any(not a <= seg_id - self.id_base < b for seg_id, _ in segments):
+            raise UserInputError("the file changed since the run read it", path=self.path)
+        return chunk_lists(segments, a, b, self.refs, self.ref_names, self.id_base)
+
+
+def nbest_slices(
+    path: str | Path,
+    refs: Sequence[Sequence[str]],
+    size: int,
+    *,
+    id_base: int = 0,
+    ref_names: Sequence[str] | None = None,
+) -> Iterator[tuple[int, int, NBestSlice]]:
+    """The chunks of :func:`nbest_chunks` as byte ranges of the file (:class:`NBestSlice`),
+    from one checking scan that keeps no hypothesis: for workers that read the file where
+    they are."""
+    S = len(refs[0])
+    ranges = chunk_ranges(S, size)
+    starts = moses_segment_starts(path)
+    seg_id, offset, line = next(starts)
+    for index, (a, b) in enumerate(ranges):
+        begin, first_line = offset, line
+        while seg_id != -1 and seg_id - id_base < b:
+            if seg_id - id_base < a:  # below the first id
+                _beyond_references(path, seg_id, S, id_base)
+            seg_id, offset, line = next(starts)
+        yield index, a, NBestSlice(
+            str(Path(path).resolve()), begin, offset, first_line, a, b - a,
+            tuple(tuple(r[a:b]) for r in refs), tuple(ref_names) if ref_names else None,
+            id_base,
+        )  # fmt: skip
+    if seg_id != -1:
+        _beyond_references(path, seg_id, S, id_base)
 
 
 def combine(
