@@ -193,47 +193,14 @@ def iter_moses_segments(path: str | Path) -> Iterator[tuple[int, list[str]]]:
     >>> list(iter_moses_segments(p))
     [(0, ['a b', 'a c']), (2, ['d'])]
     """
-    name = str(path)
-    current, hyps = -1, []
-    blank_at = None
-    try:
-        with open(path, encoding="utf-8") as fh:
-            inputs.note(path)
-            for number, raw in enumerate(fh, start=1):
-                line = raw.rstrip("\n").rstrip("\r")
-                if not line.strip():
-                    blank_at = blank_at or number
-                    continue
-                if blank_at is not None:
-                    _moses_line("", blank_at, name)  # a blank line inside the file
-                seg_id, hyp, _, _ = _moses_line(line, number, name)
-                if seg_id != current:
-                    if seg_id < current:
-                        raise UserInputError(
-                            f"segment id {seg_id} after {current}: streaming needs each "
-                            "segment's lines together, ids ascending (as Moses writes them)",
-                            path=name,
-                            line=number,
-                        )
-                    if hyps:
-                        yield current, hyps
-                    current, hyps = seg_id, []
-                hyps.append(hyp)
-    except UnicodeDecodeError as exc:
-        raise UserInputError(f"not UTF-8 text: {exc.reason}", path=name) from None
-    except OSError as exc:
-        raise UserInputError(f"cannot read: {exc.strerror}", path=name) from None
-    if hyps:
-        yield current, hyps
+    return _grouped(_moses_lines(path))
 
 
 def moses_segment_starts(path: str | Path) -> Iterator[tuple[int, int, int]]:
     """``(segment id, byte offset, line number)`` of the first line of every segment of a
-    Moses n-best file, every line checked as :func:`iter_moses_segments` checks it (ids
-    ascending, no blank line inside, UTF-8), without keeping any hypothesis: where the chunks
-    of a run begin, for workers that read their own part of the file
-    (:func:`read_moses_span`). The byte offset past the last line is yielded last, with id
-    -1. A carriage return inside a line is refused (a text reader would end the line there).
+    Moses n-best file, every line checked as :func:`iter_moses_segments` checks it, without
+    keeping any hypothesis: where the chunks of a run begin, for workers that read their own
+    part of the file (:func:`read_moses_span`). The file's size is yielded last, with id -1.
 
     Examples
     --------
@@ -241,47 +208,14 @@ def moses_segment_starts(path: str | Path) -> Iterator[tuple[int, int, int]]:
     >>> p = os.path.join(tempfile.mkdtemp(), "n.txt")
     >>> _ = open(p, "w").write("0 ||| a b\\n0 ||| a c\\n2 ||| d\\n")
     >>> list(moses_segment_starts(p))
-    [(0, 0, 1), (2, 20, 3), (-1, 28, 4)]
+    [(0, 0, 1), (2, 20, 3), (-1, 28, 0)]
     """
-    name = str(path)
-    current, offset, blank_at, number = -1, 0, None, 0
-    try:
-        with open(path, "rb") as fh:
-            inputs.note(path)
-            for number, raw in enumerate(fh, start=1):
-                body = raw[:-1] if raw.endswith(b"\n") else raw
-                if body.endswith(b"\r"):
-                    body = body[:-1]
-                if b"\r" in body:
-                    raise UserInputError(
-                        "a carriage return inside the line (a line ends with \\n or \\r\\n)",
-                        path=name,
-                        line=number,
-                    )
-                line = body.decode("utf-8")
-                if not line.strip():
-                    blank_at = blank_at or number
-                    offset += len(raw)
-                    continue
-                if blank_at is not None:
-                    _moses_line("", blank_at, name)  # a blank line inside the file
-                seg_id = _moses_line(line, number, name)[0]
-                if seg_id != current:
-                    if seg_id < current:
-                        raise UserInputError(
-                            f"segment id {seg_id} after {current}: streaming needs each "
-                            "segment's lines together, ids ascending (as Moses writes them)",
-                            path=name,
-                            line=number,
-                        )
-                    yield seg_id, offset, number
-                    current = seg_id
-                offset += len(raw)
-    except UnicodeDecodeError as exc:
-        raise UserInputError(f"not UTF-8 text: {exc.reason}", path=name, line=number) from None
-    except OSError as exc:
-        raise UserInputError(f"cannot read: {exc.strerror}", path=name) from None
-    yield -1, offset, number + 1
+    current = -1
+    for number, offset, seg_id, _ in _moses_lines(path):
+        if seg_id != current:
+            yield seg_id, offset, number
+            current = seg_id
+    yield -1, Path(path).stat().st_size, 0
 
 
 def read_moses_span(
@@ -299,21 +233,13 @@ def read_moses_span(
     >>> list(read_moses_span(p, 20, 28, 3))
     [(2, ['d'])]
     """
-    name = str(path)
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(start)
-            data = fh.read(end - start)
-    except OSError as exc:
-        raise UserInputError(f"cannot read: {exc.strerror}", path=name) from None
-    if len(data) != end - start:
-        raise UserInputError("the file changed since the run read it", path=name)
+    return _grouped(_moses_lines(path, start, end, first_line))
+
+
+def _grouped(lines: Iterator[tuple[int, int, int, str]]) -> Iterator[tuple[int, list[str]]]:
+    """``(segment id, hypotheses)`` from :func:`_moses_lines`' lines (ids ascending)."""
     current, hyps = -1, []
-    for number, line in enumerate(data.decode("utf-8").split("\n"), start=first_line):
-        line = line.removesuffix("\r")
-        if not line.strip():  # trailing blank lines (the scan refused any inside the file)
-            continue
-        seg_id, hyp, _, _ = _moses_line(line, number, name)
+    for _, _, seg_id, hyp in lines:
         if seg_id != current:
             if hyps:
                 yield current, hyps
@@ -321,6 +247,56 @@ def read_moses_span(
         hyps.append(hyp)
     if hyps:
         yield current, hyps
+
+
+def _moses_lines(
+    path: str | Path, start: int = 0, end: int | None = None, first_line: int = 1
+) -> Iterator[tuple[int, int, int, str]]:
+    """``(line number, byte offset, segment id, hypothesis)`` of every line of a Moses n-best
+    file (or of its bytes ``start..end``, whose first line is line ``first_line``), checked:
+    UTF-8, no blank line before the last one, ids ascending, and no carriage return inside a
+    line (a text reader would end the line there; a line may end with ``\\r\\n``)."""
+    name = str(path)
+    current, offset, blank_at, number = -1, start, None, first_line
+    try:
+        with open(path, "rb") as fh:
+            inputs.note(path)
+            fh.seek(start)
+            for number, raw in enumerate(fh, start=first_line):
+                if end is not None and offset >= end:
+                    break
+                body = raw[:-1] if raw.endswith(b"\n") else raw
+                body = body[:-1] if body.endswith(b"\r") else body
+                if b"\r" in body:
+                    raise UserInputError(
+                        "a carriage return inside the line (a line ends with \\n or \\r\\n)",
+                        path=name,
+                        line=number,
+                    )
+                line = body.decode("utf-8")
+                if not line.strip():
+                    blank_at = blank_at or number
+                    offset += len(raw)
+                    continue
+                if blank_at is not None:
+                    _moses_line("", blank_at, name)  # a blank line inside the file
+                seg_id, hyp, _, _ = _moses_line(line, number, name)
+                if seg_id < current:
+                    raise UserInputError(
+                        f"segment id {seg_id} after {current}: streaming needs each "
+                        "segment's lines together, ids ascending (as Moses writes them)",
+                        path=name,
+                        line=number,
+                    )
+                current = seg_id
+                yield number, offset, seg_id, hyp
+                offset += len(raw)
+    except UnicodeDecodeError as exc:
+        raise UserInputError(f"not UTF-8 text: {exc.reason}", path=name, line=number) from None
+    except OSError as exc:
+        raise UserInputError(f"cannot read: {exc.strerror}", path=name) from None
+    if end is not None and offset != end:
+        raise UserInputError("the file changed since the run read it", path=name)
 
 
 def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:
