@@ -198,21 +198,13 @@ fn pair_unigrams(left: &mut [u32], pairs: &Pairs, p: usize, best: bool, out: &mu
         return;
     }
     let vocab = left.len();
-    let mut first = true;
     for k in 0..pairs.n_refs() {
         let Some(r) = pairs.ref_row(p, k) else {
             continue;
         };
-        if !first {
-            // the copies the previous reference took, back
-            for &t in hyp {
-                left[t as usize] = 0;
-            }
-        }
         for &t in hyp {
             left[t as usize] += 1;
         }
-        first = false;
         let mut m = 0i64;
         for &t in r {
             let t = t as usize;
@@ -224,9 +216,10 @@ fn pair_unigrams(left: &mut [u32], pairs: &Pairs, p: usize, best: bool, out: &mu
             }
         }
         out[if best { 0 } else { k }] = m;
-    }
-    for &t in hyp {
-        left[t as usize] = 0;
+        // the copies left, cleared for the next reference
+        for &t in hyp {
+            left[t as usize] = 0;
+        }
     }
 }
 

@@ -14,16 +14,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from bad_input_files import run  # the in-process command line, shared with round 4
 
 import mtpalette
-from mtpalette.cli.app import main
 from mtpalette.errors import UserInputError
 from mtpalette.metrics.domains import Choice, Integer, Real, Text, YesNo
 from mtpalette.metrics.registry import BUILTIN_FAMILIES, metric_class
@@ -168,17 +167,6 @@ def F(tmp_path_factory) -> dict[str, Path]:
     shutil.copy(files["r2_txt"], folder / "human.txt")
     files["outputs"] = folder
     return files
-
-
-def run(monkeypatch, capsys, argv: list[str]) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["mtpalette", *argv])
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 # --------------------------------------------------------------------------------------------

@@ -102,7 +102,7 @@ class Chunking(Description):
             # on a cluster the workers read their part of the n-best file themselves (it is on
             # shared storage, checked): its text never passes through this machine or the
             # scheduler
-            by_slice = backend.name == "dask" and not str(candidates.nbest).endswith(".gz")
+            by_slice = backend.name == "dask"
             chunks = (nbest_slices if by_slice else nbest_chunks)(
                 candidates.nbest, ref_lines, self.chunk_size, id_base=candidates.id_base,
                 ref_names=names,

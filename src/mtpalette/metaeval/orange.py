@@ -282,16 +282,15 @@ class Comparisons(Delimited):
         cut = np.asarray(cutoffs, dtype=np.int64)
         if self.cutoffs is not None:
             longest = int(self.cutoffs[-1])
-            col = np.searchsorted(self.cutoffs, np.minimum(cut, longest))
-            known = (col < len(self.cutoffs)) & (
-                self.cutoffs[np.minimum(col, len(self.cutoffs) - 1)] == np.minimum(cut, longest)
-            )
+            wanted = np.minimum(cut, longest)  # past the longest list: the whole lists
+            known = np.isin(wanted, self.cutoffs)
             if not known.all():
                 raise UserInputError(
                     f"{self.metric}: this run kept its ranks at {len(self.cutoffs)} cutoffs "
                     f"(of N up to {longest}), not at {int(cut[~known][0])}: ask for the curve "
                     "when the run is made (--curve-step)"
                 )
+            col = np.searchsorted(self.cutoffs, wanted)
             return self.better_at[:, col], self.ties_at[:, col]
         starts = self.offsets[:-1]
         kept = starts[:, None] + np.minimum(self.n_candidates[:, None], cut[None, :])
