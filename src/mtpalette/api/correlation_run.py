@@ -391,8 +391,7 @@ class CorrelationRun(Description):
             seed=self.seed,
             permutations=self.permutations,
         )
-        if not 0.0 < self.alpha < 1.0:
-            raise UserInputError("--alpha must be between 0 and 1")
+        probability_argument(self.alpha, "--alpha")
         if self.max_items is not None and self.max_items < 2:
             raise UserInputError("--max-items must be at least 2")
         if self.epsilon is not None:

@@ -16,7 +16,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mtpalette.api.checks import SACREBLEU_SEED, check_resampling, count_argument
+from mtpalette.api.checks import (
+    SACREBLEU_SEED,
+    check_resampling,
+    count_argument,
+    probability_argument,
+)
 from mtpalette.api.description import Description
 from mtpalette.api.feedback import Feedback
 from mtpalette.api.progress import feedback_of
@@ -174,8 +179,7 @@ class PairedRun(Description):
         if not self.refs or not self.systems:
             raise UserInputError("a paired test needs reference files and system files")
         check_resampling(confidence=self.confidence, seed=self.seed)
-        if not 0.0 < self.alpha < 1.0:
-            raise UserInputError("--alpha must be between 0 and 1")
+        probability_argument(self.alpha, "--alpha")
 
 
 def run_paired(run: PairedRun, progress: bool | Feedback | None = None) -> SystemComparison:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtpalette.api.checks import SACREBLEU_SEED
+from mtpalette.api.checks import SACREBLEU_SEED, probability_argument
 from mtpalette.api.description import Description
 from mtpalette.api.feedback import Feedback
 from mtpalette.api.progress import feedback_of
@@ -165,8 +165,7 @@ class RankRun(Description):
             raise UserInputError(
                 f"--correction must be one of {', '.join(CORRECTIONS)} (got {self.correction!r})"
             )
-        if not 0.0 < self.alpha < 1.0:
-            raise UserInputError(f"--alpha must be between 0 and 1 (got {self.alpha})")
+        probability_argument(self.alpha, "--alpha")
         if self.resamples < 1:
             raise UserInputError(f"--resamples must be 1 or more (got {self.resamples})")
         given = [bool(self.metrics), bool(self.scores), self.table is not None,
