@@ -8,7 +8,8 @@
 //! array of the whole text is ever built. The routes straight from text take the numbers
 //! alone ([`line_ids`]; chrF++'s words by [`chrf_word_ids`], the same blocks and numbering).
 
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use crate::error::{ensure, Checked};
 use crate::token_keys::{Interner, Keys};
@@ -100,8 +101,9 @@ fn encode_block(lines: &[&str], mode: u8, flags: &[u16]) -> Block {
     block
 }
 
-/// Blocks of lines per thread, to balance the threads on a shared machine
-const BLOCKS_PER_THREAD: usize = 8;
+/// Blocks of lines per thread: small blocks keep the numbering close behind the tokenizers
+/// (see [`number_blocks`]) and balance the threads on a shared machine
+const BLOCKS_PER_THREAD: usize = 16;
 
 /// The lines tokenized (mode `none`, `13a` or `intl`, after Python's `rstrip`): `(tokens per
 /// line, each token's number, the blocks of keys, the first key of each number and its
@@ -123,40 +125,75 @@ fn number_lines(
     }))
 }
 
-/// The lines cut into blocks (in parallel when `parallel`), each turned into keys by
-/// `encode`, and the keys numbered in one pass, in block order (see [`number_lines`]).
+/// The lines cut into blocks, each turned into keys by `encode`, and the keys numbered in one
+/// pass, in block order (see [`number_lines`]).
+///
+/// The numbering is one pass (a key is new exactly where no block before has it), and it
+/// runs beside the tokenizers: this thread numbers the blocks in order, the pool's other
+/// threads (when `parallel`) make blocks in order; whichever thread finds no block ready
+/// makes the next one itself, so no thread waits for long and the numbering ends soon after
+/// the last block is made.
 #[allow(clippy::type_complexity)]
 fn number_blocks(
     lines: &[&str],
     parallel: bool,
     encode: impl Fn(&[&str]) -> Block + Sync + Send,
 ) -> (Vec<i64>, Vec<i32>, Vec<Block>, Vec<(u64, u32)>) {
-    let n_blocks = if parallel {
-        (BLOCKS_PER_THREAD * rayon::current_num_threads()).clamp(1, lines.len().max(1))
+    let threads = if parallel {
+        rayon::current_num_threads()
     } else {
         1
     };
-    let per = lines.len().div_ceil(n_blocks).max(1);
-    let blocks: Vec<Block> = lines.par_chunks(per).map(encode).collect();
-    let n_tokens = blocks.iter().map(|b| b.keys.keys.len()).sum();
-    let (counts, ids, firsts) = {
-        // room for a distinct token in 32 (running text has 1 in 20 to 40); the tables grow
-        // when needed, and a small table stays in cache: sized for one in 8, the pass over
-        // 432,680 tokens (11,288 distinct) of WMT21 took 13.5 ms, against 9.3 ms now
-        let mut interner = Interner::with_capacity(n_tokens / 32);
-        let mut ids = Vec::with_capacity(n_tokens);
-        let mut counts = Vec::with_capacity(lines.len());
-        for (bi, b) in blocks.iter().enumerate() {
+    let n_blocks = (BLOCKS_PER_THREAD * threads).clamp(1, lines.len().max(1));
+    let parts: Vec<&[&str]> = lines
+        .chunks(lines.len().div_ceil(n_blocks).max(1))
+        .collect();
+    let made: Vec<OnceLock<Block>> = parts.iter().map(|_| OnceLock::new()).collect();
+    let claimed = AtomicUsize::new(0);
+    // makes the first block no thread has claimed; false when every block is claimed
+    let make_next = || {
+        let j = claimed.fetch_add(1, Ordering::Relaxed);
+        if j >= parts.len() {
+            return false;
+        }
+        let _ = made[j].set(encode(parts[j]));
+        true
+    };
+    // room for a distinct token in about 32 (of about 6 bytes); the tables grow when needed,
+    // and a small table stays in cache
+    let n_bytes: usize = lines.iter().map(|l| l.len()).sum();
+    let mut interner = Interner::with_capacity(n_bytes / 192);
+    let mut ids = Vec::with_capacity(n_bytes / 5);
+    let mut counts = Vec::with_capacity(lines.len());
+    rayon::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(|_| while make_next() {});
+        }
+        for (bi, slot) in made.iter().enumerate() {
+            let b = loop {
+                match slot.get() {
+                    Some(b) => break b,
+                    // claimed by another thread, which is making it now
+                    None if !make_next() => std::hint::spin_loop(),
+                    None => {}
+                }
+            };
+            let bi = bi as u32;
             ids.extend(
                 b.keys
                     .keys
                     .iter()
-                    .map(|&key| interner.id(&b.keys, bi as u32, key) as i32),
+                    .map(|&key| interner.id(&b.keys, bi, key) as i32),
             );
             counts.extend_from_slice(&b.counts);
         }
-        (counts, ids, interner.firsts)
-    };
+    });
+    let firsts = std::mem::take(&mut interner.firsts);
+    drop(interner);
+    let blocks = made
+        .into_iter()
+        .map(|b| b.into_inner().expect("every block is made"))
+        .collect();
     (counts, ids, blocks, firsts)
 }
 

@@ -2,6 +2,8 @@
 //! as the Python definitions (`bleu_from_stats`, `NIST.score_row`), and two small loops the
 //! metrics and ragged arrays share.
 
+use rayon::prelude::*;
+
 use crate::error::{ensure, Checked};
 use crate::grid::Grid;
 use crate::pairs::{check_offsets, check_rows, Pairs};
@@ -174,19 +176,44 @@ pub fn closest_ref_lengths(pairs: &Pairs) -> Vec<i64> {
         .collect()
 }
 
-/// Rows `rows` of a ragged array, concatenated: the new ids and offsets.
+/// Rows `rows` of a ragged array, concatenated: the new ids and offsets. The offsets come
+/// first; then the rows are copied in parallel, in chunks of rows (a large gather copies
+/// megabytes).
 pub fn gather(ids: &[i32], offsets: &[i64], rows: &[i64]) -> Checked<(Vec<i32>, Vec<i64>)> {
     check_offsets(offsets, ids.len(), "offsets")?;
     check_rows(rows, offsets.len() - 1, "rows")?;
     let mut out_off = Vec::with_capacity(rows.len() + 1);
     out_off.push(0i64);
-    let span = |r: i64| (offsets[r as usize + 1] - offsets[r as usize]) as usize;
-    let mut out = Vec::with_capacity(rows.iter().map(|&r| span(r)).sum());
+    let mut end = 0i64;
     for &r in rows {
-        let r = r as usize;
-        out.extend_from_slice(&ids[offsets[r] as usize..offsets[r + 1] as usize]);
-        out_off.push(out.len() as i64);
+        end += offsets[r as usize + 1] - offsets[r as usize];
+        out_off.push(end);
     }
+    let mut out = vec![0i32; end as usize];
+    // chunks of rows of about 64k ids each, cut where a row ends
+    const IDS_PER_CHUNK: i64 = 1 << 16;
+    let mut parts = Vec::new();
+    let (mut rest, mut lo) = (out.as_mut_slice(), 0usize);
+    while lo < rows.len() {
+        let target = out_off[lo] + IDS_PER_CHUNK;
+        let hi = lo
+            + 1
+            + out_off[lo + 1..]
+                .partition_point(|&o| o < target)
+                .min(rows.len() - lo - 1);
+        let (part, tail) = rest.split_at_mut((out_off[hi] - out_off[lo]) as usize);
+        parts.push((lo..hi, part));
+        rest = tail;
+        lo = hi;
+    }
+    parts.into_par_iter().for_each(|(range, part)| {
+        let mut at = 0;
+        for &r in &rows[range] {
+            let row = &ids[offsets[r as usize] as usize..offsets[r as usize + 1] as usize];
+            part[at..at + row.len()].copy_from_slice(row);
+            at += row.len();
+        }
+    });
     Ok((out, out_off))
 }
 
@@ -271,5 +298,22 @@ mod tests {
         assert_eq!(off, vec![0, 1, 3, 4, 4]);
         assert!(gather(&[1, 2, 3], &[0, 2, 2, 3], &[3]).is_err());
         assert!(gather(&[1, 2, 3], &[0, 2], &[0]).is_err());
+        // many chunks of rows: the copy in parallel equals the row-by-row one
+        let ids: Vec<i32> = (0..5000).collect();
+        let offsets: Vec<i64> = (0..=5000).step_by(7).chain([5000]).collect();
+        let n_rows = offsets.len() as i64 - 1;
+        let rows: Vec<i64> = (0..100_000).map(|i| (i * 7919) % n_rows).collect();
+        let (got, off) = gather(&ids, &offsets, &rows).unwrap();
+        let want: Vec<i32> = rows
+            .iter()
+            .flat_map(|&r| {
+                ids[offsets[r as usize] as usize..offsets[r as usize + 1] as usize].to_vec()
+            })
+            .collect();
+        assert!(want.len() > 4 << 16);
+        assert_eq!(
+            (got, off.len(), *off.last().unwrap()),
+            (want.clone(), rows.len() + 1, want.len() as i64)
+        );
     }
 }

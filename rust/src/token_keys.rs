@@ -173,9 +173,8 @@ impl TableKey for u128 {
 /// map hashes and matches control bytes first, and this lookup runs once per token of every
 /// text.
 struct KeyTable<K> {
-    /// the key in each slot (0: free), and its number
-    keys: Vec<K>,
-    ids: Vec<u32>,
+    /// the key in each slot (0: free) beside its number: one cache line for both
+    slots: Vec<(K, u32)>,
     shift: u32,
     len: usize,
 }
@@ -185,8 +184,7 @@ impl<K: TableKey> KeyTable<K> {
         let size = (2 * n).next_power_of_two().max(256);
         KeyTable {
             // zeroed allocations (calloc): no loop writing empty slots
-            keys: vec![K::default(); size],
-            ids: vec![0; size],
+            slots: vec![(K::default(), 0); size],
             shift: 64 - size.trailing_zeros(),
             len: 0,
         }
@@ -195,19 +193,18 @@ impl<K: TableKey> KeyTable<K> {
     /// The number of `key`, or `next` (then stored) when it has none.
     #[inline(always)]
     fn get_or_insert(&mut self, key: K, next: u32) -> u32 {
-        if 2 * (self.len + 1) > self.keys.len() {
+        if 2 * (self.len + 1) > self.slots.len() {
             self.grow();
         }
-        let mask = self.keys.len() - 1;
+        let mask = self.slots.len() - 1;
         let mut s = (key.hash().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
         loop {
-            let k = self.keys[s];
+            let (k, id) = self.slots[s];
             if k == key {
-                return self.ids[s];
+                return id;
             }
             if k == K::default() {
-                self.keys[s] = key;
-                self.ids[s] = next;
+                self.slots[s] = (key, next);
                 self.len += 1;
                 return next;
             }
@@ -217,12 +214,9 @@ impl<K: TableKey> KeyTable<K> {
 
     #[cold]
     fn grow(&mut self) {
-        let (keys, ids) = (
-            std::mem::take(&mut self.keys),
-            std::mem::take(&mut self.ids),
-        );
-        *self = KeyTable::with_capacity(keys.len());
-        for (key, id) in keys.into_iter().zip(ids) {
+        let slots = std::mem::take(&mut self.slots);
+        *self = KeyTable::with_capacity(slots.len());
+        for (key, id) in slots {
             if key != K::default() {
                 self.get_or_insert(key, id);
             }

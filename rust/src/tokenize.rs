@@ -593,8 +593,9 @@ pub(crate) mod tests {
     /// The class table of `mtpalette.text.bulk.char_flags(False)` for ASCII.
     pub(crate) fn ascii_flags() -> Vec<u16> {
         let mut flags = vec![0u16; 0x110000];
-        for c in [' ', '\t', '\n', '\r'] {
-            flags[c as usize] |= SPACE;
+        // str.isspace of ASCII: \t to \r, \x1c to \x1f and the space
+        for c in (9..=13).chain(28..=32) {
+            flags[c] |= SPACE;
         }
         for c in "{|}~[\\]^_` !\"#$%&()*+:;<=>?@/".chars() {
             flags[c as usize] |= SPLIT_13A;

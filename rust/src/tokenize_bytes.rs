@@ -43,6 +43,9 @@ pub struct ByteTokenizer {
     masks: Vec<[u64; N_CLASSES]>,
     /// scratch: per 64 bytes, (word, alone)
     runs: Vec<(u64, u64)>,
+    /// `none` whose ASCII spaces are those of [`space_masks`] (always, with Python's
+    /// `str.isspace`): lines go to [`ByteTokenizer::push_line_none`]
+    none_fast: bool,
 }
 
 impl ByteTokenizer {
@@ -75,17 +78,91 @@ impl ByteTokenizer {
                 WORD
             };
         }
+        let none_fast = mode == MODE_NONE
+            && (0..128u8).all(|b| {
+                let want = match b {
+                    0 => RARE,
+                    9..=13 | 28..=32 => SPACE_B,
+                    _ => WORD,
+                };
+                class[b as usize] == want
+            });
         Some(ByteTokenizer {
             class,
             special,
             masks: Vec::new(),
             runs: Vec::new(),
+            none_fast,
         })
+    }
+
+    /// [`ByteTokenizer::push_line`] of `none`: the tokens are the runs of bytes between ASCII
+    /// spaces, found 64 bytes at a time by [`space_masks`]; a line with a NUL, or with a
+    /// non-ASCII character of the SPACE class (a Unicode space), is not taken.
+    fn push_line_none(&mut self, line: &str, flags: &[u16], keys: &mut Keys) -> Option<i64> {
+        let src = line.as_bytes();
+        let mark = keys.mark();
+        let (mut count, mut high_seen) = (0i64, 0u64);
+        let mut open: Option<usize> = None; // a run going on from the last 64 bytes
+        let mut buf = [b' '; 64];
+        for base in (0..src.len()).step_by(64) {
+            let chunk: &[u8; 64] = if base + 64 <= src.len() {
+                src[base..base + 64].try_into().expect("64 bytes")
+            } else {
+                // the last 64 (once per line): spaces past the end
+                buf[..src.len() - base].copy_from_slice(&src[base..]);
+                &buf
+            };
+            let (space, high, nul) = space_masks(chunk);
+            if nul != 0 {
+                keys.truncate(mark);
+                return None;
+            }
+            high_seen |= high;
+            let mut word = !space;
+            if let Some(start) = open {
+                let run = space.trailing_zeros() as usize;
+                if run == 64 {
+                    continue;
+                }
+                keys.push_run(src, start, base + run, 0);
+                count += 1;
+                open = None;
+                word &= !((1u64 << run) - 1);
+            }
+            while word != 0 {
+                let s = word.trailing_zeros() as usize;
+                let ones = (!(word >> s)).trailing_zeros() as usize;
+                if s + ones >= 64 {
+                    open = Some(base + s);
+                    break;
+                }
+                keys.push_run(src, base + s, base + s + ones, 0);
+                count += 1;
+                word &= !((1u64 << (s + ones)) - 1);
+            }
+        }
+        if let Some(start) = open {
+            keys.push_run(src, start, src.len(), 0);
+            count += 1;
+        }
+        if high_seen != 0
+            && line
+                .chars()
+                .any(|c| !c.is_ascii() && flags[c as usize] & SPACE != 0)
+        {
+            keys.truncate(mark);
+            return None;
+        }
+        Some(count)
     }
 
     /// Pushes the tokens of `line` to `keys` and returns how many, or returns None (and
     /// pushes nothing) when the line has one of the rare cases (see the module's doc).
     pub fn push_line(&mut self, line: &str, flags: &[u16], keys: &mut Keys) -> Option<i64> {
+        if self.none_fast {
+            return self.push_line_none(line, flags, keys);
+        }
         let src = line.as_bytes();
         self.masks.clear();
         let (mut rare, mut high) = (0u64, 0u64);
@@ -184,6 +261,56 @@ impl ByteTokenizer {
     }
 }
 
+/// `(space, high, nul)` of 64 bytes: bit `j` set for a byte `chunk[j]` that is an ASCII space
+/// of `str.isspace` (`\t` to `\r`, `\x1c` to `\x1f`, ` `), a byte of a non-ASCII character,
+/// a zero.
+#[inline]
+fn space_masks(chunk: &[u8; 64]) -> (u64, u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        space_masks_sse2(chunk)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        space_masks_scalar(chunk)
+    }
+}
+
+/// [`space_masks`] one byte at a time.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn space_masks_scalar(chunk: &[u8; 64]) -> (u64, u64, u64) {
+    let (mut space, mut high, mut nul) = (0u64, 0u64, 0u64);
+    for (j, &b) in chunk.iter().enumerate() {
+        space |= u64::from(matches!(b, 9..=13 | 28..=32)) << j;
+        high |= u64::from(b >= 0x80) << j;
+        nul |= u64::from(b == 0) << j;
+    }
+    (space, high, nul)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn space_masks_sse2(chunk: &[u8; 64]) -> (u64, u64, u64) {
+    use std::arch::x86_64::*;
+    let (mut space, mut high, mut nul) = (0u64, 0u64, 0u64);
+    // SAFETY: SSE2 is always available on x86_64; the loads read 16 of the 64 bytes each
+    unsafe {
+        // `x <= c` unsigned: min(x, c) == x
+        let le = |x: __m128i, c: i8| _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(c)), x);
+        for k in 0..4 {
+            let v = _mm_loadu_si128(chunk.as_ptr().add(16 * k) as *const __m128i);
+            let blank = _mm_or_si128(
+                le(_mm_sub_epi8(v, _mm_set1_epi8(9)), 4),
+                le(_mm_sub_epi8(v, _mm_set1_epi8(28)), 4),
+            );
+            let at = 16 * k;
+            space |= (_mm_movemask_epi8(blank) as u32 as u64) << at;
+            high |= (_mm_movemask_epi8(v) as u32 as u64) << at;
+            nul |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) as u32 as u64) << at;
+        }
+    }
+    (space, high, nul)
+}
+
 /// The masks of 64 byte classes: bit `j` of mask `k` for `codes[j] == k`.
 #[inline]
 fn class_masks(codes: &[u8; 64]) -> [u64; N_CLASSES] {
@@ -236,6 +363,7 @@ mod tests {
         let mut flags = ascii_flags();
         flags[0xa0] |= SPACE;
         flags[0x3000] |= SPACE;
+        flags[0x85] |= SPACE;
         flags
     }
 
@@ -258,7 +386,19 @@ mod tests {
         for seed in 0..64u32 {
             let codes = scrambled_bytes(seed).map(|b| b % N_CLASSES as u8);
             assert_eq!(class_masks(&codes), class_masks_scalar(&codes));
+            let bytes = scrambled_bytes(seed);
+            assert_eq!(space_masks(&bytes), space_masks_scalar(&bytes));
         }
+        // every byte value, at every position of the 64
+        for start in 0..4u8 {
+            let bytes: [u8; 64] = std::array::from_fn(|j| start * 64 + j as u8);
+            assert_eq!(space_masks(&bytes), space_masks_scalar(&bytes));
+        }
+        // `none` takes its fast path with Python's spaces, not with other ones
+        assert!(ByteTokenizer::new(MODE_NONE, &flags()).unwrap().none_fast);
+        let mut odd = flags();
+        odd[0x0b] = 0;
+        assert!(!ByteTokenizer::new(MODE_NONE, &odd).unwrap().none_fast);
     }
 
     #[test]
@@ -282,6 +422,10 @@ mod tests {
             "/",
             "\u{a0}",
             "\u{3000}",
+            "\u{85}",
+            "\x0b",
+            "\x1c",
+            "\x1f",
             "é",
             "中",
             "“",

@@ -49,6 +49,9 @@ def to_vocab_ids(ids: np.ndarray, vocab_ids: np.ndarray) -> np.ndarray:
     """
     if ids.dtype != np.int32 or not ids.flags.c_contiguous or not ids.flags.writeable:
         ids = np.array(ids, dtype=np.int32)
+    n = len(vocab_ids)
+    if n and vocab_ids[-1] == n - 1 and np.array_equal(vocab_ids, np.arange(n)):
+        return ids  # the numbers are the ids already (a first batch, an empty vocabulary)
     _core.to_vocab_ids(ids, np.ascontiguousarray(vocab_ids, dtype=np.int32))
     return ids
 

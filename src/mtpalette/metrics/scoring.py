@@ -44,6 +44,7 @@ class TextPairs:
     _hyp_rows: dict[TextView, np.ndarray] = field(default_factory=dict, repr=False)
     _distinct: dict[TextView, tuple | None] = field(default_factory=dict, repr=False)
     _lowered: tuple | None = field(default=None, repr=False)
+    _ref_mask: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self._shared = self._encoders is not None
@@ -142,10 +143,14 @@ class TextPairs:
         return self._pairs[view]
 
     def ref_mask(self) -> np.ndarray:
-        """``(R, S)`` bool: whether segment ``s`` has its ``k``-th reference."""
-        flat = list(chain.from_iterable(self.refs))
-        mask = np.fromiter(map(is_not, flat, repeat(None)), dtype=bool, count=len(flat))
-        return mask.reshape(self.n_refs, self.n_segments)
+        """``(R, S)`` bool: whether segment ``s`` has its ``k``-th reference (computed once;
+        not to be written to)."""
+        if self._ref_mask is None:
+            flat = list(chain.from_iterable(self.refs))
+            mask = np.fromiter(map(is_not, flat, repeat(None)), dtype=bool, count=len(flat))
+            self._ref_mask = mask.reshape(self.n_refs, self.n_segments)
+            self._ref_mask.flags.writeable = False
+        return self._ref_mask
 
     def present(self) -> np.ndarray:
         """``(P, R)`` bool: whether each candidate has its ``k``-th reference.

@@ -81,13 +81,14 @@ class Encoder:
             ids, counts = self.vocab.ids_of_rows([view.tokens(line) for line in lines])
         else:
             ids, counts = done
-        offsets = np.empty(len(counts), dtype=np.int64)
-        np.cumsum(counts, out=offsets)
-        offsets += self._rows.offsets[-1]
-        self._rows = Ragged(
-            np.concatenate([self._rows.ids, ids]),
-            np.concatenate([self._rows.offsets, offsets]),
-        )
+        offsets = np.empty(len(counts) + 1, dtype=np.int64)
+        offsets[0] = 0
+        np.cumsum(counts, out=offsets[1:])
+        if len(self._rows):  # else the first rows, kept as they are (no copy)
+            offsets += self._rows.offsets[-1]
+            ids = np.concatenate([self._rows.ids, ids])
+            offsets = np.concatenate([self._rows.offsets[:-1], offsets])
+        self._rows = Ragged(ids, offsets)
 
     def encode_line(self, line: str) -> list[int]:
         """The ids of one line."""
