@@ -54,11 +54,11 @@ from mtpalette.io.plain import read_matching
 from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
 from mtpalette.io.runfile import (
     Run,
+    atomic_writer,
     check_output_folders,
     figure_format,
     file_record,
     write_csv,
-    write_figure,
     write_jsonl,
 )
 from mtpalette.metaeval.candidates import ONE_REFERENCE, CandidateLists, compare_candidates
@@ -539,9 +539,17 @@ def _write(
         write_csv(stage.path(out.curve_csv), curve.rows())
         outputs["curve_csv"] = str(out.curve_csv)
     if curve is not None and out.curve_plot is not None:
-        from mtpalette.reporting.curves import orange_curve_figure
+        from mtpalette.parallel import run_tasks
+        from mtpalette.reporting.curves import curve_image
 
-        write_figure(orange_curve_figure(curve), stage.path(out.curve_plot), out.curve_plot)
+        # drawn on a worker of a Dask run (its client, perhaps a login node, never loads
+        # matplotlib), else here
+        backend = run.chunking.backend_choice() if run.chunking is not None else None
+        where = backend if backend is not None and backend.name == "dask" else None
+        task = (curve, figure_format(out.curve_plot))
+        ((_, image),) = run_tasks(curve_image, [task], where)
+        with atomic_writer(stage.path(out.curve_plot), binary=True) as fh:
+            fh.write(image)
         outputs["curve_plot"] = str(out.curve_plot)
     if out.errors is not None:
         records = (

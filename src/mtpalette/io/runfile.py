@@ -162,13 +162,6 @@ def figure_format(path: str | Path) -> str:
     return suffix
 
 
-def write_figure(figure: Any, path: str | Path, name: str | Path | None = None) -> None:
-    """Save a matplotlib figure atomically as :func:`atomic_writer` writes (a link followed,
-    a pipe streamed, a full disk one error); the format follows ``name`` (default ``path``)."""
-    with atomic_writer(path, binary=True) as fh:
-        figure.savefig(fh, format=figure_format(name or path))
-
-
 def usual_mode(mode: int) -> int:
     """``mode`` less the process's umask: the mode a plain ``open`` or ``mkdir`` gives."""
     mask = os.umask(0o022)

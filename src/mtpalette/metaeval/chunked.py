@@ -64,13 +64,53 @@ def manifest_hash(manifest: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
+#: the integer columns of a chunk file: Arrow type name -> numpy type
+_INT_TYPES = {"int32": np.int32, "int64": np.int64}
+
+
+def arrow_ints(values: np.ndarray):
+    """A pyarrow array of the int32 or int64 ``values``, made from their buffer. (``pa.array``
+    and ``to_numpy`` import pandas, 45 MB and most of a second, only to ask whether they were
+    given a pandas object: neither is used on chunk files.)"""
+    import pyarrow as pa
+
+    values = np.ascontiguousarray(values)
+    return pa.Array.from_buffers(
+        getattr(pa, values.dtype.name)(), len(values), [None, pa.py_buffer(values)]
+    )
+
+
+def column_ints(table, name: str) -> np.ndarray:
+    """A chunk file's integer column as one numpy array, from its buffers (see
+    :func:`arrow_ints`); a column of another type or with nulls raises ValueError."""
+    col = table.column(name)
+    dtype = _INT_TYPES.get(str(col.type))
+    if dtype is None or col.null_count:
+        raise ValueError(f"column {name}: {col.type} with {col.null_count} nulls; expected ints")
+    size = np.dtype(dtype).itemsize
+    parts = [
+        np.frombuffer(a.buffers()[1], dtype=dtype, count=len(a), offset=a.offset * size)
+        for a in col.chunks
+    ]
+    return np.concatenate(parts) if len(parts) != 1 else parts[0]
+
+
+def read_chunk(path: Path, columns: list[str] | None = None):
+    """A chunk file as a pyarrow table (``pq.read_table`` would load pyarrow's dataset
+    module, which imports pandas)."""
+    import pyarrow.parquet as pq
+
+    with pq.ParquetFile(path) as pf:
+        return pf.read(columns=columns)
+
+
 def payload_hash(table) -> str:
     """The SHA-256 of a chunk's columns (names, types and values, in order): stored in the
     chunk's footer and checked on every read, so that a damaged chunk is recomputed, never
     read as numbers."""
     h = hashlib.sha256()
     for name in table.column_names:
-        values = np.ascontiguousarray(table.column(name).to_numpy())
+        values = column_ints(table, name)
         h.update(f"{name}:{values.dtype.str}:{values.size};".encode())
         h.update(values.tobytes())
     return h.hexdigest()
@@ -102,14 +142,12 @@ def chunk_problem(path: Path) -> str | None:
     """Why a chunk file cannot be used, in a few words (None: it can, or it is missing):
     unreadable or not what its checksum says, or written by another mtpalette version (its
     counts may differ: a metric may have changed)."""
-    import pyarrow.parquet as pq
-
     from mtpalette._version import __version__
 
     if not path.exists():
         return None
     try:
-        table = pq.read_table(path)
+        table = read_chunk(path)
         meta = table.schema.metadata or {}
         if meta[b"mtpalette.payload"].decode() != payload_hash(table):
             return "damaged (not what its checksum says)"
@@ -138,10 +176,10 @@ def score_chunk(task: ChunkTask) -> str:
     lists = task.lists.load() if isinstance(task.lists, NBestSlice) else task.lists
     comps = compare_candidates(lists, metrics, oracle=task.oracle)
     seg = lists.segment_of_candidates() + task.first_segment
-    columns: dict[str, Any] = {"segment": pa.array(seg.astype(np.int64))}
+    columns: dict[str, Any] = {"segment": arrow_ints(seg.astype(np.int64))}
     for m, c in zip(metrics, comps, strict=True):
-        columns[f"better:{m.spec}"] = pa.array(c.better.astype(np.int32))
-        columns[f"ties:{m.spec}"] = pa.array(c.ties.astype(np.int32))
+        columns[f"better:{m.spec}"] = arrow_ints(c.better.astype(np.int32))
+        columns[f"ties:{m.spec}"] = arrow_ints(c.ties.astype(np.int32))
     from mtpalette._version import __version__
 
     table = pa.table(columns)
@@ -422,8 +460,6 @@ def combine(
     the longest list itself): the chunks are read one at a time, so memory holds one chunk
     and the sums, whatever the number of candidates. Each chunk must be stamped with this run
     (``stamp``), hold its own segment range and match its checksum."""
-    import pyarrow.parquet as pq
-
     ranges = chunk_ranges(n_segments, chunk_size)
     if len(ranges) != n_chunks:
         raise UserInputError(f"expected {len(ranges)} chunks, not {n_chunks}")
@@ -441,7 +477,7 @@ def combine(
         if _stamp(path) != (stamp, lo, hi - lo):
             _refuse(path, chunk_problem(path) or f"not segments {lo}..{hi - 1} of this run")
         try:
-            seg = pq.read_table(path, columns=["segment"]).column(0).to_numpy()
+            seg = column_ints(read_chunk(path, ["segment"]), "segment")
         except Exception:  # the checksum read below would say the same
             _refuse(path, chunk_problem(path) or "damaged")
         n_cand += np.bincount(seg, minlength=n_segments)[:n_segments]
@@ -455,21 +491,21 @@ def combine(
     ties_at = [np.zeros((n_segments, len(cut)), dtype=np.int64) for _ in specs]
     for i, (lo, hi) in enumerate(ranges):
         path = chunk_path(run_dir, i)
-        table = pq.read_table(path)
+        table = read_chunk(path)
         # checked again as read: nothing damaged since the run wrote it
         if (table.schema.metadata or {}).get(b"mtpalette.payload", b"").decode() != payload_hash(
             table
         ):
             _refuse(path, chunk_problem(path) or "changed while the run read it")
-        seg = table.column("segment").to_numpy()
+        seg = column_ints(table, "segment")
         local = np.zeros(hi - lo + 1, dtype=np.int64)
         np.cumsum(np.bincount(seg - lo, minlength=hi - lo), out=local[1:])
         if not np.array_equal(local, offsets[lo : hi + 1] - offsets[lo]):
             _refuse(path, "changed while the run read it")
         for m, (spec, hib) in enumerate(zip(specs, higher, strict=True)):
             part = Comparisons(
-                spec, hib, local, table.column(f"better:{spec}").to_numpy(),
-                table.column(f"ties:{spec}").to_numpy(), K, oracle, n_refs,
+                spec, hib, local, column_ints(table, f"better:{spec}"),
+                column_ints(table, f"ties:{spec}"), K, oracle, n_refs,
             )  # fmt: skip
             better_at[m][lo:hi], ties_at[m][lo:hi] = part.sums_at(cut)
         del table
