@@ -57,11 +57,12 @@ def md(title: str, note: str, a) -> str:
 
 
 def ted(lp: str, metrics, args):
-    from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
+    from mtpalette.io.judgments_mqm import bundled_mqm_ted
+    from mtpalette.io.judgments_read import read_judgments
     from mtpalette.io.plain import read_lines
     from mtpalette.metaeval.audit import audit
     from mtpalette.metaeval.candidates import CandidateLists
-    from mtpalette.metaeval.correlation import SegmentData
+    from mtpalette.metaeval.segments import SegmentData
 
     paths = bundled_mqm_ted(lp)
     judged = read_judgments(paths["judgments"])

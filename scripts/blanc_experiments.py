@@ -40,9 +40,10 @@ WMT17_PAIRS = ["cs-en", "de-en", "fi-en", "lv-en", "ru-en", "tr-en", "zh-en"]
 
 
 def _ted(lp: str):
-    from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
+    from mtpalette.io.judgments_mqm import bundled_mqm_ted
+    from mtpalette.io.judgments_read import read_judgments
     from mtpalette.io.plain import read_lines
-    from mtpalette.metaeval.correlation import SegmentData
+    from mtpalette.metaeval.segments import SegmentData
 
     paths = bundled_mqm_ted(lp)
     judged = read_judgments(paths["judgments"])
@@ -52,7 +53,8 @@ def _ted(lp: str):
 
 
 def _corr_tables(data, specs, args, title):
-    from mtpalette.metaeval.correlation import correlation_table, score_segments
+    from mtpalette.metaeval.correlation import correlation_table
+    from mtpalette.metaeval.segments import score_segments
     from mtpalette.metrics import parse_specs
 
     sys.path.insert(0, str(Path(__file__).parent))
@@ -83,8 +85,8 @@ def _rename(table_md: str, path: Path, label: str) -> str:
 
 
 def human(args, out_dir: Path) -> list[str]:
-    from mtpalette.io.judgments import read_wmt17_testset
-    from mtpalette.metaeval.correlation import SegmentData
+    from mtpalette.io.judgments_wmt import read_wmt17_testset
+    from mtpalette.metaeval.segments import SegmentData
     from mtpalette.metrics.blanc import BlancParams
     from mtpalette.train.blanc import HumanObjective, train_blanc
 

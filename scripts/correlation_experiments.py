@@ -116,9 +116,11 @@ def md_table(table, title: str, note: str = "") -> str:
 
 # --------------------------------------------------------------------------- experiments
 def mqm_ted(lp: str, specs, args) -> tuple[list[str], dict]:
-    from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
+    from mtpalette.io.judgments_mqm import bundled_mqm_ted
+    from mtpalette.io.judgments_read import read_judgments
     from mtpalette.io.plain import read_lines
-    from mtpalette.metaeval.correlation import SegmentData, correlation_table, score_segments
+    from mtpalette.metaeval.correlation import correlation_table
+    from mtpalette.metaeval.segments import SegmentData, score_segments
     from mtpalette.metrics import parse_specs
 
     paths = bundled_mqm_ted(lp)
@@ -162,8 +164,9 @@ def mqm_ted(lp: str, specs, args) -> tuple[list[str], dict]:
 
 
 def wmt17(specs, args, root: Path) -> tuple[list[str], dict]:
-    from mtpalette.io.judgments import read_wmt17_testset
-    from mtpalette.metaeval.correlation import SegmentData, correlation_table, score_segments
+    from mtpalette.io.judgments_wmt import read_wmt17_testset
+    from mtpalette.metaeval.correlation import correlation_table
+    from mtpalette.metaeval.segments import SegmentData, score_segments
     from mtpalette.metrics import parse_specs
 
     parts, out = [], {}
@@ -196,9 +199,10 @@ def wmt17(specs, args, root: Path) -> tuple[list[str], dict]:
 
 
 def wmt12(specs, args, root: Path) -> tuple[list[str], dict]:
-    from mtpalette.io.judgments import read_wmt12_rankings
+    from mtpalette.io.judgments_wmt import read_wmt12_rankings
     from mtpalette.io.plain import read_lines
-    from mtpalette.metaeval.correlation import SegmentData, rr_table, score_segments
+    from mtpalette.metaeval.relative_ranking import rr_table
+    from mtpalette.metaeval.segments import SegmentData, score_segments
     from mtpalette.metrics import parse_specs
 
     base = root / "wmt_data"
@@ -253,7 +257,7 @@ def wmt12(specs, args, root: Path) -> tuple[list[str], dict]:
 
 
 def wmt21(specs, args, root: Path) -> tuple[list[str], dict]:
-    from mtpalette.io.judgments import read_wmt_system_ranking
+    from mtpalette.io.judgments_wmt import read_wmt_system_ranking
     from mtpalette.io.plain import read_lines
     from mtpalette.metaeval.correlation import system_table
     from mtpalette.metrics import parse_specs
@@ -336,10 +340,11 @@ def wmt21(specs, args, root: Path) -> tuple[list[str], dict]:
 
 
 def agree_zhen(specs, args) -> tuple[list[str], dict]:
-    from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
+    from mtpalette.io.judgments_mqm import bundled_mqm_ted
+    from mtpalette.io.judgments_read import read_judgments
     from mtpalette.io.plain import read_lines
     from mtpalette.metaeval.agreement import agreement
-    from mtpalette.metaeval.correlation import SegmentData
+    from mtpalette.metaeval.segments import SegmentData
     from mtpalette.metrics import parse_specs
 
     paths = bundled_mqm_ted("zhen")

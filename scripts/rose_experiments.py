@@ -43,9 +43,9 @@ WMT17 = ["cs-en", "de-en", "fi-en", "lv-en", "ru-en", "tr-en", "zh-en"]
 
 def wmt12_task(root: Path, lp: str):
     """(pairs, SegmentData of the judged translations) of one WMT12 language pair."""
-    from mtpalette.io.judgments import read_wmt12_rankings
+    from mtpalette.io.judgments_wmt import read_wmt12_rankings
     from mtpalette.io.plain import read_lines
-    from mtpalette.metaeval.correlation import SegmentData
+    from mtpalette.metaeval.segments import SegmentData
 
     base = root / "wmt12" / "wmt_data"
     rr = read_wmt12_rankings(base / "wmt12-manual-evaluation" / "wmt12.RNK_results.csv", lp)
@@ -105,7 +105,8 @@ def system_spearman(pairs, data, scores) -> float:
 
 
 def evaluate(lp_tasks, specs, labels, args) -> tuple[list[str], dict]:
-    from mtpalette.metaeval.correlation import rr_table, score_segments
+    from mtpalette.metaeval.relative_ranking import rr_table
+    from mtpalette.metaeval.segments import score_segments
     from mtpalette.metrics import parse_specs
 
     lines = ["| pair | " + " | ".join(labels) + " |", "|---|" + "---:|" * len(labels)]
@@ -131,7 +132,7 @@ def evaluate(lp_tasks, specs, labels, args) -> tuple[list[str], dict]:
 
 
 def main(argv=None) -> int:
-    from mtpalette.io.judgments import read_wmt17_testset
+    from mtpalette.io.judgments_wmt import read_wmt17_testset
     from mtpalette.io.runfile import Run, atomic_writer
     from mtpalette.train.rose import FeatureExtractor, SvmSettings, fit_ranking, fit_regression
 

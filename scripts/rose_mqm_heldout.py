@@ -61,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     from typer.testing import CliRunner
 
     from mtpalette.cli.app import app
-    from mtpalette.metaeval.correlation import correlation_table, score_segments
+    from mtpalette.metaeval.correlation import correlation_table
+    from mtpalette.metaeval.segments import score_segments
     from mtpalette.metrics import parse_specs
 
     args.out_dir.mkdir(parents=True, exist_ok=True)

@@ -40,7 +40,7 @@ from mtpalette.api import (
 )
 from mtpalette.api.feedback import Feedback
 from mtpalette.api.score_inputs import ScoreInputs
-from mtpalette.io.judgments import bundled_mqm_ted
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
 from mtpalette.io.mtme import example_folder
 from mtpalette.io.plain import read_lines
 

@@ -8,7 +8,7 @@ import pytest
 
 import mtpalette
 from mtpalette.errors import UserInputError
-from mtpalette.io.judgments import bundled_mqm_ted
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
 
 ZHEN = bundled_mqm_ted("zhen")
 N = 30

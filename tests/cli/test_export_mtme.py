@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from mtpalette import sentence_scores
 from mtpalette.cli.app import app
-from mtpalette.io.judgments import bundled_mqm_ted
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
 from mtpalette.io.scorefile import read_score_option
 
 ZHEN = bundled_mqm_ted("zhen")

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mtpalette.io.judgments import bundled_mqm_ted
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
 
 pytestmark = pytest.mark.skipif(shutil.which("head") is None, reason="needs head(1)")
 

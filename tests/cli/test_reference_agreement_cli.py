@@ -9,7 +9,7 @@ import re
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
-from mtpalette.io.judgments import bundled_mqm_ted
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
 
 ZHEN = bundled_mqm_ted("zhen")
 SYSTEMS = [str(p) for p in ZHEN["systems"][:4]]

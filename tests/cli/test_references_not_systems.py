@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from mtpalette.io.judgments import bundled_mqm_ted
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
 
 ZHEN = bundled_mqm_ted("zhen")
 REF_A, REF_B = ZHEN["refs"]

@@ -613,7 +613,7 @@ def test_long_table_gives_one_row_per_system(monkeypatch, capsys, tmp_path):
     pooled into one score, exit 0."""
     import pandas as pd
 
-    from mtpalette.io.judgments import bundled_mqm_ted
+    from mtpalette.io.judgments_mqm import bundled_mqm_ted
 
     zhen = bundled_mqm_ted("zhen")
     ref = zhen["refs"][0].read_text(encoding="utf-8").split("\n")[:40]

@@ -9,7 +9,7 @@ import json
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
-from mtpalette.io.judgments import bundled_mqm_ted
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
 
 ZHEN = bundled_mqm_ted("zhen")
 

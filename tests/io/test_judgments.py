@@ -11,16 +11,17 @@ import numpy as np
 import pytest
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.judgments import (
+from mtpalette.io.judgments_generic import read_generic
+from mtpalette.io.judgments_mqm import (
     MQM_WEIGHTS,
-    WMT21_SEG_WARNING,
     bundled_mqm_ted,
-    guess_format,
     mqm_weight,
-    read_generic,
-    read_judgments,
     read_mqm,
     read_mqm_avg,
+)
+from mtpalette.io.judgments_read import guess_format, read_judgments
+from mtpalette.io.judgments_wmt import (
+    WMT21_SEG_WARNING,
     read_wmt12_rankings,
     read_wmt17_testset,
     read_wmt_da_seglevel,

@@ -16,7 +16,8 @@ from mtme_cases import bundled as _bundled
 from mtme_cases import write as _write
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.judgments import read_judgments, read_mtme_seg_scores
+from mtpalette.io.judgments_mtme import read_mtme_seg_scores
+from mtpalette.io.judgments_read import read_judgments
 from mtpalette.io.mtme import mtme_paths, read_mtme
 from mtpalette.io.mtme_files import read_docs_file, read_domain_score_file
 from mtpalette.io.mtme_meta import BUILTIN, builtin_meta
@@ -399,7 +400,9 @@ def test_judgments_and_paths_keep_working(tmp_path):
 
 
 def test_no_import_circle_between_judgments_and_mtme():
-    code = "import sys; import mtpalette.io.judgments; print('mtpalette.io.mtme' in sys.modules)"
+    code = (
+        "import sys; import mtpalette.io.judgments_read; print('mtpalette.io.mtme' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -15,7 +15,9 @@ import pytest
 from mtpalette.api import corpus_score, sentence_scores
 from mtpalette.io.mtme import read_mtme
 from mtpalette.io.mtme_write import write_mtme_scores
-from mtpalette.stats.correlation import correlation, pairwise_accuracy, tie_calibration
+from mtpalette.stats.correlation import correlation
+from mtpalette.stats.kendall import pairwise_accuracy
+from mtpalette.stats.tie_calibration import tie_calibration
 
 FOLDER = Path(__file__).resolve().parents[1] / "data" / "mtme_folder"
 ROOT = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))

@@ -14,19 +14,19 @@ from typer.testing import CliRunner
 from mtpalette.api import corpus_score, sentence_scores
 from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
-from mtpalette.io.judgments import PreferencePairs, bundled_mqm_ted, read_judgments
+from mtpalette.io.judgments import PreferencePairs
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
+from mtpalette.io.judgments_read import read_judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.metaeval.agreement import agreement, human_orange
-from mtpalette.metaeval.correlation import (
-    SegmentData,
-    correlation_table,
-    score_segments,
-    system_table,
-)
+from mtpalette.metaeval.correlation import correlation_table, system_table
 from mtpalette.metaeval.orange import evaluate
 from mtpalette.metaeval.relative_ranking import rr_table
+from mtpalette.metaeval.segments import SegmentData, score_segments
 from mtpalette.metrics import parse_specs
-from mtpalette.stats.correlation import correlation, kendall, pearson, system_means
+from mtpalette.stats.correlation import correlation, pearson
+from mtpalette.stats.grouping import system_means
+from mtpalette.stats.kendall import kendall
 
 SPECS = ["bleus:4", "wer", "chrf"]
 
@@ -485,7 +485,7 @@ def test_mt_metrics_eval_folder_equals_the_bundled_task(tmp_path):
     system-outputs/zh-en/*.txt with the reference among them) gives the numbers of
     ``--bundled zhen`` with reference A."""
     from mtpalette.api.inputs import load_task
-    from mtpalette.io.judgments import bundled_mqm_ted
+    from mtpalette.io.judgments_mqm import bundled_mqm_ted
 
     data, _, _ = load_task(bundled="zhen")
     paths = bundled_mqm_ted("zhen")

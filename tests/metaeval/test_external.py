@@ -14,12 +14,13 @@ from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
-from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
+from mtpalette.io.judgments_read import read_judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.io.scorefile import read_mt_metrics_eval, read_scores, write_scores
 from mtpalette.metaeval.audit import audit, heldout_scores
 from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
-from mtpalette.metaeval.correlation import SegmentData, correlation_table, score_segments
+from mtpalette.metaeval.correlation import correlation_table
 from mtpalette.metaeval.external import (
     ExternalMetric,
     export_orange_scores,
@@ -28,6 +29,7 @@ from mtpalette.metaeval.external import (
     external_segment_scores,
 )
 from mtpalette.metaeval.orange import evaluate
+from mtpalette.metaeval.segments import SegmentData, score_segments
 from mtpalette.metrics import parse_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 

@@ -10,9 +10,11 @@ length is held fixed and the baseline drops below the metric.
 
 import pytest
 
-from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
+from mtpalette.io.judgments_read import read_judgments
 from mtpalette.io.plain import read_lines
-from mtpalette.metaeval.correlation import SegmentData, correlation_table, score_segments
+from mtpalette.metaeval.correlation import correlation_table
+from mtpalette.metaeval.segments import SegmentData, score_segments
 from mtpalette.metrics.registry import parse_specs
 from mtpalette.stats.baselines import compare_with_best_baseline
 from mtpalette.stats.chance import acc_eq_chance

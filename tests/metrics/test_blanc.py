@@ -216,7 +216,7 @@ def test_pos_weighting_special_cases_on_real_pairs(real_pairs):
 
 
 def test_positive_only_rule_hand_computed():
-    from mtpalette.metaeval.correlation import SegmentData
+    from mtpalette.metaeval.segments import SegmentData
     from mtpalette.train.blanc import HumanObjective
 
     # n = 1, alpha = beta = 0: unigram F against "a b c d": 1, 0.5, 0 (nothing in common), 0.25

@@ -12,9 +12,10 @@ from typer.testing import CliRunner
 from mtpalette import sentence_scores
 from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
-from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
+from mtpalette.io.judgments_read import read_judgments
 from mtpalette.io.plain import read_lines
-from mtpalette.metaeval.correlation import SegmentData
+from mtpalette.metaeval.segments import SegmentData
 from mtpalette.metrics import parse_specs
 from mtpalette.metrics.rose_features import (
     count_features,

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 from mtpalette.api import corpus_score
 from mtpalette.cli.app import app
-from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
+from mtpalette.io.judgments_read import read_judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import load_run
 from mtpalette.reporting import orange_section, plots

@@ -27,7 +27,7 @@ from mtpalette.api import (
 )
 from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
-from mtpalette.io.judgments import bundled_mqm_ted
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
 
 ZHEN = bundled_mqm_ted("zhen")
 METRICS = ["bleus:4", "wer"]

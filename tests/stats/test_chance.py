@@ -12,7 +12,8 @@ from mtpalette.stats.chance import (
     pairwise_accuracy_chance,
     spa_chance,
 )
-from mtpalette.stats.correlation import correlation, kendall, pairwise_accuracy
+from mtpalette.stats.correlation import correlation
+from mtpalette.stats.kendall import kendall, pairwise_accuracy
 
 
 def test_pairwise_accuracy_chance_is_the_mean_over_every_ranking():

@@ -14,23 +14,19 @@ import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtpalette.stats.correlation import (
+from mtpalette.stats.correlation import correlation, pearson, rr_kendall, spearman
+from mtpalette.stats.grouping import make_groups, system_means
+from mtpalette.stats.kendall import (
     _pair_counts_matrix,
-    correlation,
     group_pair_counts,
     inversions_per_element,
     inversions_slow,
     kendall,
     kendall_like,
-    make_groups,
     pair_counts,
     pairwise_accuracy,
-    pearson,
-    rr_kendall,
-    spearman,
-    system_means,
-    tie_calibration,
 )
+from mtpalette.stats.tie_calibration import tie_calibration
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "mtme" / "golden.json").read_text())
 DATASETS = ["synthetic", "noisy_ties", "mqm_zhen", "mqm_zhen_rounded"]

@@ -26,12 +26,8 @@ from mtpalette.stats import pairwise as pw
 from mtpalette.stats import permutation as perm
 from mtpalette.stats import sampling, sigdiff
 from mtpalette.stats.averaging import average_correlation, grouped_rows, williams_averaged
-from mtpalette.stats.correlation import (
-    kendall,
-    kendall_like_counts,
-    tie_calibration,
-    tie_calibration_curve,
-)
+from mtpalette.stats.kendall import kendall, kendall_like_counts
+from mtpalette.stats.tie_calibration import tie_calibration, tie_calibration_curve
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mtme_cases"
 TOL = 1e-12

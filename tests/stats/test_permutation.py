@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from mtpalette.stats import pairwise as pw
 from mtpalette.stats import permutation as perm
 from mtpalette.stats import sigdiff
-from mtpalette.stats.correlation import make_groups, pair_events, tie_calibration_curve
+from mtpalette.stats.grouping import make_groups
+from mtpalette.stats.tie_calibration import pair_events, tie_calibration_curve
 
 
 def _slow_class(dg: float, dm: float, eps: float) -> int:

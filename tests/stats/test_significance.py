@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from mtpalette.stats.averaging import williams_sig_diff, williams_test
-from mtpalette.stats.correlation import correlation, tie_calibration
+from mtpalette.stats.correlation import correlation
 from mtpalette.stats.significance import (
     bootstrap_correlations,
     bootstrap_system_correlations,
@@ -21,6 +21,7 @@ from mtpalette.stats.significance import (
     permutation_test,
     significance_clusters,
 )
+from mtpalette.stats.tie_calibration import tie_calibration
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "mtme" / "golden.json").read_text())
 

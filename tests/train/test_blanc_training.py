@@ -10,11 +10,13 @@ import pytest
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
-from mtpalette.io.judgments import bundled_mqm_ted, read_judgments
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
+from mtpalette.io.judgments_read import read_judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
-from mtpalette.metaeval.correlation import SegmentData, correlation_table, score_segments
+from mtpalette.metaeval.correlation import correlation_table
 from mtpalette.metaeval.orange import evaluate
+from mtpalette.metaeval.segments import SegmentData, score_segments
 from mtpalette.metrics import parse_specs
 from mtpalette.metrics.blanc import BlancParams
 from mtpalette.metrics.registry import parse_spec

@@ -21,8 +21,8 @@ from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.io.run_folder import check_out_dir, staged_folder
 from mtpalette.io.runfile import Run, check_output_folders
 from mtpalette.metaeval.agreement import Agreement, agreement
-from mtpalette.metaeval.correlation import require_varied, score_segments
 from mtpalette.metaeval.orange import check_oracle, tie_weight
+from mtpalette.metaeval.segments import require_varied, score_segments
 from mtpalette.metrics import known_metrics, parse_specs
 from mtpalette.stats.correlation import STATISTICS
 

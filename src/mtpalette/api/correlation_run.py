@@ -58,19 +58,14 @@ from mtpalette.io.judgments import Judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
 from mtpalette.io.runfile import Run, check_output_folders, write_csv
-from mtpalette.metaeval.correlation import (
-    CorrelationTable,
-    SegmentData,
-    correlation_table,
-    score_segments,
-    system_table,
-)
+from mtpalette.metaeval.correlation import CorrelationTable, correlation_table, system_table
 from mtpalette.metaeval.external import (
     export_segment_scores,
     external_segment_scores,
     reference_names,
 )
 from mtpalette.metaeval.pair_tables import segment_pair_data
+from mtpalette.metaeval.segments import SegmentData, score_segments
 from mtpalette.metrics import Metric, parse_specs
 from mtpalette.stats.catalogue import CATALOGUE, ENGINE_ONLY, FROM_SEGMENTS
 
@@ -671,7 +666,7 @@ def _human_seen(table: CorrelationTable, data: SegmentData) -> np.ndarray:
     stored = table.info.get("system_scores", {})
     if "human" in stored and "origins" in stored:
         return np.asarray(stored["human"], dtype=np.float64)
-    from mtpalette.stats.correlation import system_means
+    from mtpalette.stats.grouping import system_means
 
     return system_means(data.human)
 

@@ -30,7 +30,7 @@ class BundledSet:
 def bundled_data() -> dict[str, BundledSet]:
     """Every bundled data set by name (see the package's ``data/NOTICE`` for sources and
     licences)."""
-    from mtpalette.io.judgments import bundled_mqm_ted
+    from mtpalette.io.judgments_mqm import bundled_mqm_ted
     from mtpalette.io.mtme import example_folder
 
     out = {}

@@ -52,7 +52,7 @@ def mtme_pair_data(
     made.
     """
     from mtpalette.metaeval.tasks import LanguagePairData
-    from mtpalette.stats.correlation import system_means
+    from mtpalette.stats.grouping import system_means
 
     systems = list(evs.systems)
     human: dict[str, dict[str, Any]] = {}

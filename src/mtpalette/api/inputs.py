@@ -22,13 +22,10 @@ from mtpalette.api.checks import (
 from mtpalette.api.description import Description
 from mtpalette.api.folders import read_mtme_set
 from mtpalette.errors import UserInputError
-from mtpalette.io.judgments import (
-    Judgments,
-    bundled_mqm_ted,
-    guess_format,
-    read_judgments,
-    read_wmt17_testset,
-)
+from mtpalette.io.judgments import Judgments
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
+from mtpalette.io.judgments_read import guess_format, read_judgments
+from mtpalette.io.judgments_wmt import read_wmt17_testset
 from mtpalette.io.nbest import (
     read_nbest,
     read_systems,
@@ -39,8 +36,8 @@ from mtpalette.io.nbest import (
 from mtpalette.io.plain import expand_globs, read_lines
 from mtpalette.io.runfile import file_record
 from mtpalette.metaeval.candidates import CandidateLists
-from mtpalette.metaeval.correlation import SegmentData
 from mtpalette.metaeval.external import ExternalMetric
+from mtpalette.metaeval.segments import SegmentData
 
 #: the fields of an mt-metrics-eval folder input
 MTME_FIELDS = (

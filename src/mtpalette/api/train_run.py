@@ -17,9 +17,10 @@ from mtpalette.api.inputs import CandidateInputs, JudgedInputs
 from mtpalette.api.progress import feedback_of
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import check_output_folders, write_json
-from mtpalette.metaeval.correlation import require_varied
+from mtpalette.metaeval.segments import require_varied
 from mtpalette.metrics.blanc import BlancParams
-from mtpalette.stats.correlation import GROUPINGS, canonical_statistic
+from mtpalette.stats.correlation import canonical_statistic
+from mtpalette.stats.grouping import GROUPINGS
 from mtpalette.stats.significance import LEVELS
 from mtpalette.train.blanc import (
     DEFAULT_SPACE,

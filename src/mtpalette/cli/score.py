@@ -30,6 +30,7 @@ import typer
 
 from mtpalette.api.checks import SACREBLEU_SEED
 from mtpalette.api.score_inputs import ScoreInputs
+from mtpalette.api.score_tests import ScoreTests
 from mtpalette.api.scoring import score_systems, sort_systems
 from mtpalette.cli.backend_opts import BackendOption
 from mtpalette.cli.options import (
@@ -41,12 +42,12 @@ from mtpalette.cli.options import (
     LowercaseOpt,
     MetricsOpt,
     TokenizeOpt,
+    opt,
 )
 from mtpalette.cli.render import corpus_records, records_report, sentence_report
 from mtpalette.errors import UserInputError
 from mtpalette.parallel import Backend
 
-Opt = typer.Option
 TESTS = RESAMPLING
 OUTPUT = OUTPUTS
 
@@ -71,218 +72,221 @@ class TableFormat(StrEnum):
     parquet = "parquet"
 
 
+# ----- inputs ---------------------------------------------------------------------------
+RefsOpt = Annotated[
+    list[str] | None, opt("--refs", "-r", panel=INPUTS, help="Reference files: -r REF [REF ...].")
+]
+HypsOpt = Annotated[
+    list[str] | None,
+    opt(
+        "--input",
+        "-i",
+        "--systems",
+        "-s",
+        panel=INPUTS,
+        help="System output files or globs: -i SYS [SYS ...] ('outputs/*.txt'); '-' "
+        "(default) is stdin.",
+    ),
+]
+MtmeOpt = Annotated[
+    Path | None,
+    opt(
+        "--mtme",
+        panel=INPUTS,
+        help="Every system of an mt-metrics-eval test set folder (with --lp, --mtme-ref).",
+    ),
+]
+LpOpt = Annotated[str | None, opt("--lp", panel=INPUTS, help="--mtme: the language pair.")]
+MtmeRefOpt = Annotated[
+    str | None,
+    opt(
+        "--mtme-ref", panel=INPUTS, help="--mtme: the reference (default: the set's standard one)."
+    ),
+]
+SystemsDirOpt = Annotated[
+    Path | None,
+    opt("--systems-dir", panel=INPUTS, help="Score every system output in this folder."),
+]
+TableOpt = Annotated[
+    str | None,
+    opt(
+        "--table",
+        panel=INPUTS,
+        help="A TSV, CSV, JSONL or Parquet file with named columns instead.",
+    ),
+]
+TableFormatOpt = Annotated[
+    TableFormat,
+    opt(
+        "--table-format",
+        panel=INPUTS,
+        help="Format of --table; auto: by its content and extension.",
+    ),
+]
+TableQuotingOpt = Annotated[
+    str,
+    opt(
+        "--table-quoting",
+        panel=INPUTS,
+        help="TSV quoting: auto (CSV-quoted when written so), csv, none.",
+    ),
+]
+HypColsOpt = Annotated[
+    list[str] | None,
+    opt(
+        "--hyp-col",
+        panel=INPUTS,
+        help="Hypothesis column(s) of --table, one system each (default: hyp).",
+    ),
+]
+RefColsOpt = Annotated[
+    list[str] | None,
+    opt("--ref-col", panel=INPUTS, help="Reference columns of --table (default: ref)."),
+]
+SystemColOpt = Annotated[
+    str | None,
+    opt(
+        "--system-col",
+        panel=INPUTS,
+        help="A long --table: one row per system and segment (default: a 'system' column).",
+    ),
+]
+SourceOpt = Annotated[
+    Path | None,
+    opt("--source", panel=INPUTS, help="Source sentences, for plugins that read them."),
+]
+
+# ----- tests and intervals --------------------------------------------------------------
+PairedBsOpt = Annotated[
+    bool,
+    opt(
+        "--paired-bs",
+        "-pbs",
+        panel=TESTS,
+        help="Paired bootstrap test against the baseline (Koehn 2004).",
+    ),
+]
+PairedArOpt = Annotated[
+    bool,
+    opt(
+        "--paired-ar",
+        "-par",
+        panel=TESTS,
+        help="Approximate randomization test against the baseline (Riezler & Maxwell 2005).",
+    ),
+]
+PairedBsNOpt = Annotated[
+    int, opt("--paired-bs-n", "-pbsn", min=1, panel=TESTS, help="Bootstrap resamples.")
+]
+PairedArNOpt = Annotated[
+    int, opt("--paired-ar-n", "-parn", min=1, panel=TESTS, help="Randomization trials.")
+]
+BaselineOpt = Annotated[
+    str | None,
+    opt(
+        "--baseline",
+        panel=TESTS,
+        help="The baseline system's name (default: the first); best: the best system by "
+        "the first metric.",
+    ),
+]
+ConfidenceOpt = Annotated[
+    bool, opt("--confidence", "-ci", panel=TESTS, help="Bootstrap 95% interval of every score.")
+]
+ConfidenceNOpt = Annotated[
+    int, opt("--confidence-n", "-cin", min=1, panel=TESTS, help="Resamples of the intervals.")
+]
+SeedOpt = Annotated[
+    int, opt("--seed", min=0, panel=TESTS, help="Seed of resampling (sacrebleu's 12345).")
+]
+
+# ----- outputs --------------------------------------------------------------------------
+SentenceOpt = Annotated[
+    bool, opt("--sentence", panel=OUTPUT, help="One row of scores per segment.")
+]
+SortOpt = Annotated[
+    str | None,
+    opt(
+        "--sort",
+        panel=OUTPUT,
+        help="Order the systems by this metric, best first (lower first for ↓ metrics).",
+    ),
+]
+FormatOpt = Annotated[OutputFormat, opt("--format", "-f", panel=OUTPUT, help="Output format.")]
+DigitsOpt = Annotated[
+    int | None,
+    opt(
+        "--width",
+        "-w",
+        min=0,
+        max=17,
+        panel=OUTPUT,
+        help="Decimals printed (default: 4 in text, all in tsv and json).",
+    ),
+]
+DetailsOpt = Annotated[
+    bool,
+    opt(
+        "--details",
+        "-d",
+        panel=OUTPUT,
+        help="BLEU's precisions, BP, ratio, lengths; chrF's, TER's...",
+    ),
+]
+SignaturesOpt = Annotated[
+    bool, opt("--signatures", panel=OUTPUT, help="Every metric's signature in full.")
+]
+OutputOpt = Annotated[
+    Path | None, opt("--output", "-o", panel=OUTPUT, help="Write here (atomically).")
+]
+
+# ----- metrics and running --------------------------------------------------------------
+MaxTokensOpt = Annotated[
+    int | None,
+    opt("--max-tokens", min=1, panel=METRICS, help="Refuse sentences longer than this (tokens)."),
+]
+WorkersOpt = Annotated[int, opt("--workers", panel=RUNNING, help="Local workers.")]
+SchedulerOpt = Annotated[
+    str | None, opt("--scheduler", panel=RUNNING, help="Dask scheduler address.")
+]
+
+
 def score(
-    refs: Annotated[
-        list[str] | None,
-        Opt("--refs", "-r", help="Reference files: -r REF [REF ...].", rich_help_panel=INPUTS),
-    ] = None,
-    hyps: Annotated[
-        list[str] | None,
-        Opt(
-            "--input",
-            "-i",
-            "--systems",
-            "-s",
-            help="System output files or globs: -i SYS [SYS ...] ('outputs/*.txt'); '-' "
-            "(default) is stdin.",
-            rich_help_panel=INPUTS,
-        ),
-    ] = None,
-    mtme: Annotated[
-        Path | None,
-        Opt(
-            "--mtme",
-            help="Every system of an mt-metrics-eval test set folder (with --lp, --mtme-ref).",
-            rich_help_panel=INPUTS,
-        ),
-    ] = None,
-    lp: Annotated[
-        str | None, Opt("--lp", help="--mtme: the language pair.", rich_help_panel=INPUTS)
-    ] = None,
-    mtme_ref: Annotated[
-        str | None,
-        Opt(
-            "--mtme-ref",
-            help="--mtme: the reference (default: the set's standard one).",
-            rich_help_panel=INPUTS,
-        ),
-    ] = None,
-    systems_dir: Annotated[
-        Path | None,
-        Opt(
-            "--systems-dir",
-            help="Score every system output in this folder.",
-            rich_help_panel=INPUTS,
-        ),
-    ] = None,
+    refs: RefsOpt = None,
+    hyps: HypsOpt = None,
+    mtme: MtmeOpt = None,
+    lp: LpOpt = None,
+    mtme_ref: MtmeRefOpt = None,
+    systems_dir: SystemsDirOpt = None,
     metrics: MetricsOpt = None,
-    table: Annotated[
-        str | None,
-        Opt(
-            "--table",
-            help="A TSV, CSV, JSONL or Parquet file with named columns instead.",
-            rich_help_panel=INPUTS,
-        ),
-    ] = None,
-    table_format: Annotated[
-        TableFormat,
-        Opt(
-            "--table-format",
-            help="Format of --table; auto: by its content and extension.",
-            rich_help_panel=INPUTS,
-        ),
-    ] = TableFormat.auto,
-    table_quoting: Annotated[
-        str,
-        Opt(
-            "--table-quoting",
-            help="TSV quoting: auto (CSV-quoted when written so), csv, none.",
-            rich_help_panel=INPUTS,
-        ),
-    ] = "auto",
-    hyp_cols: Annotated[
-        list[str] | None,
-        Opt(
-            "--hyp-col",
-            help="Hypothesis column(s) of --table, one system each (default: hyp).",
-            rich_help_panel=INPUTS,
-        ),
-    ] = None,
-    ref_cols: Annotated[
-        list[str] | None,
-        Opt(
-            "--ref-col", help="Reference columns of --table (default: ref).", rich_help_panel=INPUTS
-        ),
-    ] = None,
-    system_col: Annotated[
-        str | None,
-        Opt(
-            "--system-col",
-            help="A long --table: one row per system and segment (default: a 'system' column).",
-            rich_help_panel=INPUTS,
-        ),
-    ] = None,
-    sentence: Annotated[
-        bool, Opt("--sentence", help="One row of scores per segment.", rich_help_panel=OUTPUT)
-    ] = False,
+    table: TableOpt = None,
+    table_format: TableFormatOpt = TableFormat.auto,
+    table_quoting: TableQuotingOpt = "auto",
+    hyp_cols: HypColsOpt = None,
+    ref_cols: RefColsOpt = None,
+    system_col: SystemColOpt = None,
+    sentence: SentenceOpt = False,
     tokenize: TokenizeOpt = "13a",
     lowercase: LowercaseOpt = False,
-    paired_bs: Annotated[
-        bool,
-        Opt(
-            "--paired-bs",
-            "-pbs",
-            help="Paired bootstrap test against the baseline (Koehn 2004).",
-            rich_help_panel=TESTS,
-        ),
-    ] = False,
-    paired_ar: Annotated[
-        bool,
-        Opt(
-            "--paired-ar",
-            "-par",
-            help="Approximate randomization test against the baseline (Riezler & Maxwell 2005).",
-            rich_help_panel=TESTS,
-        ),
-    ] = False,
-    paired_bs_n: Annotated[
-        int,
-        Opt("--paired-bs-n", "-pbsn", min=1, help="Bootstrap resamples.", rich_help_panel=TESTS),
-    ] = 1000,
-    paired_ar_n: Annotated[
-        int,
-        Opt("--paired-ar-n", "-parn", min=1, help="Randomization trials.", rich_help_panel=TESTS),
-    ] = 10000,
-    baseline: Annotated[
-        str | None,
-        Opt(
-            "--baseline",
-            help="The baseline system's name (default: the first); best: the best system by "
-            "the first metric.",
-            rich_help_panel=TESTS,
-        ),
-    ] = None,
-    sort: Annotated[
-        str | None,
-        Opt(
-            "--sort",
-            help="Order the systems by this metric, best first (lower first for ↓ metrics).",
-            rich_help_panel=OUTPUT,
-        ),
-    ] = None,
-    confidence: Annotated[
-        bool,
-        Opt(
-            "--confidence",
-            "-ci",
-            help="Bootstrap 95% interval of every score.",
-            rich_help_panel=TESTS,
-        ),
-    ] = False,
-    confidence_n: Annotated[
-        int,
-        Opt(
-            "--confidence-n",
-            "-cin",
-            min=1,
-            help="Resamples of the intervals.",
-            rich_help_panel=TESTS,
-        ),
-    ] = 1000,
-    seed: Annotated[
-        int,
-        Opt("--seed", min=0, help="Seed of resampling (sacrebleu's 12345).", rich_help_panel=TESTS),
-    ] = SACREBLEU_SEED,
-    fmt: Annotated[
-        OutputFormat, Opt("--format", "-f", help="Output format.", rich_help_panel=OUTPUT)
-    ] = OutputFormat.text,
-    digits: Annotated[
-        int | None,
-        Opt(
-            "--width",
-            "-w",
-            min=0,
-            max=17,
-            help="Decimals printed (default: 4 in text, all in tsv and json).",
-            rich_help_panel=OUTPUT,
-        ),
-    ] = None,
-    details: Annotated[
-        bool,
-        Opt(
-            "--details",
-            "-d",
-            help="BLEU's precisions, BP, ratio, lengths; chrF's, TER's...",
-            rich_help_panel=OUTPUT,
-        ),
-    ] = False,
-    signatures: Annotated[
-        bool,
-        Opt("--signatures", help="Every metric's signature in full.", rich_help_panel=OUTPUT),
-    ] = False,
-    output: Annotated[
-        Path | None, Opt("--output", "-o", help="Write here (atomically).", rich_help_panel=OUTPUT)
-    ] = None,
-    source: Annotated[
-        Path | None,
-        Opt(
-            "--source", help="Source sentences, for plugins that read them.", rich_help_panel=INPUTS
-        ),
-    ] = None,
-    max_tokens: Annotated[
-        int | None,
-        Opt(
-            "--max-tokens",
-            min=1,
-            help="Refuse sentences longer than this (tokens).",
-            rich_help_panel=METRICS,
-        ),
-    ] = None,
+    paired_bs: PairedBsOpt = False,
+    paired_ar: PairedArOpt = False,
+    paired_bs_n: PairedBsNOpt = 1000,
+    paired_ar_n: PairedArNOpt = 10000,
+    baseline: BaselineOpt = None,
+    sort: SortOpt = None,
+    confidence: ConfidenceOpt = False,
+    confidence_n: ConfidenceNOpt = 1000,
+    seed: SeedOpt = SACREBLEU_SEED,
+    fmt: FormatOpt = OutputFormat.text,
+    digits: DigitsOpt = None,
+    details: DetailsOpt = False,
+    signatures: SignaturesOpt = False,
+    output: OutputOpt = None,
+    source: SourceOpt = None,
+    max_tokens: MaxTokensOpt = None,
     backend: BackendOption = "inproc",
-    workers: Annotated[int, Opt("--workers", help="Local workers.", rich_help_panel=RUNNING)] = 1,
-    scheduler: Annotated[
-        str | None, Opt("--scheduler", help="Dask scheduler address.", rich_help_panel=RUNNING)
-    ] = None,
+    workers: WorkersOpt = 1,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Score system outputs against one or more references; every score carries a signature.
 
@@ -303,72 +307,33 @@ def score(
         system_col, source, mtme, lp, mtme_ref,
     )  # fmt: skip
     systems, ref_streams, srcs = inputs.load(lambda text: typer.echo(text, err=True))
-    paired = _paired(paired_bs, paired_ar, confidence, sentence, len(systems))
-    if baseline is not None and paired is None:
-        raise UserInputError("--baseline names the system of a paired test: add --paired-bs")
+    tests = ScoreTests(
+        paired_bs, paired_ar, paired_bs_n, paired_ar_n, baseline, confidence, confidence_n, seed
+    )
+    tests.check(len(systems), sentence=sentence)
+    _check_sentence(sentence, fmt, sort)
+    fmt, named = fmt.value, len(systems) > 1
+    with _destination(output) as out:
+        scored = score_systems(
+            systems, ref_streams, metrics or ["bleu"], tokenize=tokenize, lowercase=lowercase,
+            backend=Backend(backend, workers, scheduler), max_tokens=max_tokens, srcs=srcs,
+        )  # fmt: skip
+        if sentence:
+            out.write(_sentences(scored, fmt, digits, signatures, named))
+            return
+        scored = scored if sort is None else sort_systems(scored, sort)
+        records, sigs = corpus_records(scored, tests.compare(scored), named=named)
+        width = shutil.get_terminal_size().columns if output is None else None
+        out.write(records_report(records, fmt, signatures=sigs, digits=digits, details=details,
+                                 full_signatures=signatures, width=width))  # fmt: skip
+
+
+def _check_sentence(sentence: bool, fmt: OutputFormat, sort: str | None) -> None:
+    """Refuse the corpus-only outputs with ``--sentence``."""
     if sentence and fmt == OutputFormat.latex:
         raise UserInputError("-f latex is for corpus scores (a paper's table); drop --sentence")
     if sort is not None and sentence:
         raise UserInputError("--sort orders corpus scores; drop --sentence")
-    fmt = fmt.value
-    with _destination(output) as out:
-        scored = score_systems(
-            systems,
-            ref_streams,
-            metrics or ["bleu"],
-            tokenize=tokenize,
-            lowercase=lowercase,
-            backend=Backend(backend, workers, scheduler),
-            max_tokens=max_tokens,
-            srcs=srcs,
-        )
-        named = len(systems) > 1
-        if sentence:
-            out.write(_sentences(scored, fmt, digits, signatures, named))
-            return
-        if sort is not None:
-            scored = sort_systems(scored, sort)
-        comparison = None
-        if paired or confidence:
-            from mtpalette.api.paired import compare_scored
-
-            trials = {"bs": paired_bs_n, "ar": paired_ar_n, None: None}[paired]
-            resamples = confidence_n if confidence else (None if paired else 0)
-            comparison = compare_scored(
-                scored,
-                test=paired,
-                baseline=baseline,
-                n_trials=trials,
-                n_resamples=resamples,
-                seed=seed,
-            )
-        records, sigs = corpus_records(scored, comparison, named=named)
-        report = records_report(
-            records,
-            fmt,
-            signatures=sigs,
-            digits=digits,
-            details=details,
-            full_signatures=signatures,
-            width=shutil.get_terminal_size().columns if output is None else None,
-        )
-        out.write(report)
-
-
-def _paired(paired_bs: bool, paired_ar: bool, confidence: bool, sentence: bool, n_systems: int):
-    """``"bs"``, ``"ar"`` or None, checked against the other options."""
-    if paired_bs and paired_ar:
-        raise UserInputError("give either --paired-bs or --paired-ar, not both")
-    paired = "bs" if paired_bs else "ar" if paired_ar else None
-    if sentence and (paired or confidence):
-        raise UserInputError(
-            "significance tests and intervals are for corpus scores; drop --sentence"
-        )
-    if paired and n_systems < 2:
-        raise UserInputError(
-            "a paired test needs a baseline and at least one other system: -i BASE SYS [SYS ...]"
-        )
-    return paired
 
 
 def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> str:

@@ -3,7 +3,7 @@ and the enumeration of all pairs of small groups (``O(k^2)``, ties within a tole
 
 Counts come as rows ``[C, D, T_gold, T_metric, T_both]``: concordant and discordant pairs,
 pairs tied in gold only, in the metric only, and in both. The statistics built on them are in
-:mod:`mtpalette.stats.correlation`.
+:mod:`mtpalette.stats.kendall`.
 
 References
 ----------

@@ -35,17 +35,14 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
-from mtpalette.metaeval.correlation import (
-    MetricScores,
-    SegmentData,
-    require_varied,
-    score_segments,
-)
 from mtpalette.metaeval.orange import check_oracle, segment_ranks, tie_weight
+from mtpalette.metaeval.segments import MetricScores, SegmentData, require_varied, score_segments
 from mtpalette.metrics.base import Metric
 from mtpalette.records import Record
 from mtpalette.stats.bootstrap import BootstrapCI
-from mtpalette.stats.correlation import GROUPINGS, average_ranks, canonical_statistic, kendall
+from mtpalette.stats.correlation import average_ranks, canonical_statistic
+from mtpalette.stats.grouping import GROUPINGS
+from mtpalette.stats.kendall import kendall
 from mtpalette.stats.resampling import (
     Seed,
     bootstrap_interval,

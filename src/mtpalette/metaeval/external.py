@@ -6,7 +6,7 @@ This module turns it into the same objects the built-in metrics produce:
 
 * :func:`external_comparisons` - a :class:`~mtpalette.metaeval.orange.Comparisons` for ORANGE
   (leave-one-out needs the ``heldout`` rows; average-score the plain ones);
-* :func:`external_segment_scores` - a :class:`~mtpalette.metaeval.correlation.MetricScores`
+* :func:`external_segment_scores` - a :class:`~mtpalette.metaeval.segments.MetricScores`
   for correlations (the corpus score of a system is the mean of its segment scores);
 
 and :func:`export_orange_scores` / :func:`export_segment_scores` write a built-in metric's
@@ -26,8 +26,8 @@ from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import system_names
 from mtpalette.io.scorefile import ScoreFile
 from mtpalette.metaeval.candidates import CandidateLists
-from mtpalette.metaeval.correlation import MetricScores, SegmentData
 from mtpalette.metaeval.orange import Comparisons, check_oracle
+from mtpalette.metaeval.segments import MetricScores, SegmentData
 from mtpalette.metrics.base import Metric, Pairs, Signature
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 

@@ -16,7 +16,8 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import PreferencePairs
-from mtpalette.metaeval.correlation import CorrelationTable, MetricScores, SegmentData, _table
+from mtpalette.metaeval.correlation import CorrelationTable, _table
+from mtpalette.metaeval.segments import MetricScores, SegmentData
 from mtpalette.stats.correlation import rr_kendall
 from mtpalette.stats.resampling import Seed, index_batches, resample_counts, resolve_seed
 from mtpalette.stats.significance import CorrelationResamples

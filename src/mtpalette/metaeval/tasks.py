@@ -51,7 +51,7 @@ from mtpalette.parallel import Backend
 from mtpalette.stats import catalogue, sigdiff
 from mtpalette.stats import pairwise as pw
 from mtpalette.stats import permutation as perm
-from mtpalette.stats.correlation import tie_calibration
+from mtpalette.stats.tie_calibration import tie_calibration
 
 CORR_FCNS = (
     "pearson",

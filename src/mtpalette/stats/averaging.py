@@ -27,7 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.stats.correlation import as_matrix, kendall, kendall_like_counts, pearson
+from mtpalette.stats.correlation import pearson
+from mtpalette.stats.grouping import as_matrix
+from mtpalette.stats.kendall import kendall, kendall_like_counts
 
 #: correlation functions of :func:`average_correlation`
 FUNCTIONS = ("pearson", "spearman", "kendall", "kendall-like", "kendall-variants")

@@ -132,7 +132,7 @@ def compare_with_best_baseline(
         ``(systems, items)`` human scores (NaN: unrated), or a vector.
     metrics, baselines:
         ``{name: scores}`` of the same shape, oriented so that higher is better (an error
-        metric negated, as :meth:`~mtpalette.metaeval.correlation.MetricScores.oriented`).
+        metric negated, as :meth:`~mtpalette.metaeval.segments.MetricScores.oriented`).
     statistic, grouping, epsilon:
         As :func:`mtpalette.stats.correlation.correlation`.
     test, n_resamples, alpha, seed:

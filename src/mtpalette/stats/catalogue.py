@@ -29,7 +29,9 @@ import numpy as np
 
 from mtpalette.stats import pairwise as pw
 from mtpalette.stats.averaging import average_correlation
-from mtpalette.stats.correlation import as_matrix, correlation, tie_calibration
+from mtpalette.stats.correlation import correlation
+from mtpalette.stats.grouping import as_matrix
+from mtpalette.stats.tie_calibration import tie_calibration
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ scores, so it exploits human ties (MQM has many: a random metric that calls ever
 scores the share of human-tied pairs). The chance level is then the expected maximum over
 thresholds, which has no closed form: :func:`acc_eq_chance` estimates it by a seeded
 simulation of random metrics (iid uniform scores) run through the same
-:func:`~mtpalette.stats.correlation.tie_calibration` the tables use, and reports the Monte
+:func:`~mtpalette.stats.tie_calibration.tie_calibration` the tables use, and reports the Monte
 Carlo standard error. It is neither 1/3 (three outcomes guessed at random) nor the
 uncalibrated value.
 
@@ -53,7 +53,8 @@ from typing import Any
 import numpy as np
 
 from mtpalette.records import Record
-from mtpalette.stats.correlation import as_matrix, make_groups, tie_calibration
+from mtpalette.stats.grouping import as_matrix, make_groups
+from mtpalette.stats.tie_calibration import tie_calibration
 
 #: statistics :func:`chance_level` knows (SPA needs p-values: :func:`spa_chance`)
 CHANCE_STATISTICS = ("pairwise-accuracy", "acc-eq", "tau-eq")

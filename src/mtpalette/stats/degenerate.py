@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.stats.correlation import as_matrix
+from mtpalette.stats.grouping import as_matrix
 
 _UNIT = {"item": ("items", "systems"), "system": ("systems", "items")}
 

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.stats.averaging import grouped_rows
-from mtpalette.stats.correlation import as_matrix
+from mtpalette.stats.grouping import as_matrix
 
 #: mt-metrics-eval's defaults for SPA
 SPA_PERMUTATIONS = 1000

@@ -32,7 +32,9 @@ import numpy as np
 from mtpalette.stats import pairwise as pw
 from mtpalette.stats import permutation as perm
 from mtpalette.stats.averaging import _function
-from mtpalette.stats.correlation import as_matrices, as_matrix, kendall, tie_calibration
+from mtpalette.stats.grouping import as_matrices, as_matrix
+from mtpalette.stats.kendall import kendall
+from mtpalette.stats.tie_calibration import tie_calibration
 
 FUNCTIONS = (
     "pearson",

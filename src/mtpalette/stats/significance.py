@@ -45,19 +45,14 @@ import numpy as np
 
 from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.correlation import (
-    GROUPINGS,
     PAIR_STATISTICS,
-    _tau_from_counts,
-    as_matrices,
-    as_matrix,
     average_groups,
-    calibrate,
     canonical_statistic,
     correlation,
     group_values,
-    make_groups,
-    pair_events,
 )
+from mtpalette.stats.grouping import GROUPINGS, as_matrices, as_matrix, make_groups
+from mtpalette.stats.kendall import _tau_from_counts
 from mtpalette.stats.resampling import (
     Seed,
     bootstrap_interval,
@@ -67,6 +62,7 @@ from mtpalette.stats.resampling import (
     resolve_seed,
     swap_batches,
 )
+from mtpalette.stats.tie_calibration import calibrate, pair_events
 
 LEVELS = ("segment", "system")
 TESTS = ("permutation", "bootstrap", "williams", "none")

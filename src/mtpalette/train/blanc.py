@@ -40,12 +40,13 @@ from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import write_json
 from mtpalette.kernels.acs import AcsSettings
 from mtpalette.metaeval.candidates import CandidateLists
-from mtpalette.metaeval.correlation import SegmentData, require_varied
 from mtpalette.metaeval.orange import Comparisons, orange_score, segment_ranks
+from mtpalette.metaeval.segments import SegmentData, require_varied
 from mtpalette.metrics.base import Pairs
 from mtpalette.metrics.blanc import BlancCounts, BlancParams, mix_pos, pos_view
 from mtpalette.metrics.scoring import TextPairs
-from mtpalette.stats.correlation import correlation, system_means
+from mtpalette.stats.correlation import correlation
+from mtpalette.stats.grouping import system_means
 from mtpalette.text.encode import TextView
 from mtpalette.train.hillclimb import ClimbResult, Dimension, hill_climb
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.metaeval.correlation import SegmentData
+from mtpalette.metaeval.segments import SegmentData
 from mtpalette.train.rose import FeatureExtractor
 
 
@@ -52,7 +52,7 @@ def rankings_task(
     :class:`SegmentData` whose human score of a translation is the share of its strict
     pairwise comparisons it won (ties left out; ROSE-reg's target), and the preference pairs
     ``(line, better, worse)`` themselves (ROSE-rank's training data)."""
-    from mtpalette.io.judgments import read_wmt12_rankings
+    from mtpalette.io.judgments_wmt import read_wmt12_rankings
     from mtpalette.io.plain import read_lines
 
     rr = read_wmt12_rankings(path, lp)

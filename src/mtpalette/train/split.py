@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.metaeval.correlation import SegmentData
+from mtpalette.metaeval.segments import SegmentData
 
 SPLITS = ("docs", "items")
 
