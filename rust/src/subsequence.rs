@@ -43,40 +43,45 @@ fn wlcs(a: &[i32], b: &[i32], inc: &[f64], c_row: &mut [f64], w_row: &mut [i64])
     c_row[n]
 }
 
-/// [`wlcs`] for several weight functions in one pass over the table: `incs[q]` is the
-/// increment table of function `q`, `out[q]` its WLCS. Each cell holds every function's value
-/// and run length side by side (`(|b| + 1) * incs.len()` per row), so the comparison of the
-/// words and the walk are shared; the previous row and the current one are kept apart
-/// (`prev`, `cur`), so that a cell without a match is an elementwise maximum over the
-/// functions, which the compiler turns into vector instructions. Each function's arithmetic
-/// is exactly that of [`wlcs`].
+/// [`wlcs`] for several weight functions in one pass over the table: `inc[k * q_n + q]` is
+/// the increment of function `q` after a run of `k` (the functions' tables interleaved, so
+/// that a match adds one contiguous slice), `out[q]` the WLCS of function `q`. Each cell holds every function's value
+/// side by side (`(|b| + 1) * incs.len()` per row), so the comparison of the words and the walk
+/// are shared; the previous row and the current one are kept apart (`prev`, `cur`), so that a
+/// cell without a match is an elementwise maximum over the functions, which the compiler
+/// turns into vector instructions. The run length of a cell is one for all functions: it is
+/// the length of the diagonal run of matches ending there (one more than the diagonal's on a
+/// match, else 0), whatever the values. Each function's arithmetic is exactly that of
+/// [`wlcs`].
 fn wlcs_multi(
     a: &[i32],
     b: &[i32],
-    incs: &[Vec<f64>],
+    (q_n, inc): (usize, &[f64]),
     prev: (&mut [f64], &mut [i64]),
     cur: (&mut [f64], &mut [i64]),
     out: &mut [f64],
 ) {
-    let q_n = incs.len();
     let n = b.len();
     let width = (n + 1) * q_n;
     let (mut pc, mut pw) = prev;
     let (mut cc, mut cw) = cur;
     pc[..width].fill(0.0);
-    pw[..width].fill(0);
+    pw[..=n].fill(0);
     cc[..q_n].fill(0.0);
-    cw[..q_n].fill(0);
+    cw[0] = 0;
     for &x in a {
         for (j, &y) in b.iter().enumerate() {
             let (lo, hi) = ((j + 1) * q_n, (j + 2) * q_n);
             if y == x {
-                let diag = j * q_n;
-                for q in 0..q_n {
-                    let w = pw[diag + q];
-                    cc[lo + q] = pc[diag + q] + incs[q][w as usize];
-                    cw[lo + q] = w + 1;
+                let (diag, w) = (j * q_n, pw[j] as usize);
+                let cells = cc[lo..hi]
+                    .iter_mut()
+                    .zip(&pc[diag..lo])
+                    .zip(&inc[w * q_n..(w + 1) * q_n]);
+                for ((c, &d), &i) in cells {
+                    *c = d + i;
                 }
+                cw[j + 1] = w as i64 + 1;
             } else {
                 let (left, right) = cc.split_at_mut(lo);
                 let cells = right[..q_n]
@@ -86,7 +91,7 @@ fn wlcs_multi(
                 for ((c, &up), &l) in cells {
                     *c = if up > l { up } else { l };
                 }
-                cw[lo..hi].fill(0);
+                cw[j + 1] = 0;
             }
         }
         std::mem::swap(&mut pc, &mut cc);
@@ -103,6 +108,15 @@ fn increments(alpha: f64, len: usize) -> Vec<f64> {
     (0..=len)
         .map(|k| ((k + 1) as f64).powf(alpha) - (k as f64).powf(alpha))
         .collect()
+}
+
+/// The increment tables `incs` interleaved: `(number of tables, entry k * number + q = incs[q][k])`.
+fn interleaved(incs: &[Vec<f64>]) -> (usize, Vec<f64>) {
+    let len = incs.first().map_or(0, |t| t.len());
+    let flat = (0..len)
+        .flat_map(|k| incs.iter().map(move |t| t[k]))
+        .collect();
+    (incs.len(), flat)
 }
 
 /// A given increment table, its last value repeated up to index `len`.
@@ -227,6 +241,7 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
         _ => 0,
     };
     let q_n = incs.len().clamp(1, MULTI_MAX);
+    let parts: Vec<(usize, Vec<f64>)> = incs.chunks(MULTI_MAX).map(interleaved).collect();
     par_rows(
         &mut out,
         width,
@@ -249,11 +264,12 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
                     Kind::Levenshtein => o[0] = edit::table(hyp, r, row) as f64,
                     Kind::Lcs => o[0] = bits.lcs(r, hyp) as f64,
                     Kind::Wlcs if incs.len() > 1 => {
-                        for (part, inc) in incs.chunks(MULTI_MAX).enumerate() {
+                        for (part, (n, inc)) in parts.iter().enumerate() {
                             let at = part * MULTI_MAX;
-                            let out = &mut o[at..at + inc.len()];
+                            let out = &mut o[at..at + n];
                             let prev = (&mut c_row[..], &mut row[..]);
-                            wlcs_multi(r, hyp, inc, prev, (&mut c2[..], &mut w2[..]), out);
+                            let cur = (&mut c2[..], &mut w2[..]);
+                            wlcs_multi(r, hyp, (*n, inc), prev, cur, out);
                         }
                     }
                     Kind::Wlcs | Kind::WlcsTable => {
