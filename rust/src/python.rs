@@ -1,9 +1,9 @@
 //! The Python binding, the one module that knows PyO3 and numpy: it turns numpy arrays into
 //! slices and `Grid`s, runs each compute kernel with the GIL released (a panic becomes a
 //! RuntimeError, an `InputError` a ValueError), turns the flat results back into arrays, and
-//! registers every function in `_core` (the list at the bottom; the text routes' bindings are in `python/text.rs`). Python reaches these only
-//! through `mtpalette.kernels`, which gives each one a wrapper and a slow twin.
-
+//! registers every function in `_core` (the list at the bottom; the text routes' bindings are
+//! in `python/text.rs`). Python reaches these only through `mtpalette.kernels`, which gives
+//! each one a wrapper and a slow twin.
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use numpy::ndarray::{ArrayD, IxDyn};
