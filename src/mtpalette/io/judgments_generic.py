@@ -13,7 +13,7 @@ from typing import Any
 
 from mtpalette.errors import UserInputError, shortened
 from mtpalette.io.judgments import Judgments, _id_key
-from mtpalette.io.judgments_parsing import _MatrixBuilder, _number
+from mtpalette.io.judgments_parsing import MatrixBuilder, number_field
 from mtpalette.io.tabular import cell_float
 
 
@@ -36,7 +36,7 @@ def read_generic(path: str | Path, *, id_base: int = 1) -> Judgments:
     from mtpalette.io.tabular import rows
 
     name = str(path)
-    out = _MatrixBuilder(name)
+    out = MatrixBuilder(name)
     keys: list[str] = []
     for (_, line), row in rows(path):
         if list(row) != keys:  # every row of a header; each object of JSON Lines
@@ -93,7 +93,7 @@ def _score_value(value: Any, name: str, line: int) -> float:
     if isinstance(value, str):
         if not value.strip():
             raise UserInputError("missing score", path=name, line=line)
-        return _number(value.strip(), "score", name, line)
+        return number_field(value.strip(), "score", name, line)
     if value is None or isinstance(value, bool) or not isinstance(value, int | float):
         raise UserInputError(f"score {value!r} is not a number", path=name, line=line)
     number = cell_float(value)

@@ -25,13 +25,13 @@ import numpy as np
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import Judgments
 from mtpalette.io.judgments_parsing import (
-    _integer,
-    _lines,
-    _MatrixBuilder,
-    _number,
-    _split_rows,
-    _tsv_rows,
+    MatrixBuilder,
+    integer_field,
+    number_field,
     read_text,
+    split_rows,
+    text_lines,
+    tsv_rows,
 )
 
 #: MQM error weights: ``severity[/category[/subcategory]]`` (lower case) -> weight
@@ -99,7 +99,7 @@ def read_mqm(path: str | Path, *, weights: Mapping[str, float] | None = None) ->
     name = str(path)
     w = dict(MQM_WEIGHTS if weights is None else {k.lower(): v for k, v in weights.items()})
     severities = {k.split("/")[0] for k in w}
-    header, rows = _tsv_rows(read_text(path), name)
+    header, rows = tsv_rows(read_text(path), name)
     need = ("system", "seg_id", "rater", "category", "severity")
     col = {h.strip(): k for k, h in enumerate(header)}
     missing = [c for c in need if c not in col]
@@ -125,7 +125,7 @@ def read_mqm(path: str | Path, *, weights: Mapping[str, float] | None = None) ->
         system = fields[col["system"]].strip()
         if not system:
             raise UserInputError("empty system name", path=name, line=line)
-        seg = _integer(fields[col["seg_id"]].strip(), "seg_id", name, line)
+        seg = integer_field(fields[col["seg_id"]].strip(), "seg_id", name, line)
         severity = fields[col["severity"]].strip()
         if severity.lower() not in severities:
             raise UserInputError(
@@ -175,17 +175,17 @@ def read_mqm_avg(path: str | Path) -> Judgments:
     (14, 606, 7406, 'Facebook-AI', [-1.0, -0.0, -0.0])
     """
     name = str(path)
-    lines = _lines(path)
+    lines = text_lines(path)
     if not lines:
         raise UserInputError("the file is empty", path=name)
     head = lines[0].split()
     if head[:3] != ["system", "mqm_avg_score", "seg_id"]:
         raise UserInputError("expected the header 'system mqm_avg_score seg_id'", path=name, line=1)
-    out = _MatrixBuilder(name)
-    for k, fields in _split_rows(lines[1:], 2, 3, name, "system score seg_id"):
+    out = MatrixBuilder(name)
+    for k, fields in split_rows(lines[1:], 2, 3, name, "system score seg_id"):
         system, score_text, seg_text = fields
-        seg = _integer(seg_text, "seg_id", name, k)
-        score = math.nan if score_text == "None" else _number(score_text, "score", name, k)
+        seg = integer_field(seg_text, "seg_id", name, k)
+        score = math.nan if score_text == "None" else number_field(score_text, "score", name, k)
         out.add(system, seg, score, k)
     return out.build("mqm-avg")
 

@@ -40,14 +40,14 @@ def read_text(path: str | Path) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _lines(path: str | Path) -> list[str]:
+def text_lines(path: str | Path) -> list[str]:
     lines = read_text(path).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
 
 
-def _split_rows(
+def split_rows(
     lines: list[str], first: int, n_fields: int, path: str, layout: str = ""
 ) -> Iterator[tuple[int, list[str]]]:
     """The non-blank ``lines`` split on white space, with their line numbers (the first is
@@ -64,7 +64,7 @@ def _split_rows(
         yield k, fields
 
 
-def _number(text: str, what: str, path: str, line: int) -> float:
+def number_field(text: str, what: str, path: str, line: int) -> float:
     try:
         value = float(text)
     except ValueError:
@@ -76,14 +76,14 @@ def _number(text: str, what: str, path: str, line: int) -> float:
     return value
 
 
-def _integer(text: str, what: str, path: str, line: int) -> int:
+def integer_field(text: str, what: str, path: str, line: int) -> int:
     try:
         return int(text)
     except ValueError:
         raise UserInputError(f"{what} {text!r} is not an integer", path=path, line=line) from None
 
 
-class _MatrixBuilder:
+class MatrixBuilder:
     """Collects (system, item, score) and reports duplicates with both lines."""
 
     def __init__(self, path: str) -> None:
@@ -109,7 +109,7 @@ class _MatrixBuilder:
         if not self.values:
             raise UserInputError("no judgments in the file", path=self.path)
         systems = list(self.systems)
-        items = sorted({i for _, i in self.values}, key=_sort_key)
+        items = sorted({i for _, i in self.values}, key=sort_key)
         col = {i: k for k, i in enumerate(items)}
         row = {s: k for k, s in enumerate(systems)}
         scores = np.full((len(systems), len(items)), np.nan)
@@ -118,11 +118,11 @@ class _MatrixBuilder:
         return Judgments(systems, items, scores, kind, self.path, **extra)
 
 
-def _sort_key(x: Hashable) -> tuple:
+def sort_key(x: Hashable) -> tuple:
     return (0, x, "") if isinstance(x, int) else (1, 0, str(x))
 
 
-def _tsv_rows(text: str, path: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
+def tsv_rows(text: str, path: str) -> tuple[list[str], list[tuple[int, list[str]]]]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

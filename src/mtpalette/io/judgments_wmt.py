@@ -20,13 +20,13 @@ import numpy as np
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import Judgments, RelativeRankings, ScoredTexts, SystemScores
 from mtpalette.io.judgments_parsing import (
-    _integer,
-    _lines,
-    _MatrixBuilder,
-    _number,
-    _split_rows,
-    _tsv_rows,
+    MatrixBuilder,
+    integer_field,
+    number_field,
     read_text,
+    split_rows,
+    text_lines,
+    tsv_rows,
 )
 
 WMT21_SEG_WARNING = (
@@ -44,7 +44,7 @@ def read_wmt_da_seglevel(path: str | Path, lp: str | None = None) -> Judgments:
     With several language pairs in the file, ``lp`` is required.
     """
     name = str(path)
-    lines = _lines(path)
+    lines = text_lines(path)
     if not lines or lines[0].split()[:5] != ["LP", "DATA", "SYSTEM", "SID", "HUMAN"]:
         raise UserInputError("expected the header 'LP DATA SYSTEM SID HUMAN'", path=name, line=1)
     present = sorted({ln.split()[0] for ln in lines[1:] if ln.split()})
@@ -54,12 +54,12 @@ def read_wmt_da_seglevel(path: str | Path, lp: str | None = None) -> Judgments:
                 f"the file has several language pairs ({', '.join(present)}); choose one", path=name
             )
         lp = present[0]
-    out = _MatrixBuilder(name)
-    for k, fields in _split_rows(lines[1:], 2, 5, name):
+    out = MatrixBuilder(name)
+    for k, fields in split_rows(lines[1:], 2, 5, name):
         if fields[0] != lp:
             continue
-        sid = _integer(fields[3], "SID", name, k)
-        out.add(fields[2], sid, _number(fields[4], "HUMAN score", name, k), k)
+        sid = integer_field(fields[3], "SID", name, k)
+        out.add(fields[2], sid, number_field(fields[4], "HUMAN score", name, k), k)
     if not out.values:
         raise UserInputError(
             f"no rows for language pair {lp!r}; the file has {', '.join(present)}", path=name
@@ -79,14 +79,14 @@ def read_wmt_seg_scores(
     name = str(path)
     if score not in ("z", "raw"):
         raise ValueError("score must be 'z' or 'raw'")
-    lines = _lines(path)
+    lines = text_lines(path)
     if not lines or lines[0].split()[:5] != ["SYS", "SID", "RAW.SCR", "Z.SCR", "N"]:
         raise UserInputError("expected the header 'SYS SID RAW.SCR Z.SCR N'", path=name, line=1)
-    out = _MatrixBuilder(name)
-    for k, fields in _split_rows(lines[1:], 2, 5, name):
+    out = MatrixBuilder(name)
+    for k, fields in split_rows(lines[1:], 2, 5, name):
         system = _strip_run_id(fields[0]) if strip_run_ids else fields[0]
-        value = _number(fields[3] if score == "z" else fields[2], f"{score} score", name, k)
-        out.add(system, _integer(fields[1], "SID", name, k), value, k)
+        value = number_field(fields[3] if score == "z" else fields[2], f"{score} score", name, k)
+        out.add(system, integer_field(fields[1], "SID", name, k), value, k)
     return out.build("wmt-seg-scores", unaligned=WMT21_SEG_WARNING)
 
 
@@ -99,7 +99,7 @@ def read_wmt17_testset(path: str | Path) -> ScoredTexts:
     """WMT17 segment DA test set with its texts: ``LP source translation reference HUMAN_score
     sentBLEU`` (tab-separated, header)."""
     name = str(path)
-    header, rows = _tsv_rows(read_text(path), name)
+    header, rows = tsv_rows(read_text(path), name)
     need = ["LP", "source", "translation", "reference", "HUMAN_score"]
     if header[:5] != need:
         raise UserInputError(f"expected the header {' '.join(need)} ...", path=name, line=1)
@@ -115,7 +115,7 @@ def read_wmt17_testset(path: str | Path) -> ScoredTexts:
         srcs.append(fields[1])
         hyps.append(fields[2])
         refs.append(fields[3])
-        scores.append(_number(fields[4], "HUMAN_score", name, line))
+        scores.append(number_field(fields[4], "HUMAN_score", name, line))
     if not hyps:
         raise UserInputError("no judgments in the file", path=name)
     return ScoredTexts(lps, srcs, hyps, refs, np.asarray(scores), name)
@@ -125,11 +125,11 @@ def read_wmt_system_ranking(path: str | Path) -> SystemScores:
     """WMT21 system ranking ``RAW Z n N SYSTEM.ID NAME`` (no header); score = z."""
     name = str(path)
     systems, ids, z, raw = [], [], [], []
-    for k, fields in _split_rows(_lines(path), 1, 6, name, "RAW Z n N SYSTEM.ID NAME"):
+    for k, fields in split_rows(text_lines(path), 1, 6, name, "RAW Z n N SYSTEM.ID NAME"):
         if fields[5] in systems:
             raise UserInputError(f"duplicate system {fields[5]!r}", path=name, line=k)
-        raw.append(_number(fields[0], "raw score", name, k))
-        z.append(_number(fields[1], "z score", name, k))
+        raw.append(number_field(fields[0], "raw score", name, k))
+        z.append(number_field(fields[1], "z score", name, k))
         ids.append(fields[4])
         systems.append(fields[5])
     if not systems:
@@ -140,7 +140,7 @@ def read_wmt_system_ranking(path: str | Path) -> SystemScores:
 def read_wmt_da_syslevel(path: str | Path, lp: str) -> SystemScores:
     """WMT17/19 ``DA-syslevel.csv`` (``LP HUMAN SYSTEM``) for one language pair."""
     name = str(path)
-    lines = _lines(path)
+    lines = text_lines(path)
     if not lines or lines[0].split()[:3] != ["LP", "HUMAN", "SYSTEM"]:
         raise UserInputError("expected the header 'LP HUMAN SYSTEM'", path=name, line=1)
     systems, scores = [], []
@@ -153,7 +153,7 @@ def read_wmt_da_syslevel(path: str | Path, lp: str) -> SystemScores:
         if fields[2] in systems:
             raise UserInputError(f"duplicate system {fields[2]!r}", path=name, line=k)
         systems.append(fields[2])
-        scores.append(_number(fields[1], "HUMAN score", name, k))
+        scores.append(number_field(fields[1], "HUMAN score", name, k))
     if not systems:
         raise UserInputError(f"no systems for language pair {lp!r}", path=name)
     return SystemScores(systems, np.asarray(scores), name, "wmt-da-syslevel")
@@ -191,10 +191,10 @@ def read_wmt12_rankings(path: str | Path, lp: str) -> RelativeRankings:
         seen.add(f"{src}-{tgt}")
         if f"{src}-{tgt}" != lp:
             continue
-        index = _integer(fields[col["srcIndex"]], "srcIndex", name, k)
+        index = integer_field(fields[col["srcIndex"]], "srcIndex", name, k)
         if index < 1:
             raise UserInputError(f"srcIndex {index} is below 1 (it is 1-based)", path=name, line=k)
-        row = [_integer(fields[col[f"system{j}rank"]], "rank", name, k) for j in range(1, 6)]
+        row = [integer_field(fields[col[f"system{j}rank"]], "rank", name, k) for j in range(1, 6)]
         if any(r != -1 and not 1 <= r <= 5 for r in row):
             raise UserInputError(f"ranks must be 1..5 or -1 (blank), got {row}", path=name, line=k)
         names = [fields[col[f"system{j}Id"]].strip() for j in range(1, 6)]
