@@ -82,7 +82,17 @@ def arrow_ints(values: np.ndarray):
 
 def column_ints(table, name: str) -> np.ndarray:
     """A chunk file's integer column as one numpy array, from its buffers (see
-    :func:`arrow_ints`); a column of another type or with nulls raises ValueError."""
+    :func:`arrow_ints`); a column of another type or with nulls raises ValueError.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> t = pa.table({"a": arrow_ints(np.array([3, 1], np.int32))})
+    >>> column_ints(t, "a").tolist(), column_ints(t.slice(1), "a").tolist()
+    ([3, 1], [1])
+    >>> column_ints(t.slice(2), "a").tolist(), column_ints(pa.concat_tables([t, t]), "a").tolist()
+    ([], [3, 1, 3, 1])
+    """
     col = table.column(name)
     dtype = _INT_TYPES.get(str(col.type))
     if dtype is None or col.null_count:
@@ -91,8 +101,11 @@ def column_ints(table, name: str) -> np.ndarray:
     parts = [
         np.frombuffer(a.buffers()[1], dtype=dtype, count=len(a), offset=a.offset * size)
         for a in col.chunks
+        if len(a)
     ]
-    return np.concatenate(parts) if len(parts) != 1 else parts[0]
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
 
 
 def read_chunk(path: Path, columns: list[str] | None = None):
