@@ -45,14 +45,14 @@ fn wlcs(a: &[i32], b: &[i32], inc: &[f64], c_row: &mut [f64], w_row: &mut [i64])
 
 /// [`wlcs`] for several weight functions in one pass over the table: `inc[k * q_n + q]` is
 /// the increment of function `q` after a run of `k` (the functions' tables interleaved, so
-/// that a match adds one contiguous slice), `out[q]` the WLCS of function `q`. Each cell holds every function's value
-/// side by side (`(|b| + 1) * incs.len()` per row), so the comparison of the words and the walk
-/// are shared; the previous row and the current one are kept apart (`prev`, `cur`), so that a
-/// cell without a match is an elementwise maximum over the functions, which the compiler
-/// turns into vector instructions. The run length of a cell is one for all functions: it is
-/// the length of the diagonal run of matches ending there (one more than the diagonal's on a
-/// match, else 0), whatever the values. Each function's arithmetic is exactly that of
-/// [`wlcs`].
+/// that a match adds one contiguous slice), `out[q]` the WLCS of function `q`. Each cell holds
+/// every function's value side by side (`(|b| + 1) * q_n` per row of `f64`), so the
+/// comparison of the words and the walk are shared; the previous row and the current one are
+/// kept apart (`prev`, `cur`), so that a cell without a match is an elementwise maximum over
+/// the functions, which the compiler turns into vector instructions. The run length is one
+/// per cell for all functions (`|b| + 1` per row of `i64`): the length of the diagonal run of
+/// matches ending there (one more than the diagonal's on a match, else 0), whatever the
+/// values. Each function's arithmetic is exactly that of [`wlcs`].
 fn wlcs_multi(
     a: &[i32],
     b: &[i32],
@@ -247,10 +247,10 @@ pub fn per_ref(pairs: &Pairs, kind: Kind, alphas: &[f64]) -> Vec<f64> {
         width,
         || {
             (
-                vec![0i64; cols * q_n],
+                vec![0i64; cols],
                 vec![0.0f64; cols * q_n],
                 LcsBits::new(vocab),
-                (vec![0.0f64; cols * q_n], vec![0i64; cols * q_n]),
+                (vec![0.0f64; cols * q_n], vec![0i64; cols]),
             )
         },
         |(row, c_row, bits, (c2, w2)), p, o| {
