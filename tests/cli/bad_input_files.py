@@ -170,3 +170,23 @@ def orange_run_file(d: Path, names: dict[str, str]) -> str:
     run = OrangeRun(inputs, ["chrf"], bootstrap=0, outputs=OrangeOutputs(json=path))
     run_orange(run, progress=False)
     return str(path)
+
+
+def check_api_case(call, expected) -> None:
+    """One case of a Python API matrix: ``expected`` is ``("error", a fragment of the
+    UserInputError's message)``, ``("value", a check of the result)`` or ``("equal", a call
+    giving the result expected)``."""
+    import pytest
+
+    from mtpalette.errors import UserInputError
+
+    kind, want = expected
+    if kind == "error":
+        with pytest.raises(UserInputError) as info:
+            call()
+        assert want in str(info.value), str(info.value)
+    elif kind == "value":
+        assert want(call())
+    else:
+        assert kind == "equal", kind
+        assert call() == want()

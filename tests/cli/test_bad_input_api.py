@@ -9,10 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from bad_input_files import lines
+from bad_input_files import check_api_case, lines
 
 import mtpalette
-from mtpalette.errors import UserInputError
 
 # --------------------------------------------------------------------------------------------
 # the public Python API: (id, call, expected) where expected is ("error", message fragment)
@@ -524,10 +523,4 @@ API_CASES = [
 
 @pytest.mark.parametrize(("call", "expected"), [pytest.param(c, e, id=i) for i, c, e in API_CASES])
 def test_python_api(call, expected):
-    kind, want = expected
-    if kind == "error":
-        with pytest.raises(UserInputError) as info:
-            call()
-        assert want in str(info.value), str(info.value)
-    else:
-        assert want(call())
+    check_api_case(call, expected)
