@@ -185,10 +185,17 @@ def test_long_table_with_domains_and_the_outputs(tmp_path):
 
 
 def test_refusals():
-    with pytest.raises(UserInputError, match="lack scores for some items"):
+    with pytest.raises(UserInputError, match="resamples every item of every system"):
         rank({"A": [1.0, None, 3.0], "B": [2.0, 2.0, 2.0]}, protocol="bootstrap")
-    with pytest.raises(UserInputError, match="share 1 scored item.*mannwhitney"):
+    with pytest.raises(UserInputError, match="resamples every item"):
+        rank({"A": [1.0, None, 3.0], "B": [2.0, 2.0, 2.0]}, protocol="ar", missing="mark")
+    with pytest.raises(UserInputError, match="not scored on the same 3 items.*--missing common"):
         rank({"A": [1.0, None, 3.0], "B": [None, 2.0, 2.5]}, protocol="wilcoxon")
+    with pytest.raises(UserInputError, match="share 1 scored item.*mannwhitney"):
+        rank({"A": [1.0, None, 3.0], "B": [None, 2.0, 2.5]}, protocol="wilcoxon", missing="mark")
+    with pytest.raises(UserInputError, match="1 item.*a score from every system"):
+        rank({"A": [1.0, None, 3.0], "B": [None, 2.0, 2.5]}, protocol="wilcoxon",
+             missing="common")  # fmt: skip
     # one rating per item: the unpaired variant
     r = rank({"A": [1.0, None, 3.0, None], "B": [None, 2.0, None, 2.5]}, protocol="mannwhitney")
     assert r.pairs[0].p_value == pytest.approx(1.0)

@@ -46,6 +46,7 @@ def rank(
     n_resamples: int = 1000,
     seed: int | None = SACREBLEU_SEED,
     higher_is_better: bool = True,
+    missing: str | None = None,
     name: str | None = None,
     tokenize: str = "13a",
     lowercase: bool = False,
@@ -69,6 +70,13 @@ def rank(
         Each item's domain (a list in item order, or ``{item: domain}``).
     correction, alpha:
         ``none``, ``holm`` or ``bh`` over all pairs; the significance level.
+    missing:
+        When the systems are not scored on the same items: ``refuse`` (the default, but for
+        ``wmt24`` and ``mannwhitney``), ``common`` (every score and test on the items every
+        system has) or ``mark`` (WMT's rule: each system's mean over its own items, each pair
+        tested on the items it shares; a pair whose shared items favour the lower-ranked
+        system is never significant, and a note names it). The ranking's ``missing`` and
+        signature say which rule applied (``none``: every system has every item).
     n_resamples, seed:
         Resamples of ``bootstrap`` / trials of ``ar`` and their seed (sacrebleu's).
     progress:
@@ -85,11 +93,9 @@ def rank(
     ('A', 'bootstrap', 2)
     """
     from mtpalette.api.checks import count_argument
-    from mtpalette.metaeval.system_ranking import rank_systems
 
     n_resamples = count_argument(n_resamples, "n_resamples", allow_none=False)
-    common = dict(protocol=protocol, correction=correction, alpha=alpha,
-                  n_resamples=n_resamples, seed=seed)  # fmt: skip
+    probability_argument(alpha, "alpha")
     feedback = feedback_of(progress)
     if systems is not None:
         if scores is not None or refs is None or metric is None:
@@ -101,12 +107,20 @@ def rank(
     else:
         raise UserInputError("give scores, or systems with refs and a metric")
     with feedback.stage(f"{source.name}: {protocol} test of every pair"):
-        return rank_systems(
-            source.matrix, source.systems, domains=source.domains_for(domains),
-            higher_is_better=source.higher_is_better, name=source.name, metric=source.metric,
-            stats=source.stats if protocol in ("bootstrap", "ar") else None,
-            signature=source.signature, **common,
-        )  # fmt: skip
+        return _rank_source(source, source.domains_for(domains), protocol=protocol,
+                            correction=correction, alpha=alpha, n_resamples=n_resamples,
+                            seed=seed, missing=missing)  # fmt: skip
+
+
+def _rank_source(source, domains, **settings) -> SystemRanking:
+    """One source ranked: the one call of :func:`rank_systems` behind both doors."""
+    from mtpalette.metaeval.system_ranking import rank_systems
+
+    name, stats = source.ranked_as(settings["protocol"])
+    return rank_systems(
+        source.matrix, source.systems, domains=domains, higher_is_better=source.higher_is_better,
+        name=name, metric=source.metric, stats=stats, signature=source.signature, **settings,
+    )  # fmt: skip
 
 
 @dataclass
@@ -141,6 +155,7 @@ class RankRun(Description):
     human: str | None = None
     mtme_metrics: list[str] | None = None
     protocol: str = "wilcoxon"
+    missing: str | None = None
     correction: str = "none"
     alpha: float = 0.05
     resamples: int = 1000
@@ -153,7 +168,7 @@ class RankRun(Description):
     report: Path | None = None
 
     def validate(self) -> None:
-        from mtpalette.metaeval.system_ranking import PROTOCOLS
+        from mtpalette.metaeval.system_ranking import MISSING_RULES, PROTOCOLS
         from mtpalette.stats.ranking import CORRECTIONS
 
         if self.protocol not in PROTOCOLS:
@@ -164,6 +179,11 @@ class RankRun(Description):
         if self.correction not in CORRECTIONS:
             raise UserInputError(
                 f"--correction must be one of {', '.join(CORRECTIONS)} (got {self.correction!r})"
+            )
+        if self.missing is not None and self.missing not in MISSING_RULES:
+            raise UserInputError(
+                f"--missing must be one of {', '.join(MISSING_RULES)} (got {self.missing!r})"
+                f"{did_you_mean(self.missing, MISSING_RULES)}"
             )
         probability_argument(self.alpha, "--alpha")
         if self.resamples < 1:
@@ -183,8 +203,10 @@ class RankRun(Description):
             raise UserInputError("--mtme needs the language pair: --lp (e.g. --lp zh-en)")
         from mtpalette.io.runfile import check_output_folders, run_file_path
 
-        check_output_folders([run_file_path(self.json, self.report), self.tsv, self.latex,
-                              self.report])  # fmt: skip
+        run_file = "--json" if self.json is not None else "--report's run file"
+        check_output_folders({run_file: run_file_path(self.json, self.report), "--tsv": self.tsv,
+                              "--tsv's pairs file": _pairs_path(self.tsv), "--latex": self.latex,
+                              "--report": self.report})  # fmt: skip
         super().validate()
 
 
@@ -229,44 +251,61 @@ class RankResult:
 def run_rank(run: RankRun, progress: bool | Feedback | None = None) -> RankResult:
     """Rank the systems of every source ``run`` names; write the outputs it asks for.
     ``progress``: as in :func:`rank`."""
-    from mtpalette.metaeval.system_ranking import autorank, rank_systems
+    from mtpalette.metaeval.system_ranking import autorank
 
     run.validate()
     feedback = feedback_of(progress)
     sources = sources_of(run, feedback)
+    _check_shared_systems(sources)
     rankings = []
     with feedback.steps("ranking") as step:
         for k, src in enumerate(sources):
             if step is not None:
                 step(k, len(sources), f"{src.name}: {run.protocol}")
             rankings.append(
-                rank_systems(
-                    src.matrix,
-                    src.systems,
-                    protocol=run.protocol,
-                    domains=src.domains,
-                    correction=run.correction,
-                    alpha=run.alpha,
-                    higher_is_better=src.higher_is_better,
-                    name=src.name,
-                    metric=src.metric,
-                    stats=src.stats if run.protocol in ("bootstrap", "ar") else None,
-                    n_resamples=run.resamples,
-                    seed=run.seed,
-                    signature=src.signature,
-                )  # fmt: skip
+                _rank_source(src, src.domains, protocol=run.protocol, correction=run.correction,
+                             alpha=run.alpha, n_resamples=run.resamples, seed=run.seed,
+                             missing=run.missing)  # fmt: skip
             )
     auto = None
     if len(rankings) > 1:
-        common = set.intersection(*({s.system for s in r.systems} for r in rankings))
         auto = autorank(
-            {r.name: {s.system: s.score for s in r.systems if s.system in common}
-             for r in rankings},
+            {r.name: {s.system: s.score for s in r.systems} for r in rankings},
             {r.name: r.higher_is_better for r in rankings},
+            only_shared=True,
         )  # fmt: skip
     result = RankResult(rankings, auto)
     _write(run, result)
     return result
+
+
+def _pairs_path(tsv: Path | None) -> Path | None:
+    """The pairs file written beside ``--tsv FILE`` (``out.tsv``: ``out.pairs.tsv``); none
+    for standard output.
+
+    Examples
+    --------
+    >>> _pairs_path(Path("out/rank.tsv")), _pairs_path(Path("-"))
+    (PosixPath('out/rank.pairs.tsv'), None)
+    """
+    if tsv is None or str(tsv) == "-":
+        return None
+    return tsv.with_name(tsv.stem + ".pairs" + (tsv.suffix or ".tsv"))
+
+
+def _check_shared_systems(sources) -> None:
+    """Several sources are combined by AutoRank, which needs two systems they all score:
+    refused before any test is run."""
+    if len(sources) < 2:
+        return
+    shared = set.intersection(*(set(s.systems) for s in sources))
+    if len(shared) < 2:
+        listed = "; ".join(f"{s.name}: {', '.join(s.systems[:4])}"
+                           + (" ..." if len(s.systems) > 4 else "") for s in sources)  # fmt: skip
+        raise UserInputError(
+            f"the score sources share {len(shared)} system(s) ({listed}); AutoRank combines "
+            "them on the systems every source scores and needs two: rank them in separate runs"
+        )
 
 
 def _write(run: RankRun, result: RankResult) -> None:
@@ -296,8 +335,8 @@ def _write(run: RankRun, result: RankResult) -> None:
         result.outputs["json"] = str(json_path)
     if run.tsv is not None:
         written = [(run.tsv, result.to_pandas(), "tsv")]
-        if str(run.tsv) != "-":  # standard output takes the rankings alone
-            pairs = run.tsv.with_name(run.tsv.stem + ".pairs" + (run.tsv.suffix or ".tsv"))
+        pairs = _pairs_path(run.tsv)
+        if pairs is not None:  # none on standard output: it takes the rankings alone
             written.append((pairs, result.pairs_frame(), "pairs_tsv"))
         for path, frame, key in written:
             with atomic_writer(path) as fh:

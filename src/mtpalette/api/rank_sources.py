@@ -18,7 +18,8 @@ from mtpalette.errors import UserInputError
 @dataclass
 class Source:
     """What one ranking ranks: a score per system and item, the items' domains, and for a
-    metric computed here its sufficient statistics."""
+    metric computed here its sufficient statistics (``corpus_is_mean``: whether its corpus
+    score is the mean of its sentence scores)."""
 
     name: str
     systems: list[str]
@@ -29,6 +30,24 @@ class Source:
     metric: Any = None
     stats: list[np.ndarray] | None = None
     signature: str = ""
+    corpus_is_mean: bool = True
+
+    def ranked_as(self, protocol: str) -> tuple[str, list[np.ndarray] | None]:
+        """The ranking's name and the statistics it resamples under ``protocol``: a metric
+        computed here is ranked by its corpus score under ``bootstrap`` and ``ar``, and by the
+        mean of its sentence scores under the item tests, named so (``mean(sentence bleu)``)
+        where that mean is not the metric's corpus score.
+
+        Examples
+        --------
+        >>> s = Source("bleu", ["A"], [1], np.ones((1, 1)), stats=[np.ones((1, 4))],
+        ...            corpus_is_mean=False)
+        >>> s.ranked_as("wilcoxon")[0], s.ranked_as("bootstrap")[0]
+        ('mean(sentence bleu)', 'bleu')
+        """
+        if protocol in ("bootstrap", "ar") and self.stats is not None:
+            return self.name, self.stats
+        return (self.name if self.corpus_is_mean else f"mean(sentence {self.name})"), None
 
     def domains_for(self, given: Sequence[str] | Mapping[Any, str] | None) -> list[str] | None:
         """The items' domains: ``given`` (a list in item order or ``{item: domain}``), else
@@ -64,12 +83,22 @@ def mapping_source(scores: Mapping[str, Any], name: str, higher_is_better: bool)
 
 
 def _number(x: Any, system: str, item: Any) -> float:
+    """A score as a float: None or NaN is no score; a boolean, a text or an infinity is
+    refused."""
     if x is None:
         return np.nan
     try:
-        return float(x)
+        if isinstance(x, bool | np.bool_):
+            raise TypeError
+        v = float(x)
     except (TypeError, ValueError):
-        raise UserInputError(f"score of {system!r} on item {item!r} is {x!r}") from None
+        raise UserInputError(
+            f"score of {system!r} on item {item!r} is {x!r}; expected a number (None: no score)"
+        ) from None
+    if np.isinf(v):
+        raise UserInputError(f"score of {system!r} on item {item!r} is {x!r}; expected a "
+                             "finite number (None: no score)")  # fmt: skip
+    return v
 
 
 def texts_source(systems, refs, metric: str, *, tokenize: str, lowercase: bool,
@@ -91,7 +120,7 @@ def texts_source(systems, refs, metric: str, *, tokenize: str, lowercase: bool,
     return Source(
         spec, names, list(range(1, matrix.shape[1] + 1)), matrix,
         bool(first.corpus[0].higher_is_better), None, parsed, stats,
-        str(first.corpus[0].signature),
+        str(first.corpus[0].signature), parsed.corpus_combine == "mean",
     )  # fmt: skip
 
 

@@ -26,6 +26,12 @@ ProtocolOpt = Annotated[
         "--protocol", panel=RANKING, help="wilcoxon, ttest, wmt24, mannwhitney, bootstrap or ar."
     ),
 ]
+MissingOpt = Annotated[
+    str | None,
+    o.opt("--missing", panel=RANKING,
+          help="Items some systems lack: refuse (default; mark for wmt24, mannwhitney), common "
+          "(rank on the items every system has) or mark (each pair on its shared items)."),
+]  # fmt: skip
 CorrectionOpt = Annotated[
     str, o.opt("--correction", panel=RANKING, help="none, holm (FWER) or bh (FDR) over pairs.")
 ]
@@ -79,6 +85,7 @@ def rank_cmd(
     human: o.HumanOpt = None,
     mtme_metrics: o.MtmeMetricsOpt = None,
     protocol: ProtocolOpt = "wilcoxon",
+    missing: MissingOpt = None,
     correction: CorrectionOpt = "none",
     alpha: AlphaOpt = 0.05,
     resamples: ResamplesOpt = 1000,
@@ -106,7 +113,7 @@ def rank_cmd(
         table=table, system_col=system_col, item_col=item_col, score_col=score_col,
         domain_col=domain_col, doc_col=doc_col, lower_is_better=lower_is_better, mtme=mtme,
         lp=lp, human=human, mtme_metrics=mtme_metrics, protocol=protocol,
-        correction=correction, alpha=alpha, resamples=resamples, seed=seed,
+        missing=missing, correction=correction, alpha=alpha, resamples=resamples, seed=seed,
         tokenize=tokenize, lowercase=lowercase, json=json, tsv=tsv, latex=latex, report=report,
     )  # fmt: skip
     result = run_rank(run, ConsoleFeedback(console))
@@ -138,7 +145,8 @@ def show_rankings(result) -> None:
         emit_note(
             out,
             f"{n_sig} of {len(r.pairs)} pairs differ significantly (alpha {r.alpha:g}, "
-            f"{_test_name(r)}, correction {r.correction}); {direction} is better; rank range: "
+            f"{_test_name(r)}, correction {r.correction}); {direction} is better; "
+            f"{_score_name(r)}; rank range: "
             "1 + systems significantly better, to N - systems significantly worse; clusters: "
             "the finest cut with every pair across a cut significant",
         )
@@ -152,7 +160,16 @@ def show_rankings(result) -> None:
         for k, s in enumerate(a.systems):
             t.add_row(s, f"{a.autorank[k]:.2f}", *(f"{a.rescaled[m][k]:.2f}" for m in a.metrics))
         emit_table(out, t)
+        for note in a.notes:
+            emit_note(out, f"note: {note}")
     emit_signatures(out, {r.name: r.signature for r in result.rankings})
+
+
+def _score_name(r) -> str:
+    return {"corpus": "the score is the corpus score",
+            "mean": "the score is the mean of the item scores",
+            "mean-of-domain-means": "the score is the mean of the domains' mean item scores",
+            }[r.system_score]  # fmt: skip
 
 
 def _test_name(r) -> str:

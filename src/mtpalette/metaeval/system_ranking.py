@@ -27,6 +27,7 @@ preliminary rankings of WMT24, Kocmi et al. 2024, arXiv:2407.19884).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +39,13 @@ from mtpalette.records import Record
 from mtpalette.stats import ranking as rk
 
 PROTOCOLS = ("wmt24", "wilcoxon", "ttest", "mannwhitney", "bootstrap", "ar")
+
+#: what a ranking does when the systems are not scored on the same items: ``refuse`` (the
+#: default of the paired protocols), ``common`` (every score and test on the items every
+#: system has) or ``mark`` (WMT's rule, the default of ``wmt24`` and ``mannwhitney``: each
+#: system's score over its own items, each pair tested on the items it shares; a pair whose
+#: shared items favour the system ranked lower is never significant, and is named)
+MISSING_RULES = ("refuse", "common", "mark")
 
 
 @dataclass(frozen=True)
@@ -59,8 +67,10 @@ class RankedSystem(Record):
 @dataclass(frozen=True)
 class SystemPair(Record):
     """One pair, ``a`` ranked above ``b``: the score difference ``a - b`` (own direction),
-    the test's p-value, the p-value adjusted for the number of pairs, whether it is
-    significant at the ranking's alpha, the items the two share, and per-domain p-values."""
+    the mean difference on the items the two share (what a paired test compares; the same
+    number when every system has every item), the test's p-value, the p-value adjusted for
+    the number of pairs, whether it is significant at the ranking's alpha, the items the two
+    share, and per-domain p-values."""
 
     a: str
     b: str
@@ -70,13 +80,21 @@ class SystemPair(Record):
     significant: bool
     n_items: int
     domain_p_values: dict[str, float] = field(default_factory=dict)
+    shared_difference: float = float("nan")
 
-    KEYS = "a b difference p_value p_adjusted significant n_items domain_p_values"
+    KEYS = (
+        "a b difference shared_difference p_value p_adjusted significant n_items "
+        "domain_p_values"
+    )
 
 
 @dataclass(frozen=True)
 class SystemRanking(Record):
-    """Systems in order (best first), every pair, and how they were compared."""
+    """Systems in order (best first), every pair, and how they were compared: ``missing``
+    is the rule for items some systems lack (``none`` when every system has every item,
+    else one of :data:`MISSING_RULES`), ``system_score`` what a system's score is
+    (``corpus``: the metric's corpus score; ``mean``: the mean of its item scores;
+    ``mean-of-domain-means``: WMT24's)."""
 
     name: str
     protocol: str
@@ -91,10 +109,12 @@ class SystemRanking(Record):
     seed: int | None
     signature: str
     notes: list[str] = field(default_factory=list)
+    missing: str = "none"
+    system_score: str = "mean"
 
     KEYS = (
-        "name protocol correction alpha higher_is_better n_items domains n_resamples seed "
-        "signature notes systems pairs"
+        "name protocol correction alpha higher_is_better missing system_score n_items domains "
+        "n_resamples seed signature notes systems pairs"
     )
 
     def system(self, name: str) -> RankedSystem:
@@ -153,11 +173,21 @@ class SystemRanking(Record):
         return "\n".join(lines) + "\n"
 
 
+#: LaTeX's special characters in text mode and what prints each
+_LATEX = {"\\": "\\textbackslash{}", "&": "\\&", "%": "\\%", "_": "\\_", "#": "\\#",
+          "$": "\\$", "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}",
+          "^": "\\textasciicircum{}"}  # fmt: skip
+
+
 def _latex(text: str) -> str:
-    for a, b in (("\\", "\\textbackslash{}"), ("&", "\\&"), ("%", "\\%"), ("_", "\\_"),
-                 ("#", "\\#"), ("$", "\\$"), ("{", "\\{"), ("}", "\\}")):  # fmt: skip
-        text = text.replace(a, b) if a != "\\" else text.replace(a, "\x00")
-    return text.replace("\x00", "\\textbackslash{}")
+    r"""``text`` with every special character escaped (one pass: no escape is escaped again).
+
+    Examples
+    --------
+    >>> print(_latex("a_b~c^d\\e"))
+    a\\_b\\textasciitilde{}c\\textasciicircum{}d\\textbackslash{}e
+    """
+    return "".join(_LATEX.get(c, c) for c in text)
 
 
 def _order(names: Sequence[str], oriented: np.ndarray) -> tuple[list[int], list[str]]:
@@ -188,13 +218,16 @@ def rank_systems(
     n_resamples: int = 1000,
     seed: int | None = 12345,
     signature: str = "",
+    missing: str | None = None,
 ) -> SystemRanking:
     """Rank ``systems`` by their ``scores`` (``(systems, items)``, NaN where a system has no
     score for an item, in the score's own direction ``higher_is_better``).
 
     ``bootstrap`` and ``ar`` resample the corpus score of ``metric`` from each system's
     sufficient statistics ``stats`` when given (the score is then the corpus score), else the
-    mean of the item scores. See the module docstring for the protocols.
+    mean of the item scores. See the module docstring for the protocols. ``missing``: what
+    to do when the systems are not scored on the same items (:data:`MISSING_RULES`; by
+    default ``mark`` for ``wmt24`` and ``mannwhitney``, else ``refuse``).
 
     Examples
     --------
@@ -205,6 +238,67 @@ def rank_systems(
     >>> [(s.system, s.rank_top, s.rank_bottom, s.cluster) for s in r.systems]
     [('A', 1, 2, 1), ('B', 1, 2, 1), ('C', 3, 3, 2)]
     """
+    _check_settings(protocol, correction, alpha)
+    x = np.asarray(scores, dtype=np.float64)
+    names = list(systems)
+    _check_matrix(x, names, domains)
+    x, domains, rule, notes = _items(x, names, protocol, domains, missing)
+    if protocol == "wmt24":
+        if domains is None:
+            raise UserInputError(
+                "the wmt24 protocol tests each domain: give the items' domains (--domain-col, "
+                "or an mt-metrics-eval folder's documents)"
+            )
+        small = [d for d in dict.fromkeys(domains) if list(domains).count(d) < 2]
+        if small:
+            raise UserInputError(f"domain(s) with fewer than two items: {', '.join(small)}")
+    _check_resamples(protocol, correction, alpha, n_resamples, len(names))
+    sign = 1.0 if higher_is_better else -1.0
+    p, shared, by_domain, own, n_used = _tests(
+        sign * x, names, protocol, domains, metric, stats, n_resamples, seed, alpha, sign
+    )
+    of_items = stats is None or protocol in rk.ITEM_TESTS
+    paired = rk.shared_differences(x, domains if protocol == "wmt24" else None)
+    if not of_items:  # a corpus score: every system has every item
+        paired = own[:, None] - own[None, :]
+    significant = rk.adjust(p, correction) < alpha
+    order, ties = _order(names, sign * own)
+    if rule == "mark" and protocol in ("wmt24", "wilcoxon", "ttest"):
+        significant, reversed_notes = _reversed(significant, sign * own, sign * paired, names,
+                                                p, shared)  # fmt: skip
+        notes += reversed_notes
+    better = (sign * own)[:, None] > (sign * own)[None, :]
+    top, bottom = rk.rank_ranges(significant, better)
+    cluster = rk.clusters(significant[np.ix_(order, order)])
+    per_domain = rk.domain_scores(x, domains) if domains is not None else {}
+    ranked = [
+        RankedSystem(names[k], float(own[k]), int(top[k]), int(bottom[k]), int(cluster[pos]),
+                     int((~np.isnan(x[k])).sum()),
+                     {d: float(v[k]) for d, v in per_domain.items()})  # fmt: skip
+        for pos, k in enumerate(order)
+    ]
+    adjusted = rk.adjust(p, correction)
+    pairs = [
+        SystemPair(names[a], names[b], float(own[a] - own[b]), float(p[a, b]),
+                   float(adjusted[a, b]), bool(significant[a, b]), int(shared[a, b]),
+                   {d: float(m[a, b]) for d, m in (by_domain or {}).items()},
+                   float(paired[a, b]))  # fmt: skip
+        for i, a in enumerate(order)
+        for b in order[i + 1 :]
+    ]
+    score_kind = "corpus" if not of_items else (
+        "mean-of-domain-means" if protocol == "wmt24" else "mean")  # fmt: skip
+    return SystemRanking(
+        name, protocol, correction, alpha, higher_is_better, ranked, pairs, x.shape[1],
+        list(dict.fromkeys(domains)) if domains is not None else [],
+        n_used, seed if n_used else None,
+        _signature(name, protocol, score_kind, higher_is_better, rule, correction, alpha,
+                   n_used, seed, signature),
+        ties + notes, rule, score_kind,
+    )  # fmt: skip
+
+
+def _check_settings(protocol: str, correction: str, alpha: float) -> None:
     if protocol not in PROTOCOLS:
         raise UserInputError(
             f"unknown protocol {protocol!r}; expected one of {', '.join(PROTOCOLS)}"
@@ -215,76 +309,112 @@ def rank_systems(
         )
     if not 0.0 < alpha < 1.0:
         raise UserInputError(f"alpha must be between 0 and 1 (got {alpha})")
-    x = np.asarray(scores, dtype=np.float64)
-    names = list(systems)
+
+
+def _check_matrix(x: np.ndarray, names: list[str], domains: Sequence[str] | None) -> None:
     if x.ndim != 2 or x.shape[0] != len(names):
         raise UserInputError(f"expected one row of scores per system ({len(names)} systems)")
     if len(names) < 2:
         raise UserInputError("ranking needs two systems or more")
     if len(set(names)) != len(names):
         raise UserInputError("two systems have the same name")
+    infinite = np.argwhere(np.isinf(x))
+    if infinite.size:
+        s, i = infinite[0]
+        raise UserInputError(
+            f"the score of {names[s]!r} on item {i + 1} is {x[s, i]}: scores must be finite "
+            "(NaN or None: no score)"
+        )
     empty = [n for n, row in zip(names, x, strict=True) if np.isnan(row).all()]
     if empty:
         raise UserInputError(f"no scored item for system(s) {', '.join(empty)}")
-    sign = 1.0 if higher_is_better else -1.0
-    oriented = sign * x
-    if protocol == "wmt24":
-        if domains is None:
-            raise UserInputError(
-                "the wmt24 protocol tests each domain: give the items' domains (--domain-col, "
-                "or an mt-metrics-eval folder's documents)"
-            )
-        small = [d for d in dict.fromkeys(domains) if list(domains).count(d) < 2]
-        if small:
-            raise UserInputError(f"domain(s) with fewer than two items: {', '.join(small)}")
     if domains is not None and len(domains) != x.shape[1]:
         raise UserInputError(f"{len(domains)} domains for {x.shape[1]} items")
-    p, shared, by_domain, own, n_used = _tests(
-        oriented, names, protocol, domains, metric, stats, n_resamples, seed, alpha, sign
-    )
-    adjusted = rk.adjust(p, correction)
-    significant = adjusted < alpha
-    order, notes = _order(names, sign * own)
-    better = (sign * own)[:, None] > (sign * own)[None, :]
-    top, bottom = rk.rank_ranges(significant, better)
-    sig_in_order = significant[np.ix_(order, order)]
-    cluster = rk.clusters(sig_in_order)
-    per_domain = rk.domain_scores(x, domains) if domains is not None else {}
-    ranked = [
-        RankedSystem(
-            names[k],
-            float(own[k]),
-            int(top[k]),
-            int(bottom[k]),
-            int(cluster[pos]),
-            int((~np.isnan(x[k])).sum()),
-            {d: float(v[k]) for d, v in per_domain.items()},
-        )  # fmt: skip
-        for pos, k in enumerate(order)
-    ]
-    pairs = []
-    for i, a in enumerate(order):
-        for b in order[i + 1 :]:
-            pairs.append(
-                SystemPair(
-                    names[a],
-                    names[b],
-                    float(own[a] - own[b]),
-                    float(p[a, b]),
-                    float(adjusted[a, b]),
-                    bool(significant[a, b]),
-                    int(shared[a, b]),
-                    {d: float(m[a, b]) for d, m in (by_domain or {}).items()},
-                )  # fmt: skip
+
+
+def _items(x, names, protocol, domains, missing):
+    """``(scores, domains, rule, notes)`` on the items the rule ``missing`` keeps (items no
+    system has are left out under every rule); ``rule`` is ``none`` when every system has
+    every item."""
+    if missing is None:
+        missing = "mark" if protocol in ("wmt24", "mannwhitney") else "refuse"
+    if missing not in MISSING_RULES:
+        raise UserInputError(
+            f"--missing must be one of {', '.join(MISSING_RULES)} (got {missing!r})"
+        )
+    scored = ~np.isnan(x)
+    notes = []
+    anyone = scored.any(axis=0)
+    if not anyone.all():
+        notes.append(f"{int((~anyone).sum())} item(s) without a score from any system left out")
+        x, scored = x[:, anyone], scored[:, anyone]
+        domains = _kept(domains, anyone)
+    if scored.all():
+        return x, domains, "none", notes
+    n = x.shape[1]
+    lacking = ", ".join(f"{names[s]} ({int(scored[s].sum())})" for s in range(len(names))
+                        if not scored[s].all())  # fmt: skip
+    common = scored.all(axis=0)
+    k = int(common.sum())
+    if missing == "refuse" or (missing == "mark" and protocol in ("bootstrap", "ar")):
+        why = ("resamples every item of every system" if protocol in ("bootstrap", "ar") else
+               "would compare means over different items")  # fmt: skip
+        raise UserInputError(
+            f"the systems are not scored on the same {n} items (scored items: {lacking}): "
+            f"{protocol} {why}. Choose --missing common (every score and test on the {k} "
+            "items every system has)"
+            + ("" if protocol in ("bootstrap", "ar") else
+               " or --missing mark (WMT's rule: each system's mean over its own items, each "
+               "pair tested on the items it shares, a pair whose shared items favour the "
+               "lower-ranked system never significant)")  # fmt: skip
+        )
+    if missing == "common":
+        if k < 2:
+            raise UserInputError(
+                f"--missing common: {k} item(s) have a score from every system; a ranking "
+                "needs 2 or more (--missing mark tests each pair on the items it shares)"
             )
-    if protocol in ("bootstrap", "ar") and stats is None:
-        notes.append("the score is the mean of the item scores")
-    return SystemRanking(
-        name, protocol, correction, alpha, higher_is_better, ranked, pairs, x.shape[1],
-        list(dict.fromkeys(domains)) if domains is not None else [],
-        n_used, seed if n_used else None,
-        _signature(name, protocol, correction, alpha, n_used, seed, signature), notes,
-    )  # fmt: skip
+        notes.append(f"--missing common: {n - k} of {n} items left out (not scored by every "
+                     f"system: {lacking}); every score and test is on the {k} items all "
+                     "systems have")  # fmt: skip
+        domains = _kept(domains, common)
+        return x[:, common], domains, "common", notes
+    notes.append(f"--missing mark: the systems are scored on different items ({lacking} of "
+                 f"{n}); each system's score is its mean over its own items and each pair is "
+                 "tested on the items it shares")  # fmt: skip
+    return x, domains, "mark", notes
+
+
+def _kept(domains: Sequence[str] | None, keep: np.ndarray) -> list[str] | None:
+    return None if domains is None else [str(d) for d in np.asarray(domains, dtype=object)[keep]]
+
+
+def _reversed(significant, own, paired, names, p, shared):
+    """``significant`` without the pairs whose shared items favour the system that the
+    means over each system's own items rank lower (all oriented: higher is better), and a
+    note naming each of them."""
+    flip = significant & (np.sign(paired) != np.sign(own[:, None] - own[None, :]))
+    notes = []
+    for a, b in zip(*np.nonzero(np.triu(flip)), strict=True):
+        hi, lo = (a, b) if own[a] > own[b] else (b, a)
+        notes.append(
+            f"{names[hi]} is above {names[lo]} by its mean over its own items, but on the "
+            f"{shared[a, b]} items they share {names[lo]} is ahead (p {p[a, b]:.3g}): the "
+            "pair compares different items, so it is not counted as a significant difference"
+        )
+    return significant & ~flip, notes
+
+
+def _check_resamples(protocol, correction, alpha, n, n_systems) -> None:
+    """Refuse a Holm correction that no pair can pass: its smallest adjusted p-value is the
+    number of pairs times the test's smallest p-value, ``1 / (resamples + 1)``."""
+    pairs = n_systems * (n_systems - 1) // 2
+    if protocol in ("bootstrap", "ar") and correction == "holm" and pairs / (n + 1) >= alpha:
+        raise UserInputError(
+            f"with {n} resamples the smallest p-value is 1/{n + 1}, and Holm's correction "
+            f"multiplies it by the {pairs} pairs: no pair could reach alpha {alpha:g}. Use "
+            f"--resamples {math.floor(pairs / alpha)} or more (or --correction bh)"
+        )
 
 
 def _tests(oriented, names, protocol, domains, metric, stats, n_resamples, seed, alpha, sign):
@@ -301,14 +431,7 @@ def _tests(oriented, names, protocol, domains, metric, stats, n_resamples, seed,
     from mtpalette.stats.paired import MeanOfScores, all_pairs
 
     of_items = stats is None
-    if of_items:
-        missing = [n for n, row in zip(names, x, strict=True) if np.isnan(row).any()]
-        if missing:
-            raise UserInputError(
-                f"{protocol} resamples every item of every system, but {', '.join(missing)} "
-                "lack scores for some items; use --protocol wilcoxon, ttest or wmt24 (each "
-                "pair joined on the items it shares)"
-            )
+    if of_items:  # every system has every item (the rule of _items)
         metric, stats = MeanOfScores("mean"), list(x)
     elif bool(metric.higher_is_better) != (sign > 0):
         raise UserInputError(f"{metric.spec}: its direction and the ranking's differ")
@@ -334,11 +457,14 @@ def _named(message: str, names: Sequence[str]) -> str:
     )
 
 
-def _signature(name, protocol, correction, alpha, n, seed, metric_signature) -> str:
+def _signature(name, protocol, score_kind, higher, missing, correction, alpha, n, seed,
+               metric_signature) -> str:  # fmt: skip
+    """Every setting that changes the ranking, as used (``alpha`` to its last digit)."""
     from mtpalette._version import __version__
 
-    parts = [name, "what:system-ranking", f"protocol:{protocol}", f"correction:{correction}",
-             f"alpha:{alpha:g}"]  # fmt: skip
+    parts = [name, "what:system-ranking", f"protocol:{protocol}", f"system-score:{score_kind}",
+             f"higher-is-better:{'yes' if higher else 'no'}", f"missing:{missing}",
+             f"correction:{correction}", f"alpha:{float(alpha)!r}"]  # fmt: skip
     if n:
         parts += [f"resamples:{n}", f"seed:{seed}"]
     if metric_signature:
@@ -355,8 +481,15 @@ class AutoRank(Record):
     rescaled: dict[str, list[float]]
     autorank: list[float]
     method: str = "minmax-1-to-N"
+    left_out: dict[str, list[str]] = field(default_factory=dict)
 
-    KEYS = "method metrics systems autorank rescaled"
+    KEYS = "method metrics systems autorank rescaled left_out"
+
+    @property
+    def notes(self) -> list[str]:
+        """One line per metric whose systems AutoRank left out (not scored by every metric)."""
+        return [f"AutoRank leaves out {', '.join(v)}: scored by {m} but not by every metric"
+                for m, v in self.left_out.items()]  # fmt: skip
 
     def to_pandas(self):
         from mtpalette.records import frame
@@ -368,10 +501,13 @@ class AutoRank(Record):
 
 
 def autorank(system_scores: Mapping[str, Mapping[str, float]],
-             higher_is_better: Mapping[str, bool] | None = None) -> AutoRank:  # fmt: skip
+             higher_is_better: Mapping[str, bool] | None = None, *,
+             only_shared: bool = False) -> AutoRank:  # fmt: skip
     """AutoRank: each metric's system scores linearly rescaled to ``[1, N]`` (the best
     system 1, the worst ``N``, the number of systems), averaged over the metrics; systems by
-    increasing AutoRank.
+    increasing AutoRank. Metrics that score different systems are refused, or with
+    ``only_shared`` combined on the systems every metric scores (the others are named in
+    ``left_out``).
 
     Examples
     --------
@@ -383,6 +519,15 @@ def autorank(system_scores: Mapping[str, Mapping[str, float]],
     if not metrics:
         raise UserInputError("AutoRank needs at least one metric")
     systems = list(system_scores[metrics[0]])
+    left_out: dict[str, list[str]] = {}
+    if only_shared:
+        shared = set.intersection(*(set(system_scores[m]) for m in metrics))
+        left_out = {m: [s for s in system_scores[m] if s not in shared] for m in metrics}
+        left_out = {m: v for m, v in left_out.items() if v}
+        systems = [s for s in systems if s in shared]
+        if len(systems) < 2:
+            raise UserInputError(f"the metrics share {len(systems)} system(s); AutoRank needs 2")
+        system_scores = {m: {s: system_scores[m][s] for s in systems} for m in metrics}
     for m in metrics:
         if set(system_scores[m]) != set(systems):
             raise UserInputError(f"metric {m!r} does not score the same systems as {metrics[0]!r}")
@@ -404,4 +549,5 @@ def autorank(system_scores: Mapping[str, Mapping[str, float]],
         metrics,
         {m: [float(rescaled[m][k]) for k in order] for m in metrics},
         [float(avg[k]) for k in order],
+        left_out=left_out,
     )

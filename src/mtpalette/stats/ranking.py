@@ -192,6 +192,38 @@ def system_scores(scores: Any, domains: Sequence[str] | None = None) -> np.ndarr
         return np.nanmean(per, axis=1)  # over the domains the system has
 
 
+def shared_differences(scores: Any, domains: Sequence[str] | None = None) -> np.ndarray:
+    """``d[a, b]``: the mean of ``a``'s score minus ``b``'s over the items both have (NaN
+    where they share none); with ``domains``, the unweighted mean over the domains where they
+    share an item of that mean in each domain (WMT24's system score, on shared items). Its
+    sign is the direction a paired test compares, whatever the systems' means over their own
+    items say.
+
+    Examples
+    --------
+    >>> x = np.array([[9.0, 9.0, np.nan, np.nan], [10.0, 10.0, 1.0, 1.0]])
+    >>> system_scores(x).tolist(), shared_differences(x)[0, 1].item()
+    ([9.0, 5.5], -1.0)
+    """
+    x = np.asarray(scores, dtype=np.float64)
+    if domains is None:
+        return _shared_mean_difference(x)
+    of = np.asarray(domains, dtype=object)
+    parts = np.stack([_shared_mean_difference(x[:, of == d]) for d in dict.fromkeys(domains)])
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a pair without a shared item: NaN
+        return np.nanmean(parts, axis=0)
+
+
+def _shared_mean_difference(x: np.ndarray) -> np.ndarray:
+    have = (~np.isnan(x)).astype(np.float64)
+    v = np.where(np.isnan(x), 0.0, x)
+    total = v @ have.T - have @ v.T  # sum over shared items of x_a - x_b
+    count = have @ have.T
+    with np.errstate(all="ignore"):
+        return np.where(count > 0, total / np.maximum(count, 1.0), np.nan)
+
+
 def domain_scores(scores: Any, domains: Sequence[str]) -> dict[str, np.ndarray]:
     """Each system's mean item score in every domain."""
     x = np.asarray(scores, dtype=np.float64)
