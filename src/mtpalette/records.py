@@ -12,7 +12,8 @@ tuple a new list and a dict a new dict; anything else is taken as it is.
 The module also turns results into plain data: :func:`to_jsonable` (what JSON can hold),
 :func:`flat_record` and :func:`frame` (one value per cell, for pandas: what every result's
 ``to_pandas()`` is made of; ``{"outranked": {"value": v, "low": l, "high": h}}`` becomes
-``outranked``, ``outranked_low``, ``outranked_high``) and :func:`dumps` (``to_json()``).
+``outranked``, ``outranked_low``, ``outranked_high``), :func:`dumps` (``to_json()``) and
+:func:`latex_text` (text in a LaTeX table: the one escaper of every LaTeX output).
 """
 
 from __future__ import annotations
@@ -211,3 +212,20 @@ def dumps(obj: Any) -> str:
     '{"a": null, "b": [1, 2]}'
     """
     return json.dumps(to_jsonable(obj), ensure_ascii=False)
+
+
+#: LaTeX's special characters and what stands for each in text
+_TEX = str.maketrans({**{c: f"\\{c}" for c in "&%$#_{}"}, "\\": "\\textbackslash{}",
+                      "~": "\\textasciitilde{}", "^": "\\textasciicircum{}"})  # fmt: skip
+
+
+def latex_text(text: str) -> str:
+    r"""``text`` with LaTeX's special characters escaped, in one pass (no escape is escaped
+    again).
+
+    Examples
+    --------
+    >>> print(latex_text("a_b {x} 50% \\ ~c^d"))
+    a\_b \{x\} 50\% \textbackslash{} \textasciitilde{}c\textasciicircum{}d
+    """
+    return text.translate(_TEX)

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.metrics import Signature
+from mtpalette.records import latex_text
 
 #: output formats of ``mtpalette score`` (``latex``: corpus scores only)
 FORMATS = ("text", "json", "jsonl", "tsv", "latex")
@@ -272,7 +273,7 @@ def latex_table(records: Sequence[Mapping[str, Any]], places: int) -> str:
     lines = [
         "\\begin{tabular}{l" + "r" * len(metrics) + "}",
         "\\toprule",
-        " & ".join(["System", *(f"{_tex(m)} {arrows[m]}" for m in metrics)]) + " \\\\",
+        " & ".join(["System", *(f"{latex_text(m)} {arrows[m]}" for m in metrics)]) + " \\\\",
         "\\midrule",
     ]
     for system in systems:
@@ -285,34 +286,12 @@ def latex_table(records: Sequence[Mapping[str, Any]], places: int) -> str:
             if r.get("significant"):
                 cell += "$^*$"
             cells.append(cell)
-        name = _tex(system)
+        name = latex_text(system)
         if any(by[(system, m)].get("baseline") for m in metrics):
             name = f"\\textit{{{name}}}"
         lines.append(" & ".join([name, *cells]) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
-
-
-#: LaTeX's special characters and what stands for each in text
-_TEX = str.maketrans(
-    {
-        **{c: f"\\{c}" for c in "&%$#_{}"},
-        "\\": "\\textbackslash{}",
-        "~": "\\textasciitilde{}",
-        "^": "\\textasciicircum{}",
-    }
-)
-
-
-def _tex(text: str) -> str:
-    r"""LaTeX's special characters escaped, in one pass.
-
-    Examples
-    --------
-    >>> print(_tex("a_b {x} 50% \\ ~"))
-    a\_b \{x\} 50\% \textbackslash{} \textasciitilde{}
-    """
-    return text.translate(_TEX)
 
 
 def _interval(r: Mapping[str, Any], places: int) -> str:

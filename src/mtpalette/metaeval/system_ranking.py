@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.records import Record
+from mtpalette.records import Record, latex_text
 from mtpalette.stats import ranking as rk
 
 PROTOCOLS = ("wmt24", "wilcoxon", "ttest", "mannwhitney", "bootstrap", "ar")
@@ -157,7 +157,7 @@ class SystemRanking(Record):
         lines = [
             "\\begin{tabular}{clr}",
             "\\toprule",
-            f"Rank & System & {_latex(self.name)} \\\\",
+            f"Rank & System & {latex_text(self.name)} \\\\",
             "\\midrule",
         ]
         for k, s in enumerate(self.systems):
@@ -168,26 +168,9 @@ class SystemRanking(Record):
                 if s.rank_top == s.rank_bottom
                 else (f"{s.rank_top}--{s.rank_bottom}")
             )
-            lines.append(f"{ranks} & {_latex(s.system)} & {s.score:.{digits}f} \\\\")
+            lines.append(f"{ranks} & {latex_text(s.system)} & {s.score:.{digits}f} \\\\")
         lines += ["\\bottomrule", "\\end{tabular}"]
         return "\n".join(lines) + "\n"
-
-
-#: LaTeX's special characters in text mode and what prints each
-_LATEX = {"\\": "\\textbackslash{}", "&": "\\&", "%": "\\%", "_": "\\_", "#": "\\#",
-          "$": "\\$", "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}",
-          "^": "\\textasciicircum{}"}  # fmt: skip
-
-
-def _latex(text: str) -> str:
-    r"""``text`` with every special character escaped (one pass: no escape is escaped again).
-
-    Examples
-    --------
-    >>> print(_latex("a_b~c^d\\e"))
-    a\\_b\\textasciitilde{}c\\textasciicircum{}d\\textbackslash{}e
-    """
-    return "".join(_LATEX.get(c, c) for c in text)
 
 
 def _order(names: Sequence[str], oriented: np.ndarray) -> tuple[list[int], list[str]]:
