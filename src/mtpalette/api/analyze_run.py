@@ -34,6 +34,7 @@ from mtpalette.analysis.sentences import (
     sentence_buckets,
 )
 from mtpalette.analysis.words import WordAccuracy, word_accuracy
+from mtpalette.api.checks import probability_argument
 from mtpalette.api.feedback import Feedback
 from mtpalette.api.progress import feedback_of
 from mtpalette.api.score_inputs import ScoreInputs
@@ -133,11 +134,12 @@ def analyze(
         the first).
     sentence_metric, top:
         The sentence metric of ``examples`` and how many examples (``ngrams``: 5 times as
-        many n-grams) each way.
+        many n-grams) each way: 1 or more (every one: a number as large as the test set).
     orders:
         The n-gram orders of ``ngrams`` (1 to 4).
     confidence, n_resamples, seed:
-        Bootstrap intervals of the buckets and groups, when ``confidence`` is given.
+        Bootstrap intervals of the buckets and groups, when ``confidence`` (strictly between
+        0 and 1) is given.
     progress:
         A bar counting the analyses: ``None`` (the default) when standard error is a terminal
         or in a notebook; ``True``: always offered; ``False``: silent; or a
@@ -151,6 +153,7 @@ def analyze(
     [0.888888888888889, 0.0]
     """
     ref = _checked(systems, refs, analyses)
+    check_settings(confidence, top, ("confidence", "top"))
     given = {"domain": domains, "document": documents, "label": labels}
     where = {"label": "--labels FILE (one label per sentence)"}
     for name in LABELS:
@@ -165,6 +168,8 @@ def analyze(
             )
         if given[name] is not None and len(given[name]) != len(ref):
             raise UserInputError(f"{len(given[name])} {name} labels for {len(ref)} sentences")
+    if labels is not None:
+        _check_labels(labels)
     base = next(iter(systems)) if baseline is None else baseline
     if base not in systems:
         raise UserInputError(f"--baseline {base!r} is not one of the systems: {', '.join(systems)}")
@@ -229,6 +234,37 @@ def _checked(systems, refs, analyses) -> list[str]:
                 f"system {name!r} has {len(lines)} lines, the reference {len(ref)}"
             )
     return ref
+
+
+def check_settings(confidence: Any, top: Any, names: tuple[str, str]) -> None:
+    """Refuse a ``confidence`` outside (0, 1) and a ``top`` that is not a whole number, 1 or
+    more (0 would show no example, -1 all but the last), naming the argument (``names``:
+    the Python API's or the command line's).
+
+    Examples
+    --------
+    >>> check_settings(0.95, 10, ("confidence", "top"))
+    >>> check_settings(None, -1, ("--confidence", "--top"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: --top is -1; expected a whole number, 1 or more: ...
+    """
+    if confidence is not None:
+        probability_argument(confidence, names[0])
+    if isinstance(top, bool) or not isinstance(top, int | np.integer) or top < 1:
+        raise UserInputError(
+            f"{names[1]} is {top!r}; expected a whole number, 1 or more: the examples shown "
+            "each way (n-grams: 5 times as many; every one: a number as large as the test set)"
+        )
+
+
+def _check_labels(labels: Sequence[Any]) -> None:
+    """Refuse a missing or blank label (it would become a label of its own)."""
+    for k, label in enumerate(labels):
+        if label is None or (isinstance(label, str) and not label.strip()):
+            raise UserInputError(
+                f"labels[{k}] is {label!r}; expected each sentence's label (a non-empty string)"
+            )
 
 
 class _StatsOf:
@@ -296,6 +332,10 @@ class AnalyzeRun:
     csv: Path | None = None
     report: Path | None = None
 
+    def validate(self) -> None:
+        """Refuse settings the run could not mean, naming the command line's options."""
+        check_settings(self.confidence, self.top, ("--confidence", "--top"))
+
     def labels(self) -> tuple[list[str] | None, list[str] | None]:
         """``(domains, documents)`` of the sentences: from a long table's columns
         (``domain_col``, ``doc_col``: the same in every system's row of a segment), from
@@ -335,14 +375,15 @@ class AnalyzeRun:
 def run_analyze(run: AnalyzeRun, progress: bool | Feedback | None = None) -> AnalysisResult:
     """Read the texts, analyze them, write the JSON and CSV asked (atomically);
     ``progress`` as in :func:`analyze`."""
-    from mtpalette.io.plain import read_lines
+    from mtpalette.io.plain import read_labels, read_lines
     from mtpalette.io.runfile import check_output_folders, run_file_path
 
+    run.validate()  # before any file is read
     check_output_folders([run_file_path(run.json, run.report), run.csv, run.report])
     systems, refs, _ = run.inputs.load()
     corpus = None if run.frequency_corpus is None else read_lines(run.frequency_corpus)
     domains, documents = run.labels()
-    labels = None if run.labels_file is None else read_lines(run.labels_file)
+    labels = None if run.labels_file is None else read_labels(run.labels_file)
     result = analyze(
         systems, refs, analyses=run.analyses, metric=run.metric, tokenize=run.tokenize,
         lowercase=run.lowercase, frequency_corpus=corpus, domains=domains,

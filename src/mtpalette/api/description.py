@@ -86,9 +86,11 @@ class Description:
 
     @classmethod
     def load(cls, path: Path) -> Self:
-        """A description saved by :meth:`save`, validated."""
+        """A description saved by :meth:`save`, validated (a key given twice refused)."""
+        from mtpalette.io.jsonfile import loads
+
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = loads(Path(path).read_text(encoding="utf-8"), path=str(path))
         except (OSError, ValueError) as exc:
             raise UserInputError(f"cannot read a run description: {exc}", path=str(path)) from None
         if not isinstance(data, dict) or data.get("run") != cls.kind:

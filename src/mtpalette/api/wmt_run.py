@@ -203,8 +203,7 @@ def run_wmt(run: WmtRun, progress: bool | Feedback | None = None) -> WmtResult:
         progress=feedback,
     )
     data, left_out, signatures = loaded.data, loaded.left_out, loaded.signatures
-    total = sum(max(t.k, 1) for t in ts.tasks)
-    feedback.note(f"{len(ts.tasks)} task(s) over {len(lps)} language pair(s), {total} resamples")
+    feedback.note(f"{len(ts.tasks)} task(s) over {len(lps)} language pair(s), {_resamples(ts)}")
     with feedback.steps("significance tests") as step:
         progress = None
         if step is not None:  # the metric-pair tests of each task, task after task
@@ -221,3 +220,21 @@ def run_wmt(run: WmtRun, progress: bool | Feedback | None = None) -> WmtResult:
             fh.write(result.to_json())
         outputs["json"] = str(run.json)
     return WmtResult(result, names, left_out, signatures, outputs)
+
+
+def _resamples(ts: TaskSet) -> str:
+    """The resamples the tasks draw, as the run's note says them (k 0: none, no test).
+
+    Examples
+    --------
+    >>> _resamples(TaskSet([Task(k=0), Task(k=0)]))
+    'no resamples (k 0: no significance test)'
+    >>> _resamples(TaskSet([Task(k=1000), Task(k=0)]))
+    '1000 resamples (1 task of k 0: not tested)'
+    """
+    total, untested = sum(t.k for t in ts.tasks), sum(t.k == 0 for t in ts.tasks)
+    if not total:
+        return "no resamples (k 0: no significance test)"
+    if not untested:
+        return f"{total} resamples"
+    return f"{total} resamples ({untested} task{'s' * (untested > 1)} of k 0: not tested)"

@@ -41,7 +41,8 @@ DocColOpt = Annotated[
     str | None, o.opt("--doc-col", panel=o.INPUTS, help="--table: the document column.")
 ]
 LabelsOpt = Annotated[
-    Path | None, o.opt("--labels", panel=o.INPUTS, help="A label per sentence (-a label).")
+    Path | None,
+    o.opt("--labels", panel=o.INPUTS, help="A label per sentence, none blank (-a label)."),
 ]
 BaselineOpt = Annotated[
     str | None, o.opt("--baseline", panel=o.METRICS, help="ngrams, examples: against (1st).")
@@ -49,11 +50,16 @@ BaselineOpt = Annotated[
 SentenceMetricOpt = Annotated[
     str, o.opt("--sentence-metric", panel=o.METRICS, help="examples: the metric (bleus:4).")
 ]
-TopOpt = Annotated[int, o.opt("--top", panel=o.OUTPUTS, help="examples each way (10; n-grams 50).")]
+TopOpt = Annotated[
+    int,
+    o.opt("--top", panel=o.OUTPUTS,
+          help="Examples each way, 1 or more (10; n-grams 5 times as many)."),
+]  # fmt: skip
 IntervalOpt = Annotated[
     float | None,
-    o.opt("--confidence", panel=o.RESAMPLING, help="Bootstrap intervals per bucket (0.95)."),
-]
+    o.opt("--confidence", panel=o.RESAMPLING,
+          help="Bootstrap intervals per bucket at this level, between 0 and 1 (0.95)."),
+]  # fmt: skip
 
 
 def analyze_cmd(

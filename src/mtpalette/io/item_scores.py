@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.io.jsonfile import loads
 from mtpalette.io.plain import display_name, read_lines
 from mtpalette.io.tabular import cell_float, rows
 
@@ -163,7 +164,7 @@ def read_comet_json(path: str | Path) -> ItemScores:
     name = display_name(path)
     text = "\n".join(read_lines(path))
     try:
-        obj = json.loads(text)
+        obj = loads(text, path=name)  # a key twice (a file, a field) refused
     except json.JSONDecodeError as exc:
         raise UserInputError(f"invalid JSON ({exc.msg})", path=name, line=exc.lineno) from None
     if not isinstance(obj, dict) or not obj:

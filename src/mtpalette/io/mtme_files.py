@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from mtpalette.errors import UserInputError, converted, shortened
+from mtpalette.io.jsonfile import loads
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import atomic_writer
 
@@ -265,7 +266,7 @@ def read_jsonl_field(path: str | Path, key: str) -> list[str | None]:
     out: list[str | None] = []
     for line, text in enumerate(read_lines(path, allow_empty=True), start=1):
         try:
-            obj = json.loads(text)
+            obj = loads(text, path=name, line=line)
         except json.JSONDecodeError as exc:
             raise UserInputError(f"invalid JSON ({exc.msg})", path=name, line=line) from None
         if not isinstance(obj, dict) or key not in obj:
@@ -289,7 +290,7 @@ def read_jsonl_objects(path: str | Path) -> list[dict]:
     out = []
     for line, text in enumerate(read_lines(path, allow_empty=True), start=1):
         try:
-            obj = json.loads(text)
+            obj = loads(text, path=name, line=line)
         except json.JSONDecodeError as exc:
             raise UserInputError(f"invalid JSON ({exc.msg})", path=name, line=line) from None
         if not isinstance(obj, dict):
@@ -430,7 +431,7 @@ _SPAN_KEYS = {"start", "end", "category", "severity", "score", "is_source_error"
 
 def _rating(text: str, rater: str, path: str, line: int) -> Rating:
     try:
-        obj = json.loads(text)
+        obj = loads(text, path=path, line=line or None)
     except json.JSONDecodeError as exc:
         raise UserInputError(f"invalid JSON rating ({exc.msg})", path=path, line=line) from None
     return _rating_of(obj, rater, path, line)

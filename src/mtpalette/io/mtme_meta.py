@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from mtpalette.errors import UserInputError
+from mtpalette.io.jsonfile import loads
 
 #: names of the meta file looked for in a test set folder, in order
 META_FILES = ("mtpalette.json", "meta.json")
@@ -273,7 +274,7 @@ def read_meta_file(path: str | Path, lp: str) -> dict[str, object]:
     """The entries of a ``mtpalette.json`` meta file for ``lp`` (see the module docstring)."""
     name = str(path)
     try:
-        obj = json.loads(Path(path).read_text(encoding="utf-8"))
+        obj = loads(Path(path).read_text(encoding="utf-8"), path=name)
     except json.JSONDecodeError as exc:
         raise UserInputError(f"invalid JSON ({exc.msg})", path=name, line=exc.lineno) from None
     if not isinstance(obj, dict):

@@ -38,6 +38,7 @@ import numpy as np
 
 from mtpalette.errors import UserInputError, converted, shortened
 from mtpalette.io import inputs
+from mtpalette.io.jsonfile import loads
 from mtpalette.io.plain import read_lines
 
 FORMATS = ("auto", "moses", "jsonl")
@@ -307,7 +308,7 @@ def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:
         if not line.strip():
             raise UserInputError(f"empty line; {shape}", path=path, line=number)
         try:
-            obj = json.loads(line)
+            obj = loads(line, path=path, line=number)
         except json.JSONDecodeError as exc:
             raise UserInputError(
                 f"invalid JSON ({exc.msg}); {shape}", path=path, line=number

@@ -149,6 +149,33 @@ def read_lines(path: str | Path, *, allow_empty: bool = False) -> list[str]:
     return lines
 
 
+def read_labels(path: str | Path) -> list[str]:
+    """One label per line (``analyze --labels``), as :func:`read_lines` reads them; an empty
+    or blank line is refused, naming the file and the line (it would become a label of its
+    own, grouping the sentences it stands beside).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "labels.txt")
+    >>> _ = open(p, "w").write("news\\n\\nted\\n")
+    >>> read_labels(p)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: ...labels.txt:2: empty label; expected one label per ...
+    """
+    labels = read_lines(path)
+    for line, label in enumerate(labels, start=1):
+        if not label.strip():
+            raise UserInputError(
+                "empty label; expected one label per sentence (a blank line would be a label "
+                "of its own)",
+                path=display_name(path),
+                line=line,
+            )
+    return labels
+
+
 def _read_bytes(path: Path, name: str) -> bytes:
     try:
         data = path.read_bytes()

@@ -306,27 +306,10 @@ class Run:
         write_json(path, self.to_dict())
 
 
-def read_json(path: str | Path, what: str = "a JSON file") -> Any:
-    """A JSON file's content; an unreadable file or invalid JSON is a :class:`UserInputError`
-    naming the file (and the line) and what was expected."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-        inputs.note(path)
-        return json.loads(text)
-    except FileNotFoundError:
-        raise UserInputError(f"file not found; expected {what}", path=str(path)) from None
-    except OSError as exc:
-        raise UserInputError(f"cannot read {what}: {exc.strerror}", path=str(path)) from None
-    except UnicodeDecodeError:
-        raise UserInputError(f"not UTF-8 text; expected {what}", path=str(path)) from None
-    except json.JSONDecodeError as exc:
-        raise UserInputError(
-            f"not valid JSON ({exc.msg}); expected {what}", path=str(path), line=exc.lineno
-        ) from None
-
-
 def load_run(path: str | Path) -> dict[str, Any]:
-    """Read a run file back as a dict, checking that it is one."""
+    """Read a run file back as a dict, checking that it is one (a key given twice refused)."""
+    from mtpalette.io.jsonfile import read_json
+
     data = read_json(path, "an mtpalette run file")
     if not isinstance(data, dict) or data.get("format") != RUN_FORMAT:
         raise UserInputError(

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from mtpalette.errors import UserInputError
+from mtpalette.io.jsonfile import loads
 from mtpalette.io.plain import display_name, read_lines
 
 #: table formats and the file extensions that select them when none is given
@@ -404,13 +405,7 @@ def _jsonl_rows(name: str, lines: list[str], columns: Sequence[str]):
         if not line.strip():
             raise UserInputError("empty line; expected one JSON object", path=name, line=number)
         try:
-            obj = json.loads(line, object_pairs_hook=_unique_keys)
-        except _DuplicateKey as exc:
-            raise UserInputError(
-                f"field {exc.args[0]!r} appears twice in this object; name each field once",
-                path=name,
-                line=number,
-            ) from None
+            obj = loads(line, path=name, line=number, kind="field")  # a field twice refused
         except json.JSONDecodeError as exc:
             raise UserInputError(
                 f"invalid JSON ({exc.msg} at column {exc.colno}); expected one JSON object "
@@ -429,19 +424,6 @@ def _jsonl_rows(name: str, lines: list[str], columns: Sequence[str]):
                     f"no field {col!r}; this object has: {has}", path=name, line=number
                 )
         yield (name, number), obj
-
-
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
-    return out
 
 
 def _string(value: Any, col: str, where: tuple[str, int]) -> str:

@@ -33,6 +33,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.io.jsonfile import loads
 from mtpalette.io.nbest import iter_moses_segments, moses_segment_starts, read_moses_span
 from mtpalette.io.runfile import write_json
 from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
@@ -228,7 +229,7 @@ def prepare_run_dir(run_dir: Path, manifest: dict[str, Any], *, resume: bool) ->
         raise UserInputError("is a file; --run-dir needs a folder", path=str(run_dir))
     if path.exists():
         try:
-            old = json.loads(path.read_text(encoding="utf-8"))
+            old = loads(path.read_text(encoding="utf-8"), path=str(path))
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise UserInputError("the run's manifest is not valid JSON", path=str(path)) from None
         if not isinstance(old, dict):

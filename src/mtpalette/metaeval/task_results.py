@@ -71,12 +71,14 @@ class TaskResult:
         return self.draws.get((j, i), np.zeros((0, 2)))[:, [1, 0]]
 
     def to_dict(self) -> dict[str, Any]:
+        """The result as JSON's types; an untested task (``k`` 0) records no p-values (null:
+        its matrix of zeros, mt-metrics-eval's, is no test's)."""
         return {
             "task": _jsonable(self.task.to_dict()),
             "metrics": self.metrics,
             "corrs": [float(c) for c in self.corrs],
             "ranks": self.ranks,
-            "p_values": self.matrix.tolist(),
+            "p_values": self.matrix.tolist() if self.task.k else None,
             "n_draws": {f"{i},{j}": len(d) for (i, j), d in self.draws.items()},
         }
 
@@ -216,12 +218,13 @@ class TaskSetResult:
 
     def to_json(self) -> str:
         """The tasks' results and the global ranking (with clusters when every task was
-        tested), as JSON."""
+        tested), as JSON; the seed and the kind of draws are null when no task drew (k 0)."""
+        drawn = any(r.task.k for r in self.results)
         out: dict[str, Any] = {
             "tasks": [r.to_dict() for r in self.results],
             "weights": self.weights,
-            "seed": self.seed,
-            "draws": self.draws,
+            "seed": self.seed if drawn else None,
+            "draws": self.draws if drawn else None,
             "average_corrs": self.average_corrs(),
             "left_out_of_ranking": self.partial_metrics(),
             "average_ranks": self.average_ranks(),

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,17 +192,18 @@ class TaskSet:
         Each task uses mt-metrics-eval's ``Task`` field names plus ``weight``; ``defaults``
         fills the fields a task does not name (``mtpalette wmt -k N``: ``{"k": N}``).
         """
+        from mtpalette.io.jsonfile import load_yaml, loads
         from mtpalette.io.plain import read_lines
 
         p = Path(path)
         text = "\n".join(read_lines(p))  # a missing, empty or non-UTF-8 file named as such
-        try:
+        try:  # a key given twice (a weight, a task field) refused, naming the line
             if p.suffix.lower() in (".yaml", ".yml"):
-                import yaml
-
-                obj = yaml.safe_load(text)
+                obj = load_yaml(text, path=str(p))
             else:
-                obj = json.loads(text)
+                obj = loads(text, path=str(p))
+        except UserInputError:
+            raise
         except Exception as e:  # the parser's message names the line
             raise UserInputError(f"cannot parse task set: {e}", path=str(p)) from e
         if isinstance(obj, Mapping):

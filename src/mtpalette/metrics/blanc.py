@@ -66,7 +66,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.runfile import read_json
+from mtpalette.io.jsonfile import read_json
 from mtpalette.kernels.acs import (
     GAP_MODES,
     AcsSettings,

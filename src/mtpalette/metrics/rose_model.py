@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.runfile import read_json
+from mtpalette.io.jsonfile import read_json
 from mtpalette.metrics.rose_features import FUNCTION_WORDS, feature_names, features
 from mtpalette.text.tokenizers import get_tokenizer
 
