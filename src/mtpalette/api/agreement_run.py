@@ -84,7 +84,7 @@ class AgreementRun(Description):
         check_oracle(self.oracle)
         tie_weight(self.ties)
         check_out_dir(self.out_dir)
-        check_output_folders([self.json], made=[self.out_dir])
+        check_output_folders({"--json": self.json}, made=[self.out_dir])
         super().validate()
 
 

@@ -379,7 +379,9 @@ def run_analyze(run: AnalyzeRun, progress: bool | Feedback | None = None) -> Ana
     from mtpalette.io.runfile import check_output_folders, run_file_path
 
     run.validate()  # before any file is read
-    check_output_folders([run_file_path(run.json, run.report), run.csv, run.report])
+    run_file = "--json" if run.json is not None else "--report's run file"
+    check_output_folders({run_file: run_file_path(run.json, run.report), "--csv": run.csv,
+                          "--report": run.report})  # fmt: skip
     systems, refs, _ = run.inputs.load()
     corpus = None if run.frequency_corpus is None else read_lines(run.frequency_corpus)
     domains, documents = run.labels()

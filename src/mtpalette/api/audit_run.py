@@ -153,7 +153,7 @@ def run_audit(run: AuditRun, progress: bool | Feedback | None = None) -> AuditRe
     run.validate()
     from mtpalette.io.runfile import check_output_folders
 
-    check_output_folders([run.json])  # before any work
+    check_output_folders({"--json": run.json})  # before any work
     feedback = feedback_of(progress)
     cand_human = ref_human = None
     if run.judged.given:

@@ -447,7 +447,7 @@ def run_correlation(
     feedback = feedback_of(progress)
     out = run.outputs.resolved()
     check_out_dir(out.out_dir)
-    check_output_folders([out.json, out.csv, out.report], made=[out.out_dir])
+    check_output_folders(out.by_option(run.outputs, "json", "csv", "report"), made=[out.out_dir])
     parsed = parse_specs(run.specs, tokenize=run.tokenize, lowercase=run.lowercase)
     check_exports(out.export_scores, parsed, overwrite=out.overwrite)
     with staged_folder(out.out_dir) as stage:  # the folder complete, or as it was

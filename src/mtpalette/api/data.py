@@ -57,13 +57,18 @@ def copy_bundled(destination: str | Path) -> dict[str, Path]:
     as :func:`bundled_data` names them; an existing folder of that name is refused, never
     overwritten."""
     dest = Path(destination)
+    if dest.exists() and not dest.is_dir():
+        raise UserInputError("is a file; expected a folder (new or existing)", path=str(dest))
     sets = bundled_data()
     clash = [name for name in sets if (dest / name).exists()]
     if clash:
         raise UserInputError(
             f"{', '.join(clash)} already there; copy into another folder", path=str(dest)
         )
-    dest.mkdir(parents=True, exist_ok=True)
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file on the way, a read-only folder
+        raise UserInputError(f"cannot make the folder: {exc.strerror}", path=str(dest)) from None
     out = {}
     for name, data in sets.items():
         shutil.copytree(data.path, dest / name)

@@ -128,10 +128,34 @@ class TableOutputs(Description):
 
     def in_folder(self) -> None:
         """Name the run file (``run.json``) and the table (``table.csv``) in ``out_dir``
-        where they are not named."""
+        where they are not named (a report with ``--json -`` refused: it is built from the
+        run file)."""
+        from mtpalette.io.runfile import check_report_source
+
+        check_report_source(self.json, self.report)
         if self.out_dir is not None:
             self.json = self.json or self.out_dir / "run.json"
             self.csv = self.csv or self.out_dir / "table.csv"
+
+    def by_option(self, given: TableOutputs, *fields: str) -> dict[str, Path | None]:
+        """These outputs' files (resolved: the folder's defaults filled in) by the option that
+        names them, for :func:`~mtpalette.io.runfile.check_output_folders`: ``--json`` where
+        ``given`` (the outputs as asked) names the file, else the run folder's default.
+
+        Examples
+        --------
+        >>> given = TableOutputs(out_dir=Path("o"), csv=Path("t.csv"))
+        >>> out = dataclasses.replace(given); out.in_folder()
+        >>> out.by_option(given, "json", "csv")
+        {"the run folder's run.json": PosixPath('o/run.json'), '--csv': PosixPath('t.csv')}
+        """
+        named: dict[str, Path | None] = {}
+        for name in fields:
+            path, option = getattr(self, name), "--" + name.replace("_", "-")
+            if path is not None and getattr(given, name) is None:
+                option = f"the run folder's {Path(path).name}"
+            named[option] = path
+        return named
 
 
 @functools.cache

@@ -353,7 +353,7 @@ def run_orange(run: OrangeRun, progress: bool | Feedback | None = None) -> Orang
     chunking = run.chunking
     out = run.outputs.resolved(None if chunking is None else chunking.run_dir)
     check_output_folders(
-        [out.json, out.csv, out.curve_csv, out.curve_plot, out.errors, out.report],
+        out.by_option(run.outputs, "json", "csv", "curve_csv", "curve_plot", "errors", "report"),
         made=[out.out_dir, None if chunking is None else chunking.run_dir],
     )
     if chunking is None or out.out_dir != chunking.run_dir:  # else --run-dir's own check

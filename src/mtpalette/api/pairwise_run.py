@@ -43,7 +43,7 @@ def mbr_files(
     """
     from mtpalette.io.runfile import check_output_folders
 
-    check_output_folders([output, scores, matrix])  # before any work
+    check_output_folders({"-o": output, "--scores": scores, "--matrix": matrix})  # before any work
     lists, references = _segments(candidates, refs, nbest_format, id_base, segments)
     sel = mbr(
         lists,

@@ -167,7 +167,7 @@ def run_train_blanc(
     silent; or a :class:`~mtpalette.api.feedback.Feedback`.
     """
     run.validate()
-    check_output_folders([run.output])  # before any work
+    check_output_folders({"-o": run.output})  # before any work
     feedback = feedback_of(progress)
     base = run.base()
     common = dict(base=base, tokenize=run.tokenize, lowercase=run.lowercase)
@@ -358,7 +358,7 @@ def run_train_rose(run: RoseTrainRun, progress: bool | Feedback | None = None) -
     :class:`~mtpalette.api.feedback.Feedback`.
     """
     run.validate()
-    check_output_folders([run.output])  # before any work
+    check_output_folders({"-o": run.output})  # before any work
     feedback = feedback_of(progress)
     settings = run.settings()
     prefs = None

@@ -188,7 +188,7 @@ def run_wmt(run: WmtRun, progress: bool | Feedback | None = None) -> WmtResult:
     run.validate()
     from mtpalette.io.runfile import check_output_folders
 
-    check_output_folders([run.json])  # before any work
+    check_output_folders({"--json": run.json})  # before any work
     feedback = feedback_of(progress)
     ts = run.build_task_set()
     lps = sorted({lp for t in ts.tasks for lp in t.lang.split(",")})

@@ -3,7 +3,9 @@ tab-separated text when piped or redirected (rich would otherwise wrap at 80 col
 
 Progress and notes go to standard error (:mod:`mtpalette.api.progress`); results go through
 :func:`result_console` and :func:`emit_table`, so ``mtpalette orange ... > table.tsv`` gives a
-file that ``pandas.read_csv(path, sep="\\t", comment="#")`` reads.
+file that ``pandas.read_csv(path, sep="\\t", comment="#")`` reads. When an output of the
+command is standard output (``--json -``), standard output holds that one document alone: the
+tables and their notes go to standard error (:func:`mtpalette.io.inputs.stdout_claimed`).
 """
 
 from __future__ import annotations
@@ -15,16 +17,19 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from mtpalette.io.inputs import stdout_claimed
+
 #: a width no table line reaches, for text that must not wrap
 _UNWRAPPED = 1_000_000
 
 
 def result_console() -> Console:
-    """Standard output: the terminal's width on a terminal; unwrapped, uncoloured text
-    otherwise."""
-    if sys.stdout.isatty():
-        return Console()
-    return Console(width=_UNWRAPPED, no_color=True, highlight=False, soft_wrap=True)
+    """Standard output (standard error when a document of the command is written there): the
+    terminal's width on a terminal; unwrapped, uncoloured text otherwise."""
+    stderr = stdout_claimed()
+    if (sys.stderr if stderr else sys.stdout).isatty():
+        return Console(stderr=stderr)
+    return Console(stderr=stderr, width=_UNWRAPPED, no_color=True, highlight=False, soft_wrap=True)
 
 
 def emit_table(console: Console, table: Table) -> None:

@@ -10,7 +10,8 @@ Examples::
 The candidates come from an n-best file as ``mtpalette orange`` reads them (Moses
 ``id ||| hypothesis ||| ...`` or JSONL ``{"id": 3, "hyps": [...]}``), ids 0-based unless
 ``--id-base 1``. The selection goes to standard output (or ``--output``), one line per
-segment (empty for a segment without candidates).
+segment (empty for a segment without candidates); with ``--scores -`` standard output holds
+that table alone (its candidate column is the selection).
 """
 
 from __future__ import annotations
@@ -58,11 +59,22 @@ def mbr_cmd(
     import sys
 
     from mtpalette.api.pairwise_run import mbr_files
+    from mtpalette.io.inputs import stdout_claimed
 
+    if output is None and str(matrix) == "-":  # the selection would have nowhere to go
+        from mtpalette.errors import UserInputError
+
+        raise UserInputError(
+            "standard output takes the selection when there is no -o: give -o FILE, or "
+            "--matrix a file",
+            path="-",
+        )
     text = mbr_files(
         candidates, refs, metric, nbest_format=nbest_format, id_base=id_base, segments=segments,
         include_self=include_self, lowercase=lowercase, tokenize=tokenize, output=output,
         scores=scores, matrix=matrix,
     )  # fmt: skip
-    if output is None:  # the files first: a closed pipe cannot lose them
+    # the files first: a closed pipe cannot lose them; --scores - holds the selection: it
+    # alone goes to standard output (one document there)
+    if output is None and not stdout_claimed():
         sys.stdout.write(text)

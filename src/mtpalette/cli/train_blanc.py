@@ -34,6 +34,7 @@ from mtpalette.api.inputs import CandidateInputs, JudgedInputs
 from mtpalette.api.progress import ConsoleFeedback
 from mtpalette.api.train_run import BlancTrainRun, run_train_blanc
 from mtpalette.cli import options as o
+from mtpalette.cli.console import result_console
 
 Opt = typer.Option
 
@@ -81,7 +82,7 @@ def train_blanc_cmd(
     result = run_train_blanc(run, ConsoleFeedback(Console(stderr=True, quiet=options["quiet"])))
     what = f"{stat} ({level})" if objective == "human" else "ORANGE (lower is better)"
     p = result.params
-    out = Console()
+    out = result_console()
     out.print(
         f"BLANC trained on {what}: alpha={p.alpha:.4g} beta={p.beta:.4g} gamma={p.gamma:.4g} "
         f"bf={p.bf:.4g} n={p.n or '*'} gap={p.gap}"

@@ -42,6 +42,7 @@ from mtpalette.api.inputs import JudgedInputs
 from mtpalette.api.progress import ConsoleFeedback
 from mtpalette.api.train_run import RoseTrainRun, run_train_rose
 from mtpalette.cli import options as o
+from mtpalette.cli.console import result_console
 
 Opt = typer.Option
 
@@ -101,7 +102,7 @@ def train_rose_cmd(
     )  # fmt: skip
     feedback = ConsoleFeedback(Console(stderr=True, quiet=options["quiet"]))
     model = run_train_rose(run, feedback).model
-    out = Console()
+    out = result_console()
     what = f"ROSE-{objective}{' + POS' if pos else ''} ({lang}; {model.kernel} kernel, "
     out.print(f"{what}{model.loss} loss) written to {output}")
     if "test_pearson" in model.info:

@@ -36,10 +36,18 @@ RUN_FORMAT = "mtpalette-run"
 RUN_FORMAT_VERSION = 1
 
 
-def check_output_folders(paths, *, made=()) -> None:
-    """Refuse outputs whose folder does not exist, or that are folders themselves (``None``
-    paths and ``-``, standard output, are skipped; folders in ``made`` will be created by the
-    command), before any work is done: a run that cannot write all its outputs writes none.
+def check_output_folders(
+    paths: Mapping[str, str | Path | None] | Iterable[str | Path | None], *, made=()
+) -> None:
+    """Refuse outputs whose folder does not exist, that are folders themselves, or that share
+    a path, before any work is done: a run that cannot write all its outputs writes none.
+
+    ``paths`` maps each output's option (``--json``) to its path, or is a list of paths.
+    ``None`` is no output; ``-`` is standard output, which takes one document: two outputs on
+    it are refused as two on one file are (the same file by another spelling or through a
+    symbolic link too), and one is recorded (:func:`mtpalette.io.inputs.claim_stdout`) so
+    that the command line prints nothing else there. Folders in ``made`` will be created by
+    the command.
 
     Examples
     --------
@@ -47,17 +55,45 @@ def check_output_folders(paths, *, made=()) -> None:
     >>> check_output_folders(["/no/such/folder/run.json"])
     Traceback (most recent call last):
     mtpalette.errors.UserInputError: /no/such/folder: the output folder does not exist
+    >>> try:
+    ...     check_output_folders({"--json": "out.txt", "--tsv": "out.txt"})
+    ... except UserInputError as exc:
+    ...     print(exc)
+    out.txt: two outputs on one path (--json and --tsv); give each its own file
     """
+    named = list(paths.items() if isinstance(paths, Mapping) else ((None, p) for p in paths))
     made = [Path(m).resolve() for m in made if m is not None]
     will_exist = {*made, *(p for m in made for p in m.parents)}  # made with its parents
-    for path in paths:
-        if path is None or str(path) == "-":
+    seen: dict[Path | str, tuple[str | None, str]] = {}
+    for name, path in named:
+        if path is None:
+            continue
+        key = "-" if str(path) == "-" else Path(path).resolve()
+        if key in seen:
+            raise _same_path(seen[key], (name, str(path)))
+        seen[key] = (name, str(path))
+        if key == "-":
+            inputs.claim_stdout()
             continue
         if Path(path).is_dir():
             raise UserInputError("is a folder; expected a file name", path=str(path))
         folder = Path(path).parent
         if folder.resolve() not in will_exist and not folder.is_dir():
             raise UserInputError("the output folder does not exist", path=str(folder))
+
+
+def _same_path(first: tuple[str | None, str], second: tuple[str | None, str]) -> UserInputError:
+    """The error of two outputs on one path (``-``: standard output)."""
+    names = " and ".join(n for n in (first[0], second[0]) if n)
+    if second[1] != first[1]:  # another spelling of the same file
+        names += f"{'; ' if names else ''}also named {second[1]}"
+    both = f" ({names})" if names else ""
+    if first[1] == "-":
+        return UserInputError(
+            f"two outputs on standard output{both}; it takes one document: give the other a file",
+            path="-",
+        )
+    return UserInputError(f"two outputs on one path{both}; give each its own file", path=first[1])
 
 
 #: errors of a disk that cannot take the output: said as one line naming the path
@@ -95,6 +131,7 @@ def atomic_writer(path: str | Path, *, newline: str | None = None, binary: bool 
     text = {} if binary else {"encoding": "utf-8", "newline": newline}
     mode = "wb" if binary else "w"
     if str(path) == "-":
+        inputs.claim_stdout()
         sys.stdout.flush()
         yield sys.stdout.buffer if binary else sys.stdout
         sys.stdout.flush()
@@ -171,16 +208,33 @@ def usual_mode(mode: int) -> int:
 
 def run_file_path(json: Path | None, report: Path | None) -> Path | None:
     """Where a run's record goes: ``json`` as given, else beside the report (the report is
-    built from it), else nowhere.
+    built from it), else nowhere. A report with ``--json -`` is refused (see
+    :func:`check_report_source`).
 
     Examples
     --------
     >>> run_file_path(None, Path("out/r.html")), run_file_path(None, None)
     (PosixPath('out/r.json'), None)
     """
+    check_report_source(json, report)
     if json is None and report is not None:
         return report.with_suffix(".json")
     return json
+
+
+def check_report_source(json: Path | None, report: Path | None) -> None:
+    """Refuse an HTML report built from a run file sent to standard output (``--json -``):
+    the report reads the file it is built from.
+
+    Examples
+    --------
+    >>> check_report_source(Path("-"), None)
+    >>> check_report_source(Path("-"), Path("r.html"))
+    Traceback (most recent call last):
+    mtpalette.errors.UserInputError: --report is built from the run file: give --json a file
+    """
+    if report is not None and json is not None and str(json) == "-":
+        raise UserInputError("--report is built from the run file: give --json a file")
 
 
 def write_json(path: str | Path, obj: Any, *, indent: int | None = 1) -> None:
