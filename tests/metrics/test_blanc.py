@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -243,3 +244,163 @@ def test_gamma_takes_any_finite_value_stably():
     got = sentence_scores([hyp], [[ref]], ["blanc:gamma=40", "blanc:gamma=1000"])
     assert np.isfinite(got["blanc:gamma=40"][0])
     assert got["blanc:gamma=40"][0] == pytest.approx(got["blanc:gamma=1000"][0], abs=1e-12)
+
+
+# --------------------------------------------------------------------------------------------
+# gamma: any finite value, the limit where gamma * (n - 1) overflows (issue 51)
+def _counts(hyp, ref, p: BlancParams):
+    h, r = [ord(w) for w in hyp.split()], [ord(w) for w in ref.split()]
+    s = AcsSettings(p.alpha, p.beta, kmax=p.n or max(len(h), len(r)), gap=p.gap)
+    return acs_pair(h, r, s), acs_pair(h, h, s), acs_pair(r, r, s)
+
+
+def _best_prf(hyp, refs, p: BlancParams, mix):
+    """P, R, F with the size mix ``mix(ratios, normalisers)`` of each pair (the definition)."""
+
+    def ratios(common, norms):
+        return [min(c / n, 1) if n > 0 else 0 for c, n in zip(common, norms, strict=True)]
+
+    best_p = best_r = 0.0
+    for ref in refs:
+        common, cc, rr = _counts(hyp, ref, p)
+        best_p = max(best_p, mix(ratios(common, cc), cc))
+        best_r = max(best_r, mix(ratios(common, rr), rr))
+    b2 = p.bf**2
+    f = (1 + b2) * best_p * best_r / (b2 * best_p + best_r) if best_p + best_r else 0.0
+    return best_p, best_r, f
+
+
+def _limit_prf(hyp, refs, p: BlancParams, sign: int):
+    """The limit as gamma -> +inf (sign 1: the ratio at the largest size the sentence has)
+    or -inf (the smallest)."""
+
+    def at_limit(ratios, norms):
+        sizes = [k for k, n in enumerate(norms) if n > 0]
+        return ratios[max(sizes) if sign > 0 else min(sizes)] if sizes else 0.0
+
+    return _best_prf(hyp, refs, p, at_limit)
+
+
+def _before_prf(hyp, refs, p: BlancParams):
+    """What the metric computed before the weights were scaled per sentence: one scale for
+    every size, ``exp(gamma k - max_k gamma k)``."""
+
+    def before(ratios, norms):
+        e = [p.gamma * k for k in range(len(ratios))]
+        w = [math.exp(x - max(e)) if n > 0 else 0.0 for x, n in zip(e, norms, strict=True)]
+        total = sum(w)
+        return sum(wk * x for wk, x in zip(w, ratios, strict=True)) / total if total else 0.0
+
+    return _best_prf(hyp, refs, p, before)
+
+
+def _spec(p: BlancParams) -> str:
+    return (
+        f"blanc:alpha={p.alpha},beta={p.beta},gamma={p.gamma!r},bf={p.bf},n={p.n or '*'},"
+        f"gap={p.gap}"
+    )
+
+
+huge = st.floats(40.0, 1e308) | st.sampled_from([709.0, 745.0, 1e154, 6e307, 1e308, 1.79e308])
+
+
+@settings(max_examples=60, deadline=None)
+@given(words, st.lists(words, min_size=1, max_size=3), params, huge, st.sampled_from([1, -1]))
+def test_large_gamma_gives_the_limit(hyp, refs, p, size, sign):
+    """At gamma >= 40 every weight but the heaviest size's is below e^-40: P, R and F equal
+    the limit (the ratio at the largest size each sentence has; the smallest for -gamma),
+    also where gamma * (n - 1) overflows (it scored 0)."""
+    p = replace(p, gamma=sign * size)
+    got = _stats(_spec(p), [hyp], [[r] for r in refs])[0]
+    np.testing.assert_allclose(got, _limit_prf(hyp, refs, p, sign), rtol=0, atol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(words, st.lists(words, min_size=1, max_size=3), params, st.floats(1.0, 60.0))
+def test_gamma_approaches_the_limit_continuously(hyp, refs, p, gamma):
+    """|P(gamma) - P(inf)| <= sum_j e^(-gamma j) <= e^-gamma / (1 - e^-gamma): the score
+    moves continuously to its limit, with no jump where the old weights overflowed."""
+    p = replace(p, gamma=gamma)
+    got = _stats(_spec(p), [hyp], [[r] for r in refs])[0]
+    limit = np.array(_limit_prf(hyp, refs, p, 1))
+    bound = math.exp(-gamma) / (1 - math.exp(-gamma)) + 1e-12
+    assert np.all(np.abs(got[:2] - limit[:2]) <= bound), (got, limit, bound)
+    far = _stats(_spec(replace(p, gamma=gamma * 1e6)), [hyp], [[r] for r in refs])[0]
+    np.testing.assert_allclose(far, limit, rtol=0, atol=1e-12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(words, st.lists(words, min_size=1, max_size=3), params, st.floats(-30.0, 30.0))
+def test_ordinary_gammas_score_as_before(hyp, refs, p, gamma):
+    """Where the old single scale neither overflowed nor underflowed, the per-sentence scale
+    changes nothing beyond rounding (within 1e-12)."""
+    p = replace(p, gamma=gamma)
+    got = _stats(_spec(p), [hyp], [[r] for r in refs])[0]
+    np.testing.assert_allclose(got, _before_prf(hyp, refs, p), rtol=0, atol=1e-12)
+
+
+def test_every_path_takes_the_gamma_limit(real_pairs):
+    """gamma = 1e308 (gamma * (n - 1) overflows) equals gamma = 1000 (every lighter weight
+    below e^-1000, 0 in floats) on real sentences, through a grid, with redundant=drop, with
+    the POS mix and the weights inside the matches, and in training's objective; the old
+    weights gave 0.0 and a warning."""
+    import warnings
+
+    from mtpalette.metaeval.segments import SegmentData
+    from mtpalette.train.blanc import HumanObjective
+
+    hyps, refs = real_pairs["two_refs"]
+    hyps, refs = hyps[:60], [r[:60] for r in refs]
+    for extra in ("", ",n=*", ",n=2,alpha=0,beta=0,redundant=drop", ",posmix=0.5", ",lw=2,lt=1"):
+        for sign in ("", "-"):
+            specs = [f"blanc:gamma={sign}1e308{extra}", f"blanc:gamma={sign}1000{extra}"]
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # no overflow or invalid-value warning
+                grid = parse_spec(f"blanc:gamma={sign}1e308|{sign}1000{extra}")
+                got = compute_stats(grid, TextPairs.parallel(hyps, refs))
+            a, b = (got[m] for m in grid)
+            np.testing.assert_array_equal(a, b, err_msg=str(specs))
+            assert np.isfinite(a).all() and (a[:, 2] > 0).any(), specs
+    human = [[float(i % 5) for i in range(60)]]
+    data = SegmentData(["S"], human, [hyps], [refs[0]], list(range(1, 61)))
+    objective = HumanObjective([data], base=BlancParams(n=3))
+    assert objective.value_of(BlancParams(n=3, gamma=1e308)) == objective.value_of(
+        BlancParams(n=3, gamma=1000.0)
+    )
+
+
+def test_gamma_limit_on_the_bundled_segments():
+    """The issue's example: blanc:gamma=1e308 scored 0.0 (every weight NaN); it is the
+    limit, the score with the weight on each sentence's largest size (n = 4)."""
+    from importlib import resources
+
+    zhen = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+    hyps = (zhen / "SMU.txt").read_text(encoding="utf-8").splitlines()[:12]
+    refs = (zhen / "ref.txt").read_text(encoding="utf-8").splitlines()[:12]
+    out = sentence_scores(hyps, [refs], ["blanc:gamma=1e308", "blanc:gamma=1000"])
+    assert out["blanc:gamma=1e308"].mean() == pytest.approx(0.0822, abs=5e-5)
+    np.testing.assert_array_equal(out["blanc:gamma=1e308"], out["blanc:gamma=1000"])
+    [m] = parse_spec("blanc:gamma=1e308")
+    assert m.spec == "blanc:alpha=0,beta=0,gamma=1e+308,bf=1,n=4,gap=max"  # not 309 digits
+
+
+def test_bf_whose_square_overflows_gives_recall():
+    """F = (1 + bf^2) P R / (bf^2 P + R) tends to R as bf grows; bf = 1e200 (bf^2 = inf)
+    scored NaN."""
+    hyp, ref = "a b c d e", "a b x"
+    got = _stats("blanc:bf=1e200", [hyp], [[ref]])[0]
+    near = _stats("blanc:bf=1e100", [hyp], [[ref]])[0]
+    assert got[2] == got[1] and got.tolist() == pytest.approx(near.tolist(), abs=1e-15)
+
+
+def test_a_sentence_scores_the_same_beside_a_longer_one():
+    """With n=* the sizes go up to the longest sentence of the batch; the old single scale
+    (exp(gamma k - max)) underflowed every size of a short sentence beside a long one at
+    gamma = 20 (20 * 63 > 745) and scored it 0. Each sentence's own sizes now set its scale."""
+    short, long = ("a b c", "a b d"), (" ".join("abcdefgh" * 8), " ".join("abcdefgh" * 8))
+    for gamma in (20, 300, -20):
+        spec = f"blanc:n=*,gamma={gamma}"
+        alone = _stats(spec, [short[0]], [[short[1]]])[0]
+        beside = _stats(spec, [short[0], long[0]], [[short[1], long[1]]])[0]
+        np.testing.assert_array_equal(alone, beside)
+        assert alone[2] > 0

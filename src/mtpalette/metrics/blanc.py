@@ -15,7 +15,10 @@ weighted number ``W_k(c, r)`` of common skip-k-grams for every size ``k``: gaps 
 * sizes ``k = 1..n`` (``n=*``: every size, up to the shorter sentence) are mixed with weights
   ``w_k`` proportional to ``exp(gamma * (k - 1))`` (the paper's size parameter; gamma = 0 is
   uniform), over the sizes the sentence has (``k <= |c|`` for P, ``k <= |r|`` for R):
-  ``P = sum w_k P_k / sum w_k``;
+  ``P = sum w_k P_k / sum w_k``. Any finite gamma: the weights are computed as
+  ``exp(gamma * (k - k*))``, ``k*`` the sentence's own largest size (gamma >= 0) or smallest
+  (gamma < 0), so no exponent is positive and ``w_k* = 1``; as gamma grows P tends to
+  ``P_k*`` and a huge gamma (1e308) gives that limit, not an overflow;
 * several references: the maximum precision and the maximum recall over the references
   (paper section 2.2), then ``F = (1 + bf^2) P R / (bf^2 P + R)``.
 
@@ -76,6 +79,7 @@ from mtpalette.kernels.acs import (
 )
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.domains import Choice, Integer, Real, Text
+from mtpalette.metrics.fields import fields, shown
 from mtpalette.metrics.registry import register
 from mtpalette.metrics.rouge import f_measure
 from mtpalette.text.encode import TextView
@@ -86,6 +90,25 @@ MAX_SIZE = 64
 MAX_CLIPPED = 4
 #: ``keep``: every pair of occurrences matches (ACS); ``drop``: clipped counts (section 3)
 REDUNDANT = ("keep", "drop")
+#: the largest ``n`` a spec or a parameter file may name (``n=*`` computes up to MAX_SIZE)
+MAX_N = 50
+#: what each parameter may be, in a spec (``blanc:gamma=...``), a parameter file and
+#: :class:`BlancParams` alike: finite numbers in these ranges (the gap weights
+#: ``exp(-alpha gap)``, the size weights, F and the POS weights are finite over all of them)
+PARAM_DOMAINS: dict[str, Any] = {
+    "alpha": Real(low=0),
+    "beta": Real(low=0),
+    "gamma": Real(),  # any finite value: the size weights are scaled stably
+    "bf": Real(low=0, low_open=True),
+    "n": Integer(1, MAX_N, special={"*": 0, "all": 0, "0": 0}),
+    "gap": Choice(GAP_MODES),
+    "redundant": Choice(REDUNDANT),
+    "posmix": Real(low=0),
+    "lw": Real(low=0),
+    "lt": Real(low=0),
+}
+#: what ``n`` holds in a parameter file
+_N_IN_FILE = f"an integer from 1 to {MAX_N}, or 0 for every size"
 
 
 @dataclass(frozen=True)
@@ -109,6 +132,12 @@ class BlancParams:
     redundant: str = "keep"
 
     def __post_init__(self) -> None:
+        for name in ("alpha", "beta", "gamma", "bf", "posmix", "lw", "lt"):
+            value = getattr(self, name)
+            if not (value is None and name == "lw") and not _real(value):
+                raise ValueError(f"{name} must be a number, got {value!r}")
+        if isinstance(self.n, bool) or not isinstance(self.n, int | np.integer):
+            raise ValueError(f"n must be an integer ({_N_IN_FILE}), got {self.n!r}")
         Choice(REDUNDANT).parse(self.redundant)
         if self.redundant == "drop":
             if self.alpha or self.beta or self.tagged:
@@ -134,6 +163,8 @@ class BlancParams:
             raise ValueError("gamma must be finite")
         if self.n < 0:
             raise ValueError("n must be >= 1, or 0 for every size")
+        if self.n > MAX_N:
+            raise ValueError(f"n must be at most {MAX_N}, or 0 for every size")
         Choice(GAP_MODES).parse(self.gap)
 
     @property
@@ -149,54 +180,53 @@ class BlancParams:
 
     def size_weights(self, kmax: int) -> np.ndarray:
         """``w_k`` proportional to ``exp(gamma * (k - 1))``, ``k = 1..kmax``, scaled so that the
-        largest is 1 (``exp(gamma (k - 1) - max)``): any finite gamma, no overflow.
+        largest is 1: ``exp(gamma (k - k*))``, ``k*`` the largest size (gamma >= 0) or the
+        smallest, an exponent <= 0 for any finite gamma (``gamma (k - 1)`` itself overflows
+        at gamma = 1e308). :func:`size_mix` scales each sentence by its own sizes.
 
         Examples
         --------
         >>> BlancParams(gamma=math.log(2)).size_weights(3).round(6).tolist()
         [0.25, 0.5, 1.0]
-        >>> BlancParams(gamma=1000.0).size_weights(3).tolist()  # all on the largest size
+        >>> BlancParams(gamma=1e308).size_weights(3).tolist()  # all on the largest size
         [0.0, 0.0, 1.0]
+        >>> BlancParams(gamma=-1e308).size_weights(3).tolist()  # all on the smallest
+        [1.0, 0.0, 0.0]
         """
-        exponents = self.gamma * np.arange(kmax, dtype=np.float64)
-        return np.exp(exponents - exponents.max())
+        top = np.asarray(kmax - 1 if self.gamma >= 0 else 0)
+        return _scaled_weights(self.gamma, np.arange(kmax), top)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, obj: dict[str, Any], *, path: str = "") -> BlancParams:
-        known = {f for f in cls.__dataclass_fields__}
-        raw = obj.get("params", obj)
-        if not isinstance(raw, dict):
-            raise UserInputError("expected a JSON object of BLANC parameters", path=path)
-        if "pos" in raw:  # written before the mix was renamed: it meant posmix
-            if "posmix" in raw:
-                raise UserInputError('both "pos" and "posmix": keep posmix', path=path)
-            raw = {("posmix" if k == "pos" else k): v for k, v in raw.items()}
-        unknown = sorted(set(raw) - known)
-        if unknown:
+    def from_dict(cls, obj: Any, *, path: str = "") -> BlancParams:
+        """Parameters from a parameter file's JSON: a bare object of parameters, or a record
+        ``{"params": {...}, ...}`` (what ``train-blanc`` writes). Every field is checked as a
+        spec's value is (:data:`PARAM_DOMAINS`; :mod:`mtpalette.metrics.fields`): a JSON
+        number, finite, in range; ``n`` a whole number; ``lw`` may be null (off)."""
+        where = path or None
+        prefix = ""
+        raw = obj
+        if isinstance(obj, dict) and "metric" in obj and obj["metric"] != "blanc":
             raise UserInputError(
-                f"unknown BLANC parameter(s) {', '.join(unknown)}; expected {', '.join(known)}",
-                path=path,
+                f'not BLANC parameters ("metric" is {shown(obj["metric"])}; expected "blanc")',
+                path=where,
             )
+        if isinstance(obj, dict) and "params" in obj:
+            raw, prefix = obj["params"], "params."
+        if isinstance(raw, dict) and "pos" in raw:  # written before the mix was renamed
+            if "posmix" in raw:
+                raise UserInputError('both "pos" and "posmix": keep posmix', path=where)
+            raw = {("posmix" if k == "pos" else k): v for k, v in raw.items()}
+        values = fields(
+            raw, PARAM_DOMAINS, path=where, noun="BLANC parameter", nullable=("lw",),
+            expected={"n": _N_IN_FILE}, prefix=prefix,
+        )  # fmt: skip
         try:
-            return cls(
-                **{
-                    k: (
-                        str(v)
-                        if k in ("gap", "redundant")
-                        else int(v)
-                        if k == "n"
-                        else None
-                        if v is None and k == "lw"
-                        else float(v)
-                    )
-                    for k, v in raw.items()
-                }
-            )
-        except (TypeError, ValueError) as exc:
-            raise UserInputError(f"bad BLANC parameters: {exc}", path=path) from None
+            return cls(**values)
+        except ValueError as exc:
+            raise UserInputError(f"bad BLANC parameters: {exc}", path=where) from None
 
     @classmethod
     def load(cls, path: str | Path) -> BlancParams:
@@ -206,18 +236,41 @@ class BlancParams:
         return cls.from_dict(obj, path=str(p))
 
 
-def size_mix(ratios: np.ndarray, has: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """``sum_k w_k x_k / sum_k w_k`` over the sizes a sentence has (``has``), last axis.
+def size_mix(ratios: np.ndarray, has: np.ndarray, gamma: float) -> np.ndarray:
+    """``sum_k w_k x_k / sum_k w_k`` over the sizes a sentence has (``has``), last axis, with
+    ``w_k`` proportional to ``exp(gamma * (k - 1))``.
+
+    Each row is scaled by its own heaviest size ``k*`` (the largest it has when gamma >= 0,
+    the smallest when gamma < 0): ``w_k = exp(gamma (k - k*))``, every exponent <= 0 and
+    ``w_k* = 1``, so no finite gamma overflows or leaves a row without weight, and as gamma
+    grows the mix tends to ``x_k*``, which a huge gamma gives exactly.
 
     Examples
     --------
-    >>> size_mix(np.array([[1.0, 0.5, 0.0]]), np.array([[True, True, False]]), np.ones(3))
+    >>> size_mix(np.array([[1.0, 0.5, 0.0]]), np.array([[True, True, False]]), 0.0)
     array([0.75])
+    >>> size_mix(np.array([[1.0, 0.5, 0.0]]), np.array([[True, True, False]]), 1e308)
+    array([0.5])
     """
-    w = np.where(has, weights, 0.0)
+    K = ratios.shape[-1]
+    if gamma >= 0:
+        top = K - 1 - np.argmax(has[..., ::-1], axis=-1)
+    else:
+        top = np.argmax(has, axis=-1)
+    w = np.where(has, _scaled_weights(gamma, np.arange(K), top[..., None]), 0.0)
     total = w.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(total > 0, (w * ratios).sum(axis=-1) / np.where(total > 0, total, 1), 0.0)
+
+
+def _scaled_weights(gamma: float, k: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """``exp(gamma (k - top))`` with the exponent kept <= 0 (sizes past ``top`` on the
+    heavy side are not the sentence's and weigh nothing in :func:`size_mix`); a product that
+    overflows is -inf, a weight of 0."""
+    steps = k - top
+    steps = np.minimum(steps, 0) if gamma >= 0 else np.maximum(steps, 0)
+    with np.errstate(over="ignore"):
+        return np.exp(gamma * steps)
 
 
 def blanc_prf(
@@ -243,12 +296,11 @@ def blanc_prf(
     if params.n:
         K = min(K, params.n)
     common, cand_self, ref_self = common[..., :K], cand_self[..., :K], ref_self[..., :K]
-    w = params.size_weights(K)
     with np.errstate(invalid="ignore", divide="ignore"):
         p_k = np.minimum(common / np.where(cand_self > 0, cand_self, 1)[:, None, :], 1.0)
         r_k = np.minimum(common / np.where(ref_self > 0, ref_self, 1), 1.0)
-    prec = size_mix(p_k, np.broadcast_to((cand_self > 0)[:, None, :], p_k.shape), w)
-    rec = size_mix(r_k, ref_self > 0, w)
+    prec = size_mix(p_k, np.broadcast_to((cand_self > 0)[:, None, :], p_k.shape), params.gamma)
+    rec = size_mix(r_k, ref_self > 0, params.gamma)
     prec = np.where(present, prec, -np.inf).max(axis=1, initial=-np.inf)
     rec = np.where(present, rec, -np.inf).max(axis=1, initial=-np.inf)
     prec = np.where(np.isfinite(prec), prec, 0.0)
@@ -408,16 +460,7 @@ class Blanc(Metric):
     positional = "params"
     options: ClassVar[dict[str, Any]] = {
         "params": Text("a parameter file (@file.json)"),
-        "alpha": Real(low=0),
-        "beta": Real(low=0),
-        "gamma": Real(),  # any finite value: the size weights are scaled stably
-        "bf": Real(low=0, low_open=True),
-        "n": Integer(1, 50, special={"*": 0, "all": 0, "0": 0}),
-        "gap": Choice(GAP_MODES),
-        "redundant": Choice(REDUNDANT),
-        "posmix": Real(low=0),
-        "lw": Real(low=0),
-        "lt": Real(low=0),
+        **PARAM_DOMAINS,
         "pos": Text("renamed: posmix= (the mix) or lw=, lt= (the weighting inside each match)"),
     }
 
@@ -505,4 +548,12 @@ class Blanc(Metric):
 
 
 def _num(x: float) -> float | int:
-    return int(x) if float(x).is_integer() else float(x)
+    """``x`` as a spec writes it: ``2`` for 2.0, ``1e+308`` for 1e308 (not its 309 digits)."""
+    return int(x) if float(x).is_integer() and abs(x) < 1e16 else float(x)
+
+
+def _real(value: Any) -> bool:
+    """A real number, not a boolean (``True`` is no weight)."""
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from mtpalette.errors import UserInputError
 from mtpalette.metrics.base import Metric, TextMetric
 from mtpalette.metrics.domains import Text
 from mtpalette.metrics.registry import register
@@ -40,13 +41,16 @@ class Rose(TextMetric):
         self.path = model[1:]
         self.model = RoseModel.load(self.path)
         m = self.model
-        self.extractor = FeatureExtractor(
-            lang=m.lang,
-            pos=m.pos,
-            tokenize=m.tokenize,
-            lowercase=m.lowercase,
-            function_words=m.function_words,
-        )
+        try:
+            self.extractor = FeatureExtractor(
+                lang=m.lang,
+                pos=m.pos,
+                tokenize=m.tokenize,
+                lowercase=m.lowercase,
+                function_words=m.function_words,
+            )
+        except UserInputError as exc:
+            raise UserInputError(f"{exc.message} (in the model)", path=self.path) from None
 
     def params(self) -> dict[str, Any]:
         return {"model": "@" + Path(self.path).name}
@@ -80,5 +84,21 @@ class Rose(TextMetric):
         for m in metrics:
             assert isinstance(m, Rose)
             X = m.extractor(list(pairs.hyps), [refs_of[s] for s in seg])
-            out.append(m.model.score(X)[:, None])
+            with np.errstate(over="ignore", invalid="ignore"):  # refused below, in one line
+                scores = m.model.score(X)
+            m.check_finite(scores, seg)
+            out.append(scores[:, None])
         return out
+
+    def check_finite(self, scores: np.ndarray, seg: np.ndarray) -> None:
+        """Refuse a score the model's arithmetic took past a float's range (inf, NaN): its
+        fields are each finite (checked when it was read), their products need not be."""
+        bad = np.flatnonzero(~np.isfinite(scores))
+        if len(bad):
+            i = int(bad[0])
+            raise UserInputError(
+                f"the model's value for segment {int(seg[i]) + 1} is {float(scores[i])}: its "
+                f"weights, kernel parameters or scaler overflow a float ({len(bad)} of "
+                f"{len(scores)} scores); expected a finite score",
+                path=self.path,
+            )

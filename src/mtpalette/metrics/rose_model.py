@@ -17,20 +17,29 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.io.jsonfile import read_json
-from mtpalette.metrics.rose_features import FUNCTION_WORDS, feature_names, features
+from mtpalette.metrics.domains import Choice, Integer, Real, Text, YesNo
+from mtpalette.metrics.fields import ListOf, Object, fields, shown
+from mtpalette.metrics.rose_features import (
+    FUNCTION_WORDS,
+    feature_names,
+    features,
+    function_words,
+)
 from mtpalette.text.tokenizers import get_tokenizer
 
 KERNELS = ("linear", "poly", "rbf")
+#: ROSE-reg and ROSE-rank, and the losses each is trained with (the first is the default)
+LOSSES = {"reg": ("epsilon", "squared"), "rank": ("hinge", "squared")}
+KINDS = tuple(LOSSES)
 
 
 def kernel_matrix(Z: np.ndarray, V: np.ndarray, kernel: str, params: dict[str, Any]) -> np.ndarray:
@@ -113,58 +122,97 @@ class RoseModel:
 
     @classmethod
     def load(cls, path: str | Path) -> RoseModel:
+        """A model from its JSON file, every field checked (:mod:`mtpalette.metrics.fields`):
+        its type, its range, finite; a missing or unknown field is refused, as is a kernel
+        parameter outside the kernel's formula (an RBF gamma of -5 or NaN)."""
         p = Path(path)
+        where = str(p)
         obj = read_json(p, "a ROSE model (JSON)")
         if not isinstance(obj, dict) or obj.get("metric") != "rose":
-            raise UserInputError('not a ROSE model (expected "metric": "rose")', path=str(p))
-        fields = {k: obj[k] for k in cls.__dataclass_fields__ if k in obj}
-        try:
-            model = cls(**fields)
-        except TypeError as exc:
-            raise UserInputError(f"incomplete ROSE model: {exc}", path=str(p)) from None
-        for key in ("features", "mean", "scale", "weights", "vectors", "coef"):
-            if not isinstance(getattr(model, key), list):
-                raise UserInputError(f'"{key}" must be a list', path=str(p))
-        if not all(isinstance(v, list) for v in model.vectors):
-            raise UserInputError('"vectors" must be a list of lists', path=str(p))
-        if model.features != feature_names(model.pos):
-            raise UserInputError("the model's feature list is not this version's", path=str(p))
-        if model.kernel not in KERNELS:
-            raise UserInputError(f"unknown kernel {model.kernel!r} in the model", path=str(p))
-        if model.function_words not in FUNCTION_WORDS:
-            raise UserInputError(
-                f"unknown function-word list {model.function_words!r} in the model", path=str(p)
-            )
-        n = len(model.features)
-        if model.kernel == "linear":
-            ok = len(model.weights) == n
-        else:
-            ok = len(model.vectors) == len(model.coef) > 0 and all(
-                len(v) == n for v in model.vectors
-            )
-        if not ok or len(model.mean) != n or len(model.scale) != n:
-            raise UserInputError(
-                "the model's weights or vectors do not match its features", path=str(p)
-            )
-        numbers = {"mean": model.mean, "scale": model.scale, "weights": model.weights,
-                   "coef": model.coef, "bias": [model.bias],
-                   "vectors": [x for v in model.vectors for x in v]}  # fmt: skip
-        for key, values in numbers.items():
-            bad = next((v for v in values if not _finite_number(v)), _NONE)
-            if bad is not _NONE:
-                raise UserInputError(
-                    f'"{key}" holds {json.dumps(bad)}; expected finite numbers', path=str(p)
-                )
-        if any(s == 0 for s in model.scale):
-            raise UserInputError('"scale" holds 0: every feature would divide by 0', path=str(p))
+            raise UserInputError('not a ROSE model (expected "metric": "rose")', path=where)
+        required = [k for k, f in cls.__dataclass_fields__.items() if _no_default(f)]
+        fields(obj, MODEL_FIELDS, path=where, noun="ROSE model field", required=required)
+        # the file's own values (checked, not converted: the model's hash is of what it holds)
+        model = cls(**{k: v for k, v in obj.items() if k in cls.__dataclass_fields__})
+        model._check(where)
         return model
 
+    def _check(self, where: str) -> None:
+        """What the field types leave: names known, lengths matching, the kernel's own
+        parameters, standard deviations > 0."""
+        if self.loss not in LOSSES[self.kind]:
+            raise UserInputError(
+                f'"loss" is {shown(self.loss)}; expected {" or ".join(LOSSES[self.kind])} for '
+                f"ROSE-{self.kind}",
+                path=where,
+            )
+        if self.kernel not in KERNELS:
+            hint = did_you_mean(str(self.kernel), KERNELS)
+            raise UserInputError(
+                f"unknown kernel {self.kernel!r} in the model; expected {', '.join(KERNELS)}"
+                + (f".{hint}" if hint else ""),
+                path=where,
+            )
+        if self.function_words not in FUNCTION_WORDS:
+            raise UserInputError(
+                f"unknown function-word list {self.function_words!r} in the model; expected "
+                f"{' or '.join(FUNCTION_WORDS)}",
+                path=where,
+            )
+        try:
+            get_tokenizer(self.tokenize)
+            function_words(self.lang, self.function_words)
+        except UserInputError as exc:
+            raise UserInputError(f"{exc.message} (in the model)", path=where) from None
+        if self.features != feature_names(self.pos):
+            raise UserInputError("the model's feature list is not this version's", path=where)
+        rules = KERNEL_PARAMS[self.kernel]
+        fields(
+            self.kernel_params, rules, path=where, noun="kernel parameter", required=list(rules),
+            prefix="kernel_params.",
+        )  # fmt: skip
+        n = len(self.features)
+        if self.kernel == "linear":
+            ok = len(self.weights) == n
+        else:
+            ok = len(self.vectors) == len(self.coef) > 0 and all(len(v) == n for v in self.vectors)
+        if not ok or len(self.mean) != n or len(self.scale) != n:
+            raise UserInputError(
+                "the model's weights or vectors do not match its features", path=where
+            )
+        if any(s == 0 for s in self.scale):
+            raise UserInputError('"scale" holds 0: every feature would divide by 0', path=where)
+        bad = next((s for s in self.scale if s < 0), None)
+        if bad is not None:
+            raise UserInputError(
+                f'"scale" holds {shown(bad)}; expected numbers > 0 (standard deviations)',
+                path=where,
+            )
 
-_NONE = object()
+
+def _no_default(f: Any) -> bool:
+    return f.default is MISSING and f.default_factory is MISSING
 
 
-def _finite_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+_NUMBERS = ListOf(Real(), "finite numbers")
+#: every field of a model file and what it holds (the version that wrote it, and the rest)
+MODEL_FIELDS: dict[str, Any] = {
+    "metric": Text(), "version": Text("a version"), "kind": Choice(KINDS),
+    "lang": Text("a language code"), "pos": YesNo(), "tokenize": Text("a tokenizer name"),
+    "lowercase": YesNo(), "features": ListOf(Text(), "feature names"), "mean": _NUMBERS,
+    "scale": _NUMBERS, "weights": _NUMBERS, "bias": Real(), "info": Object(),
+    "loss": Text("a loss"), "kernel": Text("a kernel"), "function_words": Text("a list name"),
+    "kernel_params": Object(), "vectors": ListOf(_NUMBERS, "lists of finite numbers"),
+    "coef": _NUMBERS,
+}  # fmt: skip
+#: each kernel's parameters, all required, in the ranges that keep its formula finite:
+#: exp(-gamma |z - v|^2) needs gamma > 0 (<= 0 grows with the distance, NaN is NaN), and the
+#: polynomial's (gamma z.v + coef0)^degree a whole degree >= 1 (the trainer's ranges)
+KERNEL_PARAMS: dict[str, dict[str, Any]] = {
+    "linear": {},
+    "poly": {"gamma": Real(low=0, low_open=True), "degree": Integer(low=1), "coef0": Real()},
+    "rbf": {"gamma": Real(low=0, low_open=True)},
+}
 
 
 class FeatureExtractor:

@@ -86,8 +86,18 @@ def f_measure(p: np.ndarray, r: np.ndarray, beta: float) -> np.ndarray:
     --------
     >>> f_measure(np.array([0.5, 0.0]), np.array([1.0, 0.0]), 1.0).tolist()
     [0.6666666666666666, 0.0]
+
+    A beta whose square overflows (> 1.3e154) gives F's limit as beta grows, R (the same
+    formula divided through by beta^2), not inf / inf:
+
+    >>> f_measure(np.array([0.5, 0.0]), np.array([0.25, 0.5]), 1e200).tolist()
+    [0.25, 0.0]
     """
     b2 = beta * beta
+    if b2 == float("inf"):
+        denom = np.asarray(p, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(denom > 0, p * r / np.where(denom > 0, denom, 1.0), 0.0)
     denom = r + b2 * p
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(denom > 0, (1 + b2) * p * r / np.where(denom > 0, denom, 1.0), 0.0)

@@ -38,9 +38,14 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.metrics.rose_features import feature_names
-from mtpalette.metrics.rose_model import KERNELS, FeatureExtractor, RoseModel, kernel_matrix
+from mtpalette.metrics.rose_model import (
+    KERNELS,
+    LOSSES,
+    FeatureExtractor,
+    RoseModel,
+    kernel_matrix,
+)
 
-LOSSES = {"reg": ("epsilon", "squared"), "rank": ("hinge", "squared")}
 #: the most training rows (regression) or pairs (ranking) fitted with an exact kernel machine
 EXACT_LIMIT = {"reg": 8000, "rank": 3000}
 APPROX = ("auto", "exact", "nystroem")
