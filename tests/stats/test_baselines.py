@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 
 from mtpalette.stats.baselines import compare_with_best_baseline
+from mtpalette.stats.catalogue import sig_diff
 from mtpalette.stats.correlation import correlation
-from mtpalette.stats.significance import bootstrap_correlations, permutation_test
+from mtpalette.stats.significance import bootstrap_correlations
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +52,7 @@ def test_the_p_values_are_the_clusters_tests(judged):
                                  seed=again)  # fmt: skip
     assert res.values[0] == pytest.approx(r.comparisons[0].value)
     for c, m in zip(r.comparisons, metrics.values(), strict=True):
-        p = permutation_test(human, m, -baselines["len"], n_permutations=200, seed=again)
+        p = sig_diff("pearson", human, m, -baselines["len"], k=200, seed=again, plus_one=True)
         assert c.p_value == p.p_value
     boot = compare_with_best_baseline(human, metrics, baselines, n_resamples=300, seed=4,
                                       test="bootstrap", grouping="item")  # fmt: skip

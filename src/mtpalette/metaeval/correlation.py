@@ -43,6 +43,7 @@ from mtpalette.metaeval.segments import MetricScores, SegmentData
 from mtpalette.records import Record
 from mtpalette.stats.averaging import williams_sig_diff, williams_test
 from mtpalette.stats.bootstrap import BootstrapCI
+from mtpalette.stats.catalogue import sig_diff
 from mtpalette.stats.correlation import (
     STATISTICS,
     canonical_statistic,
@@ -58,7 +59,6 @@ from mtpalette.stats.significance import (
     CorrelationResamples,
     bootstrap_correlations,
     bootstrap_system_correlations,
-    permutation_test,
     significance_clusters,
 )
 
@@ -348,30 +348,14 @@ def _p_value_of_pairs(
             _, mb = system_vectors(b)
             if test == "williams":
                 return _williams_one_sided(ha, ma, mb)
-            return permutation_test(
-                ha,
-                ma,
-                mb,
-                statistic,
-                n_permutations=n_permutations,
-                seed=perm_rng,
-                epsilon=epsilon,
-                threshold=threshold,
-            ).p_value
+            return sig_diff(statistic, ha, ma, mb, k=n_permutations, seed=perm_rng, plus_one=True,
+                            epsilon=epsilon, threshold=threshold).p_value  # fmt: skip
         if test == "williams":
             p, ra, rb = williams_sig_diff(human, mats[a], mats[b])
             return p if ra >= rb else 1.0 - p
-        return permutation_test(
-            human,
-            mats[a],
-            mats[b],
-            statistic,
-            grouping=grouping,
-            n_permutations=n_permutations,
-            seed=perm_rng,
-            epsilon=epsilon,
-            threshold=threshold,
-        ).p_value
+        return sig_diff(statistic, human, mats[a], mats[b], grouping=grouping, k=n_permutations,
+                        seed=perm_rng, plus_one=True, epsilon=epsilon,
+                        threshold=threshold).p_value  # fmt: skip
 
     return p_value
 

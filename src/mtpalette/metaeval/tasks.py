@@ -401,7 +401,7 @@ def _test_chunk(job: tuple[_Comparison, _Draws, list[tuple[str, str]]]) -> list:
     return [comp.test(a, b, comp.task.k, source.for_pair(a, b)) for a, b in names]
 
 
-_FUNCTION = {**catalogue.AVERAGED, "KendallWithTiesOpt": "tie-calibrated"}
+_FUNCTION = catalogue.PERMUTATION_FUNCTION
 
 
 class _CorrComparison(_Comparison):

@@ -24,7 +24,8 @@ import numpy as np
 
 from mtpalette.records import Record
 from mtpalette.stats.bootstrap import Seed, resolve_seed
-from mtpalette.stats.significance import bootstrap_correlations, permutation_test
+from mtpalette.stats.catalogue import sig_diff
+from mtpalette.stats.significance import bootstrap_correlations
 
 #: the paired tests available (those of the significance clusters, Williams aside)
 BASELINE_TESTS = ("permutation", "bootstrap")
@@ -196,16 +197,8 @@ def compare_with_best_baseline(
         if test == "bootstrap":
             p = res.paired_p_value(j, len(names) + b)
         else:
-            p = permutation_test(
-                human,
-                matrices[j],
-                base_mats[b],
-                statistic,
-                grouping=grouping,
-                n_permutations=n_resamples,
-                seed=rng,
-                epsilon=epsilon,
-            ).p_value
+            p = sig_diff(statistic, human, matrices[j], base_mats[b], grouping=grouping,
+                         k=n_resamples, seed=rng, plus_one=True, epsilon=epsilon).p_value
         value = float(values[j])
         beats = bool(p <= alpha)
         sentence = "" if beats else _sentence(name, value, best, best_value, p, statistic, test)

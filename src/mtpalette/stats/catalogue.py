@@ -79,6 +79,10 @@ AVERAGED = {
     "KendallVariants": "kendall-variants",
 }
 
+#: the function of the one permutation test (:func:`mtpalette.stats.sigdiff.sig_diff`) of
+#: every correlation-like ``corr_fcn``
+PERMUTATION_FUNCTION = {**AVERAGED, "KendallWithTiesOpt": "tie-calibrated"}
+
 #: the statistics computed from segment scores even at system level (their systems' pairwise
 #: p-values come from the segments)
 FROM_SEGMENTS = ("spa", "pce")
@@ -183,6 +187,21 @@ def value(
     >>> round(value("pairwise-accuracy", [1.0, 2.0, 3.0], [0.1, 0.3, 0.2]), 6)
     0.666667
     """
+    corr_fcn, args = task_of(name, epsilon=epsilon, threshold=threshold)
+    return task_value(human, metric, corr_fcn, grouping=grouping, **args)
+
+
+def task_of(name: str, *, epsilon: float | None = None, threshold: float = 25.0):
+    """``(corr_fcn, corr_fcn_args)``: the mt-metrics-eval task that the statistic ``name``
+    is, with its options (``epsilon``: a fixed metric tie threshold of ``acc-eq`` /
+    ``tau-eq``, None: tie calibration; ``threshold``: ``kendall-like``'s).
+
+    Examples
+    --------
+    >>> task_of("acc-eq"), task_of("acc-eq", epsilon=0.5)
+    (('KendallWithTiesOpt', {'variant': 'acc23'}), ('KendallVariants', {'variant': 'acc23', \
+'epsilon': 0.5}))
+    """
     entry = statistic(name)
     args = dict(entry.args)
     corr_fcn = entry.corr_fcn
@@ -190,7 +209,45 @@ def value(
         corr_fcn, args["epsilon"] = "KendallVariants", float(epsilon)
     if corr_fcn == "KendallLike":
         args["thresh"] = threshold
-    return task_value(human, metric, corr_fcn, grouping=grouping, **args)
+    return corr_fcn, args
+
+
+def sig_diff(
+    name: str,
+    human: Any,
+    metric_a: Any,
+    metric_b: Any,
+    *,
+    grouping: str = "none",
+    k: int = 1000,
+    seed: Any = None,
+    plus_one: bool = False,
+    epsilon: float | None = None,
+    threshold: float = 25.0,
+):
+    """The permutation test (PERM-BOTH) that ``metric_a`` beats ``metric_b`` on the statistic
+    ``name``: the task's test of :func:`task_of`, every permutation run (no early stopping);
+    ``seed`` and ``plus_one`` as :func:`mtpalette.stats.sigdiff.sig_diff` takes them.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> h = rng.normal(size=200)
+    >>> good, bad = h + 0.5 * rng.normal(size=200), h + 2.0 * rng.normal(size=200)
+    >>> sig_diff("pearson", h, good, bad, k=199, seed=1, plus_one=True).p_value
+    0.005
+    """
+    from mtpalette.stats import sigdiff
+    from mtpalette.stats.permutation import EarlyStopping
+
+    corr_fcn, args = task_of(name, epsilon=epsilon, threshold=threshold)
+    function = PERMUTATION_FUNCTION.get(corr_fcn)
+    if function is None:
+        raise ValueError(f"no permutation test of {name!r} between two metrics here")
+    return sigdiff.sig_diff(
+        human, metric_a, metric_b, function, grouping=grouping, k=k,
+        stopping=EarlyStopping(block_size=max(k, 1)), seed=seed, plus_one=plus_one, **args,
+    )  # fmt: skip
 
 
 def chance(

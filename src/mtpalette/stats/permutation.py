@@ -125,11 +125,16 @@ def perm_both(
     k: int = 1000,
     stopping: EarlyStopping = EarlyStopping(),
     seed: Source = None,
+    plus_one: bool = False,
 ) -> PermutationTest:
     """PERM-BOTH test that ``a`` correlates better than ``b`` (both already z-normalised).
 
     ``stat`` maps a ``(B, n)`` stack of metric vectors to their ``B`` statistics (NaN-free:
-    the caller decides what an undefined value counts as).
+    the caller decides what an undefined value counts as). The p-value is mt-metrics-eval's
+    share of the permutations at least as extreme as the observed split, ``count / k``, or
+    with ``plus_one`` ``(count + 1) / (k + 1)`` (the observed split counted as one of the
+    permutations: never 0, and one permutation cannot declare a difference; Phipson and
+    Smyth 2010).
 
     Examples
     --------
@@ -159,7 +164,8 @@ def perm_both(
         if hi % stopping.block_size == 0 and _stop(count, hi, stopping):
             break
     used = max(used, 1)
-    return PermutationTest(count / used, delta, used, draws[: min(used, k)])
+    p = (count + 1) / (used + 1) if plus_one else count / used
+    return PermutationTest(p, delta, used, draws[: min(used, k)])
 
 
 # ----------------------------------------------------------------------------------------

@@ -182,8 +182,7 @@ def swap_batches(
       entries (``rows`` is rounded down to one) and the generator ends in the state one call
       leaves.
     * ``"integers"``: ``rng.integers(0, 2, size=(T, n))`` (int64), equal to ``T`` successive
-      ``rng.integers(0, 2, n)`` (mtpalette's :func:`~mtpalette.stats.significance.
-      permutation_test`).
+      ``rng.integers(0, 2, n)``.
     * ``"float32"``: ``rng.random((T, n), dtype=np.float32) > 0.5``, the draws of
       mt-metrics-eval's ``pce.compute_pairwise_p_values`` (SPA), which rounds them to 0/1
       (``np.rint``: 1 exactly when above 0.5) and maps them to signs.

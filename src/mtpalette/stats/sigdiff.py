@@ -150,10 +150,20 @@ def sig_diff(
     stopping: perm.EarlyStopping = perm.EarlyStopping(),
     seed: perm.Source = None,
     replace_nans_with_zeros: bool = False,
+    macro: bool = True,
+    plus_one: bool = False,
     **args: Any,
 ) -> perm.PermutationTest:
     """PERM-BOTH test that ``metric_a`` correlates better than ``metric_b``
-    (mt-metrics-eval's ``PermutationSigDiff(corr_b, corr_a, ...)``).
+    (mt-metrics-eval's ``PermutationSigDiff(corr_b, corr_a, ...)``): the one permutation
+    test of every correlation, whichever command asks.
+
+    The draws are mt-metrics-eval's legacy stream for an integer ``seed`` (or None, or a
+    ``RandomState``), or independent draws of a ``np.random.Generator``; ``plus_one`` is the
+    p-value convention (:func:`~mtpalette.stats.permutation.perm_both`). ``macro=False``
+    (``kendall-like`` only) pools the groups: every permutation's statistic is
+    ``(concordant - discordant) / (concordant + discordant)`` summed over all groups, as
+    WMT's DARR pools them.
 
     Examples
     --------
@@ -181,18 +191,42 @@ def sig_diff(
                 ]
             )
 
-        return perm.perm_both(
-            stat, zscore(A.ravel()), zscore(B.ravel()), k=k, stopping=stopping, seed=seed
-        )
+        return perm.perm_both(stat, zscore(A.ravel()), zscore(B.ravel()), k=k,
+                              stopping=stopping, seed=seed, plus_one=plus_one)  # fmt: skip
     entries, offsets = filter_order(H, grouping)
     gold = H.ravel()[entries]
-    values = group_statistic(gold, offsets, function, args)
+    if not macro:
+        if function != "kendall-like":
+            raise ValueError("pooled groups (macro=False) are defined for kendall-like only")
+        values = _pooled_kendall_like(gold, offsets, float(args.get("thresh", 25.0)))
+    else:
+        values = group_statistic(gold, offsets, function, args)
 
     def stat(v: np.ndarray) -> np.ndarray:
         return perm.average_values(values(v), replace_nans_with_zeros)
 
     za, zb = zscore(A.ravel()[entries]), zscore(B.ravel()[entries])
-    return perm.perm_both(stat, za, zb, k=k, stopping=stopping, seed=seed)
+    return perm.perm_both(stat, za, zb, k=k, stopping=stopping, seed=seed, plus_one=plus_one)
+
+
+def _pooled_kendall_like(gold: np.ndarray, offsets: np.ndarray, thresh: float):
+    """``(B, 1)`` pooled Kendall-like values of a stack of metric vectors (NaN: no pair)."""
+    from mtpalette.stats.kendall import kendall_like_counts
+
+    bounds = list(zip(offsets[:-1], offsets[1:], strict=True))
+
+    def values(v: np.ndarray) -> np.ndarray:
+        out = np.full((v.shape[0], 1), np.nan)
+        for b in range(v.shape[0]):
+            con = dis = 0
+            for lo, hi in bounds:
+                c, d = kendall_like_counts(gold[lo:hi], v[b, lo:hi], threshold=thresh)
+                con, dis = con + c, dis + d
+            if con + dis:
+                out[b, 0] = (con - dis) / (con + dis)
+        return out
+
+    return values
 
 
 def pairs_sig_diff(

@@ -7,11 +7,9 @@
   caller-supplied corpus score) are recomputed on each resample. With human scores only at
   system level, :func:`bootstrap_system_correlations` resamples systems instead (a pair of
   two copies of one system is not a pair).
-* :func:`permutation_test` - mt-metrics-eval's PERM-BOTH test (Deutsch et al. 2021): the two
-  metrics' scores are z-normalised, each entry is swapped between them with probability 1/2,
-  and the p-value is the share of permutations whose difference of correlations is at least
-  the observed one, counting the observed split as one of them (``(count + 1) / (k + 1)``;
-  mt-metrics-eval uses ``count / k``, which can be 0; one-sided: "a correlates better").
+* the permutation test between two metrics is not here: every command runs the one
+  PERM-BOTH engine, :func:`mtpalette.stats.sigdiff.sig_diff` (by a statistic's name:
+  :func:`mtpalette.stats.catalogue.sig_diff`).
 * :func:`williams_test` - Williams (1959) test of two dependent Pearson correlations sharing a
   variable (Graham and Baldwin 2014), one-sided by default.
 * :func:`significance_clusters` - mt-metrics-eval's ``AssignRanks``: metrics sorted by
@@ -21,8 +19,7 @@
 
 Randomness is explicit: ``seed`` is an int (recorded), a ``np.random.Generator`` or ``None``
 (a fresh seed, recorded). Every draw comes from :mod:`mtpalette.stats.resampling`: resampled
-item indices are ``rng.integers(0, n, (B, n))`` in batches (:func:`index_batches`), the swaps
-of the permutation test ``rng.integers(0, 2, (k, n))`` (its ``"integers"`` stream).
+item indices are ``rng.integers(0, n, (B, n))`` in batches (:func:`index_batches`).
 
 References
 ----------
@@ -36,7 +33,6 @@ google-research/mt-metrics-eval ``stats.PermutationSigDiff``, ``stats.WilliamsTe
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,21 +42,18 @@ import numpy as np
 from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.correlation import (
     PAIR_STATISTICS,
-    average_groups,
     canonical_statistic,
     correlation,
     group_values,
 )
-from mtpalette.stats.grouping import GROUPINGS, as_matrices, as_matrix, make_groups
+from mtpalette.stats.grouping import GROUPINGS, as_matrix, make_groups
 from mtpalette.stats.kendall import _tau_from_counts
 from mtpalette.stats.resampling import (
     Seed,
     bootstrap_interval,
-    count_exceedances,
     index_batches,
     resample_counts,
     resolve_seed,
-    swap_batches,
 )
 from mtpalette.stats.tie_calibration import calibrate, pair_events
 
@@ -636,100 +629,6 @@ def _pair_weighted_calibration(h, m, c, variant) -> float:
 # ----------------------------------------------------------------------------------------
 # tests between two metrics
 # ----------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class PermutationResult:
-    """PERM-BOTH test of "metric a correlates better than metric b"."""
-
-    delta: float
-    p_value: float
-    n_permutations: int
-    seed: int | None
-
-
-def _zscore(x: np.ndarray) -> np.ndarray:
-    sd = x.std()
-    return (x - x.mean()) / sd if sd > 0 else x - x.mean()
-
-
-def permutation_test(
-    human: Any,
-    metric_a: Any,
-    metric_b: Any,
-    statistic: str = "pearson",
-    *,
-    grouping: str = "none",
-    level: str = "segment",
-    n_permutations: int = 1000,
-    seed: Seed = None,
-    epsilon: float | None = 0.0,
-    threshold: float = 25.0,
-) -> PermutationResult:
-    """PERM-BOTH permutation test that ``metric_a`` correlates better than ``metric_b``.
-
-    Both metrics' rated entries are z-normalised; each permutation swaps every entry between
-    the two metrics with probability 1/2; ``p = (#{perm: stat(a') - stat(b') >= delta} + 1) /
-    (k + 1)`` (mt-metrics-eval divides by k alone, which lets a handful of permutations give
-    p = 0). At system level the inputs are the system vectors.
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> h = rng.normal(size=200)
-    >>> good, bad = h + 0.5 * rng.normal(size=200), h + 2.0 * rng.normal(size=200)
-    >>> permutation_test(h, good, bad, n_permutations=199, seed=1).p_value
-    0.005
-    >>> permutation_test(h, bad, good, n_permutations=200, seed=1).p_value
-    1.0
-    """
-    statistic = canonical_statistic(statistic)
-    _check_level(level, grouping)
-    H, A, B = as_matrices(human, metric_a, metric_b)
-    rated = ~np.isnan(H)
-    za = np.where(rated, A, 0.0)
-    zb = np.where(rated, B, 0.0)
-    za[rated] = _zscore(A[rated])
-    zb[rated] = _zscore(B[rated])
-    rng, recorded = resolve_seed(seed)
-    groups = make_groups(H, za, grouping)
-    a = za.ravel()[groups.entries]
-    b = zb.ravel()[groups.entries]
-    stat = _group_statistic(groups, statistic, epsilon, threshold)
-    delta = stat(a) - stat(b)
-
-    def extreme(swaps: np.ndarray) -> np.ndarray:
-        return np.array(
-            [stat(np.where(w, a, b)) - stat(np.where(w, b, a)) >= delta for w in swaps], bool
-        )
-
-    draws = swap_batches(a.size, n_permutations, rng, stream="integers")
-    # (larger + 1) / (n + 1): the observed split is one of the permutations, so p is never 0
-    # (Phipson and Smyth 2010); one permutation cannot declare a difference
-    p = count_exceedances(draws, extreme).p_value()
-    return PermutationResult(float(delta), float(p), n_permutations, recorded)
-
-
-def _group_statistic(
-    groups, statistic: str, epsilon: float | None, threshold: float
-) -> Callable[[np.ndarray], float]:
-    """The statistic as a function of the metric values of fixed groups (NaN counts as 0,
-    as mt-metrics-eval's permutation test)."""
-    variant = _calibrated(statistic, epsilon)
-
-    def stat(values: np.ndarray) -> float:
-        g = dataclasses.replace(groups, metric=values)
-        if g.n_groups == 0:
-            return 0.0
-        if variant is not None:
-            v = calibrate(pair_events(g), variant)[0]
-        else:
-            v = average_groups(
-                group_values(g, statistic, epsilon=epsilon or 0.0, threshold=threshold), statistic
-            )
-        return 0.0 if np.isnan(v) else float(v)
-
-    return stat
-
-
 # ----------------------------------------------------------------------------------------
 # clusters
 # ----------------------------------------------------------------------------------------
