@@ -76,3 +76,18 @@ def test_independent_draws_over_two_processes_equal_the_run_in_process(cli, tmp_
         runs[name] = json.loads(out.read_text())
     assert runs["processes"] == runs["inproc"]
     assert len(runs["inproc"]["global_ranking"]["metrics"]) == 3
+
+
+def test_human_translations_ranked_as_systems_are_named(cli, tmp_path):
+    tasks = tmp_path / "t.json"
+    records = [{"lang": "zh-en", "level": "sys", "corr_fcn": "pearson", "human": human,
+                "k": 0} for human in (True, False)]  # fmt: skip
+    tasks.write_text(json.dumps({"tasks": records}))
+    out = tmp_path / "w.json"
+    code, stdout, err = cli("wmt", "--mtme", FOLDER, "--lp", "zh-en", "--tasks", tasks,
+                            "--mtme-metrics", "BLEU", "--json", out)  # fmt: skip
+    assert code == 0, err
+    assert ("zh-en: the tasks with human=True rank the human translation(s) refA as systems"
+            in stdout)  # fmt: skip
+    one, two = json.loads(out.read_text())["tasks"]
+    assert one["task"]["human"] and not two["task"]["human"]

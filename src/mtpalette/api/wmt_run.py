@@ -96,13 +96,17 @@ class WmtRun(Description):
 
 @dataclass
 class WmtResult:
-    """A task-set run: the result of every task, the global ranking, and what was read."""
+    """A task-set run: the result of every task, the global ranking, what was read, and
+    ``human_as_systems``: per language pair, the human translations that its tasks with
+    ``human=True`` rank as systems (mt-metrics-eval's ``include_human``; ``correlate`` leaves
+    them out)."""
 
     result: TaskSetResult
     task_names: list[str]
     left_out: dict[str, dict[str, str]]
     signatures: dict[str, str]
     outputs: dict[str, str]
+    human_as_systems: dict[str, list[str]] = field(default_factory=dict)
 
     def to_pandas(self):
         """One row per task and metric (flat columns), as :meth:`TaskSetResult.to_pandas`."""
@@ -219,7 +223,9 @@ def run_wmt(run: WmtRun, progress: bool | Feedback | None = None) -> WmtResult:
         with atomic_writer(run.json) as fh:
             fh.write(result.to_json())
         outputs["json"] = str(run.json)
-    return WmtResult(result, names, left_out, signatures, outputs)
+    human = {lp: sorted(d.references) for lp, d in data.items() if d.references and any(
+        t.human and lp in t.lang.split(",") for t in ts.tasks)}  # fmt: skip
+    return WmtResult(result, names, left_out, signatures, outputs, human)
 
 
 def _resamples(ts: TaskSet) -> str:

@@ -117,4 +117,7 @@ def show_wmt(out, console: Console) -> None:
     for lp, left in out.left_out.items():
         if left:
             emit_note(stdout, f"{lp}: left out " + ", ".join(f"{s} ({w})" for s, w in left.items()))
+    for lp, refs in out.human_as_systems.items():
+        emit_note(stdout, f"{lp}: the tasks with human=True rank the human translation(s) "
+                  f"{', '.join(refs)} as systems (correlate leaves them out)")  # fmt: skip
     emit_signatures(stdout, out.signatures)
