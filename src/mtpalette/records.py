@@ -1,13 +1,15 @@
-"""Result records: a dataclass whose ``to_dict`` is written as one line of its output keys.
+"""Result records: a dataclass whose ``to_dict`` is its fields, in the order they are declared.
 
 Many results (a correlation table, a baseline comparison, a chance level...) save themselves
-as a dict of their fields, a few renamed, some read from a field's field (an interval's
-bounds), some constant notes. :class:`Record` builds that dict from the class's ``KEYS``:
-space-separated items, each ``key=path`` or a bare ``path`` (the key is then the path), where
-a path is an attribute name, dotted for an attribute of an attribute (``None`` along the way
-gives ``None``), or ``name()`` for a method called without arguments. A value that is a
-:class:`Record` becomes its dict, a list or tuple of them a list of dicts, any other list or
-tuple a new list and a dict a new dict; anything else is taken as it is.
+as a dict of their fields. :class:`Record` builds that dict from :func:`dataclasses.fields`:
+each field under its name, in declaration order. What a field needs beyond that is said on
+the field, as its metadata (:func:`out`): another key (``value`` written as ``chance``), its
+parts (an interval written as ``correlation``, ``low`` and ``high``), its place (``after``
+another entry, or ``first``) or ``skip``. A value that is not a field (a note, a count
+taken from a field's field) is a :func:`written` property (:func:`constant` for a fixed
+text), placed the same way. A value that is a :class:`Record` becomes its dict, a list or
+tuple of them a list of dicts, any other list or tuple a new list and a dict a new dict;
+anything else is taken as it is.
 
 The module also turns results into plain data: :func:`to_jsonable` (what JSON can hold),
 :func:`flat_record` and :func:`frame` (one value per cell, for pandas: what every result's
@@ -19,23 +21,52 @@ The module also turns results into plain data: :func:`to_jsonable` (what JSON ca
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import numbers
-from collections.abc import Iterable, Mapping
+import operator
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import PurePath
 from typing import Any, ClassVar
 
 
-def _lookup(obj: Any, path: str) -> Any:
-    for name in path.split("."):
-        if obj is None:
-            return None
-        if name.endswith("()"):
-            obj = getattr(obj, name[:-2])()
-        else:
-            obj = getattr(obj, name)
-    return obj
+def out(
+    key: str | None = None,
+    *,
+    parts: Mapping[str, str] | None = None,
+    after: str | None = None,
+    first: bool = False,
+    skip: bool = False,
+) -> dict[str, Any]:
+    """How :meth:`Record.to_dict` writes a field: ``field(metadata=out(...))``.
+
+    ``key`` names it (default: the field's name); ``parts`` writes it as several keys, each
+    an attribute of its value (``{"low": "low", "high": "high"}``; all ``None`` when the
+    value is ``None``); ``after`` places it right after another entry (a field's or a
+    :func:`written` property's name), ``first`` before every other; ``skip`` leaves it out.
+    """
+    return {"key": key, "parts": parts, "after": after, "first": first, "skip": skip}
+
+
+class written(property):  # noqa: N801 - used as a decorator, as ``property`` is
+    """A property that :meth:`Record.to_dict` writes beside the fields, under its name (or
+    ``key``), after the fields (or ``after`` an entry, or ``first``): a value computed from
+    the fields. ``@written(after="cluster")`` over a method, or ``written(fget, key=...)``.
+    """
+
+    def __init__(self, fget=None, *, key: str | None = None, after: str | None = None,
+                 first: bool = False) -> None:  # fmt: skip
+        super().__init__(fget)
+        self.key, self.after, self.first = key, after, first
+
+    def __call__(self, fget) -> written:
+        return written(fget, key=self.key, after=self.after, first=self.first)
+
+
+def constant(value: Any, *, after: str | None = None, first: bool = False) -> written:
+    """A :func:`written` property that is always ``value`` (a note on how to read the rest)."""
+    return written(lambda _: value, after=after, first=first)
 
 
 def _plain(value: Any) -> Any:
@@ -48,24 +79,76 @@ def _plain(value: Any) -> Any:
     return value
 
 
+@dataclasses.dataclass(frozen=True)
+class _Entry:
+    """One field or :func:`written` property of a record class: the keys it writes, each
+    with the function reading its value from a record, and its place."""
+
+    name: str
+    keys: tuple[tuple[str, Callable[[Any], Any]], ...]
+    after: str | None = None
+    first: bool = False
+
+
+def _field_entry(f: dataclasses.Field) -> _Entry | None:
+    how = {**out(), **f.metadata}
+    if how["skip"]:
+        return None
+    get = operator.attrgetter(f.name)
+    if not how["parts"]:
+        return _Entry(f.name, ((how["key"] or f.name, get),), how["after"], how["first"])
+
+    def part(attr: str) -> Callable[[Any], Any]:
+        return lambda record: None if (v := get(record)) is None else getattr(v, attr)
+
+    keys = tuple((k, part(attr)) for k, attr in how["parts"].items())
+    return _Entry(f.name, keys, how["after"], how["first"])
+
+
+@functools.cache
+def _entries(cls: type) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """The keys of ``cls``'s dict in order, each with the function reading its value."""
+    entries = [e for f in dataclasses.fields(cls) if (e := _field_entry(f)) is not None]
+    props = {n: v for k in reversed(cls.__mro__) for n, v in vars(k).items()
+             if isinstance(v, written)}  # fmt: skip
+    entries += [_Entry(n, ((p.key or n, p.__get__),), p.after, p.first) for n, p in props.items()]
+    followers: dict[str, list[_Entry]] = {}
+    for e in entries:
+        if e.after is not None:
+            followers.setdefault(e.after, []).append(e)
+    placed: list[_Entry] = []
+
+    def place(e: _Entry) -> None:
+        placed.append(e)
+        for f in followers.pop(e.name, []):
+            place(f)
+
+    for e in sorted((e for e in entries if e.after is None), key=lambda e: not e.first):
+        place(e)
+    if followers:
+        raise TypeError(f"{cls.__name__}: no entry {next(iter(followers))!r} to write after")
+    return tuple(key for e in placed for key in e.keys)
+
+
 class Record:
-    """Mixin for result dataclasses: :meth:`to_dict` from ``KEYS`` (see the module docstring).
+    """Mixin for result dataclasses: :meth:`to_dict` from the fields (see the module
+    docstring).
 
     Examples
     --------
-    >>> from dataclasses import dataclass
+    >>> from dataclasses import dataclass, field
     >>> @dataclass
     ... class Span(Record):
-    ...     KEYS = "start end=stop"
     ...     start: int
-    ...     stop: int
+    ...     stop: int = field(metadata=out("end"))
     >>> @dataclass
     ... class Line(Record):
-    ...     KEYS = "name from=head.start spans n=size() note=NOTE"
-    ...     NOTE = "spans are half-open"
     ...     name: str
-    ...     head: Span | None
+    ...     head: Span | None = field(metadata=out(parts={"from": "start"}))
     ...     spans: tuple[Span, ...]
+    ...     hidden: int = field(default=0, metadata=out(skip=True))
+    ...     note = constant("spans are half-open")
+    ...     @written(key="n", after="spans")
     ...     def size(self):
     ...         return len(self.spans)
     >>> Line("a", Span(0, 2), (Span(0, 2), Span(4, 5))).to_dict()  # doctest: +NORMALIZE_WHITESPACE
@@ -75,14 +158,8 @@ class Record:
     True
     """
 
-    KEYS: ClassVar[str] = ""
-
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for item in self.KEYS.split():
-            key, _, path = item.rpartition("=")
-            out[key or path] = _plain(_lookup(self, path))
-        return out
+        return {key: _plain(get(self)) for key, get in _entries(type(self))}
 
     def to_json(self) -> str:
         """:meth:`to_dict` as JSON (:func:`dumps`)."""

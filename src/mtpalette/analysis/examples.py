@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.records import Record, TwoSided
+from mtpalette.records import Record, TwoSided, constant
 
 
 @dataclass(frozen=True)
@@ -23,8 +23,8 @@ class SentenceExamples(Record, TwoSided):
     """The ``top`` segments where ``system`` beats ``baseline`` most (``better``) and where it
     loses most (``worse``), each with both scores and the texts."""
 
-    KEYS = "analysis=KIND metric baseline system better worse"
     KIND = "sentence-examples"
+    analysis = constant(KIND, first=True)
     SIDES = (("better", "better"), ("worse", "worse"))
 
     metric: str

@@ -25,7 +25,7 @@ import numpy as np
 
 from mtpalette.analysis.words import clipped_matches
 from mtpalette.kernels.interning import intern_ngrams
-from mtpalette.records import Record, TwoSided
+from mtpalette.records import Record, TwoSided, constant
 from mtpalette.text.ragged import Ragged
 
 
@@ -34,8 +34,8 @@ class NgramDifferences(Record, TwoSided):
     """The n-grams ``system`` matches more (``gains``) and less (``losses``) often than
     ``baseline``, each ``{"ngram", "order", "system", "baseline", "share"}``."""
 
-    KEYS = "analysis=KIND baseline system orders alpha gains losses"
     KIND = "ngram-differences"
+    analysis = constant(KIND, first=True)
     SIDES = (("gain", "gains"), ("loss", "losses"))
 
     baseline: str

@@ -18,7 +18,7 @@ import numpy as np
 
 from mtpalette.analysis import buckets
 from mtpalette.metrics.base import Metric
-from mtpalette.records import Record, RowsFrame
+from mtpalette.records import Record, RowsFrame, constant
 from mtpalette.stats.bootstrap import bootstrap_ci
 
 #: the labels a sentence may be grouped by (one label per sentence, given)
@@ -53,10 +53,8 @@ class SentenceBuckets(Record, RowsFrame):
     """One metric by sentence bucket, per system: sentence counts and scores (None where a
     bucket is empty), with ``low`` and ``high`` when an interval was asked."""
 
-    KEYS = (
-        "analysis=KIND metric by what labels edges systems counts scores low high confidence macro"
-    )
     KIND = "sentence-buckets"
+    analysis = constant(KIND, first=True)
 
     metric: str
     by: str

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.analysis import buckets
-from mtpalette.records import Record, RowsFrame
+from mtpalette.records import Record, RowsFrame, constant
 from mtpalette.text.ragged import Ragged
 
 
@@ -32,11 +32,8 @@ class WordAccuracy(Record, RowsFrame):
     """Per frequency bucket: reference words, and per system output words, matches and
     precision, recall and F-measure."""
 
-    KEYS = (
-        "analysis=KIND labels edges frequency_source ref_words systems out_words matches "
-        "precision recall fmeasure"
-    )
     KIND = "word-accuracy"
+    analysis = constant(KIND, first=True)
 
     labels: list[str]
     edges: tuple[float, ...]

@@ -42,7 +42,7 @@ from mtpalette.api.scoring import score_systems
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import write_csv
 from mtpalette.metrics import parse_specs
-from mtpalette.records import Record, RowsFrame
+from mtpalette.records import Record, RowsFrame, out
 from mtpalette.text.encode import Encoder, TextView
 
 ANALYSES = ("words", *BUCKETINGS, *LABELS, "ngrams", "examples")
@@ -59,19 +59,16 @@ OPTION_OF = {
 class AnalysisResult(Record, RowsFrame):
     """Every analysis asked, in order, with the settings that made them."""
 
-    KEYS = "systems tokenize lowercase signatures analyses=dicts()"
-
     systems: list[str]
     tokenize: str
     lowercase: bool
-    analyses: list[WordAccuracy | SentenceBuckets | NgramDifferences | SentenceExamples]
+    analyses: list[WordAccuracy | SentenceBuckets | NgramDifferences | SentenceExamples] = field(
+        metadata=out(after="signatures")
+    )
     #: every metric's signature (the sentence buckets', the examples')
     signatures: dict[str, str] = field(default_factory=dict)
-    #: the files written, by kind
-    outputs: dict[str, str] = field(default_factory=dict)
-
-    def dicts(self) -> list[dict[str, Any]]:
-        return [a.to_dict() for a in self.analyses]
+    #: the files written, by kind (not in the dict: the run file records them itself)
+    outputs: dict[str, str] = field(default_factory=dict, metadata=out(skip=True))
 
     def rows(self) -> list[dict[str, Any]]:
         """Every analysis's rows, each with the analysis it comes from."""

@@ -38,7 +38,7 @@ from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
 from mtpalette.metaeval.orange import check_oracle, segment_ranks, tie_weight
 from mtpalette.metaeval.segments import MetricScores, SegmentData, require_varied, score_segments
 from mtpalette.metrics.base import Metric
-from mtpalette.records import Record
+from mtpalette.records import Record, constant, out, written
 from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.correlation import average_ranks, canonical_statistic
 from mtpalette.stats.grouping import GROUPINGS
@@ -58,17 +58,14 @@ class MetricAgreement(Record):
     """One metric's ORANGE and human correlation, with their ranks among the metrics."""
 
     metric: str
-    orange: BootstrapCI
-    correlation: BootstrapCI
-    orange_rank: float
-    human_rank: float
-    higher_is_better: bool
-
-    KEYS = (
-        "metric orange=orange.value orange_low=orange.low orange_high=orange.high orange_rank "
-        "correlation=correlation.value correlation_low=correlation.low "
-        "correlation_high=correlation.high human_rank metric_higher_is_better=higher_is_better"
+    orange: BootstrapCI = field(
+        metadata=out(parts={"orange": "value", "orange_low": "low", "orange_high": "high"})
     )
+    correlation: BootstrapCI = field(metadata=out(parts={
+        "correlation": "value", "correlation_low": "low", "correlation_high": "high"}))  # fmt: skip
+    orange_rank: float = field(metadata=out(after="orange"))
+    human_rank: float
+    higher_is_better: bool = field(metadata=out("metric_higher_is_better"))
 
 
 @dataclass(frozen=True)
@@ -85,8 +82,12 @@ class Agreement(Record):
         Per rated reference, its human ORANGE (see the module docstring), or empty.
     """
 
-    rows: list[MetricAgreement]
-    tau: BootstrapCI
+    # written after the settings: the tau, then the rows
+    rows: list[MetricAgreement] = field(metadata=out(after="tau"))
+    tau: BootstrapCI = field(
+        metadata=out(parts={"kendall_tau_b": "value", "tau_low": "low", "tau_high": "high"},
+                     after="seed")
+    )  # fmt: skip
     statistic: str
     grouping: str
     oracle: str
@@ -94,23 +95,20 @@ class Agreement(Record):
     n_segments: int
     n_systems: int
     n_refs: int
-    n_resamples: int
+    n_resamples: int = field(metadata=out("bootstrap"))
     confidence: float
     seed: int | None
-    reference_orange: dict[str, float] = field(default_factory=dict)
-
-    KEYS = (
-        "note statistic grouping oracle ties n_segments n_systems n_refs bootstrap=n_resamples "
-        "confidence seed kendall_tau_b=tau.value tau_low=tau.low tau_high=tau.high rows "
-        "reference_human_orange=reference_orange method=METHOD"
+    reference_orange: dict[str, float] = field(
+        default_factory=dict, metadata=out("reference_human_orange")
     )
-    METHOD = (
+
+    method = constant(
         "Kendall tau-b between -ORANGE and the human correlation over metrics; percentile "
         "bootstrap over segments, ORANGE and correlations recomputed on the same resampled "
         "segments"
     )
 
-    @property
+    @written(first=True)
     def note(self) -> str | None:
         """Why the tau says little, or None: two metrics give two orderings of two, which
         can only agree (+1) or disagree (-1)."""

@@ -40,7 +40,7 @@ import numpy as np
 
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.metaeval.segments import MetricScores, SegmentData
-from mtpalette.records import Record
+from mtpalette.records import Record, constant, out, written
 from mtpalette.stats.averaging import williams_sig_diff, williams_test
 from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.catalogue import sig_diff
@@ -70,24 +70,21 @@ class CorrelationRow(Record):
     """One metric's line: correlation, interval, significance cluster (1 = best)."""
 
     metric: str
-    ci: BootstrapCI
+    ci: BootstrapCI = field(
+        metadata=out(parts={"correlation": "value", "low": "low", "high": "high"})
+    )
     cluster: int | None
-    higher_is_better: bool
+    higher_is_better: bool = field(metadata=out("metric_higher_is_better"))
     signature: str
-    epsilon: float | None = None
+    epsilon: float | None = field(default=None, metadata=out(after="cluster"))
     #: a trivial baseline (hypothesis length...), shown beside the metrics
     baseline: bool = False
-
-    KEYS = (
-        "metric correlation=ci.value low=ci.low high=ci.high cluster epsilon "
-        "metric_higher_is_better=higher_is_better oriented=orientation signature baseline"
-    )
 
     @property
     def value(self) -> float:
         return self.ci.value
 
-    @property
+    @written(key="oriented", after="higher_is_better")
     def orientation(self) -> str:
         """How the metric's scores entered the correlation: ``as is`` or ``negated``."""
         return "as is" if self.higher_is_better else "negated"
@@ -97,26 +94,24 @@ class CorrelationRow(Record):
 class CorrelationTable(Record):
     """Metrics ranked by their correlation with human scores."""
 
-    rows: list[CorrelationRow]
+    rows: list[CorrelationRow] = field(metadata=out(after="orientation"))  # after the settings
     statistic: str
     grouping: str
     level: str
-    unit: str
+    unit: str = field(metadata=out("resampling_unit"))
     n_units: int
-    n_resamples: int
+    n_resamples: int = field(metadata=out("bootstrap"))
     confidence: float
     seed: int | None
     test: str
     alpha: float
-    n_permutations: int
+    n_permutations: int = field(metadata=out("permutations"))
     comparisons: list[dict[str, Any]]
-    info: dict[str, Any] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict, metadata=out(skip=True))  # see to_dict
 
-    KEYS = (
-        "statistic grouping level resampling_unit=unit n_units bootstrap=n_resamples confidence "
-        "seed test alpha permutations=n_permutations orientation=ORIENTATION rows comparisons"
+    orientation = constant(
+        "error metrics are negated: higher correlation is better for all", after="n_permutations"
     )
-    ORIENTATION = "error metrics are negated: higher correlation is better for all"
 
     def row(self, metric: str) -> CorrelationRow:
         return next(r for r in self.rows if r.metric == metric)

@@ -56,7 +56,7 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.kernels.ragged import Delimited
-from mtpalette.records import Record
+from mtpalette.records import Record, out, written
 from mtpalette.stats.bootstrap import (
     BootstrapCI,
     PairedDiff,
@@ -382,45 +382,43 @@ class OrangeRow(Record):
     """
 
     metric: str
-    orange: BootstrapCI
-    avg_rank: BootstrapCI
-    best: bool
-    equivalent: bool
-    diff_to_best: PairedDiff | None
-    signature: str
-    higher_is_better: bool
-
-    KEYS = (
-        "metric orange=orange.value orange_low=orange.low orange_high=orange.high "
-        "avg_rank=avg_rank.value avg_rank_low=avg_rank.low avg_rank_high=avg_rank.high best "
-        "equivalent_to_best=equivalent diff_to_best=diff_to_best.diff diff_low=diff_to_best.low "
-        "diff_high=diff_to_best.high p_value=diff_to_best.p_value n_segments=orange.n "
-        "metric_higher_is_better=higher_is_better signature"
+    orange: BootstrapCI = field(
+        metadata=out(parts={"orange": "value", "orange_low": "low", "orange_high": "high"})
     )
+    avg_rank: BootstrapCI = field(metadata=out(
+        parts={"avg_rank": "value", "avg_rank_low": "low", "avg_rank_high": "high"}))  # fmt: skip
+    best: bool
+    equivalent: bool = field(metadata=out("equivalent_to_best"))
+    diff_to_best: PairedDiff | None = field(metadata=out(parts={
+        "diff_to_best": "diff", "diff_low": "low", "diff_high": "high", "p_value": "p_value",
+    }))  # fmt: skip
+    signature: str = field(metadata=out(after="higher_is_better"))
+    higher_is_better: bool = field(metadata=out("metric_higher_is_better"))
+
+    @written(after="diff_to_best")
+    def n_segments(self) -> int:
+        """The segments the ORANGE was taken over."""
+        return self.orange.n
 
 
 @dataclass(frozen=True)
 class OrangeTable(Record):
     """The ORANGE table of several metrics on the same candidate lists."""
 
-    rows: list[OrangeRow]
+    rows: list[OrangeRow] = field(metadata=out(after="test"))  # after the settings
     oracle: str
     ties: str
-    n_resamples: int
+    n_resamples: int = field(metadata=out("bootstrap"))
     confidence: float
     seed: int | None
     n_segments: int
     n_skipped: int
     n_refs: int
     n_candidates: dict[str, float]
-    segment_ranks: np.ndarray = field(repr=False)
-    segments: np.ndarray = field(repr=False)
-    test: str = ""
-
-    KEYS = (
-        "oracle ties bootstrap=n_resamples confidence seed n_segments n_skipped n_refs "
-        "n_candidates equivalence_test=test rows"
-    )
+    # written by to_dict when asked (with_segment_ranks)
+    segment_ranks: np.ndarray = field(repr=False, metadata=out(skip=True))
+    segments: np.ndarray = field(repr=False, metadata=out(skip=True))
+    test: str = field(default="", metadata=out("equivalence_test"))
 
     @property
     def best(self) -> OrangeRow:
@@ -612,9 +610,7 @@ class OrangeCurve(Record):
     cutoffs: np.ndarray
     orange: dict[str, np.ndarray]
     avg_rank: dict[str, np.ndarray]
-    ties: str
-
-    KEYS = "ties cutoffs orange avg_rank"
+    ties: str = field(metadata=out(first=True))
 
     def rows(self) -> list[dict[str, Any]]:
         """Long format: one row per (cutoff, metric)."""

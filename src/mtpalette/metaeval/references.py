@@ -33,7 +33,7 @@ What it does to ORANGE
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -41,7 +41,7 @@ from mtpalette.errors import UserInputError
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.registry import parse_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats
-from mtpalette.records import Record, frame
+from mtpalette.records import Record, constant, frame, out, written
 
 #: the floor of the margin, as a share of the best system's score
 MARGIN_FLOOR = 0.02
@@ -68,34 +68,31 @@ class ReferenceRow(Record):
     reference: str
     against: tuple[str, ...]
     metric: str
-    higher_is_better: bool
+    higher_is_better: bool = field(metadata=out("metric_higher_is_better"))
     reference_score: float
     best_system: str
-    best_score: float
-    median_score: float
+    best_score: float = field(metadata=out("best_system_score"))
+    median_score: float = field(metadata=out("median_system_score"))
     n_systems: int
     n_segments: int
     margin: float
     excess: float
-    closer: bool
-
-    KEYS = (
-        "reference against metric metric_higher_is_better=higher_is_better reference_score "
-        "best_system best_system_score=best_score median_system_score=median_score n_systems "
-        "n_segments margin excess closer_than_best_system=closer"
-    )
+    closer: bool = field(metadata=out("closer_than_best_system"))
 
 
 @dataclass(frozen=True)
 class ReferenceAgreement(Record):
     """Every reference against the others, per metric; :meth:`warnings` the plain sentences."""
 
-    rows: list[ReferenceRow]
+    rows: list[ReferenceRow] = field(metadata=out(after="margin"))
     references: list[str]
     systems: list[str]
 
-    KEYS = "references systems margin=MARGIN_NOTE rows warnings=warnings()"
-    MARGIN_NOTE = f"best - median system (oriented), at least {MARGIN_FLOOR:.0%} of best"
+    margin = constant(
+        f"best - median system (oriented), at least {MARGIN_FLOOR:.0%} of best", after="systems"
+    )
+    #: the sentences of :meth:`warnings`, written last
+    warning_sentences = written(lambda self: self.warnings(), key="warnings")
 
     def flagged(self) -> dict[str, list[ReferenceRow]]:
         """The rows where a reference is closer than the best system, by reference."""

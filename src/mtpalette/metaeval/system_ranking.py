@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.records import Record, latex_text
+from mtpalette.records import Record, latex_text, out
 from mtpalette.stats import ranking as rk
 
 PROTOCOLS = ("wmt24", "wilcoxon", "ttest", "mannwhitney", "bootstrap", "ar")
@@ -61,8 +61,6 @@ class RankedSystem(Record):
     n_items: int
     domain_scores: dict[str, float] = field(default_factory=dict)
 
-    KEYS = "system score rank_top rank_bottom cluster n_items domain_scores"
-
 
 @dataclass(frozen=True)
 class SystemPair(Record):
@@ -80,12 +78,7 @@ class SystemPair(Record):
     significant: bool
     n_items: int
     domain_p_values: dict[str, float] = field(default_factory=dict)
-    shared_difference: float = float("nan")
-
-    KEYS = (
-        "a b difference shared_difference p_value p_adjusted significant n_items "
-        "domain_p_values"
-    )
+    shared_difference: float = field(default=float("nan"), metadata=out(after="difference"))
 
 
 @dataclass(frozen=True)
@@ -101,21 +94,18 @@ class SystemRanking(Record):
     correction: str
     alpha: float
     higher_is_better: bool
-    systems: list[RankedSystem]
-    pairs: list[SystemPair]
+    # written after the settings and notes: the systems, then the pairs
+    systems: list[RankedSystem] = field(metadata=out(after="notes"))
+    pairs: list[SystemPair] = field(metadata=out(after="systems"))
     n_items: int
     domains: list[str]
     n_resamples: int
     seed: int | None
     signature: str
     notes: list[str] = field(default_factory=list)
-    missing: str = "none"
-    system_score: str = "mean"
-
-    KEYS = (
-        "name protocol correction alpha higher_is_better missing system_score n_items domains "
-        "n_resamples seed signature notes systems pairs"
-    )
+    # written beside the other settings
+    missing: str = field(default="none", metadata=out(after="higher_is_better"))
+    system_score: str = field(default="mean", metadata=out(after="missing"))
 
     def system(self, name: str) -> RankedSystem:
         return next(s for s in self.systems if s.system == name)
@@ -459,14 +449,12 @@ def _signature(name, protocol, score_kind, higher, missing, correction, alpha, n
 class AutoRank(Record):
     """AutoRank of systems from several metrics (rescaled ranks, averaged; lower is better)."""
 
-    systems: list[str]
+    systems: list[str] = field(metadata=out(after="metrics"))
     metrics: list[str]
-    rescaled: dict[str, list[float]]
+    rescaled: dict[str, list[float]] = field(metadata=out(after="autorank"))
     autorank: list[float]
-    method: str = "minmax-1-to-N"
+    method: str = field(default="minmax-1-to-N", metadata=out(first=True))
     left_out: dict[str, list[str]] = field(default_factory=dict)
-
-    KEYS = "method metrics systems autorank rescaled left_out"
 
     @property
     def notes(self) -> list[str]:

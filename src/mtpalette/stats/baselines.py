@@ -17,12 +17,12 @@ one metric, as a cluster boundary is.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from mtpalette.records import Record
+from mtpalette.records import Record, out
 from mtpalette.stats.bootstrap import Seed, resolve_seed
 from mtpalette.stats.catalogue import sig_diff
 from mtpalette.stats.significance import bootstrap_correlations
@@ -49,37 +49,28 @@ class BaselineComparison(Record):
     """
 
     metric: str
-    value: float
-    baseline: str
-    baseline_value: float
+    value: float = field(metadata=out("correlation"))
+    baseline: str = field(metadata=out("best_baseline"))
+    baseline_value: float = field(metadata=out("baseline_correlation"))
     p_value: float
-    beats: bool
-    sentence: str
-
-    KEYS = (
-        "metric correlation=value best_baseline=baseline baseline_correlation=baseline_value "
-        "p_value beats_baseline=beats note=sentence"
-    )
+    beats: bool = field(metadata=out("beats_baseline"))
+    sentence: str = field(metadata=out("note"))
 
 
 @dataclass(frozen=True)
 class BaselineReport(Record):
     """Every metric against the best baseline, and the baselines' own correlations."""
 
-    comparisons: list[BaselineComparison]
-    baselines: dict[str, float]
-    best: str
+    # written after the settings: the baselines, the best of them, then the comparisons
+    comparisons: list[BaselineComparison] = field(metadata=out(after="best"))
+    baselines: dict[str, float] = field(metadata=out(after="seed"))
+    best: str = field(metadata=out("best_baseline", after="baselines"))
     statistic: str
     grouping: str
     test: str
     alpha: float
-    n_resamples: int
+    n_resamples: int = field(metadata=out("resamples"))
     seed: int | None
-
-    KEYS = (
-        "statistic grouping test alpha resamples=n_resamples seed baselines best_baseline=best "
-        "comparisons"
-    )
 
     def flagged(self) -> list[BaselineComparison]:
         """The metrics not significantly above the best baseline."""

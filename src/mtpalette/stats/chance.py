@@ -47,12 +47,12 @@ Metrics via Soft Pairwise Accuracy (google-research/mt-metrics-eval, ``pce.py``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from mtpalette.records import Record
+from mtpalette.records import Record, out
 from mtpalette.stats.grouping import as_matrix, make_groups
 from mtpalette.stats.tie_calibration import tie_calibration
 
@@ -69,18 +69,13 @@ class ChanceLevel(Record):
     """
 
     statistic: str
-    value: float
+    value: float = field(metadata=out("chance"))
     method: str
     grouping: str = "none"
-    calibrated: bool = False
-    n_simulations: int = 0
+    calibrated: bool = field(default=False, metadata=out("tie_calibration"))
+    n_simulations: int = field(default=0, metadata=out("simulations"))
     std_error: float = 0.0
     seed: int | None = None
-
-    KEYS = (
-        "statistic chance=value method grouping tie_calibration=calibrated "
-        "simulations=n_simulations std_error seed"
-    )
 
 
 def _gold_tie_shares(human: Any, grouping: str) -> tuple[np.ndarray, np.ndarray]:
