@@ -1,36 +1,34 @@
-"""Saving runs: one JSON file with inputs, settings, signatures, seeds and results; CSV/JSONL.
+"""Saving runs: one JSON file with inputs, settings, signatures, seeds and results; the
+checks of a command's outputs before any work.
 
 A *run* records everything needed to redraw a report or repeat the computation: the command
 line, the input files (path, size, SHA-256, line count), the settings, every signature and
-seed, and the results. Every file is written atomically: into a temporary file in the same
-folder, flushed to disk, then moved over the target with :func:`os.replace`, so a reader never
-sees a half-written file and an interrupted run leaves the previous file intact.
-
-Values are made JSON-safe on the way out: dataclasses (through their ``to_dict`` when they
-have one), numpy scalars and arrays, paths; non-finite floats become ``null``.
+seed, and the results. It is written as every output is, by :mod:`mtpalette.io.writers`
+(atomically; values made JSON-safe on the way out: dataclasses through their ``to_dict`` when
+they have one, numpy scalars and arrays, paths; non-finite floats become ``null``); the
+writers' names are importable from here too.
 """
 
 from __future__ import annotations
 
-import contextlib
-import csv
 import datetime as _dt
-import errno
 import hashlib
-import io
-import json
-import os
-import stat
 import sys
-import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mtpalette.errors import UserInputError
 from mtpalette.io import inputs
-from mtpalette.records import to_jsonable
+from mtpalette.io.writers import atomic_writer as atomic_writer
+from mtpalette.io.writers import csv_text as csv_text
+from mtpalette.io.writers import disk_error as disk_error
+from mtpalette.io.writers import usual_mode as usual_mode
+from mtpalette.io.writers import write_csv as write_csv
+from mtpalette.io.writers import write_json
+from mtpalette.io.writers import write_jsonl as write_jsonl
+from mtpalette.records import to_jsonable as to_jsonable
 
 RUN_FORMAT = "mtpalette-run"
 RUN_FORMAT_VERSION = 1
@@ -96,86 +94,6 @@ def _same_path(first: tuple[str | None, str], second: tuple[str | None, str]) ->
     return UserInputError(f"two outputs on one path{both}; give each its own file", path=first[1])
 
 
-#: errors of a disk that cannot take the output: said as one line naming the path
-_DISK_ERRORS = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "disk quota exceeded",
-                errno.EROFS: "read-only file system", errno.EACCES: "permission denied",
-                errno.EPERM: "permission denied", errno.EFBIG: "file too large"}  # fmt: skip
-
-
-def disk_error(exc: OSError, path: str | Path) -> UserInputError:
-    """A :class:`UserInputError` naming ``path`` for an error of the disk (a full disk, a
-    read-only folder...), or the error's own text for any other."""
-    what = _DISK_ERRORS.get(exc.errno or 0, exc.strerror or str(exc))
-    return UserInputError(f"cannot write the output: {what}", path=str(path))
-
-
-@contextlib.contextmanager
-def atomic_writer(path: str | Path, *, newline: str | None = None, binary: bool = False):
-    """Open a text file (``binary``: a binary file) for writing that replaces ``path`` only
-    when the block succeeds.
-
-    ``-`` is standard output; a symbolic link is followed (its target is replaced, the link
-    kept); a named pipe or a device is written as a stream; a folder is refused. A full disk
-    or a read-only folder is a :class:`UserInputError` naming the path, and leaves the old
-    file as it was.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> p = os.path.join(tempfile.mkdtemp(), "out.txt")
-    >>> with atomic_writer(p) as fh:
-    ...     _ = fh.write("done\\n")
-    >>> open(p).read(), sorted(os.listdir(os.path.dirname(p)))
-    ('done\\n', ['out.txt'])
-    """
-    text = {} if binary else {"encoding": "utf-8", "newline": newline}
-    mode = "wb" if binary else "w"
-    if str(path) == "-":
-        inputs.claim_stdout()
-        sys.stdout.flush()
-        yield sys.stdout.buffer if binary else sys.stdout
-        sys.stdout.flush()
-        return
-    target = Path(path)
-    inputs.check_output(target)
-    try:
-        st = os.stat(target)  # through symbolic links
-    except OSError:
-        st = None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise UserInputError("is a folder; expected a file name", path=str(path))
-    device = str(target.absolute()).startswith(("/dev/", "/proc/"))  # /dev/stdout: a stream
-    if st is not None and (device or not stat.S_ISREG(st.st_mode)):  # a pipe, a device
-        try:
-            with open(target, mode, **text) as fh:
-                yield fh
-        except OSError as exc:
-            raise disk_error(exc, path) from None
-        return
-    if target.is_symlink():  # the target replaced, the link kept
-        target = Path(os.path.realpath(target))
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserInputError("the output folder does not exist", path=str(folder))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise disk_error(exc, path) from None
-    try:
-        os.chmod(tmp, usual_mode(0o666))  # mkstemp makes 0600 files; use the usual mode
-        with os.fdopen(fd, mode, **text) as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException as exc:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError) and exc.errno in _DISK_ERRORS:
-            raise disk_error(exc, path) from None
-        raise
-
-
 #: the figure formats a plot is written in, by the file's suffix (none: png)
 FIGURE_FORMATS = ("png", "pdf", "svg", "svgz", "eps", "ps", "jpg", "jpeg", "webp", "tif", "tiff")
 
@@ -197,13 +115,6 @@ def figure_format(path: str | Path) -> str:
             f"unknown figure format .{suffix}; expected {', '.join(FIGURE_FORMATS)}", path=str(path)
         )
     return suffix
-
-
-def usual_mode(mode: int) -> int:
-    """``mode`` less the process's umask: the mode a plain ``open`` or ``mkdir`` gives."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mode & ~mask
 
 
 def run_file_path(json: Path | None, report: Path | None) -> Path | None:
@@ -235,57 +146,6 @@ def check_report_source(json: Path | None, report: Path | None) -> None:
     """
     if report is not None and json is not None and str(json) == "-":
         raise UserInputError("--report is built from the run file: give --json a file")
-
-
-def write_json(path: str | Path, obj: Any, *, indent: int | None = 1) -> None:
-    """Write ``obj`` (made JSON-safe) atomically."""
-    text = json.dumps(to_jsonable(obj), indent=indent, ensure_ascii=False, allow_nan=False)
-    with atomic_writer(path) as fh:
-        fh.write(text + "\n")
-
-
-def write_jsonl(path: str | Path, records: Iterable[Any], *, plain: bool = False) -> int:
-    """Write one JSON object per line atomically; returns the number of records.
-
-    ``plain``: the records are made of JSON's types already (dicts, lists, strings, ints,
-    finite floats, booleans, None), as the error analysis makes them: written without the
-    :func:`~mtpalette.records.to_jsonable` walk (a NaN is still refused, not written).
-    """
-    n = 0
-    with atomic_writer(path) as fh:
-        for record in records:
-            obj = record if plain else to_jsonable(record)
-            fh.write(json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n")
-            n += 1
-    return n
-
-
-def csv_text(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
-    """Rows as CSV text (header first); floats at full precision, ``None`` as empty.
-
-    Examples
-    --------
-    >>> print(csv_text([{"metric": "bleus:4", "orange": 0.25}]), end="")
-    metric,orange
-    bleus:4,0.25
-    """
-    if columns is None:
-        columns = list(rows[0]) if rows else []
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow(["" if (v := to_jsonable(row.get(c))) is None else v for c in columns])
-    return buf.getvalue()
-
-
-def write_csv(
-    path: str | Path, rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None
-) -> None:
-    """Write rows as a CSV file atomically."""
-    text = csv_text(rows, columns)
-    with atomic_writer(path, newline="") as fh:
-        fh.write(text)
 
 
 def file_record(path: str | Path, *, count_lines: bool = True) -> dict[str, Any]:
