@@ -40,7 +40,7 @@ from mtpalette.api.progress import feedback_of
 from mtpalette.api.score_inputs import ScoreInputs
 from mtpalette.api.scoring import score_systems
 from mtpalette.errors import UserInputError
-from mtpalette.io.runfile import write_csv
+from mtpalette.io.writers import write
 from mtpalette.metrics import parse_specs
 from mtpalette.records import Record, RowsFrame, out
 from mtpalette.text.encode import Encoder, TextView
@@ -416,7 +416,7 @@ def _write(run: AnalyzeRun, result: AnalysisResult) -> None:
             seeds=seeds, results=result.to_dict()).save(json_path)  # fmt: skip
         result.outputs["json"] = str(json_path)
     if run.csv is not None:
-        write_csv(run.csv, result.rows())
+        write("csv", result.rows(), run.csv)
         result.outputs["csv"] = str(run.csv)
     if run.report is not None:
         from mtpalette.reporting.html import write_report

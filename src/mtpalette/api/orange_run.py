@@ -52,15 +52,8 @@ from mtpalette.api.progress import feedback_of
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_matching
 from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
-from mtpalette.io.runfile import (
-    Run,
-    atomic_writer,
-    check_output_folders,
-    figure_format,
-    file_record,
-    write_csv,
-    write_jsonl,
-)
+from mtpalette.io.runfile import Run, check_output_folders, figure_format, file_record
+from mtpalette.io.writers import write
 from mtpalette.metaeval.candidates import ONE_REFERENCE, CandidateLists, compare_candidates
 from mtpalette.metaeval.external import (
     ExternalMetric,
@@ -533,10 +526,10 @@ def _write(
     the output folder into ``stage``; the record names them where they will be)."""
     table, curve, lists, outputs = result.table, result.curve, result.lists, result.outputs
     if out.csv is not None:
-        write_csv(stage.path(out.csv), [row.to_dict() for row in table.rows])
+        write("csv", [row.to_dict() for row in table.rows], stage.path(out.csv))
         outputs["table_csv"] = str(out.csv)
     if curve is not None and out.curve_csv is not None:
-        write_csv(stage.path(out.curve_csv), curve.rows())
+        write("csv", curve.rows(), stage.path(out.curve_csv))
         outputs["curve_csv"] = str(out.curve_csv)
     if curve is not None and out.curve_plot is not None:
         from mtpalette.parallel import run_tasks
@@ -548,8 +541,7 @@ def _write(
         where = backend if backend is not None and backend.name == "dask" else None
         task = (curve, figure_format(out.curve_plot))
         ((_, image),) = run_tasks(curve_image, [task], where)
-        with atomic_writer(stage.path(out.curve_plot), binary=True) as fh:
-            fh.write(image)
+        write("bytes", image, stage.path(out.curve_plot))
         outputs["curve_plot"] = str(out.curve_plot)
     if out.errors is not None:
         records = (
@@ -564,7 +556,7 @@ def _write(
                 max_per_segment=out.errors_max,
             )  # fmt: skip
         )
-        n = write_jsonl(stage.path(out.errors), records, plain=True)
+        n = write("jsonl", records, stage.path(out.errors), plain=True)
         outputs["errors_jsonl"] = str(out.errors)
         outputs["errors_records"] = n
     if out.json is not None:

@@ -109,22 +109,15 @@ def _write(
     matrix: Path | None,
 ) -> None:
     """The outputs of :func:`mbr_files` that are named."""
-    import numpy as np
-
-    from mtpalette.io.runfile import atomic_writer
+    from mtpalette.io.writers import write
 
     if output is not None:
-        with atomic_writer(output) as fh:
-            fh.write(text)
+        write("text", text, output)
     if scores is not None:
-        rows = ["segment\tindex\tutility\tcandidate"] + [
-            f"{s + id_base}\t{int(i)}\t{float(u)!r}\t{t}"
+        rows = [
+            {"segment": s + id_base, "index": int(i), "utility": float(u), "candidate": t}
             for s, (i, u, t) in enumerate(zip(sel.index, sel.utility, sel.text, strict=True))
         ]
-        with atomic_writer(scores) as fh:
-            fh.write("\n".join(rows) + "\n")
+        write("tsv", rows, scores, columns=["segment", "index", "utility", "candidate"])
     if matrix is not None:  # as every output: a link followed, a full disk one error
-        with atomic_writer(matrix, binary=True) as fh:
-            np.savez_compressed(
-                fh, **{f"segment_{s + id_base}": m for s, m in enumerate(sel.matrices)}
-            )
+        write("npz", {f"segment_{s + id_base}": m for s, m in enumerate(sel.matrices)}, matrix)

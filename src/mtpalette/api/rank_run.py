@@ -309,7 +309,8 @@ def _check_shared_systems(sources) -> None:
 
 
 def _write(run: RankRun, result: RankResult) -> None:
-    from mtpalette.io.runfile import Run, atomic_writer, run_file_path
+    from mtpalette.io.runfile import Run, run_file_path
+    from mtpalette.io.writers import write
 
     json_path = run_file_path(run.json, run.report)
     if json_path is not None:
@@ -339,12 +340,10 @@ def _write(run: RankRun, result: RankResult) -> None:
         if pairs is not None:  # none on standard output: it takes the rankings alone
             written.append((pairs, result.pairs_frame(), "pairs_tsv"))
         for path, frame, key in written:
-            with atomic_writer(path) as fh:
-                fh.write(frame.to_csv(sep="\t", index=False))
+            write("tsv", frame, path)
             result.outputs[key] = str(path)
     if run.latex is not None:
-        with atomic_writer(run.latex) as fh:
-            fh.write("\n".join(r.to_latex() for r in result.rankings))
+        write("latex", result.rankings, run.latex)
         result.outputs["latex"] = str(run.latex)
     if run.report is not None:
         from mtpalette.reporting.html import write_report

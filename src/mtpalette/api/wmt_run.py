@@ -24,7 +24,7 @@ from mtpalette.api.feedback import Feedback
 from mtpalette.api.folders import mtme_pair_data, read_mtme_set
 from mtpalette.api.progress import feedback_of
 from mtpalette.errors import UserInputError
-from mtpalette.io.runfile import atomic_writer
+from mtpalette.io.writers import write
 
 # re-exported as the API's names (mtpalette.Task, mtpalette.TaskSet, mtpalette.task_set)
 from mtpalette.metaeval.task_sets import TaskSet as TaskSet
@@ -220,8 +220,7 @@ def run_wmt(run: WmtRun, progress: bool | Feedback | None = None) -> WmtResult:
     names = [f"{t.lang} {t.level} {t.corr_fcn} (avg_by {t.avg_by}, k {t.k})" for t in ts.tasks]
     outputs: dict[str, str] = {}
     if run.json is not None:
-        with atomic_writer(run.json) as fh:
-            fh.write(result.to_json())
+        write("text", result.to_json(), run.json)  # the results' own JSON document
         outputs["json"] = str(run.json)
     human = {lp: sorted(d.references) for lp, d in data.items() if d.references and any(
         t.human and lp in t.lang.split(",") for t in ts.tasks)}  # fmt: skip

@@ -6,7 +6,9 @@ several systems were scored), ``metric``, ``score``, ``higher_is_better``, ``sig
 TER's edits...; an object) and, with an interval or a paired test, ``mean``, ``ci_low``,
 ``ci_high``, ``diff``, ``p_value``, ``significant`` and ``baseline``. ``json`` is one JSON
 document (a list of records; ``pandas.DataFrame(json.load(f))`` reads it), ``jsonl`` one
-record per line, ``tsv`` a header and one row per record (details as ``key=value`` pairs).
+record per line, ``tsv`` a header and one row per record (details as ``key=value`` pairs):
+each written by its format's writer (:mod:`mtpalette.io.writers`), so a format of
+:data:`FORMATS` that has a writer needs nothing here.
 
 Sentence scores have one row per (system, segment): ``system`` (when several), ``segment``
 (numbered from 1, as everywhere in mtpalette) and one column per metric.
@@ -18,7 +20,6 @@ once, in a compact block under the table (every metric's in full with ``full=Tru
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Collection, Mapping, Sequence
 from itertools import repeat
@@ -26,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette.io.writers import number_text, render
 from mtpalette.metrics import Signature
 from mtpalette.records import latex_text
 
@@ -114,19 +116,11 @@ def records_report(
     >>> records_report(rec, "tsv", signatures={}).splitlines()[1].split("\\t")
     ['wer', '0.25', 'false', 'wer|nrefs:1|version:0.1.0', 'errors=2 ref_words=8']
     """
-    if fmt in ("json", "jsonl"):
-        clean = [{k: _json_value(v) for k, v in r.items()} for r in records]
-        if fmt == "json":
-            return json.dumps(clean, indent=2, ensure_ascii=False) + "\n"
-        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in clean)
-    if fmt == "latex":
-        return latex_table(records, TEXT_DIGITS if digits is None else digits)
-    if fmt == "tsv":
-        keys = list(records[0]) if records else []
-        lines = ["\t".join(keys)]
-        lines += ["\t".join(_tsv_cell(r[k], digits) for k in keys) for r in records]
-        return "\n".join(lines) + "\n"
     _check(fmt)
+    if fmt == "latex":
+        return render("latex", latex_table(records, TEXT_DIGITS if digits is None else digits))
+    if fmt != "text":  # the records by the writer of their format (mtpalette.io.writers)
+        return render(fmt, records, **_options(fmt, digits, indent=2))
     places = TEXT_DIGITS if digits is None else digits
     if any("system" in r for r in records):
         table = _systems_table(records, places, details, width)
@@ -140,7 +134,7 @@ def _metrics_table(records: Sequence[Mapping[str, Any]], places: int, details: b
     head = ["metric", "score", *(["mean ± 95% CI"] if tested else []), "better"]
     cells = [head + (["details"] if details else [])]
     for r in records:
-        row = [r["metric"], _number(r["score"], places)]
+        row = [r["metric"], number_text(r["score"], places)]
         if tested:
             row.append(_interval(r, places))
         row.append("higher" if r["higher_is_better"] else "lower")
@@ -188,7 +182,7 @@ def _systems_table(
         row = [system]
         for metric in metrics:
             r = by[(system, metric)]
-            text = _number(r["score"], places)
+            text = number_text(r["score"], places)
             if r.get("mean") is not None:
                 text += f" ({_interval(r, places)})"
             if tested:
@@ -280,9 +274,9 @@ def latex_table(records: Sequence[Mapping[str, Any]], places: int) -> str:
         cells = []
         for metric in metrics:
             r = by[(system, metric)]
-            cell = _number(r["score"], places)
+            cell = number_text(r["score"], places)
             if r.get("ci_low") is not None:
-                cell += f" $\\pm$ {_number(0.5 * (r['ci_high'] - r['ci_low']), places)}"
+                cell += f" $\\pm$ {number_text(0.5 * (r['ci_high'] - r['ci_low']), places)}"
             if r.get("significant"):
                 cell += "$^*$"
             cells.append(cell)
@@ -298,7 +292,7 @@ def _interval(r: Mapping[str, Any], places: int) -> str:
     if r.get("mean") is None:
         return ""
     half = 0.5 * (r["ci_high"] - r["ci_low"])
-    return f"{_number(r['mean'], places)} ± {_number(half, places)}"
+    return f"{number_text(r['mean'], places)} ± {number_text(half, places)}"
 
 
 def details_text(metric: str, details: Mapping[str, Any]) -> str:
@@ -396,36 +390,23 @@ def sentence_report(
     >>> [row.split("\\t") for row in tsv.splitlines()]
     [['system', 'segment', 'bleu', 'wer'], ['A', '1', '12.5', '0.5'], ['B', '1', '100.0', '0.0']]
     """
+    _check(fmt)
+    if fmt == "latex":
+        raise ValueError("the latex format is for corpus scores")
     names = list(columns)
     values = [np.asarray(columns[m], dtype=np.float64).tolist() for m in names]
     n = len(values[0]) if values else 0
     seg, lead = _segments(n, systems)
-    if fmt in ("json", "jsonl"):
+    if fmt != "text":  # the rows by the writer of their format (mtpalette.io.writers)
         rows = [
             {
                 **({"system": systems[i]} if systems is not None else {}),
                 "segment": seg[i],
-                **{m: _json_value(v[i]) for m, v in zip(names, values, strict=True)},
+                **{m: v[i] for m, v in zip(names, values, strict=True)},
             }
             for i in range(n)
         ]
-        if fmt == "json":
-            return json.dumps(rows, ensure_ascii=False) + "\n"
-        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
-    if fmt == "tsv":
-        lines = ["\t".join([*lead, *names])]
-        lines += [
-            "\t".join(
-                [
-                    *([systems[i]] if systems is not None else []),
-                    str(seg[i]),
-                    *(_number(v[i], digits) for v in values),
-                ]
-            )
-            for i in range(n)
-        ]
-        return "\n".join(lines) + "\n"
-    _check(fmt)
+        return render(fmt, rows, **_options(fmt, digits, columns=[*lead, *names]))
     places = TEXT_DIGITS if digits is None else digits
     columns_text = [_numbers(v, places) for v in values]
     header = [*lead, *_marked(names, lower)]
@@ -452,60 +433,27 @@ def _segments(n: int, systems: Sequence[str] | None) -> tuple[list[int], list[st
 
 
 def _check(fmt: str) -> None:
-    if fmt != "text":
+    if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
 
 
-def _tsv_cell(value: Any, digits: int | None) -> str:
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, float | np.floating):
-        return _number(value, digits)
-    if isinstance(value, dict):  # every digit: a file is read by programs, not eyes
-        return " ".join(f"{k}={_exact(v)}" for k, v in value.items())
-    return "" if value is None else str(value)
-
-
-def _exact(v: Any) -> str:
-    """A details value with all its digits (``bp=0.984...``; lists joined by ``/``).
-
-    Examples
-    --------
-    >>> _exact([65.8, 40.0]), _exact(np.float64(0.9841)), _exact(9)
-    ('65.8/40', '0.9841', '9')
-    """
-    if isinstance(v, list | tuple):
-        return "/".join(_exact(x) for x in v)
-    if isinstance(v, float | np.floating):
-        v = float(v)
-        return str(int(v)) if v.is_integer() else repr(v)
-    return str(v)
-
-
-def _number(value: float, digits: int | None) -> str:
-    value = float(value)
-    if digits is None or not math.isfinite(value):
-        return repr(value)
-    return f"{value:.{digits}f}"
+def _options(fmt: str, digits: int | None, *, indent: int | None = None, columns=None):
+    """The options of a format's writer: JSON's indent, TSV's decimals (all digits: None)
+    and the columns of a table (else the first row's keys); any other format has none."""
+    if fmt == "json":
+        return {"indent": indent}
+    if fmt == "tsv":
+        return {"digits": digits, "columns": columns}
+    return {}
 
 
 def _numbers(values: list[float], digits: int) -> list[str]:
-    """:func:`_number` of every value (one format call each when all are finite)."""
+    """:func:`~mtpalette.io.writers.number_text` of every value (one format call each when
+    all are finite)."""
     if all(map(math.isfinite, values)):
         template = f"{{:.{digits}f}}"
         return list(map(template.format, values))
-    return [_number(v, digits) for v in values]
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, float | np.floating):
-        value = float(value)
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: _json_value(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json_value(v) for v in value]
-    return value
+    return [number_text(v, digits) for v in values]
 
 
 def _aligned(cells: list[list[str]], *, right: set[int]) -> str:

@@ -18,9 +18,7 @@ repeated. Output goes to stdout or, written atomically, to ``-o FILE``.
 # options' annotation strings back into objects (typing.get_type_hints: a compile and an eval
 # each), 8 ms of every ``mtpalette score`` run; evaluated once at import they cost 1 ms.
 
-import contextlib
 import shutil
-import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -44,22 +42,17 @@ from mtpalette.cli.options import (
     TokenizeOpt,
     opt,
 )
-from mtpalette.cli.render import corpus_records, records_report, sentence_report
+from mtpalette.cli.render import FORMATS, corpus_records, records_report, sentence_report
 from mtpalette.errors import UserInputError
+from mtpalette.io.writers import opened
 from mtpalette.parallel import Backend
 
 TESTS = RESAMPLING
 OUTPUT = OUTPUTS
 
 
-class OutputFormat(StrEnum):
-    """Output formats (see :mod:`mtpalette.cli.render`)."""
-
-    text = "text"
-    json = "json"
-    jsonl = "jsonl"
-    tsv = "tsv"
-    latex = "latex"
+#: output formats (see :mod:`mtpalette.cli.render`)
+OutputFormat = StrEnum("OutputFormat", {f: f for f in FORMATS})
 
 
 class TableFormat(StrEnum):
@@ -313,19 +306,20 @@ def score(
     tests.check(len(systems), sentence=sentence)
     _check_sentence(sentence, fmt, sort)
     fmt, named = fmt.value, len(systems) > 1
-    with _destination(output) as out:
+    # opened before the scoring: an output that cannot be written is refused before the work
+    with opened("text", "-" if output is None else output) as put:
         scored = score_systems(
             systems, ref_streams, metrics or ["bleu"], tokenize=tokenize, lowercase=lowercase,
             backend=Backend(backend, workers, scheduler), max_tokens=max_tokens, srcs=srcs,
         )  # fmt: skip
         if sentence:
-            out.write(_sentences(scored, fmt, digits, signatures, named))
+            put(_sentences(scored, fmt, digits, signatures, named))
             return
         scored = scored if sort is None else sort_systems(scored, sort)
         records, sigs = corpus_records(scored, tests.compare(scored), named=named)
         width = shutil.get_terminal_size().columns if output is None else None
-        out.write(records_report(records, fmt, signatures=sigs, digits=digits, details=details,
-                                 full_signatures=signatures, width=width))  # fmt: skip
+        put(records_report(records, fmt, signatures=sigs, digits=digits, details=details,
+                           full_signatures=signatures, width=width))  # fmt: skip
 
 
 def _check_sentence(sentence: bool, fmt: OutputFormat, sort: str | None) -> None:
@@ -357,15 +351,3 @@ def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> 
     )
 
 
-@contextlib.contextmanager
-def _destination(output: Path | None):
-    """Standard output, or an atomic writer: ``-o`` never leaves a partial file behind."""
-    if output is None:
-        yield sys.stdout
-        return
-    if output.is_dir():
-        raise UserInputError("is a folder; expected a file name", path=str(output))
-    from mtpalette.io.runfile import atomic_writer
-
-    with atomic_writer(output) as fh:
-        yield fh

@@ -41,7 +41,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,9 +90,18 @@ def _writer(fmt: str) -> Writer:
 def write(fmt: str, obj: Any, path: str | Path, **options: Any) -> Any:
     """Write ``obj`` in format ``fmt`` to ``path`` atomically (``-``: standard output);
     returns what the writer returns."""
+    with opened(fmt, path) as put:
+        return put(obj, **options)
+
+
+@contextlib.contextmanager
+def opened(fmt: str, path: str | Path) -> Iterator[Callable[..., Any]]:
+    """``path`` opened now for format ``fmt`` (one that cannot be written is refused before
+    the work that fills it), yielding ``put(obj, **options)``; the file is replaced when the
+    block ends without an error."""
     w = _writer(fmt)
     with atomic_writer(path, newline=w.newline, binary=w.binary) as fh:
-        return w.put(obj, fh, **options)
+        yield lambda obj, **options: w.put(obj, fh, **options)
 
 
 def render(fmt: str, obj: Any, **options: Any) -> str:
