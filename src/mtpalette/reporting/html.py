@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.runfile import atomic_writer, load_run
+from mtpalette.io.runfile import load_run
+from mtpalette.io.writers import write
 from mtpalette.reporting.audit_section import audit_section
 from mtpalette.reporting.correlation_section import cluster_rows, correlation_section
 from mtpalette.reporting.names import dataset_label, run_title
@@ -194,6 +195,5 @@ def write_runs(
     by :func:`mtpalette.api.report_run.report`) atomically; returns its path."""
     text = build_report(runs, title=title, labels=labels)
     out = Path(output)
-    with atomic_writer(out) as fh:
-        fh.write(text)
+    write("text", text, out)
     return out
