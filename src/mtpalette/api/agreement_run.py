@@ -10,21 +10,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtpalette.api.checks import bootstrap_of, check_resampling
+from mtpalette.api.checks import bootstrap_of, check_resampling, checked
 from mtpalette.api.correlation_run import parse_epsilon
 from mtpalette.api.description import Description
 from mtpalette.api.feedback import Feedback
 from mtpalette.api.inputs import JudgedInputs
 from mtpalette.api.orange_run import SEED
 from mtpalette.api.progress import feedback_of
-from mtpalette.errors import UserInputError, did_you_mean
+from mtpalette.errors import UserInputError
 from mtpalette.io.run_folder import check_out_dir, staged_folder
 from mtpalette.io.runfile import Run, check_output_folders
 from mtpalette.metaeval.agreement import Agreement, agreement
 from mtpalette.metaeval.orange import check_oracle, tie_weight
 from mtpalette.metaeval.segments import require_varied, score_segments
 from mtpalette.metrics import known_metrics, parse_specs
-from mtpalette.stats.correlation import STATISTICS
+from mtpalette.stats import catalogue
 
 #: the metrics of Lin and Och (2004)'s tables and chrF/TER, where registered
 SEED_METRICS = "bleus:4 nist wer per rouge-l rouge-w:1.2 rouge-s:4 chrf ter".split()
@@ -72,11 +72,7 @@ class AgreementRun(Description):
 
     def validate(self) -> None:
         check_resampling(bootstrap=self.bootstrap, confidence=self.confidence, seed=self.seed)
-        if self.statistic not in STATISTICS:
-            raise UserInputError(
-                f"unknown statistic {self.statistic!r}; expected one of "
-                f"{', '.join(STATISTICS)}.{did_you_mean(self.statistic, STATISTICS)}"
-            )
+        checked(catalogue.statistic, self.statistic, interval=True)
         if self.max_items is not None and self.max_items < 2:
             raise UserInputError("--max-items must be at least 2")
         if self.epsilon is not None:

@@ -53,7 +53,7 @@ from mtpalette.api.folders import mtme_pair_data
 from mtpalette.api.inputs import JudgedInputs, UnalignedJudgments
 from mtpalette.api.progress import feedback_of
 from mtpalette.api.scoring import score_systems
-from mtpalette.errors import UserInputError, did_you_mean
+from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import Judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
@@ -67,26 +67,10 @@ from mtpalette.metaeval.external import (
 from mtpalette.metaeval.pair_tables import segment_pair_data
 from mtpalette.metaeval.segments import SegmentData, score_segments
 from mtpalette.metrics import Metric, parse_specs
-from mtpalette.stats.catalogue import CATALOGUE, ENGINE_ONLY, FROM_SEGMENTS
+from mtpalette.stats import catalogue
 
 #: seed of every resampling unless given (sacrebleu's)
 SEED = SACREBLEU_SEED
-#: how each statistic is labelled in tables
-LABELS = {
-    "pearson": "Pearson r",
-    "spearman": "Spearman rho",
-    "kendall": "Kendall tau-b",
-    "kendall-b": "Kendall tau-b",
-    "kendall-c": "Kendall tau-c",
-    "kendall-like": "WMT Kendall-like tau",
-    "acc-eq": "acc-eq",
-    "tau-eq": "tau-eq",
-    "pairwise-accuracy": "pairwise accuracy",
-    "rr-kendall": "WMT RR tau",
-    "spa": "soft pairwise accuracy (SPA)",
-    "pce": "soft pairwise accuracy (SPA)",
-    "pdp": "pairwise difference Pearson (PDP)",
-}
 
 
 def correlate(
@@ -159,6 +143,8 @@ def correlate(
     single = isinstance(level, str) and isinstance(statistic, str) and "," not in level + statistic
     if not levels or not statistics:
         raise UserInputError("give at least one level and one statistic")
+    # checked once here; the tables take the canonical names
+    statistics = [checked(catalogue.statistic, s, interval=True).name for s in statistics]
     whole = dict(allow_none=False, sign_later=True)  # a negative count: refused below
     common = dict(confidence=confidence, seed=seed, test=test, alpha=alpha)
     common["n_resamples"] = count_argument(n_resamples, "n_resamples", **whole)
@@ -174,7 +160,7 @@ def correlate(
     if single:
         return tables[0]
     titles = [
-        f"{t.level.capitalize()}-level {LABELS.get(t.statistic, t.statistic)}"
+        f"{t.level.capitalize()}-level {catalogue.label(t.statistic)}"
         + (f", grouping {t.grouping}" if t.level == "segment" else "")
         for t in tables
     ]
@@ -368,17 +354,13 @@ class CorrelationRun(Description):
                 raise UserInputError(
                     f"unknown level {level!r}; expected one of {', '.join(LEVELS)}"
                 )
-        known = list(CATALOGUE)
         for s in self.statistics:
-            if s not in known:
+            entry = checked(catalogue.statistic, s)
+            if any(level not in entry.levels for level in self.levels):
+                source = " (from the segment scores)" if entry.from_segments else ""
                 raise UserInputError(
-                    f"unknown statistic {s!r}; expected one of "
-                    f"{', '.join(known)}.{did_you_mean(s, known)}"
-                )
-            if s in FROM_SEGMENTS and self.levels != ["system"]:
-                raise UserInputError(
-                    f"{s} is a system-level statistic (from the segment scores): give "
-                    "--level system"
+                    f"{s} is a {' and '.join(entry.levels)}-level statistic{source}: give "
+                    f"--level {','.join(entry.levels)}"
                 )
         check_resampling(
             bootstrap=self.bootstrap,
@@ -583,18 +565,19 @@ def _tables(
         for level in run.levels:
             table_scores = scores + base_scores if level == "segment" else scores
             for s in run.statistics:
+                entry = catalogue.statistic(s)  # checked by run.validate()
                 if progress is None:
                     feedback.note(f"{level} level, {s}: bootstrap and {run.test} test")
                 state["what"] = f"{level} {s}: resamples x metrics"
-                if s in ENGINE_ONLY or (level == "system" and pair is not None):
+                if entry.group is None or (level == "system" and pair is not None):
                     lp = pair or segment_pair_data(data, scores, system_score=run.system_score)
-                    tables.append(_pair_table(run, lp, scores, s, level))
+                    tables.append(_pair_table(run, lp, scores, entry.name, level))
                     continue
                 tables.append(
                     correlation_table(
                         data,
                         table_scores,
-                        statistic=s,
+                        statistic=entry.name,
                         grouping=run.grouping,
                         level=level,
                         system_score=run.system_score,
@@ -622,7 +605,6 @@ def _against_baselines(table, data, scores, base_scores, run, feedback: Feedback
     """Test each metric against the best length baseline (the clusters' test, one-sided) and
     record the chance level of the statistic; say in one sentence which metrics do not beat
     the baseline."""
-    from mtpalette.stats import catalogue
     from mtpalette.stats.baselines import compare_with_best_baseline
 
     metrics = {sc.name: sc.oriented() for sc in scores if not getattr(sc.metric, "baseline", False)}
@@ -661,7 +643,7 @@ def _human_seen(table: CorrelationTable, data: SegmentData) -> np.ndarray:
     """The human scores a table's statistic saw: the system scores at system level (those
     the table correlated), the segment scores otherwise and for SPA (whose system p-values
     come from the segments)."""
-    if table.level != "system" or table.statistic in FROM_SEGMENTS:
+    if table.level != "system" or catalogue.statistic(table.statistic).from_segments:
         return data.human
     stored = table.info.get("system_scores", {})
     if "human" in stored and "origins" in stored:
@@ -767,7 +749,8 @@ def _unaligned(unaligned: UnalignedJudgments, metrics, run: CorrelationRun, feed
 
 def _unaligned_title(table: CorrelationTable, summary, judged: Judgments) -> str:
     return (
-        f"System-level {LABELS[table.statistic]} with human scores: {summary['n_systems']} "
+        f"System-level {catalogue.label(table.statistic)} with human scores: "
+        f"{summary['n_systems']} "
         f"systems, human score = mean of {summary['n_rated']} judged segments ({judged.kind}); "
         "metric score = corpus score of the whole output"
     )
@@ -779,8 +762,8 @@ def _title(table: CorrelationTable, data: SegmentData, judged: Judgments) -> str
         f"translations ({judged.kind})"
     )
     if table.level == "system":
-        return f"System-level {LABELS[table.statistic]} with human scores: {where}"
+        return f"System-level {catalogue.label(table.statistic)} with human scores: {where}"
     return (
-        f"Segment-level {LABELS[table.statistic]} with human scores, grouping "
+        f"Segment-level {catalogue.label(table.statistic)} with human scores, grouping "
         f"{table.grouping}: {where}"
     )

@@ -19,7 +19,7 @@ from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import check_output_folders, write_json
 from mtpalette.metaeval.segments import require_varied
 from mtpalette.metrics.blanc import BlancParams
-from mtpalette.stats.correlation import canonical_statistic
+from mtpalette.stats import catalogue
 from mtpalette.stats.grouping import GROUPINGS
 from mtpalette.stats.significance import LEVELS
 from mtpalette.train.blanc import (
@@ -91,7 +91,7 @@ class BlancTrainRun(Description):
             )
         if self.objective not in ("human", "orange"):
             raise UserInputError(f"unknown objective {self.objective!r}; expected human or orange")
-        checked(canonical_statistic, self.statistic)
+        checked(catalogue.statistic, self.statistic, interval=True)
         if self.level not in LEVELS or self.grouping not in GROUPINGS:
             raise UserInputError(
                 f"--level is one of {', '.join(LEVELS)} (got {self.level!r}), --grouping one of "

@@ -23,13 +23,15 @@ from mtpalette.api.progress import ConsoleFeedback
 from mtpalette.cli import options as o
 from mtpalette.cli.console import result_console
 from mtpalette.cli.tables import print_agreement, show_written
-from mtpalette.stats.correlation import STATISTICS
+from mtpalette.stats import catalogue
 
 MetricsOpt = Annotated[
     list[str] | None,
     o.opt("-m", "--metrics", panel=o.METRICS, help="Metric specs (default: the seeds')."),
 ]
-StatOpt = Annotated[str, o.opt("--stat", panel=o.CORRELATION, help=", ".join(STATISTICS))]
+StatOpt = Annotated[
+    str, o.opt("--stat", panel=o.CORRELATION, help=", ".join(catalogue.names(interval=True)))
+]
 
 
 @o.with_options(

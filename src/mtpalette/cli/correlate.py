@@ -35,12 +35,12 @@ from mtpalette.api.progress import ConsoleFeedback
 from mtpalette.cli import options as o
 from mtpalette.cli.tables import show_correlation
 from mtpalette.metaeval.correlation import SYSTEM_SCORES
-from mtpalette.stats.catalogue import CATALOGUE
+from mtpalette.stats import catalogue
 from mtpalette.stats.significance import LEVELS, TESTS
 
 StatOpt = Annotated[
     str,
-    o.opt("--stat", panel=o.CORRELATION, help="Comma-separated: " + ", ".join(CATALOGUE)),
+    o.opt("--stat", panel=o.CORRELATION, help="Comma-separated: " + ", ".join(catalogue.names())),
 ]
 LevelOpt = Annotated[
     str, o.opt("--level", panel=o.CORRELATION, help="Comma-separated: " + ", ".join(LEVELS))

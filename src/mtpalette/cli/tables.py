@@ -11,10 +11,9 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.table import Table
 
-from mtpalette.api.correlation_run import LABELS
 from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
 from mtpalette.reporting.html import cluster_rows, orange_rows
-from mtpalette.stats.catalogue import FROM_SEGMENTS
+from mtpalette.stats import catalogue
 
 if TYPE_CHECKING:
     from mtpalette.api.correlation_run import CorrelationResult
@@ -82,7 +81,7 @@ def print_correlation(console: Console, table: CorrelationTable, *, title: str =
         emit_note(console, title)
     t = Table()
     t.add_column("Metric")
-    t.add_column(LABELS.get(table.statistic, table.statistic), justify="right")
+    t.add_column(catalogue.label(table.statistic), justify="right")
     t.add_column(f"{conf} CI", justify="right")
     t.add_column("Cluster", justify="right")
     t.add_column("Dir", justify="center")
@@ -113,9 +112,10 @@ def print_correlation(console: Console, table: CorrelationTable, *, title: str =
         "williams": "Williams' test",
         "none": "no test",
     }[table.test]
-    if table.statistic in FROM_SEGMENTS:  # SPA: a task of the engine, its own test
-        test = (f"mt-metrics-eval's permutation test of SPA ({table.n_permutations} draws)"
-                if table.test != "none" else "no test")  # fmt: skip
+    entry = catalogue.find(table.statistic)
+    if entry is not None and entry.group is None:  # SPA, PDP: a task of the engine, its test
+        own = f"mt-metrics-eval's permutation test of {entry.sentence_name}"
+        test = "no test" if table.test == "none" else f"{own} ({table.n_permutations} draws)"
     interval = (
         f"interval: percentile bootstrap over {table.unit} ({table.n_units}), "
         f"{table.n_resamples} resamples, seed {table.seed}"
@@ -139,7 +139,7 @@ def print_correlation(console: Console, table: CorrelationTable, *, title: str =
 def print_agreement(console: Console, a: Agreement) -> None:
     """Both orderings side by side and the tau between them."""
     conf = f"{100 * a.confidence:g}%"
-    label = LABELS.get(a.statistic, a.statistic)
+    label = catalogue.label(a.statistic)
     emit_note(
         console,
         f"ORANGE ({a.oracle}, ties {a.ties}; %, lower is better; # = rank) vs human "

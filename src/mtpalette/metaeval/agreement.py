@@ -39,8 +39,9 @@ from mtpalette.metaeval.orange import check_oracle, segment_ranks, tie_weight
 from mtpalette.metaeval.segments import MetricScores, SegmentData, require_varied, score_segments
 from mtpalette.metrics.base import Metric
 from mtpalette.records import Record, constant, out, written
+from mtpalette.stats import catalogue
 from mtpalette.stats.bootstrap import BootstrapCI
-from mtpalette.stats.correlation import average_ranks, canonical_statistic
+from mtpalette.stats.correlation import average_ranks
 from mtpalette.stats.grouping import GROUPINGS
 from mtpalette.stats.kendall import kendall
 from mtpalette.stats.resampling import (
@@ -208,7 +209,7 @@ def agreement(
     >>> len(a.rows), -1.0 <= a.tau.value <= 1.0, a.n_refs
     (3, True, 2)
     """
-    statistic = canonical_statistic(statistic)
+    statistic = catalogue.statistic(statistic, interval=True).name
     check_oracle(oracle)
     tie_weight(ties)
     if grouping not in GROUPINGS:

@@ -38,16 +38,13 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.errors import UserInputError, did_you_mean
+from mtpalette.errors import UserInputError
 from mtpalette.metaeval.segments import MetricScores, SegmentData
 from mtpalette.records import Record, constant, out, written
+from mtpalette.stats import catalogue
 from mtpalette.stats.averaging import williams_sig_diff, williams_test
 from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.catalogue import sig_diff
-from mtpalette.stats.correlation import (
-    STATISTICS,
-    canonical_statistic,
-)
 from mtpalette.stats.degenerate import degenerate_groups
 from mtpalette.stats.grouping import GROUPINGS
 from mtpalette.stats.resampling import (
@@ -128,12 +125,9 @@ class CorrelationTable(Record):
 
 def _check(statistic: str, grouping: str, level: str, test: str) -> str:
     try:
-        statistic = canonical_statistic(statistic)
-    except ValueError:
-        raise UserInputError(
-            f"unknown statistic {statistic!r}; expected one of "
-            f"{', '.join(STATISTICS)}.{did_you_mean(statistic, STATISTICS)}"
-        ) from None
+        statistic = catalogue.statistic(statistic, interval=True).name
+    except ValueError as exc:
+        raise UserInputError(str(exc)) from None
     if grouping not in GROUPINGS:
         raise UserInputError(
             f"unknown grouping {grouping!r}; expected one of {', '.join(GROUPINGS)}"

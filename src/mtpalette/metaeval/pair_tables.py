@@ -28,7 +28,6 @@ from mtpalette.metaeval.correlation import (
 )
 from mtpalette.metaeval.tasks import LanguagePairData, Task
 from mtpalette.stats.bootstrap import BootstrapCI
-from mtpalette.stats.catalogue import ENGINE_ONLY
 from mtpalette.stats.catalogue import statistic as catalogue_entry
 
 
@@ -76,7 +75,9 @@ def pair_table(
     systems.
     """
     names = list(metrics)
-    if statistic in ENGINE_ONLY:
+    entry = catalogue_entry(statistic)
+    statistic = entry.name
+    if entry.group is None:  # no group kernel, so no bootstrap interval: a task
         return _task_table(lp, statistic, level, grouping, names, metrics, gold, seed, test,
                            n_permutations, alpha, confidence)  # fmt: skip
     h, vectors, systems = lp.selection("sys", gold)
@@ -135,7 +136,7 @@ def _task_table(lp, statistic, level, grouping, names, metrics, gold, seed, test
     """A table of a statistic the engine computes as a task (SPA; PDP): its value, and the
     clusters of its own permutation test where it has one (SPA); no bootstrap interval."""
     entry = catalogue_entry(statistic)
-    spa = entry.corr_fcn == "pce"
+    spa = entry.from_segments  # SPA: from the segment scores, with its own test
     k = n_permutations if test != "none" and spa else 0
     source = "seg" if spa else _LEVEL[level]
     task = Task("correlate", "pair", level=_LEVEL[level], corr_fcn=entry.corr_fcn,
@@ -169,18 +170,10 @@ def _task_table(lp, statistic, level, grouping, names, metrics, gold, seed, test
         for j in range(i + 1, len(res.metrics))
         if k
     ]
-    info: dict[str, Any] = {"n_systems": len(systems), "engine": _ENGINE_NOTE[entry.corr_fcn]}
+    info: dict[str, Any] = {"n_systems": len(systems), "engine": entry.note}
     if without:
         info["left_out"] = {n: f"{statistic} needs {source} scores; none stored" for n in without}
     return CorrelationTable(
         rows, statistic, grouping, level, unit, n_units, 0, confidence, seed,
         "permutation" if k else "none", alpha, k, comparisons, info,
     )  # fmt: skip
-
-
-_ENGINE_NOTE = {
-    "pce": "soft pairwise accuracy (Thompson et al. 2024) from the segment scores; clusters "
-    "from mt-metrics-eval's permutation test of SPA (no bootstrap interval)",
-    "pearson": "pairwise difference Pearson (PDP: Pearson over the differences of every pair "
-    "of systems' scores, mt-metrics-eval's pdp); no interval and no significance test",
-}

@@ -53,16 +53,9 @@ from mtpalette.stats import pairwise as pw
 from mtpalette.stats import permutation as perm
 from mtpalette.stats.tie_calibration import tie_calibration
 
-CORR_FCNS = (
-    "pearson",
-    "kendall",
-    "spearman",
-    "accuracy",
-    "KendallLike",
-    "KendallVariants",
-    "KendallWithTiesOpt",
-    "pce",
-)
+#: the task engine's own corr_fcn: system-level pairwise accuracy pooled over language pairs
+#: (every other corr_fcn is a statistic of :mod:`mtpalette.stats.catalogue`)
+POOLED = ("accuracy",)
 LEVELS = ("sys", "domain", "doc", "seg")
 AVG_BY = ("none", "sys", "item")
 PERM_TESTS = ("scores", "pairs")
@@ -205,15 +198,18 @@ class Task:
 
         _check_types(self, bad)
 
-        if self.corr_fcn not in CORR_FCNS:
-            raise bad(f"unknown corr_fcn; expected one of {', '.join(CORR_FCNS)}")
+        known = [*catalogue.corr_fcns(), *POOLED]
+        if self.corr_fcn not in known:
+            raise bad(f"unknown corr_fcn; expected one of {', '.join(known)}")
         if self.level not in LEVELS:
             raise bad(f"unknown level; expected one of {', '.join(LEVELS)}")
         if self.avg_by not in AVG_BY:
             raise bad(f"unknown avg_by {self.avg_by!r}; expected none, sys or item")
         if self.perm_test not in PERM_TESTS:
             raise bad(f"unknown perm_test {self.perm_test!r}; expected scores or pairs")
-        if self.corr_fcn in ("accuracy", "pce") and self.level != "sys":
+        entry = catalogue.task_entry(self.corr_fcn, self.corr_fcn_args)
+        system_only = entry is None or entry.levels == ("system",)  # None: pooled accuracy
+        if system_only and self.level != "sys":
             raise bad(f"{self.corr_fcn} is a system-level statistic (level='sys')")
         if self.corr_fcn != "accuracy" and "," in self.lang:
             raise bad("only corr_fcn='accuracy' pools several language pairs")
@@ -401,9 +397,6 @@ def _test_chunk(job: tuple[_Comparison, _Draws, list[tuple[str, str]]]) -> list:
     return [comp.test(a, b, comp.task.k, source.for_pair(a, b)) for a, b in names]
 
 
-_FUNCTION = catalogue.PERMUTATION_FUNCTION
-
-
 class _CorrComparison(_Comparison):
     """pearson, spearman, kendall, KendallLike, KendallVariants, KendallWithTiesOpt."""
 
@@ -415,9 +408,9 @@ class _CorrComparison(_Comparison):
             self.m = {k: v[:, None] for k, v in self.m.items()}
         self.names = list(self.m)
         self.grouping = _GROUPING[task.avg_by]
-        self.function = _FUNCTION[task.corr_fcn]
         self.args = dict(task.corr_fcn_args)
         self.args.pop("sample_rate", None)
+        self.function = catalogue.task_entry(task.corr_fcn, self.args).permutation
         self.variant = self.args.get("variant", "acc23")
         self._eps: dict[str, float] = {}
 

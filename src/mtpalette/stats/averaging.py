@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.stats.correlation import pearson
+from mtpalette.stats.group_kernels import pearson
 from mtpalette.stats.grouping import as_matrix
 from mtpalette.stats.kendall import kendall, kendall_like_counts
 

@@ -23,22 +23,13 @@ from typing import Any
 import numpy as np
 
 from mtpalette.records import Record, out
+from mtpalette.stats import catalogue
 from mtpalette.stats.bootstrap import Seed, resolve_seed
 from mtpalette.stats.catalogue import sig_diff
 from mtpalette.stats.significance import bootstrap_correlations
 
 #: the paired tests available (those of the significance clusters, Williams aside)
 BASELINE_TESTS = ("permutation", "bootstrap")
-
-_STAT_NAMES = {
-    "pearson": "Pearson",
-    "spearman": "Spearman",
-    "kendall": "Kendall",
-    "kendall-b": "Kendall",
-    "acc-eq": "acc-eq",
-    "tau-eq": "tau-eq",
-}
-
 
 @dataclass(frozen=True)
 class BaselineComparison(Record):
@@ -90,7 +81,7 @@ def _sentence(
     statistic: str,
     test: str,
 ) -> str:
-    stat = _STAT_NAMES.get(statistic, statistic)
+    stat = catalogue.statistic(statistic).sentence_name
     if value < baseline_value:
         verdict = "the baseline predicts the human scores better"
         relation = "below"

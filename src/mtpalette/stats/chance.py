@@ -54,10 +54,8 @@ import numpy as np
 
 from mtpalette.records import Record, out
 from mtpalette.stats.grouping import as_matrix, make_groups
+from mtpalette.stats.pairwise import SpaScorer
 from mtpalette.stats.tie_calibration import tie_calibration
-
-#: statistics :func:`chance_level` knows (SPA needs p-values: :func:`spa_chance`)
-CHANCE_STATISTICS = ("pairwise-accuracy", "acc-eq", "tau-eq")
 
 
 @dataclass(frozen=True)
@@ -247,3 +245,39 @@ def chance_level(
             seed=seed,
         )
     return None
+
+
+def chance_of_scores(
+    human: Any,
+    statistic: str,
+    *,
+    grouping: str = "none",
+    epsilon: float | None = None,
+    seed: int | None = 12345,
+) -> ChanceLevel | None:
+    """:func:`chance_level` on the human scores a table's statistic sees: the ``(systems,)``
+    system scores (no grouping) or the ``(systems, items)`` segment scores (the chance function
+    of the catalogue's pairwise statistics).
+
+    Examples
+    --------
+    >>> chance_of_scores([0.3, 0.1, 0.2, 0.5, 0.4], "pairwise-accuracy").value
+    0.5
+    """
+    h = np.asarray(human, dtype=np.float64)
+    if h.ndim == 1:
+        h, grouping = h[None, :], "none"
+    return chance_level(as_matrix(h), statistic, grouping=grouping, epsilon=epsilon, seed=seed)
+
+
+def spa_chance_of_scores(
+    human: Any,
+    statistic: str = "spa",
+    *,
+    grouping: str = "none",
+    epsilon: float | None = None,
+    seed: int | None = 12345,
+) -> ChanceLevel:
+    """:func:`spa_chance` from the ``(systems, items)`` segment scores, whose system p-values
+    SPA compares (the catalogue's chance function of SPA)."""
+    return spa_chance(SpaScorer(human).human_p)

@@ -11,7 +11,9 @@ entry, so equal seeds give mt-metrics-eval's permutations.
 Functions (``function``): ``pearson``, ``spearman``, ``kendall`` (``variant`` b or c),
 ``kendall-like`` (``thresh``), ``kendall-variants`` (``variant`` b, 23 or acc23,
 ``epsilon``), ``tie-calibrated`` (``variant`` 23 or acc23, the metric tie threshold
-recalibrated on every permutation). The statistic of a set of groups is the plain average
+recalibrated on every permutation), or a statistic's vectorised group kernel (a function of
+:class:`~mtpalette.stats.grouping.Groups`: the tests of the catalogue's statistics that have
+no function here). The statistic of a set of groups is the plain average
 of the defined group values (NaN dropped, or 0 with ``replace_nans_with_zeros``; 0 when
 none is defined).
 
@@ -32,7 +34,7 @@ import numpy as np
 from mtpalette.stats import pairwise as pw
 from mtpalette.stats import permutation as perm
 from mtpalette.stats.averaging import _function
-from mtpalette.stats.grouping import as_matrices, as_matrix
+from mtpalette.stats.grouping import Groups, as_matrices, as_matrix
 from mtpalette.stats.kendall import kendall
 from mtpalette.stats.tie_calibration import tie_calibration
 
@@ -143,7 +145,7 @@ def sig_diff(
     human: Any,
     metric_a: Any,
     metric_b: Any,
-    function: str = "pearson",
+    function: str | Callable[..., np.ndarray] = "pearson",
     *,
     grouping: str = "none",
     k: int = 1000,
@@ -174,7 +176,7 @@ def sig_diff(
     >>> round(r.delta, 6), r.p_value, r.n_used
     (-0.002484, 0.516, 1000)
     """
-    if function not in FUNCTIONS:
+    if not callable(function) and function not in FUNCTIONS:
         raise ValueError(f"unknown function {function!r}; expected one of {', '.join(FUNCTIONS)}")
     H, A, B = as_matrices(human, metric_a, metric_b)
     if function == "tie-calibrated":
@@ -195,7 +197,9 @@ def sig_diff(
                               stopping=stopping, seed=seed, plus_one=plus_one)  # fmt: skip
     entries, offsets = filter_order(H, grouping)
     gold = H.ravel()[entries]
-    if not macro:
+    if callable(function):  # a statistic's group kernel: its groups of two or more entries
+        values = kernel_values(gold, offsets, function)
+    elif not macro:
         if function != "kendall-like":
             raise ValueError("pooled groups (macro=False) are defined for kendall-like only")
         values = _pooled_kendall_like(gold, offsets, float(args.get("thresh", 25.0)))
@@ -207,6 +211,28 @@ def sig_diff(
 
     za, zb = zscore(A.ravel()[entries]), zscore(B.ravel()[entries])
     return perm.perm_both(stat, za, zb, k=k, stopping=stopping, seed=seed, plus_one=plus_one)
+
+
+def kernel_values(
+    gold: np.ndarray, offsets: np.ndarray, kernel: Callable[[Groups], np.ndarray]
+) -> Callable[[np.ndarray], np.ndarray]:
+    """Per-group values ``(B, groups)`` of a ``(B, n)`` stack of metric vectors in group order
+    from a vectorised group kernel (``kernel(groups)``, a statistic of the catalogue without a
+    function here); groups of fewer than two entries are NaN."""
+    sizes = np.diff(offsets)
+    keep = np.flatnonzero(sizes >= 2)
+    idx = np.concatenate([np.arange(offsets[g], offsets[g + 1]) for g in keep] or [[]])
+    idx = idx.astype(np.int64)
+    sub = np.r_[0, np.cumsum(sizes[keep])].astype(np.int64)
+
+    def values(v: np.ndarray) -> np.ndarray:
+        out = np.full((v.shape[0], len(sizes)), np.nan)
+        for b in range(v.shape[0]):
+            groups = Groups(gold[idx], v[b, idx], sub, keep, idx, "kernel")
+            out[b, keep] = kernel(groups)
+        return out
+
+    return values
 
 
 def _pooled_kendall_like(gold: np.ndarray, offsets: np.ndarray, thresh: float):

@@ -39,13 +39,10 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette.stats import catalogue
 from mtpalette.stats.bootstrap import BootstrapCI
-from mtpalette.stats.correlation import (
-    PAIR_STATISTICS,
-    canonical_statistic,
-    correlation,
-    group_values,
-)
+from mtpalette.stats.catalogue import Statistic
+from mtpalette.stats.group_kernels import grouped_value
 from mtpalette.stats.grouping import GROUPINGS, as_matrix, make_groups
 from mtpalette.stats.kendall import _tau_from_counts
 from mtpalette.stats.resampling import (
@@ -157,16 +154,18 @@ def _check_level(level: str, grouping: str) -> None:
         raise ValueError("system-level correlations take no grouping (use grouping='none')")
 
 
-def _calibrated(statistic: str, epsilon: float | None) -> str | None:
-    if statistic in ("acc-eq", "tau-eq") and epsilon is None:
-        return "acc23" if statistic == "acc-eq" else "23"
+def _calibrated(statistic: Statistic, epsilon: float | None) -> str | None:
+    """The tie-calibration variant of a tie-calibrated ``statistic`` when ``epsilon`` is None
+    (calibrate), else None."""
+    if statistic.calibrated and epsilon is None:
+        return statistic.variant
     return None
 
 
 def _stat_value(
     h: np.ndarray,
     m: np.ndarray,
-    statistic: str,
+    statistic: Statistic,
     grouping: str,
     epsilon: float | None,
     threshold: float,
@@ -176,15 +175,15 @@ def _stat_value(
         events = pair_events(make_groups(h, m, grouping))
         value, eps = calibrate(events, variant)
         return value, eps
-    return correlation(
-        h, m, statistic, grouping=grouping, epsilon=epsilon or 0.0, threshold=threshold
+    return grouped_value(
+        statistic, h, m, grouping=grouping, epsilon=epsilon or 0.0, threshold=threshold
     ), None
 
 
 def _point_value(
     h: np.ndarray,
     m: np.ndarray,
-    statistic: str,
+    statistic: Statistic,
     grouping: str,
     epsilon: float | None,
     threshold: float,
@@ -194,8 +193,6 @@ def _point_value(
     statistic is tie-calibrated. A tie-calibrated value is :func:`_stat_value`'s: the
     catalogue's ``tie_calibration`` is the same ``make_groups``, ``pair_events`` and
     ``calibrate``, computed once here for the value and its threshold."""
-    from mtpalette.stats import catalogue
-
     if _calibrated(statistic, epsilon) is not None:
         return _stat_value(h, m, statistic, grouping, epsilon, threshold)
     value = catalogue.value(
@@ -254,7 +251,7 @@ def bootstrap_correlations(
     >>> r.cis[0].low > r.cis[1].high, r.seed, r.dist.shape
     (True, 1, (200, 2))
     """
-    statistic = canonical_statistic(statistic)
+    entry = catalogue.statistic(statistic, interval=True)
     _check_level(level, grouping)
     H = as_matrix(human)
     Ms = [as_matrix(m) for m in metrics]
@@ -267,9 +264,7 @@ def bootstrap_correlations(
     rng, recorded = resolve_seed(seed)
     n_items = H.shape[1]
     if level == "system":
-        values, dist, eps = _system_level(
-            H, Ms, fns, statistic, epsilon, threshold, n_resamples, rng
-        )
+        values, dist, eps = _system_level(H, Ms, fns, entry, epsilon, threshold, n_resamples, rng)
         if progress is not None:
             progress(n_resamples * len(Ms))
     else:
@@ -277,7 +272,7 @@ def bootstrap_correlations(
         values, dist, eps = resampled_correlations(
             H,
             Ms,
-            statistic,
+            entry,
             grouping=grouping,
             epsilon=epsilon,
             threshold=threshold,
@@ -286,7 +281,7 @@ def bootstrap_correlations(
             progress=progress,
         )
     return CorrelationResamples.percentile(
-        statistic,
+        entry.name,
         grouping,
         level,
         values,
@@ -302,7 +297,7 @@ def bootstrap_correlations(
 def resampled_correlations(
     human: Any,
     metrics: Sequence[Any],
-    statistic: str,
+    statistic: str | Statistic,
     *,
     grouping: str = "none",
     epsilon: float | None = 0.0,
@@ -318,7 +313,7 @@ def resampled_correlations(
     the values ``(M,)``, the resampled values ``(B, M)`` and the calibrated thresholds;
     ``progress`` is told the resamples times metrics done as they are done.
     """
-    statistic = canonical_statistic(statistic)
+    statistic = catalogue.statistic(statistic, interval=True)
     H = as_matrix(human)
     Ms = [as_matrix(m) for m in metrics]
     M = len(Ms)
@@ -337,7 +332,7 @@ def resampled_correlations(
             eps_out.append(e)
             prepared.append((groups, events))
             continue
-        vals = group_values(groups, statistic, epsilon=epsilon or 0.0, threshold=threshold)
+        vals = statistic.group(groups, epsilon=epsilon or 0.0, threshold=threshold)
         prepared.append((groups, vals))
         values[j] = (
             _point_value(H, m, statistic, grouping, epsilon, threshold)[0]
@@ -360,7 +355,7 @@ def resampled_correlations(
                 else:
                     dist[done : done + b, j] = _weighted_group_average(data, statistic, w)
                 tell(b)
-        elif statistic == "pearson":
+        elif statistic.name == "pearson":
             counts = resample_counts(idx, n_items)
             for j, (groups, _) in enumerate(prepared):
                 dist[done : done + b, j] = _weighted_pearson(groups, counts, n_items)
@@ -380,10 +375,11 @@ def resampled_correlations(
     return values, dist, eps_out
 
 
-def _weighted_group_average(values: np.ndarray, statistic: str, w: np.ndarray) -> np.ndarray:
-    """:func:`average_groups` for every row of group weights ``w`` ``(b, G)`` at once."""
+def _weighted_group_average(values: np.ndarray, statistic: Statistic, w: np.ndarray) -> np.ndarray:
+    """:func:`~mtpalette.stats.group_kernels.average_groups` for every row of group weights
+    ``w`` ``(b, G)`` at once."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        if statistic == "kendall-like":
+        if statistic.pooled:
             v = values.reshape(-1, 2)
             num = w @ (v[:, 0] - v[:, 1])
             den = w @ (v[:, 0] + v[:, 1])
@@ -475,7 +471,7 @@ def _system_means_batch(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
 def _vector_stat(
     h: np.ndarray,
     m: np.ndarray,
-    statistic: str,
+    statistic: Statistic,
     epsilon: float | None,
     threshold: float,
     *,
@@ -513,7 +509,7 @@ def bootstrap_system_correlations(
     >>> float(r.values[0]), r.unit, r.cis[0].low < 0.8 < r.cis[0].high
     (0.8, 'systems', True)
     """
-    statistic = canonical_statistic(statistic)
+    statistic = catalogue.statistic(statistic, interval=True)
     h = np.asarray(human, dtype=np.float64).ravel()
     Ms = [np.asarray(m, dtype=np.float64).ravel() for m in metrics]
     for m in Ms:
@@ -529,7 +525,7 @@ def bootstrap_system_correlations(
         if eps_out is not None:
             eps_out.append(e)
     dist = np.full((n_resamples, len(Ms)), np.nan)
-    pair_based = statistic in PAIR_STATISTICS
+    pair_based = statistic.pairs
     iu, ju = np.triu_indices(S, k=1)
     prepared = []
     for m in Ms:
@@ -548,8 +544,8 @@ def bootstrap_system_correlations(
             for j, m in enumerate(Ms):
                 if pair_based and variant is None:
                     weighted = (prepared[j] * w_pairs[:, None]).sum(axis=0)
-                    v = _tau_from_counts(weighted, _variant_of(statistic))[0]
-                    if statistic == "kendall-b" and (
+                    v = _tau_from_counts(weighted, statistic.variant)[0]
+                    if statistic.variant == "b" and (
                         weighted[2] + weighted[4] == weighted.sum()
                         or weighted[3] + weighted[4] == weighted.sum()
                     ):
@@ -563,7 +559,7 @@ def bootstrap_system_correlations(
                     )[0]
         done += idx.shape[0]
     return CorrelationResamples.percentile(
-        statistic,
+        statistic.name,
         "none",
         "system",
         values,
@@ -574,12 +570,6 @@ def bootstrap_system_correlations(
         seed=recorded,
         epsilons=eps_out,
     )
-
-
-def _variant_of(statistic: str) -> str:
-    return {"kendall-b": "b", "acc-eq": "acc23", "tau-eq": "23", "pairwise-accuracy": "acc23"}[
-        statistic
-    ]
 
 
 def _pair_classes(h, m, iu, ju, epsilon) -> np.ndarray:
