@@ -16,8 +16,10 @@ one that serves the scores above with the systems in sorted order (mt-metrics-ev
 them by iterating a Python set, which changes with PYTHONHASHSEED).
 
 SPA's p-values are float32 matrix products, whose last bits OpenBLAS computes differently
-with one thread and with several; mtpalette always uses one BLAS thread for them, so
-mt-metrics-eval runs here with ``OPENBLAS_NUM_THREADS=1``.
+with one thread and with several, and with its AVX-512 (SkylakeX) kernel and its Haswell one;
+mtpalette sums them in the order of the AVX-512 kernel on one thread on any machine
+(``stats.pairwise.sign_products``), so mt-metrics-eval runs here with
+``OPENBLAS_NUM_THREADS=1`` on an AVX-512 CPU with ``OPENBLAS_CORETYPE`` unset (or SkylakeX).
 
 Usage (two steps: sacrebleu lives in mtpalette's environment, mt-metrics-eval in its own)::
 

@@ -7,7 +7,14 @@ difference Pearson (PDP) and system-level pairwise accuracy pooled over language
   ``SPA = 1 - mean |p_human - p_metric|`` over the pairs ``i < j``. The permutation draws are
   mt-metrics-eval's exactly: ``numpy.random.default_rng(seed).random((k, items), float32)``
   rounded to 0/1 and mapped to -1/+1, shared by all system pairs, system totals summed in
-  float32, so the value equals mt-metrics-eval's for any seed and count.
+  float32, so the value equals mt-metrics-eval's for any seed and count. Its permuted totals
+  are a float32 ``numpy.matmul``, whose last bits depend on the BLAS kernel: OpenBLAS's
+  AVX-512 kernel (SkylakeX) and its AVX2 one (Haswell: CPUs without AVX-512, or
+  ``OPENBLAS_CORETYPE=Haswell``) add the items in different blocks, and a permuted difference
+  that ties the observed one to the last bit moves a p-value by ``1/k``. mtpalette fixes the
+  order: every permuted total is the float32 sum in the order of OpenBLAS's AVX-512 sgemm
+  (:func:`sign_product_blocks`), the kernel mt-metrics-eval's golden values come from,
+  whatever BLAS or CPU runs it (see :func:`pairwise_p_values_batch`).
 * **PDP** (``Pearson(pdp=True)`` of mt-metrics-eval): Pearson's r between the human and the
   metric differences ``x[b] - x[a]`` of every ordered pair ``(a, b)`` of columns, diagonal
   included, of each row of the grouped matrix (``item``: rows are items, columns systems).
@@ -52,6 +59,17 @@ def _spa_signs(n_permutations: int, n_items: int, seed: int) -> np.ndarray:
     return signs
 
 
+#: OpenBLAS's blocking of the summed (items) dimension of a float32 product in its blocked
+#: sgemm on x86-64 with AVX-512 (the SkylakeX and Cooperlake kernels, as numpy 2.3 and 2.4
+#: ship them: OpenBLAS 0.3.30, 0.3.31): blocks of ``SGEMM_Q`` items; a rest between ``Q`` and
+#: ``2Q`` is halved, the first half rounded up to a multiple of ``SGEMM_UNROLL_M``. (Its
+#: small-matrix kernel, taken when systems x permutations <= 1200 and that x items <= 10^6,
+#: sums otherwise; with the default 1000 permutations mt-metrics-eval never takes it.)
+SGEMM_Q = 448
+SGEMM_UNROLL_M = 16
+#: float32's unit roundoff
+_U32 = 2.0**-24
+
 _BLAS: list = []
 
 
@@ -62,6 +80,66 @@ def _one_blas_thread():
 
         _BLAS.append(ThreadpoolController())
     return _BLAS[0].limit(limits=1, user_api="blas")
+
+
+def sign_product_blocks(n_items: int) -> list[tuple[int, int]]:
+    """The ``[start, stop)`` item blocks of the reference float32 order (OpenBLAS's level-3
+    driver with :data:`SGEMM_Q` and :data:`SGEMM_UNROLL_M`).
+
+    Within a block the items are added one after the other, from zero; the block sums are then
+    added to the running total in order.
+
+    Examples
+    --------
+    >>> sign_product_blocks(529)
+    [(0, 272), (272, 529)]
+    >>> sign_product_blocks(1000)
+    [(0, 448), (448, 736), (736, 1000)]
+    """
+    blocks, start = [], 0
+    while start < n_items:
+        size = n_items - start
+        if size >= 2 * SGEMM_Q:
+            size = SGEMM_Q
+        elif size > SGEMM_Q:
+            size = (size // 2 + SGEMM_UNROLL_M - 1) // SGEMM_UNROLL_M * SGEMM_UNROLL_M
+        blocks.append((start, start + size))
+        start += size
+    return blocks
+
+
+def sign_products(
+    signs: np.ndarray, values: np.ndarray, rows: np.ndarray, cols: np.ndarray
+) -> np.ndarray:
+    """``signs[rows[n]] . values[cols[n]]`` for every ``n``, of float32 ``(., items)`` matrices,
+    summed in float32 in the reference order (:func:`sign_product_blocks`): one float32
+    rounding per addition.
+
+    With +-1 signs every product is exact, so the order of the additions alone decides the
+    bits; this is what ``numpy.matmul`` gives with OpenBLAS's AVX-512 kernel, on any machine.
+
+    Examples
+    --------
+    >>> v = np.array([[1e8, 1.0, -1e8, 1.0]], dtype=np.float32)
+    >>> float(sign_products(np.ones_like(v), v, np.array([0]), np.array([0]))[0])
+    1.0
+    """
+    signs_t = np.ascontiguousarray(np.asarray(signs, dtype=np.float32).T)  # (items, k)
+    values_t = np.ascontiguousarray(np.asarray(values, dtype=np.float32).T)  # (items, cols)
+    total = np.zeros(len(rows), dtype=np.float32)
+    acc = np.empty_like(total)
+    term = np.empty_like(total)
+    other = np.empty_like(total)
+    with np.errstate(over="ignore", invalid="ignore"):  # as a matmul: inf and NaN, silently
+        for start, stop in sign_product_blocks(values_t.shape[0]):
+            acc.fill(0.0)
+            for k in range(start, stop):
+                np.take(signs_t[k], rows, out=term)
+                np.take(values_t[k], cols, out=other)
+                term *= other
+                acc += term
+            total += acc
+    return total
 
 
 def rated_rows(human: np.ndarray, *others: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -107,34 +185,154 @@ def pairwise_p_values(
 def pairwise_p_values_batch(
     scores: np.ndarray, n_permutations: int, seed: int, signs: np.ndarray | None = None
 ) -> np.ndarray:
-    """:func:`pairwise_p_values` of a ``(B, systems, items)`` stack, sharing the draws."""
+    """:func:`pairwise_p_values` of a ``(B, systems, items)`` stack, sharing the draws.
+
+    mt-metrics-eval's permuted totals are a float32 matmul, whose last bits depend on the
+    order in which the BLAS kernel adds the items (OpenBLAS's Haswell and AVX-512 kernels
+    differ), and a permuted difference that equals the observed one up to float32 rounding is
+    a hit or a miss by that order. Here the order is fixed (:func:`sign_products`), and paid
+    for only where it matters: the float32 product of any BLAS (any kernel, any threads) is
+    within :func:`_rounding_margin` of the one in that order, so a draw farther than that from
+    the observed difference is a hit, or a miss, as the reference order decides it; the
+    others (near-ties, and anything NaN, infinite or near float32's range) are summed in the
+    reference order and compared in float32 as mt-metrics-eval compares them.
+    """
     n_batch, n_sys, n_items = scores.shape
     if signs is None:
         signs = _spa_signs(n_permutations, n_items, seed)
     s32 = np.ascontiguousarray(scores, dtype=np.float32)
     totals = np.sum(s32, axis=2)  # (B, S), float32 like mt-metrics-eval
-    # one matmul for the whole stack: (k, items) @ (items, B*S); equal, column by column,
-    # to mt-metrics-eval's matmul per matrix. OpenBLAS rounds float32 products differently
-    # with one thread and with several, so the product runs on one BLAS thread: the same
-    # bits in every process and worker (and as mt-metrics-eval with OPENBLAS_NUM_THREADS=1)
-    with _one_blas_thread():
-        partial = np.matmul(signs, s32.reshape(n_batch * n_sys, n_items).T)
+    flat = s32.reshape(n_batch * n_sys, n_items)
+    partial = _blas_product(signs, flat)
     # (S, k, B), contiguous per system: each pair's comparison runs on whole rows
     partial = np.ascontiguousarray(
         partial.reshape(n_permutations, n_batch, n_sys).transpose(2, 0, 1)
     )
+    slack = _rounding_margin(np.abs(flat)).reshape(n_batch, n_sys)
     out = np.full((n_batch, n_sys, n_sys), np.nan)
     null = np.empty((n_permutations, n_batch), dtype=np.float32)
-    hit = np.empty((n_permutations, n_batch), dtype=bool)
+    sure = np.empty((n_permutations, n_batch), dtype=bool)
+    maybe = np.empty((n_permutations, n_batch), dtype=bool)
     # hits counted as bytes into a 16-bit sum (4x count_nonzero's speed) when k allows
     count_dtype = np.uint16 if n_permutations < 2**16 else np.int64
+    near: list[tuple[np.ndarray, np.ndarray, int, int]] = []
     for i in range(n_sys):
         for j in range(i + 1, n_sys):
-            np.subtract(partial[i], partial[j], out=null)  # float32, as mt-metrics-eval
-            np.greater_equal(null, totals[:, i] - totals[:, j], out=hit)
-            counts = np.add.reduce(hit.view(np.uint8), axis=0, dtype=count_dtype)
-            out[:, i, j] = counts / n_permutations
+            np.subtract(partial[i], partial[j], out=null)  # float32, in BLAS's order
+            observed = (totals[:, i] - totals[:, j]).astype(np.float64)  # float32 difference
+            margin = slack[:, i] + slack[:, j]
+            above, below = _float32_outward(observed + margin, observed - margin)
+            np.greater(null, above, out=sure)  # a hit in the reference order
+            sure_hits = np.add.reduce(sure.view(np.uint8), axis=0, dtype=count_dtype)
+            np.greater_equal(null, below, out=maybe)  # not surely a miss
+            maybe_hits = np.add.reduce(maybe.view(np.uint8), axis=0, dtype=count_dtype)
+            out[:, i, j] = sure_hits
+            odd = ~np.isfinite(margin)  # NaN, infinite or out of float32's range: every draw
+            cols = np.flatnonzero((maybe_hits != sure_hits) | odd)
+            if cols.size:  # the near-ties, in the few columns that have some
+                band = np.take(maybe, cols, axis=1)
+                band &= ~np.take(sure, cols, axis=1)
+                band[:, odd[cols]] = True
+                perm, col = np.nonzero(band)
+                near.append((perm, cols[col], i, j))
+    if near:
+        _count_near_ties(out, near, signs, flat, totals, n_sys)
+    out /= n_permutations
     return out
+
+
+def _blas_product(signs: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """``signs @ flat.T`` in float32, summed in whatever order the BLAS takes (only within
+    :func:`_rounding_margin` of the reference order matters); on one BLAS thread, as before,
+    so that pool workers do not oversubscribe the cores."""
+    with _one_blas_thread():
+        return np.matmul(signs, flat.T)
+
+
+def _float32_outward(upper: np.ndarray, lower: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """float64 bounds as float32, ``upper`` rounded up and ``lower`` down."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        up, down = upper.astype(np.float32), lower.astype(np.float32)
+        up = np.where(up < upper, np.nextafter(up, np.float32(np.inf)), up)
+        down = np.where(down > lower, np.nextafter(down, np.float32(-np.inf)), down)
+    return up, down
+
+
+def _rounding_margin(magnitudes: np.ndarray) -> np.ndarray:
+    """Per row ``|x|`` of ``(columns, items)`` magnitudes: ``m(x)`` such that, for any +-1
+    signs ``s`` and any other row ``y``, the float32 difference ``fl(fl(s . x) - fl(s . y))``
+    of the sign products summed in any order (BLAS's) is within ``m(x) + m(y)`` of the one
+    summed in the reference order.
+
+    Every float32 addition errs by at most ``u = 2^-24`` of its result, and a partial sum is
+    at most ``1 + g`` times its terms' magnitudes (``g = gamma_n = n u / (1 - n u)``; Higham,
+    Accuracy and Stability of Numerical Algorithms, ch. 4). In the reference order
+    ``fl(s . x)`` is within ``u (1 + g) sum_l d_l |x_l|`` of ``s . x``, ``d_l`` the additions
+    term ``l`` goes through (:func:`_reference_depths`), and the difference adds
+    ``u (1 + g) sum |x|``; in an unknown order, within ``g sum |x|``. The weighted sum is
+    itself computed in float32, of nonnegative terms, so within ``g`` of its value: it is
+    widened by ``2 g``. Rows whose float32 sums could overflow, or holding NaN or infinities,
+    get ``inf``.
+
+    Examples
+    --------
+    >>> m = _rounding_margin(np.ones((1, 3), dtype=np.float32))  # depths 4, 3, 2 (+1 each)
+    >>> bool((12 + 3 * 4) * 2.0**-24 < m[0] < (12 + 3 * 4) * 1.001 * 2.0**-24)
+    True
+    """
+    n_items = magnitudes.shape[1]
+    nu = (n_items + 1) * _U32
+    gamma = nu / (1.0 - nu)
+    weights = ((_reference_depths(n_items) + 1.0) * (_U32 * (1.0 + gamma)) + gamma) * 1.0001
+    weights = weights.astype(np.float32)  # 1.0001 covers its rounding
+    with np.errstate(over="ignore", invalid="ignore"):
+        margin = (magnitudes @ weights).astype(np.float64) * (1.0 + 2.0 * gamma)
+        mass = magnitudes.sum(axis=1)
+    margin[~(mass < 2.0**125)] = np.inf
+    return margin
+
+
+def _reference_depths(n_items: int) -> np.ndarray:
+    """How many float32 additions each item's term goes through in the reference order: the
+    rest of its block (its own addition to the block's running sum included), then one per
+    block sum added to the total from its block on.
+
+    Examples
+    --------
+    >>> _reference_depths(4).tolist()
+    [5.0, 4.0, 3.0, 2.0]
+    """
+    blocks = sign_product_blocks(n_items)
+    depths = np.empty(n_items)
+    for b, (start, stop) in enumerate(blocks):
+        depths[start:stop] = np.arange(stop - start, 0, -1) + (len(blocks) - b)
+    return depths
+
+
+def _count_near_ties(
+    out: np.ndarray,
+    near: list[tuple[np.ndarray, np.ndarray, int, int]],
+    signs: np.ndarray,
+    flat: np.ndarray,
+    totals: np.ndarray,
+    n_sys: int,
+) -> None:
+    """Add to the hit counts ``out[b, i, j]`` the near-tie draws of ``near``, decided with the
+    permuted totals summed in the reference float32 order."""
+    perm = np.concatenate([p for p, _, _, _ in near])
+    batch = np.concatenate([b for _, b, _, _ in near])
+    sys_i = np.concatenate([np.full(p.size, i) for p, _, i, _ in near])
+    sys_j = np.concatenate([np.full(p.size, j) for p, _, _, j in near])
+    n_cols = flat.shape[0]
+    first = perm * n_cols + batch * n_sys
+    keys = np.concatenate([first + sys_i, first + sys_j])  # (draw, column) of each total
+    unique, inverse = np.unique(keys, return_inverse=True)
+    rows, cols = np.divmod(unique, n_cols)
+    exact = sign_products(signs, flat, rows, cols)[inverse]
+    with np.errstate(over="ignore", invalid="ignore"):  # warned of in the screening already
+        null = exact[: perm.size] - exact[perm.size :]  # float32, as mt-metrics-eval
+        hit = null >= totals[batch, sys_i] - totals[batch, sys_j]
+    np.add.at(out, (batch[hit], sys_i[hit], sys_j[hit]), 1)
 
 
 def one_minus_pce(human_p: np.ndarray, metric_p: np.ndarray) -> np.ndarray:
