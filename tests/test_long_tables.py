@@ -21,7 +21,7 @@ N = 120  # segments kept (every system), enough for real correlations
 @pytest.fixture(scope="module")
 def judged():
     """The bundled TED zh-en MQM data: 13 systems' outputs, two references, human scores."""
-    data, _, _ = JudgedInputs(bundled="zhen").load()
+    data = JudgedInputs(bundled="zhen").load().data
     systems = {s: data.hyps[k][:N] for k, s in enumerate(data.systems)}
     human = {
         s: [None if math.isnan(x) else float(x) for x in data.human[k][:N]]

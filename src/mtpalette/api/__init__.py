@@ -69,6 +69,7 @@ EXPORTS = {
     "LimitedFeatures": "limited",
     "CandidateInputs": "inputs",
     "JudgedInputs": "inputs",
+    "LoadedJudgments": "inputs",
     "correlate": "correlation_run",
     "CorrelationRun": "correlation_run",
     "CorrelationOutputs": "correlation_run",

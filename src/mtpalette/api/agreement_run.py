@@ -122,7 +122,8 @@ def run_agreement(run: AgreementRun, progress: bool | Feedback | None = None) ->
     judged_inputs = run.inputs
     if not judged_inputs.given:
         judged_inputs = JudgedInputs(**{**vars(judged_inputs), "bundled": "zhen"})
-    data, judged, inputs = judged_inputs.load(note=feedback.warn)
+    loaded = judged_inputs.load(note=feedback.warn)
+    data, judged, inputs = loaded.data, loaded.judged, loaded.inputs
     ref_paths = [Path(r["path"]) for r in inputs["refs"]]
     if len(ref_paths) < 2:
         raise UserInputError("ORANGE needs at least 2 references (--refs A B)")

@@ -213,7 +213,8 @@ def run_audit(run: AuditRun, progress: bool | Feedback | None = None) -> AuditRe
 def _judged(judged: JudgedInputs, feedback: Feedback):
     """The candidate lists of judged systems, with the human scores of candidates and rated
     references (``None`` when no reference was rated: the metric part only)."""
-    data, judgments, inputs = judged.load(note=feedback.warn)
+    loaded = judged.load(note=feedback.warn)
+    data, judgments, inputs = loaded.data, loaded.judged, loaded.inputs
     ref_files = [Path(r["path"]).name for r in inputs["refs"]]
     lists = CandidateLists.from_systems(
         {s: data.hyps[k] for k, s in enumerate(data.systems)}, data.refs, ref_names=ref_files

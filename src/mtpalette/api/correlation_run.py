@@ -444,7 +444,8 @@ def run_correlation(
 def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> CorrelationResult:
     """The work of :func:`run_correlation`; the files of the output folder go to ``stage``."""
     try:
-        data, judged, inputs = run.inputs.load(note=feedback.warn)
+        loaded = run.inputs.load(note=feedback.warn)
+        data, judged, inputs = loaded.data, loaded.judged, loaded.inputs
     except UnalignedJudgments as unaligned:
         if run.levels != ["system"] or run.scores:
             raise UserInputError(
@@ -462,7 +463,7 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
             data = data.select_items(range(min(run.max_items, data.n_items)))
         ref_names = [Path(r["path"]).name for r in inputs["refs"]] or None
         external = parse_scores(run.scores, reference_names(ref_names, len(data.refs)))
-        external += run.inputs.stored_metrics()
+        external += loaded.stored
         feedback.note(f"scoring {data.n_rated} rated translations with {len(parsed)} metric(s)")
         scores = (score_segments(data, parsed) if parsed else []) + [
             external_segment_scores(data, m) for m in external
@@ -474,7 +475,7 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
             rows = lambda m: export_segment_scores(data, m)  # noqa: E731
             for path in export_all(stage.path(out.export_scores), parsed, rows):
                 feedback.note(f"wrote {stage.final(path)}")
-        pair = _stored_system_scores(run, feedback)
+        pair = _stored_system_scores(run, loaded.mtme_set, feedback)
         tables = _tables(run, data, scores, base_scores, feedback, pair)
         with feedback.steps("each metric against the best length baseline") as progress:
             for k, table in enumerate(tables):
@@ -496,10 +497,10 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
     return result
 
 
-def _stored_system_scores(run: CorrelationRun, feedback: Feedback):
-    """The engine's data object of an mt-metrics-eval folder when a system-level table is
-    asked for (its stored system scores, as ``wmt`` reads them), else None."""
-    evs = run.inputs.mtme_set()
+def _stored_system_scores(run: CorrelationRun, evs, feedback: Feedback):
+    """The engine's data object of the mt-metrics-eval folder's pair ``evs`` (None: the
+    judgments are not a folder) when a system-level table is asked for (its stored system
+    scores, as ``wmt`` reads them), else None."""
     if evs is None or "system" not in run.levels:
         return None
     if run.max_items is not None:

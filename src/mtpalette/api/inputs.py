@@ -312,6 +312,20 @@ def parse_rename(text: str | None) -> dict[str, str]:
     return out
 
 
+@dataclass(frozen=True)
+class LoadedJudgments:
+    """What :meth:`JudgedInputs.load` read, as a value: the judgments aligned with their
+    texts (``data``, ``judged``), a record of the inputs, and for an mt-metrics-eval folder
+    the folder's pair (``mtme_set``) and its stored metric scores (``stored``, by base name,
+    as the tasks of ``wmt`` name them)."""
+
+    data: SegmentData
+    judged: Judgments
+    inputs: dict[str, Any]
+    mtme_set: Any = None
+    stored: list[ExternalMetric] = field(default_factory=list)
+
+
 @dataclass
 class JudgedInputs(Description):
     """Human judgments and the texts they rate: ``bundled`` (the MQM TED data), ``mtme`` (an
@@ -372,23 +386,20 @@ class JudgedInputs(Description):
         """Whether any judgments are named."""
         return any(x is not None for x in (self.bundled, self.judgments, self.mtme, self.table))
 
-    def load(
-        self, note: Callable[[str], None] = note_on_stderr
-    ) -> tuple[SegmentData, Judgments, dict[str, Any]]:
-        """The judgments aligned with their texts, and a record of the inputs."""
+    def load(self, note: Callable[[str], None] = note_on_stderr) -> LoadedJudgments:
+        """The judgments aligned with their texts, and a record of the inputs (the
+        description itself keeps nothing: loading twice reads twice)."""
         self.validate()
         if self.mtme is not None:
             return self._load_mtme(note)
         if self.table is not None:
-            return LongTable(*(getattr(self, f) for f in TABLE_FIELDS)).task()
+            return LoadedJudgments(*LongTable(*(getattr(self, f) for f in TABLE_FIELDS)).task())
         task = dataclasses.asdict(self)
         for key in (*MTME_FIELDS, *TABLE_FIELDS):
             task.pop(key)
-        return load_task(**task, note=note)
+        return LoadedJudgments(*load_task(**task, note=note))
 
-    def _load_mtme(
-        self, note: Callable[[str], None]
-    ) -> tuple[SegmentData, Judgments, dict[str, Any]]:
+    def _load_mtme(self, note: Callable[[str], None]) -> LoadedJudgments:
         if self.lp is None:
             raise UserInputError("--mtme needs the language pair: --lp (e.g. --lp zh-en)")
         evs = read_mtme_set(
@@ -408,12 +419,11 @@ class JudgedInputs(Description):
         outputs = dict(zip(judged.systems, evs.texts(), strict=True))
         data = SegmentData.from_judgments(judged, outputs, [evs.reference()], ref_names=[evs.ref])
         # by base name, as the tasks of ``wmt`` name them (mtme_pair_data)
-        self._stored = [
+        stored = [
             ExternalMetric(evs.metrics[n].basename + ("" if evs.metrics[n].refs else "[noref]"),
                            evs.score_file(n))
             for n in evs.metric_names("seg")
         ]  # fmt: skip
-        self._evs = evs
         inputs = {
             "mtme": str(self.mtme),
             "lp": self.lp,
@@ -425,18 +435,7 @@ class JudgedInputs(Description):
             "refs": [{"path": evs.ref}],
             "unscored_judged_systems": [],
         }
-        return data, judged, inputs
-
-    def mtme_set(self):
-        """The mt-metrics-eval folder's pair as :meth:`load` read it (None for other inputs):
-        system-level tables take its stored system scores
-        (:func:`mtpalette.api.folders.mtme_pair_data`)."""
-        return getattr(self, "_evs", None)
-
-    def stored_metrics(self) -> list[ExternalMetric]:
-        """The stored metric scores of an mt-metrics-eval folder (``mtme_metrics``), read by
-        :meth:`load`, to sit beside the metrics mtpalette computes."""
-        return list(getattr(self, "_stored", []))
+        return LoadedJudgments(data, judged, inputs, evs, stored)
 
 
 def load_task(

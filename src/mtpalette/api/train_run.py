@@ -173,7 +173,7 @@ def run_train_blanc(
     common = dict(base=base, tokenize=run.tokenize, lowercase=run.lowercase)
     test_obj = split = None
     if run.objective == "human":
-        data, _, _ = run.inputs.load(note=feedback.warn)
+        data = run.inputs.load(note=feedback.warn).data
         train_data, test_data = holdout_split(data, run.holdout, by=run.holdout_by)
         split = train_data.info.get("split")
         kw = dict(
@@ -367,7 +367,7 @@ def run_train_rose(run: RoseTrainRun, progress: bool | Feedback | None = None) -
         assert i.lp is not None and i.refs and i.systems_dir is not None  # validate() checked
         data, prefs = rankings_task(run.rankings, i.lp, i.refs, i.systems_dir)
     else:
-        data, _, _ = run.inputs.load(note=feedback.warn)
+        data = run.inputs.load(note=feedback.warn).data
         require_varied(data.human)  # a regression on constant scores learns nothing
     train, test = holdout_split(data, run.holdout)
     ex = FeatureExtractor(
