@@ -7,7 +7,9 @@ Candidates are read and scored chunk by chunk of ``chunk_size`` segments on the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import errno
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.inputs import CandidateInputs
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval.chunked import (
+    MANIFEST,
     chunk_path,
     chunk_stamp,
     combine,
@@ -33,7 +36,10 @@ from mtpalette.metaeval.chunked import (
 )
 from mtpalette.metaeval.orange import Comparisons
 from mtpalette.metrics import Metric
-from mtpalette.parallel import Backend, chunk_ranges
+from mtpalette.parallel import Backend, chunk_ranges, memory_available, os_reason
+
+#: the errors of a disk that cannot take a file: full, over quota, too large, read-only, denied
+_DISK_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EPERM)
 
 
 @dataclass
@@ -93,6 +99,12 @@ class Chunking(Description):
         """Score every missing chunk, then combine all chunks into comparisons: in the compact
         form, with the ranks at the cutoffs ``cutoffs_for(longest list)`` (the curve's) and at
         the whole lists (see :func:`~mtpalette.metaeval.chunked.combine`)."""
+        if self.resume and not (self.run_dir / MANIFEST).is_file():
+            raise UserInputError(
+                "--resume: there is no run here to continue (no manifest.json); leave out "
+                "--resume to start one",
+                path=str(self.run_dir),
+            )
         refs = list(candidates.refs)
         S = len(ref_lines[0])
         names = [p.name for p in refs]
@@ -126,12 +138,11 @@ class Chunking(Description):
             "n_segments": S,
         }
         ranges = chunk_ranges(S, self.chunk_size)  # checked before the folder is made
-        # the lock first: only the run that holds it may write the manifest (a second run on
-        # this folder is refused before it touches anything)
         if self.run_dir.exists() and not self.run_dir.is_dir():
             raise UserInputError("is a file; --run-dir needs a folder", path=str(self.run_dir))
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        with lock_run_dir(self.run_dir):
+        # the lock first: only the run that holds it may write the manifest (a second run on
+        # this folder is refused before it touches anything)
+        with run_folder_faults(self.run_dir, candidates.nbest), lock_run_dir(self.run_dir):
             prepare_run_dir(self.run_dir, manifest, resume=self.resume)
             stamp = manifest_hash(manifest)
             have = sum(
@@ -168,3 +179,30 @@ class Chunking(Description):
                 cutoffs_for=cutoffs_for,
             )
         return comparisons, files
+
+
+@contextlib.contextmanager
+def run_folder_faults(run_dir: Path, nbest: Path | None) -> Iterator[None]:
+    """Make ``run_dir`` (its parents too) for the block, and turn a disk that cannot take a
+    file (full, read-only) and memory too small for a streamed list into one line naming the
+    run folder or the n-best file, with the ``--resume`` hint. (The inputs' own errors are
+    named where they are read.)"""
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        yield
+    except OSError as exc:
+        if exc.errno not in _DISK_ERRNOS:
+            raise
+        raise UserInputError(
+            f"cannot write in this run folder ({os_reason(exc)}): make room there, then run "
+            "again with --resume; the chunks done are kept",
+            path=str(run_dir),
+        ) from None
+    except MemoryError:  # reading a streamed n-best file: one list larger than memory
+        room, where = memory_available()
+        raise UserInputError(
+            f"out of memory reading the candidate lists ({(room or 0) / 1e6:,.1f} MB {where}): "
+            "one segment's list is never split: keep fewer of its candidates, or run where "
+            "there is more memory; the chunks done are kept: run again with --resume",
+            path=str(nbest or run_dir),
+        ) from None

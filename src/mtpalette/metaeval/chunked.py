@@ -16,7 +16,9 @@ Chunks are independent pure functions of their segments (:func:`score_chunk`), s
 on any :mod:`mtpalette.parallel` backend; a run killed at any moment and restarted with
 ``resume`` recomputes only the missing chunks and gives the same bytes as an uninterrupted
 run. Candidates are read chunk by chunk (:func:`nbest_chunks` streams a Moses n-best file), so
-memory depends on the chunk size, not on N or the number of segments.
+memory depends on the chunk size and its longest list, not on the number of segments; one
+segment's list is never split, and a chunk whose scoring needs more memory than there is
+(:func:`check_memory`) is refused in one line with its size and the memory available.
 """
 
 from __future__ import annotations
@@ -38,7 +40,15 @@ from mtpalette.io.nbest import iter_moses_segments, moses_segment_starts, read_m
 from mtpalette.io.runfile import write_json
 from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
 from mtpalette.metaeval.orange import Comparisons
-from mtpalette.parallel import Backend, check_shared_folder, chunk_ranges, run_tasks
+from mtpalette.parallel import (
+    Backend,
+    ClusterFault,
+    SharedStorage,
+    chunk_ranges,
+    memory_available,
+    os_reason,
+    run_tasks,
+)
 
 MANIFEST = "manifest.json"
 
@@ -139,10 +149,16 @@ def chunk_stamp(path: Path) -> tuple[str, int, int] | None:
 
 
 def _stamp(path: Path) -> tuple[str, int, int] | None:
+    """The stamp of a chunk written by this mtpalette version (None: any other, e.g. by a
+    worker of another version that joined a run)."""
     import pyarrow.parquet as pq
+
+    from mtpalette._version import __version__
 
     try:
         meta = pq.read_schema(path).metadata or {}
+        if meta[b"mtpalette.version"].decode() != __version__:
+            return None
         return (
             meta[b"mtpalette.manifest"].decode(),
             int(meta[b"mtpalette.first"]),
@@ -180,24 +196,104 @@ def chunk_path(run_dir: Path, index: int) -> Path:
 
 def score_chunk(task: ChunkTask) -> str:
     """Compare the chunk's candidates with the oracle for every metric; write the Parquet
-    file atomically; return its path. Runs in a worker."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    file atomically; return its path. Runs in a worker. A chunk too large for the memory
+    here, or a run folder that cannot take its file (a full disk), is one line naming it."""
+    try:
+        lists = task.lists.load() if isinstance(task.lists, NBestSlice) else task.lists
+        check_memory(task, lists)
+        table = _chunk_table(task, lists)
+    except MemoryError:
+        lists = None
+        room, where = memory_available()
+        raise UserInputError(
+            f"out of memory scoring {_chunk_name(task)} ({_mb(_size(task))})"
+            + (f", with {_mb(room)} {where}" if room is not None else "")
+            + f": {_smaller(task)}; the chunks done are kept: run again with --resume"
+        ) from None
+    _write_chunk(table, Path(task.path))
+    return task.path
 
+
+#: the memory that scoring a chunk takes at least, beyond its texts: per byte of candidate
+#: text and per candidate (measured: 8.6 to 42 bytes per byte of a Moses n-best file in all,
+#: with one metric to the twenty of the paper's grid; docs/large-runs.md)
+SCORING_BYTES_PER_BYTE = 5
+SCORING_BYTES_PER_CANDIDATE = 200
+
+
+def check_memory(task: ChunkTask, lists: CandidateLists) -> None:
+    """Refuse a chunk whose scoring needs more memory than there is here (what
+    :func:`~mtpalette.parallel.memory_available` says), at the least estimate: one line with
+    its size and the memory available, before the scoring starts."""
+    size = _text_bytes(lists)
+    need = SCORING_BYTES_PER_BYTE * size + SCORING_BYTES_PER_CANDIDATE * len(lists.texts)
+    room, where = memory_available()
+    if room is None or need <= room:
+        return
+    raise UserInputError(
+        f"{_chunk_name(task)} ({len(lists.texts):,} candidates, {_mb(size)} of text) needs at "
+        f"least {_mb(need)} of memory to score, more than the {_mb(room)} {where}: "
+        f"{_smaller(task)}; the chunks done are kept: run again with --resume"
+    )
+
+
+def _text_bytes(lists: CandidateLists) -> int:
+    return sum(map(len, lists.texts))
+
+
+def _size(task: ChunkTask) -> int:
+    """The chunk's size: its bytes of the n-best file, or its candidates' characters."""
+    if isinstance(task.lists, NBestSlice):
+        return task.lists.end - task.lists.start
+    return _text_bytes(task.lists)
+
+
+def _mb(n: int | None) -> str:
+    n = n or 0
+    return f"{n / 1e6:,.1f} MB" if n >= 100_000 else f"{n / 1e3:,.1f} kB"
+
+
+def _chunk_name(task: ChunkTask) -> str:
+    """The chunk as the user knows it: segments of the n-best file, or lines of the
+    candidate files."""
+    lists = task.lists
+    n = lists.n_segments
+    if isinstance(lists, NBestSlice):
+        path, base = lists.path, lists.id_base
+    elif "nbest" in lists.info:  # streamed here (chunk_lists)
+        path, base = lists.info["nbest"], lists.info["id_base"]
+    else:
+        a, b = task.first_segment + 1, task.first_segment + n
+        return (f"line {a}" if a == b else f"lines {a}-{b}") + " of the candidate files"
+    a, b = task.first_segment + base, task.first_segment + base + n - 1
+    return (f"segment {a}" if a == b else f"segments {a}-{b}") + f" of {path}"
+
+
+def _smaller(task: ChunkTask) -> str:
+    if task.lists.n_segments > 1:
+        return "give a smaller --chunk-size, or run where there is more memory"
+    return (
+        "one segment's list is never split: keep fewer of its candidates, or run where there "
+        "is more memory"
+    )
+
+
+def _chunk_table(task: ChunkTask, lists: CandidateLists):
+    """The chunk's comparisons as a stamped pyarrow table."""
+    import pyarrow as pa
+
+    from mtpalette._version import __version__
     from mtpalette.metrics import parse_specs
 
     metrics = parse_specs(list(task.specs), tokenize=task.tokenize, lowercase=task.lowercase)
-    lists = task.lists.load() if isinstance(task.lists, NBestSlice) else task.lists
     comps = compare_candidates(lists, metrics, oracle=task.oracle)
     seg = lists.segment_of_candidates() + task.first_segment
     columns: dict[str, Any] = {"segment": arrow_ints(seg.astype(np.int64))}
     for m, c in zip(metrics, comps, strict=True):
         columns[f"better:{m.spec}"] = arrow_ints(c.better.astype(np.int32))
         columns[f"ties:{m.spec}"] = arrow_ints(c.ties.astype(np.int32))
-    from mtpalette._version import __version__
-
     table = pa.table(columns)
-    table = table.replace_schema_metadata(
+    return table.replace_schema_metadata(
         {
             "mtpalette.manifest": task.manifest_hash,
             "mtpalette.first": str(task.first_segment),
@@ -206,12 +302,27 @@ def score_chunk(task: ChunkTask) -> str:
             "mtpalette.version": __version__,
         }
     )
-    final = Path(task.path)
-    final.parent.mkdir(parents=True, exist_ok=True)
+
+
+def _write_chunk(table, final: Path) -> None:
+    """Write a chunk file whole or not at all; a folder that cannot take it (a full disk, a
+    read-only folder) is one line naming the run folder."""
+    import pyarrow.parquet as pq
+
     tmp = final.with_name(final.name + f".tmp{os.getpid()}")
-    pq.write_table(table, tmp, compression="zstd")
-    os.replace(tmp, final)
-    return str(final)
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, final)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise UserInputError(
+            f"cannot write {final.parent.name}/{final.name} in this run folder "
+            f"({os_reason(exc)}): make room there, then run again with --resume; the chunks "
+            "done are kept",
+            path=str(final.parent.parent),
+        ) from None
 
 
 def sha256_of(path: str | Path) -> str:
@@ -297,12 +408,14 @@ def run_chunks(
     manifest hash) and its own segment range; ``chunks`` yields ``(index, first segment,
     lists)`` and is read as workers free up: at most ``window`` chunks (default: two per
     worker thread) are held at once. A damaged chunk is said through ``on_note``;
-    ``shared_files`` are inputs the workers read themselves (checked visible to them). Returns
-    the number of chunks computed now."""
+    ``shared_files`` are inputs the workers read themselves (checked visible to them, as the
+    run folder is, by every worker, those that join mid-run too). A fault of the cluster is
+    one line naming what failed and the run folder, with the ``--resume`` hint. Returns the
+    number of chunks computed now."""
     for stale in (run_dir / "chunks").glob("*.parquet.tmp*"):  # left by a killed run
         stale.unlink()
     (run_dir / "chunks").mkdir(parents=True, exist_ok=True)
-    check_shared_folder(backend, str(run_dir / "chunks"), shared_files)
+    shared = SharedStorage(str(run_dir / "chunks"), tuple(shared_files))
 
     def todo() -> Iterator[ChunkTask]:
         for index, first, lists in chunks:
@@ -317,10 +430,16 @@ def run_chunks(
             )
 
     done = 0
-    for _, path in run_tasks(score_chunk, todo(), backend, window=window):
-        done += 1
-        if on_done is not None:
-            on_done(path)
+    try:
+        for _, path in run_tasks(score_chunk, todo(), backend, window=window, shared=shared):
+            done += 1
+            if on_done is not None:
+                on_done(path)
+    except ClusterFault as exc:
+        kept = sum(1 for _ in (run_dir / "chunks").glob("*.parquet"))
+        raise UserInputError(
+            f"{exc}; the {kept} chunk files done are kept in {run_dir}: run again with --resume"
+        ) from None
     return done
 
 
@@ -361,7 +480,8 @@ def nbest_chunks(
                 _beyond_references(path, pending[0], S, id_base)
             found.append(pending)
             pending = next(stream, None)
-        yield index, a, chunk_lists(found, a, b, [r[a:b] for r in refs], ref_names, id_base)
+        part = [r[a:b] for r in refs]
+        yield index, a, chunk_lists(found, a, b, part, ref_names, id_base, source=str(path))
     if pending is not None:
         _beyond_references(path, pending[0], S, id_base)
 
@@ -373,10 +493,13 @@ def chunk_lists(
     refs: Sequence[Sequence[str]],
     ref_names: Sequence[str] | None,
     id_base: int,
+    *,
+    source: str = "",
 ) -> CandidateLists:
     """The candidate lists of segments ``a..b-1`` from the n-best file's ``(segment id,
     hypotheses)`` of those segments (ids counted from ``id_base``; a segment without any gets
-    an empty list) and ``refs``, each reference's lines of those segments."""
+    an empty list) and ``refs``, each reference's lines of those segments; ``source``: the
+    file, kept in their ``info`` (messages name it)."""
     by_segment = {seg_id - id_base: hyps for seg_id, hyps in segments}
     texts: list[str] = []
     origins: list[str] = []
@@ -387,8 +510,9 @@ def chunk_lists(
         origins += [f"n-best #{r + 1}" for r in range(len(hyps))]
         offsets.append(len(texts))
     return CandidateLists(
-        texts, offsets, [list(r) for r in refs], origins, list(ref_names or []) or None
-    )
+        texts, offsets, [list(r) for r in refs], origins, list(ref_names or []) or None,
+        {"nbest": source, "id_base": id_base} if source else {},
+    )  # fmt: skip
 
 
 def _beyond_references(path: str | Path, seg_id: int, S: int, id_base: int) -> NoReturn:
@@ -422,7 +546,9 @@ class NBestSlice:
         segments = list(read_moses_span(self.path, self.start, self.end, self.first_line))
         if any(not a <= seg_id - self.id_base < b for seg_id, _ in segments):
             raise UserInputError("the file changed since the run read it", path=self.path)
-        return chunk_lists(segments, a, b, self.refs, self.ref_names, self.id_base)
+        return chunk_lists(
+            segments, a, b, self.refs, self.ref_names, self.id_base, source=self.path
+        )
 
 
 def nbest_slices(
