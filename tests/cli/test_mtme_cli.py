@@ -82,3 +82,40 @@ def test_orange_reads_the_folder(cli, tmp_path):
     assert code == 0, err
     a, b = (json.loads(p.read_text())["results"]["table"]["rows"] for p in (by_folder, by_files))
     assert [(r["metric"], r["orange"]) for r in a] == [(r["metric"], r["orange"]) for r in b]
+
+
+def _system_rows(out: Path) -> dict[str, dict]:
+    [table] = json.loads(out.read_text())["results"]["tables"]
+    return {r["metric"]: r for r in table["rows"]}
+
+
+def test_system_level_score_files_are_correlated_at_system_level(cli, tmp_path):
+    scores = FOLDER / "metric-scores" / "zh-en"
+    out = tmp_path / "c.json"
+    code, stdout, err = cli(
+        "correlate", "--mtme", FOLDER, "--lp", "zh-en", "--mtme-metrics", "BLEU", "sentBLEU",
+        "--scores", f"mine={scores / 'BLEU-refB.sys.score'}",
+        "--scores", f"mysent={scores / 'sentBLEU-refB.seg.score'}",
+        "--level", "system", "--bootstrap", "0", "--permutations", "0", "--json", out,
+    )  # fmt: skip
+    assert code == 0, err
+    rows = _system_rows(out)
+    # a .sys.score file is the folder's own system scores; a .seg.score file's system scores
+    # are its means over all segments, as the folder's sentBLEU.sys.score is
+    assert rows["mine"]["correlation"] == rows["BLEU"]["correlation"]
+    assert rows["mysent"]["correlation"] == pytest.approx(rows["sentBLEU"]["correlation"],
+                                                          abs=1e-12)
+    assert "mine: system scores of BLEU-refB.sys.score" in stdout
+    code, _, err = cli("correlate", "--mtme", FOLDER, "--lp", "zh-en", "--scores",
+                       f"mine={scores / 'BLEU-refB.sys.score'}")  # fmt: skip
+    assert code == 2 and "read by correlate --level system" in err
+    assert "Traceback" not in err
+
+
+def test_a_system_file_without_every_system_is_refused(cli, tmp_path):
+    partial = tmp_path / "x-refB.sys.score"
+    lines = (FOLDER / "metric-scores" / "zh-en" / "BLEU-refB.sys.score").read_text().splitlines()
+    partial.write_text("\n".join(lines[1:]) + "\n")
+    code, _, err = cli("correlate", "--mtme", FOLDER, "--lp", "zh-en", "--scores",
+                       f"x={partial}", "--level", "system")  # fmt: skip
+    assert code == 2 and "x-refB.sys.score" in err and "no system score for" in err

@@ -462,8 +462,11 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
         if run.max_items is not None:
             data = data.select_items(range(min(run.max_items, data.n_items)))
         ref_names = [Path(r["path"]).name for r in inputs["refs"]] or None
-        external = parse_scores(run.scores, reference_names(ref_names, len(data.refs)))
-        external += loaded.stored
+        # a system-level file (one score per system) serves a system-level run only
+        external = parse_scores(run.scores, reference_names(ref_names, len(data.refs)),
+                                levels=("seg", "sys") if run.levels == ["system"] else ("seg",))
+        per_system = [m for m in external if m.source.level == "sys"]
+        external = [m for m in external if m.source.level == "seg"] + loaded.stored
         feedback.note(f"scoring {data.n_rated} rated translations with {len(parsed)} metric(s)")
         scores = (score_segments(data, parsed) if parsed else []) + [
             external_segment_scores(data, m) for m in external
@@ -476,7 +479,15 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
             for path in export_all(stage.path(out.export_scores), parsed, rows):
                 feedback.note(f"wrote {stage.final(path)}")
         pair = _stored_system_scores(run, loaded.mtme_set, feedback)
-        tables = _tables(run, data, scores, base_scores, feedback, pair)
+        if pair is not None:  # the --scores segment files' system scores beside the folder's
+            _add_segment_means(pair, [m for m in external if m not in loaded.stored],
+                               loaded.mtme_set.n_segments)  # fmt: skip
+        if per_system:
+            pair = pair or segment_pair_data(data, scores, system_score=run.system_score)
+            _add_system_files(pair, per_system, len(data.refs))
+        files = {m.label: (bool(m.higher_is_better), str(m.signature(n_refs=len(data.refs))))
+                 for m in per_system}  # fmt: skip
+        tables = _tables(run, data, scores, base_scores, feedback, pair, files)
         with feedback.steps("each metric against the best length baseline") as progress:
             for k, table in enumerate(tables):
                 if progress is not None:
@@ -526,11 +537,37 @@ def split_list(value: str | Sequence[str]) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def _pair_table(run, pair, scores, statistic: str, level: str) -> CorrelationTable:
-    """A table of the engine's data object: stored system scores, SPA or PDP."""
+def _add_system_files(pair, files, n_refs: int) -> None:
+    """``pair`` with the system scores of system-level ``--scores`` files (oriented, as
+    every vector of the engine's data object)."""
+    from mtpalette.metaeval.external import external_system_scores
+
+    for m in files:
+        if m.label in pair.metrics:
+            raise UserInputError(f"--scores {m.label}: a metric of this run has that name")
+        pair.metrics[m.label] = {"sys": external_system_scores(pair.systems, m)}
+        pair.origins[m.label] = {"sys": f"system scores of {Path(m.source.path).name}"}
+
+
+def _add_segment_means(pair, metrics, n_segments: int) -> None:
+    """``pair`` with the system scores of ``--scores`` segment files beside a folder's: each
+    system's mean score over all the folder's segments (as the folder's own system scores
+    cover every segment), oriented."""
+    for m in metrics:
+        sign = 1.0 if m.higher_is_better else -1.0
+        means = [np.mean([m.source.get(s, i) for i in range(1, n_segments + 1)])
+                 for s in pair.systems]  # fmt: skip
+        pair.metrics[m.label] = {"sys": sign * np.asarray(means, dtype=np.float64)}
+        pair.origins[m.label] = {"sys": f"mean of all segment scores of {Path(m.source.path).name}"}
+
+
+def _pair_table(run, pair, scores, statistic: str, level: str, files=None) -> CorrelationTable:
+    """A table of the engine's data object: stored system scores (and those of system-level
+    ``--scores`` files: ``files[name] = (higher is better, signature)``), SPA or PDP."""
     from mtpalette.metaeval.pair_tables import pair_table
 
     metrics = {sc.name: (bool(sc.higher_is_better), sc.signature) for sc in scores}
+    metrics |= dict(files or {})
     for name, levels in pair.metrics.items():  # stored at system level only (BLEU)
         if name not in metrics and "sys" in levels:
             metrics[name] = (True, f"{name}|source:{pair.origins[name]['sys']}")
@@ -540,7 +577,7 @@ def _pair_table(run, pair, scores, statistic: str, level: str) -> CorrelationTab
 
 
 def _tables(
-    run, data, scores, base_scores, feedback: Feedback, pair=None
+    run, data, scores, base_scores, feedback: Feedback, pair=None, files=None
 ) -> list[CorrelationTable]:
     """One table per (level, statistic); at system level, ``pair`` (the engine's data object
     of an mt-metrics-eval folder) gives the stored system scores. The progress bar counts the
@@ -572,7 +609,7 @@ def _tables(
                 state["what"] = f"{level} {s}: resamples x metrics"
                 if entry.group is None or (level == "system" and pair is not None):
                     lp = pair or segment_pair_data(data, scores, system_score=run.system_score)
-                    tables.append(_pair_table(run, lp, scores, entry.name, level))
+                    tables.append(_pair_table(run, lp, scores, entry.name, level, files))
                     continue
                 tables.append(
                     correlation_table(

@@ -24,8 +24,11 @@ from mtpalette.metrics.base import Metric
 from mtpalette.metrics.domains import YesNo
 
 
-def parse_scores(values: Sequence[str] | None, ref_names: Sequence[str]) -> list[ExternalMetric]:
-    """The external metrics named by ``--scores`` values.
+def parse_scores(values: Sequence[str] | None, ref_names: Sequence[str], *,
+                 levels: Sequence[str] = ("seg",)) -> list[ExternalMetric]:  # fmt: skip
+    """The external metrics named by ``--scores`` values, each file of one of the ``levels``
+    the run takes (``seg``; ``correlate --level system`` also takes ``sys`` files, a system
+    score per system).
 
     Examples
     --------
@@ -40,10 +43,12 @@ def parse_scores(values: Sequence[str] | None, ref_names: Sequence[str]) -> list
     for value in values or []:
         name, path, higher, options = scores_option(value, ("mtpalette", "mtme"))
         source = read_score_option(path, ref_names, layout=options.get("layout"))
-        if source.level != "seg":
+        if source.level not in levels:
+            more = ("; a .sys.score file is read by correlate --level system" if
+                    source.level == "sys" else "")  # fmt: skip
             raise UserInputError(
-                f"--scores {value!r}: {source.level}-level scores; a run compares segment "
-                "scores (give the .seg.score file)"
+                f"--scores {value!r}: {source.level}-level scores; this run compares segment "
+                f"scores (give the .seg.score file){more}"
             )
         out.append(ExternalMetric(name, source, higher_is_better=higher))
     labels = [m.label for m in out]

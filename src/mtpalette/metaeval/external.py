@@ -200,6 +200,28 @@ def external_segment_scores(data: SegmentData, metric: ExternalMetric) -> Metric
     )
 
 
+def external_system_scores(systems: Sequence[str], metric: ExternalMetric) -> np.ndarray:
+    """The system scores of an external metric read from a system-level file (one score per
+    system), in the order of ``systems``, oriented (higher is better); a system without a
+    score is refused, naming the file."""
+    by_system: dict[str, list[float]] = {}
+    for (system, _, _), value in metric.source.scores.items():  # one key per system (its
+        by_system.setdefault(system, []).append(value)  # reference, as the file names it)
+    missing = [s for s in systems if s not in by_system]
+    if missing:
+        raise UserInputError(
+            f"no system score for {', '.join(missing[:5])}"
+            + (f" (and {len(missing) - 5} more)" if len(missing) > 5 else ""),
+            path=metric.source.path,
+        )
+    twice = [s for s in systems if len(by_system[s]) > 1]
+    if twice:
+        raise UserInputError(f"several system scores for {', '.join(twice[:5])}",
+                             path=metric.source.path)  # fmt: skip
+    sign = 1.0 if metric.higher_is_better else -1.0
+    return np.array([sign * by_system[s][0] for s in systems], dtype=np.float64)
+
+
 # ---------------------------------------------------------------------------- exporting
 def _sentence(metric: Metric, hyps, seg, refs) -> np.ndarray:
     stats = compute_stats([metric], TextPairs(hyps, np.asarray(seg, dtype=np.int64), refs))
