@@ -31,6 +31,7 @@ from mtpalette.stats.significance import bootstrap_correlations
 #: the paired tests available (those of the significance clusters, Williams aside)
 BASELINE_TESTS = ("permutation", "bootstrap")
 
+
 @dataclass(frozen=True)
 class BaselineComparison(Record):
     """One metric against the best baseline.
