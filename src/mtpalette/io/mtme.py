@@ -48,6 +48,7 @@ from mtpalette.errors import UserInputError
 from mtpalette.io.judgments_mtme import read_mtme_seg_scores
 from mtpalette.io.mtme_files import (
     LEVELS,
+    Documents,
     Rating,
     parse_human_filename,
     read_docs_file,
@@ -209,6 +210,48 @@ def read_mtme(
     >>> s.left_out["refA"]
     'a reference; include it with include_refs'
     """
+    d = _check_folder(root, level)
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    patterns = list(metrics or [])
+    notes: list[str] = []
+    source, src_path = _read_source(d, lp)
+    n = len(source)
+    refs, ref_paths = _read_refs(d, lp, n, src_path)
+    outputs, out_paths = _read_outputs(d, lp, n, src_path)
+    docs = _read_documents(d, lp, n, src_path, notes)
+    human_scores, human_files = _read_human_scores(d, lp, n, docs, outputs)
+    names_by_level = {lvl: list(v) for lvl, v in human_scores.items()}
+    meta = resolve_meta(d, lp, refs=refs, human_names=names_by_level, std_ref=ref,
+                        std_gold=std_gold, outliers=outliers, close_refs=close_refs,
+                        test_set=test_set)  # fmt: skip
+    notes.extend(meta.notes)
+    use_ref = _check_reference(d, lp, meta, refs)
+    notes.extend(_missing_outlier_notes(meta, outputs))
+    notes.extend(_penalty_notes(lp, human_scores))
+
+    human_systems = set(outputs) & set(refs)
+    chosen, judged = _choose_human(d, lp, level, human, human_scores, meta, judged_only)
+    label = f"{chosen} {level}"
+    systems, left_out = _select_systems(outputs, use_ref, meta, human_systems, judged, label,
+                                        include_refs, include_outliers)  # fmt: skip
+    _check_selection(d, lp, systems, left_out, strict, human_files, (level, str(chosen)))
+
+    ratings = _read_ratings(d, lp, n, outputs) if read_ratings else {}
+    stored = _read_metrics(d, lp, patterns, use_ref, refs, n, docs, outputs, systems, strict, notes)
+    metadata = _read_metadata(d, lp)
+    files = {"source": str(src_path), "ref": str(ref_paths[use_ref])}
+    if chosen is not None:
+        files["human"] = str(human_files[(level, chosen)])
+    files |= {f"output:{s}": str(p) for s, p in out_paths.items()}
+    return MtmeSet(str(d), test_set or d.name, lp, level, chosen, use_ref, meta, source, refs,
+                   outputs, systems, left_out, human_systems, docs, human_scores, stored, ratings,
+                   metadata, notes, files)  # fmt: skip
+
+
+# the steps of read_mtme, in the order it takes them
+def _check_folder(root: str | Path, level: str) -> Path:
+    """The folder, once ``level`` is known and the folder has ``system-outputs/``."""
     if level not in LEVELS:
         raise UserInputError(f"unknown level {level!r}; expected one of {', '.join(LEVELS)}")
     d = Path(root)
@@ -218,27 +261,29 @@ def read_mtme(
             "~/.mt-metrics-eval/mt-metrics-eval-v2/wmt22",
             path=str(d),
         )
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    patterns = list(metrics or [])
-    notes: list[str] = []
-    source, src_path = _read_source(d, lp)
-    n = len(source)
-    refs, ref_paths = _read_refs(d, lp, n, src_path)
-    outputs, out_paths = _read_outputs(d, lp, n, src_path)
-    docs_path = d / "documents" / f"{lp}.docs"
-    docs = None
-    if docs_path.is_file():
-        docs = read_docs_file(docs_path)
-        if len(docs.doc_of) != n:
-            raise UserInputError(
-                f"{len(docs.doc_of)} lines, expected {n} (one per line of {src_path.name})",
-                path=str(docs_path),
-            )
-    else:
-        notes.append(f"no documents/{lp}.docs: no document or domain levels")
+    return d
 
-    # human scores, every file (as EvalSet does)
+
+def _read_documents(d: Path, lp: str, n: int, src_path: Path, notes: list[str]) -> Documents | None:
+    """``documents/<lp>.docs``, one line per segment, or None (with a note)."""
+    docs_path = d / "documents" / f"{lp}.docs"
+    if not docs_path.is_file():
+        notes.append(f"no documents/{lp}.docs: no document or domain levels")
+        return None
+    docs = read_docs_file(docs_path)
+    if len(docs.doc_of) != n:
+        raise UserInputError(
+            f"{len(docs.doc_of)} lines, expected {n} (one per line of {src_path.name})",
+            path=str(docs_path),
+        )
+    return docs
+
+
+def _read_human_scores(
+    d: Path, lp: str, n: int, docs: Documents | None, outputs: Mapping[str, Any]
+) -> tuple[dict[str, dict[str, dict[str, np.ndarray]]], dict[tuple[str, str], Path]]:
+    """Every human score file of ``lp`` (as EvalSet does): the scores by level and name, and
+    the file of each ``(level, name)``."""
     human_scores: dict[str, dict[str, dict[str, np.ndarray]]] = {}
     human_files: dict[tuple[str, str], Path] = {}
     for path in _text_files(d / "human-scores", f"{lp}.*.score"):
@@ -249,20 +294,11 @@ def read_mtme(
             path, lvl, n, docs, outputs, human=True
         )
         human_files[(lvl, name)] = path
+    return human_scores, human_files
 
-    names_by_level = {lvl: list(v) for lvl, v in human_scores.items()}
-    meta = resolve_meta(
-        d,
-        lp,
-        refs=refs,
-        human_names=names_by_level,
-        std_ref=ref,
-        std_gold=std_gold,
-        outliers=outliers,
-        close_refs=close_refs,
-        test_set=test_set,
-    )
-    notes.extend(meta.notes)
+
+def _check_reference(d: Path, lp: str, meta: MetaInfo, refs: Mapping[str, Any]) -> str:
+    """The reference the metrics use: one the folder has, not close to the standard one."""
     use_ref = meta.std_ref
     if use_ref not in refs:
         raise UserInputError(
@@ -276,11 +312,28 @@ def read_mtme(
             f"choose another reference than {', '.join(sorted(meta.close_refs))}",
             path=str(d),
         )
+    return use_ref
+
+
+def _missing_outlier_notes(meta: MetaInfo, outputs: Mapping[str, Any]) -> list[str]:
+    """A note naming the outliers of the meta information that have no output here."""
     missing_outliers = sorted(meta.outlier_systems - set(outputs))
     if missing_outliers:
-        notes.append(f"outlier(s) {', '.join(missing_outliers)} have no output in this folder")
+        return [f"outlier(s) {', '.join(missing_outliers)} have no output in this folder"]
+    return []
 
-    notes.extend(_penalty_notes(lp, human_scores))
+
+def _choose_human(
+    d: Path,
+    lp: str,
+    level: str,
+    human: str | None,
+    human_scores: Mapping[str, Mapping[str, Mapping[str, np.ndarray]]],
+    meta: MetaInfo,
+    judged_only: bool,
+) -> tuple[str | None, set[str] | None]:
+    """The human score at ``level`` systems are selected by, and the systems it judges
+    (None: every system, when ``judged_only`` is False)."""
     have = human_scores.get(level, {})
     chosen = human
     if chosen is None and judged_only:
@@ -298,20 +351,22 @@ def read_mtme(
             )
         if judged_only:
             judged = {s for s, v in have[chosen].items() if not np.isnan(v).all()}
-    human_systems = set(outputs) & set(refs)
-    systems, left_out = _select_systems(
-        outputs,
-        use_ref,
-        meta,
-        human_systems,
-        judged,
-        f"{chosen} {level}",
-        include_refs,
-        include_outliers,
-    )
+    return chosen, judged
+
+
+def _check_selection(
+    d: Path,
+    lp: str,
+    systems: list[str],
+    left_out: Mapping[str, str],
+    strict: bool,
+    human_files: Mapping[tuple[str, str], Path],
+    chosen_file: tuple[str, str],
+) -> None:
+    """Refuse unjudged systems when ``strict``, and a selection that leaves no system."""
     unjudged = [s for s, why in left_out.items() if why.startswith("no ")]
     if strict and unjudged:
-        path = human_files[(level, str(chosen))]
+        path = human_files[chosen_file]
         raise UserInputError(
             f"no judgments for system(s) {', '.join(unjudged)} (strict: mt-metrics-eval would "
             "leave them out)",
@@ -324,57 +379,37 @@ def read_mtme(
             path=str(d),
         )
 
+
+def _read_ratings(
+    d: Path, lp: str, n: int, outputs: Mapping[str, Any]
+) -> dict[str, dict[str, list[Rating | None]]]:
+    """The ``.rating`` files of ``lp`` (error spans), by human score name."""
     ratings: dict[str, dict[str, list[Rating | None]]] = {}
-    if read_ratings:
-        for path in _text_files(d / "human-scores", f"{lp}.*.rating"):
-            file_lp, name, lvl = parse_human_filename(path.name, rating=True)
-            if file_lp != lp:
-                continue
-            if lvl != "seg":
-                raise UserInputError("rating files are segment-level", path=str(path))
-            table = read_rating_file(path, name)
-            for system, values in table.items():
-                if system not in outputs:
-                    raise UserInputError(f"unknown system {system!r}", path=str(path))
-                if len(values) != n:
-                    raise UserInputError(
-                        f"system {system!r} has {len(values)} ratings, expected {n} (one per "
-                        "segment)",
-                        path=str(path),
-                    )
-            ratings[name] = table
+    for path in _text_files(d / "human-scores", f"{lp}.*.rating"):
+        file_lp, name, lvl = parse_human_filename(path.name, rating=True)
+        if file_lp != lp:
+            continue
+        if lvl != "seg":
+            raise UserInputError("rating files are segment-level", path=str(path))
+        table = read_rating_file(path, name)
+        for system, values in table.items():
+            if system not in outputs:
+                raise UserInputError(f"unknown system {system!r}", path=str(path))
+            if len(values) != n:
+                raise UserInputError(
+                    f"system {system!r} has {len(values)} ratings, expected {n} (one per segment)",
+                    path=str(path),
+                )
+        ratings[name] = table
+    return ratings
 
-    stored = _read_metrics(d, lp, patterns, use_ref, refs, n, docs, outputs, systems, strict, notes)
 
+def _read_metadata(d: Path, lp: str) -> dict[str, list[dict]]:
+    """``metadata/<lp>/<system>.jsonl``: one JSON object per segment, by system."""
     metadata: dict[str, list[dict]] = {}
     for path in _text_files(d / "metadata" / lp, "*.jsonl"):
         metadata[path.name[: -len(".jsonl")]] = read_jsonl_objects(path)
-
-    files = {"source": str(src_path), "ref": str(ref_paths[use_ref])}
-    if chosen is not None:
-        files["human"] = str(human_files[(level, chosen)])
-    return MtmeSet(
-        str(d),
-        test_set or d.name,
-        lp,
-        level,
-        chosen,
-        use_ref,
-        meta,
-        source,
-        refs,
-        outputs,
-        systems,
-        left_out,
-        human_systems,
-        docs,
-        human_scores,
-        stored,
-        ratings,
-        metadata,
-        notes,
-        files | {f"output:{s}": str(p) for s, p in out_paths.items()},
-    )
+    return metadata
 
 
 # ----------------------------------------------------------------------------------------
