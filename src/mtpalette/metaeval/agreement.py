@@ -209,25 +209,11 @@ def agreement(
     >>> len(a.rows), -1.0 <= a.tau.value <= 1.0, a.n_refs
     (3, True, 2)
     """
-    statistic = catalogue.statistic(statistic, interval=True).name
-    check_oracle(oracle)
-    tie_weight(ties)
-    if grouping not in GROUPINGS:
-        raise UserInputError(f"unknown grouping {grouping!r}")
-    if len(metrics) < 2:
-        raise UserInputError("the agreement of two orderings needs at least 2 metrics")
-    if len(data.refs) < 2:
-        raise UserInputError("ORANGE needs at least 2 references per segment")
-    require_varied(data.human)
+    statistic = _checked(data, metrics, statistic, grouping, oracle, ties)
     if scores is None:
         scores = score_segments(data, metrics)
-    lists = CandidateLists.from_systems(
-        {s: data.hyps[k] for k, s in enumerate(data.systems)}, data.refs
-    )
-    comps = compare_candidates(lists, list(metrics), oracle=oracle)
     n_items = data.n_items
-    # per segment and metric: rank / (N + 1)
-    norm = np.column_stack([segment_ranks(c, ties=ties) / (c.n_candidates + 1.0) for c in comps])
+    norm = _segment_orange(data, metrics, oracle, ties)
     orange_values = norm.mean(axis=0)
     rng, recorded = resolve_seed(seed)
     batches = list(index_batches(n_items, n_resamples, rng)) if n_resamples else []
@@ -243,19 +229,9 @@ def agreement(
         )
     except ValueError as exc:
         raise UserInputError(str(exc)) from None
-    orange_dist = np.empty((n_resamples, len(metrics)))
-    done = 0
-    for idx in batches:
-        counts = resample_counts(idx, n_items)
-        orange_dist[done : done + len(idx)] = counts @ norm / n_items
-        done += len(idx)
+    orange_dist = _resampled_orange(norm, batches, n_resamples, n_items)
     tau_value = kendall(-orange_values, corr_values) if len(metrics) > 1 else np.nan
-    tau_dist = np.array(
-        [
-            kendall(-orange_dist[r], corr_dist[r]) if not np.isnan(corr_dist[r]).any() else np.nan
-            for r in range(n_resamples)
-        ]
-    )
+    tau_dist = _tau_distribution(orange_dist, corr_dist)
 
     def ci(value: float, dist: np.ndarray, n: int) -> BootstrapCI:
         lo, hi = bootstrap_interval(dist, confidence) if n_resamples else (np.nan, np.nan)
@@ -292,4 +268,62 @@ def agreement(
         confidence,
         recorded,
         ref_orange,
+    )
+
+
+# the steps of agreement, in the order it takes them
+def _checked(
+    data: SegmentData,
+    metrics: Sequence[Metric],
+    statistic: str,
+    grouping: str,
+    oracle: str,
+    ties: str,
+) -> str:
+    """The statistic's name, once every setting and the data are checked."""
+    statistic = catalogue.statistic(statistic, interval=True).name
+    check_oracle(oracle)
+    tie_weight(ties)
+    if grouping not in GROUPINGS:
+        raise UserInputError(f"unknown grouping {grouping!r}")
+    if len(metrics) < 2:
+        raise UserInputError("the agreement of two orderings needs at least 2 metrics")
+    if len(data.refs) < 2:
+        raise UserInputError("ORANGE needs at least 2 references per segment")
+    require_varied(data.human)
+    return statistic
+
+
+def _segment_orange(
+    data: SegmentData, metrics: Sequence[Metric], oracle: str, ties: str
+) -> np.ndarray:
+    """Per segment and metric: the reference's rank among the candidates / (N + 1)."""
+    lists = CandidateLists.from_systems(
+        {s: data.hyps[k] for k, s in enumerate(data.systems)}, data.refs
+    )
+    comps = compare_candidates(lists, list(metrics), oracle=oracle)
+    return np.column_stack([segment_ranks(c, ties=ties) / (c.n_candidates + 1.0) for c in comps])
+
+
+def _resampled_orange(
+    norm: np.ndarray, batches: list[np.ndarray], n_resamples: int, n_items: int
+) -> np.ndarray:
+    """Each metric's ORANGE on each resample of segments: ``(n_resamples, metrics)``."""
+    orange_dist = np.empty((n_resamples, norm.shape[1]))
+    done = 0
+    for idx in batches:
+        counts = resample_counts(idx, n_items)
+        orange_dist[done : done + len(idx)] = counts @ norm / n_items
+        done += len(idx)
+    return orange_dist
+
+
+def _tau_distribution(orange_dist: np.ndarray, corr_dist: np.ndarray) -> np.ndarray:
+    """The tau between -ORANGE and the correlations on each resample (NaN where a
+    correlation is)."""
+    return np.array(
+        [
+            kendall(-orange_dist[r], corr_dist[r]) if not np.isnan(corr_dist[r]).any() else np.nan
+            for r in range(len(orange_dist))
+        ]
     )
