@@ -152,21 +152,7 @@ def analyze(
     ref = _checked(systems, refs, analyses)
     check_settings(confidence, top, ("confidence", "top"))
     given = {"domain": domains, "document": documents, "label": labels}
-    where = {"label": "--labels FILE (one label per sentence)"}
-    for name in LABELS:
-        if name in analyses and given[name] is None:
-            raise UserInputError(
-                f"the {name} analysis needs each sentence's {name}: "
-                + where.get(
-                    name,
-                    "an MTME folder with documents/LP.docs, or --docs FILE "
-                    "(one 'DOMAIN DOCUMENT' line per sentence)",
-                )  # fmt: skip
-            )
-        if given[name] is not None and len(given[name]) != len(ref):
-            raise UserInputError(f"{len(given[name])} {name} labels for {len(ref)} sentences")
-    if labels is not None:
-        _check_labels(labels)
+    _check_groups(analyses, given, len(ref))
     base = next(iter(systems)) if baseline is None else baseline
     if base not in systems:
         raise UserInputError(f"--baseline {base!r} is not one of the systems: {', '.join(systems)}")
@@ -174,12 +160,7 @@ def analyze(
     encoder = Encoder(TextView(tokenize, lowercase))
     ref_rows = encoder.encode(ref)
     out_rows = {name: encoder.encode(list(lines)) for name, lines in systems.items()}
-    ref_len = ref_rows.lengths()
-    lengths = {
-        "length": {s: ref_len for s in systems},
-        "hyp-length": {s: rows.lengths() for s, rows in out_rows.items()},
-        "lengthdiff": {s: rows.lengths() - ref_len for s, rows in out_rows.items()},
-    }
+    lengths = _lengths(ref_rows, out_rows)
     resampling = dict(confidence=confidence, n_resamples=n_resamples, seed=seed)
     stats_of = _StatsOf(systems, ref, tokenize, lowercase)
     done: list = []
@@ -187,13 +168,7 @@ def analyze(
         if name == "words":
             done.append(_words(encoder, out_rows, ref_rows, frequency_corpus, edges.get("words")))
         elif name == "score":
-            m, stats = stats_of(metric)
-            by, by_stats = stats_of(sentence_metric)
-            values = {s: by.sentence_scores(x) for s, x in by_stats.items()}
-            cuts = edges.get("score") or score_edges(by.scale)
-            what = f"{by.spec} sentence score"
-            done.append(sentence_buckets(m, stats, values, by="score", edges=cuts, what=what,
-                                         **resampling))  # fmt: skip
+            done.append(_score_buckets(stats_of, metric, sentence_metric, edges, resampling))
         elif name in BUCKETINGS:
             m, stats = stats_of(metric)
             done.append(sentence_buckets(m, stats, lengths[name], by=name,
@@ -253,6 +228,49 @@ def check_settings(confidence: Any, top: Any, names: tuple[str, str]) -> None:
             f"{names[1]} is {top!r}; expected a whole number, 1 or more: the examples shown "
             "each way (n-grams: 5 times as many; every one: a number as large as the test set)"
         )
+
+
+def _check_groups(
+    analyses: Sequence[str], given: Mapping[str, Sequence[Any] | None], n: int
+) -> None:
+    """Refuse a domain, document or label analysis without its labels, labels of another
+    length than the reference (``n`` lines), and a missing or blank label."""
+    where = {"label": "--labels FILE (one label per sentence)"}
+    for name in LABELS:
+        if name in analyses and given[name] is None:
+            raise UserInputError(
+                f"the {name} analysis needs each sentence's {name}: "
+                + where.get(
+                    name,
+                    "an MTME folder with documents/LP.docs, or --docs FILE "
+                    "(one 'DOMAIN DOCUMENT' line per sentence)",
+                )  # fmt: skip
+            )
+        if given[name] is not None and len(given[name]) != n:
+            raise UserInputError(f"{len(given[name])} {name} labels for {n} sentences")
+    if given["label"] is not None:
+        _check_labels(given["label"])
+
+
+def _lengths(ref_rows, out_rows) -> dict[str, dict[str, np.ndarray]]:
+    """Each system's sentence lengths by length bucketing: the reference's, its own, and
+    its own minus the reference's."""
+    ref_len = ref_rows.lengths()
+    return {
+        "length": {s: ref_len for s in out_rows},
+        "hyp-length": {s: rows.lengths() for s, rows in out_rows.items()},
+        "lengthdiff": {s: rows.lengths() - ref_len for s, rows in out_rows.items()},
+    }
+
+
+def _score_buckets(stats_of, metric, sentence_metric, edges, resampling) -> SentenceBuckets:
+    """``metric`` by bucket of the sentence metric's score."""
+    m, stats = stats_of(metric)
+    by, by_stats = stats_of(sentence_metric)
+    values = {s: by.sentence_scores(x) for s, x in by_stats.items()}
+    cuts = edges.get("score") or score_edges(by.scale)
+    what = f"{by.spec} sentence score"
+    return sentence_buckets(m, stats, values, by="score", edges=cuts, what=what, **resampling)
 
 
 def _check_labels(labels: Sequence[Any]) -> None:
