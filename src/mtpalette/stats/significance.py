@@ -169,36 +169,29 @@ def _stat_value(
     grouping: str,
     epsilon: float | None,
     threshold: float,
+    *,
+    point: bool = False,
 ) -> tuple[float, float | None]:
+    """The statistic's value, and the calibrated tie threshold where the statistic is
+    tie-calibrated (``make_groups``, ``pair_events`` and ``calibrate``, as the catalogue's
+    ``tie_calibration``, computed once here for the value and its threshold).
+
+    ``point``: the value as the catalogue computes it for every command and task
+    (:func:`mtpalette.stats.catalogue.value`), for the point estimate; else the grouped
+    value of the statistic's kernel, for a resample."""
     variant = _calibrated(statistic, epsilon)
     if variant is not None:
         events = pair_events(make_groups(h, m, grouping))
         value, eps = calibrate(events, variant)
         return value, eps
+    if point:
+        value = catalogue.value(
+            statistic, h, m, grouping=grouping, epsilon=epsilon, threshold=threshold
+        )
+        return value, None
     return grouped_value(
         statistic, h, m, grouping=grouping, epsilon=epsilon or 0.0, threshold=threshold
     ), None
-
-
-def _point_value(
-    h: np.ndarray,
-    m: np.ndarray,
-    statistic: Statistic,
-    grouping: str,
-    epsilon: float | None,
-    threshold: float,
-) -> tuple[float, float | None]:
-    """The statistic's value as the catalogue computes it for every command and task
-    (:func:`mtpalette.stats.catalogue.value`), and the calibrated tie threshold where the
-    statistic is tie-calibrated. A tie-calibrated value is :func:`_stat_value`'s: the
-    catalogue's ``tie_calibration`` is the same ``make_groups``, ``pair_events`` and
-    ``calibrate``, computed once here for the value and its threshold."""
-    if _calibrated(statistic, epsilon) is not None:
-        return _stat_value(h, m, statistic, grouping, epsilon, threshold)
-    value = catalogue.value(
-        statistic, h, m, grouping=grouping, epsilon=epsilon, threshold=threshold
-    )
-    return value, None
 
 
 def _masked(metric: np.ndarray, human: np.ndarray) -> np.ndarray:
@@ -335,7 +328,7 @@ def resampled_correlations(
         vals = statistic.group(groups, epsilon=epsilon or 0.0, threshold=threshold)
         prepared.append((groups, vals))
         values[j] = (
-            _point_value(H, m, statistic, grouping, epsilon, threshold)[0]
+            _stat_value(H, m, statistic, grouping, epsilon, threshold, point=True)[0]
             if groups.n_groups
             else np.nan
         )
@@ -480,8 +473,7 @@ def _vector_stat(
     ok = ~np.isnan(h) & ~np.isnan(m)
     if ok.sum() < 2:
         return float("nan"), None
-    of = _point_value if point else _stat_value
-    return of(h[ok], m[ok], statistic, "none", epsilon, threshold)
+    return _stat_value(h[ok], m[ok], statistic, "none", epsilon, threshold, point=point)
 
 
 def bootstrap_system_correlations(
@@ -521,7 +513,7 @@ def bootstrap_system_correlations(
     values = np.empty(len(Ms))
     eps_out: list[float] | None = [] if variant is not None else None
     for j, m in enumerate(Ms):
-        values[j], e = _point_value(h, m, statistic, "none", epsilon, 25.0)
+        values[j], e = _stat_value(h, m, statistic, "none", epsilon, 25.0, point=True)
         if eps_out is not None:
             eps_out.append(e)
     dist = np.full((n_resamples, len(Ms)), np.nan)
