@@ -10,6 +10,7 @@ the package root (which re-exports the API) from inside the package.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -171,6 +172,45 @@ def test_the_checker_sees_upward_arrows_and_cycles():
     assert floor("mtpalette.cli.app") > floor("mtpalette.api.scoring") > floor("mtpalette.io")
     assert strongly_connected({"x": {"y"}, "y": {"z"}, "z": {"x"}, "w": {"x"}}) == [{"x", "y", "z"}]
     assert strongly_connected({"x": {"y"}, "y": set()}) == []
+
+
+ARCHITECTURE = SRC.parent / "ARCHITECTURE.md"
+
+
+def documented_floors(text: str) -> list[set[str]]:
+    r"""The packages and modules of each floor in ARCHITECTURE.md's floor table (rows
+    ``| N | `io/`, `parallel.py` (a note) | ... |``), as :data:`LAYERS` names them: the
+    backticked names of the second column, outside parentheses, without ``/`` or ``.py``.
+
+    Examples
+    --------
+    >>> table = "| floor | packages |\n|---|---|\n| 0 | `errors`, `records` (`to_dict`) | x |"
+    >>> [sorted(f) for f in documented_floors(table + "\n| 1 | `io/`, `parallel.py` | y |")]
+    [['errors', 'records'], ['io', 'parallel']]
+    """
+    floors: list[set[str]] = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 2 or not cells[0].isdigit():
+            continue
+        assert int(cells[0]) == len(floors), f"floor {cells[0]} out of order in ARCHITECTURE.md"
+        names = re.findall(r"`([^`]+)`", re.sub(r"\([^)]*\)", "", cells[1]))
+        floors.append({n.removesuffix("/").removesuffix(".py") for n in names})
+    return floors
+
+
+def test_architecture_md_names_the_floors_of_layers():
+    """Every package and module of :data:`LAYERS` stands on its floor in ARCHITECTURE.md's
+    floor table, and the table names nothing that LAYERS does not."""
+    documented = documented_floors(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert len(documented) == len(LAYERS), (
+        f"ARCHITECTURE.md's table has {len(documented)} floors, LAYERS {len(LAYERS)}"
+    )
+    for k, (doc, layer) in enumerate(zip(documented, LAYERS, strict=True)):
+        assert doc == layer, (
+            f"floor {k}: not in ARCHITECTURE.md {sorted(layer - doc)}, "
+            f"not in LAYERS {sorted(doc - layer)}"
+        )
 
 
 def test_api_names_are_not_shadowed_by_its_modules():
