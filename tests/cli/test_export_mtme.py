@@ -4,9 +4,13 @@ same loader that reads MTME's own files."""
 
 from __future__ import annotations
 
+import json
 import shutil
+from importlib import resources
+from pathlib import Path
 
 import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 from mtpalette import sentence_scores
@@ -42,3 +46,96 @@ def test_orange_exports_in_mtme_layout(tmp_path):
         assert np.allclose(got, want, atol=1e-6)
     bad = CliRunner().invoke(app, [*args, "--export-mtme", "zh-en"])
     assert bad.exit_code != 0 and "--export-scores" in str(bad.exception)
+
+
+FOLDER = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
+RESAMPLING = ["--bootstrap", "0", "--permutations", "0", "-q"]
+
+
+def _correlations(path: Path) -> dict[tuple[str, str], float]:
+    """``(level, metric) -> correlation`` of a correlate run file (``bleus:4`` read back as
+    ``bleus_4``: the file's name)."""
+    tables = json.loads(path.read_text())["results"]["tables"]
+    return {
+        (t["level"], r["metric"].replace(":", "_")): r["correlation"]
+        for t in tables
+        for r in t["rows"]
+    }
+
+
+def test_correlate_exports_a_folder_that_reads_back_the_same(cli, tmp_path):
+    """``correlate --export-mtme``: each computed metric's seg and sys files (every output of
+    the pair but the reference in use, error metrics negated) in the folder, read back by
+    ``correlate --mtme`` and ``wmt --mtme`` as stored metrics with the same correlations."""
+    folder = tmp_path / "wmt21.tedtalks"  # the name gives MTME's meta information (refB)
+    shutil.copytree(FOLDER, folder)
+    common = ["correlate", "--mtme", folder, "--lp", "zh-en", "--level", "segment,system"]
+    export = ["--export-scores", folder, "--export-mtme", "zh-en"]
+    code, _, err = cli(*common, "-m", "chrf", "wer", "bleus:4", *RESAMPLING, "--json",
+                       tmp_path / "a.json", *export)  # fmt: skip
+    assert code == 0, err
+    stored = folder / "metric-scores" / "zh-en"
+    for name in ("chrf", "wer", "bleus_4"):
+        for level in ("seg", "sys"):
+            assert (stored / f"{name}-refB.{level}.score").is_file()
+    # every output but refB, as MTME's own files; chrF is sacrebleu's to the last digit
+    for level in ("seg", "sys"):
+        ours = (stored / f"chrf-refB.{level}.score").read_text()
+        assert ours == (stored / f"chrF-refB.{level}.score").read_text()
+    assert (stored / "wer-refB.sys.score").read_text().split("\t")[1].startswith("-")
+    code, _, err = cli(*common, "--mtme-metrics", "chrf", "wer", "bleus_4", *RESAMPLING,
+                       "--json", tmp_path / "b.json")  # fmt: skip
+    assert code == 0, err
+    computed, read = _correlations(tmp_path / "a.json"), _correlations(tmp_path / "b.json")
+    assert len(read) == 2 * 3 + 3 and read == computed  # 3 baselines at segment level
+    # a stored file is replaced only with --overwrite
+    code, _, err = cli(*common, "-m", "chrf", *RESAMPLING, *export)
+    assert code == 2 and "chrf-refB" in err and "--overwrite" in err
+
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(json.dumps([
+        {"lang": "zh-en", "level": "seg", "corr_fcn": "pearson"},
+        {"lang": "zh-en", "level": "seg", "corr_fcn": "KendallWithTiesOpt", "avg_by": "item"},
+        {"lang": "zh-en", "level": "sys", "corr_fcn": "pearson"},
+    ]))  # fmt: skip
+    corrs = []
+    for where, metrics in ((FOLDER, ["-m", "chrf", "wer"]), (folder, ["--mtme-metrics", "chrf",
+                                                                      "wer"])):  # fmt: skip
+        out = tmp_path / f"wmt-{len(corrs)}.json"
+        code, _, err = cli("wmt", "--mtme", where, "--tasks", tasks, *metrics, "-k", "0",
+                           "--json", out)  # fmt: skip
+        assert code == 0, err
+        tasks_run = json.loads(out.read_text())["tasks"]
+        corrs.append([dict(zip(t["metrics"], t["corrs"], strict=True)) for t in tasks_run])
+    assert corrs[0] == corrs[1] and all(set(c) == {"chrf", "wer"} for c in corrs[0])
+
+
+def test_correlate_exports_judged_texts_in_mtme_layout(cli, tmp_path):
+    """Judgments and texts (the bundled zh-en MQM data, every line judged) written in MTME's
+    layout against both references, read back by ``--scores`` at segment and system level;
+    a run that keeps fewer lines than the outputs have is refused, naming why."""
+    out = tmp_path / "export"
+    common = ["correlate", "--bundled", "zhen", "--level", "segment,system", *RESAMPLING]
+    code, _, err = cli(*common, "-m", "chrf", "--json", tmp_path / "a.json",
+                       "--export-scores", out, "--export-mtme", "zh-en")  # fmt: skip
+    assert code == 0, err
+    stored = out / "metric-scores" / "zh-en"
+    assert sorted(p.name for p in stored.iterdir()) == [
+        "chrf-ref.refB.seg.score", "chrf-ref.refB.sys.score",
+    ]  # fmt: skip
+    back = {}
+    for level, name in (("segment", "seg"), ("system", "sys")):
+        path = tmp_path / f"{name}.json"
+        code, _, err = cli("correlate", "--bundled", "zhen", "--level", level, *RESAMPLING,
+                           "--scores", f"mine={stored / f'chrf-ref.refB.{name}.score'}",
+                           "--json", path)  # fmt: skip
+        assert code == 0, err
+        back.update(_correlations(path))
+    computed = _correlations(tmp_path / "a.json")
+    for level in ("segment", "system"):
+        assert back[(level, "mine")] == pytest.approx(computed[(level, "chrf")], abs=1e-12)
+    code, _, err = cli(*common, "-m", "chrf", "--max-items", "50", "--export-scores",
+                       tmp_path / "short", "--export-mtme", "zh-en")  # fmt: skip
+    assert code == 2 and "50 of the 529 lines" in err and not (tmp_path / "short").exists()
+    code, _, err = cli(*common, "-m", "chrf", "--export-mtme", "zh-en")
+    assert code == 2 and "--export-mtme LP names the layout of --export-scores DIR" in err

@@ -370,3 +370,34 @@ def test_the_compact_form_refuses_what_it_did_not_keep():
         orange_curve([compact], cutoffs=[2])
     with pytest.raises(UserInputError, match="no error analysis"):
         next(error_analysis(compact))
+
+
+def test_chunked_runs_keep_the_reference_agreement(inputs, tmp_path):
+    """Once, a chunked run (and so every run through a Dask scheduler) left out the
+    reference agreement that the same run in process gives; now every backend gives the
+    same rows, printed and in run.json (on Dask computed on a worker: a LocalCluster of two
+    processes on loopback)."""
+    import json
+
+    from mtpalette.api.chunked import Chunking
+    from mtpalette.api.inputs import CandidateInputs
+    from mtpalette.api.orange_run import OrangeOutputs, OrangeRun, run_orange
+
+    refs, systems = inputs
+
+    def run(chunking=None, out=None):
+        given = OrangeRun(
+            CandidateInputs(list(refs), systems=list(systems)), metrics=["bleus:4", "wer"],
+            bootstrap=0, chunking=chunking, outputs=OrangeOutputs(out_dir=out),
+        )  # fmt: skip
+        return run_orange(given, progress=False).references
+
+    plain = run()
+    assert plain is not None and len(plain.rows) == 2 * 2  # references x metrics
+    for backend in ("inproc", "dask"):
+        run_dir = tmp_path / backend
+        workers = 2 if backend == "dask" else 1
+        chunked = run(Chunking(run_dir, chunk_size=50, backend=backend, workers=workers))
+        assert chunked is not None and chunked.to_dict() == plain.to_dict()
+        record = json.loads((run_dir / "run.json").read_text())["results"]
+        assert record["reference_agreement"] == plain.to_dict()

@@ -20,6 +20,7 @@ from mtpalette.api.description import Description
 from mtpalette.api.feedback import SILENT, Feedback
 from mtpalette.api.inputs import CandidateInputs
 from mtpalette.errors import UserInputError
+from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.chunked import (
     MANIFEST,
     chunk_path,
@@ -84,6 +85,19 @@ class Chunking(Description):
         """The :class:`~mtpalette.parallel.Backend` of the run."""
         return Backend(self.backend, self.workers, self.scheduler, self.threads_per_worker)
 
+    def dask_backend(self) -> Backend | None:
+        """The backend of a run on Dask, where its one-off tasks (the curve's figure, the
+        reference agreement) run on a worker, its client perhaps a login node; else None
+        (they run here).
+
+        Examples
+        --------
+        >>> Chunking(Path("run"), backend="processes", workers=2).dask_backend() is None
+        True
+        """
+        backend = self.backend_choice()
+        return backend if backend.name == "dask" else None
+
     def comparisons(
         self,
         candidates: CandidateInputs,
@@ -95,10 +109,12 @@ class Chunking(Description):
         lowercase: bool,
         feedback: Feedback = SILENT,
         cutoffs_for: Callable[[int], Sequence[int]] | None = None,
-    ) -> tuple[list[Comparisons], list[Path]]:
+    ) -> tuple[list[Comparisons], list[Path], CandidateLists | None]:
         """Score every missing chunk, then combine all chunks into comparisons: in the compact
         form, with the ranks at the cutoffs ``cutoffs_for(longest list)`` (the curve's) and at
-        the whole lists (see :func:`~mtpalette.metaeval.chunked.combine`)."""
+        the whole lists (see :func:`~mtpalette.metaeval.chunked.combine`). Returns them, the
+        candidate files, and the candidate lists when they were read whole (systems' outputs,
+        which the reference agreement compares; an n-best file is streamed: None)."""
         if self.resume and not (self.run_dir / MANIFEST).is_file():
             raise UserInputError(
                 "--resume: there is no run here to continue (no manifest.json); leave out "
@@ -121,6 +137,7 @@ class Chunking(Description):
             )  # fmt: skip
             files = [candidates.nbest]
             shared = [str(Path(candidates.nbest).resolve())] if by_slice else []
+            lists = None
         else:
             lists, files = candidates.load(ref_lines)
             chunks = system_chunks(lists, self.chunk_size)
@@ -178,7 +195,7 @@ class Chunking(Description):
                 chunk_size=self.chunk_size,
                 cutoffs_for=cutoffs_for,
             )
-        return comparisons, files
+        return comparisons, files, lists
 
 
 @contextlib.contextmanager

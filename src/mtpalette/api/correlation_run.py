@@ -47,7 +47,7 @@ from mtpalette.api.checks import (
     system_outputs,
 )
 from mtpalette.api.description import Description, TableOutputs
-from mtpalette.api.external import check_exports, export_all, parse_scores
+from mtpalette.api.external import check_exports, export_judged, parse_scores
 from mtpalette.api.feedback import Feedback
 from mtpalette.api.folders import mtme_pair_data
 from mtpalette.api.inputs import JudgedInputs, UnalignedJudgments
@@ -59,11 +59,7 @@ from mtpalette.io.plain import read_lines
 from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
 from mtpalette.io.runfile import Run, check_output_folders, write_csv
 from mtpalette.metaeval.correlation import CorrelationTable, correlation_table, system_table
-from mtpalette.metaeval.external import (
-    export_segment_scores,
-    external_segment_scores,
-    reference_names,
-)
+from mtpalette.metaeval.external import external_segment_scores, reference_names
 from mtpalette.metaeval.pair_tables import segment_pair_data
 from mtpalette.metaeval.segments import SegmentData, score_segments
 from mtpalette.metrics import Metric, parse_specs
@@ -286,6 +282,8 @@ class CorrelationOutputs(TableOutputs):
 
     kind = "correlation-outputs"
     keep_scores: bool = False
+    #: write --export-scores in mt-metrics-eval's layout for this language pair
+    export_mtme: str | None = None
 
     def resolved(self) -> CorrelationOutputs:
         out = CorrelationOutputs(**vars(self))
@@ -431,7 +429,7 @@ def run_correlation(
     check_out_dir(out.out_dir)
     check_output_folders(out.by_option(run.outputs, "json", "csv", "report"), made=[out.out_dir])
     parsed = parse_specs(run.specs, tokenize=run.tokenize, lowercase=run.lowercase)
-    check_exports(out.export_scores, parsed, overwrite=out.overwrite)
+    check_exports(out.export_scores, parsed, mtme_lp=out.export_mtme, overwrite=out.overwrite)
     with staged_folder(out.out_dir) as stage:  # the folder complete, or as it was
         result = _staged_run(run, out, stage, parsed, feedback)
     if out.report is not None and out.json is not None:  # built from the run file in place
@@ -474,9 +472,10 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
         segment = "segment" in run.levels and run.baselines
         base = _baselines(parsed, run.tokenize, run.lowercase) if segment else []
         base_scores = score_segments(data, base) if base else []
-        if out.export_scores is not None:
-            rows = lambda m: export_segment_scores(data, m)  # noqa: E731
-            for path in export_all(stage.path(out.export_scores), parsed, rows):
+        if out.export_scores is not None:  # the mtpalette layout, or MTME's (--export-mtme)
+            mtme = dict(mtme_lp=out.export_mtme, mtme_set=loaded.mtme_set, ref_names=ref_names)
+            for path in export_judged(stage.path(out.export_scores), data, parsed, **mtme,
+                                      tokenize=run.tokenize, lowercase=run.lowercase):  # fmt: skip
                 feedback.note(f"wrote {stage.final(path)}")
         pair = _stored_system_scores(run, loaded.mtme_set, feedback)
         if pair is not None:  # the --scores segment files' system scores beside the folder's

@@ -6,8 +6,10 @@
 reference's name to find its mt-metrics-eval ``.seg.score`` file.
 
 ``--export-scores DIR`` writes each built-in metric's scores there in the mtpalette layout
-(``DIR/<metric>.tsv``), ready to be read back with ``--scores``. Scores stored there already
-are never replaced without ``--overwrite`` (:func:`check_exports`, before any work).
+(``DIR/<metric>.tsv``), ready to be read back with ``--scores``; with ``--export-mtme LP``, in
+mt-metrics-eval's (``DIR/metric-scores/LP/<metric>-REF.LEVEL.score``, written by
+:mod:`mtpalette.io.mtme_write`). Scores stored there already are never replaced without
+``--overwrite`` (:func:`check_exports`, before any work).
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.mtme_files import check_name_inside
 from mtpalette.io.scorefile import read_score_option, write_scores
-from mtpalette.metaeval.external import ExternalMetric
+from mtpalette.metaeval.external import ExternalMetric, export_segment_scores, reference_names
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.domains import YesNo
 
@@ -91,9 +94,11 @@ def scores_option(value: str, layouts: Sequence[str]) -> tuple[str, str, bool, d
     return name.strip(), path, higher, options
 
 
-def file_stem(spec: str) -> str:
-    """A file name for a metric spec: ``rouge-w:1.2`` -> ``rouge-w_1.2``."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", spec).strip("_") or "metric"
+def file_stem(spec: str, *, mtme: bool = False) -> str:
+    """A file name for a metric spec: ``rouge-w:1.2`` -> ``rouge-w_1.2``; ``mtme``: for
+    mt-metrics-eval's layout, whose names hold no dot (``rouge-w_1_2``)."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", spec).strip("_") or "metric"
+    return stem.replace(".", "_") if mtme else stem
 
 
 def check_exports(
@@ -118,6 +123,7 @@ def check_exports(
     mtpalette.errors.UserInputError: .../chrf.tsv: stored scores are there already; add ...
     >>> check_exports(d, parse_specs(["chrf"]), overwrite=True)
     """
+    check_export_layout(directory, mtme_lp)
     if directory is None:
         return
     if directory.exists() and not directory.is_dir():
@@ -131,7 +137,7 @@ def check_exports(
     for m in metrics:
         if isinstance(m, ExternalMetric):
             continue
-        stem = file_stem(m.spec)
+        stem = file_stem(m.spec, mtme=mtme_lp is not None)
         if mtme_lp is None:
             stored = [directory / f"{stem}.tsv"]
         else:
@@ -142,6 +148,19 @@ def check_exports(
                     "stored scores are there already; add --overwrite to replace them",
                     path=str(path),
                 )
+
+
+def check_export_layout(export_scores: Path | None, export_mtme: str | None) -> None:
+    """``--export-mtme LP`` names the layout of ``--export-scores DIR``: refused without it.
+
+    Examples
+    --------
+    >>> check_export_layout(None, "zh-en")
+    Traceback (most recent call last):
+    mtpalette.errors.UserInputError: --export-mtme LP names the layout of --export-scores DIR
+    """
+    if export_mtme is not None and export_scores is None:
+        raise UserInputError("--export-mtme LP names the layout of --export-scores DIR")
 
 
 def export_all(
@@ -159,3 +178,67 @@ def export_all(
         write_scores(path, rows(m))
         written.append(path)
     return written
+
+
+def export_judged(
+    directory: Path,
+    data: Any,
+    metrics: Sequence[Metric],
+    *,
+    mtme_lp: str | None = None,
+    mtme_set: Any = None,
+    ref_names: Sequence[str] | None = None,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+) -> list[Path]:
+    """``correlate --export-scores``: every built-in metric's scores of the rated translations
+    of ``data`` (a :class:`~mtpalette.metaeval.segments.SegmentData`) in the mtpalette layout;
+    with ``mtme_lp``, in mt-metrics-eval's, as a folder stores a metric and ``wmt`` and
+    ``correlate --mtme`` compute one (:func:`~mtpalette.api.folders.oriented_scores`): the
+    sentence score of every segment (``NAME-REF.seg.score``) and the corpus score of all
+    segments (``NAME-REF.sys.score``) of each system, against the references used (those of
+    ``ref_names``, or the one ``mtme_set``, the folder's pair, uses), error metrics negated
+    (MTME takes higher as better). From a folder, every output of the pair but that reference
+    (judged or not, other references too: ``wmt`` may evaluate them); other judged texts must
+    be every line of their outputs."""
+    if mtme_lp is None:
+        return export_all(directory, metrics, lambda m: export_segment_scores(data, m))
+    from mtpalette.api.folders import oriented_scores
+    from mtpalette.io.mtme_write import write_mtme_scores
+    from mtpalette.io.scorefile import mtme_ref_name
+
+    specs = [m.spec for m in metrics if not isinstance(m, ExternalMetric)]
+    if not specs:
+        return []
+    if mtme_set is not None:  # every output but the reference in use, as MTME stores a metric
+        systems = [s for s in mtme_set.outputs if s != mtme_set.ref]
+        outputs = dict(zip(systems, mtme_set.texts(systems), strict=True))
+        refs, names, srcs = [mtme_set.reference()], [mtme_set.ref], None
+    else:
+        outputs, refs, srcs = _every_line(data)
+        names = [mtme_ref_name(r) for r in reference_names(ref_names, len(refs))]
+    text = dict(tokenize=tokenize, lowercase=lowercase)
+    scores, _ = oriented_scores(outputs, refs, specs, srcs=srcs, **text)
+    written = []
+    for spec, levels in scores.items():
+        tables = {level: dict(zip(outputs, levels[level], strict=True)) for level in ("seg", "sys")}
+        # stored files are replaced only with --overwrite (check_exports)
+        written += write_mtme_scores(
+            directory, mtme_lp, file_stem(spec, mtme=True), tables, ref=names, overwrite=True
+        )
+    return written
+
+
+def _every_line(data: Any) -> tuple[dict[str, list[str]], list[list[str]], list[str] | None]:
+    """The outputs, references and sources of judged texts when they hold every line of the
+    output files (an MTME score file has a score per line), else refused."""
+    n = data.info.get("n_lines", data.n_items)
+    lines = data.info.get("lines")
+    if data.n_items != n or (lines is not None and list(lines) != list(range(n))):
+        raise UserInputError(
+            f"--export-mtme: the run keeps {data.n_items} of the {n} lines of the outputs (those "
+            "judged, or --max-items); mt-metrics-eval's score files hold every line: leave out "
+            "--export-mtme (the mtpalette layout keeps the rated translations)"
+        )
+    outputs = {s: list(data.hyps[k]) for k, s in enumerate(data.systems)}
+    return outputs, [list(r) for r in data.refs], data.srcs

@@ -7,7 +7,7 @@ The folder loader is :func:`mtpalette.io.mtme.read_mtme` (read as mt-metrics-eva
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -102,14 +102,39 @@ def _vector(matrix: np.ndarray, level: str) -> np.ndarray:
 
 
 def _computed(evs: MtmeSet, systems, specs, tokenize, lowercase, note):
-    from mtpalette.api.scoring import score_systems
-
     if note is not None:
         note(f"{evs.lp}: scoring {len(systems)} systems with {len(specs)} spec(s)")
     texts = dict(zip(systems, evs.texts(systems), strict=True))
+    return oriented_scores(texts, [evs.reference()], specs, tokenize=tokenize, lowercase=lowercase)
+
+
+def oriented_scores(
+    outputs: Mapping[str, Sequence[str]],
+    refs: Sequence[Sequence[str | None]],
+    specs: Sequence[str],
+    *,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    srcs: Sequence[str] | None = None,
+) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, str]]:
+    """Metrics computed here as a folder stores them: ``{name: {"seg": (systems, segments)
+    sentence scores, "sys": each system's corpus score of all segments}}`` in the order of
+    ``outputs``, oriented (error metrics negated: mt-metrics-eval takes higher as better),
+    and their signatures. What ``wmt`` and ``correlate --mtme`` correlate for a computed
+    metric, and what ``correlate --export-mtme`` writes.
+
+    Examples
+    --------
+    >>> m, _ = oriented_scores({"A": ["a b", "c d"], "B": ["a", "d"]}, [["a b x", "c"]], ["wer"])
+    >>> m["wer"]["sys"].tolist(), m["wer"]["seg"][1].tolist()  # WER negated
+    ([-0.5, -0.75], [-0.6666666666666666, -1.0])
+    """
+    from mtpalette.api.scoring import score_systems
+
+    systems = list(outputs)
     text = dict(tokenize=tokenize, lowercase=lowercase)
     # silent: this runs inside a run's own bar (load_wmt's pairs)
-    scored = score_systems(texts, [evs.reference()], specs, progress=False, **text)
+    scored = score_systems(outputs, refs, list(specs), srcs=srcs, progress=False, **text)
     first = scored[systems[0]]
     metrics: dict[str, dict[str, Any]] = {}
     signatures: dict[str, str] = {}

@@ -44,7 +44,13 @@ from mtpalette.api.checks import (
 )
 from mtpalette.api.chunked import ChunkedLists, Chunking
 from mtpalette.api.description import Description, TableOutputs
-from mtpalette.api.external import check_exports, export_all, file_stem, parse_scores
+from mtpalette.api.external import (
+    check_export_layout,
+    check_exports,
+    export_all,
+    file_stem,
+    parse_scores,
+)
 from mtpalette.api.feedback import Feedback
 from mtpalette.api.inputs import CandidateInputs
 from mtpalette.api.limited import LimitedFeatures
@@ -204,8 +210,7 @@ class OrangeOutputs(TableOutputs):
     export_mtme: str | None = None
 
     def validate(self) -> None:
-        if self.export_mtme is not None and self.export_scores is None:
-            raise UserInputError("--export-mtme LP names the layout of --export-scores DIR")
+        check_export_layout(self.export_scores, self.export_mtme)
         if self.curve_plot is not None:
             figure_format(self.curve_plot)  # before any work: an unknown suffix named
         if self.errors_max < 0 or (self.curve_step is not None and self.curve_step < 1):
@@ -386,7 +391,7 @@ def _staged_run(
     oracle = run.oracle
     text = dict(tokenize=run.tokenize, lowercase=run.lowercase)
     if chunking is not None:
-        comparisons, files = chunking.comparisons(
+        comparisons, files, whole = chunking.comparisons(
             run.candidates, ref_lines, parsed, oracle=oracle, feedback=feedback,
             cutoffs_for=lambda longest: curve_cutoffs(longest, _curve_step(out, longest)),
             **text,
@@ -395,6 +400,7 @@ def _staged_run(
         lists = ChunkedLists(np.diff(comparisons[0].offsets), len(refs), {"kind": kind})
     else:
         lists, files = _lists(run, ref_lines)
+        whole = lists
         if run.limited is not None:
             comparisons = run.limited.comparisons(
                 lists, parsed, source=run.source, tokenize=run.tokenize, feedback=feedback
@@ -424,7 +430,7 @@ def _staged_run(
                 for path in write_mtme_rows(
                     stage.path(out.export_scores),
                     out.export_mtme,
-                    file_stem(m.spec),
+                    file_stem(m.spec, mtme=True),
                     rows(m),
                     names,
                     overwrite=True,
@@ -448,8 +454,8 @@ def _staged_run(
         step = _curve_step(out, int(lists.n_candidates.max()))
         curve = orange_curve(comparisons, step=step, **common)
     agreement = None
-    if isinstance(lists, CandidateLists) and run.limited is None:
-        agreement = reference_agreement_of(lists, parsed, run, feedback)
+    if whole is not None and run.limited is None:  # a chunked run's too (same values)
+        agreement = reference_agreement_of(whole, parsed, run, feedback)
     result = OrangeResult(table, curve, lists, oracle, {}, agreement)
     _write(run, out, stage, result, comparisons, files)
     return result
@@ -463,8 +469,10 @@ def reference_agreement_of(lists: CandidateLists, parsed: list, run: Any, feedba
     """Each reference against the others and the systems against the same references, when
     the candidates are systems' outputs (one per segment each) and there are two or more
     references; warns when a reference is closer to another than the best system is.
-    ``run`` gives the tokenizer and case (an ORANGE or audit run)."""
-    from mtpalette.metaeval.references import reference_agreement
+    ``run`` gives the tokenizer and case (an ORANGE or audit run); a chunked run on Dask
+    computes it on a worker (its client may be a login node), any other here."""
+    from mtpalette.metaeval.references import reference_agreement_task
+    from mtpalette.parallel import run_tasks
 
     if lists.origins is None or len(lists.refs) < 2 or not parsed:
         return None
@@ -476,13 +484,16 @@ def reference_agreement_of(lists: CandidateLists, parsed: list, run: Any, feedba
     metrics = parsed[:AGREEMENT_METRICS]
     if len(parsed) > AGREEMENT_METRICS:
         feedback.note(f"reference agreement: with the first {AGREEMENT_METRICS} metrics")
+    chunking = getattr(run, "chunking", None)  # an audit run has none
+    where = None if chunking is None else chunking.dask_backend()
+    task = dict(refs=lists.refs, systems=systems, ref_names=data_names(lists),
+                tokenize=run.tokenize, lowercase=run.lowercase)  # fmt: skip
+    # a worker parses the specs itself, with the run's tokenizer and case
+    task["metrics"] = metrics if where is None else [m.spec for m in metrics]
     try:
-        agreement = reference_agreement(
-            lists.refs, systems, metrics, ref_names=data_names(lists),
-            tokenize=run.tokenize, lowercase=run.lowercase,
-        )  # fmt: skip
+        ((_, agreement),) = run_tasks(reference_agreement_task, [task], where)
     except UserInputError as exc:  # e.g. a plugin that reads the sources
-        feedback.note(f"reference agreement not computed: {exc}")
+        feedback.warn(f"note: reference agreement not computed: {exc}")
         return None
     for line in agreement.warnings():
         feedback.warn(f"warning: {line}")
@@ -537,8 +548,7 @@ def _write(
 
         # drawn on a worker of a Dask run (its client, perhaps a login node, never loads
         # matplotlib), else here
-        backend = run.chunking.backend_choice() if run.chunking is not None else None
-        where = backend if backend is not None and backend.name == "dask" else None
+        where = run.chunking.dask_backend() if run.chunking is not None else None
         task = (curve, figure_format(out.curve_plot))
         ((_, image),) = run_tasks(curve_image, [task], where)
         write("bytes", image, stage.path(out.curve_plot))

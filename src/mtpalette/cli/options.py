@@ -387,7 +387,11 @@ ORANGE_OUTPUTS: Group = {
     "errors_max": (ErrorsMaxOpt, 20),
 }
 #: the files of a correlation run (a CorrelationOutputs)
-CORRELATION_OUTPUTS: Group = {**TABLE_OUTPUTS, "keep_scores": (KeepScoresOpt, False)}
+CORRELATION_OUTPUTS: Group = {
+    **TABLE_OUTPUTS,
+    "export_mtme": (ExportMtmeOpt, None),
+    "keep_scores": (KeepScoresOpt, False),
+}
 #: progress and notes
 QUIET: Group = {"quiet": (QuietOpt, False)}
 

@@ -266,7 +266,8 @@ def read_score_option(
         return read_scores(path)
     parts = Path(path).name.rsplit(".", 2)
     ref_text = parts[0].rsplit("-", 1)[-1] if "-" in parts[0] and len(parts) == 3 else None
-    if ref_text in (None, "src", "all") or len(ref_names) == 1 and ref_text == mtme_names[0]:
+    # no reference, or every reference of the run (``chrF-refA.refB``: scored against all)
+    if ref_text in (None, "src", "all") or sorted(ref_text.split(".")) == sorted(mtme_names):
         return _mtme_rows(path, "", _level_of(path))
     if ref_text not in mtme_names:
         raise UserInputError(

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -253,3 +254,16 @@ def reference_agreement(
                 )
             )
     return ReferenceAgreement(rows, names, sys_names)
+
+
+def reference_agreement_task(task: Mapping[str, Any]) -> ReferenceAgreement:
+    """:func:`reference_agreement` of ``task``'s keyword arguments (metrics as specs): a task
+    for :func:`mtpalette.parallel.run_tasks`, so that a run on Dask computes it on a worker.
+
+    Examples
+    --------
+    >>> task = dict(refs=[["a b"], ["a c"]], systems={"S": ["a b"]}, metrics=["bleus:1"])
+    >>> [r.reference for r in reference_agreement_task(task).rows]
+    ['ref1', 'ref2']
+    """
+    return reference_agreement(**task)
