@@ -46,10 +46,15 @@ from mtpalette.api.checks import (
     reference_streams,
     system_outputs,
 )
+from mtpalette.api.correlation_system import (
+    add_segment_means,
+    add_system_files,
+    pair_table_of,
+    stored_system_scores,
+)
 from mtpalette.api.description import Description, TableOutputs
 from mtpalette.api.external import check_exports, export_judged, parse_scores
 from mtpalette.api.feedback import Feedback
-from mtpalette.api.folders import mtme_pair_data
 from mtpalette.api.inputs import JudgedInputs, UnalignedJudgments
 from mtpalette.api.progress import feedback_of
 from mtpalette.api.scoring import score_systems
@@ -64,6 +69,7 @@ from mtpalette.metaeval.pair_tables import segment_pair_data
 from mtpalette.metaeval.segments import SegmentData, score_segments
 from mtpalette.metrics import Metric, parse_specs
 from mtpalette.stats import catalogue
+from mtpalette.stats.permutation import P_CONVENTIONS
 
 #: seed of every resampling unless given (sacrebleu's)
 SEED = SACREBLEU_SEED
@@ -84,6 +90,7 @@ def correlate(
     test: str = "permutation",
     n_permutations: int = 1000,
     alpha: float = 0.05,
+    p_convention: str = "plus-one",
     tokenize: str = "13a",
     lowercase: bool = False,
     baselines: bool = True,
@@ -112,6 +119,10 @@ def correlate(
         ``item`` or ``system`` (segment level).
     n_resamples, confidence, seed, test, n_permutations, alpha:
         Intervals and the test behind the clusters.
+    p_convention:
+        The permutation test's p-value: ``plus-one`` (``(count + 1) / (k + 1)``, never 0) or
+        ``mtme`` (mt-metrics-eval's ``count / k``); with ``wmt``'s independent draws and the
+        same convention, a ``wmt`` task asking the same question gives the same p-value.
     baselines:
         At segment level, add the trivial length baselines (rows marked ``baseline``) as the
         command does.
@@ -142,7 +153,11 @@ def correlate(
     # checked once here; the tables take the canonical names
     statistics = [checked(catalogue.statistic, s, interval=True).name for s in statistics]
     whole = dict(allow_none=False, sign_later=True)  # a negative count: refused below
-    common = dict(confidence=confidence, seed=seed, test=test, alpha=alpha)
+    if p_convention not in P_CONVENTIONS:
+        raise UserInputError(f"p_convention must be one of {', '.join(P_CONVENTIONS)} (got "
+                             f"{p_convention!r})")  # fmt: skip
+    common = dict(confidence=confidence, seed=seed, test=test, alpha=alpha,
+                  p_convention=p_convention)  # fmt: skip
     common["n_resamples"] = count_argument(n_resamples, "n_resamples", **whole)
     common["n_permutations"] = count_argument(n_permutations, "n_permutations", **whole)
     feedback = feedback_of(progress)
@@ -327,6 +342,7 @@ class CorrelationRun(Description):
     test: str = "permutation"
     permutations: int = 1000
     alpha: float = 0.05
+    p_convention: str = "plus-one"
     baselines: bool = True
     outputs: CorrelationOutputs = field(default_factory=CorrelationOutputs)
 
@@ -347,6 +363,9 @@ class CorrelationRun(Description):
 
         if not self.levels:
             raise UserInputError("no level given; expected segment, system or both")
+        if self.p_convention not in P_CONVENTIONS:
+            raise UserInputError(f"--p-convention must be one of {', '.join(P_CONVENTIONS)} "
+                                 f"(got {self.p_convention!r})")  # fmt: skip
         for level in self.levels:
             if level not in LEVELS:
                 raise UserInputError(
@@ -379,7 +398,8 @@ class CorrelationRun(Description):
 
     def common(self) -> dict[str, Any]:
         """The resampling and test settings of every table."""
-        tests = dict(test=self.test, n_permutations=self.permutations, alpha=self.alpha)
+        tests = dict(test=self.test, n_permutations=self.permutations, alpha=self.alpha,
+                     p_convention=self.p_convention, lang=self.inputs.lp or "")  # fmt: skip
         return bootstrap_of(self) | tests | {"epsilon": self.epsilon}
 
 
@@ -477,13 +497,13 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
             for path in export_judged(stage.path(out.export_scores), data, parsed, **mtme,
                                       tokenize=run.tokenize, lowercase=run.lowercase):  # fmt: skip
                 feedback.note(f"wrote {stage.final(path)}")
-        pair = _stored_system_scores(run, loaded.mtme_set, feedback)
+        pair = stored_system_scores(run, loaded.mtme_set, feedback)
         if pair is not None:  # the --scores segment files' system scores beside the folder's
-            _add_segment_means(pair, [m for m in external if m not in loaded.stored],
+            add_segment_means(pair, [m for m in external if m not in loaded.stored],
                                loaded.mtme_set.n_segments)  # fmt: skip
         if per_system:
             pair = pair or segment_pair_data(data, scores, system_score=run.system_score)
-            _add_system_files(pair, per_system, len(data.refs))
+            add_system_files(pair, per_system, len(data.refs))
         files = {m.label: (bool(m.higher_is_better), str(m.signature(n_refs=len(data.refs))))
                  for m in per_system}  # fmt: skip
         tables = _tables(run, data, scores, base_scores, feedback, pair, files)
@@ -507,23 +527,6 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
     return result
 
 
-def _stored_system_scores(run: CorrelationRun, evs, feedback: Feedback):
-    """The engine's data object of the mt-metrics-eval folder's pair ``evs`` (None: the
-    judgments are not a folder) when a system-level table is asked for (its stored system
-    scores, as ``wmt`` reads them), else None."""
-    if evs is None or "system" not in run.levels:
-        return None
-    if run.max_items is not None:
-        raise UserInputError(
-            "--max-items with --mtme at system level: the folder's system scores cover every "
-            "segment; leave out --max-items or use --level segment"
-        )
-    pair, _ = mtme_pair_data(
-        evs, specs=run.specs, tokenize=run.tokenize, lowercase=run.lowercase, note=feedback.note
-    )
-    return pair
-
-
 def split_list(value: str | Sequence[str]) -> list[str]:
     """A comma-separated string or a list as a list of stripped, non-empty names.
 
@@ -534,45 +537,6 @@ def split_list(value: str | Sequence[str]) -> list[str]:
     """
     parts = value.split(",") if isinstance(value, str) else list(value)
     return [p.strip() for p in parts if p.strip()]
-
-
-def _add_system_files(pair, files, n_refs: int) -> None:
-    """``pair`` with the system scores of system-level ``--scores`` files (oriented, as
-    every vector of the engine's data object)."""
-    from mtpalette.metaeval.external import external_system_scores
-
-    for m in files:
-        if m.label in pair.metrics:
-            raise UserInputError(f"--scores {m.label}: a metric of this run has that name")
-        pair.metrics[m.label] = {"sys": external_system_scores(pair.systems, m)}
-        pair.origins[m.label] = {"sys": f"system scores of {Path(m.source.path).name}"}
-
-
-def _add_segment_means(pair, metrics, n_segments: int) -> None:
-    """``pair`` with the system scores of ``--scores`` segment files beside a folder's: each
-    system's mean score over all the folder's segments (as the folder's own system scores
-    cover every segment), oriented."""
-    for m in metrics:
-        sign = 1.0 if m.higher_is_better else -1.0
-        means = [np.mean([m.source.get(s, i) for i in range(1, n_segments + 1)])
-                 for s in pair.systems]  # fmt: skip
-        pair.metrics[m.label] = {"sys": sign * np.asarray(means, dtype=np.float64)}
-        pair.origins[m.label] = {"sys": f"mean of all segment scores of {Path(m.source.path).name}"}
-
-
-def _pair_table(run, pair, scores, statistic: str, level: str, files=None) -> CorrelationTable:
-    """A table of the engine's data object: stored system scores (and those of system-level
-    ``--scores`` files: ``files[name] = (higher is better, signature)``), SPA or PDP."""
-    from mtpalette.metaeval.pair_tables import pair_table
-
-    metrics = {sc.name: (bool(sc.higher_is_better), sc.signature) for sc in scores}
-    metrics |= dict(files or {})
-    for name, levels in pair.metrics.items():  # stored at system level only (BLEU)
-        if name not in metrics and "sys" in levels:
-            metrics[name] = (True, f"{name}|source:{pair.origins[name]['sys']}")
-    gold = run.inputs.human if run.inputs.mtme is not None else None
-    return pair_table(pair, statistic, metrics, level=level, grouping=run.grouping, gold=gold,
-                      **run.common())  # fmt: skip
 
 
 def _tables(
@@ -608,7 +572,7 @@ def _tables(
                 state["what"] = f"{level} {s}: resamples x metrics"
                 if entry.group is None or (level == "system" and pair is not None):
                     lp = pair or segment_pair_data(data, scores, system_score=run.system_score)
-                    tables.append(_pair_table(run, lp, scores, entry.name, level, files))
+                    tables.append(pair_table_of(run, lp, scores, entry.name, level, files))
                     continue
                 tables.append(
                     correlation_table(

@@ -31,6 +31,7 @@ from mtpalette.metaeval.task_sets import TaskSet as TaskSet
 from mtpalette.metaeval.task_sets import task_set as task_set
 from mtpalette.metaeval.tasks import Task as Task
 from mtpalette.parallel import Backend
+from mtpalette.stats.permutation import P_CONVENTIONS
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.task_results import TaskSetResult
@@ -46,7 +47,10 @@ class WmtRun(Description):
     ``weight``; ``lps`` restricts a built-in set to some pairs; ``k`` is the number of
     resamples of every significance test (0: none, as mt-metrics-eval's default; WMT uses
     1000); ``draws`` is ``mtme`` (mt-metrics-eval's one stream, its numbers to the draw) or
-    ``independent`` (one generator per test: the same distribution, spread over processes).
+    ``independent`` (one generator per test, keyed by its question and metrics: the same
+    distribution, spread over processes, and ``correlate``'s draws for the same question);
+    ``p_convention`` is ``mtme`` (``count / k``) or ``plus-one`` (``(count + 1) / (k + 1)``,
+    ``correlate``'s).
     ``backend`` (``inproc``, ``processes``, ``dask``) and ``workers`` spread the metric-pair
     tests of independent draws over workers (:mod:`mtpalette.parallel`).
     """
@@ -62,6 +66,7 @@ class WmtRun(Description):
     k: int | None = None
     seed: int = 12345
     draws: str = "mtme"
+    p_convention: str = "mtme"
     primary: bool = False
     tokenize: str = "13a"
     lowercase: bool = False
@@ -78,6 +83,9 @@ class WmtRun(Description):
             raise UserInputError(f"--seed must be between 0 and 2**32 - 1 (got {self.seed})")
         if self.draws not in ("mtme", "independent"):
             raise UserInputError(f"--draws must be mtme or independent, got {self.draws!r}")
+        if self.p_convention not in P_CONVENTIONS:
+            raise UserInputError(f"--p-convention must be one of {', '.join(P_CONVENTIONS)} "
+                                 f"(got {self.p_convention!r})")  # fmt: skip
         Backend(self.backend, self.workers)  # a clear error for a bad name or count
         if self.backend != "inproc" and self.draws == "mtme":
             raise UserInputError(
@@ -216,7 +224,8 @@ def run_wmt(run: WmtRun, progress: bool | Feedback | None = None) -> WmtResult:
                 step(done, total, f"task {task + 1}/{len(ts.tasks)}")
 
         backend = Backend(run.backend, run.workers)
-        result = ts.run(data, seed=run.seed, draws=run.draws, backend=backend, progress=progress)
+        result = ts.run(data, seed=run.seed, draws=run.draws, backend=backend, progress=progress,
+                        plus_one=run.p_convention == "plus-one")  # fmt: skip
     names = [f"{t.lang} {t.level} {t.corr_fcn} (avg_by {t.avg_by}, k {t.k})" for t in ts.tasks]
     outputs: dict[str, str] = {}
     if run.json is not None:

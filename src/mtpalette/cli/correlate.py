@@ -54,6 +54,10 @@ TestOpt = Annotated[str, o.opt("--test", panel=o.RESAMPLING, help="Clusters: " +
 PermutationsOpt = Annotated[
     int, o.opt("--permutations", panel=o.RESAMPLING, help="Permutation test draws.")
 ]
+PConventionOpt = Annotated[
+    str, o.opt("--p-convention", panel=o.RESAMPLING,
+               help="Permutation p-value: plus-one ((count + 1) / (k + 1)) or mtme (count / k).")
+]  # fmt: skip
 AlphaOpt = Annotated[
     float, o.opt("--alpha", panel=o.RESAMPLING, help="Significance level of clusters.")
 ]
@@ -83,6 +87,7 @@ def correlate(
     threshold: ThresholdOpt = 25.0,
     test: TestOpt = "permutation",
     permutations: PermutationsOpt = 1000,
+    p_convention: PConventionOpt = "plus-one",
     alpha: AlphaOpt = 0.05,
     baselines: BaselinesOpt = True,
     **options,
@@ -100,7 +105,7 @@ def correlate(
         source=source, statistics=[s.strip() for s in stat.split(",") if s.strip()],
         grouping=grouping, level=level, system_score=system_score,
         epsilon=parse_epsilon(epsilon), threshold=threshold, test=test,
-        permutations=permutations, alpha=alpha, baselines=baselines,
+        permutations=permutations, p_convention=p_convention, alpha=alpha, baselines=baselines,
         outputs=o.fill(CorrelationOutputs, options),
     )  # fmt: skip
     show_correlation(run_correlation(run, ConsoleFeedback(console)), console)

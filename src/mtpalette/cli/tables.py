@@ -107,7 +107,8 @@ def print_correlation(console: Console, table: CorrelationTable, *, title: str =
     emit_table(console, t)
     test = {
         "permutation": f"PERM-BOTH permutation test ({table.n_permutations} independent draws, "
-                       "p = (count + 1) / (draws + 1))",
+                       + ("p = count / draws)" if table.info.get("p_convention") == "mtme"
+                          else "p = (count + 1) / (draws + 1))"),
         "bootstrap": "paired bootstrap on the interval's resamples",
         "williams": "Williams' test",
         "none": "no test",

@@ -39,6 +39,10 @@ KOpt = Annotated[
 DrawsOpt = Annotated[
     str, o.opt("--draws", panel=TASKS, help="mtme (its draws exactly) or independent.")
 ]
+PConventionOpt = Annotated[
+    str, o.opt("--p-convention", panel=TASKS,
+               help="mtme (count / k) or plus-one ((count + 1) / (k + 1), correlate's).")
+]  # fmt: skip
 PrimaryOpt = Annotated[
     bool, o.opt("--primary", panel=TASKS, help="Stored metrics: primary submissions only.")
 ]
@@ -54,6 +58,7 @@ def wmt(
     k: KOpt = None,
     seed: o.SeedOpt = 12345,
     draws: DrawsOpt = "mtme",
+    p_convention: PConventionOpt = "mtme",
     primary: PrimaryOpt = False,
     tokenize: o.TokenizeOpt = "13a",
     lowercase: o.LowercaseOpt = False,
@@ -76,8 +81,8 @@ def wmt(
     run = WmtRun(
         mtme, lps=lps, task_set=task_set or (None if tasks else "wmt24"), tasks=tasks,
         metrics=metrics, mtme_metrics=mtme_metrics or (None if metrics else ["all"]), k=k,
-        seed=seed, draws=draws, primary=primary, tokenize=tokenize, lowercase=lowercase,
-        json=json, backend=backend, workers=workers,
+        seed=seed, draws=draws, p_convention=p_convention, primary=primary, tokenize=tokenize,
+        lowercase=lowercase, json=json, backend=backend, workers=workers,
     )  # fmt: skip
     show_wmt(run_wmt(run, ConsoleFeedback(console)), console)
 

@@ -160,6 +160,8 @@ def correlation_table(
     epsilon: float | None = 0.0,
     threshold: float = 25.0,
     progress: Callable[[int], None] | None = None,
+    lang: str = "",
+    p_convention: str = "plus-one",
 ) -> CorrelationTable:
     """Correlate every metric with the human scores; intervals and significance clusters.
 
@@ -206,43 +208,20 @@ def correlation_table(
         fns = [s.corpus_scores for s in scores]
     try:
         res = bootstrap_correlations(
-            human,
-            mats,
-            statistic,
-            grouping=grouping,
-            level=level,
-            system_scores=fns,
-            n_resamples=n_resamples,
-            confidence=confidence,
-            seed=seed,
-            epsilon=epsilon,
-            threshold=threshold,
-            progress=progress,
-        )
+            human, mats, statistic, grouping=grouping, level=level, system_scores=fns,
+            n_resamples=n_resamples, confidence=confidence, seed=seed, epsilon=epsilon,
+            threshold=threshold, progress=progress,
+        )  # fmt: skip
     except ValueError as exc:
         raise UserInputError(str(exc)) from None
     names = [s.name for s in scores]
-
-    def sys_vectors(j: int) -> tuple[np.ndarray, np.ndarray]:
-        from mtpalette.stats.grouping import system_means
-
-        h = system_means(human)
-        if fns is not None:
-            return h, fns[j](None)[0]
-        return h, system_means(np.where(np.isnan(human), np.nan, mats[j]))
-
     p_value = _p_value_of_pairs(
-        res,
-        test,
-        statistic,
-        human,
-        mats,
-        grouping=grouping,
-        system_vectors=sys_vectors if level == "system" else None,
-        n_permutations=n_permutations,
-        epsilon=epsilon,
-        threshold=threshold,
-    )
+        res, test, statistic, human, mats, names=names, grouping=grouping,
+        system_vectors=_system_vectors(human, mats, fns) if level == "system" else None,
+        n_permutations=n_permutations, epsilon=epsilon, threshold=threshold,
+        question=_question(statistic, level, grouping, epsilon, threshold, lang),
+        plus_one=p_convention == "plus-one",
+    )  # fmt: skip
     if progress is not None and test == "permutation":
         p_value = _counted_pairs(p_value, progress, n_permutations)
     info: dict[str, Any] = {}
@@ -267,8 +246,28 @@ def correlation_table(
             "system_scores": system_scores(data, scores, system_score=system_score),
         },
     )
-    table.info.update(info)
+    table.info.update(info | _convention(test, n_permutations, p_convention))
     return table
+
+
+def _system_vectors(human: np.ndarray, mats, fns) -> Callable[[int], tuple]:
+    """``vectors(j)``: the human and metric ``j`` system scores of a system-level test (the
+    metric's corpus scores ``fns[j]``, else its mean over the rated segments)."""
+    from mtpalette.stats.grouping import system_means
+
+    h = system_means(human)
+
+    def vectors(j: int) -> tuple[np.ndarray, np.ndarray]:
+        if fns is not None:
+            return h, fns[j](None)[0]
+        return h, system_means(np.where(np.isnan(human), np.nan, mats[j]))
+
+    return vectors
+
+
+def _convention(test: str, n_permutations: int, p_convention: str) -> dict[str, str]:
+    """The p-value convention of a table's permutation tests, recorded when it ran them."""
+    return {"p_convention": p_convention} if test == "permutation" and n_permutations else {}
 
 
 def system_scores(
@@ -317,36 +316,57 @@ def _p_value_of_pairs(
     human: np.ndarray,
     mats: Sequence[np.ndarray],
     *,
+    names: Sequence[str],
     grouping: str = "none",
     system_vectors: Callable[[int], tuple[np.ndarray, np.ndarray]] | None = None,
     n_permutations: int,
     epsilon: float | None,
     threshold: float = 25.0,
+    question: str = "",
+    plus_one: bool = True,
 ) -> Callable[[int, int], float]:
     """``p(a, b)``: the one-sided p-value of ``test`` that metric ``a`` correlates better than
     metric ``b``; ``system_vectors(j)`` gives the human and metric ``j`` system scores of a
     system-level comparison (else the segment scores ``human`` and ``mats[j]`` are used).
-    Permutations draw from one generator seeded by the bootstrap's seed."""
-    perm_rng = np.random.default_rng([res.seed if res.seed is not None else 0, 1])
+    Each test draws its permutations from a generator keyed by the bootstrap's seed, the
+    ``question`` and the two metrics' names (:func:`~mtpalette.stats.permutation.
+    pair_generator`): a ``wmt`` task asking the same question with independent draws draws
+    the same ones, whatever the order of the tests."""
+    from mtpalette.stats.permutation import pair_generator
+
+    seed = res.seed if res.seed is not None else 0
 
     def p_value(a: int, b: int) -> float:
         if test == "bootstrap":
             return res.paired_p_value(a, b)
+        rng = pair_generator(seed, question, names[a], names[b])
         if system_vectors is not None:
             ha, ma = system_vectors(a)
             _, mb = system_vectors(b)
             if test == "williams":
                 return _williams_one_sided(ha, ma, mb)
-            return sig_diff(statistic, ha, ma, mb, k=n_permutations, seed=perm_rng, plus_one=True,
+            return sig_diff(statistic, ha, ma, mb, k=n_permutations, seed=rng, plus_one=plus_one,
                             epsilon=epsilon, threshold=threshold).p_value  # fmt: skip
         if test == "williams":
             p, ra, rb = williams_sig_diff(human, mats[a], mats[b])
             return p if ra >= rb else 1.0 - p
         return sig_diff(statistic, human, mats[a], mats[b], grouping=grouping, k=n_permutations,
-                        seed=perm_rng, plus_one=True, epsilon=epsilon,
+                        seed=rng, plus_one=plus_one, epsilon=epsilon,
                         threshold=threshold).p_value  # fmt: skip
 
     return p_value
+
+
+def _question(statistic: str, level: str, grouping: str, epsilon, threshold, lang: str) -> str:
+    """The key of a table's permutation draws: the question of :func:`catalogue.question`
+    asked as a ``wmt`` task asks it (the statistic as its ``corr_fcn`` and arguments)."""
+    from mtpalette.stats import catalogue
+
+    entry = catalogue.statistic(statistic)
+    corr_fcn, args = (catalogue.task_of(entry, epsilon=epsilon, threshold=threshold)
+                      if entry.corr_fcn is not None else (entry.name, {}))  # fmt: skip
+    level = {"segment": "seg", "system": "sys"}.get(level, level)
+    return catalogue.question(level, corr_fcn, args, grouping=grouping, lang=lang)
 
 
 def _counted_pairs(
@@ -447,6 +467,8 @@ def system_table(
     n_permutations: int = 1000,
     alpha: float = 0.05,
     epsilon: float | None = 0.0,
+    lang: str = "",
+    p_convention: str = "plus-one",
 ) -> CorrelationTable:
     """System-level correlation when humans scored systems only (WMT system rankings).
 
@@ -497,9 +519,12 @@ def system_table(
         statistic,
         h,
         mats,
+        names=names,
         system_vectors=lambda j: (h, mats[j]),
         n_permutations=n_permutations,
         epsilon=epsilon,
+        question=_question(statistic, "system", "none", epsilon, 25.0, lang),
+        plus_one=p_convention == "plus-one",
     )
     info = [_Named(directions.get(n, True), signatures.get(n, n)) for n in names]
     return _table(
@@ -510,5 +535,6 @@ def system_table(
         test,
         alpha,
         n_permutations,
-        {"n_systems": len(systems), "systems": systems},
+        {"n_systems": len(systems), "systems": systems}
+        | _convention(test, n_permutations, p_convention),
     )

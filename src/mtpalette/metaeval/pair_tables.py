@@ -64,6 +64,8 @@ def pair_table(
     n_permutations: int = 1000,
     alpha: float = 0.05,
     epsilon: float | None = 0.0,
+    lang: str = "",
+    p_convention: str = "plus-one",
 ) -> CorrelationTable:
     """The table of ``statistic`` for the ``metrics`` of ``lp`` (name -> (higher is better,
     signature); their scores in ``lp`` are oriented, higher is better).
@@ -100,6 +102,8 @@ def pair_table(
         n_permutations=n_permutations,
         alpha=alpha,
         epsilon=epsilon,
+        lang=lang,
+        p_convention=p_convention,
     )
     table.info.update(_system_info(lp, gold, metrics, systems, h, vectors))
     return table

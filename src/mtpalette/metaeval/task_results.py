@@ -106,12 +106,13 @@ class GlobalRanking:
 @dataclass
 class TaskSetResult:
     """The results of a task set's tasks, its weights, and the seed and kind of the draws
-    (enough to repeat the run)."""
+    and the p-value convention (enough to repeat the run)."""
 
     results: list[TaskResult]
     weights: list[float]
     seed: int | None = None
     draws: str = "mtme"
+    p_convention: str = "mtme"
 
     def _common(self) -> list[str]:
         first = self.results[0].metrics
@@ -225,6 +226,7 @@ class TaskSetResult:
             "weights": self.weights,
             "seed": self.seed if drawn else None,
             "draws": self.draws if drawn else None,
+            "p_convention": self.p_convention if drawn else None,
             "average_corrs": self.average_corrs(),
             "left_out_of_ranking": self.partial_metrics(),
             "average_ranks": self.average_ranks(),

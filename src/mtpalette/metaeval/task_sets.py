@@ -135,11 +135,13 @@ class TaskSet:
         *,
         seed: int | np.random.RandomState | None = None,
         draws: str = "mtme",
+        plus_one: bool = False,
         backend: Backend | None = None,
         progress: Callable[[int, int, int], None] | None = None,
     ) -> TaskSetResult:
-        """Run every task in order; ``draws`` as :meth:`Task.run` (``mtme``: one stream over
-        all tasks, as mt-metrics-eval's ``TaskSet.Run`` after ``np.random.seed(seed)``);
+        """Run every task in order; ``draws`` and ``plus_one`` (the p-value convention) as
+        :meth:`Task.run` (``mtme``: one stream over all tasks, as mt-metrics-eval's
+        ``TaskSet.Run`` after ``np.random.seed(seed)``);
         ``backend`` as :meth:`Task.run`; ``progress(task_index, done, total)`` follows the
         metric-pair tests of each task."""
         if not self.tasks:
@@ -152,10 +154,11 @@ class TaskSet:
         for n, t in enumerate(self.tasks):
             report = (lambda d, tot, n=n: progress(n, d, tot)) if progress else None
             results.append(
-                t.run(data, seed=stream, draws=draws, task_index=n, backend=backend,
+                t.run(data, seed=stream, draws=draws, plus_one=plus_one, backend=backend,
                       progress=report)
             )  # fmt: skip
-        return TaskSetResult(results, self.normalised_weights(), recorded, draws)
+        return TaskSetResult(results, self.normalised_weights(), recorded, draws,
+                             "plus-one" if plus_one else "mtme")  # fmt: skip
 
     @classmethod
     def from_records(cls, records: Sequence[Mapping[str, Any]], *, path: str = "") -> TaskSet:

@@ -38,7 +38,6 @@ google-research/mt-metrics-eval at 68a481a: ``mt_metrics_eval/tasks.py`` (``Task
 from __future__ import annotations
 
 import dataclasses
-import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -258,7 +257,7 @@ class Task:
         *,
         seed: int | np.random.RandomState | None = None,
         draws: str = "mtme",
-        task_index: int = 0,
+        plus_one: bool = False,
         backend: Backend | None = None,
         progress: Callable[[int, int], None] | None = None,
     ) -> TaskResult:
@@ -266,8 +265,10 @@ class Task:
 
         ``draws="mtme"``: the tests consume one legacy stream seeded by ``seed`` in
         mt-metrics-eval's order (equal to its results); ``draws="independent"``: each metric
-        pair's test has its own generator from ``SeedSequence(seed)`` keyed by the task index
-        and the two metric names, so tests can run in any order or in parallel, and the
+        pair's test has its own generator from ``SeedSequence(seed)`` keyed by the task's
+        question (:func:`mtpalette.stats.catalogue.question`: the same as ``correlate``'s for
+        the same question) and the two metric names, so tests can run in any order or in
+        parallel, and the
         ``pairs`` test draws only the pairs it needs (much faster). ``backend`` spreads the
         tests of independent draws over workers (:func:`mtpalette.parallel.run_tasks`);
         ``progress(done, total)`` is called as metric-pair tests finish.
@@ -279,23 +280,24 @@ class Task:
                 )
         if draws not in DRAWS:
             raise UserInputError(f"unknown draws {draws!r}; expected {' or '.join(DRAWS)}")
-        if draws == "mtme":
-            if backend is not None and backend.name != "inproc":
-                raise UserInputError(
-                    "mt-metrics-eval's draws are one sequential stream: use draws='independent' "
-                    "to spread the tests over workers"
-                )
-            source = _Draws(perm.legacy_stream(seed), None, task_index)
-        else:
-            if not isinstance(seed, int | np.integer):
-                raise UserInputError("independent draws need an integer seed")
-            source = _Draws(None, int(seed), task_index)
+        if draws == "mtme" and backend is not None and backend.name != "inproc":
+            raise UserInputError(
+                "mt-metrics-eval's draws are one sequential stream: use draws='independent' "
+                "to spread the tests over workers"
+            )
+        if draws != "mtme" and not isinstance(seed, int | np.integer):
+            raise UserInputError("independent draws need an integer seed")
         if self.corr_fcn == "accuracy":
             comp = _AccuracyComparison(self, data)
         elif self.corr_fcn == "pce":
             comp = _SpaComparison(self, data[self.lang])
         else:
             comp = _CorrComparison(self, data[self.lang])
+        comp.plus_one = plus_one
+        if draws == "mtme":
+            source = _Draws(perm.legacy_stream(seed), None, "")
+        else:
+            source = _Draws(None, int(seed), comp.question())
         return comp.run(source, backend=backend, progress=progress)
 
 
@@ -327,9 +329,17 @@ class _Comparison:
 
     task: Task
     names: list[str]
+    #: the p-value convention: mt-metrics-eval's count / k, or (count + 1) / (k + 1)
+    plus_one: bool = False
 
     def value(self, name: str) -> float:
         raise NotImplementedError
+
+    def question(self) -> str:
+        """The key of the task's independent draws (:func:`catalogue.question`)."""
+        t = self.task
+        return catalogue.question(t.level, t.corr_fcn, t.corr_fcn_args, lang=t.lang,
+                                  grouping=_GROUPING[t.avg_by], perm_test=t.perm_test)  # fmt: skip
 
     def test(self, a: str, b: str, k: int, stream: perm.Source) -> perm.PermutationTest:
         raise NotImplementedError
@@ -382,13 +392,12 @@ class _Draws:
 
     stream: np.random.RandomState | None
     seed: int | None
-    task_index: int
+    question: str
 
     def for_pair(self, a: str, b: str) -> perm.Source:
         if self.stream is not None:
             return self.stream
-        key = (self.task_index, zlib.crc32(a.encode()), zlib.crc32(b.encode()))
-        return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=key))
+        return perm.pair_generator(self.seed, self.question, a, b)
 
 
 def _test_chunk(job: tuple[_Comparison, _Draws, list[tuple[str, str]]]) -> list:
@@ -440,6 +449,7 @@ class _CorrComparison(_Comparison):
             stopping=t.stopping(),
             seed=stream,
             replace_nans_with_zeros=t.replace_nans_with_zeros,
+            plus_one=self.plus_one,
         )
         if t.perm_test == "pairs":
             return sigdiff.pairs_sig_diff(
@@ -475,7 +485,7 @@ class _SpaComparison(_Comparison):
     def test(self, a: str, b: str, k: int, stream: perm.Source) -> perm.PermutationTest:
         return sigdiff.spa_sig_diff(
             self.h, self.m[a], self.m[b], k=k, stopping=self.task.stopping(), seed=stream,
-            scorer=self.scorer,
+            scorer=self.scorer, plus_one=self.plus_one,
         )  # fmt: skip
 
 
@@ -507,5 +517,6 @@ class _AccuracyComparison(_Comparison):
 
     def test(self, a: str, b: str, k: int, stream: perm.Source) -> perm.PermutationTest:
         return sigdiff.accuracy_sig_diff(
-            self.h, self.m[a], self.m[b], k=k, stopping=self.task.stopping(), seed=stream
-        )
+            self.h, self.m[a], self.m[b], k=k, stopping=self.task.stopping(), seed=stream,
+            plus_one=self.plus_one,
+        )  # fmt: skip

@@ -396,6 +396,28 @@ def task_of(name: str | Statistic, *, epsilon: float | None = None, threshold: f
     return corr_fcn, args
 
 
+def question(level: str, corr_fcn: str, args: dict[str, Any] | None = None, *,
+             grouping: str = "none", perm_test: str = "scores", lang: str = "") -> str:  # fmt: skip
+    """The key of one comparison between metrics, whichever command asks it: the language
+    pair(s) (``""`` when the data has none), the level (``seg``, ``sys``), mt-metrics-eval's
+    ``corr_fcn`` and its arguments (``sample_rate``, which changes nothing here, left out),
+    the grouping and the permutation test. The
+    independent draws of a test are keyed by it (:func:`mtpalette.stats.permutation.
+    pair_generator`), so ``correlate`` and a ``wmt`` task asking the same question draw the
+    same permutations.
+
+    Examples
+    --------
+    >>> question("seg", "KendallWithTiesOpt", {"variant": "acc23", "sample_rate": 1.0},
+    ...          grouping="item", lang="en-de")
+    'en-de|seg|KendallWithTiesOpt|{"variant": "acc23"}|item|scores'
+    """
+    import json
+
+    kept = {k: v for k, v in sorted((args or {}).items()) if k != "sample_rate"}
+    return f"{lang}|{level}|{corr_fcn}|{json.dumps(kept, default=str)}|{grouping}|{perm_test}"
+
+
 def sig_diff(
     name: str | Statistic,
     human: Any,

@@ -43,6 +43,10 @@ import numpy as np
 
 from mtpalette.kernels.ragged import Delimited
 
+#: the p-value conventions of a permutation test: mt-metrics-eval's ``count / k``, or
+#: ``(count + 1) / (k + 1)`` (the observed split counted as a permutation)
+P_CONVENTIONS = ("mtme", "plus-one")
+
 #: permutations per block when a block is drawn at once (memory bound, not a statistic)
 _DRAW_ENTRIES = 4_000_000
 
@@ -73,6 +77,25 @@ class PermutationTest:
 
 
 Source = int | np.random.RandomState | np.random.Generator | None
+
+
+def pair_generator(seed: int, question: str, a: str, b: str) -> np.random.Generator:
+    """The independent draws of one test: a generator keyed by ``seed``, the question (what
+    is compared: level, correlation function and arguments, grouping, test; see
+    :func:`mtpalette.stats.catalogue.question`) and the two metrics' names. The same
+    question asked by any command, in any order, in any process, draws the same
+    permutations, so ``correlate`` and ``wmt`` give the same p-value.
+
+    Examples
+    --------
+    >>> g = pair_generator(1, "seg|pearson|{}|none|scores", "A", "B")
+    >>> bool(g.random() == pair_generator(1, "seg|pearson|{}|none|scores", "A", "B").random())
+    True
+    """
+    import zlib
+
+    key = tuple(zlib.crc32(x.encode()) for x in (question, a, b))
+    return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=key))
 
 
 def legacy_stream(seed: Source) -> np.random.RandomState | np.random.Generator:
@@ -330,9 +353,11 @@ def pairs_test(
     stopping: EarlyStopping = EarlyStopping(),
     seed: Source = None,
     replace_nans_with_zeros: bool = False,
+    plus_one: bool = False,
 ) -> PermutationTest:
     """The ``pairs`` permutation test that metric ``a`` beats ``b``, from their pair classes
-    (:func:`pair_classes`, each with its own tie threshold).
+    (:func:`pair_classes`, each with its own tie threshold); ``plus_one``: the p-value
+    convention, as :func:`perm_both`.
 
     Examples
     --------
@@ -403,4 +428,5 @@ def pairs_test(
             break
         used = hi
     used = max(used, 1)
-    return PermutationTest(count / used, delta, used, draws[: min(used, k)])
+    p = (count + 1) / (used + 1) if plus_one else count / used
+    return PermutationTest(p, delta, used, draws[: min(used, k)])

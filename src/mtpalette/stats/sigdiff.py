@@ -268,6 +268,7 @@ def pairs_sig_diff(
     epsilon_a: float | None = None,
     epsilon_b: float | None = None,
     replace_nans_with_zeros: bool = False,
+    plus_one: bool = False,
 ) -> perm.PermutationTest:
     """The ``pairs`` test that ``metric_a`` beats ``metric_b`` on a Kendall variant, each
     metric with its own tie threshold (calibrated when None; mt-metrics-eval's
@@ -305,6 +306,7 @@ def pairs_sig_diff(
         stopping=stopping,
         seed=seed,
         replace_nans_with_zeros=replace_nans_with_zeros,
+        plus_one=plus_one,
     )
 
 
@@ -317,6 +319,7 @@ def spa_sig_diff(
     stopping: perm.EarlyStopping = perm.EarlyStopping(),
     seed: perm.Source = None,
     scorer: pw.SpaScorer | None = None,
+    plus_one: bool = False,
 ) -> perm.PermutationTest:
     """PERM-BOTH test that ``metric_a``'s soft pairwise accuracy beats ``metric_b``'s, over the
     rated segment scores (mt-metrics-eval's ``PermutationSigDiff`` with
@@ -340,7 +343,7 @@ def spa_sig_diff(
     def stat(v: np.ndarray) -> np.ndarray:
         return sc.score(v.reshape(len(v), *shape))
 
-    return perm.perm_both(stat, za, zb, k=k, stopping=stopping, seed=seed)
+    return perm.perm_both(stat, za, zb, k=k, stopping=stopping, seed=seed, plus_one=plus_one)
 
 
 class PooledAccuracy:
@@ -383,6 +386,7 @@ def accuracy_sig_diff(
     k: int = 1000,
     stopping: perm.EarlyStopping = perm.EarlyStopping(),
     seed: perm.Source = None,
+    plus_one: bool = False,
 ) -> perm.PermutationTest:
     """PERM-BOTH test of pooled system-level pairwise accuracy (mt-metrics-eval's
     ``CompareMetricsWithGlobalAccuracy``): one system vector per language pair in ``human``,
@@ -399,4 +403,5 @@ def accuracy_sig_diff(
     """
     acc = PooledAccuracy(human)
     za, zb = zscore(acc.join(metric_a)), zscore(acc.join(metric_b))
-    return perm.perm_both(acc.score, za, zb, k=k, stopping=stopping, seed=seed)
+    return perm.perm_both(acc.score, za, zb, k=k, stopping=stopping, seed=seed,
+                          plus_one=plus_one)  # fmt: skip

@@ -1,0 +1,72 @@
+"""The system-level vectors of a correlation run (:mod:`mtpalette.api.correlation_run`), as
+the engine's data object holds them: an mt-metrics-eval folder's stored system scores (as
+``wmt`` reads them), the system scores of system-level ``--scores`` files, the mean of a
+segment file's scores beside a folder's, and the table of that data object.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from mtpalette.api.feedback import Feedback
+from mtpalette.api.folders import mtme_pair_data
+from mtpalette.errors import UserInputError
+from mtpalette.metaeval.correlation import CorrelationTable
+
+
+def stored_system_scores(run, evs, feedback: Feedback):
+    """The engine's data object of the mt-metrics-eval folder's pair ``evs`` (None: the
+    judgments are not a folder) when a system-level table is asked for (its stored system
+    scores, as ``wmt`` reads them), else None."""
+    if evs is None or "system" not in run.levels:
+        return None
+    if run.max_items is not None:
+        raise UserInputError(
+            "--max-items with --mtme at system level: the folder's system scores cover every "
+            "segment; leave out --max-items or use --level segment"
+        )
+    pair, _ = mtme_pair_data(
+        evs, specs=run.specs, tokenize=run.tokenize, lowercase=run.lowercase, note=feedback.note
+    )
+    return pair
+
+
+def add_system_files(pair, files, n_refs: int) -> None:
+    """``pair`` with the system scores of system-level ``--scores`` files (oriented, as
+    every vector of the engine's data object)."""
+    from mtpalette.metaeval.external import external_system_scores
+
+    for m in files:
+        if m.label in pair.metrics:
+            raise UserInputError(f"--scores {m.label}: a metric of this run has that name")
+        pair.metrics[m.label] = {"sys": external_system_scores(pair.systems, m)}
+        pair.origins[m.label] = {"sys": f"system scores of {Path(m.source.path).name}"}
+
+
+def add_segment_means(pair, metrics, n_segments: int) -> None:
+    """``pair`` with the system scores of ``--scores`` segment files beside a folder's: each
+    system's mean score over all the folder's segments (as the folder's own system scores
+    cover every segment), oriented."""
+    for m in metrics:
+        sign = 1.0 if m.higher_is_better else -1.0
+        means = [np.mean([m.source.get(s, i) for i in range(1, n_segments + 1)])
+                 for s in pair.systems]  # fmt: skip
+        pair.metrics[m.label] = {"sys": sign * np.asarray(means, dtype=np.float64)}
+        pair.origins[m.label] = {"sys": f"mean of all segment scores of {Path(m.source.path).name}"}
+
+
+def pair_table_of(run, pair, scores, statistic: str, level: str, files=None) -> CorrelationTable:
+    """A table of the engine's data object: stored system scores (and those of system-level
+    ``--scores`` files: ``files[name] = (higher is better, signature)``), SPA or PDP."""
+    from mtpalette.metaeval.pair_tables import pair_table
+
+    metrics = {sc.name: (bool(sc.higher_is_better), sc.signature) for sc in scores}
+    metrics |= dict(files or {})
+    for name, levels in pair.metrics.items():  # stored at system level only (BLEU)
+        if name not in metrics and "sys" in levels:
+            metrics[name] = (True, f"{name}|source:{pair.origins[name]['sys']}")
+    gold = run.inputs.human if run.inputs.mtme is not None else None
+    return pair_table(pair, statistic, metrics, level=level, grouping=run.grouping, gold=gold,
+                      **run.common())  # fmt: skip
