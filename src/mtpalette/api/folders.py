@@ -39,7 +39,7 @@ def mtme_pair_data(
 ) -> tuple[LanguagePairData, dict[str, str]]:
     """One language pair of a folder as the meta-evaluation engine takes it, and the
     signatures of the metrics computed here: the one builder behind ``wmt``, ``correlate
-    --mtme`` and the Python API, so that they see the same numbers.
+    --mtme``, ``rank --mtme`` and the Python API, so that they see the same numbers.
 
     Human scores and stored metrics at every level they are stored at (a system level MTME
     ships is used as stored; a human score without one gets the mean of each system's rated

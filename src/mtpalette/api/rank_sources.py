@@ -205,28 +205,34 @@ def _table(run: Any) -> Source:
 
 def _folder(run: Any, feedback: Feedback) -> list[Source]:
     """The folder's human scores (``human``, default the standard one) and its stored
-    metrics (``mtme_metrics``), each system's segment scores, with the folder's domains."""
-    from mtpalette.api.folders import read_mtme_set
+    metrics (``mtme_metrics``), each system's segment scores as the engine's data object holds
+    them (:func:`~mtpalette.api.folders.mtme_pair_data`, as ``wmt`` and ``correlate`` read the
+    folder), with the folder's domains. Stored scores are ranked as stored (higher is better,
+    as mt-metrics-eval keeps them); the systems are the folder's evaluated ones."""
+    from mtpalette.api.folders import mtme_pair_data, read_mtme_set
 
     evs = read_mtme_set(run.mtme, run.lp, human=run.human, metrics=run.mtme_metrics)
     feedback.note(evs.left_out_line())
+    data, _ = mtme_pair_data(evs)
     domains = list(evs.docs.domain_of) if evs.docs is not None else None
     items = list(range(1, evs.n_segments + 1))
     where = f"{Path(str(run.mtme)).name}/{run.lp}"
     out = []
     if run.human is not None or not run.mtme_metrics:
-        h = evs.human_matrix()
-        out.append(Source(evs.human, list(evs.systems), items, h, True, domains,
+        if "seg" not in data.human.get(evs.human, {}):
+            evs.human_matrix()  # refuses, naming the human scores the folder has
+        h = data.human[evs.human]["seg"]
+        out.append(Source(evs.human, list(data.systems), items, h, True, domains,
                           signature=f"{evs.human}|mtme:{where}|level:seg"))  # fmt: skip
     for stored in evs.metrics.values():
         if "seg" not in stored.scores:
             levels = ", ".join(sorted(stored.scores))
             feedback.warn(f"note: {stored.basename} has no segment scores (only {levels}): "
                           "a ranking tests items, so it is left out")  # fmt: skip
-    for full in evs.metric_names("seg"):
-        stored = evs.metrics[full]
-        m = evs.metric_matrix(full, "seg").astype(np.float64)
-        sig = f"{stored.basename}|mtme:{where}|file:{full}.seg.score"
-        out.append(Source(stored.basename, list(evs.systems), items, m, True, domains,
+            continue
+        key = stored.basename + ("" if stored.refs else "[noref]")  # mtme_pair_data's name
+        m = np.asarray(data.metrics[key]["seg"], dtype=np.float64)
+        sig = f"{stored.basename}|mtme:{where}|file:{stored.name}.seg.score"
+        out.append(Source(stored.basename, list(data.systems), items, m, True, domains,
                           signature=sig))  # fmt: skip
     return out

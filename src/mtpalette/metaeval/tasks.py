@@ -73,7 +73,7 @@ class LanguagePairData:
     in the order of ``systems``; NaN human scores mark unrated entries. ``std_gold[level]``
     names the human score a task uses when its ``gold`` is None. This is the one data object
     of meta-evaluation (what mt-metrics-eval's ``EvalSet`` holds for one pair): ``wmt``,
-    ``correlate --mtme`` and the Python API build it with
+    ``correlate --mtme``, ``rank --mtme`` and the Python API build it with
     :func:`mtpalette.api.folders.mtme_pair_data`.
 
     Examples
