@@ -13,7 +13,7 @@ import numpy as np
 from mtpalette.api.feedback import Feedback
 from mtpalette.api.folders import mtme_pair_data
 from mtpalette.errors import UserInputError
-from mtpalette.metaeval.correlation import CorrelationTable
+from mtpalette.metaeval.correlation import CorrelationTable, stored_signature
 
 
 def stored_system_scores(run, evs, feedback: Feedback):
@@ -66,7 +66,7 @@ def pair_table_of(run, pair, scores, statistic: str, level: str, files=None) -> 
     metrics |= dict(files or {})
     for name, levels in pair.metrics.items():  # stored at system level only (BLEU)
         if name not in metrics and "sys" in levels:
-            metrics[name] = (True, f"{name}|source:{pair.origins[name]['sys']}")
+            metrics[name] = (True, stored_signature(name, pair.origins[name]["sys"]))
     gold = run.inputs.human if run.inputs.mtme is not None else None
     return pair_table(pair, statistic, metrics, level=level, grouping=run.grouping, gold=gold,
                       **run.common())  # fmt: skip

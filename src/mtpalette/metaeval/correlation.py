@@ -40,6 +40,7 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval.segments import MetricScores, SegmentData
+from mtpalette.metrics.base import Signature
 from mtpalette.records import Record, constant, out, written
 from mtpalette.stats import catalogue
 from mtpalette.stats.averaging import williams_sig_diff, williams_test
@@ -445,6 +446,18 @@ def _table(
     )
 
 
+def stored_signature(name: str, origin: str) -> Signature:
+    """The signature of a metric's stored scores, known only by where they came from (no
+    settings, no version: they were made elsewhere).
+
+    Examples
+    --------
+    >>> str(stored_signature("BLEU", "stored BLEU.sys.score"))
+    'BLEU|source:stored BLEU.sys.score'
+    """
+    return Signature(name, {"source": origin}, None)
+
+
 @dataclass(frozen=True)
 class _Named:
     """Direction and signature of a metric known only by name (system-level tables)."""
@@ -458,7 +471,7 @@ def system_table(
     metric_scores: Mapping[str, Mapping[str, float]],
     *,
     directions: Mapping[str, bool] | None = None,
-    signatures: Mapping[str, str] | None = None,
+    signatures: Mapping[str, str | Signature] | None = None,
     statistic: str = "pearson",
     n_resamples: int = 1000,
     confidence: float = 0.95,
@@ -526,7 +539,7 @@ def system_table(
         question=_question(statistic, "system", "none", epsilon, 25.0, lang),
         plus_one=p_convention == "plus-one",
     )
-    info = [_Named(directions.get(n, True), signatures.get(n, n)) for n in names]
+    info = [_Named(directions.get(n, True), str(signatures.get(n, n))) for n in names]
     return _table(
         res,
         names,

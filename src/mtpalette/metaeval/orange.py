@@ -56,6 +56,7 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.kernels.ragged import Delimited
+from mtpalette.metrics.base import Signature
 from mtpalette.records import Record, out, written
 from mtpalette.stats.bootstrap import (
     BootstrapCI,
@@ -471,21 +472,26 @@ def orange_signature(
     confidence: float,
     method: str,
     min_candidates: int = 1,
-) -> str:
-    """The metric's signature extended with every ORANGE setting."""
-    parts = [
-        comp.signature or comp.metric,
-        f"orange:{comp.oracle}",
-        f"refs:{comp.n_refs}",
-        f"ties:{ties}",
-        "norm:per-segment",
-    ]
+) -> Signature:
+    """The metric's signature extended with every ORANGE setting.
+
+    Examples
+    --------
+    >>> c = Comparisons.from_scores("m", [0.9, 0.5], [0.5], [0, 2], n_refs=2,
+    ...                             signature="m|nrefs:1|version:0")
+    >>> str(orange_signature(c, ties="mid", n_resamples=0, seed=None, confidence=0.95,
+    ...                      method="percentile"))
+    'm|nrefs:1|version:0|orange:leave-one-out|refs:2|ties:mid|norm:per-segment|bs:0'
+    """
+    fields: dict[str, Any] = {"orange": comp.oracle, "refs": comp.n_refs, "ties": ties,
+                              "norm": "per-segment"}  # fmt: skip
     if min_candidates > 1:
-        parts.append(f"minN:{min_candidates}")
-    parts.append(f"bs:{n_resamples}")
+        fields["minN"] = min_candidates
+    fields["bs"] = n_resamples
     if n_resamples:
-        parts += [f"seed:{seed}", f"ci:{confidence:g}-{method}"]
-    return "|".join(parts)
+        fields |= {"seed": seed, "ci": f"{confidence:g}-{method}"}
+    metric = Signature.of(comp.signature) if comp.signature else None
+    return Signature(comp.metric, fields, None, extends=metric)
 
 
 def evaluate(
@@ -563,6 +569,8 @@ def evaluate(
         best = int(np.argmin(norm.mean(axis=0)))
         equivalent = np.arange(M) == best
         diffs = [None] * M
+    settings = dict(ties=ties, n_resamples=n_resamples, seed=recorded, confidence=confidence,
+                    method=method, min_candidates=min_candidates)  # fmt: skip
     rows = [
         OrangeRow(
             c.metric,
@@ -571,15 +579,7 @@ def evaluate(
             j == best,
             bool(equivalent[j]),
             diffs[j],
-            orange_signature(
-                c,
-                ties=ties,
-                n_resamples=n_resamples,
-                seed=recorded,
-                confidence=confidence,
-                method=method,
-                min_candidates=min_candidates,
-            ),
+            str(orange_signature(c, **settings)),
             c.higher_is_better,
         )
         for j, c in enumerate(comparisons)

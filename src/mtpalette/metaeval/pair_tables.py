@@ -164,7 +164,7 @@ def _task_table(lp, statistic, level, grouping, names, metrics, gold, seed, test
             BootstrapCI(float(v), np.nan, np.nan, n_units, 0, confidence, "none", None),
             rank if k else None,
             metrics[m][0],
-            metrics[m][1],
+            str(metrics[m][1]),
         )
         for m, v, rank in zip(res.metrics, res.corrs, res.ranks, strict=True)
     ]

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.metrics.base import Signature
 from mtpalette.records import Record, latex_text, out
 from mtpalette.stats import ranking as rk
 
@@ -190,7 +191,7 @@ def rank_systems(
     stats: Sequence[np.ndarray] | None = None,
     n_resamples: int = 1000,
     seed: int | None = 12345,
-    signature: str = "",
+    signature: str | Signature = "",
     missing: str | None = None,
 ) -> SystemRanking:
     """Rank ``systems`` by their ``scores`` (``(systems, items)``, NaN where a system has no
@@ -265,8 +266,8 @@ def rank_systems(
         name, protocol, correction, alpha, higher_is_better, ranked, pairs, x.shape[1],
         list(dict.fromkeys(domains)) if domains is not None else [],
         n_used, seed if n_used else None,
-        _signature(name, protocol, score_kind, higher_is_better, rule, correction, alpha,
-                   n_used, seed, signature),
+        str(ranking_signature(name, protocol, score_kind, higher_is_better, rule, correction,
+                              alpha, n_used, seed, signature)),
         ties + notes, rule, score_kind,
     )  # fmt: skip
 
@@ -430,19 +431,28 @@ def _named(message: str, names: Sequence[str]) -> str:
     )
 
 
-def _signature(name, protocol, score_kind, higher, missing, correction, alpha, n, seed,
-               metric_signature) -> str:  # fmt: skip
-    """Every setting that changes the ranking, as used (``alpha`` to its last digit)."""
+def ranking_signature(name, protocol, score_kind, higher, missing, correction, alpha, n, seed,
+                      metric_signature) -> Signature:  # fmt: skip
+    """Every setting that changes the ranking, as used (``alpha`` to its last digit), with
+    the signature of the score ranked (``metric_signature``: a signature or its text) nested.
+
+    Examples
+    --------
+    >>> s = ranking_signature("chrf", "bootstrap", "corpus", True, "none", "holm", 0.05, 1000,
+    ...                       7, "chrf|nrefs:1|version:0")
+    >>> str(s).split("|")[:3], str(s.fields["score"])
+    (['chrf', 'what:system-ranking', 'protocol:bootstrap'], 'chrf|nrefs:1|version:0')
+    """
     from mtpalette._version import __version__
 
-    parts = [name, "what:system-ranking", f"protocol:{protocol}", f"system-score:{score_kind}",
-             f"higher-is-better:{'yes' if higher else 'no'}", f"missing:{missing}",
-             f"correction:{correction}", f"alpha:{float(alpha)!r}"]  # fmt: skip
+    fields = {"what": "system-ranking", "protocol": protocol, "system-score": score_kind,
+              "higher-is-better": bool(higher), "missing": missing, "correction": correction,
+              "alpha": float(alpha)}  # fmt: skip
     if n:
-        parts += [f"resamples:{n}", f"seed:{seed}"]
+        fields |= {"resamples": n, "seed": seed}
     if metric_signature:
-        parts.append(f"score:[{metric_signature}]")
-    return "|".join(parts + [f"version:{__version__}"])
+        fields["score"] = Signature.of(metric_signature)
+    return Signature(name, fields, __version__)
 
 
 @dataclass(frozen=True)
