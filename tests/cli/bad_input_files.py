@@ -190,3 +190,30 @@ def check_api_case(call, expected) -> None:
     else:
         assert kind == "equal", kind
         assert call() == want()
+
+
+def inputs_with(d: Path, files: dict[str, str]) -> dict[str, str]:
+    """The shared inputs of :func:`make_inputs` in ``d`` and a case table's own ``files``
+    (name to content), by name."""
+    names = make_inputs(d)
+    for name, content in files.items():
+        (d / name).write_text(content, encoding="utf-8")
+        names[name.split(".")[0]] = str(d / name)
+    return names
+
+
+def case_params(cases) -> list:
+    """``(id, command line, exit code, expected)`` rows as pytest parameters."""
+    import pytest
+
+    return [pytest.param(a, c, m, id=i) for i, a, c, m in cases]
+
+
+def run_case(names, tmp_path, monkeypatch, capsys, argv: str, code: int):
+    """One command-line case run in ``tmp_path``: ``(stdout, stderr)``, after asserting the
+    exit code and that there is no traceback."""
+    monkeypatch.chdir(tmp_path)
+    got, out, err = run(monkeypatch, capsys, argv_of(argv, names))
+    assert "Traceback" not in err, err[-2000:]
+    assert got == code, (got, err[-2000:])
+    return out, err

@@ -19,11 +19,13 @@ from bad_input_files import (
     NO_TEST,
     SYS4,
     argv_of,
+    case_params,
     check_api_case,
+    inputs_with,
     judgments,
     lines,
-    make_inputs,
     run,
+    run_case,
 )
 
 import mtpalette
@@ -231,22 +233,12 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def names(tmp_path_factory) -> dict[str, str]:
-    d = tmp_path_factory.mktemp("inputs")
-    files = make_inputs(d)
-    for name, content in FILES.items():
-        (d / name).write_text(content, encoding="utf-8")
-        files[name.split(".")[0]] = str(d / name)
-    return files
+    return inputs_with(tmp_path_factory.mktemp("inputs"), FILES)
 
 
-@pytest.mark.parametrize(
-    ("argv", "code", "expected"), [pytest.param(a, c, m, id=i) for i, a, c, m in CASES]
-)
+@pytest.mark.parametrize(("argv", "code", "expected"), case_params(CASES))
 def test_values(names, tmp_path, monkeypatch, capsys, argv, code, expected):
-    monkeypatch.chdir(tmp_path)
-    got, out, err = run(monkeypatch, capsys, argv_of(argv, names))
-    assert "Traceback" not in err, err[-2000:]
-    assert got == code, (got, err[-2000:])
+    out, err = run_case(names, tmp_path, monkeypatch, capsys, argv, code)
     assert expected.format(**names) in (err if code == 2 else out), (err + out)[-2000:]
     if code == 2:
         assert err.splitlines()[-1].startswith("mtpalette: error: ") or "Usage:" in err

@@ -18,7 +18,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from bad_input_files import argv_of, check_api_case, lines, make_inputs, run, snapshot
+from bad_input_files import (
+    case_params,
+    check_api_case,
+    inputs_with,
+    lines,
+    run_case,
+    snapshot,
+)
 
 import mtpalette
 from mtpalette.metrics.blanc import BlancParams
@@ -243,23 +250,13 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def names(tmp_path_factory) -> dict[str, str]:
-    d = tmp_path_factory.mktemp("inputs")
-    files = make_inputs(d)
-    for name, content in FILES.items():
-        (d / name).write_text(content, encoding="utf-8")
-        files[name.split(".")[0]] = str(d / name)
-    return files
+    return inputs_with(tmp_path_factory.mktemp("inputs"), FILES)
 
 
-@pytest.mark.parametrize(
-    ("argv", "code", "expected"), [pytest.param(a, c, m, id=i) for i, a, c, m in CASES]
-)
+@pytest.mark.parametrize(("argv", "code", "expected"), case_params(CASES))
 def test_model_files(names, tmp_path, monkeypatch, capsys, argv, code, expected):
-    monkeypatch.chdir(tmp_path)
     before = snapshot(Path(names["r1"]).parent)
-    got, out, err = run(monkeypatch, capsys, argv_of(argv, names))
-    assert "Traceback" not in err, err[-2000:]
-    assert got == code, (got, err[-2000:])
+    out, err = run_case(names, tmp_path, monkeypatch, capsys, argv, code)
     if code == 2:
         assert expected.format(**names) in err, err[-2000:]
         assert len(err.strip().splitlines()) == 1, err  # one line
