@@ -16,6 +16,7 @@ from rich.table import Table
 
 from mtpalette.cli import options as o
 from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
+from mtpalette.cli.tables import show_written
 
 RANKING = "Ranking"
 TABLE = "Long table of scores (--table)"
@@ -117,8 +118,7 @@ def rank_cmd(
         tokenize=tokenize, lowercase=lowercase, json=json, tsv=tsv, latex=latex, report=report,
     )  # fmt: skip
     result = run_rank(run, ConsoleFeedback(console))
-    for path in result.outputs.values():
-        console.print(f"wrote {path}", style="dim")
+    show_written(console, result.outputs)
     show_rankings(result)
 
 

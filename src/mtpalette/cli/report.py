@@ -46,4 +46,5 @@ def report(
     path = write_report(runs, output, title=title, labels=names)
     if path.is_file():  # not standard output (-) or a pipe
         size = path.stat().st_size
-        Console(stderr=True, quiet=quiet).print(f"wrote {path} ({size / 1e6:.1f} MB)", style="dim")
+        Console(stderr=True, quiet=quiet).print(f"wrote {path} ({size / 1e6:.1f} MB)", style="dim",
+                                                 soft_wrap=True)  # fmt: skip

@@ -226,10 +226,11 @@ def print_audit(console: Console, a: Audit) -> None:
 
 
 def show_written(console: Console, outputs: dict[str, object]) -> None:
-    """One dim line per file a run wrote (counts such as ``errors_records`` left out)."""
+    """One dim line per file a run wrote (counts such as ``errors_records`` left out), never
+    wrapped: a path is copied whole from the terminal."""
     for key, value in outputs.items():
         if not key.endswith("_records"):
-            console.print(f"wrote {value}", style="dim")
+            console.print(f"wrote {value}", style="dim", soft_wrap=True)
 
 
 def show_orange(result: OrangeResult, notes: Console) -> None:

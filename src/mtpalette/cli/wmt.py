@@ -16,6 +16,7 @@ from rich.table import Table
 from mtpalette.cli import options as o
 from mtpalette.cli.backend_opts import BackendOption
 from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
+from mtpalette.cli.tables import show_written
 
 TASKS = "Tasks"
 
@@ -89,8 +90,7 @@ def wmt(
 
 def show_wmt(out, console: Console) -> None:
     """Each task's table, then the global ranking."""
-    for path in out.outputs.values():
-        console.print(f"wrote {path}")
+    show_written(console, out.outputs)
     stdout = result_console()
     tasks, ranking = out.to_pandas()
     for n, name in enumerate(out.task_names, 1):
