@@ -58,4 +58,4 @@ def test_report_has_every_analysis_with_its_plot(cli, tmp_path):
     assert html.count('class="fig analyze-plot"') == 2  # the two bucketed analyses
     assert "matches more and less often than Facebook-AI" in html
     assert "differ most (bleus:4)" in html
-    assert (tmp_path / "analyze.json").exists()
+    assert (tmp_path / "analyze.run.json").exists()  # beside the report, its own name

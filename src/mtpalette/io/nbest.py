@@ -30,6 +30,7 @@ import contextlib
 import fnmatch
 import json
 import math
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -470,6 +471,26 @@ NOT_SYSTEMS = (
     "license*", "notice*",
 )  # fmt: skip
 
+#: the note on a file named like a reference, left out of a folder of system outputs (the
+#: escape: give it as a file)
+REFERENCE_NOTE = "a reference by its name; give it with -r, or with --systems to rank it"
+
+
+def named_like_reference(name: str) -> bool:
+    """Whether a file name reads as a reference's: ``ref``/``reference``/``refs`` then the
+    end, a dot, a dash, a digit or a capital (``refB``), not another small letter.
+
+    Examples
+    --------
+    >>> [named_like_reference(n) for n in ("ref.txt", "refB.txt", "REF-a.en", "refine.txt")]
+    [True, True, True, False]
+    """
+    head = re.match(r"(?i)(references|reference|refs|ref)(.?)", name)
+    if head is None:
+        return False
+    after = head.group(2)
+    return after == "" or not after.islower()
+
 
 def select_system_files(
     directory: str | Path,
@@ -482,8 +503,9 @@ def select_system_files(
     """The system outputs of a folder, and a note for each file left out and why.
 
     Left out: the other inputs of the run (``inputs_``: references, source, judgments...,
-    compared by inode), names of :data:`NOT_SYSTEMS`, files whose line count is not
-    ``n_lines`` (the references'), and files holding only numbers (id lists).
+    compared by inode), names of :data:`NOT_SYSTEMS`, files named like a reference
+    (:func:`named_like_reference`: ``refB.txt`` beside ``-r ref.txt``), files whose line
+    count is not ``n_lines`` (the references'), and files holding only numbers (id lists).
 
     Examples
     --------
@@ -513,6 +535,8 @@ def select_system_files(
             reason = "an input of this run"
         elif any(fnmatch.fnmatch(path.name.lower(), pat) for pat in NOT_SYSTEMS):
             reason = "not a system output by its name"
+        elif named_like_reference(path.name):
+            reason = REFERENCE_NOTE
         else:
             try:
                 lines = read_lines(path, allow_empty=True)

@@ -118,18 +118,19 @@ def figure_format(path: str | Path) -> str:
 
 
 def run_file_path(json: Path | None, report: Path | None) -> Path | None:
-    """Where a run's record goes: ``json`` as given, else beside the report (the report is
-    built from it), else nowhere. A report with ``--json -`` is refused (see
-    :func:`check_report_source`).
+    """Where a run's record goes: ``json`` as given, else beside the report with the
+    report's stem and ``.run.json`` (the report is built from it; ``rank.html`` makes
+    ``rank.run.json``, so it never replaces the ``rank.json`` of an earlier ``--json``),
+    else nowhere. A report with ``--json -`` is refused (see :func:`check_report_source`).
 
     Examples
     --------
     >>> run_file_path(None, Path("out/r.html")), run_file_path(None, None)
-    (PosixPath('out/r.json'), None)
+    (PosixPath('out/r.run.json'), None)
     """
     check_report_source(json, report)
     if json is None and report is not None:
-        return report.with_suffix(".json")
+        return report.with_suffix(".run.json")
     return json
 
 

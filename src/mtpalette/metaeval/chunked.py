@@ -326,10 +326,19 @@ def _write_chunk(table, final: Path) -> None:
 
 
 def sha256_of(path: str | Path) -> str:
+    """The file's SHA-256; a file that cannot be read is a :class:`UserInputError` naming it
+    (``--run-dir`` fingerprints its inputs before it reads them)."""
     h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
+    try:
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    except FileNotFoundError:
+        raise UserInputError("file not found", path=str(path)) from None
+    except IsADirectoryError:
+        raise UserInputError("is a directory, expected a file", path=str(path)) from None
+    except OSError as exc:
+        raise UserInputError(f"cannot read the file ({os_reason(exc)})", path=str(path)) from None
     return h.hexdigest()
 
 

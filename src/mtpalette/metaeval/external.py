@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.io.mtme_files import parse_metric_filename
 from mtpalette.io.nbest import system_names
 from mtpalette.io.scorefile import ScoreFile
 from mtpalette.metaeval.candidates import CandidateLists
@@ -52,10 +53,16 @@ class ExternalMetric(Metric):
         return self.label
 
     def signature(self, *, n_refs: int) -> Signature:
+        """The file's signature: ``nrefs`` is the references the file was computed with, as
+        its name says (an MTME ``NAME-refA.refB.seg.score``: 2; ``NAME-src``: 0), or
+        ``file`` when the name does not say; never the run's ``n_refs``, which the file's
+        scores did not see."""
         from mtpalette._version import __version__
 
         digest = _file_digest(self.source.path)
-        fields: dict[str, Any] = {"nrefs": n_refs, "source": "file", "file": self.source.path}
+        fields: dict[str, Any] = {
+            "nrefs": file_nrefs(self.source.path), "source": "file", "file": self.source.path,
+        }  # fmt: skip
         if digest:
             fields["sha256"] = digest[:16]
         fields["higher"] = self.higher
@@ -80,6 +87,31 @@ class ExternalMetric(Metric):
 
     def __hash__(self) -> int:
         return hash(("external", self.label))
+
+
+def file_nrefs(paths: str) -> int | str:
+    """How many references a score file was computed with, from its MTME name
+    (``NAME-REF.LEVEL.score``, ``REF`` as ``refA``, ``refA.refB`` or ``src``); ``"file"``
+    when a name does not say (another format, ``all``) or the files of ``paths`` (joined by
+    ``", "``) disagree.
+
+    Examples
+    --------
+    >>> file_nrefs("m/COMET-refA.refB.seg.score"), file_nrefs("Kiwi-src.seg.score")
+    (2, 0)
+    >>> file_nrefs("comet.json"), file_nrefs("BLEU-refA.seg.score, BLEU-refB.seg.score")
+    ('file', 1)
+    """
+    counts = set()
+    for name in paths.split(", "):
+        try:
+            refs = parse_metric_filename(name)[1]
+        except UserInputError:
+            return "file"
+        if refs == "all":
+            return "file"
+        counts.add(0 if refs == "src" else len(refs.split(".")))
+    return counts.pop() if len(counts) == 1 else "file"
 
 
 def _file_digest(paths: str) -> str:
