@@ -49,6 +49,7 @@ from mtpalette.api.checks import (
 from mtpalette.api.correlation_system import (
     add_segment_means,
     add_system_files,
+    folder_scores,
     pair_table_of,
     stored_system_scores,
 )
@@ -66,7 +67,7 @@ from mtpalette.io.runfile import Run, check_output_folders, write_csv
 from mtpalette.metaeval.correlation import CorrelationTable, correlation_table, system_table
 from mtpalette.metaeval.external import external_segment_scores, reference_names
 from mtpalette.metaeval.pair_tables import segment_pair_data
-from mtpalette.metaeval.segments import SegmentData, score_segments
+from mtpalette.metaeval.segments import SegmentData, rated_view, score_segments
 from mtpalette.metrics import Metric, parse_specs
 from mtpalette.stats import catalogue
 from mtpalette.stats.permutation import P_CONVENTIONS
@@ -485,10 +486,14 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
                                 levels=("seg", "sys") if run.levels == ["system"] else ("seg",))
         per_system = [m for m in external if m.source.level == "sys"]
         external = [m for m in external if m.source.level == "seg"] + loaded.stored
-        feedback.note(f"scoring {data.n_rated} rated translations with {len(parsed)} metric(s)")
-        scores = (score_segments(data, parsed) if parsed else []) + [
-            external_segment_scores(data, m) for m in external
-        ]
+        full = folder_scores(run, loaded.mtme_set, data, feedback)  # None: rated rows alone
+        if full is not None:  # scored once: the rated rows of every segment's statistics
+            scores = rated_view(data, parsed, [[full[s].stats[m.spec] for s in full]
+                                               for m in parsed])  # fmt: skip
+        else:
+            feedback.note(f"scoring {data.n_rated} rated translations with {len(parsed)} metric(s)")
+            scores = score_segments(data, parsed) if parsed else []
+        scores += [external_segment_scores(data, m) for m in external]
         segment = "segment" in run.levels and run.baselines
         base = _baselines(parsed, run.tokenize, run.lowercase) if segment else []
         base_scores = score_segments(data, base) if base else []
@@ -497,7 +502,7 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
             for path in export_judged(stage.path(out.export_scores), data, parsed, **mtme,
                                       tokenize=run.tokenize, lowercase=run.lowercase):  # fmt: skip
                 feedback.note(f"wrote {stage.final(path)}")
-        pair = stored_system_scores(run, loaded.mtme_set, feedback)
+        pair = stored_system_scores(run, loaded.mtme_set, feedback, computed=full)
         if pair is not None:  # the --scores segment files' system scores beside the folder's
             add_segment_means(pair, [m for m in external if m not in loaded.stored],
                                loaded.mtme_set.n_segments)  # fmt: skip

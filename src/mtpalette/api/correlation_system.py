@@ -16,10 +16,33 @@ from mtpalette.errors import UserInputError
 from mtpalette.metaeval.correlation import CorrelationTable, stored_signature
 
 
-def stored_system_scores(run, evs, feedback: Feedback):
+def folder_scores(run, evs, data, feedback: Feedback):
+    """The one scoring of a run on an mt-metrics-eval folder's pair ``evs`` (``data``: its
+    judged texts) that has a system level: :func:`~mtpalette.api.scoring.score_systems` of
+    the run's metrics on every system's texts of all segments, of which the segment tables
+    take the rated rows (:func:`~mtpalette.metaeval.segments.rated_view`) and the system
+    vectors the corpus scores (:func:`stored_system_scores`); None when the run has no such
+    level or metric, or its texts are not the folder's whole (``--max-items``, ``--source``:
+    the rated segments are scored alone)."""
+    if evs is None or "system" not in run.levels or not run.specs or run.max_items is not None:
+        return None
+    systems = list(evs.systems)
+    if data.srcs is not None or data.n_systems != len(systems) or data.n_items != evs.n_segments:
+        return None
+    from mtpalette.api.scoring import score_systems
+
+    feedback.note(f"scoring {len(systems)} systems' {evs.n_segments} segments with "
+                  f"{len(run.specs)} metric spec(s), once for every level")  # fmt: skip
+    texts = dict(zip(systems, evs.texts(systems), strict=True))
+    text = dict(tokenize=run.tokenize, lowercase=run.lowercase)
+    return score_systems(texts, [evs.reference()], list(run.specs), progress=False, **text)
+
+
+def stored_system_scores(run, evs, feedback: Feedback, computed=None):
     """The engine's data object of the mt-metrics-eval folder's pair ``evs`` (None: the
     judgments are not a folder) when a system-level table is asked for (its stored system
-    scores, as ``wmt`` reads them), else None."""
+    scores, as ``wmt`` reads them), else None; ``computed``: the run's :func:`folder_scores`
+    (None: the folder's texts are scored here)."""
     if evs is None or "system" not in run.levels:
         return None
     if run.max_items is not None:
@@ -28,8 +51,9 @@ def stored_system_scores(run, evs, feedback: Feedback):
             "segment; leave out --max-items or use --level segment"
         )
     pair, _ = mtme_pair_data(
-        evs, specs=run.specs, tokenize=run.tokenize, lowercase=run.lowercase, note=feedback.note
-    )
+        evs, specs=run.specs, tokenize=run.tokenize, lowercase=run.lowercase, note=feedback.note,
+        computed=computed,
+    )  # fmt: skip
     return pair
 
 

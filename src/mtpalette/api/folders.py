@@ -36,6 +36,7 @@ def mtme_pair_data(
     lowercase: bool = False,
     primary: bool = False,
     note: Callable[[str], None] | None = None,
+    computed: Mapping[str, Any] | None = None,
 ) -> tuple[LanguagePairData, dict[str, str]]:
     """One language pair of a folder as the meta-evaluation engine takes it, and the
     signatures of the metrics computed here: the one builder behind ``wmt``, ``correlate
@@ -49,7 +50,9 @@ def mtme_pair_data(
     the pair's reference, at segment level (sentence scores) and system level (its corpus
     score of all segments, as a stored ``.sys.score`` is). Error metrics are negated, as
     mt-metrics-eval expects higher to be better. ``origins`` records how every vector was
-    made.
+    made. ``computed``: the :func:`~mtpalette.api.scoring.score_systems` of ``specs`` on every
+    system's texts of all segments against the pair's reference, scored already (a run
+    that also needs the rated segments' scores scores once): viewed here, not scored again.
     """
     from mtpalette.metaeval.tasks import LanguagePairData
     from mtpalette.stats.grouping import system_means
@@ -77,7 +80,10 @@ def mtme_pair_data(
         origins[name] = {level: f"stored {Path(path).name}" for level, path in stored.paths.items()}
     signatures: dict[str, str] = {}
     if specs:
-        computed, signatures = _computed(evs, systems, specs, tokenize, lowercase, note)
+        if computed is not None:
+            computed, signatures = oriented_view(computed, systems)
+        else:
+            computed, signatures = _computed(evs, systems, specs, tokenize, lowercase, note)
         clash = sorted(set(computed) & set(metrics))
         if clash:
             raise UserInputError(
@@ -131,10 +137,17 @@ def oriented_scores(
     """
     from mtpalette.api.scoring import score_systems
 
-    systems = list(outputs)
     text = dict(tokenize=tokenize, lowercase=lowercase)
     # silent: this runs inside a run's own bar (load_wmt's pairs)
     scored = score_systems(outputs, refs, list(specs), srcs=srcs, progress=False, **text)
+    return oriented_view(scored, list(outputs))
+
+
+def oriented_view(
+    scored: Mapping[str, Any], systems: Sequence[str]
+) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, str]]:
+    """:func:`oriented_scores` of scores computed already (``scored``: system to its
+    :class:`~mtpalette.api.scoring.Scores` of all segments), in the order of ``systems``."""
     first = scored[systems[0]]
     metrics: dict[str, dict[str, Any]] = {}
     signatures: dict[str, str] = {}

@@ -288,10 +288,43 @@ def score_segments(data: SegmentData, metrics: Sequence[Metric]) -> list[MetricS
         raise UserInputError("no rated translation to score")
     pairs = TextPairs(texts, segs, data.refs, data.srcs)
     stats = compute_stats(list(metrics), pairs)
+    return _metric_scores(data, metrics, [stats[m][inverse] for m in metrics], where)
+
+
+def rated_view(data: SegmentData, metrics: Sequence[Metric], stats) -> list[MetricScores]:
+    """:func:`score_segments` of statistics computed already: ``stats[k][s]`` holds metric
+    ``k``'s sufficient statistics of system ``s``'s translation of every item of ``data``
+    (one row per item; e.g. :func:`mtpalette.api.scoring.score_systems` of all segments),
+    of which the rated rows are taken, so that a run scores its texts once.
+
+    Examples
+    --------
+    >>> from mtpalette.metrics import parse_specs
+    >>> d = SegmentData(["A", "B"], [[1.0, 0.0], [0.0, np.nan]], [["a b", "c"], ["a", "d"]],
+    ...                 [["a b", "c d"]], [1, 2])
+    >>> ms = parse_specs(["bleus:2"], tokenize="none")
+    >>> full = score_segments(SegmentData(d.systems, np.zeros((2, 2)), d.hyps, d.refs, d.items),
+    ...                       ms)
+    >>> [s] = rated_view(d, ms, [full[0].stats])
+    >>> s.seg.round(1).tolist()
+    [[100.0, 36.8], [36.8, nan]]
+    """
+    rated = ~np.isnan(data.human)
+    if not rated.any():
+        raise UserInputError("no rated translation to score")
+    where = np.stack(np.nonzero(rated))
+    # entries in row-major order, as score_segments takes them: system by system, items ascending
+    rows = [np.concatenate([np.asarray(st[s])[rated[s]] for s in range(data.n_systems)])
+            for st in stats]  # fmt: skip
+    return _metric_scores(data, metrics, rows, where)
+
+
+def _metric_scores(data: SegmentData, metrics: Sequence[Metric], rows, where) -> list[MetricScores]:
+    """Each metric's :class:`MetricScores` from ``rows[k]``, metric ``k``'s statistics of
+    every rated entry (at ``where``), system by system, items ascending."""
     rated = ~np.isnan(data.human)
     out = []
-    for m, name in zip(metrics, display_names(metrics), strict=True):
-        st = stats[m][inverse]
+    for m, name, st in zip(metrics, display_names(metrics), rows, strict=True):
         scores = np.asarray(m.sentence_scores(st), dtype=np.float64)
         seg = np.full(data.human.shape, np.nan)
         seg[where[0], where[1]] = scores
