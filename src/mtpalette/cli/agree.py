@@ -21,8 +21,8 @@ from mtpalette.api.correlation_run import parse_epsilon
 from mtpalette.api.inputs import JudgedInputs
 from mtpalette.api.progress import ConsoleFeedback
 from mtpalette.cli import options as o
-from mtpalette.cli.console import result_console
-from mtpalette.cli.tables import print_agreement, show_written
+from mtpalette.cli.console import result_console, show_written
+from mtpalette.cli.tables import print_agreement
 from mtpalette.stats import catalogue
 
 MetricsOpt = Annotated[

@@ -22,8 +22,8 @@ from mtpalette.api.audit_run import AuditRun, run_audit
 from mtpalette.api.inputs import CandidateInputs, JudgedInputs
 from mtpalette.api.progress import ConsoleFeedback
 from mtpalette.cli import options as o
-from mtpalette.cli.console import result_console
-from mtpalette.cli.tables import print_audit, print_reference_agreement, show_written
+from mtpalette.cli.console import result_console, show_written
+from mtpalette.cli.tables import print_audit, print_reference_agreement
 
 
 @o.with_options(

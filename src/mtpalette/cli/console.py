@@ -87,3 +87,11 @@ def _plain(cell) -> str:
     if isinstance(cell, str):
         return Text.from_markup(cell).plain.replace("\t", " ").replace("\n", " ")
     return str(cell)
+
+
+def show_written(console: Console, outputs: dict[str, object]) -> None:
+    """One dim line per file a run wrote (counts such as ``errors_records`` left out), never
+    wrapped: a path is copied whole from the terminal."""
+    for key, value in outputs.items():
+        if not key.endswith("_records"):
+            console.print(f"wrote {value}", style="dim", soft_wrap=True)

@@ -15,8 +15,13 @@ from rich.console import Console
 from rich.table import Table
 
 from mtpalette.cli import options as o
-from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
-from mtpalette.cli.tables import show_written
+from mtpalette.cli.console import (
+    emit_note,
+    emit_signatures,
+    emit_table,
+    result_console,
+    show_written,
+)
 
 RANKING = "Ranking"
 TABLE = "Long table of scores (--table)"

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.table import Table
 
-from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
+from mtpalette.cli.console import (
+    emit_note,
+    emit_signatures,
+    emit_table,
+    result_console,
+    show_written,
+)
 from mtpalette.reporting.html import cluster_rows, orange_rows
 from mtpalette.stats import catalogue
 
@@ -223,14 +229,6 @@ def print_audit(console: Console, a: Audit) -> None:
         f"as good as (better than) the reference; {a.n_resamples} bootstrap resamples over "
         f"segments (seed {a.seed}), {100 * a.confidence:g}% percentile intervals.",
     )
-
-
-def show_written(console: Console, outputs: dict[str, object]) -> None:
-    """One dim line per file a run wrote (counts such as ``errors_records`` left out), never
-    wrapped: a path is copied whole from the terminal."""
-    for key, value in outputs.items():
-        if not key.endswith("_records"):
-            console.print(f"wrote {value}", style="dim", soft_wrap=True)
 
 
 def show_orange(result: OrangeResult, notes: Console) -> None:

@@ -15,8 +15,13 @@ from rich.table import Table
 
 from mtpalette.cli import options as o
 from mtpalette.cli.backend_opts import BackendOption
-from mtpalette.cli.console import emit_note, emit_signatures, emit_table, result_console
-from mtpalette.cli.tables import show_written
+from mtpalette.cli.console import (
+    emit_note,
+    emit_signatures,
+    emit_table,
+    result_console,
+    show_written,
+)
 
 TASKS = "Tasks"
 
