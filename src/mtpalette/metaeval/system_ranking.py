@@ -232,10 +232,11 @@ def rank_systems(
         sign * x, names, protocol, domains, metric, stats, n_resamples, seed, alpha, sign
     )
     of_items = stats is None or protocol in rk.ITEM_TESTS
-    paired = rk.shared_differences(x, domains if protocol == "wmt24" else None)
-    if not of_items:  # a corpus score: every system has every item
-        paired = own[:, None] - own[None, :]
-    significant = rk.adjust(p, correction) < alpha
+    # what a paired test compares; a corpus score has every item of every system
+    paired = (rk.shared_differences(x, domains if protocol == "wmt24" else None) if of_items
+              else own[:, None] - own[None, :])  # fmt: skip
+    adjusted = rk.adjust(p, correction)
+    significant = adjusted < alpha
     order, ties = _order(names, sign * own)
     if rule == "mark" and protocol in ("wmt24", "wilcoxon", "ttest"):
         significant, reversed_notes = _reversed(significant, sign * own, sign * paired, names,
@@ -251,7 +252,6 @@ def rank_systems(
                      {d: float(v[k]) for d, v in per_domain.items()})  # fmt: skip
         for pos, k in enumerate(order)
     ]
-    adjusted = rk.adjust(p, correction)
     pairs = [
         SystemPair(names[a], names[b], float(own[a] - own[b]), float(p[a, b]),
                    float(adjusted[a, b]), bool(significant[a, b]), int(shared[a, b]),
