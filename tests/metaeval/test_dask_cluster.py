@@ -10,12 +10,12 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from importlib import resources
 from pathlib import Path
 
 import pytest
+from dask_processes import cli_argv, dask_argv
 
 pytest.importorskip("distributed")
 
@@ -31,14 +31,6 @@ def _head(src: Path, dst: Path) -> Path:
     return dst
 
 
-def _cli(*args: str) -> list[str]:
-    return [sys.executable, "-c", "from mtpalette.cli.app import main; main()", *args]
-
-
-def _dask(*args: str) -> list[str]:
-    return [sys.executable, "-m", "distributed.cli." + args[0], *args[1:]]
-
-
 class Cluster:
     """A scheduler and its workers as processes, their logs in files."""
 
@@ -49,7 +41,7 @@ class Cluster:
         self.procs: dict[str, subprocess.Popen] = {}
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.env = env
-        self._start("scheduler", _dask("dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+        self._start("scheduler", dask_argv("dask_scheduler", "--host", "127.0.0.1", "--port", "0",
                     "--no-dashboard", "--scheduler-file", str(self.file)))  # fmt: skip
         deadline = time.time() + 60
         while not self.file.exists() and time.time() < deadline:
@@ -67,7 +59,7 @@ class Cluster:
 
     def add_worker(self, name: str, cwd: Path) -> None:
         # a working folder of its own: a relative path would land there, not in the run's
-        self._start(name, _dask("dask_worker", self.address, "--nthreads", "1", "--no-nanny",
+        self._start(name, dask_argv("dask_worker", self.address, "--nthreads", "1", "--no-nanny",
                     "--no-dashboard", "--name", name), cwd)  # fmt: skip
 
     def wait_workers(self, n: int) -> None:
@@ -116,7 +108,7 @@ def inputs(tmp_path_factory):
 
 
 def _orange(refs, systems, run_dir: str, *extra: str) -> list[str]:
-    return _cli("orange", "--refs", *map(str, refs), "--systems", *map(str, systems),
+    return cli_argv("orange", "--refs", *map(str, refs), "--systems", *map(str, systems),
                 "-m", "bleus:1..4", "wer", "rouge-w:1.1..1.5/0.1", "rouge-s:4",
                 "--chunk-size", "6", "--run-dir", run_dir, "-q", *extra)  # fmt: skip
 
@@ -158,11 +150,11 @@ def test_workers_read_their_part_of_a_shared_nbest_file(cluster, inputs, tmp_pat
     )
     args = ["orange", "--refs", *map(str, refs), "--nbest", str(nbest), "-m", "bleus:4", "wer",
             "--chunk-size", "7", "-q"]  # fmt: skip
-    here = subprocess.run(_cli(*args, "--run-dir", str(tmp_path / "here")),
+    here = subprocess.run(cli_argv(*args, "--run-dir", str(tmp_path / "here")),
                           capture_output=True, text=True, timeout=DEADLINE)  # fmt: skip
     assert here.returncode == 0, here.stderr
     there = subprocess.run(
-        _cli(*args, "--run-dir", str(tmp_path / "there"), "--backend", "dask",
+        cli_argv(*args, "--run-dir", str(tmp_path / "there"), "--backend", "dask",
              "--scheduler", cluster.address),
         capture_output=True, text=True, timeout=DEADLINE,
     )  # fmt: skip
@@ -207,7 +199,7 @@ def test_a_worker_that_cannot_see_the_run_folder_is_refused(cluster, tmp_path):
     backend = Backend("dask", scheduler=cluster.address)
     blind = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
              f"mount -t tmpfs none {folder} && exec \"$@\"", "sh",
-             *_dask("dask_worker", cluster.address, "--nthreads", "1",
+             *dask_argv("dask_worker", cluster.address, "--nthreads", "1",
                     "--no-nanny", "--no-dashboard", "--name", "elsewhere")]  # fmt: skip
     try:
         check_shared_folder(backend, str(folder))  # every worker sees it: no error

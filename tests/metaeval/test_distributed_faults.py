@@ -23,12 +23,12 @@ import errno
 import json
 import os
 import subprocess
-import sys
 import time
 from importlib import resources
 from pathlib import Path
 
 import pytest
+from dask_processes import cli_argv, dask_argv
 from typer.testing import CliRunner
 
 pytest.importorskip("distributed")
@@ -81,14 +81,6 @@ if not hasattr(pq.write_table, "patched"):
 }
 
 
-def _cli(*args: str) -> list[str]:
-    return [sys.executable, "-c", "from mtpalette.cli.app import main; main()", *args]
-
-
-def _dask(*args: str) -> list[str]:
-    return [sys.executable, "-m", "distributed.cli." + args[0], *args[1:]]
-
-
 class Processes:
     """Schedulers and workers as processes, their logs in files, all killed by ``stop``."""
 
@@ -107,7 +99,7 @@ class Processes:
 
     def scheduler(self, name: str) -> str:
         file = self.where / f"{name}.json"
-        self.start(name, _dask("dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+        self.start(name, dask_argv("dask_scheduler", "--host", "127.0.0.1", "--port", "0",
                                "--no-dashboard", "--scheduler-file", str(file)))  # fmt: skip
         deadline = time.time() + 60
         while not file.exists() and time.time() < deadline:
@@ -117,7 +109,7 @@ class Processes:
         return json.loads(file.read_text())["address"]
 
     def worker(self, name: str, address: str, *extra: str, wrap=(), env=None) -> None:
-        cmd = _dask("dask_worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard",
+        cmd = dask_argv("dask_worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard",
                     "--name", name, *extra)  # fmt: skip
         self.start(name, [*wrap, *cmd], env)
 
@@ -192,7 +184,7 @@ def _one_line(err: str) -> str:
 
 
 def _start(args: list[str]) -> subprocess.Popen:
-    return subprocess.Popen(_cli(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    return subprocess.Popen(cli_argv(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)  # fmt: skip
 
 
@@ -209,7 +201,7 @@ def _wait_for_chunks(run_dir: Path, n: int, proc: subprocess.Popen) -> None:
 def _resume(files, kind: str, run_dir: Path, *extra: str) -> None:
     """Resume the run (in process, or with ``extra`` options) and find the tables of an
     uninterrupted run."""
-    done = subprocess.run(_cli(*_args(files, kind, run_dir, "--resume", *extra)),
+    done = subprocess.run(cli_argv(*_args(files, kind, run_dir, "--resume", *extra)),
                           capture_output=True, text=True, timeout=DEADLINE)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     assert _outputs(run_dir) == files[f"expected-{kind}"]
@@ -321,7 +313,7 @@ def test_a_full_disk_on_a_worker_names_the_run_folder_and_the_worker(data, clust
     cluster.wait_workers(address, 1)
     run = tmp_path / "run"
     done = subprocess.run(
-        _cli(*_args(data, "systems", run, "--backend", "dask", "--scheduler", address)),
+        cli_argv(*_args(data, "systems", run, "--backend", "dask", "--scheduler", address)),
         capture_output=True, text=True, timeout=DEADLINE,
     )  # fmt: skip
     assert done.returncode == 2
@@ -355,7 +347,7 @@ def test_a_list_too_large_for_a_worker_s_memory_is_refused(data, cluster, tmp_pa
     args = ["orange", "--refs", *data["refs"], "--nbest", str(big), "-m", "bleus:4", "wer",
             "--chunk-size", "1", "-q", "--bootstrap", "0", "--run-dir", str(run),
             "--backend", "dask", "--scheduler", address]  # fmt: skip
-    done = subprocess.run(_cli(*args), capture_output=True, text=True, timeout=DEADLINE)
+    done = subprocess.run(cli_argv(*args), capture_output=True, text=True, timeout=DEADLINE)
     assert done.returncode == 2
     line = _one_line(done.stderr)
     assert f"segment 0 of {big} (100,000 candidates," in line
@@ -416,7 +408,7 @@ def test_a_real_full_disk_names_the_run_folder(data, tmp_path):
     disk.mkdir()
     out.mkdir()
     run = disk / "run"
-    orange = " ".join(f"'{a}'" for a in _cli(*_args(data, "systems", run)))
+    orange = " ".join(f"'{a}'" for a in cli_argv(*_args(data, "systems", run)))
     script = (f"mount -t tmpfs -o size=64k none {disk} && {{ {orange} 2> {out}/err; "
               f"echo $? > {out}/code; cp -a {run} {out}/run; }}")  # fmt: skip
     subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
@@ -428,7 +420,7 @@ def test_a_real_full_disk_names_the_run_folder(data, tmp_path):
     kept = _chunks(out / "run")
     assert 0 < len(kept) < N // 4
     # the manifest names no folder: the copy resumes where the disk was full
-    code = subprocess.run(_cli(*_args(data, "systems", out / "run", "--resume")),
+    code = subprocess.run(cli_argv(*_args(data, "systems", out / "run", "--resume")),
                           capture_output=True, text=True, timeout=DEADLINE)  # fmt: skip
     assert code.returncode == 0, code.stderr
     assert _outputs(out / "run") == data["expected-systems"]
