@@ -21,6 +21,7 @@ download, where it is not: nothing installable here ships the model.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -34,20 +35,33 @@ from mtpalette.metrics.rouge_score_compat import rouge_score_batch, specs_for
 from mtpalette.text.tokenizers import get_tokenizer
 from mtpalette.text.vocab import from_codepoints
 
+#: the golden values, computed here by rouge-score (the project's own)
 DATA = Path(__file__).parent.parent / "data" / "rouge_score"
 CASES = json.loads((DATA / "cases.json").read_text(encoding="utf-8"))["cases"]
+#: rouge-score's own test texts, read where the shared data keeps them (never copied here)
+TEXTS = Path(os.environ.get("MTPALETTE_SHARED_DATA") or Path(__file__).resolve().parents[3]
+             / "shared" / "data") / "rouge-score" / "rouge" / "testdata"  # fmt: skip
+
+
+def _path(name: str) -> Path:
+    """A test text of rouge-score (``*_multi.*`` in its ``pyrouge_files``), or a skip that
+    says where it was looked for."""
+    path = TEXTS / ("pyrouge_files" if "_multi." in name else "") / name
+    if not path.is_file():
+        pytest.skip(f"rouge-score's test texts are not at {TEXTS} (shared data absent)")
+    return path
 
 
 def _text(x) -> str:
     if isinstance(x, str):
         return x
-    with open(DATA / x["file"], encoding="utf-8") as f:
+    with open(_path(x["file"]), encoding="utf-8") as f:
         lines = f.readlines() if "line" in x else [f.read()]
     return lines[x.get("line", 0)]
 
 
 def _lines(name: str) -> list[str]:
-    with open(DATA / name, encoding="utf-8") as f:
+    with open(_path(name), encoding="utf-8") as f:
         return f.readlines()
 
 
