@@ -30,6 +30,7 @@ from mtpalette.api.rank_sources import mapping_source, sources_of, texts_source
 from mtpalette.errors import UserInputError, did_you_mean
 
 if TYPE_CHECKING:
+    from mtpalette.metaeval.autorank import AutoRank25
     from mtpalette.metaeval.system_ranking import AutoRank, SystemRanking
 
 
@@ -135,6 +136,12 @@ class RankRun(Description):
     ``domain_col`` and ``doc_col``; ``lower_is_better``); an mt-metrics-eval folder (``mtme``,
     ``lp``: its human scores ``human`` and its stored ``mtme_metrics``, with the folder's
     domains).
+
+    ``wmt25_scores`` (a folder of WMT25 ``automatic_scores``, with ``lp``) gives AutoRank
+    alone (``autorank``: ``wmt25``, the default there, or ``wmt24``) of ``autorank_metrics``
+    (WMT25's choice by default), on the systems ``systems_metadata`` lists for ``lp`` if given
+    (:func:`~mtpalette.api.autorank_run.autorank_wmt25`). ``autorank`` also chooses how
+    several sources are combined (``wmt24`` by default).
     """
 
     kind: ClassVar[str] = "rank"
@@ -154,6 +161,10 @@ class RankRun(Description):
     lp: str | None = None
     human: str | None = None
     mtme_metrics: list[str] | None = None
+    wmt25_scores: Path | None = None
+    autorank: str | None = None
+    autorank_metrics: list[str] | None = None
+    systems_metadata: Path | None = None
     protocol: str = "wilcoxon"
     missing: str | None = None
     correction: str = "none"
@@ -188,12 +199,13 @@ class RankRun(Description):
         probability_argument(self.alpha, "--alpha")
         if self.resamples < 1:
             raise UserInputError(f"--resamples must be 1 or more (got {self.resamples})")
+        self._validate_autorank()
         given = [bool(self.metrics), bool(self.scores), self.table is not None,
-                 self.mtme is not None]  # fmt: skip
+                 self.mtme is not None, self.wmt25_scores is not None]  # fmt: skip
         if not any(given):
             raise UserInputError(
                 "nothing to rank: give -m SPEC with -r and the systems, --scores NAME=FILE, "
-                "--table FILE or --mtme DIR --lp LP"
+                "--table FILE, --mtme DIR --lp LP or --wmt25-scores DIR --lp LP"
             )
         if self.metrics and not (self.refs and (self.systems or self.systems_dir)):
             raise UserInputError(
@@ -209,6 +221,27 @@ class RankRun(Description):
                               "--report": self.report})  # fmt: skip
         super().validate()
 
+    def _validate_autorank(self) -> None:
+        from mtpalette.api.autorank_run import AUTORANK_METHODS
+
+        if self.autorank is not None and self.autorank not in AUTORANK_METHODS:
+            raise UserInputError(
+                f"--autorank must be one of {', '.join(AUTORANK_METHODS)} (got "
+                f"{self.autorank!r}){did_you_mean(self.autorank, AUTORANK_METHODS)}"
+            )
+        if self.wmt25_scores is None:
+            if self.autorank_metrics or self.systems_metadata is not None:
+                raise UserInputError("--autorank-metrics and --systems-metadata go with "
+                                     "--wmt25-scores DIR")  # fmt: skip
+            return
+        others = [bool(self.metrics), bool(self.scores), self.table is not None,
+                  self.mtme is not None]  # fmt: skip
+        if any(others):
+            raise UserInputError("--wmt25-scores gives AutoRank alone: rank other sources in "
+                                 "a separate run")  # fmt: skip
+        if not self.lp:
+            raise UserInputError("--wmt25-scores needs the language pair: --lp (e.g. en-cs_CZ)")
+
 
 @dataclass
 class RankResult:
@@ -216,7 +249,7 @@ class RankResult:
     the files written."""
 
     rankings: list[SystemRanking]
-    autorank: AutoRank | None
+    autorank: AutoRank | AutoRank25 | None
     outputs: dict[str, str] = field(default_factory=dict)
 
     def to_pandas(self):
@@ -251,10 +284,19 @@ class RankResult:
 def run_rank(run: RankRun, progress: bool | Feedback | None = None) -> RankResult:
     """Rank the systems of every source ``run`` names; write the outputs it asks for.
     ``progress``: as in :func:`rank`."""
-    from mtpalette.metaeval.system_ranking import autorank
+    from mtpalette.metaeval.autorank import autorank, autorank25
 
     run.validate()
     feedback = feedback_of(progress)
+    if run.wmt25_scores is not None:
+        from mtpalette.api.autorank_run import autorank_wmt25
+
+        with feedback.stage(f"AutoRank ({run.autorank or 'wmt25'}) of {run.lp}"):
+            result = RankResult([], autorank_wmt25(
+                run.wmt25_scores, str(run.lp), metrics=run.autorank_metrics,
+                metadata=run.systems_metadata, method=run.autorank or "wmt25"))  # fmt: skip
+        _write(run, result)
+        return result
     sources = sources_of(run, feedback)
     _check_shared_systems(sources)
     rankings = []
@@ -268,7 +310,12 @@ def run_rank(run: RankRun, progress: bool | Feedback | None = None) -> RankResul
                              missing=run.missing)  # fmt: skip
             )
     auto = None
-    if len(rankings) > 1:
+    if len(rankings) > 1 and run.autorank == "wmt25":
+        auto = autorank25(
+            {r.name: {s.system: s.score for s in r.systems} for r in rankings},
+            higher_is_better={r.name: r.higher_is_better for r in rankings},
+        )
+    elif len(rankings) > 1:
         auto = autorank(
             {r.name: {s.system: s.score for s in r.systems} for r in rankings},
             {r.name: r.higher_is_better for r in rankings},
@@ -323,7 +370,8 @@ def _write(run: RankRun, result: RankResult) -> None:
 
         inputs = recorded_inputs(
             refs=run.refs, systems=run.systems, systems_dir=run.systems_dir, scores=run.scores,
-            table=run.table, mtme=run.mtme, lp=run.lp,
+            table=run.table, mtme=run.mtme, lp=run.lp, wmt25_scores=run.wmt25_scores,
+            systems_metadata=run.systems_metadata,
         )  # fmt: skip
         Run(
             "rank",

@@ -68,6 +68,28 @@ TsvOpt = Annotated[
         help="Rankings as TSV (pairs in FILE.pairs.tsv; -: stdout, rankings only).",
     ),
 ]
+WMT25 = "WMT25 automatic scores (AutoRank)"
+Wmt25ScoresOpt = Annotated[
+    Path | None,
+    o.opt("--wmt25-scores", panel=WMT25,
+          help="Folder of WMT25 automatic_scores/<system>.jsonl (with --lp): AutoRank alone."),
+]  # fmt: skip
+AutoRankOpt = Annotated[
+    str | None,
+    o.opt("--autorank", panel=WMT25,
+          help="wmt25 (robust z-scores; default with --wmt25-scores) or wmt24 (1..N rescaled; "
+          "default for several sources)."),
+]  # fmt: skip
+AutoRankMetricsOpt = Annotated[
+    list[str] | None,
+    o.opt("--autorank-metrics", panel=WMT25,
+          help="Metrics to combine (repeat; default: WMT25's choice for the pair)."),
+]  # fmt: skip
+MetadataOpt = Annotated[
+    Path | None,
+    o.opt("--systems-metadata", panel=WMT25,
+          help="WMT25 systems_metadata*.json: only the systems its supported_lps list for --lp."),
+]  # fmt: skip
 LatexOpt = Annotated[
     Path | None, o.opt("--latex", panel=o.OUTPUTS, help="Rankings as LaTeX (WMT's style).")
 ]
@@ -90,6 +112,10 @@ def rank_cmd(
     lp: o.LpOpt = None,
     human: o.HumanOpt = None,
     mtme_metrics: o.MtmeMetricsOpt = None,
+    wmt25_scores: Wmt25ScoresOpt = None,
+    autorank: AutoRankOpt = None,
+    autorank_metrics: AutoRankMetricsOpt = None,
+    systems_metadata: MetadataOpt = None,
     protocol: ProtocolOpt = "wilcoxon",
     missing: MissingOpt = None,
     correction: CorrectionOpt = "none",
@@ -108,7 +134,8 @@ def rank_cmd(
 
     Examples: `mtpalette rank -r ref.txt --systems-dir outputs/ -m chrf --protocol bootstrap`;
     `mtpalette rank --table esa.tsv --domain-col domain --protocol wmt24`; `mtpalette rank
-    --scores comet=comet.json --scores metricx=preds.jsonl --correction holm`.
+    --scores comet=comet.json --scores metricx=preds.jsonl --correction holm`; `mtpalette rank
+    --wmt25-scores automatic_scores/ --lp en-cs_CZ --autorank wmt25`.
     """
     from mtpalette.api.progress import ConsoleFeedback
     from mtpalette.api.rank_run import RankRun, run_rank
@@ -118,7 +145,9 @@ def rank_cmd(
         refs=refs, systems=systems, systems_dir=systems_dir, metrics=metrics, scores=scores,
         table=table, system_col=system_col, item_col=item_col, score_col=score_col,
         domain_col=domain_col, doc_col=doc_col, lower_is_better=lower_is_better, mtme=mtme,
-        lp=lp, human=human, mtme_metrics=mtme_metrics, protocol=protocol,
+        lp=lp, human=human, mtme_metrics=mtme_metrics, wmt25_scores=wmt25_scores,
+        autorank=autorank, autorank_metrics=autorank_metrics, systems_metadata=systems_metadata,
+        protocol=protocol,
         missing=missing, correction=correction, alpha=alpha, resamples=resamples, seed=seed,
         tokenize=tokenize, lowercase=lowercase, json=json, tsv=tsv, latex=latex, report=report,
     )  # fmt: skip
@@ -157,7 +186,9 @@ def show_rankings(result) -> None:
         )
         for note in r.notes:
             emit_note(out, f"note: {note}")
-    if result.autorank is not None:
+    if result.autorank is not None and hasattr(result.autorank, "shown"):
+        show_autorank25(out, result.autorank)
+    elif result.autorank is not None:
         a = result.autorank
         t = Table(title="AutoRank: each ranking's scores rescaled to 1 (best) .. N, averaged")
         for col in ("System", "AutoRank", *a.metrics):
@@ -168,6 +199,28 @@ def show_rankings(result) -> None:
         for note in a.notes:
             emit_note(out, f"note: {note}")
     emit_signatures(out, {r.name: r.signature for r in result.rankings})
+
+
+def show_autorank25(out, a) -> None:
+    """WMT25's AutoRank: one table per metric (systems by score, with their z), then the
+    AutoRank table and the notes."""
+    for m in a.shown:
+        t = Table(title=f"{m}" + ("" if m in a.metrics else " (shown, not combined)"))
+        for col in ("System", m, "z"):
+            t.add_column(col, justify="left" if col == "System" else "right")
+        for s in sorted((s for s in a.systems if m in s.scores), key=lambda s: -s.scores[m]):
+            t.add_row(s.system, f"{s.scores[m]:.4f}", f"{s.z[m]:.3f}")
+        emit_table(out, t)
+    lp = f"{a.language_pair}: " if a.language_pair else ""
+    t = Table(title=f"{lp}AutoRank (WMT25): mean robust z of {', '.join(a.metrics)}, 1 (best) .. N")
+    for col in ("System", "AutoRank", "mean z"):
+        t.add_column(col, justify="left" if col == "System" else "right")
+    for s in a.systems:
+        t.add_row(s.system, f"{s.autorank:.2f}", f"{s.mean_z:.3f}")
+    emit_table(out, t)
+    emit_note(out, "z = (score - median) / (max - 25th percentile) per metric, over the systems")
+    for note in a.notes:
+        emit_note(out, f"note: {note}")
 
 
 def _score_name(r) -> str:

@@ -20,21 +20,22 @@ Protocols, named in every output's signature:
   corpus score (recomputed from sufficient statistics: BLEU from summed n-gram counts), or on
   the mean of item scores; every system must have a score for every item.
 
-AutoRank (:func:`autorank`): each metric's system scores linearly rescaled so that the best
-system gets 1 and the worst the number of systems, then averaged over the metrics (the
-preliminary rankings of WMT24, Kocmi et al. 2024, arXiv:2407.19884).
+AutoRank (WMT24's and WMT25's) is :mod:`mtpalette.metaeval.autorank`; :class:`AutoRank` and
+:func:`autorank` are re-exported here.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.metaeval.autorank import AutoRank as AutoRank  # re-exported
+from mtpalette.metaeval.autorank import autorank as autorank  # re-exported
 from mtpalette.metrics.base import Signature
 from mtpalette.records import Record, latex_text, out
 from mtpalette.stats import ranking as rk
@@ -453,82 +454,3 @@ def ranking_signature(name, protocol, score_kind, higher, missing, correction, a
     if metric_signature:
         fields["score"] = Signature.of(metric_signature)
     return Signature(name, fields, __version__)
-
-
-@dataclass(frozen=True)
-class AutoRank(Record):
-    """AutoRank of systems from several metrics (rescaled ranks, averaged; lower is better)."""
-
-    systems: list[str] = field(metadata=out(after="metrics"))
-    metrics: list[str]
-    rescaled: dict[str, list[float]] = field(metadata=out(after="autorank"))
-    autorank: list[float]
-    method: str = field(default="minmax-1-to-N", metadata=out(first=True))
-    left_out: dict[str, list[str]] = field(default_factory=dict)
-
-    @property
-    def notes(self) -> list[str]:
-        """One line per metric whose systems AutoRank left out (not scored by every metric)."""
-        return [f"AutoRank leaves out {', '.join(v)}: scored by {m} but not by every metric"
-                for m, v in self.left_out.items()]  # fmt: skip
-
-    def to_pandas(self):
-        from mtpalette.records import frame
-
-        return frame(
-            {"system": s, "autorank": a, **{m: self.rescaled[m][k] for m in self.metrics}}
-            for k, (s, a) in enumerate(zip(self.systems, self.autorank, strict=True))
-        )
-
-
-def autorank(system_scores: Mapping[str, Mapping[str, float]],
-             higher_is_better: Mapping[str, bool] | None = None, *,
-             only_shared: bool = False) -> AutoRank:  # fmt: skip
-    """AutoRank: each metric's system scores linearly rescaled to ``[1, N]`` (the best
-    system 1, the worst ``N``, the number of systems), averaged over the metrics; systems by
-    increasing AutoRank. Metrics that score different systems are refused, or with
-    ``only_shared`` combined on the systems every metric scores (the others are named in
-    ``left_out``).
-
-    Examples
-    --------
-    >>> a = autorank({"m1": {"A": 0.9, "B": 0.5, "C": 0.1}, "m2": {"A": 10, "B": 30, "C": 0}})
-    >>> list(zip(a.systems, a.autorank))
-    [('B', 1.5), ('A', 1.6666666666666665), ('C', 3.0)]
-    """
-    metrics = list(system_scores)
-    if not metrics:
-        raise UserInputError("AutoRank needs at least one metric")
-    systems = list(system_scores[metrics[0]])
-    left_out: dict[str, list[str]] = {}
-    if only_shared:
-        shared = set.intersection(*(set(system_scores[m]) for m in metrics))
-        left_out = {m: [s for s in system_scores[m] if s not in shared] for m in metrics}
-        left_out = {m: v for m, v in left_out.items() if v}
-        systems = [s for s in systems if s in shared]
-        if len(systems) < 2:
-            raise UserInputError(f"the metrics share {len(systems)} system(s); AutoRank needs 2")
-        system_scores = {m: {s: system_scores[m][s] for s in systems} for m in metrics}
-    for m in metrics:
-        if set(system_scores[m]) != set(systems):
-            raise UserInputError(f"metric {m!r} does not score the same systems as {metrics[0]!r}")
-    directions = dict(higher_is_better or {})
-    N = len(systems)
-    rescaled: dict[str, np.ndarray] = {}
-    for m in metrics:
-        v = np.array([system_scores[m][s] for s in systems], dtype=np.float64)
-        if not directions.get(m, True):
-            v = -v
-        lo, hi = v.min(), v.max()
-        if hi == lo:
-            raise UserInputError(f"metric {m!r} gives every system the same score")
-        rescaled[m] = 1.0 + (hi - v) / (hi - lo) * (N - 1)
-    avg = np.mean(np.column_stack(list(rescaled.values())), axis=1)
-    order = sorted(range(N), key=lambda k: (avg[k], systems[k]))
-    return AutoRank(
-        [systems[k] for k in order],
-        metrics,
-        {m: [float(rescaled[m][k]) for k in order] for m in metrics},
-        [float(avg[k]) for k in order],
-        left_out=left_out,
-    )
