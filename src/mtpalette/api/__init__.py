@@ -25,6 +25,8 @@
 * :mod:`~mtpalette.api.train_run` - BLANC and ROSE trained on human judgments or ORANGE
   (:class:`BlancTrainRun`, :func:`run_train_blanc`; :class:`RoseTrainRun`,
   :func:`run_train_rose`);
+* :mod:`~mtpalette.api.wmt25_inputs` - WMT25/26 test sets and system outputs scored per
+  paragraph, document or system (:func:`score_wmt25`; :class:`Wmt25Inputs`);
 * :mod:`~mtpalette.api.data` - the real data shipped with mtpalette (:func:`bundled_data`,
   :func:`copy_bundled`);
 * :mod:`~mtpalette.api.report_run` - the HTML report of results (:func:`report`), the page
@@ -88,6 +90,8 @@ EXPORTS = {
     "TaskSet": "wmt_run",
     "task_set": "wmt_run",
     "bundled_data": "data",
+    "score_wmt25": "wmt25_inputs",
+    "Wmt25Inputs": "wmt25_inputs",
     "copy_bundled": "data",
     "rank": "rank_run",
     "analyze": "analyze_run",

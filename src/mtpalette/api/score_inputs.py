@@ -25,6 +25,7 @@ from mtpalette.errors import UserInputError
 
 if TYPE_CHECKING:
     from mtpalette.api.inputs import LongTable
+    from mtpalette.api.wmt25_inputs import Wmt25Inputs
 from mtpalette.io.plain import (
     STDIN,
     check_line_count,
@@ -55,15 +56,24 @@ class ScoreInputs:
     mtme: Path | None = None
     lp: str | None = None
     mtme_ref: str | None = None
+    wmt25: Wmt25Inputs | None = None
 
     def validate(self) -> None:
+        if self.wmt25 is not None:
+            if (self.refs or self.hyps or self.systems_dir is not None or self.table is not None
+                    or self.mtme is not None or self.source is not None):  # fmt: skip
+                raise UserInputError(
+                    "--wmt25-testset replaces -r, -i, --systems-dir, --table, --mtme and --source"
+                )
+            self.wmt25.validate()
+            return
         if self.mtme is not None:
             if self.refs or self.hyps or self.systems_dir is not None or self.table is not None:
                 raise UserInputError("--mtme replaces -r, -i, --systems-dir and --table")
             if self.lp is None:
                 raise UserInputError("--mtme needs the language pair: --lp (e.g. --lp zh-en)")
         elif self.lp is not None:
-            raise UserInputError("--lp names the language pair of --mtme")
+            raise UserInputError("--lp names the language pair of --mtme or --wmt25-testset")
         if self.system_col is not None and self.table is None:
             raise UserInputError("--system-col names a column of --table")
         if self.table is not None:
@@ -92,6 +102,8 @@ class ScoreInputs:
     ) -> tuple[dict[str, list[str]], list[list[str]], list[str] | None]:
         """``({system: outputs}, reference streams, sources or None)``."""
         self.validate()
+        if self.wmt25 is not None:
+            return self.wmt25.load(note).segments(self.wmt25.level)
         if self.mtme is not None:
             systems, refs = self._mtme(note)
         elif self.table is not None:

@@ -41,8 +41,10 @@ from mtpalette.cli.options import (
     MetricsOpt,
     TokenizeOpt,
     opt,
+    with_options,
 )
 from mtpalette.cli.render import FORMATS, corpus_records, records_report, sentence_report
+from mtpalette.cli.wmt25_opts import WMT25, wmt25_inputs
 from mtpalette.errors import UserInputError
 from mtpalette.io.writers import opened
 from mtpalette.parallel import Backend
@@ -89,7 +91,9 @@ MtmeOpt = Annotated[
         help="Every system of an mt-metrics-eval test set folder (with --lp, --mtme-ref).",
     ),
 ]
-LpOpt = Annotated[str | None, opt("--lp", panel=INPUTS, help="--mtme: the language pair.")]
+LpOpt = Annotated[
+    str | None, opt("--lp", panel=INPUTS, help="--mtme, --wmt25-testset: the language pair.")
+]
 MtmeRefOpt = Annotated[
     str | None,
     opt(
@@ -244,6 +248,7 @@ SchedulerOpt = Annotated[
 ]
 
 
+@with_options(WMT25)
 def score(
     refs: RefsOpt = None,
     hyps: HypsOpt = None,
@@ -280,6 +285,7 @@ def score(
     backend: BackendOption = "inproc",
     workers: WorkersOpt = 1,
     scheduler: SchedulerOpt = None,
+    **options,
 ) -> None:
     """Score system outputs against one or more references; every score carries a signature.
 
@@ -295,9 +301,10 @@ def score(
     same --seed (p-value: the share of resamples or trials whose difference is as large as
     the observed one; * marks p < 0.05); --confidence adds each score's bootstrap interval.
     """
+    wmt25 = wmt25_inputs(options, lp, sentence=sentence, tests=(paired_bs, paired_ar, confidence))
     inputs = ScoreInputs(
         refs, hyps, systems_dir, table, table_format.value, table_quoting, hyp_cols, ref_cols,
-        system_col, source, mtme, lp, mtme_ref,
+        system_col, source, mtme, lp, mtme_ref, wmt25,
     )  # fmt: skip
     systems, ref_streams, srcs = inputs.load(lambda text: typer.echo(text, err=True))
     tests = ScoreTests(
@@ -312,6 +319,7 @@ def score(
             systems, ref_streams, metrics or ["bleu"], tokenize=tokenize, lowercase=lowercase,
             backend=Backend(backend, workers, scheduler), max_tokens=max_tokens, srcs=srcs,
         )  # fmt: skip
+        scored = scored if wmt25 is None else wmt25.aggregate(scored)
         if sentence:
             put(_sentences(scored, fmt, digits, signatures, named))
             return

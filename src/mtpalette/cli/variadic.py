@@ -28,6 +28,8 @@ VARIADIC = {
     "--tm-target",
     "--analyses",
     "-a",
+    "--wmt25-systems",
+    "--wmt25-ref",
 }
 
 
