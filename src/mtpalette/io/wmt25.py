@@ -92,7 +92,7 @@ class SourceDocument:
     src_text: str
     refs: dict[str, Reference] = field(default_factory=dict)
     set_id: str | None = None
-    line: int = 0
+    line: int = field(default=0, compare=False)
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
@@ -145,7 +145,7 @@ class SystemDocument:
     doc_id: str
     hypothesis: str | None
     metadata: dict[str, Any] = field(default_factory=dict)
-    line: int = 0
+    line: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -311,7 +311,7 @@ def read_testset(path: str | Path, *, set_id: str | None = None) -> DocumentSet:
                 line=n,
             )
         first[values["doc_id"]] = n
-        known = {*TESTSET_FIELDS, "refs"}
+        known = {*TESTSET_FIELDS, *SET_FIELDS, "refs"}
         docs[values["doc_id"]] = SourceDocument(
             **values,
             refs=_references(row, where),
