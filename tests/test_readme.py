@@ -36,7 +36,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 DOCS = [
     Path(__file__).resolve().parents[1] / "docs" / f"{name}.md"
     for name in ("scoring", "systems", "correlation", "mtme", "sacrebleu", "orange", "mbr",
-                 "reports", "large-runs", "plugins", "results", "baselines", "analyze")
+                 "reports", "large-runs", "plugins", "results", "baselines", "analyze", "wmt")
 ]  # fmt: skip
 ZHEN = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
 N_SEG = 40
