@@ -162,10 +162,13 @@ def _nth(lines: list[str] | None, k: int, path: str, line: int, what: str) -> st
 # ----------------------------------------------------------------------------------------
 # MQM TSV
 # ----------------------------------------------------------------------------------------
-def marked_spans(text: str, *, path: str, line: int) -> tuple[str, list[tuple[int, int]]]:
+def marked_spans(
+    text: str, *, path: str, line: int, clip: bool = False
+) -> tuple[str, list[tuple[int, int]]]:
     """``text`` with its ``<v>...</v>`` marks taken out, and the ``[start, end)`` of each mark
     in the text without marks (``<v></v>`` is an insertion point). A mark opened twice, or
-    closed without being opened, or left open, is refused.
+    closed without being opened, is refused; so is one left open (two rows of Google's
+    WMT21 TED files have one), unless ``clip=True``: it then ends with the text.
 
     Examples
     --------
@@ -174,7 +177,9 @@ def marked_spans(text: str, *, path: str, line: int) -> tuple[str, list[tuple[in
     >>> marked_spans("Ich <v>bin da", path="m.tsv", line=2)
     Traceback (most recent call last):
     ...
-    mtpalette.errors.UserInputError: m.tsv:2: a <v> mark is not closed by </v>
+    mtpalette.errors.UserInputError: m.tsv:2: a <v> mark is not closed by </v> ...
+    >>> marked_spans("Ich <v>bin da", path="m.tsv", line=2, clip=True)
+    ('Ich bin da', [(4, 10)])
     """
     plain: list[str] = []
     spans = []
@@ -195,9 +200,15 @@ def marked_spans(text: str, *, path: str, line: int) -> tuple[str, list[tuple[in
         else:
             spans.append((start, size))
             start = None
-    if start is not None:
-        raise UserInputError("a <v> mark is not closed by </v>", path=path, line=line)
     plain.append(text[pos:])
+    if start is not None:
+        if not clip:
+            raise UserInputError(
+                "a <v> mark is not closed by </v> (or --clip to end it with the text)",
+                path=path,
+                line=line,
+            )
+        spans.append((start, size + len(text) - pos))
     return "".join(plain), spans
 
 
@@ -248,8 +259,8 @@ def read_mqm_spans(path: str | Path, *, clip: bool = False) -> SpanSet:
             raise UserInputError(
                 f"expected {len(header)} tab-separated fields, found {len(f)}", path=name, line=k
             )
-        target, tspans = marked_spans(f[col["target"]], path=name, line=k)
-        source, sspans = marked_spans(f[col["source"]], path=name, line=k)
+        target, tspans = marked_spans(f[col["target"]], path=name, line=k, clip=clip)
+        source, sspans = marked_spans(f[col["source"]], path=name, line=k, clip=clip)
         key = (f[col["system"]], f[col["doc"]], f[col["seg_id"]], f[col["rater"]])
         g = groups.setdefault(key, {"line": k, "target": target, "source": source, "spans": []})
         for what, value in (("target", target), ("source", source)):

@@ -50,23 +50,41 @@ def _object(obj: Any, keys: tuple[str, ...], what: str, path: str, line: int | N
     return obj
 
 
-def split_item_id(item_id: str, sep: str = "_###_") -> dict[str, Any]:
-    """The parts of a WMT26 ``item_id``: ``SET_###_SRC_###_TGT_###_DOMAIN_###_DOC_###_SEG``
-    (fewer parts: the whole id is the document, the segment None).
+#: the parts of a WMT26 metrics-task ``item_id`` (the baselines' README)
+METRICS_ID = ("set", "src", "tgt", "domain", "doc", "segment")
+#: the parts of a WMT26 general-MT item id (``doc_id`` of ``wmt26-genmt.jsonl``, then the
+#: paragraph: the ids Pearmut shows)
+GENMT_ID = ("set", "domain", "src", "tgt", "doc", "segment")
+
+
+def split_item_id(
+    item_id: str, order: tuple[str, ...] = METRICS_ID, sep: str = "_###_"
+) -> dict[str, Any]:
+    """The language pair, domain, document and segment of a WMT26 id: six parts joined by
+    ``_###_`` in ``order`` (:data:`METRICS_ID`: ``SET_###_SRC_###_TGT_###_DOMAIN_###_DOC_###_
+    SEG``; :data:`GENMT_ID`: ``SET_###_DOMAIN_###_SRC_###_TGT_###_DOC_###_SEG``). Another
+    number of parts: the whole id is the document, the segment None.
 
     Examples
     --------
     >>> split_item_id("official_###_eng_Latn_###_deu_Latn_###_social_###_116_###_0")
     {'lp': 'eng_Latn-deu_Latn', 'domain': 'social', 'doc': '116', 'segment': 0}
+    >>> split_item_id("WMT26_###_news_###_eng_Latn_###_isl_Latn_###_bt.37_###_2", GENMT_ID)
+    {'lp': 'eng_Latn-isl_Latn', 'domain': 'news', 'doc': 'bt.37', 'segment': 2}
     >>> split_item_id("x-1")
     {'lp': None, 'domain': None, 'doc': 'x-1', 'segment': None}
     """
     parts = item_id.split(sep)
-    if len(parts) != 6:
+    if len(parts) != len(order):
         return {"lp": None, "domain": None, "doc": item_id, "segment": None}
-    _, src, tgt, domain, doc, seg = parts
-    return {"lp": f"{src}-{tgt}", "domain": domain, "doc": doc,
-            "segment": int(seg) if seg.isdigit() else seg}  # fmt: skip
+    p = dict(zip(order, parts, strict=True))
+    seg = p["segment"]
+    return {
+        "lp": f"{p['src']}-{p['tgt']}",
+        "domain": p["domain"],
+        "doc": p["doc"],
+        "segment": int(seg) if seg.isdigit() else seg,
+    }
 
 
 # ----------------------------------------------------------------------------------------
@@ -187,8 +205,9 @@ def read_pearmut(path: str | Path, *, clip: bool = False) -> SpanSet:
 
     Entries are kept as the organisers keep them (:func:`kept_pearmut_entries`). Offsets:
     ``end_i`` is inclusive (:func:`~mtpalette.io.spans_formats.appraise_spans`); the spans
-    are checked against ``tgt``. The key: (the ``LANGS`` key, or the id's language pair;
-    system; the ``item_id`` up to its last ``_###_``; the number after it).
+    are checked against ``tgt``. The key: (the ``LANGS`` key, or the language pair of a
+    general-MT id (:data:`GENMT_ID`); system; the ``item_id`` up to its last ``_###_``, as
+    the organisers take the document; the number after it).
 
     Examples
     --------
@@ -235,7 +254,7 @@ def _pearmut_rows(
             continue
         item_id = str(item.get("item_id"))
         doc, _, seg = item_id.rpartition("_###_")
-        where = split_item_id(item_id)
+        where = split_item_id(item_id, GENMT_ID)
         tgt = item.get("tgt") if isinstance(item.get("tgt"), dict) else {}
         for system, a in ann.items():
             a = _object(a, ("error_spans",), f"entry {index + 1} system {system!r}", path, line)
