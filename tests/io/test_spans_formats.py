@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from mtpalette.errors import UserInputError
+from mtpalette.io.spans import trimmed
 from mtpalette.io.spans_formats import WMT25_COLUMNS
 from mtpalette.io.spans_read import read_spans, write_spans
 
@@ -240,13 +241,15 @@ def test_comet_json(tmp_path):
             "errors": [{"text": "▁einen", "confidence": 0.4, "severity": "minor",
                         "start": 8, "end": 14}]}  # fmt: skip
     seg1 = {"src": "Yes.", "mt": "Ja.", "COMET": 0.98}
-    p = _write(tmp_path / "xcomet.json", json.dumps({"hyp.de": [seg0, seg1]}, ensure_ascii=False))
+    data = {"hyp.de": [seg0, seg1]}  # laid out as comet-score writes it
+    p = _write(tmp_path / "xcomet.json", json.dumps(data, ensure_ascii=False, indent=4))
     ss = read_spans(p)
     assert ss.format == "comet-json"
     r0, r1 = ss.rows
     assert r0.key() == (None, "hyp.de", None, 0) and r0.score == 0.71
     assert r0.marked() == [" einen"]  # the space before the word, as xCOMET gives it
     assert r0.spans[0].confidence == 0.4 and r1.spans == ()
+    assert trimmed(ss).rows[0].marked() == ["einen"]
     _round_trip(ss, tmp_path)
 
 
@@ -339,7 +342,8 @@ def test_pearmut_jsonl_log(tmp_path):
 
 
 def test_pearmut_annotations_json_by_language_pair(tmp_path):
-    p = _write(tmp_path / "annotations.json", json.dumps({"en-es": _pearmut_log(), "en-de": []}))
+    logs = {"en-es": _pearmut_log(), "en-de": []}
+    p = _write(tmp_path / "annotations.json", json.dumps(logs, indent=1))
     ss = read_spans(p)
     assert ss.format == "pearmut" and len(ss) == 4 and ss.lps() == ["en-es"]  # the key's
     assert ss.lines == (None,) * 4

@@ -445,6 +445,38 @@ def check_texts_agree(gold: SpanSet, pred: SpanSet) -> int:
     return len(compared)
 
 
+def trimmed(spans: SpanSet) -> SpanSet:
+    """``spans`` with white space taken off both ends of every target span whose row has its
+    text (a span of white space only is kept as it is).
+
+    xCOMET's spans begin at their first subword's offset, which for a word-initial subword
+    includes the space before the word; WMT's scorers count that space as a marked character.
+    This is the explicit, opt-in way to compare without it.
+
+    Examples
+    --------
+    >>> ss = SpanSet((SpanRow(None, "A", None, 0, "Ich bin da", (Span(3, 8, "minor"),
+    ...                                                           Span(3, 4, "major"))),), "x", "y")
+    >>> [(s.start, s.end) for s in trimmed(ss).rows[0].spans]
+    [(4, 7), (3, 4)]
+    """
+    rows = []
+    for r in spans.rows:
+        if r.text is None:
+            rows.append(r)
+            continue
+        new = []
+        for s in r.spans:
+            piece = r.text[s.start : s.end]
+            if s.side != "target" or s.is_omission or not piece.strip():
+                new.append(s)
+                continue
+            start = s.start + len(piece) - len(piece.lstrip())
+            new.append(replace(s, start=start, end=s.start + len(piece.rstrip())))
+        rows.append(replace(r, spans=tuple(new)))
+    return replace(spans, rows=tuple(rows))
+
+
 def span_set(rows: Sequence[tuple[SpanRow, int | None]], path: str, fmt: str) -> SpanSet:
     """A :class:`SpanSet` from ``(row, line)`` pairs; an empty file is refused.
 

@@ -612,8 +612,8 @@ def read_comet_json(path: str | Path, *, clip: bool = False) -> SpanSet:
     Offsets: ``[start, end)`` into ``mt`` as xCOMET gives them: the character offsets of the
     first and last subword of the span, so a span that starts a word usually begins *with
     the space before it* (SentencePiece's ``▁``). They are kept as given, which is what the
-    WMT baselines scored; ``docs/spans.md`` shows how much that moves a score. The system is
-    the file name key, the segment the 0-based index, the score COMET's.
+    WMT baselines scored; :func:`~mtpalette.io.spans.trimmed` takes the spaces off. The system
+    is the file name key, the segment the 0-based index, the score COMET's.
 
     Examples
     --------

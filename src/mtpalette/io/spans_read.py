@@ -13,19 +13,21 @@ from pathlib import Path
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.io import spans_formats as tables
 from mtpalette.io import spans_jsonl as jsons
-from mtpalette.io.plain import read_lines
 from mtpalette.io.spans import SpanSet
 
 
 @dataclass(frozen=True)
 class SpanFormat:
     """One span format: its reader, what it is, the file endings it is looked for under and
-    a test of the first line (None: the ending alone decides)."""
+    a test of the file's first line (``first``; ``whole``: a test of its first 4,096
+    characters instead, for JSON documents written over many lines; None: the ending alone
+    decides)."""
 
     read: Callable[..., SpanSet]
     what: str
     endings: tuple[str, ...]
     sniff: Callable[[str], bool] | None = None
+    whole: bool = False
 
 
 def _json_keys(first: str) -> set[str]:
@@ -58,11 +60,13 @@ FORMATS: dict[str, SpanFormat] = {
     ),
     "comet-json": SpanFormat(
         tables.read_comet_json, "COMET/xCOMET --to_json output", (".json",),
-        lambda h: h.lstrip().startswith("{") and '"mt"' in h,
+        lambda h: h.lstrip().startswith("{") and '"mt"' in h and '"annotation"' not in h,
+        whole=True,
     ),
     "pearmut": SpanFormat(
         jsons.read_pearmut, "Pearmut log or annotations.json", (".jsonl", ".json"),
-        lambda h: {"annotation", "item"} <= _json_keys(h) or '"annotation"' in h,
+        lambda h: '"annotation"' in h and '"item"' in h,
+        whole=True,
     ),
     "wmt26-jsonl": SpanFormat(
         jsons.read_wmt26_jsonl, "WMT26 metrics-task predictions (task1_pred)", (".jsonl",),
@@ -88,6 +92,26 @@ def _ending(path: str) -> str:
     return Path(name).suffix
 
 
+def _head(path: str | Path, size: int = 4096) -> str:
+    """The first ``size`` characters of a (possibly gzipped) UTF-8 file."""
+    import gzip
+
+    name = str(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(2 * size)
+            if data[:2] == b"\x1f\x8b":
+                fh.seek(0)
+                data = gzip.GzipFile(fileobj=fh).read(2 * size)
+    except FileNotFoundError:
+        raise UserInputError("file not found", path=name) from None
+    except IsADirectoryError:
+        raise UserInputError("is a directory, expected a file", path=name) from None
+    except (OSError, EOFError) as exc:
+        raise UserInputError(f"cannot read the file ({exc})", path=name) from None
+    return data.decode("utf-8", errors="replace")[:size].lstrip("\ufeff")
+
+
 def detect_format(path: str | Path) -> str:
     """The format of ``path``: the formats registered for its ending whose test accepts its
     first line. None or several is refused, naming the candidates.
@@ -110,9 +134,13 @@ def detect_format(path: str | Path) -> str:
             f"(one of {', '.join(FORMATS)})",
             path=name,
         )
-    lines = read_lines(path, allow_empty=True)
-    first = lines[0] if lines else ""
-    found = [k for k in candidates if FORMATS[k].sniff is None or FORMATS[k].sniff(first)]
+    head = _head(path)
+    first = head.split("\n", 1)[0].rstrip("\r")
+    found = [
+        k
+        for k in candidates
+        if FORMATS[k].sniff is None or FORMATS[k].sniff(head if FORMATS[k].whole else first)
+    ]
     if len(found) > 1 and "generic-jsonl" in found:
         found = ["generic-jsonl"]
     if len(found) != 1:
