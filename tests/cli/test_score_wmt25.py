@@ -118,7 +118,7 @@ def test_align_keeps_every_system_with_a_note(monkeypatch, capsys):
     code, out, err = run(monkeypatch, capsys, *BASE, "--lp", "en-de_DE", "-m", "chrf",
                          "--paragraph-mismatch", "align")  # fmt: skip
     assert code == 0, err
-    assert "Tessera: 1 documents aligned by WMT26's merge/split rule" in err
+    assert "Tessera: 1 document aligned by WMT26's merge/split rule" in err
     assert "HTML tags kept and scored as text in Quill" in err
     assert [line.split()[0] for line in out.splitlines()[1:4]] == ["Lumen", "Quill", "Tessera"]
 
@@ -126,7 +126,7 @@ def test_align_keeps_every_system_with_a_note(monkeypatch, capsys):
 def test_mismatch_refused_naming_the_document(monkeypatch, capsys):
     code, out, err = run(monkeypatch, capsys, *BASE, "--lp", "cs-uk_UA", "-m", "bleu")
     assert code == 2 and out == ""
-    assert "Tessera: cs-uk_UA_#_news_#_tram (1 paragraphs, the source has 2)" in err
+    assert "Tessera: cs-uk_UA_#_news_#_tram (1 paragraph, the source has 2)" in err
     assert "Traceback" not in err
 
 

@@ -173,7 +173,7 @@ def test_mismatch_refused_by_name():
     with pytest.raises(UserInputError) as err:
         _inputs(SAMPLE).load(lambda text: None)
     assert "Tessera: en-de_DE_#_news_#_harbour (4 paragraphs, the source has 3)" in str(err.value)
-    with pytest.raises(UserInputError, match=r"Tessera: cs-uk_UA_#_news_#_tram \(1 paragraphs"):
+    with pytest.raises(UserInputError, match=r"Tessera: cs-uk_UA_#_news_#_tram \(1 paragraph"):
         _inputs(SAMPLE, "cs-uk_UA").load(lambda text: None)
 
 
@@ -227,6 +227,28 @@ def test_html_kept_or_stripped_with_a_note():
     pair = _inputs(SAMPLE, paragraph_mismatch="drop", strip_html=True).load(notes.append)
     assert pair.systems["Quill"][1][0] == "Endlich heute die Tomaten gepflanzt!"
     assert "HTML tags stripped from Quill before scoring" in notes
+
+
+def test_reference_with_other_paragraph_count_refused(sample):
+    path = sample / "testset.jsonl"
+    rows = _rows(path)
+    rows[1]["refs"]["refA"]["ref"] = "Nur ein Absatz."
+    write_jsonl(path, rows)
+    with pytest.raises(UserInputError, match="reference 'refA' of 'en-de_DE_#_social_#_garden' "
+                       "has 1 paragraph, the source 2") as err:  # fmt: skip
+        _inputs(sample, paragraph_mismatch="drop").load(lambda text: None)
+    assert (err.value.path, err.value.line) == (str(path), 2)
+    pair = _inputs(sample, paragraph_mismatch="drop", level="document").load(lambda text: None)
+    assert pair.references["refA"][1] == ["Nur ein Absatz."]
+
+
+def test_untranslated_document_is_missing(sample):
+    path = sample / "systems" / "Quill.jsonl"
+    rows = _rows(path)
+    rows[2]["hypothesis"] = None
+    write_jsonl(path, rows)
+    with pytest.raises(UserInputError, match=r"Quill: en-de_DE_#_literary_#_lighthouse \(missing"):
+        _inputs(sample, paragraph_mismatch="refuse", level="document").load(lambda text: None)
 
 
 def test_references_named_and_missing():

@@ -67,6 +67,17 @@ SYSTEM_SCORES = ("corpus", "mean")
 MISMATCH = ("refuse", "drop", "align")
 
 
+def _count(n: int, noun: str) -> str:
+    """``n noun``, plural when ``n`` is not 1.
+
+    Examples
+    --------
+    >>> _count(1, "paragraph"), _count(3, "document")
+    ('1 paragraph', '3 documents')
+    """
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 @dataclass(frozen=True)
 class ParagraphMismatch(Record):
     """A system's document whose paragraph count is not the source's (``output`` 0: the
@@ -78,7 +89,7 @@ class ParagraphMismatch(Record):
     output: int
 
     def __str__(self) -> str:
-        got = "missing" if self.output == 0 else f"{self.output} paragraphs"
+        got = "missing" if self.output == 0 else _count(self.output, "paragraph")
         return f"{self.system}: {self.doc_id} ({got}, the source has {self.source})"
 
 
@@ -238,7 +249,7 @@ def _ref_paragraphs(testset: DocumentSet, doc: SourceDocument, name: str, level:
     paragraphs = doc.refs[name].paragraphs
     if level == "paragraph" and len(paragraphs) != len(doc.paragraphs):
         raise UserInputError(
-            f"reference {name!r} of {doc.doc_id!r} has {len(paragraphs)} paragraphs, the "
+            f"reference {name!r} of {doc.doc_id!r} has {_count(len(paragraphs), 'paragraph')}, the "
             f"source {len(doc.paragraphs)}: it cannot be scored per paragraph (--level "
             "document can)",
             path=testset.path,
@@ -272,15 +283,16 @@ def _systems(docs: list[SourceDocument], outputs: Mapping, mode: str, level: str
             continue
         elif mode == "align" and all(p is not None for p in found):
             systems[name] = found
-            notes.append(f"{name}: {len(bad)} documents aligned by WMT26's merge/split rule: "
+            aligned = _count(len(bad), "document")
+            notes.append(f"{name}: {aligned} aligned by WMT26's merge/split rule: "
                          + "; ".join(map(str, bad)))  # fmt: skip
         else:
             dropped.append(name)
             notes.append(f"{name} left out of the pair: " + "; ".join(map(str, bad)))
     if mode == "refuse" and mismatches:
         raise UserInputError(
-            f"{len(mismatches)} documents of {docs[0].language_pair} have another paragraph "
-            "count than the source (or are missing): "
+            f"{_count(len(mismatches), 'document')} of {docs[0].language_pair}: another paragraph "
+            "count than the source (or missing): "
             + "; ".join(map(str, mismatches))
             + " (--paragraph-mismatch drop leaves such systems out, align aligns them)"
         )
@@ -390,7 +402,7 @@ def score_wmt25(
     ...                   set_id="general", system_score="mean", paragraph_mismatch="drop",
     ...                   note=print)
     cs-uk_UA: 3 documents, 5 paragraphs; references refPE (post-edit)
-    Tessera left out of the pair: Tessera: cs-uk_UA_#_news_#_tram (1 paragraphs, the source has 2)
+    Tessera left out of the pair: Tessera: cs-uk_UA_#_news_#_tram (1 paragraph, the source has 2)
     >>> list(out)
     ['Lumen', 'Quill']
     """
