@@ -68,22 +68,13 @@ def _segments(draw):
     return out
 
 
+@pytest.mark.parametrize("name, slow", [("wmt25", _wmt25_slow), ("wmt23-qe", _wmt23_slow)])
 @settings(max_examples=200, deadline=None)
-@given(_segments())
-def test_wmt25_sweep_equals_character_by_character(segs):
+@given(segs=_segments())
+def test_the_sweep_equals_character_by_character(name, slow, segs):
     lengths = [n for n, _, _ in segs]
-    fast = span_counts("wmt25", lengths, [g for _, g, _ in segs], [p for _, _, p in segs])
-    slow = [_wmt25_slow(n, g, p) for n, g, p in segs]
-    assert np.allclose(fast, slow, atol=1e-12)
-
-
-@settings(max_examples=200, deadline=None)
-@given(_segments())
-def test_wmt23_qe_sweep_equals_position_by_position(segs):
-    lengths = [n for n, _, _ in segs]
-    fast = span_counts("wmt23-qe", lengths, [g for _, g, _ in segs], [p for _, _, p in segs])
-    slow = [_wmt23_slow(n, g, p) for n, g, p in segs]
-    assert np.allclose(fast, slow, atol=1e-12)
+    fast = span_counts(name, lengths, [g for _, g, _ in segs], [p for _, _, p in segs])
+    assert np.allclose(fast, [slow(n, g, p) for n, g, p in segs], atol=1e-12)
 
 
 def test_wmt25_by_hand():

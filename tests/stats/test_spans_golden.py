@@ -28,6 +28,15 @@ def _spans(rows: list[list]) -> list[list[tuple]]:
     return [[(s, e, sev) for s, e, sev in seg] for seg in rows]
 
 
+def _assert_equal(scores, theirs: dict) -> None:
+    """Every pair's precision, recall and F1 equal to the scorer's to 1e-9."""
+    assert scores.groups == sorted(theirs)
+    for i, lp in enumerate(scores.groups):
+        for name, ours in (("precision", scores.precision), ("recall", scores.recall)):
+            assert ours[i] == pytest.approx(theirs[lp][name], abs=1e-9), (lp, name)
+        assert scores.f1[i] == pytest.approx(theirs[lp]["f1"], abs=1e-9), (lp, "f1")
+
+
 WMT25 = _load("golden_wmt25.json")
 QE23 = _load("golden_wmt23_qe.json")
 
@@ -41,12 +50,7 @@ def test_wmt25_equals_scoring_esa(annotator):
         "wmt25", lengths, _spans(inputs["gold"]), _spans(inputs["annotators"][annotator])
     )
     scores = aggregate_counts(counts, lps)
-    theirs = WMT25["outputs"][annotator]["per_lp"]
-    assert scores.groups == sorted(theirs)
-    for i, lp in enumerate(scores.groups):
-        assert scores.precision[i] == pytest.approx(theirs[lp]["precision"], abs=1e-9)
-        assert scores.recall[i] == pytest.approx(theirs[lp]["recall"], abs=1e-9)
-        assert scores.f1[i] == pytest.approx(theirs[lp]["f1"], abs=1e-9)
+    _assert_equal(scores, WMT25["outputs"][annotator]["per_lp"])
     # their avg lines: avg_f1 is the mean F1; avg_rec prints the mean precision and avg_prec
     # the mean recall (swapped labels); ours are labelled as what they are
     lines = dict(x.split(": ") for x in WMT25["outputs"][annotator]["scores_txt"].splitlines())
@@ -68,12 +72,7 @@ def test_wmt23_qe_equals_task2_evaluate(annotator):
     pred = [_spans(inputs["annotators"][annotator])[k] for k in pick]
     counts = span_counts("wmt23-qe", lengths, gold, pred)
     scores = aggregate_counts(counts, [segs[k]["lp"] for k in pick])
-    theirs = QE23["outputs"][annotator]["per_lp"]
-    assert scores.groups == sorted(theirs)
-    for i, lp in enumerate(scores.groups):
-        assert scores.precision[i] == pytest.approx(theirs[lp]["precision"], abs=1e-9)
-        assert scores.recall[i] == pytest.approx(theirs[lp]["recall"], abs=1e-9)
-        assert scores.f1[i] == pytest.approx(theirs[lp]["f1"], abs=1e-9)
+    _assert_equal(scores, QE23["outputs"][annotator]["per_lp"])
     lines = dict(x.split(": ") for x in QE23["outputs"][annotator]["scores_txt"].splitlines())
     assert lines["avg_f1"] == f"{scores.mean[2]:.4}"
     assert lines["avg_prec"] == f"{scores.mean[0]:.4}"  # correctly labelled in WMT23

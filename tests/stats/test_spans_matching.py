@@ -125,6 +125,8 @@ def test_bad_spans_are_refused_with_the_segment():
         span_counts("wmt25", [5], [[]], [[(4, 2, "minor")]])
     with pytest.raises(UserInputError, match="unknown severity 'fatal'"):
         span_counts("wmt25", [5], [[(0, 1, "fatal")]], [[]])
+    with pytest.raises(UserInputError, match="segment 0: a span .* integer offsets"):
+        span_counts("wmt25", [5], [[(0.5, 2, "minor")]], [[]])
     with pytest.raises(ValueError, match="takes no partial_credit"):
         span_counts("em", [5], [[]], [[]], partial_credit=0.3)
     with pytest.raises(ValueError, match="unknown span protocol"):

@@ -53,7 +53,14 @@ class SpanArrays:
         return int(self.segment.shape[0])
 
     def where(self, keep: np.ndarray) -> SpanArrays:
-        """The spans selected by a boolean mask."""
+        """The spans selected by a boolean mask (or an index array).
+
+        Examples
+        --------
+        >>> a = pack_spans([[(0, 3, "major"), (1, 2, "undecided")]], [5])
+        >>> a.where(a.severity != UNDECIDED).spans_of(0)
+        [(0, 3, 'major')]
+        """
         return SpanArrays(
             self.segment[keep],
             self.start[keep],
@@ -91,6 +98,10 @@ def severity_code(name: str, *, where: str = "") -> int:
         raise UserInputError(
             f"{at}unknown severity {name!r}; expected one of {', '.join(SEVERITIES)}"
         ) from None
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int | np.integer) and not isinstance(x, bool)
 
 
 def pack_spans(
@@ -133,8 +144,12 @@ def pack_spans(
     sev = np.empty(total, dtype=np.int64)
     codes = {s: i for i, s in enumerate(SEVERITIES)}
     for i, span in enumerate(flat):
-        if len(span) != 3:
-            raise UserInputError(f"{name}: a span must be (start, end, severity), got {span!r}")
+        if len(span) != 3 or not (_is_int(span[0]) and _is_int(span[1])):
+            seg = int(np.searchsorted(np.cumsum(counts), i, side="right"))
+            raise UserInputError(
+                f"{name}, segment {seg}: a span must be (start, end, severity) with integer "
+                f"offsets, got {span!r}"
+            )
         start[i], end[i] = span[0], span[1]
         code = codes.get(span[2])
         if code is None:
@@ -183,7 +198,13 @@ def check_spans(spans: SpanArrays, lengths: np.ndarray, *, name: str = "spans") 
 def as_span_arrays(
     spans: SpanArrays | Sequence[Sequence[Span]], lengths: np.ndarray, *, name: str
 ) -> SpanArrays:
-    """``spans`` as checked :class:`SpanArrays`, packing per-segment lists when given those."""
+    """``spans`` as checked :class:`SpanArrays`, packing per-segment lists when given those.
+
+    Examples
+    --------
+    >>> len(as_span_arrays([[(0, 1, "minor")], []], np.array([2, 0]), name="gold"))
+    1
+    """
     if isinstance(spans, SpanArrays):
         check_spans(spans, lengths, name=name)
         return spans

@@ -131,7 +131,14 @@ class SpanScores:
     both_empty: str
 
     def rows(self) -> list[dict[str, Any]]:
-        """One plain record per group, then ``"mean"`` and ``"pooled"`` rows."""
+        """One plain record per group, then ``"mean"`` and ``"pooled"`` rows.
+
+        Examples
+        --------
+        >>> rows = aggregate_counts(np.array([[1.0, 1.0, 2.0, 1.0]]), ["en-de"]).rows()
+        >>> [(r["group"], r["precision"]) for r in rows]
+        [('en-de', 0.5), ('mean', 0.5), ('pooled', 0.5)]
+        """
         out = [
             {
                 "group": g,
