@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtpalette.stats.span_scores import aggregate_counts, bootstrap_span_scores, stack_counts
+from mtpalette.stats.ranking import adjust, clusters
+from mtpalette.stats.span_scores import (
+    aggregate_counts,
+    bootstrap_span_scores,
+    pairwise_p_values,
+    stack_counts,
+)
 from mtpalette.stats.spans import baseline_spans, score_spans, span_counts
 
 SEVS = ["minor", "major", "critical", "undecided", "omission"]
@@ -132,3 +138,20 @@ def test_bootstrap_is_seeded_stratified_and_paired():
     # the macro average resamples the segment scores
     m = bootstrap_span_scores(a, groups, average="macro", n_resamples=200, seed=1)
     assert np.allclose(m.value[0, :3, 2], aggregate_counts(a, groups, average="macro").f1)
+
+
+def test_pairwise_p_values_feed_the_ranking_machinery():
+    good = np.array([[3.0, 3.0, 4.0, 4.0]] * 40)
+    bad = np.array([[1.0, 1.0, 4.0, 4.0]] * 20 + [[3.0, 3.0, 4.0, 4.0]] * 20)
+    groups = np.repeat(["en-de", "ja-zh"], 20)
+    boot = bootstrap_span_scores(stack_counts([good, bad, good]), groups, n_resamples=300, seed=4)
+    p = pairwise_p_values(boot)
+    assert np.isnan(np.diag(p)).all() and np.allclose(p, p.T, equal_nan=True)
+    assert p[0, 2] == 1.0 and p[0, 1] < 0.01  # identical annotators; a worse one
+    # en-de alone: bad is worse there; ja-zh alone: all three equal
+    assert pairwise_p_values(boot, group=0)[0, 1] < 0.01
+    assert pairwise_p_values(boot, group=1, measure="recall")[0, 1] == 1.0
+    order = np.argsort(-boot.value[:, -1, 2], kind="stable")  # good, good, bad
+    sig = adjust(p, "holm")[np.ix_(order, order)] < 0.05
+    np.fill_diagonal(sig, False)
+    assert clusters(sig).tolist() == [1, 1, 2]

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette.stats.paired import _bootstrap_p as paired_bs_p_value
 from mtpalette.stats.resampling import (
     INTERVAL_METHODS,
     Seed,
@@ -370,6 +371,55 @@ def bootstrap_span_scores(
     dist[:, :, -1] = dist[:, :, :-1].mean(axis=2)
     lo, hi = bootstrap_interval(dist, confidence, method=method, value=value)
     return SpanBootstrap(labels, value, lo, hi, dist, n_resamples, confidence, method, recorded)
+
+
+MEASURES = ("precision", "recall", "f1")
+
+
+def pairwise_p_values(boot: SpanBootstrap, *, group: int = -1, measure: str = "f1") -> np.ndarray:
+    """Every pair of annotators' paired bootstrap p-value, from one bootstrap's resamples.
+
+    The test is the paired bootstrap of ``rank`` and ``score --paired-bs``
+    (:mod:`mtpalette.stats.paired`, sacrebleu's): the resampled absolute differences centred
+    on their mean against the observed difference, ``(1 + count) / (B + 1)``, 1 for equal
+    scores. The matrix feeds :func:`mtpalette.stats.ranking.adjust`, ``rank_ranges`` and
+    ``clusters``.
+
+    Parameters
+    ----------
+    boot:
+        A :func:`bootstrap_span_scores` result over ``k >= 2`` annotators.
+    group:
+        The group's index, ``-1`` (default) for the mean over groups.
+    measure:
+        ``"precision"``, ``"recall"`` or ``"f1"``.
+
+    Returns
+    -------
+    np.ndarray
+        ``(k, k)``, symmetric, NaN on the diagonal.
+
+    Examples
+    --------
+    >>> good = np.array([[3.0, 3.0, 4.0, 4.0]] * 30)
+    >>> bad = np.array([[1.0, 1.0, 4.0, 4.0]] * 15 + [[3.0, 3.0, 4.0, 4.0]] * 15)
+    >>> b = bootstrap_span_scores(stack_counts([good, bad, good]), n_resamples=200, seed=2)
+    >>> p = pairwise_p_values(b)
+    >>> round(float(p[0, 1]), 3), float(p[0, 2])
+    (0.005, 1.0)
+    """
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {', '.join(MEASURES)}, got {measure!r}")
+    j = MEASURES.index(measure)
+    dist = np.moveaxis(boot.distribution[:, :, group, j], 0, 1)[:, :, None]  # (k, B, 1)
+    score = boot.value[:, group, j][:, None]
+    k = score.shape[0]
+    p = np.full((k, k), np.nan)
+    for a in range(k):
+        for b in range(a + 1, k):
+            value = paired_bs_p_value(dist, score, a, b, boot.n_resamples)[0]
+            p[a, b] = p[b, a] = value
+    return p
 
 
 def stack_counts(per_annotator: Sequence[np.ndarray]) -> np.ndarray:
