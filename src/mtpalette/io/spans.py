@@ -66,7 +66,9 @@ def normalise_severity(text: Any, *, path: str, line: int | None, clip: bool = F
     ...
     mtpalette.errors.UserInputError: a.tsv:3: unknown severity 'Neutral'; expected one of ...
     """
-    key = str(text).strip().lower() if isinstance(text, str) else None
+    if isinstance(text, str) and text in SEVERITY_ALIASES:  # written as the vocabulary is
+        return SEVERITY_ALIASES[text]
+    key = text.strip().lower() if isinstance(text, str) else None
     if key in SEVERITY_ALIASES:
         return SEVERITY_ALIASES[key]
     if clip:

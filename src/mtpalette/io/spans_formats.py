@@ -388,7 +388,7 @@ def read_esa_csv(path: str | Path, *, clip: bool = False) -> SpanSet:
                 line=k,
             )
         user, system, seg, kind, sl, tl, overall, doc, _, spans, _, end_time = f
-        if kind == "BAD" or doc.endswith(("#bad", "#dup", "#incomplete")) or "tutorial" in doc:
+        if kind == "BAD" or doc.endswith(("#bad", "#dup", "#incomplete")) or "-tutorial" in doc:
             continue
         score = _number(overall, "overall score", name, k)
         try:
@@ -461,10 +461,11 @@ def read_wmt25_tsv(path: str | Path, *, clip: bool = False) -> SpanSet:
             f"not a WMT25 task-2 TSV: no column(s) {', '.join(missing)}", path=name, line=1
         )
     rows = []
-    for k, text in enumerate(lines[1:], start=2):
-        if not text.strip():
+    reader = csv.reader(lines[1:], delimiter="\t")
+    for f in reader:
+        k = reader.line_num + 1
+        if not f:  # a blank line
             continue
-        f = next(csv.reader([text], delimiter="\t"))
         if len(f) != len(header):
             raise UserInputError(
                 f"expected {len(header)} tab-separated fields, found {len(f)}", path=name, line=k
