@@ -118,6 +118,7 @@ ROWS = (
     SpanRow("en-de", "A", "doc 1", 1, "Alles gut.", (), 100.0, "r1", "news", True),
     SpanRow("en-de", "B", None, "seg-x", None, (Span(0, 0, "omission", "major"),)),
     SpanRow(None, "C", None, 7, "Ünïcödé 😀 text", (Span(8, 9, "undecided"),)),
+    SpanRow(None, "D", None, None, None, ()),  # a row with no segment number
 )  # fmt: skip
 
 
@@ -143,10 +144,20 @@ def test_generic_tsv_refuses_a_split_segment_and_a_bad_line(tmp_path):
         read_spans(p)
 
 
-def test_generic_jsonl_damaged_line(tmp_path):
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"system": "A", "segment": 1}', "expected a row with 'system'"),
+        ('{"system": "A", "segment": [1], "spans": []}', "segment \\[1\\]: expected an integer"),
+        ('{"system": 5, "segment": 1, "spans": []}', "system 5: expected a string"),
+        ('{"system": "A", "segment": 1, "spans": [{"start": 0, "end": 1}]}', "with 'start'"),
+        ('{"system": "A", "segment": 1, "spans": [], "error_free": "yes"}', "error_free 'yes'"),
+    ],
+)
+def test_generic_jsonl_damaged_line(tmp_path, line, message):
     p = tmp_path / "s.jsonl"
-    p.write_text('{"system": "A", "segment": 0, "spans": []}\n{"system": "A", "segment": 1}\n')
-    with pytest.raises(UserInputError, match=r"s\.jsonl:2: expected a row with 'system'"):
+    p.write_text('{"system": "A", "segment": 0, "spans": []}\n' + line + "\n")
+    with pytest.raises(UserInputError, match=rf"s\.jsonl:2: .*{message}"):
         read_spans(p)
 
 

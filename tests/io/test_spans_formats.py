@@ -258,6 +258,10 @@ def test_comet_json_damaged(tmp_path):
     p = _write(tmp_path / "c.json", json.dumps(bad))
     with pytest.raises(UserInputError, match=r"c\.json: 'hyp\.de' segment 0: span \[1, 9\)"):
         read_spans(p)
+    bad["hyp.de"][0]["errors"][0]["start"] = "1"
+    p = _write(tmp_path / "c.json", json.dumps(bad))
+    with pytest.raises(UserInputError, match=r"c\.json: 'hyp\.de' segment 0: start and end must"):
+        read_spans(p)
     p = _write(tmp_path / "c.json", '{"hyp.de": [{"mt": "Ja."}],\n "hyp.de": []}')
     with pytest.raises(UserInputError, match=r"c\.json:2: key 'hyp\.de' appears twice"):
         read_spans(p)
@@ -347,6 +351,18 @@ def test_pearmut_annotations_json_by_language_pair(tmp_path):
     ss = read_spans(p)
     assert ss.format == "pearmut" and len(ss) == 4 and ss.lps() == ["en-es"]  # the key's
     assert ss.lines == (None,) * 4
+
+
+def test_pearmut_annotation_not_an_object(tmp_path):
+    bad = _entry(PM_ID.format(2), [])
+    bad["annotation"] = [["sysA"]]
+    p = _write(
+        tmp_path / "c.jsonl", json.dumps(_entry(PM_ID.format(0), [])) + "\n" + json.dumps(bad)
+    )
+    with pytest.raises(
+        UserInputError, match=r"c\.jsonl:2: entry 2: expected items and annotations"
+    ):
+        read_spans(p)
 
 
 def test_pearmut_damaged_entry(tmp_path):

@@ -649,7 +649,12 @@ def read_comet_json(path: str | Path, *, clip: bool = False) -> SpanSet:
                         f'{where}: an error without "start", "end" and "severity"', path=name
                     )
                 sev = normalise_severity(e["severity"], path=name, line=None, clip=clip)
-                spans.append(Span(e["start"], e["end"], sev, None, "target", e.get("confidence")))
+                if not all(type(e[x]) is int for x in ("start", "end")):
+                    raise UserInputError(f"{where}: start and end must be integers", path=name)
+                conf = e.get("confidence")
+                if conf is not None and (type(conf) not in (int, float) or not conf == conf):
+                    raise UserInputError(f"{where}: confidence {conf!r} is not a number", path=name)
+                spans.append(Span(e["start"], e["end"], sev, None, "target", conf))
             try:
                 checked = check_row_spans(spans, item["mt"], clip=clip, path=name, line=None)
             except UserInputError as exc:

@@ -252,6 +252,12 @@ def _pearmut_rows(
     for item, ann in zip(items, anns, strict=True):
         if ann is None:  # a skippable item left unannotated
             continue
+        if not isinstance(item, dict) or not isinstance(ann, dict):
+            raise UserInputError(
+                f"entry {index + 1}: expected items and annotations as objects",
+                path=path,
+                line=line,
+            )
         item_id = str(item.get("item_id"))
         doc, _, seg = item_id.rpartition("_###_")
         where = split_item_id(item_id, GENMT_ID)
@@ -306,8 +312,14 @@ def read_wmt25_humeval(path: str | Path, *, clip: bool = False) -> SpanSet:
                 line=k,
             )
         doc = str(obj["doc_id"]).rpartition("_#_")[0]
+        if not isinstance(obj["scores"], dict) or not isinstance(obj["tgt_text"], dict):
+            raise UserInputError(
+                '"scores" and "tgt_text": expected objects by system', path=name, line=k
+            )
         for system, waves in obj["scores"].items():
             text = obj["tgt_text"].get(system)
+            if not isinstance(waves, dict):
+                raise UserInputError(f"system {system!r}: expected an object", path=name, line=k)
             for n in sorted(key[5:] for key in waves if key.startswith("human")):
                 spans = appraise_spans(waves.get(f"errors{n}", []), clip=clip, path=name, line=k)
                 row = SpanRow(
@@ -376,6 +388,7 @@ def read_generic_jsonl(path: str | Path, *, clip: bool = False) -> SpanSet:
     rows = []
     for k, obj in _json_lines(path):
         obj = _object(obj, ("system", "segment", "spans"), "a row", name, k)
+        _check_key_types(obj, name, k)
         text = obj.get("text")
         if not isinstance(obj["spans"], list):
             raise UserInputError('"spans": expected a list', path=name, line=k)
@@ -392,6 +405,17 @@ def read_generic_jsonl(path: str | Path, *, clip: bool = False) -> SpanSet:
         )  # fmt: skip
         rows.append((row, k))
     return span_set(rows, name, "generic-jsonl")
+
+
+def _check_key_types(obj: dict, path: str, line: int) -> None:
+    for c in ("lp", "system", "doc", "annotator", "domain", "text"):
+        if obj.get(c) is not None and not isinstance(obj[c], str):
+            raise UserInputError(f"{c} {obj[c]!r}: expected a string or null", path=path, line=line)
+    seg = obj["segment"]
+    if isinstance(seg, bool) or not isinstance(seg, int | str | None):
+        raise UserInputError(
+            f"segment {seg!r}: expected an integer, a string or null", path=path, line=line
+        )
 
 
 def _generic_span(s: Any, *, clip: bool, path: str, line: int) -> Span:
@@ -486,8 +510,8 @@ def read_generic_tsv(path: str | Path, *, clip: bool = False) -> SpanSet:
             )
         cell = {c: (_uncell(f[col[c]]) if f[col[c]] != "" else None) if c in col else None
                 for c in GENERIC_TSV_COLUMNS}  # fmt: skip
-        seg = cell["segment"] or ""
-        key = (cell["lp"], cell["system"], cell["doc"], int(seg) if seg.isdigit() else seg,
+        seg = cell["segment"]
+        key = (cell["lp"], cell["system"], cell["doc"], int(seg) if seg and seg.isdigit() else seg,
                cell["annotator"])  # fmt: skip
         if key in groups and key != last:
             raise UserInputError(
