@@ -70,7 +70,7 @@ def _corr_tables(data, specs, args, title):
     ]:
         if kw.get("level") == "system":
             kw["system_score"] = "mean"
-        table = correlation_table(data, scores, **common, **kw)
+        table = correlation_table(data.pair_data(scores), **common, **kw)
         key = f"{kw['statistic']}|{kw.get('level', 'segment')}"
         out[key] = table.to_dict()
         parts.append(md_table(table, f"{title}: {kw['statistic']}, {what}"))

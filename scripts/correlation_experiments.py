@@ -147,7 +147,7 @@ def mqm_ted(lp: str, specs, args) -> tuple[list[str], dict]:
     refs_txt = " + ".join(p.stem for p in paths["refs"])
     for what, kw in runs:
         t0 = time.time()
-        table = correlation_table(data, scores, **common, **kw)
+        table = correlation_table(data.pair_data(scores), **common, **kw)
         out[f"{kw['statistic']}|{kw.get('grouping', 'none')}|{kw.get('level', 'segment')}"] = (
             table.to_dict()
         )
@@ -177,8 +177,7 @@ def wmt17(specs, args, root: Path) -> tuple[list[str], dict]:
             data = data.select_items(range(min(args.segments, data.n_items)))
         scores = score_segments(data, parse_specs(specs))
         table = correlation_table(
-            data,
-            scores,
+            data.pair_data(scores),
             statistic="pearson",
             n_resamples=args.bootstrap,
             seed=args.seed,

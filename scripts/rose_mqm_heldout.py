@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"trained: {label} ({models[label]['seconds']} s)", flush=True)
     data = heldout_task()
     scores = score_segments(data, parse_specs(specs))
-    table = correlation_table(data, scores, n_resamples=args.bootstrap, seed=args.seed)
+    table = correlation_table(data.pair_data(scores), n_resamples=args.bootstrap, seed=args.seed)
     lines = [
         "# ROSE trained on MQM TED zh-en, tested on MQM newstest2021 zh-en",
         "",

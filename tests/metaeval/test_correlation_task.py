@@ -9,13 +9,13 @@ import json
 
 import numpy as np
 import pytest
+from real_data import mqm_ted, mqm_ted_args, mqm_ted_inputs
 from typer.testing import CliRunner
 
 from mtpalette.api import corpus_score, sentence_scores
 from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import PreferencePairs
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
 from mtpalette.io.judgments_read import read_judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.metaeval.agreement import agreement, human_orange
@@ -33,7 +33,7 @@ SPECS = ["bleus:4", "wer", "chrf"]
 
 @pytest.fixture(scope="module")
 def zhen():
-    paths = bundled_mqm_ted("zhen")
+    paths = mqm_ted("zhen")
     judged = read_judgments(paths["judgments"])
     refs = [read_lines(p) for p in paths["refs"]]
     outputs = {p.name[:-4]: read_lines(p) for p in paths["systems"]}
@@ -72,8 +72,7 @@ def test_scores_equal_the_scoring_api(zhen, zhen_scores):
 def test_table_values_equal_the_statistics(zhen, zhen_scores):
     data, *_ = zhen
     t = correlation_table(
-        data,
-        zhen_scores,
+        data.pair_data(zhen_scores),
         statistic="kendall",
         grouping="item",
         n_resamples=50,
@@ -98,15 +97,14 @@ def test_table_values_equal_the_statistics(zhen, zhen_scores):
 def test_system_level_uses_corpus_scores(zhen, zhen_scores):
     data, *_ = zhen
     t = correlation_table(
-        data, zhen_scores, statistic="pearson", level="system", n_resamples=30, test="none"
+        data.pair_data(zhen_scores), statistic="pearson", level="system", n_resamples=30, test="none"
     )
     h = system_means(data.human)
     for sc in zhen_scores:
         want = pearson(h, sc.corpus_scores()[0])
         assert t.row(sc.name).value == pytest.approx(want, abs=1e-12)
     mean = correlation_table(
-        data,
-        zhen_scores,
+        data.pair_data(zhen_scores),
         statistic="pearson",
         level="system",
         system_score="mean",
@@ -118,19 +116,19 @@ def test_system_level_uses_corpus_scores(zhen, zhen_scores):
         pearson(h, system_means(sc.oriented())), abs=1e-12
     )
     with pytest.raises(UserInputError, match="no grouping"):
-        correlation_table(data, zhen_scores, level="system", grouping="item")
+        correlation_table(data.pair_data(zhen_scores), level="system", grouping="item")
 
 
 def test_williams_clusters_and_unknown_options(zhen, zhen_scores):
     data, *_ = zhen
-    t = correlation_table(data, zhen_scores, statistic="pearson", n_resamples=0, test="williams")
+    t = correlation_table(data.pair_data(zhen_scores), statistic="pearson", n_resamples=0, test="williams")
     assert [c["p_value"] for c in t.comparisons] and all(
         0.0 <= c["p_value"] <= 1.0 for c in t.comparisons
     )
     with pytest.raises(UserInputError, match="Williams"):
-        correlation_table(data, zhen_scores, statistic="kendall", test="williams")
+        correlation_table(data.pair_data(zhen_scores), statistic="kendall", test="williams")
     with pytest.raises(UserInputError, match="unknown statistic"):
-        correlation_table(data, zhen_scores, statistic="tau-z")
+        correlation_table(data.pair_data(zhen_scores), statistic="tau-z")
 
 
 def test_rr_table():
@@ -183,8 +181,7 @@ def test_correlate_cli_end_to_end(tmp_path, zhen, zhen_scores):
     out = tmp_path / "run"
     result = _run(
         "correlate",
-        "--bundled",
-        "zhen",
+        *mqm_ted_args("zhen"),
         "-m",
         *SPECS,
         "--stat",
@@ -232,7 +229,7 @@ def test_correlate_cli_end_to_end(tmp_path, zhen, zhen_scores):
     assert len(rows) == 12 and rows[0]["statistic"] == "pearson"  # 3 metrics, 3 baselines, x2
 
     # the same data through explicit options gives the same numbers
-    paths = bundled_mqm_ted("zhen")
+    paths = mqm_ted("zhen")
     explicit = tmp_path / "explicit.json"
     result = _run(
         "correlate",
@@ -278,7 +275,7 @@ def test_correlate_cli_errors(tmp_path):
     )
     assert isinstance(result.exception, UserInputError)
     assert "not line numbers" in str(result.exception)
-    result = _run("correlate", "--bundled", "zhen", "--stat", "tau-z")
+    result = _run("correlate", *mqm_ted_args("zhen"), "--stat", "tau-z")
     assert isinstance(result.exception, UserInputError)
     result = _run("correlate", "--bundled", "xx")
     assert "no bundled MQM TED data" in str(result.exception)
@@ -288,8 +285,7 @@ def test_agree_cli_and_library(tmp_path, zhen, zhen_scores):
     out = tmp_path / "agree"
     result = _run(
         "agree",
-        "--bundled",
-        "zhen",
+        *mqm_ted_args("zhen"),
         "-m",
         *SPECS,
         "--bootstrap",
@@ -429,7 +425,7 @@ def test_ad_seg_scores_at_system_level(tmp_path, ted_zhen):
 
     systems, refs = ted_zhen
     names = ["SMU", "Online-W", "MiSS", "NiuTrans", "DIDI-NLP", "metricsystem5"]
-    data, _, _ = load_task(bundled="zhen")
+    data, _, _ = load_task(**mqm_ted_inputs("zhen"))
     lines = ["SYS SID RAW.SCR Z.SCR N"]
     for k, name in enumerate(names):
         row = data.human[data.systems.index(name)]
@@ -485,10 +481,9 @@ def test_mt_metrics_eval_folder_equals_the_bundled_task(tmp_path):
     system-outputs/zh-en/*.txt with the reference among them) gives the numbers of
     ``--bundled zhen`` with reference A."""
     from mtpalette.api.inputs import load_task
-    from mtpalette.io.judgments_mqm import bundled_mqm_ted
 
-    data, _, _ = load_task(bundled="zhen")
-    paths = bundled_mqm_ted("zhen")
+    data, _, _ = load_task(**mqm_ted_inputs("zhen"))
+    paths = mqm_ted("zhen")
     root = tmp_path / "wmt21"
     for sub in ("human-scores", "references", "sources", "system-outputs/zh-en"):
         (root / sub).mkdir(parents=True)

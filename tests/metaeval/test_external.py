@@ -10,11 +10,11 @@ import types
 
 import numpy as np
 import pytest
+from real_data import mqm_ted, mqm_ted_args, mqm_ted_inputs
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
 from mtpalette.io.judgments_read import read_judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.io.scorefile import read_mt_metrics_eval, read_scores, write_scores
@@ -36,7 +36,7 @@ from mtpalette.metrics.scoring import TextPairs, compute_stats
 
 @pytest.fixture(scope="module")
 def ted():
-    paths = bundled_mqm_ted("zhen")
+    paths = mqm_ted("zhen")
     refs = [[line for line in read_lines(p)][:120] for p in paths["refs"]]
     outs = {p.name[:-4]: read_lines(p)[:120] for p in paths["systems"]}
     lists = CandidateLists.from_systems(outs, refs, ref_names=[p.name for p in paths["refs"]])
@@ -79,7 +79,7 @@ def test_exported_scores_reproduce_correlations(tmp_path, ted, fmt):
         dict(statistic="kendall", grouping="item"),
         dict(statistic="pearson", level="system", system_score="mean"),
     ):
-        t = correlation_table(data, [builtin, ext], n_resamples=100, test="bootstrap", **kw)
+        t = correlation_table(data.pair_data([builtin, ext]), n_resamples=100, test="bootstrap", **kw)
         assert t.rows[0].value == t.rows[1].value
         assert (t.rows[0].ci.low, t.rows[0].ci.high) == (t.rows[1].ci.low, t.rows[1].ci.high)
 
@@ -87,7 +87,7 @@ def test_exported_scores_reproduce_correlations(tmp_path, ted, fmt):
 def test_cli_export_then_read_back(tmp_path):
     runner = CliRunner()
     out = tmp_path / "scores"
-    base = ["correlate", "--bundled", "zhen", "--max-items", "60", "--bootstrap", "50"]
+    base = ["correlate", *mqm_ted_args("zhen"), "--max-items", "60", "--bootstrap", "50"]
     base += ["--test", "bootstrap", "-q"]
     args1 = ["-m", "bleus:4", "--export-scores", str(out), "--json", str(tmp_path / "1.json")]
     r1 = runner.invoke(app, [*base, *args1])
@@ -249,21 +249,20 @@ def test_audit_counts_by_hand_and_with_humans(ted):
 
 def test_audit_cli(tmp_path):
     out = tmp_path / "audit.json"
-    args = ["audit", "--bundled", "zhen", "-m", "bleus:4", "--bootstrap", "50", "-q"]
+    args = ["audit", *mqm_ted_args("zhen"), "-m", "bleus:4", "--bootstrap", "50", "-q"]
     result = CliRunner().invoke(app, [*args, "--json", str(out)])
     assert result.exit_code == 0, result.output
     record = json.loads(out.read_text())["results"]["audit"]
     assert record["n_refs"] == 2 and record["rows"][0]["humans_agree"]["value"] > 0.5
-    one = CliRunner().invoke(app, ["audit", "--bundled", "ende", "-m", "bleus:4", "-q"])
+    one = CliRunner().invoke(app, ["audit", *mqm_ted_args("ende"), "-m", "bleus:4", "-q"])
     assert one.exit_code != 0 and "at least 2 references" in str(one.exception)
 
 
 def test_orange_with_an_external_metric_alone(tmp_path):
     """``--scores`` without ``-m`` once failed with "no metric given"; it is a valid run, and
     the exported scores of a metric give that metric's ORANGE back."""
-    from importlib import resources
 
-    zhen = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+    zhen = mqm_ted("zhen")["root"]
     base = ["orange", "--refs", str(zhen / "ref.txt"), str(zhen / "refB.txt"), "--systems",
             str(zhen / "SMU.txt"), str(zhen / "MiSS.txt"), "--bootstrap", "0"]  # fmt: skip
     exported = tmp_path / "exp"
@@ -299,7 +298,6 @@ def test_plugins_read_the_sources_when_given(tmp_path, monkeypatch):
     """A plugin with a ``srcs`` parameter gets each candidate's source (``score --source``);
     one that requires sources refuses a run without them. (The documented COMET wrapper once
     passed an empty source.)"""
-    from importlib import resources
 
     from mtpalette import sentence_scores
     from mtpalette.api import score_texts
@@ -311,7 +309,7 @@ def test_plugins_read_the_sources_when_given(tmp_path, monkeypatch):
         "    return [0.0 if srcs is None else 1.0 for _ in hyps]\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    zhen = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+    zhen = mqm_ted("zhen")["root"]
     source = read_lines(str(zhen / "source.txt"))[:20]
     hyps = read_lines(str(zhen / "SMU.txt"))[:20]
     refs = [read_lines(str(zhen / "ref.txt"))[:20]]
@@ -334,13 +332,12 @@ def test_plugins_read_the_sources_in_orange_and_correlate(tmp_path, monkeypatch)
     reference's) source sentence to a plugin: a plugin scoring by source length gives every
     candidate of a segment the same score, so the references tie with all of them."""
     import json
-    from importlib import resources
 
     (tmp_path / "srcplug2.py").write_text(
         "def src_len(hyps, refs, srcs):\n    return [float(len(s)) for s in srcs]\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    zhen = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+    zhen = mqm_ted("zhen")["root"]
     refs = [str(zhen / "ref.txt"), str(zhen / "refB.txt")]
     systems = [str(zhen / f"{n}.txt") for n in ("SMU", "MiSS", "Online-W")]
     base = ["orange", "-r", *refs, "-s", *systems, "-m", "plugin:srcplug2:src_len"]
@@ -361,14 +358,14 @@ def test_plugins_read_the_sources_in_orange_and_correlate(tmp_path, monkeypatch)
     corr = tmp_path / "c.json"
     out = CliRunner().invoke(
         app,
-        ["correlate", "--bundled", "zhen", "-m", "plugin:srcplug2:src_len", "--source",
+        ["correlate", *mqm_ted_args("zhen"), "-m", "plugin:srcplug2:src_len", "--source",
          str(zhen / "source.txt"), "--bootstrap", "0", "--test", "none", "--json", str(corr)],
     )  # fmt: skip
     assert out.exit_code == 0, out.output
     from mtpalette.api.inputs import load_task
     from mtpalette.stats.correlation import pearson
 
-    data, _, _ = load_task(bundled="zhen")
+    data, _, _ = load_task(**mqm_ted_inputs("zhen"))
     src = read_lines(str(zhen / "source.txt"))
     lengths = np.array([float(len(src[i])) for i in data.info["lines"]])
     rated = ~np.isnan(data.human)

@@ -9,8 +9,8 @@ length is held fixed and the baseline drops below the metric.
 """
 
 import pytest
+from real_data import mqm_ted
 
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
 from mtpalette.io.judgments_read import read_judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.metaeval.correlation import correlation_table
@@ -24,7 +24,7 @@ SPECS = ["len:sign=-1", "len", "lendiff", "rouge-w:1.2", "bleus:4", "chrf"]
 
 @pytest.fixture(scope="module")
 def task():
-    paths = bundled_mqm_ted("zhen")
+    paths = mqm_ted("zhen")
     judged = read_judgments(paths["judgments"])
     data = SegmentData.from_judgments(
         judged,
@@ -39,7 +39,7 @@ def task():
 def _table(task, statistic, grouping):
     data, scores = task
     t = correlation_table(
-        data, list(scores.values()), statistic=statistic, grouping=grouping,
+        data.pair_data(list(scores.values())), statistic=statistic, grouping=grouping,
         n_resamples=0, test="none",
     )  # fmt: skip
     return {r.metric: r.value for r in t.rows}

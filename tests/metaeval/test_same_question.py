@@ -3,7 +3,8 @@ command's run and the Python API) and through a ``wmt`` task gives the same valu
 p-value for every pair the clusters compare, and the same clusters.
 
 A question is a statistic at a level with a grouping, on one language pair of the bundled
-mt-metrics-eval folder, over stored and computed metrics. ``wmt`` runs it as a task with
+mt-metrics-eval folder, over stored and computed metrics (the Python API, which takes texts
+and human scores, over the computed ones). ``wmt`` runs it as a task with
 independent draws (keyed by the question and the two metrics, so any command in any order
 draws the same permutations) and correlate's p-value convention, or correlate with
 mt-metrics-eval's (``--p-convention mtme``).
@@ -11,21 +12,21 @@ mt-metrics-eval's (``--p-convention mtme``).
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-
+import numpy as np
 import pytest
+from real_data import mtme_folder
 
-from mtpalette.api import JudgedInputs, load_wmt
+from mtpalette.api import JudgedInputs, correlate, load_wmt
 from mtpalette.api.correlation_run import CorrelationRun, run_correlation
+from mtpalette.io.mtme import read_mtme
 from mtpalette.metaeval.task_sets import TaskSet
 from mtpalette.metaeval.tasks import Task
 from mtpalette.stats import catalogue
 
-FOLDER = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
+FOLDER = mtme_folder()
 SEED, K = 7, 40
 STORED = {"seg": ["chrF", "sentBLEU"], "sys": ["BLEU", "chrF", "sentBLEU"]}
-COMPUTED = ["chrf"]
+COMPUTED = ["chrf", "bleus:1"]
 #: (level, statistic, grouping): 12 segment-level and 4 system-level questions, each asked on
 #: two language pairs (32 questions), each with two p-value conventions for correlate's side
 QUESTIONS = [("seg", s, g) for s in ("pearson", "spearman", "kendall", "acc-eq")
@@ -67,6 +68,26 @@ def _correlate(lp, level, statistic, grouping, convention):
     return values, p, {r.metric: r.cluster for r in table.rows}
 
 
+def _api(lp, level, statistic, grouping, convention):
+    """The question through :func:`mtpalette.correlate`: the folder's texts and standard
+    human scores of the systems a task keeps (rated, not human translations)."""
+    mset = read_mtme(FOLDER, lp)
+    human = mset.human_matrix("seg")
+    keep = [k for k, s in enumerate(mset.systems)
+            if s not in mset.human_systems and not np.isnan(human[k]).all()]  # fmt: skip
+    systems = {mset.systems[k]: [t or "" for t in mset.outputs[mset.systems[k]]] for k in keep}
+    scores = {mset.systems[k]: [None if np.isnan(v) else float(v) for v in human[k]]
+              for k in keep}  # fmt: skip
+    table = correlate(
+        systems, [[t or "" for t in mset.reference()]], scores, COMPUTED, statistic=statistic,
+        level="segment" if level == "seg" else "system", grouping=grouping, n_resamples=0,
+        seed=SEED, n_permutations=K, p_convention=convention, lang=lp, baselines=False,
+        progress=False,
+    )  # fmt: skip
+    p = {(c["better"], c["worse"]): c["p_value"] for c in table.comparisons}
+    return {r.metric: r.ci.value for r in table.rows}, p
+
+
 @pytest.mark.parametrize("convention", ["plus-one", "mtme"])
 @pytest.mark.parametrize("lp", ["en-de", "zh-en"])
 @pytest.mark.parametrize(("level", "statistic", "grouping"), QUESTIONS)
@@ -82,3 +103,11 @@ def test_correlate_and_wmt_answer_alike(wmt_data, lp, level, statistic, grouping
     for pair, value in p.items():
         assert value == w_p[pair], pair  # the same draws, the same count: equal to the digit
     assert clusters == w_clusters
+    if level == "sys":
+        return  # the API's system level resamples the texts' corpus scores, as correlate's does
+    api_values, api_p = _api(lp, level, statistic, grouping, convention)
+    assert set(api_values) == set(COMPUTED)
+    for m, v in api_values.items():
+        assert v == pytest.approx(w_values[m], abs=1e-12), m
+    for pair, value in api_p.items():
+        assert value == w_p[pair], pair

@@ -7,10 +7,10 @@ import json
 
 import numpy as np
 import pytest
+from real_data import mqm_ted, mqm_ted_args
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
 from mtpalette.io.judgments_read import read_judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
@@ -30,7 +30,7 @@ SPEC = "blanc:alpha=0.3,beta=0.6,gamma=-0.4,bf=2,n=3"
 
 @pytest.fixture(scope="module")
 def ted_zhen_data():
-    paths = bundled_mqm_ted("zhen")
+    paths = mqm_ted("zhen")
     judged = read_judgments(paths["judgments"])
     refs = [read_lines(p) for p in paths["refs"]]
     outputs = {p.name[:-4]: read_lines(p) for p in paths["systems"]}
@@ -44,11 +44,11 @@ def test_human_objective_equals_correlation_table(ted_zhen_data):
     data = data.select_items(range(200))
     [scores] = score_segments(data, parse_specs([SPEC]))
     for stat in ("pearson", "kendall"):
-        table = correlation_table(data, [scores], statistic=stat, n_resamples=0, test="none")
+        table = correlation_table(data.pair_data([scores]), statistic=stat, n_resamples=0, test="none")
         obj = HumanObjective([data], base=PARAMS, statistic=stat)
         assert obj.value_of(PARAMS) == pytest.approx(table.rows[0].value, rel=1e-12)
     sys_table = correlation_table(
-        data, [scores], level="system", system_score="mean", n_resamples=0, test="none"
+        data.pair_data([scores]), level="system", system_score="mean", n_resamples=0, test="none"
     )
     sys_obj = HumanObjective([data], base=PARAMS, level="system")
     assert sys_obj.value_of(PARAMS) == pytest.approx(sys_table.rows[0].value, rel=1e-12)
@@ -100,7 +100,7 @@ def test_hill_climb_respects_bounds_and_budget():
 
 def test_cli_trains_and_writes_a_usable_file(tmp_path):
     out = tmp_path / "blanc.json"
-    args = ["train-blanc", "--bundled", "ende", "--holdout", "0.3", "-o", str(out)]
+    args = ["train-blanc", *mqm_ted_args("ende"), "--holdout", "0.3", "-o", str(out)]
     result = CliRunner().invoke(app, [*args, "--max-evals", "30", "--restarts", "1", "-q"])
     assert result.exit_code == 0, result.output
     record = json.loads(out.read_text())
@@ -166,7 +166,7 @@ def test_cli_orange_objective_is_the_python_run(tmp_path, cli):
     from mtpalette.api.inputs import CandidateInputs
     from mtpalette.api.train_run import BlancTrainRun, run_train_blanc
 
-    paths = bundled_mqm_ted("zhen")
+    paths = mqm_ted("zhen")
     systems = [tmp_path / p.name for p in paths["systems"][:4]]
     for src, dst in zip(paths["systems"][:4], systems, strict=True):
         dst.write_text("\n".join(read_lines(src)[:40]) + "\n", encoding="utf-8")

@@ -24,6 +24,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -66,7 +67,6 @@ from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
 from mtpalette.io.runfile import Run, check_output_folders, write_csv
 from mtpalette.metaeval.correlation import CorrelationTable, correlation_table, system_table
 from mtpalette.metaeval.external import external_segment_scores, reference_names
-from mtpalette.metaeval.pair_tables import segment_pair_data
 from mtpalette.metaeval.segments import SegmentData, rated_view, score_segments
 from mtpalette.metrics import Metric, parse_specs
 from mtpalette.stats import catalogue
@@ -92,6 +92,10 @@ def correlate(
     n_permutations: int = 1000,
     alpha: float = 0.05,
     p_convention: str = "plus-one",
+    lang: str = "",
+    epsilon: float | None = None,
+    threshold: float = 25.0,
+    system_score: str = "corpus",
     tokenize: str = "13a",
     lowercase: bool = False,
     baselines: bool = True,
@@ -124,6 +128,15 @@ def correlate(
         The permutation test's p-value: ``plus-one`` (``(count + 1) / (k + 1)``, never 0) or
         ``mtme`` (mt-metrics-eval's ``count / k``); with ``wmt``'s independent draws and the
         same convention, a ``wmt`` task asking the same question gives the same p-value.
+    lang:
+        The language pair, which keys the permutation draws as it keys those of a ``wmt``
+        task (``correlate --lp``): with it, the same question gives the same draws.
+    epsilon, threshold:
+        acc-eq/tau-eq's metric tie threshold (``None``, the default as in the command:
+        calibrated) and the kendall-like statistics' minimum human difference.
+    system_score:
+        At system level from segment scores: each metric's ``corpus`` score of the rated
+        segments, or the ``mean`` of its segment scores.
     baselines:
         At segment level, add the trivial length baselines (rows marked ``baseline``) as the
         command does.
@@ -152,20 +165,20 @@ def correlate(
     if not levels or not statistics:
         raise UserInputError("give at least one level and one statistic")
     # checked once here; the tables take the canonical names
-    statistics = [checked(catalogue.statistic, s, interval=True).name for s in statistics]
+    statistics = [checked(catalogue.statistic, s).name for s in statistics]
     whole = dict(allow_none=False, sign_later=True)  # a negative count: refused below
     if p_convention not in P_CONVENTIONS:
         raise UserInputError(f"p_convention must be one of {', '.join(P_CONVENTIONS)} (got "
                              f"{p_convention!r})")  # fmt: skip
     common = dict(confidence=confidence, seed=seed, test=test, alpha=alpha,
-                  p_convention=p_convention)  # fmt: skip
+                  p_convention=p_convention, lang=lang, epsilon=epsilon)  # fmt: skip
     common["n_resamples"] = count_argument(n_resamples, "n_resamples", **whole)
     common["n_permutations"] = count_argument(n_permutations, "n_permutations", **whole)
     feedback = feedback_of(progress)
     feedback.note("scoring every metric")
     table = _scored_once(
         systems, refs, human, metrics, levels, tokenize, lowercase, baselines, grouping, common,
-        feedback,
+        feedback, system_score=system_score, threshold=threshold,
     )  # fmt: skip
     pairs = [(lv, st) for lv in levels for st in statistics]
     tables = [table(lv, st) for lv, st in feedback.track(pairs, "correlation tables")]
@@ -182,7 +195,7 @@ def correlate(
 
 def _scored_once(
     systems, refs, human, metrics, levels, tokenize, lowercase, baselines, grouping, common,
-    feedback,
+    feedback, *, system_score: str, threshold: float,
 ) -> Callable[[str, str], CorrelationTable]:  # fmt: skip
     """Check the inputs and score every metric once; returns the maker of the table of one
     (level, statistic) from those scores."""
@@ -229,17 +242,12 @@ def _scored_once(
     scores = score_segments(data, parsed)
     base = _baselines(parsed, tokenize, lowercase) if baselines and "segment" in levels else []
     base_scores = score_segments(data, base) if base else []
+    lp = checked(data.pair_data, scores + base_scores, system_score=system_score)
+    names, base_names = [sc.name for sc in scores], [sc.name for sc in base_scores]
 
     def table(level: str, statistic: str) -> CorrelationTable:
-        return checked(
-            correlation_table,
-            data,
-            scores + base_scores if level == "segment" else scores,
-            statistic=statistic,
-            grouping=grouping,
-            level=level,
-            **common,
-        )
+        return checked(table_of, lp, names, base_names, level, statistic, grouping=grouping,
+                       system_score=system_score, threshold=threshold, common=common)  # fmt: skip
 
     return table
 
@@ -502,22 +510,25 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
             for path in export_judged(stage.path(out.export_scores), data, parsed, **mtme,
                                       tokenize=run.tokenize, lowercase=run.lowercase):  # fmt: skip
                 feedback.note(f"wrote {stage.final(path)}")
+        lp = data.pair_data(scores + base_scores, system_score=run.system_score)
         pair = stored_system_scores(run, loaded.mtme_set, feedback, computed=full)
         if pair is not None:  # the --scores segment files' system scores beside the folder's
             add_segment_means(pair, [m for m in external if m not in loaded.stored],
                                loaded.mtme_set.n_segments)  # fmt: skip
-        if per_system:
-            pair = pair or segment_pair_data(data, scores, system_score=run.system_score)
+        if per_system:  # the system-level files beside the folder's or the texts' scores
+            pair = pair or dataclasses.replace(lp, metrics=dict(lp.metrics),
+                                               origins=dict(lp.origins))  # fmt: skip
             add_system_files(pair, per_system, len(data.refs))
         files = {m.label: (bool(m.higher_is_better), str(m.signature(n_refs=len(data.refs))))
                  for m in per_system}  # fmt: skip
-        tables = _tables(run, data, scores, base_scores, feedback, pair, files)
+        names = ([sc.name for sc in scores], [sc.name for sc in base_scores])
+        tables = _tables(run, lp, names, feedback, pair, files)
         with feedback.steps("each metric against the best length baseline") as progress:
             for k, table in enumerate(tables):
                 if progress is not None:
                     what = f"{table.level} {table.statistic}: metrics against the best baseline"
                     progress(k, len(tables), what)
-                _against_baselines(table, data, scores, base_scores, run, feedback)
+                _against_baselines(table, lp, *names, run, feedback)
         signatures = {sc.name: sc.signature for sc in scores + base_scores}
         signatures |= {r.metric: r.signature for t in tables for r in t.rows}
         summary = {
@@ -544,22 +555,23 @@ def split_list(value: str | Sequence[str]) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def _tables(
-    run, data, scores, base_scores, feedback: Feedback, pair=None, files=None
-) -> list[CorrelationTable]:
-    """One table per (level, statistic); at system level, ``pair`` (the engine's data object
-    of an mt-metrics-eval folder) gives the stored system scores. The progress bar counts the
-    real work as it is done: bootstrap resamples times metrics, then the permutation draws
-    of each pair of metrics the clusters compare (expected: one pair per metric but one; the
-    total grows when the clusters compare more)."""
+def _tables(run, lp, names, feedback: Feedback, pair=None, files=None) -> list[CorrelationTable]:
+    """One table per (level, statistic) of the data object ``lp`` (``names``: its metrics
+    and its length baselines); at system level, ``pair`` (an mt-metrics-eval folder's data
+    object) gives the stored system scores. The progress bar counts the real work as it is
+    done: bootstrap resamples times metrics, then the permutation draws of each pair of
+    metrics the clusters compare (expected: one pair per metric but one; the total grows
+    when the clusters compare more)."""
+    metrics, baselines = names
 
     def work(level: str) -> int:
-        m = len(scores) + (len(base_scores) if level == "segment" else 0)
+        m = len(metrics) + (len(baselines) if level == "segment" else 0)
         perms = run.permutations if run.test == "permutation" else 0
         return run.bootstrap * m + perms * max(m - 1, 0)
 
     total = sum(work(level) for level in run.levels) * len(run.statistics)
     tables: list[CorrelationTable] = []
+    gold = run.inputs.human if run.inputs.mtme is not None else None
     with feedback.steps(f"bootstrap and {run.test} test") as progress:
         state = {"done": 0, "total": max(total, 1), "what": ""}
 
@@ -569,30 +581,39 @@ def _tables(
             progress(state["done"], state["total"], state["what"])
 
         for level in run.levels:
-            table_scores = scores + base_scores if level == "segment" else scores
             for s in run.statistics:
-                entry = catalogue.statistic(s)  # checked by run.validate()
                 if progress is None:
                     feedback.note(f"{level} level, {s}: bootstrap and {run.test} test")
                 state["what"] = f"{level} {s}: resamples x metrics"
-                if entry.group is None or (level == "system" and pair is not None):
-                    lp = pair or segment_pair_data(data, scores, system_score=run.system_score)
-                    tables.append(pair_table_of(run, lp, scores, entry.name, level, files))
-                    continue
-                tables.append(
-                    correlation_table(
-                        data,
-                        table_scores,
-                        statistic=entry.name,
-                        grouping=run.grouping,
-                        level=level,
-                        system_score=run.system_score,
-                        threshold=run.threshold,
-                        progress=advance if progress is not None else None,
-                        **run.common(),
-                    )  # fmt: skip
-                )
+                tables.append(table_of(
+                    lp, metrics, baselines, level, s, grouping=run.grouping,
+                    system_score=run.system_score, threshold=run.threshold, common=run.common(),
+                    pair=pair, files=files, gold=gold,
+                    progress=advance if progress is not None else None,
+                ))  # fmt: skip
     return tables
+
+
+def table_of(
+    lp, names, baselines, level: str, statistic: str, *, grouping: str, system_score: str,
+    threshold: float, common: dict[str, Any], pair=None, files=None, gold=None, progress=None,
+) -> CorrelationTable:  # fmt: skip
+    """The one maker of a (level, statistic) table of the data object ``lp`` (its scored
+    metrics ``names``, and at segment level its length ``baselines``), for ``correlate``
+    and the API: a statistic without a group kernel (SPA, PDP) is a task of the engine, as
+    are the stored system scores of ``pair`` (an mt-metrics-eval folder; ``gold`` names its
+    human scores) at system level; any other table is :func:`correlation_table`, its
+    interval resampling items."""
+    entry = catalogue.statistic(statistic)  # checked where it entered
+    if entry.group is None or (level == "system" and pair is not None):
+        scored = [lp.scored[n] for n in names]
+        return pair_table_of(pair or lp, scored, entry.name, level, files, grouping=grouping,
+                             gold=gold, common=common)  # fmt: skip
+    return correlation_table(
+        lp, names + baselines if level == "segment" else names, statistic=entry.name,
+        grouping=grouping, level=level, system_score=system_score, threshold=threshold,
+        progress=progress, **common,
+    )  # fmt: skip
 
 
 #: the trivial baselines every segment-level correlation is shown with (metrics/length.py):
@@ -607,19 +628,21 @@ def _baselines(parsed: list, tokenize: str, lowercase: bool) -> list:
     return parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
 
 
-def _against_baselines(table, data, scores, base_scores, run, feedback: Feedback) -> None:
+def _against_baselines(table, lp, names, baselines, run, feedback: Feedback) -> None:
     """Test each metric against the best length baseline (the clusters' test, one-sided) and
     record the chance level of the statistic; say in one sentence which metrics do not beat
     the baseline."""
     from mtpalette.stats.baselines import compare_with_best_baseline
 
-    metrics = {sc.name: sc.oriented() for sc in scores if not getattr(sc.metric, "baseline", False)}
-    if table.level == "segment" and base_scores and metrics:
+    human = lp.human["human"]["seg"]
+    metrics = {n: lp.metrics[n]["seg"] for n in names
+               if not getattr(lp.scored[n].metric, "baseline", False)}  # fmt: skip
+    if table.level == "segment" and baselines and metrics:
         try:
             report = compare_with_best_baseline(
-                data.human,
+                human,
                 metrics,
-                {sc.name: sc.oriented() for sc in base_scores},
+                {n: lp.metrics[n]["seg"] for n in baselines},
                 table.statistic,
                 grouping=table.grouping,
                 test="bootstrap" if run.test == "bootstrap" else "permutation",
@@ -635,7 +658,7 @@ def _against_baselines(table, data, scores, base_scores, run, feedback: Feedback
             for sentence in report.sentences():
                 feedback.warn(f"note: {sentence}")
     try:
-        seen = _human_seen(table, data)
+        seen = _human_seen(table, human)
         chance = catalogue.chance(table.statistic, seen, grouping=table.grouping,
                                   epsilon=run.epsilon, seed=run.seed)  # fmt: skip
     except (ValueError, UserInputError) as exc:  # e.g. too many ties to list for calibration
@@ -645,18 +668,18 @@ def _against_baselines(table, data, scores, base_scores, run, feedback: Feedback
             table.info["chance"] = chance.to_dict()
 
 
-def _human_seen(table: CorrelationTable, data: SegmentData) -> np.ndarray:
+def _human_seen(table: CorrelationTable, human: np.ndarray) -> np.ndarray:
     """The human scores a table's statistic saw: the system scores at system level (those
     the table correlated), the segment scores otherwise and for SPA (whose system p-values
     come from the segments)."""
     if table.level != "system" or catalogue.statistic(table.statistic).from_segments:
-        return data.human
+        return human
     stored = table.info.get("system_scores", {})
     if "human" in stored and "origins" in stored:
         return np.asarray(stored["human"], dtype=np.float64)
     from mtpalette.stats.grouping import system_means
 
-    return system_means(data.human)
+    return system_means(human)
 
 
 def _write(run, out: CorrelationOutputs, stage: StagedFolder, result, inputs, data, scores):

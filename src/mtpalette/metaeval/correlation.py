@@ -4,7 +4,9 @@ A *task* is human scores of several systems' translations of the same items (seg
 the translations and the references (:class:`~mtpalette.metaeval.segments.SegmentData`).
 Every metric scores every rated translation once
 (:func:`~mtpalette.metaeval.segments.score_segments`, sharing tokenization and grouped
-passes); then :func:`correlation_table` correlates each metric with the human scores:
+passes), and :meth:`~mtpalette.metaeval.segments.SegmentData.pair_data` makes of both the one
+data object of meta-evaluation (:class:`~mtpalette.metaeval.tasks.LanguagePairData`, with its
+scored set); then :func:`correlation_table` correlates each metric with the human scores:
 
 * **direction**: scores are oriented so that higher is better before correlating - an error
   metric (WER, PER, TER) is negated - so a good metric has a *positive* correlation whatever
@@ -39,7 +41,8 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.metaeval.segments import MetricScores, SegmentData
+from mtpalette.metaeval.segments import SYSTEM_SCORES
+from mtpalette.metaeval.tasks import LanguagePairData
 from mtpalette.metrics.base import Signature
 from mtpalette.records import Record, constant, out, written
 from mtpalette.stats import catalogue
@@ -59,8 +62,6 @@ from mtpalette.stats.significance import (
     bootstrap_system_correlations,
     significance_clusters,
 )
-
-SYSTEM_SCORES = ("corpus", "mean")
 
 
 @dataclass(frozen=True)
@@ -145,9 +146,10 @@ def _check(statistic: str, grouping: str, level: str, test: str) -> str:
 
 
 def correlation_table(
-    data: SegmentData,
-    scores: Sequence[MetricScores],
+    lp: LanguagePairData,
+    metrics: Sequence[str] | None = None,
     *,
+    gold: str | None = None,
     statistic: str = "pearson",
     grouping: str = "none",
     level: str = "segment",
@@ -168,8 +170,13 @@ def correlation_table(
 
     Parameters
     ----------
-    data, scores:
-        The task and its metric scores (:func:`score_segments`).
+    lp:
+        The data object (:meth:`~mtpalette.metaeval.segments.SegmentData.pair_data`).
+    metrics:
+        The names of the metrics of ``lp`` to correlate, each one scored here (in
+        ``lp.scored``); all of them when None.
+    gold:
+        The human scores of ``lp`` to correlate with (its only or standard ones when None).
     statistic, grouping, level, epsilon, threshold:
         See :mod:`mtpalette.stats.correlation`; ``epsilon=None`` calibrates acc-eq/tau-eq.
     system_score:
@@ -185,24 +192,32 @@ def correlation_table(
 
     Examples
     --------
-    >>> from mtpalette.metaeval.segments import score_segments
+    >>> from mtpalette.metaeval.segments import SegmentData, score_segments
     >>> from mtpalette.metrics import parse_specs
     >>> rng = np.random.default_rng(0)
     >>> hyps = [[" ".join(rng.choice(list("abcd"), 4)) for _ in range(30)] for _ in range(3)]
     >>> refs = [["a b c d"] * 30]
     >>> human = np.array([[h.count("a") for h in row] for row in hyps], dtype=float)
     >>> d = SegmentData(["S1", "S2", "S3"], human, hyps, refs, list(range(30)))
-    >>> sc = score_segments(d, parse_specs(["bleus:1", "wer"], tokenize="none"))
-    >>> t = correlation_table(d, sc, statistic="kendall", n_resamples=100, test="bootstrap")
+    >>> lp = d.pair_data(score_segments(d, parse_specs(["bleus:1", "wer"], tokenize="none")))
+    >>> t = correlation_table(lp, statistic="kendall", n_resamples=100, test="bootstrap")
     >>> [r.metric for r in t.rows], t.rows[0].cluster
     (['bleus:1', 'wer'], 1)
     """
     statistic = _check(statistic, grouping, level, test)
     if system_score not in SYSTEM_SCORES:
         raise UserInputError(f"unknown system score {system_score!r}; expected corpus or mean")
-    if not scores:
+    names = list(lp.scored) if metrics is None else list(metrics)
+    if not names:
         raise UserInputError("no metric given")
-    human = data.human
+    unscored = [n for n in names if n not in lp.scored]
+    if unscored:
+        raise UserInputError(
+            f"{', '.join(unscored)}: not scored here from texts (stored scores have no "
+            "statistics to resample)"
+        )
+    scores = [lp.scored[n] for n in names]
+    human = np.asarray(lp.human[lp.gold_name("seg", gold)]["seg"], dtype=np.float64)
     mats = [s.oriented() for s in scores]
     fns = None
     if level == "system" and system_score == "corpus":
@@ -215,7 +230,6 @@ def correlation_table(
         )  # fmt: skip
     except ValueError as exc:
         raise UserInputError(str(exc)) from None
-    names = [s.name for s in scores]
     p_value = _p_value_of_pairs(
         res, test, statistic, human, mats, names=names, grouping=grouping,
         system_vectors=_system_vectors(human, mats, fns) if level == "system" else None,
@@ -239,12 +253,12 @@ def correlation_table(
         alpha,
         n_permutations,
         {
-            "n_systems": data.n_systems,
-            "n_items": data.n_items,
-            "n_rated": data.n_rated,
+            "n_systems": human.shape[0],
+            "n_items": human.shape[1],
+            "n_rated": int((~np.isnan(human)).sum()),
             "system_score": system_score if level == "system" else None,
-            "systems": list(data.systems),
-            "system_scores": system_scores(data, scores, system_score=system_score),
+            "systems": list(lp.systems),
+            "system_scores": system_scores(lp, names, system_score=system_score, gold=gold),
         },
     )
     table.info.update(info | _convention(test, n_permutations, p_convention))
@@ -272,41 +286,39 @@ def _convention(test: str, n_permutations: int, p_convention: str) -> dict[str, 
 
 
 def system_scores(
-    data: SegmentData, scores: Sequence[MetricScores], *, system_score: str = "corpus"
+    lp: LanguagePairData,
+    metrics: Sequence[str] | None = None,
+    *,
+    system_score: str = "corpus",
+    gold: str | None = None,
 ) -> dict[str, Any]:
-    """Each system's human score (mean over its rated items) and each metric's own score of
-    it (``corpus``: the corpus score of its rated items; ``mean``: the mean of its segment
-    scores), as the report's systems table shows them; metric scores are not negated.
+    """Each system's human score (mean over its rated items) and each scored metric's own
+    score of it (:meth:`~mtpalette.metaeval.segments.MetricScores.system_scores`: ``corpus``
+    or ``mean``), as the report's systems table shows them; metric scores are not negated.
 
     Examples
     --------
-    >>> from mtpalette.metaeval.segments import score_segments
+    >>> from mtpalette.metaeval.segments import SegmentData, score_segments
     >>> from mtpalette.metrics import parse_specs
     >>> d = SegmentData(["A", "B"], np.array([[0.0, -1.0], [-5.0, np.nan]]),
     ...                 [["a b", "c d"], ["a x", "c d"]], [["a b", "c d"]], [0, 1])
-    >>> out = system_scores(d, score_segments(d, parse_specs(["wer"], tokenize="none")))
+    >>> lp = d.pair_data(score_segments(d, parse_specs(["wer"], tokenize="none")))
+    >>> out = system_scores(lp)
     >>> out["human"], out["metrics"]["wer"], out["n_rated"]
     ([-0.5, -5.0], [0.0, 0.5], [2, 1])
     """
     from mtpalette.stats.grouping import system_means
 
-    metrics: dict[str, list[float]] = {}
-    for sc in scores:
-        values = None
-        if system_score == "corpus":
-            try:
-                values = sc.sign * sc.corpus_scores(None)[0]
-            except (AttributeError, TypeError, ValueError):  # scores without statistics
-                values = None
-        if values is None:
-            values = system_means(sc.seg)
-        metrics[sc.name] = [float(v) for v in values]
+    human = np.asarray(lp.human[lp.gold_name("seg", gold)]["seg"], dtype=np.float64)
+    names = list(lp.scored) if metrics is None else list(metrics)
     return {
-        "systems": list(data.systems),
+        "systems": list(lp.systems),
         "kind": system_score,
-        "human": [float(v) for v in system_means(data.human)],
-        "n_rated": [int(n) for n in (~np.isnan(data.human)).sum(axis=1)],
-        "metrics": metrics,
+        "human": [float(v) for v in system_means(human)],
+        "n_rated": [int(n) for n in (~np.isnan(human)).sum(axis=1)],
+        "metrics": {
+            n: [float(v) for v in lp.scored[n].system_scores(system_score)] for n in names
+        },
     }
 
 

@@ -14,39 +14,17 @@ either level. The value of every statistic comes from :mod:`mtpalette.stats.cata
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.metaeval.correlation import (
-    CorrelationRow,
-    CorrelationTable,
-    system_scores,
-    system_table,
-)
+from mtpalette.metaeval.correlation import CorrelationRow, CorrelationTable, system_table
 from mtpalette.metaeval.tasks import LanguagePairData, Task
 from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.catalogue import statistic as catalogue_entry
-
-
-def segment_pair_data(data, scores: Sequence[Any], *, system_score: str = "corpus"):
-    """The engine's data object from judged texts (a :class:`SegmentData` and its
-    :class:`MetricScores`): human and oriented metric scores at segment level, and at system
-    level those of :func:`~mtpalette.metaeval.correlation.system_scores` (each system's mean
-    human score over its rated segments; the metric's corpus score of them, or with
-    ``system_score="mean"`` the mean of its segment scores), oriented."""
-    by_system = system_scores(data, scores, system_score=system_score)
-    how = {"corpus": "corpus score of the rated segments", "mean": "mean of the rated segments"}
-    metrics: dict[str, dict[str, Any]] = {}
-    origins: dict[str, dict[str, str]] = {"human:human": {"sys": "mean of rated segments"}}
-    for sc in scores:
-        sys_ = sc.sign * np.asarray(by_system["metrics"][sc.name], dtype=np.float64)
-        metrics[sc.name] = {"seg": sc.oriented(), "sys": sys_}
-        origins[sc.name] = {"seg": "segment scores", "sys": how[system_score]}
-    human = {"human": {"seg": data.human, "sys": np.asarray(by_system["human"])}}
-    return LanguagePairData(list(data.systems), human, metrics, {}, origins)
 
 
 def pair_table(
@@ -148,9 +126,7 @@ def _task_table(lp, statistic, level, grouping, names, metrics, gold, seed, test
                 corr_fcn_args=dict(entry.args))  # fmt: skip
     have = [n for n in names if source in lp.metrics.get(n, {})]
     without = [n for n in names if n not in have]
-    sub = LanguagePairData(
-        lp.systems, lp.human, {n: lp.metrics[n] for n in have}, lp.std_gold, lp.origins
-    )
+    sub = dataclasses.replace(lp, metrics={n: lp.metrics[n] for n in have})
     try:
         res = task.run({"pair": sub}, seed=seed, draws="independent")
     except ValueError as exc:

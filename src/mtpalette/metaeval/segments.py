@@ -3,8 +3,10 @@
 A *task* is human scores of several systems' translations of the same items (segments),
 the translations and the references (:class:`SegmentData`). Every metric scores every rated
 translation once (:func:`score_segments`, sharing tokenization and grouped passes), giving
-each its :class:`MetricScores`; :mod:`mtpalette.metaeval.correlation` correlates them with the
-human scores.
+each its :class:`MetricScores`. :meth:`SegmentData.pair_data` builds from both the one data
+object of meta-evaluation, :class:`~mtpalette.metaeval.tasks.LanguagePairData`, which
+:mod:`mtpalette.metaeval.correlation`, :mod:`mtpalette.metaeval.pair_tables` and the task
+engine take.
 """
 
 from __future__ import annotations
@@ -18,8 +20,16 @@ import numpy as np
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import Judgments, ScoredTexts
 from mtpalette.metaeval.candidates import display_names
+from mtpalette.metaeval.tasks import LanguagePairData
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.scoring import TextPairs, compute_stats
+from mtpalette.stats.grouping import system_means
+
+#: how a metric's system score is made from its segments (``correlate --system-score``)
+SYSTEM_SCORES = {
+    "corpus": "corpus score of the rated segments",
+    "mean": "mean of the rated segments",
+}
 
 
 def require_varied(human: np.ndarray) -> None:
@@ -194,6 +204,36 @@ class SegmentData:
             )
         return replace(self, srcs=[lines[i] for i in np.asarray(where).tolist()])
 
+    def pair_data(
+        self, scores: Sequence[MetricScores], *, system_score: str = "corpus"
+    ) -> LanguagePairData:
+        """The one data object of meta-evaluation for these judged texts and their scores:
+        human and oriented metric scores at segment level; at system level each system's
+        mean human score over its rated segments and each metric's
+        :meth:`MetricScores.system_scores`, oriented; ``scored`` keeps every
+        :class:`MetricScores` (direction, signature, statistics).
+
+        Examples
+        --------
+        >>> from mtpalette.metrics import parse_specs
+        >>> d = SegmentData(["A", "B"], [[0.0, -1.0], [-5.0, np.nan]],
+        ...                 [["a b", "c d"], ["a x", "c d"]], [["a b", "c d"]], [0, 1])
+        >>> lp = d.pair_data(score_segments(d, parse_specs(["wer"], tokenize="none")))
+        >>> lp.human["human"]["sys"].tolist(), lp.metrics["wer"]["sys"].tolist()
+        ([-0.5, -5.0], [-0.0, -0.5])
+        """
+        if system_score not in SYSTEM_SCORES:
+            raise UserInputError(f"unknown system score {system_score!r}; expected corpus or mean")
+        metrics: dict[str, dict[str, Any]] = {}
+        origins: dict[str, dict[str, str]] = {"human:human": {"sys": "mean of rated segments"}}
+        for sc in scores:
+            sys_ = sc.sign * sc.system_scores(system_score)
+            metrics[sc.name] = {"seg": sc.oriented(), "sys": sys_}
+            origins[sc.name] = {"seg": "segment scores", "sys": SYSTEM_SCORES[system_score]}
+        human = {"human": {"seg": self.human, "sys": system_means(self.human)}}
+        return LanguagePairData(list(self.systems), human, metrics, {}, origins,
+                                scored={sc.name: sc for sc in scores})  # fmt: skip
+
     def drop_systems(self, names: Sequence[str]) -> SegmentData:
         keep = [k for k, s in enumerate(self.systems) if s not in set(names)]
         return SegmentData(
@@ -234,6 +274,17 @@ class MetricScores:
     def oriented(self) -> np.ndarray:
         """Segment scores with higher = better."""
         return self.sign * self.seg
+
+    def system_scores(self, kind: str = "corpus") -> np.ndarray:
+        """The metric's own score of each system on its rated items, not negated: its corpus
+        score (``corpus``), or the mean of its segment scores (``mean``, and where the
+        metric has no corpus score: stored segment scores)."""
+        if kind == "corpus":
+            try:
+                return self.sign * self.corpus_scores(None)[0]
+            except (AttributeError, TypeError, ValueError):  # scores without statistics
+                pass
+        return system_means(self.seg)
 
     def corpus_scores(self, counts: np.ndarray | None = None) -> np.ndarray:
         """Oriented corpus score of each system on its rated items, each item repeated

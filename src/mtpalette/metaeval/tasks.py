@@ -98,6 +98,11 @@ class LanguagePairData:
     #: the systems that are human translations (references): a task with ``human=False``
     #: leaves them out, as mt-metrics-eval's ``GetCorrelations(include_human=False)``
     references: frozenset[str] = frozenset()
+    #: the scored set of each metric computed here from texts (``scored[metric]``: a
+    #: :class:`~mtpalette.metaeval.segments.MetricScores`, its sufficient statistics per
+    #: system and item): its direction and signature, and the corpus score of any resample of
+    #: the items, which the system-level bootstrap over items takes (stored scores have none)
+    scored: dict[str, Any] = field(default_factory=dict)
 
     def gold_name(self, level: str, gold: str | None) -> str:
         if gold is not None and gold != "std":
