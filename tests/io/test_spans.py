@@ -181,3 +181,44 @@ def test_detection_and_its_refusals(tmp_path):
     with pytest.raises(UserInputError, match="unknown span format 'mqm2'.*Did you mean 'mqm'"):
         read_spans(p, format="mqm2")
     assert len(FORMATS) == 11
+
+
+# --- property: any span set survives the generic formats -------------------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"))
+_NAME = st.one_of(st.none(), _TEXT)
+_NUMBER = st.one_of(st.none(), st.floats(allow_nan=False, allow_infinity=False))
+
+
+@st.composite
+def _row(draw) -> SpanRow:
+    text = draw(st.one_of(st.none(), _TEXT))
+    n = len(text) if text is not None else 50
+    spans = []
+    for _ in range(draw(st.integers(0, 3))):
+        severity = draw(st.sampled_from(SEVERITIES))
+        a = draw(st.integers(0, n))
+        b = draw(st.integers(a, n))
+        if severity == "omission":
+            a = b = 0
+        spans.append(Span(a, b, severity, draw(_NAME), draw(st.sampled_from(["target", "source"])),
+                          draw(_NUMBER)))  # fmt: skip
+    return SpanRow(
+        draw(_NAME), draw(_TEXT.filter(bool)), draw(_NAME),
+        draw(st.one_of(st.integers(0, 10**6), st.from_regex(r"[a-z][\w-]*", fullmatch=True))),
+        text, tuple(spans), draw(_NUMBER), draw(_NAME), draw(_NAME),
+        draw(st.one_of(st.none(), st.booleans())),
+    )  # fmt: skip
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(rows=st.lists(_row(), min_size=1, max_size=4, unique_by=lambda r: (*r.key(), r.annotator)))
+def test_generic_formats_round_trip_any_span_set(tmp_path, rows):
+    ss = SpanSet(tuple(rows), "orig", "x")
+    for fmt, ext in (("generic-jsonl", "jsonl"), ("generic-tsv", "tsv")):
+        back = read_spans(write_spans(ss, tmp_path / f"p.{ext}", format=fmt), format=fmt)
+        assert back.rows == ss.rows, fmt

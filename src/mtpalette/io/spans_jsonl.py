@@ -341,7 +341,7 @@ GENERIC_TSV_COLUMNS = (
 )  # fmt: skip
 REQUIRED_TSV = ("system", "segment", "start", "end", "severity")
 _ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
-_UNESCAPES = {"\\": "\\", "t": "\t", "n": "\n", "r": "\r"}
+_UNESCAPES = {"\\": "\\", "t": "\t", "n": "\n", "r": "\r", "0": ""}
 
 
 def write_generic_jsonl(spans: SpanSet, fh: TextIO) -> int:
@@ -433,6 +433,8 @@ def _generic_span(s: Any, *, clip: bool, path: str, line: int) -> Span:
 def _cell(x: Any) -> str:
     if x is None:
         return ""
+    if x == "":  # an empty string (an empty translation), not None
+        return "\\0"
     if isinstance(x, bool):
         return "true" if x else "false"
     if isinstance(x, float):
@@ -450,8 +452,9 @@ def _uncell(text: str) -> str:
 def write_generic_tsv(spans: SpanSet, fh: TextIO) -> int:
     """Write ``spans`` as the generic TSV: a header of :data:`GENERIC_TSV_COLUMNS`, then one
     line per span (a row without spans: one line with empty ``start end severity``). Empty
-    cells are None; a backslash, tab, newline or carriage return in a cell is written ``\\\\``,
-    ``\\t``, ``\\n``, ``\\r``; returns the lines written after the header.
+    cells are None and ``\\0`` an empty string; a backslash, tab, newline or carriage return
+    in a cell is written ``\\\\``, ``\\t``, ``\\n``, ``\\r``; returns the lines written after
+    the header.
 
     Examples
     --------
