@@ -111,3 +111,21 @@ def test_correlate_and_wmt_answer_alike(wmt_data, lp, level, statistic, grouping
         assert v == pytest.approx(w_values[m], abs=1e-12), m
     for pair, value in api_p.items():
         assert value == w_p[pair], pair
+
+
+def test_a_metric_has_one_name_at_every_level():
+    """``-m chrf++`` is one metric, ``chrf:w=2``, at segment and system level (the system
+    level refused it when the folder's system vectors kept the name typed), and its system
+    value is the wmt task's for ``chrf++``."""
+    run = CorrelationRun(
+        inputs=JudgedInputs(mtme=FOLDER, lp="zh-en"), metrics=["chrf", "chrf++"],
+        level="segment,system", bootstrap=0, permutations=0, test="none", baselines=False,
+    )  # fmt: skip
+    tables = run_correlation(run, progress=False).tables
+    assert [sorted(r.metric for r in t.rows) for t in tables] == [["chrf", "chrf:w=2"]] * 2
+    data = load_wmt(FOLDER, ["zh-en"], metrics=["chrf++"])
+    task = Task("wmt21.tedtalks", "zh-en", level="sys", corr_fcn="pearson", k=0, human=False)
+    [res] = TaskSet([task]).run(data.data).results
+    system = next(t for t in tables if t.level == "system")
+    want = dict(zip(res.metrics, res.corrs, strict=True))["chrf++"]
+    assert system.row("chrf:w=2").value == pytest.approx(want, abs=1e-12)

@@ -13,7 +13,9 @@ import numpy as np
 from mtpalette.api.feedback import Feedback
 from mtpalette.api.folders import mtme_pair_data
 from mtpalette.errors import UserInputError
+from mtpalette.metaeval.candidates import display_names
 from mtpalette.metaeval.correlation import CorrelationTable, stored_signature
+from mtpalette.metrics import parse_specs
 
 
 def folder_scores(run, evs, data, feedback: Feedback):
@@ -54,6 +56,15 @@ def stored_system_scores(run, evs, feedback: Feedback, computed=None):
         evs, specs=run.specs, tokenize=run.tokenize, lowercase=run.lowercase, note=feedback.note,
         computed=computed,
     )  # fmt: skip
+    # the computed metrics under the names of the segment tables (``chrf:w=2``, not the
+    # ``chrf++`` typed), so that one metric is one row at every level
+    parsed = parse_specs(run.specs, tokenize=run.tokenize, lowercase=run.lowercase)
+    for typed, shown in zip(run.specs, display_names(parsed), strict=True):
+        if typed != shown and typed in pair.metrics:
+            if shown in pair.metrics:
+                raise UserInputError(f"-m {typed} and -m {shown} are the same metric")
+            pair.metrics[shown] = pair.metrics.pop(typed)
+            pair.origins[shown] = pair.origins.pop(typed)
     return pair
 
 
