@@ -94,6 +94,7 @@ EXPORTS = {
     "Wmt25Inputs": "wmt25_inputs",
     "copy_bundled": "data",
     "rank": "rank_run",
+    "autorank_wmt25": "autorank_run",
     "analyze": "analyze_run",
     "AnalyzeRun": "analyze_run",
     "AnalysisResult": "analyze_run",

@@ -21,6 +21,7 @@ and a document given twice are refused, naming the file and the line.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -158,7 +159,12 @@ def read_wmt25_score_file(path: str | Path) -> list[ScoredDocument]:
         for n, text in enumerate(fh, start=1):
             if not text.strip():
                 continue
-            doc = _document(loads(text, path=where, line=n), where, n)
+            try:
+                row = loads(text, path=where, line=n)
+            except json.JSONDecodeError as exc:
+                why = f"not JSON ({exc.msg}, column {exc.colno}); expected a document's scores"
+                raise UserInputError(why, path=where, line=n) from None
+            doc = _document(row, where, n)
             key = (doc.language_pair, doc.document_id)
             if key in seen:
                 raise UserInputError(
