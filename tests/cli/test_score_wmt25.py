@@ -153,3 +153,13 @@ def test_lp_alone_is_refused(monkeypatch, capsys, tmp_path):
     ref.write_text("a\n", encoding="utf-8")
     code, _, err = run(monkeypatch, capsys, "score", "-r", ref, "-i", ref, "--lp", "en-de")
     assert code == 2 and "--lp names the language pair of --mtme or --wmt25-testset" in err
+
+
+def test_system_level_is_the_paragraph_table(monkeypatch, capsys):
+    args = ["--lp", "en-de_DE", "-m", "bleu", "chrf", "--paragraph-mismatch", "drop"]
+    paragraph = _json(monkeypatch, capsys, *args)
+    system = _json(monkeypatch, capsys, *args, "--level", "system")
+    assert {k: r["score"] for k, r in system.items()} == {
+        k: r["score"] for k, r in paragraph.items()
+    }
+    assert all("|unit:paragraph|sys:corpus|" in r["signature"] for r in system.values())
