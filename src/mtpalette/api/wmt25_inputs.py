@@ -176,7 +176,10 @@ class Wmt25Inputs:
             if value not in allowed:
                 raise UserInputError(f"{flag} must be one of {', '.join(allowed)}, not {value!r}")
         if self.wmt25_testset is None:
-            raise UserInputError("--wmt25-systems needs the test set: --wmt25-testset FILE")
+            raise UserInputError(
+                "--wmt25-systems, --set-id, --wmt25-ref, --level, --system-score, "
+                "--paragraph-mismatch and --strip-html need the test set: --wmt25-testset FILE"
+            )
         if not self.wmt25_systems:
             raise UserInputError("--wmt25-testset needs system outputs: --wmt25-systems DIR|FILE")
         if self.lp is None:
