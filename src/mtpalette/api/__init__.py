@@ -116,6 +116,10 @@ EXPORTS = {
     "mbr": "pairwise_run",
     "MbrSelection": "pairwise_run",
     "report": "report_run",
+    "spans": "spans_run",
+    "SpansRun": "spans_run",
+    "SpansResult": "spans_run",
+    "run_spans": "spans_run",
 }
 
 __all__ = list(EXPORTS)

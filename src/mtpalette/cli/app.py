@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "report": ("report", "report", False, "Write a self-contained HTML report."),
     "train-rose": ("train_rose", "train_rose_cmd", True, "Train ROSE on human judgments."),
     "mbr": ("mbr", "mbr_cmd", False, "Pick each segment's candidate by MBR (or rerank)."),
+    "spans": ("spans", "spans_cmd", False, "Score error-span annotators against gold spans."),
 }
 
 

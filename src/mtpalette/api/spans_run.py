@@ -1,0 +1,346 @@
+"""Score error-span annotators against gold spans: :func:`spans` and ``mtpalette spans``.
+
+Two doors, one engine (:mod:`mtpalette.metaeval.spans`): :func:`spans` takes files or
+:class:`~mtpalette.io.spans.SpanSet` objects; :class:`SpansRun` names files, and
+:func:`run_spans` runs it and writes the outputs (run file JSON, TSV, LaTeX, HTML report).
+
+A file is named ``FILE`` or ``FILE,annotator=NAME`` (only that annotator's rows: a gold file
+with several raters per segment needs one); a prediction ``NAME=FILE[,annotator=NAME]``.
+
+Examples
+--------
+>>> from mtpalette.io.spans import Span, SpanRow, SpanSet
+>>> g = SpanSet((SpanRow("en-de", "A", "d", 0, "Hallo Welt", (Span(0, 5, "major"),)),),
+...             "g", "generic-jsonl")
+>>> p = SpanSet((SpanRow("en-de", "A", "d", 0, "Hallo Welt", (Span(0, 5, "minor"),)),),
+...             "p", "generic-jsonl")
+>>> ev = spans(g, {"p": p}, protocol="wmt25,mp", n_resamples=0)
+>>> [(r.protocol, r.metric, r.f1) for r in ev.rows if r.lp == "all" and r.kind == "annotator"]
+[('wmt25', 'p', 0.5), ('mp', 'p', 1.0)]
+>>> ev.signatures["mp"].split("|")[:3]
+['spans', 'protocol:mp', 'penalty:0.0']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mtpalette.api.checks import SACREBLEU_SEED, probability_argument
+from mtpalette.api.description import Description
+from mtpalette.api.feedback import Feedback
+from mtpalette.api.progress import feedback_of
+from mtpalette.errors import UserInputError, did_you_mean
+
+if TYPE_CHECKING:
+    from mtpalette.metaeval.spans import SpanEvaluation
+
+
+def protocol_list(protocol: str | Sequence[str]) -> list[str]:
+    """``"wmt25,mpp"`` or a list as a list of known protocol names (unknown ones refused).
+
+    Examples
+    --------
+    >>> protocol_list("wmt25, mpp")
+    ['wmt25', 'mpp']
+    >>> protocol_list("wmt52")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: unknown span protocol 'wmt52'; expected one of ...
+    """
+    from mtpalette.stats.spans import PROTOCOLS
+
+    names = (
+        [p.strip() for p in protocol.split(",")] if isinstance(protocol, str) else list(protocol)
+    )
+    names = [p for p in names if p]
+    if not names:
+        raise UserInputError("give a span protocol: --protocol wmt25")
+    for p in names:
+        if p not in PROTOCOLS:
+            known = ", ".join(PROTOCOLS)
+            raise UserInputError(
+                f"unknown span protocol {p!r}; expected one of {known}.{did_you_mean(p, PROTOCOLS)}"
+            )
+    if len(set(names)) != len(names):
+        raise UserInputError(f"a protocol is given twice: {', '.join(names)}")
+    return names
+
+
+def file_option(value: str, *, named: bool) -> tuple[str | None, str, str | None]:
+    """``[NAME=]FILE[,annotator=A]`` as ``(name, file, annotator)``.
+
+    Examples
+    --------
+    >>> file_option("xcomet=preds.json", named=True)
+    ('xcomet', 'preds.json', None)
+    >>> file_option("mqm.tsv,annotator=rater1", named=False)
+    (None, 'mqm.tsv', 'rater1')
+    """
+    name = None
+    if named:
+        name, sep, value = value.partition("=")
+        if not sep or not name or not value:
+            raise UserInputError(f"--pred {name}{sep}{value!r}: expected NAME=FILE")
+    path, *options = value.split(",annotator=")
+    if len(options) > 1 or (options and not options[0]):
+        raise UserInputError(f"{value!r}: expected FILE or FILE,annotator=NAME")
+    return name, path, options[0] if options else None
+
+
+def _spans_of(given: Any, *, fmt: str | None, clip: bool, annotator: str | None = None):
+    from mtpalette.io.spans import SpanSet
+    from mtpalette.io.spans_read import read_spans
+
+    spans = given if isinstance(given, SpanSet) else read_spans(given, format=fmt, clip=clip)
+    if annotator is not None:
+        chosen = spans.filter(annotator=annotator)
+        if not len(chosen):
+            raise UserInputError(
+                f"no row of annotator {annotator!r} (annotators: "
+                f"{', '.join(str(a) for a in spans.annotators())})", path=spans.path)  # fmt: skip
+        return chosen
+    return spans
+
+
+def read_exclude(path: str | Path) -> set[tuple[str, str]]:
+    """``(lp, segment)`` pairs of a TSV with a header naming ``lp`` and ``sid``, ``segid`` or
+    ``segment`` (the WMT23 QE hallucination index's form); a damaged line refused.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "hal.tsv")
+    >>> _ = open(p, "w").write("lp\\tsegid\\nen-de\\t5\\n")
+    >>> read_exclude(p)
+    {('en-de', '5')}
+    """
+    with open(path, encoding="utf-8") as fh:
+        lines = fh.read().splitlines()
+    header = lines[0].split("\t") if lines else []
+    seg = next((c for c in ("sid", "segid", "segment", "seg_id") if c in header), None)
+    if "lp" not in header or seg is None:
+        raise UserInputError(f"expected a header with lp and sid (or segid, segment), got "
+                             f"{header!r}", path=str(path), line=1)  # fmt: skip
+    i, j = header.index("lp"), header.index(seg)
+    out = set()
+    for n, line in enumerate(lines[1:], 2):
+        if not line.strip():
+            continue
+        cells = line.split("\t")
+        if len(cells) != len(header):
+            raise UserInputError(f"expected {len(header)} tab-separated cells, got {len(cells)}",
+                                 path=str(path), line=n)  # fmt: skip
+        out.add((cells[i].strip(), cells[j].strip()))
+    return out
+
+
+def spans(
+    gold: Any,
+    pred: Mapping[str, Any],
+    *,
+    protocol: str | Sequence[str] = "wmt25",
+    ceiling: Any = None,
+    format: str | None = None,
+    clip: bool = False,
+    on_missing: str = "refuse",
+    exclude: Any = None,
+    by: str = "lp",
+    average: str = "micro",
+    both_empty: str = "perfect",
+    penalty: float | None = None,
+    partial_credit: float | None = None,
+    baselines: Sequence[str] = ("none", "all"),
+    n_resamples: int = 1000,
+    seed: int | None = SACREBLEU_SEED,
+    correction: str = "none",
+    alpha: float = 0.05,
+) -> SpanEvaluation:
+    """Score span predictions against gold spans under one or more protocols.
+
+    Parameters
+    ----------
+    gold, pred:
+        A span file (any format of :func:`~mtpalette.io.spans_read.read_spans`) or a
+        :class:`~mtpalette.io.spans.SpanSet`; ``pred`` maps names to them.
+    protocol:
+        ``wmt25`` (default), ``wmt23-qe``, ``em``, ``mp``, ``mpp``, ``chars``, or several
+        (a list, or comma-separated).
+    ceiling:
+        A second human annotation of the gold's segments: human-vs-human agreement.
+    format, clip:
+        The files' format (detected when None) and the organisers' lenient reading.
+    on_missing:
+        ``refuse`` (keys must match exactly) or ``common`` (score the shared segments).
+    exclude:
+        A ``lp``/``sid`` table file or ``(lp, segment)`` pairs to leave out.
+    by:
+        ``lp``; ``system`` or ``domain`` add rows per system or domain within each pair.
+    average, both_empty, penalty, partial_credit:
+        See :mod:`mtpalette.stats.spans` and :mod:`mtpalette.stats.span_scores`.
+    baselines:
+        Trivial annotators scored alongside (``none``, ``all``).
+    n_resamples, seed, correction, alpha:
+        The paired bootstrap over segments (0: no intervals, no ranking) and the pairwise
+        tests between annotators.
+
+    Returns
+    -------
+    SpanEvaluation
+        ``.rows`` (one per protocol, annotator and language pair, ``lp == "all"`` the mean
+        over pairs), ``.pairs``, ``.signatures``, ``.to_pandas()``, ``.to_dict()``.
+    """
+    from mtpalette.api.checks import count_argument
+    from mtpalette.metaeval.spans import align_spans, evaluate_spans
+
+    names = protocol_list(protocol)
+    n_resamples = count_argument(n_resamples, "n_resamples", allow_none=False)
+    probability_argument(alpha, "alpha")
+    if not pred and not baselines:
+        raise UserInputError("nothing to score: give predictions or baselines")
+    read = lambda x: _spans_of(x, fmt=format, clip=clip)  # noqa: E731
+    excluded = read_exclude(exclude) if isinstance(exclude, str | Path) else set(exclude or ())
+    job = align_spans(read(gold), {n: read(p) for n, p in pred.items()},
+                      ceiling=None if ceiling is None else read(ceiling), on_missing=on_missing,
+                      exclude=excluded, baselines=baselines)  # fmt: skip
+    return evaluate_spans(job, protocols=names, penalty=penalty, partial_credit=partial_credit,
+                          average=average, both_empty=both_empty, by=by,
+                          n_resamples=n_resamples, seed=seed, correction=correction,
+                          alpha=alpha, clip=clip)  # fmt: skip
+
+
+@dataclass
+class SpansRun(Description):
+    """``mtpalette spans`` as a description: gold file(s) (a second one is the ceiling), named
+    predictions, or ``raters`` (``A,B``: from the one gold file, the segments raters A and B
+    rated with the same text, A the gold and B the ceiling), protocols and outputs."""
+
+    kind: ClassVar[str] = "spans"
+    gold: list[str] = field(default_factory=list)
+    pred: list[str] = field(default_factory=list)
+    raters: str | None = None
+    protocol: str = "wmt25"
+    format: str | None = None
+    clip: bool = False
+    exclude: Path | None = None
+    on_missing: str = "refuse"
+    by: str = "lp"
+    average: str = "micro"
+    both_empty: str = "perfect"
+    penalty: float | None = None
+    partial_credit: float | None = None
+    bootstrap: int = 1000
+    seed: int = SACREBLEU_SEED
+    correction: str = "none"
+    alpha: float = 0.05
+    json: Path | None = None
+    tsv: Path | None = None
+    latex: Path | None = None
+    report: Path | None = None
+
+    def validate(self) -> None:
+        from mtpalette.metaeval.spans import BY, MISSING_RULES
+        from mtpalette.stats.ranking import CORRECTIONS
+        from mtpalette.stats.span_scores import AVERAGES, BOTH_EMPTY
+
+        protocol_list(self.protocol)
+        if not self.gold or len(self.gold) > 2:
+            raise UserInputError("give --gold FILE once (twice: the second is the human ceiling)")
+        if self.raters is not None and (len(self.gold) != 1 or len(self.raters.split(",")) != 2):
+            raise UserInputError("--raters A,B takes two raters of one --gold file")
+        for value, known, opt in ((self.on_missing, MISSING_RULES, "--on-missing"),
+                                  (self.by, BY, "--by"), (self.average, AVERAGES, "--average"),
+                                  (self.both_empty, BOTH_EMPTY, "--both-empty"),
+                                  (self.correction, CORRECTIONS, "--correction")):  # fmt: skip
+            if value not in known:
+                raise UserInputError(f"{opt} must be one of {', '.join(known)} (got {value!r})"
+                                     f"{did_you_mean(value, known)}")  # fmt: skip
+        if self.bootstrap < 0:
+            raise UserInputError(f"--bootstrap must be 0 or more (got {self.bootstrap})")
+        probability_argument(self.alpha, "--alpha")
+        for p in self.pred:
+            file_option(p, named=True)
+        from mtpalette.io.runfile import check_output_folders, run_file_path
+
+        check_output_folders({"--json": run_file_path(self.json, self.report), "--tsv": self.tsv,
+                              "--latex": self.latex, "--report": self.report})  # fmt: skip
+        super().validate()
+
+
+@dataclass
+class SpansResult:
+    """The evaluation of a run and the files written."""
+
+    evaluation: SpanEvaluation
+    outputs: dict[str, str] = field(default_factory=dict)
+
+    def to_pandas(self):
+        return self.evaluation.to_pandas()
+
+
+def _inputs(run: SpansRun):
+    read = lambda spec: _spans_of(spec[1], fmt=run.format, clip=run.clip,  # noqa: E731
+                                  annotator=spec[2])  # fmt: skip
+    golds = [read(file_option(g, named=False)) for g in run.gold]
+    if run.raters is not None:
+        from mtpalette.metaeval.spans import same_text_pair
+
+        first, second = (r.strip() for r in run.raters.split(","))
+        golds = list(same_text_pair(golds[0], first, second))
+    preds = {}
+    for p in run.pred:
+        spec = file_option(p, named=True)
+        if spec[0] in preds:
+            raise UserInputError(f"--pred {spec[0]} is given twice")
+        preds[spec[0]] = read(spec)
+    return golds, preds
+
+
+def run_spans(run: SpansRun, progress: bool | Feedback | None = None) -> SpansResult:
+    """Read, align and score what ``run`` names; write the outputs it asks for."""
+    run.validate()
+    feedback = feedback_of(progress)
+    with feedback.stage("reading the span files"):
+        golds, preds = _inputs(run)
+    with feedback.stage(f"scoring ({run.protocol})"):
+        ev = spans(golds[0], preds, protocol=run.protocol,
+                   ceiling=golds[1] if len(golds) > 1 else None, on_missing=run.on_missing,
+                   exclude=run.exclude, by=run.by, average=run.average,
+                   both_empty=run.both_empty, penalty=run.penalty,
+                   partial_credit=run.partial_credit, n_resamples=run.bootstrap, seed=run.seed,
+                   correction=run.correction, alpha=run.alpha, clip=run.clip)  # fmt: skip
+    result = SpansResult(ev)
+    _write(run, result)
+    return result
+
+
+def _write(run: SpansRun, result: SpansResult) -> None:
+    from mtpalette.api.recorded import recorded_inputs
+    from mtpalette.io.runfile import Run, run_file_path
+    from mtpalette.io.writers import write
+
+    ev = result.evaluation
+    json_path = run_file_path(run.json, run.report)
+    if json_path is not None:
+        settings = {k: v for k, v in run.to_dict().items()
+                    if k not in ("json", "tsv", "latex", "report", "gold", "pred")}  # fmt: skip
+        files = {"gold": [file_option(g, named=False)[1] for g in run.gold],
+                 "pred": [file_option(p, named=True)[1] for p in run.pred],
+                 "exclude": run.exclude}  # fmt: skip
+        Run("spans", inputs=recorded_inputs(**files), settings=settings,
+            signatures=dict(ev.signatures),
+            seeds={"bootstrap": run.seed} if run.bootstrap else {},
+            results={**ev.to_dict(), "viewer": ev.viewer}).save(json_path)  # fmt: skip
+        result.outputs["json"] = str(json_path)
+    if run.tsv is not None:
+        write("tsv", ev.to_pandas(), run.tsv)
+        result.outputs["tsv"] = str(run.tsv)
+    if run.latex is not None:
+        write("latex", ev, run.latex)
+        result.outputs["latex"] = str(run.latex)
+    if run.report is not None:
+        from mtpalette.reporting.html import write_report
+
+        result.outputs["report"] = str(write_report([json_path], run.report))
