@@ -204,12 +204,13 @@ def align_spans(
         raise UserInputError("no segment is in the gold and every prediction", path=gold.path)
     if len(common) < len(keys):
         notes.append(f"--on-missing common: {len(common)} of {len(keys)} gold segments scored")
-    return _job(common, gold_rows, tables, notes, kinds={n: "annotator" for n in predictions},
-                ceiling=ceiling is not None, baselines=baselines,
-                baseline_severity=baseline_severity)  # fmt: skip
+    return _job(common, gold_rows, tables, notes, gold_path=gold.path,
+                kinds={n: "annotator" for n in predictions}, ceiling=ceiling is not None,
+                baselines=baselines, baseline_severity=baseline_severity)  # fmt: skip
 
 
-def _job(keys, gold_rows, tables, notes, *, kinds, ceiling, baselines, baseline_severity):
+def _job(keys, gold_rows, tables, notes, *, gold_path, kinds, ceiling, baselines,
+         baseline_severity):  # fmt: skip
     texts: list[str] = []
     for k in keys:
         text = gold_rows[k][0].text
@@ -220,6 +221,7 @@ def _job(keys, gold_rows, tables, notes, *, kinds, ceiling, baselines, baseline_
             raise UserInputError(
                 f"the text of {_key_text(k)} is in neither the gold nor a prediction: the "
                 "protocols need its length (give a format that carries the text)",
+                path=gold_path,
                 line=line,
             )
         texts.append(text)
