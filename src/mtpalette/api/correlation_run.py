@@ -51,7 +51,6 @@ from mtpalette.api.correlation_system import (
     add_segment_means,
     add_system_files,
     folder_scores,
-    pair_table_of,
     stored_system_scores,
 )
 from mtpalette.api.description import Description, TableOutputs
@@ -65,8 +64,9 @@ from mtpalette.io.judgments import Judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
 from mtpalette.io.runfile import Run, check_output_folders, write_csv
-from mtpalette.metaeval.correlation import CorrelationTable, correlation_table, system_table
+from mtpalette.metaeval.correlation import CorrelationTable, system_table
 from mtpalette.metaeval.external import external_segment_scores, reference_names
+from mtpalette.metaeval.pair_tables import against_baselines, table_of
 from mtpalette.metaeval.segments import SegmentData, rated_view, score_segments
 from mtpalette.metrics import Metric, parse_specs
 from mtpalette.stats import catalogue
@@ -528,7 +528,11 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
                 if progress is not None:
                     what = f"{table.level} {table.statistic}: metrics against the best baseline"
                     progress(k, len(tables), what)
-                _against_baselines(table, lp, *names, run, feedback)
+                for sentence in against_baselines(table, lp, *names, test=run.test,
+                                                  n_permutations=run.permutations,
+                                                  alpha=run.alpha, seed=run.seed,
+                                                  epsilon=run.epsilon):  # fmt: skip
+                    feedback.warn(f"note: {sentence}")
         signatures = {sc.name: sc.signature for sc in scores + base_scores}
         signatures |= {r.metric: r.signature for t in tables for r in t.rows}
         summary = {
@@ -594,28 +598,6 @@ def _tables(run, lp, names, feedback: Feedback, pair=None, files=None) -> list[C
     return tables
 
 
-def table_of(
-    lp, names, baselines, level: str, statistic: str, *, grouping: str, system_score: str,
-    threshold: float, common: dict[str, Any], pair=None, files=None, gold=None, progress=None,
-) -> CorrelationTable:  # fmt: skip
-    """The one maker of a (level, statistic) table of the data object ``lp`` (its scored
-    metrics ``names``, and at segment level its length ``baselines``), for ``correlate``
-    and the API: a statistic without a group kernel (SPA, PDP) is a task of the engine, as
-    are the stored system scores of ``pair`` (an mt-metrics-eval folder; ``gold`` names its
-    human scores) at system level; any other table is :func:`correlation_table`, its
-    interval resampling items."""
-    entry = catalogue.statistic(statistic)  # checked where it entered
-    if entry.group is None or (level == "system" and pair is not None):
-        scored = [lp.scored[n] for n in names]
-        return pair_table_of(pair or lp, scored, entry.name, level, files, grouping=grouping,
-                             gold=gold, common=common)  # fmt: skip
-    return correlation_table(
-        lp, names + baselines if level == "segment" else names, statistic=entry.name,
-        grouping=grouping, level=level, system_score=system_score, threshold=threshold,
-        progress=progress, **common,
-    )  # fmt: skip
-
-
 #: the trivial baselines every segment-level correlation is shown with (metrics/length.py):
 #: MQM counts errors and longer segments have more, so minus the length can beat real metrics
 BASELINE_SPECS = ("len:sign=-1", "len", "lendiff")
@@ -626,60 +608,6 @@ def _baselines(parsed: list, tokenize: str, lowercase: bool) -> list:
     given = {m.spec for m in parsed}
     specs = [s for s in BASELINE_SPECS if s not in given]
     return parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
-
-
-def _against_baselines(table, lp, names, baselines, run, feedback: Feedback) -> None:
-    """Test each metric against the best length baseline (the clusters' test, one-sided) and
-    record the chance level of the statistic; say in one sentence which metrics do not beat
-    the baseline."""
-    from mtpalette.stats.baselines import compare_with_best_baseline
-
-    human = lp.human["human"]["seg"]
-    metrics = {n: lp.metrics[n]["seg"] for n in names
-               if not getattr(lp.scored[n].metric, "baseline", False)}  # fmt: skip
-    if table.level == "segment" and baselines and metrics:
-        try:
-            report = compare_with_best_baseline(
-                human,
-                metrics,
-                {n: lp.metrics[n]["seg"] for n in baselines},
-                table.statistic,
-                grouping=table.grouping,
-                test="bootstrap" if run.test == "bootstrap" else "permutation",
-                n_resamples=max(run.permutations, 1),
-                alpha=run.alpha,
-                seed=run.seed,
-                epsilon=run.epsilon,
-            )
-        except ValueError as exc:  # e.g. constant baselines: no defined correlation
-            table.info["baselines"] = {"unavailable": str(exc)}
-        else:
-            table.info["baselines"] = report.to_dict()
-            for sentence in report.sentences():
-                feedback.warn(f"note: {sentence}")
-    try:
-        seen = _human_seen(table, human)
-        chance = catalogue.chance(table.statistic, seen, grouping=table.grouping,
-                                  epsilon=run.epsilon, seed=run.seed)  # fmt: skip
-    except (ValueError, UserInputError) as exc:  # e.g. too many ties to list for calibration
-        table.info["chance"] = {"unavailable": str(exc)}
-    else:
-        if chance is not None:
-            table.info["chance"] = chance.to_dict()
-
-
-def _human_seen(table: CorrelationTable, human: np.ndarray) -> np.ndarray:
-    """The human scores a table's statistic saw: the system scores at system level (those
-    the table correlated), the segment scores otherwise and for SPA (whose system p-values
-    come from the segments)."""
-    if table.level != "system" or catalogue.statistic(table.statistic).from_segments:
-        return human
-    stored = table.info.get("system_scores", {})
-    if "human" in stored and "origins" in stored:
-        return np.asarray(stored["human"], dtype=np.float64)
-    from mtpalette.stats.grouping import system_means
-
-    return system_means(human)
 
 
 def _write(run, out: CorrelationOutputs, stage: StagedFolder, result, inputs, data, scores):

@@ -14,7 +14,6 @@ from mtpalette.api.feedback import Feedback
 from mtpalette.api.folders import mtme_pair_data
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval.candidates import display_names
-from mtpalette.metaeval.correlation import CorrelationTable, stored_signature
 from mtpalette.metrics import parse_specs
 
 
@@ -90,20 +89,3 @@ def add_segment_means(pair, metrics, n_segments: int) -> None:
                  for s in pair.systems]  # fmt: skip
         pair.metrics[m.label] = {"sys": sign * np.asarray(means, dtype=np.float64)}
         pair.origins[m.label] = {"sys": f"mean of all segment scores of {Path(m.source.path).name}"}
-
-
-def pair_table_of(
-    pair, scores, statistic: str, level: str, files=None, *, grouping: str, gold, common
-) -> CorrelationTable:
-    """A table of the engine's data object: stored system scores (and those of system-level
-    ``--scores`` files: ``files[name] = (higher is better, signature)``), SPA or PDP;
-    ``scores`` are the metrics scored here (their direction and signature)."""
-    from mtpalette.metaeval.pair_tables import pair_table
-
-    metrics = {sc.name: (bool(sc.higher_is_better), sc.signature) for sc in scores}
-    metrics |= dict(files or {})
-    for name, levels in pair.metrics.items():  # stored at system level only (BLEU)
-        if name not in metrics and name not in pair.scored and "sys" in levels:
-            metrics[name] = (True, stored_signature(name, pair.origins[name]["sys"]))
-    return pair_table(pair, statistic, metrics, level=level, grouping=grouping, gold=gold,
-                      **common)  # fmt: skip

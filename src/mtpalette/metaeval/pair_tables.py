@@ -1,15 +1,18 @@
-"""Correlation tables over the engine's data object, :class:`LanguagePairData`: the stored
-system scores of an mt-metrics-eval folder, SPA and PDP.
+"""Correlation tables over the engine's data object, :class:`LanguagePairData`, whoever
+built it (:meth:`~mtpalette.metaeval.segments.SegmentData.pair_data` from judged texts,
+:func:`mtpalette.api.folders.mtme_pair_data` from an mt-metrics-eval folder).
 
-``correlate --level system`` takes this route where the system scores are not made from the
-rated segments here: on an mt-metrics-eval folder, the human and metric system scores are
-those the folder stores (``.sys.score``) or a computed metric's corpus score of all segments,
-exactly the vectors the ``wmt`` command's tasks correlate (both are built by
-:func:`mtpalette.api.folders.mtme_pair_data`); and for SPA (soft pairwise accuracy), whose
-system p-values come from the segment scores, the table is a task of the task engine
-(``corr_fcn="pce"``), so that ``correlate --stat spa`` and ``wmt``'s SPA task are one
-computation; so is PDP (pairwise difference Pearson, ``corr_fcn_args={"pdp": True}``) at
-either level. The value of every statistic comes from :mod:`mtpalette.stats.catalogue`.
+:func:`table_of` is the one maker of a (level, statistic) table, for ``correlate`` and the
+Python API: a statistic with a group kernel is :func:`~mtpalette.metaeval.correlation.
+correlation_table` (its interval resampling items); SPA (soft pairwise accuracy, whose
+system p-values come from the segment scores) and PDP (pairwise difference Pearson) are tasks
+of the task engine, so that ``correlate --stat spa`` and ``wmt``'s SPA task are one
+computation; and at system level on a folder, the human and metric system scores are those
+the folder stores (``.sys.score``) or a computed metric's corpus score of all segments,
+exactly the vectors the ``wmt`` command's tasks correlate (:func:`pair_table`, its interval
+resampling systems). :func:`against_baselines` tests a table's metrics against the length
+baselines and records the statistic's chance level. The value of every statistic comes from
+:mod:`mtpalette.stats.catalogue`.
 """
 
 from __future__ import annotations
@@ -21,8 +24,15 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.metaeval.correlation import CorrelationRow, CorrelationTable, system_table
+from mtpalette.metaeval.correlation import (
+    CorrelationRow,
+    CorrelationTable,
+    correlation_table,
+    stored_signature,
+    system_table,
+)
 from mtpalette.metaeval.tasks import LanguagePairData, Task
+from mtpalette.stats import catalogue
 from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.catalogue import statistic as catalogue_entry
 
@@ -157,3 +167,98 @@ def _task_table(lp, statistic, level, grouping, names, metrics, gold, seed, test
         rows, statistic, grouping, level, unit, n_units, 0, confidence, seed,
         "permutation" if k else "none", alpha, k, comparisons, info,
     )  # fmt: skip
+
+
+def named_table(
+    pair, scores, statistic: str, level: str, files=None, *, grouping: str, gold, common
+) -> CorrelationTable:
+    """A table of the engine's data object: stored system scores (and those of system-level
+    ``--scores`` files: ``files[name] = (higher is better, signature)``), SPA or PDP;
+    ``scores`` are the metrics scored here (their direction and signature)."""
+    metrics = {sc.name: (bool(sc.higher_is_better), sc.signature) for sc in scores}
+    metrics |= dict(files or {})
+    for name, levels in pair.metrics.items():  # stored at system level only (BLEU)
+        if name not in metrics and name not in pair.scored and "sys" in levels:
+            metrics[name] = (True, stored_signature(name, pair.origins[name]["sys"]))
+    return pair_table(pair, statistic, metrics, level=level, grouping=grouping, gold=gold,
+                      **common)  # fmt: skip
+
+
+def table_of(
+    lp, names, baselines, level: str, statistic: str, *, grouping: str, system_score: str,
+    threshold: float, common: dict[str, Any], pair=None, files=None, gold=None, progress=None,
+) -> CorrelationTable:  # fmt: skip
+    """The one maker of a (level, statistic) table of the data object ``lp`` (its scored
+    metrics ``names``, and at segment level its length ``baselines``), for ``correlate``
+    and the API: a statistic without a group kernel (SPA, PDP) is a task of the engine, as
+    are the stored system scores of ``pair`` (an mt-metrics-eval folder; ``gold`` names its
+    human scores) at system level; any other table is :func:`correlation_table`, its
+    interval resampling items."""
+    entry = catalogue.statistic(statistic)  # checked where it entered
+    if entry.group is None or (level == "system" and pair is not None):
+        scored = [lp.scored[n] for n in names]
+        return named_table(pair or lp, scored, entry.name, level, files, grouping=grouping,
+                           gold=gold, common=common)  # fmt: skip
+    return correlation_table(
+        lp, names + baselines if level == "segment" else names, statistic=entry.name,
+        grouping=grouping, level=level, system_score=system_score, threshold=threshold,
+        progress=progress, **common,
+    )  # fmt: skip
+
+
+def against_baselines(
+    table: CorrelationTable, lp: LanguagePairData, names, baselines, *, test: str,
+    n_permutations: int, alpha: float, seed, epsilon: float | None,
+) -> list[str]:  # fmt: skip
+    """Test each metric of ``table`` against the best length baseline of ``lp`` (the clusters'
+    test, one-sided) and record in the table the chance level of its statistic; returns the
+    sentences that say which metrics do not beat the baseline."""
+    from mtpalette.stats.baselines import compare_with_best_baseline
+
+    sentences: list[str] = []
+    human = lp.human["human"]["seg"]
+    metrics = {n: lp.metrics[n]["seg"] for n in names
+               if not getattr(lp.scored[n].metric, "baseline", False)}  # fmt: skip
+    if table.level == "segment" and baselines and metrics:
+        try:
+            report = compare_with_best_baseline(
+                human,
+                metrics,
+                {n: lp.metrics[n]["seg"] for n in baselines},
+                table.statistic,
+                grouping=table.grouping,
+                test="bootstrap" if test == "bootstrap" else "permutation",
+                n_resamples=max(n_permutations, 1),
+                alpha=alpha,
+                seed=seed,
+                epsilon=epsilon,
+            )
+        except ValueError as exc:  # e.g. constant baselines: no defined correlation
+            table.info["baselines"] = {"unavailable": str(exc)}
+        else:
+            table.info["baselines"] = report.to_dict()
+            sentences = report.sentences()
+    try:
+        seen = _human_seen(table, human)
+        chance = catalogue.chance(table.statistic, seen, grouping=table.grouping,
+                                  epsilon=epsilon, seed=seed)  # fmt: skip
+    except (ValueError, UserInputError) as exc:  # e.g. too many ties to list for calibration
+        table.info["chance"] = {"unavailable": str(exc)}
+    else:
+        if chance is not None:
+            table.info["chance"] = chance.to_dict()
+    return sentences
+
+
+def _human_seen(table: CorrelationTable, human: np.ndarray) -> np.ndarray:
+    """The human scores a table's statistic saw: the system scores at system level (those
+    the table correlated), the segment scores otherwise and for SPA (whose system p-values
+    come from the segments)."""
+    if table.level != "system" or catalogue.statistic(table.statistic).from_segments:
+        return human
+    stored = table.info.get("system_scores", {})
+    if "human" in stored and "origins" in stored:
+        return np.asarray(stored["human"], dtype=np.float64)
+    from mtpalette.stats.grouping import system_means
+
+    return system_means(human)
