@@ -44,10 +44,11 @@ def rank(
     domains: Sequence[str] | Mapping[Any, str] | None = None,
     correction: str = "none",
     alpha: float = 0.05,
-    n_resamples: int = 1000,
+    n_resamples: int | None = None,
     seed: int | None = SACREBLEU_SEED,
     higher_is_better: bool = True,
     missing: str | None = None,
+    rank_range_rule: str = "corrected",
     name: str | None = None,
     tokenize: str = "13a",
     lowercase: bool = False,
@@ -66,7 +67,8 @@ def rank(
         statistics (``bootstrap``, ``ar``: sacrebleu's paired tests between every pair).
     protocol:
         ``wilcoxon``, ``ttest``, ``wmt24`` (per-domain Wilcoxon, Stouffer; needs
-        ``domains``), ``bootstrap`` or ``ar``.
+        ``domains``), ``wmt26`` (WMT26's one-sided BCa bootstrap per pair, its rank ranges
+        and cluster lines), ``bootstrap`` or ``ar``.
     domains:
         Each item's domain (a list in item order, or ``{item: domain}``).
     correction, alpha:
@@ -79,7 +81,11 @@ def rank(
         system is never significant, and a note names it). The ranking's ``missing`` and
         signature say which rule applied (``none``: every system has every item).
     n_resamples, seed:
-        Resamples of ``bootstrap`` / trials of ``ar`` and their seed (sacrebleu's).
+        Resamples of ``bootstrap`` / trials of ``ar`` (1000 by default) or of each ``wmt26``
+        test (100 by default, as the organisers) and their seed (sacrebleu's).
+    rank_range_rule:
+        ``wmt26``'s rank ranges: ``corrected`` (a system that beats nobody below ends at N)
+        or ``wmt26`` (the organisers' code: N - 1).
     progress:
         Bars while scoring the texts and testing the pairs: ``None`` (the default) when
         standard error is a terminal or in a notebook; ``True``: always offered; ``False``:
@@ -95,6 +101,8 @@ def rank(
     """
     from mtpalette.api.checks import count_argument
 
+    if n_resamples is None:
+        n_resamples = default_resamples(protocol)
     n_resamples = count_argument(n_resamples, "n_resamples", allow_none=False)
     probability_argument(alpha, "alpha")
     feedback = feedback_of(progress)
@@ -110,18 +118,46 @@ def rank(
     with feedback.stage(f"{source.name}: {protocol} test of every pair"):
         return _rank_source(source, source.domains_for(domains), protocol=protocol,
                             correction=correction, alpha=alpha, n_resamples=n_resamples,
-                            seed=seed, missing=missing)  # fmt: skip
+                            seed=seed, missing=missing,
+                            rank_range_rule=rank_range_rule)  # fmt: skip
 
 
-def _rank_source(source, domains, **settings) -> SystemRanking:
-    """One source ranked: the one call of :func:`rank_systems` behind both doors."""
+def default_resamples(protocol: str) -> int:
+    """Resamples when none are given: 100 per ``wmt26`` test (the organisers'), else 1000.
+
+    Examples
+    --------
+    >>> default_resamples("wmt26"), default_resamples("bootstrap")
+    (100, 1000)
+    """
+    return 100 if protocol == "wmt26" else 1000
+
+
+def _rank_source(source, domains, *, rank_range_rule="corrected", **settings) -> SystemRanking:
+    """One source ranked: the one call of :func:`rank_systems` (or, for ``wmt26``, of
+    :func:`~mtpalette.metaeval.wmt26_ranking.rank_wmt26`) behind both doors."""
     from mtpalette.metaeval.system_ranking import rank_systems
 
+    if settings["protocol"] == "wmt26":
+        return _rank_wmt26(source, domains, rank_range_rule=rank_range_rule, **settings)
     name, stats = source.ranked_as(settings["protocol"])
     return rank_systems(
         source.matrix, source.systems, domains=domains, higher_is_better=source.higher_is_better,
         name=name, metric=source.metric, stats=stats, signature=source.signature, **settings,
     )  # fmt: skip
+
+
+def _rank_wmt26(source, domains, *, protocol, correction, alpha, n_resamples, seed, missing,
+                rank_range_rule) -> SystemRanking:  # fmt: skip
+    from mtpalette.metaeval.wmt26_ranking import rank_wmt26
+
+    if correction != "none" or missing not in (None, "mark"):
+        raise UserInputError("the wmt26 protocol has no correction and tests each pair on the "
+                             "items it shares (--missing mark)")  # fmt: skip
+    return rank_wmt26(source.matrix, source.systems, domains=domains, n_resamples=n_resamples,
+                      seed=seed, alpha=alpha, higher_is_better=source.higher_is_better,
+                      name=source.name, signature=source.signature,
+                      rank_range_rule=rank_range_rule)  # fmt: skip
 
 
 @dataclass
@@ -169,7 +205,8 @@ class RankRun(Description):
     missing: str | None = None
     correction: str = "none"
     alpha: float = 0.05
-    resamples: int = 1000
+    resamples: int | None = None
+    rank_range_rule: str = "corrected"
     seed: int = SACREBLEU_SEED
     tokenize: str = "13a"
     lowercase: bool = False
@@ -197,6 +234,14 @@ class RankRun(Description):
                 f"{did_you_mean(self.missing, MISSING_RULES)}"
             )
         probability_argument(self.alpha, "--alpha")
+        if self.resamples is None:
+            self.resamples = default_resamples(self.protocol)
+        from mtpalette.metaeval.wmt26_ranking import RANK_RANGE_RULES
+
+        if self.rank_range_rule not in RANK_RANGE_RULES:
+            rules = ", ".join(RANK_RANGE_RULES)
+            raise UserInputError(f"--rank-range-rule must be one of {rules} (got "
+                                 f"{self.rank_range_rule!r})")  # fmt: skip
         if self.resamples < 1:
             raise UserInputError(f"--resamples must be 1 or more (got {self.resamples})")
         self._validate_autorank()
@@ -307,7 +352,7 @@ def run_rank(run: RankRun, progress: bool | Feedback | None = None) -> RankResul
             rankings.append(
                 _rank_source(src, src.domains, protocol=run.protocol, correction=run.correction,
                              alpha=run.alpha, n_resamples=run.resamples, seed=run.seed,
-                             missing=run.missing)  # fmt: skip
+                             missing=run.missing, rank_range_rule=run.rank_range_rule)  # fmt: skip
             )
     auto = None
     if len(rankings) > 1 and run.autorank == "wmt25":
@@ -378,7 +423,8 @@ def _write(run: RankRun, result: RankResult) -> None:
             inputs=inputs,
             settings=settings,
             signatures={r.name: r.signature for r in result.rankings},
-            seeds={"resampling": run.seed} if run.protocol in ("bootstrap", "ar") else {},
+            seeds={"resampling": run.seed} if run.protocol in ("bootstrap", "ar", "wmt26")
+            else {},
             results=results,
         ).save(json_path)
         result.outputs["json"] = str(json_path)

@@ -29,9 +29,16 @@ TABLE = "Long table of scores (--table)"
 ProtocolOpt = Annotated[
     str,
     o.opt(
-        "--protocol", panel=RANKING, help="wilcoxon, ttest, wmt24, mannwhitney, bootstrap or ar."
+        "--protocol", panel=RANKING,
+        help="wilcoxon, ttest, wmt24, wmt26, mannwhitney, bootstrap or ar.",
     ),
 ]
+RangeRuleOpt = Annotated[
+    str,
+    o.opt("--rank-range-rule", panel=RANKING,
+          help="wmt26's rank ranges: corrected (default; beating nobody below ends at N) or "
+          "wmt26 (the organisers' code: N - 1)."),
+]  # fmt: skip
 MissingOpt = Annotated[
     str | None,
     o.opt("--missing", panel=RANKING,
@@ -43,8 +50,10 @@ CorrectionOpt = Annotated[
 ]
 AlphaOpt = Annotated[float, o.opt("--alpha", panel=RANKING, help="Significance level (0.05).")]
 ResamplesOpt = Annotated[
-    int, o.opt("--resamples", panel=RANKING, help="bootstrap resamples / ar trials (1000).")
-]
+    int | None,
+    o.opt("--resamples", panel=RANKING,
+          help="bootstrap resamples / ar trials (1000); wmt26 resamples per test (100)."),
+]  # fmt: skip
 ItemColOpt = Annotated[str, o.opt("--item-col", panel=TABLE, help="The item column (item).")]
 ScoreColOpt = Annotated[str, o.opt("--score-col", panel=TABLE, help="The score column (score).")]
 DomainColOpt = Annotated[
@@ -120,7 +129,8 @@ def rank_cmd(
     missing: MissingOpt = None,
     correction: CorrectionOpt = "none",
     alpha: AlphaOpt = 0.05,
-    resamples: ResamplesOpt = 1000,
+    resamples: ResamplesOpt = None,
+    rank_range_rule: RangeRuleOpt = "corrected",
     seed: o.SeedOpt = 12345,
     tokenize: o.TokenizeOpt = "13a",
     lowercase: o.LowercaseOpt = False,
@@ -149,6 +159,7 @@ def rank_cmd(
         autorank=autorank, autorank_metrics=autorank_metrics, systems_metadata=systems_metadata,
         protocol=protocol,
         missing=missing, correction=correction, alpha=alpha, resamples=resamples, seed=seed,
+        rank_range_rule=rank_range_rule,
         tokenize=tokenize, lowercase=lowercase, json=json, tsv=tsv, latex=latex, report=report,
     )  # fmt: skip
     result = run_rank(run, ConsoleFeedback(console))
@@ -180,9 +191,7 @@ def show_rankings(result) -> None:
             out,
             f"{n_sig} of {len(r.pairs)} pairs differ significantly (alpha {r.alpha:g}, "
             f"{_test_name(r)}, correction {r.correction}); {direction} is better; "
-            f"{_score_name(r)}; rank range: "
-            "1 + systems significantly better, to N - systems significantly worse; clusters: "
-            "the finest cut with every pair across a cut significant",
+            f"{_score_name(r)}; {_ranges_name(r)}",
         )
         for note in r.notes:
             emit_note(out, f"note: {note}")
@@ -223,6 +232,19 @@ def show_autorank25(out, a) -> None:
         emit_note(out, f"note: {note}")
 
 
+def _ranges_name(r) -> str:
+    if r.protocol == "wmt26":
+        return ("rank range: below the closest system significantly better, to above the "
+                "closest system it is significantly better than; clusters: a line where every "
+                "system above is significantly better than every system below")  # fmt: skip
+    return ("rank range: 1 + systems significantly better, to N - systems significantly worse; "
+            "clusters: the finest cut with every pair across a cut significant")  # fmt: skip
+
+
+def _range_rule(r) -> str:
+    return "as the organisers' code (N - 1)" if "rank-range:wmt26" in r.signature else "corrected"
+
+
 def _score_name(r) -> str:
     return {"corpus": "the score is the corpus score",
             "mean": "the score is the mean of the item scores",
@@ -233,6 +255,8 @@ def _score_name(r) -> str:
 def _test_name(r) -> str:
     return {
         "wmt24": "WMT24: Wilcoxon per domain, Stouffer",
+        "wmt26": f"WMT26: one-sided BCa bootstrap per pair, {r.n_resamples} resamples, seed "
+        f"{r.seed}, rank ranges {_range_rule(r)}",
         "wilcoxon": "Wilcoxon signed-rank on shared items",
         "ttest": "paired t-test on shared items",
         "mannwhitney": "Mann-Whitney U (unpaired) on each system's items",

@@ -11,6 +11,9 @@ corpus scores, sacrebleu's draws) - the same resampling machinery as the paired 
 
 Protocols, named in every output's signature:
 
+* ``wmt26``: WMT26 General MT's human ranking (a one-sided BCa bootstrap per pair, its own
+  rank ranges and cluster lines): :func:`mtpalette.metaeval.wmt26_ranking.rank_wmt26`, which
+  :func:`rank_systems` does not run;
 * ``wmt24``: WMT24 General MT's human ranking (per-domain Wilcoxon tests combined by
   Stouffer's method; the system score is the unweighted mean of the domain means);
 * ``wilcoxon``, ``ttest``: a paired test on the items two systems share (comet-compare's);
@@ -40,7 +43,7 @@ from mtpalette.metrics.base import Signature
 from mtpalette.records import Record, latex_text, out
 from mtpalette.stats import ranking as rk
 
-PROTOCOLS = ("wmt24", "wilcoxon", "ttest", "mannwhitney", "bootstrap", "ar")
+PROTOCOLS = ("wmt24", "wmt26", "wilcoxon", "ttest", "mannwhitney", "bootstrap", "ar")
 
 #: what a ranking does when the systems are not scored on the same items: ``refuse`` (the
 #: default of the paired protocols), ``common`` (every score and test on the items every
@@ -214,6 +217,8 @@ def rank_systems(
     [('A', 1, 2, 1), ('B', 1, 2, 1), ('C', 3, 3, 2)]
     """
     _check_settings(protocol, correction, alpha)
+    if protocol == "wmt26":
+        raise UserInputError("the wmt26 protocol is metaeval.wmt26_ranking.rank_wmt26")
     x = np.asarray(scores, dtype=np.float64)
     names = list(systems)
     _check_matrix(x, names, domains)
