@@ -137,6 +137,19 @@ def read_exclude(path: str | Path) -> set[tuple[str, str]]:
     return out
 
 
+def _check_options(names: list[str], penalty: float | None, partial_credit: float | None):
+    """Refuse an option no protocol of the run takes (it would be ignored silently)."""
+    from mtpalette.stats.spans import PROTOCOLS
+
+    given = ((penalty, "penalty", "--penalty"),
+             (partial_credit, "partial_credit", "--partial-credit"))  # fmt: skip
+    for value, option, flag in given:
+        takers = [n for n, p in PROTOCOLS.items() if p.option == option]
+        if value is not None and not any(PROTOCOLS[n].option == option for n in names):
+            raise UserInputError(f"{flag} applies to {', '.join(takers)}; the run's protocols "
+                                 f"({', '.join(names)}) take none")  # fmt: skip
+
+
 def spans(
     gold: Any,
     pred: Mapping[str, Any],
@@ -196,6 +209,7 @@ def spans(
     from mtpalette.metaeval.spans import align_spans, evaluate_spans
 
     names = protocol_list(protocol)
+    _check_options(names, penalty, partial_credit)
     n_resamples = count_argument(n_resamples, "n_resamples", allow_none=False)
     probability_argument(alpha, "alpha")
     if not pred and not baselines:
