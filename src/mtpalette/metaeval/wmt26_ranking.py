@@ -197,6 +197,26 @@ def cluster_lines(better: np.ndarray) -> np.ndarray:
     return np.array([bool(better[: k + 1, k + 1 :].all()) for k in range(n - 1)], dtype=bool)
 
 
+def domain_table(ranking: SystemRanking, *, exclude_prefix: str = "Human (") -> dict[str, float]:
+    """A language pair's row of the organisers' domain table: per domain, the mean over the
+    systems (those named ``exclude_prefix...`` left out: human references) of each system's
+    mean over its items of the domain.
+
+    Examples
+    --------
+    >>> x = np.array([[80.0, 90, 70], [60.0, 70, 50], [99.0, 99, 99]])
+    >>> r = rank_wmt26(x, ["A", "B", "Human (ref)"], domains=["news", "news", "speech"], seed=1)
+    >>> domain_table(r)
+    {'news': 75.0, 'speech': 60.0}
+    """
+    rows = [s.domain_scores for s in ranking.systems if not s.system.startswith(exclude_prefix)]
+    out = {}
+    for d in ranking.domains:
+        values = [row[d] for row in rows if not np.isnan(row[d])]
+        out[d] = _mean(np.array(values)) if values else float("nan")
+    return out
+
+
 def global_order(rankings: Mapping[str, SystemRanking]) -> list[tuple[str, float]]:
     """The systems of several language pairs' rankings (``{pair: ranking}``) by their mean,
     over the pairs they are in, of the fraction of that pair's systems with a higher score
