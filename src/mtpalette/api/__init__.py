@@ -120,6 +120,10 @@ EXPORTS = {
     "SpansRun": "spans_run",
     "SpansResult": "spans_run",
     "run_spans": "spans_run",
+    "errorfree": "errorfree_run",
+    "ErrorFreeRun": "errorfree_run",
+    "ErrorFreeResult": "errorfree_run",
+    "run_errorfree": "errorfree_run",
 }
 
 __all__ = list(EXPORTS)

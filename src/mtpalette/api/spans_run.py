@@ -90,7 +90,17 @@ def file_option(value: str, *, named: bool) -> tuple[str | None, str, str | None
     return name, path, options[0] if options else None
 
 
-def _spans_of(given: Any, *, fmt: str | None, clip: bool, annotator: str | None = None):
+def read_span_input(given: Any, *, fmt: str | None, clip: bool, annotator: str | None = None):
+    """A span file read (a :class:`~mtpalette.io.spans.SpanSet` passes as it is), with only
+    ``annotator``'s rows when given (none of them: refused, naming the annotators there).
+
+    Examples
+    --------
+    >>> from mtpalette.io.spans import SpanRow, SpanSet
+    >>> ss = SpanSet((SpanRow(None, "A", None, 0, "x", (), annotator="r1"),), "m.tsv", "mqm")
+    >>> len(read_span_input(ss, fmt=None, clip=False, annotator="r1"))
+    1
+    """
     from mtpalette.io.spans import SpanSet
     from mtpalette.io.spans_read import read_spans
 
@@ -214,7 +224,7 @@ def spans(
     probability_argument(alpha, "alpha")
     if not pred and not baselines:
         raise UserInputError("nothing to score: give predictions or baselines")
-    read = lambda x: _spans_of(x, fmt=format, clip=clip)  # noqa: E731
+    read = lambda x: read_span_input(x, fmt=format, clip=clip)  # noqa: E731
     excluded = read_exclude(exclude) if isinstance(exclude, str | Path) else set(exclude or ())
     job = align_spans(read(gold), {n: read(p) for n, p in pred.items()},
                       ceiling=None if ceiling is None else read(ceiling), on_missing=on_missing,
@@ -295,7 +305,7 @@ class SpansResult:
 
 
 def _inputs(run: SpansRun):
-    read = lambda spec: _spans_of(spec[1], fmt=run.format, clip=run.clip,  # noqa: E731
+    read = lambda spec: read_span_input(spec[1], fmt=run.format, clip=run.clip,  # noqa: E731
                                   annotator=spec[2])  # fmt: skip
     golds = [read(file_option(g, named=False)) for g in run.gold]
     if run.raters is not None:

@@ -43,6 +43,7 @@ COMMANDS: dict[str, tuple[str, str, bool, str]] = {
     "train-rose": ("train_rose", "train_rose_cmd", True, "Train ROSE on human judgments."),
     "mbr": ("mbr", "mbr_cmd", False, "Pick each segment's candidate by MBR (or rerank)."),
     "spans": ("spans", "spans_cmd", False, "Score error-span annotators against gold spans."),
+    "errorfree": ("errorfree", "errorfree_cmd", False, "Score error-free decisions (MCC)."),
 }
 
 

@@ -89,7 +89,15 @@ class SpanJob:
     notes: list[str] = field(default_factory=list)
 
 
-def _one_row_per_key(spans: SpanSet, what: str) -> dict[Key, tuple[SpanRow, int | None]]:
+def one_row_per_key(spans: SpanSet, what: str) -> dict[Key, tuple[SpanRow, int | None]]:
+    """Each key's row and line; a key annotated twice is refused with the file and line.
+
+    Examples
+    --------
+    >>> ss = SpanSet((SpanRow("en-de", "A", "d", 0, "x", ()),), "g.jsonl", "generic-jsonl")
+    >>> list(one_row_per_key(ss, "gold"))
+    [('en-de', 'A', 'd', 0)]
+    """
     rows: dict[Key, tuple[SpanRow, int | None]] = {}
     for r, line in spans.located():
         if r.key() in rows:
@@ -174,7 +182,7 @@ def align_spans(
     if clash:
         raise UserInputError(f"prediction name(s) {', '.join(clash)} are taken by a baseline or "
                              "the ceiling: choose other names")  # fmt: skip
-    gold_rows = _one_row_per_key(gold, "gold")
+    gold_rows = one_row_per_key(gold, "gold")
     notes: list[str] = []
     excluded = {(str(lp), str(seg)) for lp, seg in exclude}
     keys = [k for k in gold_rows if (str(k[0]), str(k[3])) not in excluded]
@@ -183,7 +191,7 @@ def align_spans(
     tables = {}
     for name, spans in sources.items():
         check_texts_agree(gold, spans)
-        rows = _one_row_per_key(spans, name)
+        rows = one_row_per_key(spans, name)
         rows = {k: v for k, v in rows.items() if (str(k[0]), str(k[3])) not in excluded}
         tables[name] = rows
         lacking = [k for k in keys if k not in rows]

@@ -1,0 +1,268 @@
+"""Error-free detection scored against gold: :func:`errorfree` and ``mtpalette errorfree``.
+
+Gold from a span file with scores (ESA: error-free when the score is at least 85 and no span
+is marked; :mod:`mtpalette.metaeval.errorfree`); predictions as labels (``error_free``), as
+scores with a threshold, or as spans. A threshold can be tuned on another split
+(``tune_on`` with its gold ``tune_gold``: largest MCC) and applied to the test predictions;
+the tuning split may not be the test file, nor share a segment with it.
+
+Examples
+--------
+>>> from mtpalette.io.spans import Span, SpanRow, SpanSet
+>>> gold = SpanSet(tuple(SpanRow("en-de", "A", None, i, None, sp, score=s) for i, (s, sp) in
+...     enumerate([(95.0, ()), (90.0, (Span(0, 1, "minor"),)), (60.0, ()), (88.0, ())])),
+...     "gold.csv", "esa-csv")
+>>> pred = SpanSet(tuple(SpanRow("en-de", "A", None, i, None, (), score=s) for i, s in
+...     enumerate([0.9, 0.8, 0.2, 0.3])), "p.jsonl", "generic-jsonl")
+>>> ev = errorfree(gold, {"m": pred}, threshold=0.5, n_resamples=0)
+>>> r = ev.row("m")
+>>> (r.tp, r.fp, r.fn, r.tn), round(r.mcc, 4)
+((1, 1, 1, 1), 0.0)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mtpalette.api.checks import SACREBLEU_SEED
+from mtpalette.api.description import Description
+from mtpalette.api.feedback import Feedback
+from mtpalette.api.progress import feedback_of
+from mtpalette.api.spans_run import file_option, read_span_input
+from mtpalette.errors import UserInputError, did_you_mean
+
+if TYPE_CHECKING:
+    from mtpalette.metaeval.errorfree import ErrorFreeEvaluation
+
+
+def _same_file(a: Any, b: Any) -> bool:
+    from mtpalette.io.spans import SpanSet
+
+    pa = a.path if isinstance(a, SpanSet) else str(a)
+    pb = b.path if isinstance(b, SpanSet) else str(b)
+    try:
+        return os.path.samefile(pa, pb)
+    except OSError:
+        return pa == pb
+
+
+def _tuned(name, dev, dev_gold, test_keys, *, read, span_rule, min_score, lower, test):
+    """The threshold of largest MCC on the dev split (refused: the test file, or a dev
+    segment that is also a test segment)."""
+    from mtpalette.metaeval.errorfree import aligned, gold_labels
+    from mtpalette.stats.binary import best_threshold
+
+    if _same_file(dev, test):
+        raise UserInputError(f"--tune-on {name}: the tuning file is the test file; a threshold "
+                             "chosen on the test data would score itself")  # fmt: skip
+    labels = gold_labels(read(dev_gold), min_score=min_score, span_rule=span_rule)
+    dev_set = read(dev)
+    keys, rows, _ = aligned(labels, dev_set, f"{name} (tuning)", on_missing="common")
+    shared = set(keys) & set(test_keys)
+    if shared:
+        first = "/".join(str(x) for x in sorted(shared, key=str)[0])
+        raise UserInputError(f"--tune-on {name}: {len(shared)} tuning segment(s) are test "
+                             f"segments (first: {first}); tune on another split",
+                             path=dev_set.path)  # fmt: skip
+    missing = [line for r, line in rows if r.score is None]
+    if missing:
+        raise UserInputError("a tuning segment has no score", path=dev_set.path, line=missing[0])
+    scores = [r.score for r, _ in rows]
+    return best_threshold(scores, [labels[k] for k in keys], higher_is_positive=not lower)
+
+
+def errorfree(
+    gold: Any,
+    pred: Mapping[str, Any],
+    *,
+    min_score: float | None = 85.0,
+    span_rule: str = "any",
+    source: str = "auto",
+    threshold: float | None = None,
+    lower_is_better: bool = False,
+    tune_on: Mapping[str, Any] | None = None,
+    tune_gold: Any = None,
+    format: str | None = None,
+    clip: bool = False,
+    on_missing: str = "refuse",
+    n_resamples: int = 1000,
+    seed: int | None = SACREBLEU_SEED,
+) -> ErrorFreeEvaluation:
+    """Score error-free decisions against gold labels made from spans and scores.
+
+    Parameters
+    ----------
+    gold, pred:
+        Span files (any format :func:`~mtpalette.io.spans_read.read_spans` reads) or
+        :class:`~mtpalette.io.spans.SpanSet` objects; ``pred`` maps names to them.
+    min_score, span_rule:
+        The gold rule: error-free when the score is at least ``min_score`` (None: scores
+        ignored) and no span counts (``any``, ``major``: only major/critical, ``ignore``).
+    source:
+        ``auto``, ``label`` (the rows' ``error_free``), ``score`` (with a threshold) or
+        ``spans`` (no span: error-free).
+    threshold, lower_is_better:
+        The score's threshold (``score >= t`` error-free; ``<=`` for an error score).
+    tune_on, tune_gold:
+        ``{name: dev predictions}`` and the dev split's gold: each named predictor's
+        threshold is the one of largest MCC there.
+    on_missing, n_resamples, seed:
+        Keys one side lacks (``refuse`` or ``common``); the bootstrap over segments.
+    """
+    from mtpalette.metaeval.errorfree import (
+        aligned,
+        decisions,
+        evaluate_errorfree,
+        gold_labels,
+        source_of,
+    )
+
+    tune_on = dict(tune_on or {})
+    if tune_on and tune_gold is None:
+        raise UserInputError("--tune-on needs the tuning split's gold: --tune-gold FILE")
+    if tune_on and threshold is not None:
+        raise UserInputError("give --threshold or --tune-on, not both")
+    unknown = [n for n in tune_on if n not in pred]
+    if unknown:
+        hint = did_you_mean(unknown[0], list(pred))
+        raise UserInputError(
+            f"--tune-on {unknown[0]}: no --pred of that name ({', '.join(pred)}){hint}"
+        )
+    read = lambda x: read_span_input(x, fmt=format, clip=clip)  # noqa: E731
+    labels = gold_labels(read(gold), min_score=min_score, span_rule=span_rule)
+    made, notes, sources, thresholds, tuned = {}, [], {}, {}, {}
+    for name, given in pred.items():
+        spans = read(given)
+        keys, rows, said = aligned(labels, spans, name, on_missing=on_missing)
+        notes += said
+        t = threshold
+        if name in tune_on:
+            t = _tuned(name, tune_on[name], tune_gold, keys, read=read, span_rule=span_rule,
+                       min_score=min_score, lower=lower_is_better, test=given)  # fmt: skip
+            tuned[name] = Path(str(getattr(tune_on[name], "path", tune_on[name]))).name
+        sources[name] = source_of(spans, "score" if name in tune_on else source, t)
+        thresholds[name] = t if sources[name] == "score" else None
+        made[name] = (
+            keys,
+            decisions(
+                rows,
+                sources[name],
+                path=spans.path,
+                threshold=t,
+                lower_is_better=lower_is_better,
+                span_rule=span_rule,
+            ),
+        )
+    settings = {"sources": sources, "min_score": min_score, "span_rule": span_rule,
+                "tuned_on": tuned}  # fmt: skip
+    return evaluate_errorfree(labels, made, thresholds=thresholds, n_resamples=n_resamples,
+                              seed=seed, settings=settings, notes=notes)  # fmt: skip
+
+
+@dataclass
+class ErrorFreeRun(Description):
+    """``mtpalette errorfree`` as a description."""
+
+    kind: ClassVar[str] = "errorfree"
+    gold: str = ""
+    pred: list[str] = field(default_factory=list)
+    min_score: float | None = 85.0
+    span_rule: str = "any"
+    source: str = "auto"
+    threshold: float | None = None
+    lower_is_better: bool = False
+    tune_on: list[str] = field(default_factory=list)
+    tune_gold: str | None = None
+    format: str | None = None
+    clip: bool = False
+    on_missing: str = "refuse"
+    bootstrap: int = 1000
+    seed: int = SACREBLEU_SEED
+    json: Path | None = None
+    tsv: Path | None = None
+    latex: Path | None = None
+
+    def validate(self) -> None:
+        from mtpalette.metaeval.errorfree import SOURCES, SPAN_RULES
+
+        if not self.gold or not self.pred:
+            raise UserInputError("give --gold FILE and at least one --pred NAME=FILE")
+        checks = ((self.span_rule, SPAN_RULES, "--spans"), (self.source, SOURCES, "--from"),
+                  (self.on_missing, ("refuse", "common"), "--on-missing"))  # fmt: skip
+        for value, known, opt in checks:
+            if value not in known:
+                raise UserInputError(f"{opt} must be one of {', '.join(known)} (got {value!r})")
+        if self.bootstrap < 0:
+            raise UserInputError(f"--bootstrap must be 0 or more (got {self.bootstrap})")
+        from mtpalette.io.runfile import check_output_folders
+
+        check_output_folders({"--json": self.json, "--tsv": self.tsv, "--latex": self.latex})
+        super().validate()
+
+    def tuning(self) -> dict[str, str]:
+        """``--tune-on [NAME=]FILE`` as ``{name: file}`` (a bare FILE: the one --pred)."""
+        names = [file_option(p, named=True)[0] for p in self.pred]
+        out = {}
+        for value in self.tune_on:
+            name, sep, path = value.partition("=")
+            if not sep:
+                if len(names) != 1:
+                    raise UserInputError("--tune-on FILE with several --pred: write NAME=FILE")
+                name, path = names[0], value
+            out[name] = path
+        return out
+
+
+@dataclass
+class ErrorFreeResult:
+    """The evaluation of a run and the files written."""
+
+    evaluation: ErrorFreeEvaluation
+    outputs: dict[str, str] = field(default_factory=dict)
+
+    def to_pandas(self):
+        return self.evaluation.to_pandas()
+
+
+def run_errorfree(run: ErrorFreeRun, progress: bool | Feedback | None = None) -> ErrorFreeResult:
+    """Read, align and score what ``run`` names; write the outputs it asks for."""
+    from mtpalette.api.recorded import recorded_inputs
+    from mtpalette.io.runfile import Run
+    from mtpalette.io.writers import write
+
+    run.validate()
+    feedback = feedback_of(progress)
+    _, gold_path, gold_annotator = file_option(run.gold, named=False)
+    gold = read_span_input(gold_path, fmt=run.format, clip=run.clip, annotator=gold_annotator)
+    preds = {}
+    for p in run.pred:
+        name, path, annotator = file_option(p, named=True)
+        preds[name] = read_span_input(path, fmt=run.format, clip=run.clip, annotator=annotator)
+    with feedback.stage("scoring the error-free decisions"):
+        ev = errorfree(gold, preds, min_score=run.min_score, span_rule=run.span_rule,
+                       source=run.source, threshold=run.threshold,
+                       lower_is_better=run.lower_is_better, tune_on=run.tuning(),
+                       tune_gold=run.tune_gold, format=run.format, clip=run.clip,
+                       on_missing=run.on_missing, n_resamples=run.bootstrap,
+                       seed=run.seed)  # fmt: skip
+    result = ErrorFreeResult(ev)
+    if run.json is not None:
+        settings = {k: v for k, v in run.to_dict().items() if k not in ("json", "tsv", "latex")}
+        files = {"gold": gold_path, "pred": [file_option(p, named=True)[1] for p in run.pred],
+                 "tune_on": list(run.tuning().values()), "tune_gold": run.tune_gold}  # fmt: skip
+        Run("errorfree", inputs=recorded_inputs(**files), settings=settings,
+            signatures=dict(ev.signatures),
+            seeds={"bootstrap": run.seed} if run.bootstrap else {},
+            results=ev.to_dict()).save(run.json)  # fmt: skip
+        result.outputs["json"] = str(run.json)
+    if run.tsv is not None:
+        write("tsv", ev.to_pandas(), run.tsv)
+        result.outputs["tsv"] = str(run.tsv)
+    if run.latex is not None:
+        write("latex", ev, run.latex)
+        result.outputs["latex"] = str(run.latex)
+    return result
