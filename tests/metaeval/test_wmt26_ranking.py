@@ -119,3 +119,27 @@ def test_command_line(cli, tmp_path):
     code, _, err = cli("rank", "--table", tmp_path / "esa.tsv", "--protocol", "wmt26",
                        "--correction", "holm")  # fmt: skip
     assert code != 0 and "no correction" in err
+
+
+def test_an_items_annotations_are_averaged(tmp_path):
+    from mtpalette.api.rank_run import RankRun, run_rank
+
+    rows = ["system\titem\tscore", "A\t1\t80", "A\t1\t90", "A\t2\t70", "B\t1\t60", "B\t2\t50",
+            "B\t2\t54", "B\t2\t58", "A\t3\t75", "B\t3\t65"]  # fmt: skip
+    (tmp_path / "t.tsv").write_text("\n".join(rows) + "\n")
+    [r] = run_rank(RankRun(table=tmp_path / "t.tsv", protocol="wmt26")).rankings
+    assert r.system("A").score == pytest.approx((85 + 70 + 75) / 3, rel=1e-15)
+    assert r.system("B").score == pytest.approx((60 + 54 + 65) / 3, rel=1e-15)
+    with pytest.raises(UserInputError, match="scored twice"):  # other protocols refuse
+        run_rank(RankRun(table=tmp_path / "t.tsv", protocol="wilcoxon"))
+
+
+def test_python_api():
+    from mtpalette import rank
+
+    x = _x()
+    r = rank({s: list(x[k]) for k, s in enumerate("ABCD")}, protocol="wmt26", seed=0)
+    assert r.n_resamples == 100 and [s.system for s in r.systems] == ["A", "B", "C", "D"]
+    r2 = rank({s: list(x[k]) for k, s in enumerate("ABCD")}, protocol="wmt26", seed=0,
+              rank_range_rule="wmt26", n_resamples=50)  # fmt: skip
+    assert r2.n_resamples == 50 and "rank-range:wmt26" in r2.signature

@@ -197,6 +197,7 @@ def _table(run: Any) -> Source:
         run.table, system_col=run.system_col, item_col=run.item_col, score_col=run.score_col,
         domain_col=run.domain_col, doc_col=run.doc_col,
         higher_is_better=not run.lower_is_better,
+        repeated="mean" if run.protocol == "wmt26" else "refuse",  # WMT26: mean annotation
     )  # fmt: skip
     name = run.score_col
     return _from_items(name, scores, scores.higher_is_better,

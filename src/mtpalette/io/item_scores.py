@@ -129,8 +129,10 @@ def read_long_scores(
     doc_col: str | None = None,
     fmt: str | None = None,
     higher_is_better: bool = True,
+    repeated: str = "refuse",
 ) -> ItemScores:
-    """A long table, one row per (system, item), the columns named.
+    """A long table, one row per (system, item), the columns named; with ``repeated="mean"``
+    several rows of one (system, item) are its annotations, averaged (WMT26's item score).
 
     Examples
     --------
@@ -142,6 +144,9 @@ def read_long_scores(
     >>> s.matrix()[2].tolist(), s.domains
     ([[80.0], [60.0]], {1: 'news'})
     """
+    if repeated not in ("refuse", "mean"):
+        raise ValueError(f"repeated must be 'refuse' or 'mean' (got {repeated!r})")
+    annotations: dict[tuple[str, Any], tuple[int, list[float]]] = {}
     name = display_name(path)
     out = ItemScores(name, higher_is_better=higher_is_better, layout="table")
     columns = [system_col, item_col, score_col] + [c for c in (domain_col, doc_col) if c]
@@ -150,11 +155,17 @@ def read_long_scores(
         if not system:
             raise UserInputError(f"empty {system_col!r}", path=name, line=line)
         item = _item(row[item_col], name, line)
-        out.add(system, item, _score(row[score_col], name, line), line)
+        value = _score(row[score_col], name, line)
+        if repeated == "mean":
+            annotations.setdefault((system, item), (line, []))[1].append(value)
+        else:
+            out.add(system, item, value, line)
         if domain_col:
             out.label(out.domains, item, row[domain_col], line, f"{domain_col!r}")
         if doc_col:
             out.label(out.docs, item, row[doc_col], line, f"{doc_col!r}")
+    for (system, item), (line, values) in annotations.items():
+        out.add(system, item, math.fsum(values) / len(values), line)
     return out
 
 
