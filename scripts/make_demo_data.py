@@ -15,9 +15,9 @@ Written, under ``src/mtpalette/data/example/`` (default; ``--out DIR`` elsewhere
   ``mqm_<lp>.avg_seg_scores.tsv`` (``system mqm_avg_score seg_id``).
 * ``mtme/mtpalette.example/``: the same texts and ratings in mt-metrics-eval's layout
   (``sources/``, ``references/``, ``system-outputs/``, ``documents/``, ``human-scores/``
-  ``LP.mqm.{seg,sys}.score``, ``metric-scores/`` of mtpalette's BLEU, chrF and ROUGE-L at
-  segment, document, domain and system level) and ``mtpalette.json`` naming its standard
-  reference and human score.
+  ``LP.mqm.{seg,sys}.score``, ``metric-scores/``: mtpalette's BLEU, sentence BLEU, chrF and
+  ROUGE-L, stored as ``BLEU``, ``sentBLEU``, ``chrF`` and ``mtpalette-rougeL``) and
+  ``mtpalette.json`` naming its standard reference and human score.
 * ``README.md`` saying all this.
 
 How the systems and ratings are made (seeded, so the output is the same on every run):
@@ -374,9 +374,6 @@ def write_mqm(pair: dict, lp: str, out: Path) -> None:
 
 def write_mtme(pair: dict, lp: str, out: Path) -> None:
     """The same pair in mt-metrics-eval's layout, with mtpalette's metrics stored."""
-    from mtpalette.api import corpus_score, sentence_scores
-    from mtpalette.io.mtme_write import write_mtme_scores
-
     root = out / "mtme" / TEST_SET
     code = {"zhen": "zh-en", "ende": "en-de"}[lp]
     names = {"ref": "refA", "refB": "refB"}
@@ -396,27 +393,52 @@ def write_mtme(pair: dict, lp: str, out: Path) -> None:
                 [f"{s}\t{v!r}" for s, vs in seg.items() for v in vs])  # fmt: skip
     write_lines(root / "human-scores" / f"{code}.mqm.sys.score",
                 [f"{s}\t{float(np.mean(vs))!r}" for s, vs in seg.items()])  # fmt: skip
-    doc_names = list(dict.fromkeys(pair["docs"]))
     for ref in ["refA", "refB"][: len(pair["refs"])]:
-        scored = {s: h for s, h in outputs.items() if s != ref}
-        for metric, spec in (("mtpalette-bleu", "bleu"), ("mtpalette-chrF", "chrf"),
-                             ("mtpalette-rougeL", "rouge-l")):  # fmt: skip
-            by_seg = {s: [float(x) for x in sentence_scores(h, [outputs[ref]], spec)[spec]]
-                      for s, h in scored.items()}  # fmt: skip
-            by_sys = {s: float(corpus_score(h, [outputs[ref]], spec)[0].value)
-                      for s, h in scored.items()}  # fmt: skip
-            by_doc = {s: [float(np.mean([v for v, d in zip(vs, pair["docs"], strict=True)
-                                         if d == doc])) for doc in doc_names]
-                      for s, vs in by_seg.items()}  # fmt: skip
-            by_domain = {s: {dom: float(np.mean([v for v, d in zip(vs, pair["domains"],
-                                                                    strict=True) if d == dom]))
-                             for dom in DOMAINS} for s, vs in by_seg.items()}  # fmt: skip
-            levels = {"seg": by_seg, "doc": by_doc, "domain": by_domain, "sys": by_sys}
-            write_mtme_scores(root, code, metric, levels, ref=ref)
+        write_metrics(root, code, pair, {s: h for s, h in outputs.items() if s != ref},
+                      outputs[ref], ref)  # fmt: skip
     meta = {code: {"std_ref": "refA", "std_gold": {"seg": "mqm", "sys": "mqm"}}}
     path = root / "mtpalette.json"
     old = {} if not path.exists() else json.loads(path.read_text())
     path.write_text(json.dumps({**old, **meta}, indent=1) + "\n", encoding="utf-8")
+
+
+def write_metrics(root: Path, code: str, pair: dict, scored: dict, ref_lines: list, ref: str):
+    """mtpalette's scores against ``ref``, stored under MTME's usual names: ``BLEU`` (sys),
+    ``sentBLEU`` (seg; sys = mean), ``chrF`` (seg, sys) and ``mtpalette-rougeL`` (seg, doc,
+    domain = mean of the segments, sys = corpus score). mtpalette's ``bleu`` and ``chrf``
+    equal sacrebleu's (tests/metrics), whose names MTME's folders use."""
+    from mtpalette.api import corpus_score, sentence_scores
+    from mtpalette.io.mtme_write import write_mtme_scores
+
+    def seg(spec):
+        return {s: [float(x) for x in sentence_scores(h, [ref_lines], spec)[spec]]
+                for s, h in scored.items()}  # fmt: skip
+
+    def corpus(spec):
+        return {s: float(corpus_score(h, [ref_lines], spec)[0].value) for s, h in scored.items()}
+
+    def mean_by(values, keys, names):
+        return [float(np.mean([v for v, k in zip(values, keys, strict=True) if k == name]))
+                for name in names]  # fmt: skip
+
+    sent, chrf, rouge = seg("bleu"), seg("chrf"), seg("rouge-l")
+    docs = list(dict.fromkeys(pair["docs"]))
+    levels = {
+        "BLEU": {"sys": corpus("bleu")},
+        "sentBLEU": {"seg": sent, "sys": {s: float(np.mean(v)) for s, v in sent.items()}},
+        "chrF": {"seg": chrf, "sys": corpus("chrf")},
+        "mtpalette-rougeL": {
+            "seg": rouge,
+            "doc": {s: mean_by(v, pair["docs"], docs) for s, v in rouge.items()},
+            "domain": {
+                s: dict(zip(DOMAINS, mean_by(v, pair["domains"], DOMAINS), strict=True))
+                for s, v in rouge.items()
+            },
+            "sys": corpus("rouge-l"),
+        },
+    }
+    for metric, by_level in levels.items():
+        write_mtme_scores(root, code, metric, by_level, ref=ref)
 
 
 README = """# mtpalette's example data: invented, not real
@@ -435,7 +457,8 @@ look like; never as evidence about real metrics or real systems.
   `mqm_<lp>.tsv` (MQM TSV: one row per error, its span marked `<v>...</v>`) and
   `mqm_<lp>.avg_seg_scores.tsv` (minus the summed error weights, higher is better).
 * `mtme/{test_set}/`: the same, in mt-metrics-eval's folder layout (`--mtme`), with
-  mtpalette's BLEU, chrF and ROUGE-L stored as metric scores, and `mtpalette.json` naming the
+  mtpalette's BLEU, sentence BLEU, chrF and ROUGE-L stored as metric scores (named `BLEU`,
+  `sentBLEU`, `chrF`, `mtpalette-rougeL`), and `mtpalette.json` naming the
   standard reference (refA) and human score (mqm).
 
 Real data (the WMT21 TED talks MQM ratings of google/wmt-mqm-human-evaluation and others) is

@@ -28,10 +28,10 @@ then ``stats.Correlation`` (Pearson, Kendall tau-b, KendallVariants) and
 
 Usage (from the repository root)::
 
-    python scripts/mtme_folder.py build --out src/mtpalette/data/mtme --docs 3 --per-doc 6
+    python scripts/mtme_folder.py build --out /tmp/real --docs 3 --per-doc 6
     export PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1
     PYTHONPATH=$MTME_SRC $MTME_PYTHON scripts/mtme_folder.py golden \\
-        src/mtpalette/data/mtme > tests/data/mtme_folder/golden.json
+        /tmp/real > tests/data/mtme_folder/golden.json
     PYTHONPATH=$MTME_SRC $MTME_PYTHON scripts/mtme_folder.py small \\
         > tests/data/mtme_folder/small_golden.json
 
@@ -60,6 +60,7 @@ import argparse
 import csv
 import json
 import math
+import os
 import re
 import sys
 import types
@@ -83,9 +84,11 @@ CONFIGS = [("std", lp, level, None, False, []) for lp in LPS for level in ("sys"
 ]
 
 
-def shared_data() -> Path | None:
-    d = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
-    return d if (d / "mqm" / "ted").is_dir() else None
+def shared_data() -> Path:
+    """``$MTPALETTE_SHARED_DATA`` when set, else ``../shared/data`` next to the repository (as
+    ``scripts/shared_data.py`` finds it; this script is also loaded by path, without it)."""
+    env = os.environ.get("MTPALETTE_SHARED_DATA")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
 def read_mqm_ted(folder: Path, code: str):
@@ -137,18 +140,24 @@ def write_lines(path: Path, lines) -> None:
 
 
 def build(
-    out: Path, n_docs: int | None, per_doc: int | None, *, stored_metrics: bool = True
+    out: Path,
+    n_docs: int | None,
+    per_doc: int | None,
+    *,
+    stored_metrics: bool = True,
+    shared: Path | None = None,
 ) -> None:
-    """Write the folder; ``stored_metrics=False`` leaves out ``metric-scores/``."""
+    """Write the folder from ``shared`` (default :func:`shared_data`); ``stored_metrics=False``
+    leaves out ``metric-scores/``."""
     import numpy as np
     import sacrebleu
 
     from mtpalette.api import corpus_score, sentence_scores
     from mtpalette.io.mtme_write import write_mtme_scores
 
-    shared = shared_data()
-    if shared is None:
-        print("../shared/data/mqm/ted not found next to the repository: nothing built")
+    shared = shared_data() if shared is None else shared
+    if not (shared / "mqm" / "ted").is_dir():
+        print(f"{shared}/mqm/ted not found (set MTPALETTE_SHARED_DATA): nothing built")
         return
     root = out / TEST_SET
     for lp, code in LPS.items():

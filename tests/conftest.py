@@ -1,24 +1,19 @@
-"""Shared fixtures: the bundled real data (WMT21 TED, MQM-annotated), see NOTICE."""
+"""Shared fixtures: the real WMT21 TED MQM data, read from the shared data folder
+(``tests/real_data.py``; the tests using it skip where it is absent)."""
 
 from __future__ import annotations
 
-from importlib import resources
-
 import pytest
+from real_data import mqm_ted
 
 from mtpalette.io.plain import read_lines
 
-_NOT_SYSTEMS = {"source.txt", "seg_ids.txt"}
-
 
 def _load(lp: str, ref_names: list[str]) -> tuple[dict[str, list[str]], list[list[str]]]:
-    root = resources.files("mtpalette") / "data" / "mqm_ted" / lp
-    refs = [read_lines(str(root / f"{name}.txt")) for name in ref_names]
-    systems = {
-        p.name[:-4]: read_lines(str(p))
-        for p in sorted(root.iterdir(), key=lambda p: p.name)
-        if p.name.endswith(".txt") and p.name not in _NOT_SYSTEMS and p.name[:-4] not in ref_names
-    }
+    paths = mqm_ted(lp)
+    refs = [read_lines(str(p)) for p in paths["refs"]]
+    systems = {p.stem: read_lines(str(p)) for p in paths["systems"]}
+    assert [p.stem for p in paths["refs"]] == ref_names
     return systems, refs
 
 

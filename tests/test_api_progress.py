@@ -12,6 +12,7 @@ import contextlib
 from collections.abc import Callable
 
 import pytest
+from real_data import mqm_ted, mqm_ted_inputs, mtme_folder
 
 import mtpalette
 from mtpalette.api import (
@@ -40,19 +41,17 @@ from mtpalette.api import (
 )
 from mtpalette.api.feedback import Feedback
 from mtpalette.api.score_inputs import ScoreInputs
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
-from mtpalette.io.mtme import example_folder
 from mtpalette.io.plain import read_lines
 
-ZHEN = bundled_mqm_ted("zhen")
+ZHEN = mqm_ted("zhen")
 #: the shipped mt-metrics-eval folder: 18 segments of zh-en, two references, eight MT systems
-ROOT = example_folder()
+ROOT = mtme_folder()
 REF_FILES = [ROOT / "references" / f"zh-en.ref{k}.txt" for k in "AB"]
 SYSTEM_FILES = sorted((ROOT / "system-outputs" / "zh-en").glob("[A-Z]*.txt"))[:3]
 REFS = [read_lines(p) for p in REF_FILES]
 SYSTEMS = {p.stem: read_lines(p) for p in SYSTEM_FILES}
 HUMAN = {s: [float((i * (k + 2)) % 5) for i in range(len(REFS[0]))] for k, s in enumerate(SYSTEMS)}
-BUNDLED = JudgedInputs(bundled="zhen")
+BUNDLED = JudgedInputs(**mqm_ted_inputs("zhen"))
 FOLDER = JudgedInputs(mtme=ROOT, lp="zh-en")
 
 

@@ -35,7 +35,7 @@ def test_the_script_writes_the_shipped_example_byte_for_byte(tmp_path):
     written, shipped = _files(tmp_path / "example"), _files(EXAMPLE)
     assert sorted(written) == sorted(shipped)
     assert [name for name in written if written[name] != shipped[name]] == []
-    assert len(written) == 95
+    assert len(written) == 86
 
 
 def test_the_readme_says_it_is_invented():

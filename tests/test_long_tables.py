@@ -11,6 +11,7 @@ import json
 import math
 
 import pytest
+from real_data import mqm_ted_inputs
 
 import mtpalette
 from mtpalette.api import JudgedInputs
@@ -21,7 +22,7 @@ N = 120  # segments kept (every system), enough for real correlations
 @pytest.fixture(scope="module")
 def judged():
     """The bundled TED zh-en MQM data: 13 systems' outputs, two references, human scores."""
-    data = JudgedInputs(bundled="zhen").load().data
+    data = JudgedInputs(**mqm_ted_inputs("zhen")).load().data
     systems = {s: data.hyps[k][:N] for k, s in enumerate(data.systems)}
     human = {
         s: [None if math.isnan(x) else float(x) for x in data.human[k][:N]]
@@ -113,7 +114,8 @@ def test_runs_with_a_table_save_and_load_themselves(tmp_path):
     again = CorrelationRun.load(run.save(tmp_path / "c.json"))
     assert again == run and again.levels == ["segment", "system"]
     assert again.inputs.table == table and again.inputs.human_col == "mqm"
-    listed = CorrelationRun(JudgedInputs(bundled="zhen"), ["chrf"], level=["system", "segment"])
+    real = JudgedInputs(**mqm_ted_inputs("zhen"))
+    listed = CorrelationRun(real, ["chrf"], level=["system", "segment"])
     assert CorrelationRun.load(listed.save(tmp_path / "l.json")).levels == ["system", "segment"]
     orange = OrangeRun(CandidateInputs(table=table, ref_cols=["ref", "refB"]), ["chrf"])
     assert OrangeRun.load(orange.save(tmp_path / "o.json")) == orange

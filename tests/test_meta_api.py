@@ -4,10 +4,10 @@ the commands that read the same data from files, and results convert to pandas."
 from __future__ import annotations
 
 import json
-from importlib import resources
 
 import numpy as np
 import pytest
+from real_data import mqm_ted, mqm_ted_args, mqm_ted_inputs
 from typer.testing import CliRunner
 
 import mtpalette
@@ -15,7 +15,7 @@ from mtpalette.api.inputs import load_task
 from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
 
-ZHEN = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+ZHEN = mqm_ted("zhen")["root"]
 REFS = [str(ZHEN / "ref.txt"), str(ZHEN / "refB.txt")]
 
 
@@ -50,11 +50,11 @@ def test_orange_equals_the_command(tmp_path, ted_zhen):
 def test_correlate_equals_the_command(tmp_path):
     run = tmp_path / "run.json"
     _invoke(
-        ["correlate", "--bundled", "zhen", "-m", "bleu", "chrf", "--bootstrap", "100"]
+        ["correlate", *mqm_ted_args("zhen"), "-m", "bleu", "chrf", "--bootstrap", "100"]
         + ["--seed", "5", "--json", str(run), "--quiet"]
     )
     rows = json.loads(run.read_text())["results"]["tables"][0]["rows"]
-    data, _, _ = load_task(bundled="zhen")
+    data, _, _ = load_task(**mqm_ted_inputs("zhen"))
     human = {s: data.human[i].tolist() for i, s in enumerate(data.systems)}
     systems = {s: data.hyps[i] for i, s in enumerate(data.systems)}
     table = mtpalette.correlate(
@@ -75,7 +75,7 @@ def test_correlate_scores_once_for_every_table(monkeypatch):
     baselines once more) and every table is the one a single call gives."""
     import mtpalette.api.correlation_run as correlation_run
 
-    data, _, _ = load_task(bundled="zhen")
+    data, _, _ = load_task(**mqm_ted_inputs("zhen"))
     data = data.select_items(range(60))
     human = {s: data.human[i].tolist() for i, s in enumerate(data.systems)}
     systems = {s: data.hyps[i] for i, s in enumerate(data.systems)}
@@ -158,7 +158,7 @@ def test_correlate_with_system_level_human_scores(ted_zhen):
     from mtpalette.api.inputs import load_task
 
     systems, refs = ted_zhen
-    data, _, _ = load_task(bundled="zhen")
+    data, _, _ = load_task(**mqm_ted_inputs("zhen"))
     means = {s: float(np.nanmean(data.human[i])) for i, s in enumerate(data.systems)}
     names = [s for s in systems if s in means]
     table = mtpalette.correlate(

@@ -1,8 +1,8 @@
 """Every code block of the README after its set-up section and of the pages of docs/ runs as
 written: shell blocks command by command through bash, Python blocks statement by statement
 with ``exec``, in a folder holding the files the pages name (``refA.txt``, ``system.txt``,
-``outputs/``...), made from a small excerpt of the bundled WMT21 TED zh-en data (the first
-segments of a few systems).
+``outputs/``...), made from a small excerpt of the bundled example zh-en data (invented by the
+project, ``src/mtpalette/data/example``: the first segments of a few of its systems).
 
 Where a page shows what a block prints, the printed output must match it:
 
@@ -26,10 +26,12 @@ import shutil
 import subprocess
 import sys
 import tokenize
-from importlib import resources
 from pathlib import Path
 
 import pytest
+
+from mtpalette.io.judgments_mqm import bundled_mqm_ted
+from mtpalette.io.mtme import example_folder
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 #: the documentation pages, in the README's order: every block runs, after the README's
@@ -38,11 +40,11 @@ DOCS = [
     for name in ("scoring", "systems", "correlation", "mtme", "sacrebleu", "orange", "mbr",
                  "reports", "large-runs", "plugins", "results", "baselines", "analyze", "wmt")
 ]  # fmt: skip
-ZHEN = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+ZHEN = bundled_mqm_ted("zhen")["judgments"].parent
 N_SEG = 40
-SYSTEMS = ["SMU", "Online-W", "MiSS", "NiuTrans", "DIDI-NLP"]
-#: an mt-metrics-eval folder (18 segments of the WMT21 TED MQM data per pair)
-MTME_FOLDER = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
+SYSTEMS = ["Birch", "Cobalt", "Dune", "Ember", "Fjord"]
+#: an mt-metrics-eval folder (the same invented data, 60 segments per pair)
+MTME_FOLDER = example_folder()
 _BLOCK = re.compile(r"^```(\w*)\n(.*?)^```[ \t]*\n?", re.S | re.M)
 
 
@@ -144,9 +146,9 @@ def workspace(tmp_path_factory) -> Path:
     outputs = {name: _lines(f"{name}.txt") for name in SYSTEMS}
     for name, lines in outputs.items():
         _write(ws / "outputs" / f"{name}.txt", lines)
-    for file, name in [("system.txt", "Online-W"), ("base.txt", "SMU"), ("A.txt", "MiSS")]:
+    for file, name in [("system.txt", "Cobalt"), ("base.txt", "Birch"), ("A.txt", "Dune")]:
         _write(ws / file, outputs[name])
-    _write(ws / "B.txt", outputs["NiuTrans"])
+    _write(ws / "B.txt", outputs["Ember"])
     _write(
         ws / "nbest.txt",
         [f"{s} ||| {outputs[n][s]} ||| f=0 ||| 0" for s in range(N_SEG) for n in SYSTEMS],
@@ -156,17 +158,17 @@ def workspace(tmp_path_factory) -> Path:
         ["mt\tref1\tref2"]
         + [
             f"{h}\t{a}\t{b}"
-            for h, a, b in zip(outputs["SMU"], _lines("ref.txt"), _lines("refB.txt"), strict=True)
+            for h, a, b in zip(outputs["Birch"], _lines("ref.txt"), _lines("refB.txt"), strict=True)
         ],
     )
     _write(ws / "mqm.tsv", ["system\tsegment\tscore"] + _judgments(outputs))
-    shutil.copytree(MTME_FOLDER, ws / "wmt21.tedtalks")
+    shutil.copytree(MTME_FOLDER, ws / "mtpalette.example")
     return ws
 
 
 def _judgments(outputs) -> list[str]:
-    """The bundled MQM scores of the excerpt's systems as a generic judgment file (system,
-    1-based line, score)."""
+    """The bundled (synthetic) MQM scores of the excerpt's systems as a generic judgment file
+    (system, 1-based line, score)."""
     from mtpalette.api.inputs import load_task
 
     data, _, _ = load_task(bundled="zhen")

@@ -5,11 +5,10 @@ WMT21 TED zh-en data; and ``correlate`` takes several levels and statistics in o
 from __future__ import annotations
 
 import json
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 import pytest
+from real_data import mqm_ted, mqm_ted_args, mqm_ted_inputs
 
 import mtpalette
 from mtpalette.api import (
@@ -30,7 +29,7 @@ from mtpalette.api import (
 )
 from mtpalette.io.plain import read_lines
 
-ZHEN = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
+ZHEN = mqm_ted("zhen")["root"]
 NAMES = ("SMU", "MiSS", "Online-W", "NiuTrans")
 N = 60  # segments kept: the shapes and types are under test here, not the values
 
@@ -95,7 +94,7 @@ def test_meta_evaluation_results(small, tmp_path):
     assert json.loads(orange.to_json())["references"] is not None  # two references: agreement
     refs_df = _check(orange.references)  # the other references in one cell, not a list
     assert set(refs_df["against"]) == {"ref", "refB"}
-    judged = JudgedInputs(bundled="zhen")
+    judged = JudgedInputs(**mqm_ted_inputs("zhen"))
     corr = run_correlation(
         CorrelationRun(judged, ["chrf"], bootstrap=40, permutations=20, max_items=N)
     )
@@ -124,8 +123,8 @@ def test_training_results(small, tmp_path):
     )
     df = _check(blanc)
     assert len(df) == 1 and df["value"][0] == blanc.training.value
-    rose = run_train_rose(RoseTrainRun(inputs=JudgedInputs(bundled="ende"), lang="de", C=0.1,
-                                       epsilon=0.5))  # fmt: skip
+    ende = JudgedInputs(**mqm_ted_inputs("ende"))
+    rose = run_train_rose(RoseTrainRun(inputs=ende, lang="de", C=0.1, epsilon=0.5))
     df = _check(rose)
     assert list(df["feature"]) == rose.model.features
     assert df["weight"].tolist() == pytest.approx(rose.model.weights)
@@ -152,7 +151,7 @@ def test_every_exported_result_type_has_both():
 
 def test_correlate_several_levels_and_statistics(ted_zhen, cli):
     systems, refs = ted_zhen
-    judged = JudgedInputs(bundled="zhen")
+    judged = JudgedInputs(**mqm_ted_inputs("zhen"))
     run = CorrelationRun(
         judged,
         ["chrf"],
@@ -187,12 +186,12 @@ def test_correlate_several_levels_and_statistics(ted_zhen, cli):
         got = df[(df["level"] == table.level) & (df["statistic"] == table.statistic)]
         assert got["correlation"].tolist() == [r.value for r in alone.rows]
     code, out, err = cli(
-        "correlate", "--bundled", "zhen", "-m", "chrf", "--level", "segment,system",
+        "correlate", *mqm_ted_args("zhen"), "-m", "chrf", "--level", "segment,system",
         "--stat", "pearson", "--bootstrap", "0", "--permutations", "20", "--no-baselines", "-q",
     )  # fmt: skip
     assert code == 0, err
     assert "# Segment-level Pearson r" in out and "# System-level Pearson r" in out
-    code, _, err = cli("correlate", "--bundled", "zhen", "--level", "segment,corpus", "-q")
+    code, _, err = cli("correlate", *mqm_ted_args("zhen"), "--level", "segment,corpus", "-q")
     assert code == 2 and "unknown level 'corpus'" in err
 
 
@@ -213,7 +212,7 @@ def test_correlate_progress_counts_resamples_times_metrics():
 
     rec = Recorder()
     run = CorrelationRun(
-        JudgedInputs(bundled="zhen"),
+        JudgedInputs(**mqm_ted_inputs("zhen")),
         ["chrf", "bleu"],
         bootstrap=100,
         permutations=50,

@@ -4,10 +4,10 @@ run from files gives the numbers of the same run on Python lists."""
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 
 import pytest
+from real_data import mqm_ted, mqm_ted_inputs
 
 import mtpalette
 from mtpalette.api import (
@@ -25,7 +25,7 @@ from mtpalette.api import (
 )
 from mtpalette.errors import UserInputError
 
-ZHEN = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
+ZHEN = mqm_ted("zhen")["root"]
 REFS = [ZHEN / "ref.txt", ZHEN / "refB.txt"]
 SYSTEMS = [ZHEN / f"{name}.txt" for name in ("SMU", "MiSS", "Online-W", "NiuTrans")]
 
@@ -75,7 +75,7 @@ def test_load_refuses_what_it_cannot_use(tmp_path):
 
 def test_inconsistent_runs_are_refused_before_any_work(tmp_path):
     with pytest.raises(UserInputError, match="--mtme replaces"):
-        JudgedInputs(bundled="zhen", mtme=tmp_path).validate()
+        JudgedInputs(**mqm_ted_inputs("zhen"), mtme=tmp_path).validate()
     with pytest.raises(UserInputError, match="give the candidates once"):
         OrangeRun(CandidateInputs(list(REFS), nbest=tmp_path / "n.txt", systems=SYSTEMS)).validate()
     chunked = _orange_run(tmp_path, chunking=Chunking(tmp_path / "c"), max_candidates=2)
@@ -117,7 +117,8 @@ def test_chunked_run_equals_the_run_in_memory(tmp_path):
 
 def test_correlation_run_gives_its_notes_to_the_feedback():
     recorder = Recorder()
-    run = CorrelationRun(JudgedInputs(bundled="zhen"), ["bleu"], bootstrap=0, max_items=40)
+    zhen = JudgedInputs(**mqm_ted_inputs("zhen"))
+    run = CorrelationRun(zhen, ["bleu"], bootstrap=0, max_items=40)
     result = run_correlation(run, recorder)
     assert [t.statistic for t in result.tables] == ["pearson"]
     assert result.titles[0].startswith("Segment-level Pearson r with human scores")

@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
+from real_data import mqm_ted, mtme_folder
 
 import mtpalette
 from mtpalette.api.analyze_run import AnalyzeRun, analyze, run_analyze
 from mtpalette.api.score_inputs import ScoreInputs
-from mtpalette.io.mtme import example_folder
 
-ENDE = Path(mtpalette.__file__).parent / "data" / "mqm_ted" / "ende"
+ENDE = mqm_ted("ende")["root"]
 
 
 def _lines(name: str) -> list[str]:
@@ -25,7 +24,7 @@ def _lines(name: str) -> list[str]:
 
 @pytest.mark.parametrize("metric", ["bleu", "chrf", "ter"])
 def test_domain_and_document_scores_equal_each_group_scored_alone(metric):
-    run = AnalyzeRun(ScoreInputs(mtme=example_folder(), lp="en-de"), ["domain", "document"],
+    run = AnalyzeRun(ScoreInputs(mtme=mtme_folder(), lp="en-de"), ["domain", "document"],
                      metric=metric, tokenize="13a")  # fmt: skip
     result = run_analyze(run)
     systems, refs, _ = run.inputs.load()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from real_data import mqm_ted
 
 import mtpalette
 from mtpalette.api.analyze_run import analyze
@@ -17,7 +18,7 @@ from mtpalette.api.analyze_run import analyze
 GOLDEN = json.loads(
     (Path(__file__).parents[1] / "data" / "compare_mt" / "golden.json").read_text("utf-8")
 )
-DATA = Path(mtpalette.__file__).parent / "data" / "mqm_ted" / "ende"
+DATA = mqm_ted("ende")["root"]
 SYSTEMS = GOLDEN["data"]["systems"]
 
 

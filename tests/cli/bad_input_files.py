@@ -14,13 +14,14 @@ import os
 import shutil
 import sys
 import tempfile
-from importlib import resources
 from pathlib import Path
+
+from real_data import mqm_ted, mtme_folder
 
 from mtpalette.cli.app import main
 
-ZHEN = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
-MTME = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
+ZHEN = mqm_ted("zhen")["root"]
+MTME = mtme_folder()
 N = 12
 SYSTEMS = {"s1": "SMU", "s2": "MiSS", "s3": "NiuTrans", "s4": "Online-W"}
 SYS4 = "-s {s1} {s2} {s3} {s4}"

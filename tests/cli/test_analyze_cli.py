@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import csv
 import json
-from pathlib import Path
 
-import mtpalette
+from real_data import mqm_ted
 
-ENDE = Path(mtpalette.__file__).parent / "data" / "mqm_ted" / "ende"
+ENDE = mqm_ted("ende")["root"]
 SYSTEMS = [ENDE / f"{s}.txt" for s in ("Facebook-AI", "Nemo", "UEdin")]
 
 

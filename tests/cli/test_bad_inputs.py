@@ -5,14 +5,14 @@ one-input cases (once a loop here) are in test_bad_input_matrix.py, one pytest c
 from __future__ import annotations
 
 import sys
-from importlib import resources
 from pathlib import Path
 
 import pytest
+from real_data import mqm_ted
 
 from mtpalette.cli.app import main
 
-ROOT = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
+ROOT = mqm_ted("zhen")["root"]
 
 
 def _head(src: Path, dst: Path, n: int) -> Path:

@@ -5,12 +5,12 @@ than 3 systems at system level (once: Pearson +1 and -1, both in cluster 1)."""
 from __future__ import annotations
 
 import pytest
+from real_data import mqm_ted
 
 import mtpalette
 from mtpalette.errors import UserInputError
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
 
-ZHEN = bundled_mqm_ted("zhen")
+ZHEN = mqm_ted("zhen")
 N = 30
 REF = ZHEN["refs"][0].read_text(encoding="utf-8").splitlines()[:N]
 SYSTEMS = {p.stem: p.read_text(encoding="utf-8").splitlines()[:N] for p in ZHEN["systems"][:4]}

@@ -1,7 +1,10 @@
-"""``mtpalette demo`` runs on the bundled data, shows the registered families' scores (equal to
-the Python API), writes its ORANGE and correlation runs and the report."""
+"""``mtpalette demo`` runs on the bundled example data (invented by the project), shows the
+registered families' scores (equal to the Python API) and the numbers the README records,
+writes its ORANGE and correlation runs and the report."""
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -17,7 +20,15 @@ from mtpalette.metrics import known_metrics
 def test_demo(tmp_path):
     result = CliRunner().invoke(app, ["demo", "--out-dir", str(tmp_path / "run")])
     assert result.exit_code == 0, result.output
-    assert "Online-W" in result.output and "ORANGE" in result.output
+    assert "Aurora" in result.output and "ORANGE" in result.output
+    assert "invented by mtpalette" in result.output
+    # the numbers the README's "Data" section records, as the demo prints them
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    recorded = readme[readme.index("The demo's numbers on it") :].split("\n\n")[0]
+    numbers = re.findall(r"`([^`]*\d[^`]*)`", recorded)
+    assert len(numbers) == 6
+    printed = " ".join(result.output.split())
+    assert [n for n in numbers if n not in printed] == []
     for spec in available(SCORE_METRICS):
         assert spec in result.output
     run = json.loads((tmp_path / "run" / "orange" / "run.json").read_text())

@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import json
 import shutil
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pytest
+from real_data import mqm_ted, mqm_ted_args, mtme_folder
 from typer.testing import CliRunner
 
 from mtpalette import sentence_scores
 from mtpalette.cli.app import app
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
 from mtpalette.io.scorefile import read_score_option
 
-ZHEN = bundled_mqm_ted("zhen")
+ZHEN = mqm_ted("zhen")
 
 
 def test_orange_exports_in_mtme_layout(tmp_path):
@@ -48,7 +47,7 @@ def test_orange_exports_in_mtme_layout(tmp_path):
     assert bad.exit_code != 0 and "--export-scores" in str(bad.exception)
 
 
-FOLDER = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
+FOLDER = mtme_folder()
 RESAMPLING = ["--bootstrap", "0", "--permutations", "0", "-q"]
 
 
@@ -115,7 +114,7 @@ def test_correlate_exports_judged_texts_in_mtme_layout(cli, tmp_path):
     layout against both references, read back by ``--scores`` at segment and system level;
     a run that keeps fewer lines than the outputs have is refused, naming why."""
     out = tmp_path / "export"
-    common = ["correlate", "--bundled", "zhen", "--level", "segment,system", *RESAMPLING]
+    common = ["correlate", *mqm_ted_args("zhen"), "--level", "segment,system", *RESAMPLING]
     code, _, err = cli(*common, "-m", "chrf", "--json", tmp_path / "a.json",
                        "--export-scores", out, "--export-mtme", "zh-en")  # fmt: skip
     assert code == 0, err
@@ -126,7 +125,7 @@ def test_correlate_exports_judged_texts_in_mtme_layout(cli, tmp_path):
     back = {}
     for level, name in (("segment", "seg"), ("system", "sys")):
         path = tmp_path / f"{name}.json"
-        code, _, err = cli("correlate", "--bundled", "zhen", "--level", level, *RESAMPLING,
+        code, _, err = cli("correlate", *mqm_ted_args("zhen"), "--level", level, *RESAMPLING,
                            "--scores", f"mine={stored / f'chrf-ref.refB.{name}.score'}",
                            "--json", path)  # fmt: skip
         assert code == 0, err

@@ -8,12 +8,12 @@ pair) has human scores for all but one system; its standard reference of zh-en i
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 
 import pytest
+from real_data import mtme_folder
 
-FOLDER = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
+FOLDER = mtme_folder()
 
 
 def test_correlate_reads_a_folder_as_mtme_does(cli, tmp_path):

@@ -13,21 +13,19 @@ import re
 import shutil
 import subprocess
 import sys
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pytest
-
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
+from real_data import mqm_ted, mqm_ted_args, mtme_folder
 
 pytestmark = pytest.mark.skipif(shutil.which("head") is None, reason="needs head(1)")
 
-ZHEN = bundled_mqm_ted("zhen")
+ZHEN = mqm_ted("zhen")
 SYSTEMS = [str(p) for p in ZHEN["systems"][:3]]
 REFS = [str(p) for p in ZHEN["refs"]]
 # the 18-segment mt-metrics-eval folder keeps the other commands small
-MTME = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
+MTME = mtme_folder()
 M_REFS = [str(MTME / "references" / f"zh-en.{r}.txt") for r in ("refA", "refB")]
 M_SYSTEMS = [str(MTME / "system-outputs" / "zh-en" / f"{s}.txt") for s in
              ("Borderline", "MiSS", "NiuTrans", "Online-W")]  # fmt: skip
@@ -35,7 +33,7 @@ HUMAN = str(MTME / "human-scores" / "zh-en.mqm.seg.score")
 FOLDER = ["--mtme", str(MTME), "--lp", "zh-en"]
 
 COMMANDS = {
-    "correlate": ["correlate", "--bundled", "zhen", "-m", "bleus:4", "--out-dir", "{out}"],
+    "correlate": ["correlate", *mqm_ted_args("zhen"), "-m", "bleus:4", "--out-dir", "{out}"],
     "orange": ["orange", "-r", *REFS, "-s", *SYSTEMS, "-m", "bleus:4", "--out-dir", "{out}"],
     "score": ["score", "-r", REFS[0], "-i", *SYSTEMS, "-m", "bleu", "chrf", "-o", "{out}/s.tsv"],
     # once a traceback: the report of an --mtme run (its references are names, not files)

@@ -5,11 +5,12 @@ tests/metaeval/test_system_ranking.py)."""
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 
-ZHEN = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
-FOLDER = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
+from real_data import mqm_ted, mtme_folder
+
+ZHEN = mqm_ted("zhen")["root"]
+FOLDER = mtme_folder()
 SYSTEMS = ["Online-W", "SMU", "NiuTrans", "DIDI-NLP", "Borderline"]
 
 

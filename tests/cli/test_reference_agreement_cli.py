@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import re
 
+from real_data import mqm_ted
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
 
-ZHEN = bundled_mqm_ted("zhen")
+ZHEN = mqm_ted("zhen")
 SYSTEMS = [str(p) for p in ZHEN["systems"][:4]]
 
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from real_data import mqm_ted
 
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
-
-ZHEN = bundled_mqm_ted("zhen")
+ZHEN = mqm_ted("zhen")
 REF_A, REF_B = ZHEN["refs"]
 SYSTEMS = ZHEN["systems"][:3]
 

@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 import pytest
+from real_data import mqm_ted
 
 from mtpalette import corpus_score, sentence_scores
 from mtpalette.cli.app import main
@@ -457,7 +458,8 @@ SCORE_FORBIDDEN_OWN = (
 )  # fmt: skip
 #: the metric modules every scoring run imports (the families are imported when named)
 METRIC_MACHINERY = {"base", "domains", "registry", "scoring"}
-BUNDLED_ZHEN = os.path.join(os.path.dirname(__file__), "../../src/mtpalette/data/mqm_ted/zhen")
+#: the project's example data (invented; src/mtpalette/data/example/README.md)
+BUNDLED_ZHEN = os.path.join(os.path.dirname(__file__), "../../src/mtpalette/data/example/mqm/zhen")
 
 
 def _modules_after(code: str) -> set[str]:
@@ -497,7 +499,7 @@ def test_score_imports_no_meta_evaluation_at_start():
 def test_score_run_imports_only_its_metrics(specs, families):
     """A whole run, files read, scored and printed, imports the named metric families only
     (no registry of every metric) and nothing of :data:`SCORE_FORBIDDEN`."""
-    ref, hyp = (os.path.join(BUNDLED_ZHEN, name) for name in ("ref.txt", "Facebook-AI.txt"))
+    ref, hyp = (os.path.join(BUNDLED_ZHEN, name) for name in ("ref.txt", "Aurora.txt"))
     argv = ["mtpalette", "score", "-r", ref, "-i", hyp, "-m", *specs]
     modules = _modules_after(f"from mtpalette.cli.app import main\nsys.argv = {argv!r}\nmain()")
     assert _forbidden(modules) == []
@@ -613,9 +615,7 @@ def test_long_table_gives_one_row_per_system(monkeypatch, capsys, tmp_path):
     pooled into one score, exit 0."""
     import pandas as pd
 
-    from mtpalette.io.judgments_mqm import bundled_mqm_ted
-
-    zhen = bundled_mqm_ted("zhen")
+    zhen = mqm_ted("zhen")
     ref = zhen["refs"][0].read_text(encoding="utf-8").split("\n")[:40]
     names = [p.stem for p in zhen["systems"][:3]]
     hyps = {p.stem: p.read_text(encoding="utf-8").split("\n")[:40] for p in zhen["systems"][:3]}

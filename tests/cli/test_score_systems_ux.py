@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import json
 import shutil
-from importlib import resources
 
 import pytest
+from real_data import mqm_ted
 
 from mtpalette import corpus_score, paired_test, score_systems, sentence_scores
 from mtpalette.api.scoring import best_system, sort_systems
 from mtpalette.errors import UserInputError
 
-ROOT = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+ROOT = mqm_ted("zhen")["root"]
 NAMES = ["Online-W", "SMU", "MiSS", "NiuTrans"]
 
 

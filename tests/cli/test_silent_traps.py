@@ -9,10 +9,9 @@ import json
 import shutil
 
 import pytest
+from real_data import mqm_ted, mqm_ted_args
 
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
-
-ZHEN = bundled_mqm_ted("zhen")
+ZHEN = mqm_ted("zhen")
 REF_A, REF_B = ZHEN["refs"]
 SYSTEMS = ZHEN["systems"][:3]
 NOTE = "refB.txt (a reference by its name; give it with -r, or with --systems to rank it)"
@@ -101,7 +100,7 @@ def _score_file(path, mtme: bool):
 def test_a_score_file_signature_gives_the_file_references(cli, tmp_path, name, mtme, nrefs):
     scores = _score_file(tmp_path / name, mtme)
     # the run has two references (ref, refB); the file's name says none, or nothing
-    code, out, err = cli("correlate", "--bundled", "zhen", "--scores", f"comet={scores}",
+    code, out, err = cli("correlate", *mqm_ted_args("zhen"), "--scores", f"comet={scores}",
                          "--bootstrap", "0")  # fmt: skip
     _clean(code, err)
     assert f"comet|{nrefs}|source:file" in out

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 
+from real_data import mqm_ted, mqm_ted_args
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
 
-ZHEN = bundled_mqm_ted("zhen")
+ZHEN = mqm_ted("zhen")
 
 
 def _run(args, out):
@@ -45,7 +45,7 @@ def test_orange_prints_the_p_value_of_each_metric_against_the_best(tmp_path):
 
 
 def test_correlate_prints_the_p_value_of_each_cluster_boundary(tmp_path):
-    args = ["correlate", "--bundled", "zhen", "-m", "bleus:4", "chrf", "wer", "--stat", "pearson"]
+    args = ["correlate", *mqm_ted_args("zhen"), "-m", "bleus:4", "chrf", "wer", "--stat", "pearson"]
     args += ["--max-items", "150", "--bootstrap", "200", "--test", "bootstrap"]
     printed, results = _run(args, tmp_path / "c.json")
     table = results["tables"][0]

@@ -5,12 +5,11 @@ tests/metaeval/test_tasks.py)."""
 from __future__ import annotations
 
 import json
-from importlib import resources
-from pathlib import Path
 
 import pytest
+from real_data import mtme_folder
 
-FOLDER = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
+FOLDER = mtme_folder()
 
 
 def test_stored_and_computed_metrics_in_one_task_set(cli, tmp_path):

@@ -3,23 +3,57 @@
 ``tests/data/mtme_folder/small_golden.json``). Standard library only: the script runs in
 MTME's environment, without mtpalette.
 
-Texts are real: the first three segments of the bundled WMT21 TED zh-en data
-(``src/mtpalette/data/mqm_ted/zhen``); human scores are made up for the cases and say so.
+Texts are real: the first three segments of the WMT21 TED zh-en MQM data
+(google/wmt-mqm-human-evaluation, ``ted/zhen``), read from the shared data folder
+(``$MTPALETTE_SHARED_DATA``, else ``../shared/data`` next to the repository) and never kept in
+the repository; a test using them skips where that folder is absent. Human scores are made up
+for the cases and say so.
 """
 
 from __future__ import annotations
 
+import csv
+import functools
 import json
+import os
+import re
 from pathlib import Path
 
-ZHEN = Path(__file__).resolve().parents[2] / "src" / "mtpalette" / "data" / "mqm_ted" / "zhen"
+SHARED = Path(
+    os.environ.get("MTPALETTE_SHARED_DATA")
+    or Path(__file__).resolve().parents[3] / "shared" / "data"
+)
+TSV = SHARED / "mqm" / "ted" / "zhen" / "mqm_ted_zhen.tsv"
 N = 3
 SYSTEMS = ("Online-W", "SMU", "MiSS")
 DOCS = ("ted talk.2", "ted talk.2", "news talk.5")
 
 
+@functools.cache
+def _texts() -> dict[str, list[str]]:
+    """The first ``N`` segments (in seg_id order) of every system and the source, as
+    ``scripts/extract_mqm_ted.py`` writes them (MQM's ``<v>`` marks removed)."""
+    if not TSV.is_file():
+        reason = f"the WMT21 TED MQM data is not at {TSV} (shared data absent)"
+        try:
+            import pytest  # noqa: PLC0415
+        except ImportError:
+            raise SystemExit(reason) from None
+        pytest.skip(reason)
+    by_system: dict[str, dict[int, str]] = {"source": {}}
+    with open(TSV, encoding="utf-8", newline="") as f:
+        for row in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
+            seg = int(row["seg_id"])
+            target = re.sub(r"</?v>", "", row["target"]).replace("\n", " ")
+            by_system.setdefault(row["system"], {}).setdefault(seg, target)
+            by_system["source"].setdefault(seg, row["source"])
+    first = sorted(by_system["source"])[:N]
+    return {name: [segs[k] for k in first] for name, segs in by_system.items()}
+
+
 def bundled(name: str) -> list[str]:
-    return (ZHEN / f"{name}.txt").read_text(encoding="utf-8").splitlines()[:N]
+    """The first ``N`` lines of ``name`` (a system, ``ref``, ``refB`` or ``source``)."""
+    return list(_texts()[name])
 
 
 def write(path: Path, lines) -> Path:

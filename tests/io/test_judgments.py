@@ -9,12 +9,12 @@ import json
 
 import numpy as np
 import pytest
+from real_data import mqm_ted
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments_generic import read_generic
 from mtpalette.io.judgments_mqm import (
     MQM_WEIGHTS,
-    bundled_mqm_ted,
     mqm_weight,
     read_mqm,
     read_mqm_avg,
@@ -36,7 +36,7 @@ MQM_HEADER = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseve
 
 @pytest.mark.parametrize("lp,n_systems,n_rated", [("ende", 14, 7406), ("zhen", 15, 7935)])
 def test_mqm_scores_equal_googles_averages(lp, n_systems, n_rated):
-    paths = bundled_mqm_ted(lp)
+    paths = mqm_ted(lp)
     mine = read_mqm(paths["judgments"])
     avg = read_mqm_avg(paths["avg"])
     assert len(mine.systems) == n_systems and len(mine.items) == 529 and mine.n_rated == n_rated
@@ -54,7 +54,7 @@ def test_mqm_scores_equal_googles_averages(lp, n_systems, n_rated):
 
 
 def test_mqm_texts_match_bundled_outputs():
-    paths = bundled_mqm_ted("zhen")
+    paths = mqm_ted("zhen")
     j = read_mqm(paths["judgments"])
     seg_ids = read_lines(paths["seg_ids"])
     lines = j.line_indices(seg_ids=seg_ids)

@@ -6,11 +6,11 @@ selection is MTME's."""
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pytest
+from real_data import mtme_folder
 
 from mtpalette.api import corpus_score, sentence_scores
 from mtpalette.io.mtme import read_mtme
@@ -20,7 +20,7 @@ from mtpalette.stats.kendall import pairwise_accuracy
 from mtpalette.stats.tie_calibration import tie_calibration
 
 FOLDER = Path(__file__).resolve().parents[1] / "data" / "mtme_folder"
-ROOT = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
+ROOT = mtme_folder()
 GOLDEN = json.loads((FOLDER / "golden.json").read_text())
 CONFIGS = GOLDEN["configs"]
 

@@ -9,6 +9,7 @@ import os
 import threading
 
 import pytest
+from real_data import mqm_ted
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import atomic_writer
@@ -64,9 +65,8 @@ def test_a_full_disk_is_one_error_and_nothing_is_lost(tmp_path, monkeypatch):
 
 
 def test_the_command_line_writes_to_dash_as_stdout(cli, tmp_path):
-    from importlib import resources
 
-    zhen = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+    zhen = mqm_ted("zhen")["root"]
     code, out, err = cli("score", "-r", zhen / "ref.txt", "-i", zhen / "SMU.txt", "-m", "bleu",
                          "-o", "-")  # fmt: skip
     assert code == 0, err

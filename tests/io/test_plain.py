@@ -3,11 +3,11 @@ every bad input is a :class:`UserInputError` naming the file (and the line)."""
 
 import io
 import sys
-from importlib import resources
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from real_data import mqm_ted
 
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import check_stdin_once, read_lines, read_parallel
@@ -33,7 +33,7 @@ def test_lines_round_trip(tmp_path_factory, lines, crlf, final):
 
 
 def test_bundled_file_matches_wc_l():
-    path = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen" / "ref.txt"
+    path = mqm_ted("zhen")["root"] / "ref.txt"
     data = path.read_bytes()
     lines = read_lines(str(path))
     assert len(lines) == data.count(b"\n") == 529

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 
 import numpy as np
+from real_data import mqm_ted
 
-import mtpalette
 from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.orange import evaluate
 from mtpalette.metaeval.orange_errors import error_analysis
 
-DATA = Path(mtpalette.__file__).parent / "data" / "mqm_ted" / "zhen"
+DATA = mqm_ted("zhen")["root"]
 GRID = ["bleus:1..9", "nist", "wer", "per", "rouge-l", "rouge-w:1.1..2.0/0.1", "rouge-s:0..9,*"]
 SYSTEMS = ["Borderline", "DIDI-NLP", "Facebook-AI", "IIE-MT", "MiSS", "NiuTrans", "SMU"]
 SYSTEMS += [f"metricsystem{i}" for i in range(1, 6)]

@@ -4,11 +4,11 @@ read; and a damaged chunk in a resumed command-line run is recomputed to the sam
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
+from real_data import mqm_ted
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
@@ -16,7 +16,7 @@ from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.chunked import chunk_path, chunk_stamp, run_chunks, system_chunks
 from mtpalette.parallel import Backend
 
-ROOT = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
+ROOT = mqm_ted("zhen")["root"]
 
 
 def _small_chunk(run_dir: Path) -> Path:

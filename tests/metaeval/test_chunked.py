@@ -7,12 +7,12 @@ import signal
 import subprocess
 import sys
 import time
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from real_data import mqm_ted
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
@@ -29,7 +29,7 @@ from mtpalette.metaeval.chunked import (
 from mtpalette.metrics import parse_specs
 from mtpalette.parallel import Backend, chunk_ranges
 
-ROOT = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
+ROOT = mqm_ted("zhen")["root"]
 SYSTEMS = ("Facebook-AI", "NiuTrans", "Online-W", "SMU", "DIDI-NLP", "MiSS")
 SPECS = ["bleus:4", "wer", "rouge-w:1.2"]
 

@@ -278,7 +278,7 @@ def test_correlate_cli_errors(tmp_path):
     result = _run("correlate", *mqm_ted_args("zhen"), "--stat", "tau-z")
     assert isinstance(result.exception, UserInputError)
     result = _run("correlate", "--bundled", "xx")
-    assert "no bundled MQM TED data" in str(result.exception)
+    assert "no bundled example data" in str(result.exception)
 
 
 def test_agree_cli_and_library(tmp_path, zhen, zhen_scores):

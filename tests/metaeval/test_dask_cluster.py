@@ -11,15 +11,15 @@ import re
 import signal
 import subprocess
 import time
-from importlib import resources
 from pathlib import Path
 
 import pytest
 from dask_processes import cli_argv, dask_argv
+from real_data import mqm_ted
 
 pytest.importorskip("distributed")
 
-ROOT = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
+ROOT = mqm_ted("zhen")["root"]
 SYSTEMS = ("Facebook-AI", "NiuTrans", "Online-W", "SMU")
 N = 120
 #: the whole test's budget: a cluster that does not come up fails the test, never hangs it

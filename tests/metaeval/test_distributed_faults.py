@@ -24,18 +24,18 @@ import json
 import os
 import subprocess
 import time
-from importlib import resources
 from pathlib import Path
 
 import pytest
 from dask_processes import cli_argv, dask_argv
+from real_data import mqm_ted
 from typer.testing import CliRunner
 
 pytest.importorskip("distributed")
 
 from mtpalette.cli.app import app  # noqa: E402
 
-ROOT = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
+ROOT = mqm_ted("zhen")["root"]
 SYSTEMS = ("Facebook-AI", "NiuTrans", "Online-W", "SMU")
 N = 60
 GRID = ["-m", "bleus:1..4", "wer", "rouge-w:1.2", "rouge-s:4"]
@@ -67,6 +67,7 @@ mtpalette._version.__version__ = "0.0.0+other"
     "full_disk.py": """
 import errno
 import pyarrow.parquet as pq
+from real_data import mqm_ted
 if not hasattr(pq.write_table, "patched"):
     _write, _done = pq.write_table, [0]
     def write_table(table, where, *args, **kwargs):

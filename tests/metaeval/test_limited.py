@@ -3,11 +3,9 @@ leave-one-out comparison of ORANGE; the features rank with synonyms; the CLI pat
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-
 import numpy as np
 import pytest
+from real_data import mqm_ted
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
@@ -20,7 +18,7 @@ from mtpalette.metaeval.orange import Comparisons
 from mtpalette.metrics import parse_specs
 from mtpalette.text.synonyms import load_synonyms
 
-ROOT = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
+ROOT = mqm_ted("zhen")["root"]
 SYSTEMS = ["Facebook-AI", "NiuTrans", "Online-W", "SMU"]
 
 

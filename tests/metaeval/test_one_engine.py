@@ -7,11 +7,11 @@ mt-metrics-eval's own value on a real folder (``tests/data/mtme_folder``, whose 
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pytest
+from real_data import mtme_folder
 
 from mtpalette.api import (
     CorrelationRun,
@@ -27,7 +27,7 @@ from mtpalette.metaeval.tasks import LanguagePairData
 from mtpalette.stats import catalogue
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mtme_folder"
-FOLDER = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
+FOLDER = mtme_folder()
 GOLDEN = json.loads((DATA / "catalogue_golden.json").read_text(encoding="utf-8"))
 LPS = ["en-de", "zh-en"]
 STORED = ["BLEU", "chrF", "sentBLEU", "mtpalette-rougeL"]

@@ -8,9 +8,9 @@ import itertools
 import json
 import subprocess
 import sys
-from importlib import resources
 
 import pytest
+from real_data import mqm_ted
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
@@ -20,7 +20,7 @@ from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
 from mtpalette.metaeval.orange import evaluate
 from mtpalette.metrics import parse_specs
 
-ZHEN = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+ZHEN = mqm_ted("zhen")["root"]
 REFS = [str(ZHEN / "ref.txt"), str(ZHEN / "refB.txt")]
 NOT_SYSTEMS = ["source.txt", "seg_ids.txt", "*.gz"]
 

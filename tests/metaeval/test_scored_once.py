@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from importlib import resources
 from pathlib import Path
 
 import pytest
+from real_data import mtme_folder
 
-FOLDER = Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
+FOLDER = mtme_folder()
 SPECS = ["bleus:4", "chrf", "wer"]
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from real_data import mtme_folder
 
 from mtpalette.api import TaskSet, load_wmt
 from mtpalette.errors import UserInputError
-from mtpalette.io.mtme import example_folder
 
 
 def _file(tmp_path, records):
@@ -51,7 +51,7 @@ def test_nan_written_as_a_json_number_is_refused(tmp_path):
 
 
 def test_huge_weights_average_as_equal_ones(tmp_path):
-    data = load_wmt(example_folder(), ["zh-en"], mtme_metrics=["chrF", "sentBLEU"]).data
+    data = load_wmt(mtme_folder(), ["zh-en"], mtme_metrics=["chrF", "sentBLEU"]).data
     common = {"lang": "zh-en", "level": "sys", "k": 0, "human": False}
     records = [{**common, "weight": 1e308}, {**common, "corr_fcn": "kendall", "weight": 1e308}]
     huge = TaskSet.from_file(_file(tmp_path, records))
@@ -68,7 +68,7 @@ def test_write_mtme_scores_never_destroys_a_stored_score(tmp_path):
     from mtpalette.io.mtme_write import write_mtme_scores
 
     root = tmp_path / "wmt21.tedtalks"
-    shutil.copytree(example_folder(), root)
+    shutil.copytree(mtme_folder(), root)
     stored = root / "metric-scores" / "zh-en" / "chrF-refB.seg.score"
     before = stored.read_bytes()
     evs = read_mtme(root, "zh-en", metrics=["chrF"])

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from real_data import mqm_ted
 
 from mtpalette import sentence_scores
 from mtpalette.errors import UserInputError
@@ -372,9 +373,8 @@ def test_every_path_takes_the_gamma_limit(real_pairs):
 def test_gamma_limit_on_the_bundled_segments():
     """The issue's example: blanc:gamma=1e308 scored 0.0 (every weight NaN); it is the
     limit, the score with the weight on each sentence's largest size (n = 4)."""
-    from importlib import resources
 
-    zhen = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+    zhen = mqm_ted("zhen")["root"]
     hyps = (zhen / "SMU.txt").read_text(encoding="utf-8").splitlines()[:12]
     refs = (zhen / "ref.txt").read_text(encoding="utf-8").splitlines()[:12]
     out = sentence_scores(hyps, [refs], ["blanc:gamma=1e308", "blanc:gamma=1000"])

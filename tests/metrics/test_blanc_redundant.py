@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from real_data import mqm_ted
 
-import mtpalette
 from mtpalette.kernels.acs import clipped_skip_counts
 from mtpalette.metrics.registry import parse_spec
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 
-DATA = Path(mtpalette.__file__).parent / "data" / "mqm_ted" / "ende"
+DATA = mqm_ted("ende")["root"]
 SPECIAL = "blanc:alpha=0,beta=0,n=2,gamma=60,redundant=drop"
 
 

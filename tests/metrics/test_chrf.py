@@ -1,12 +1,12 @@
 """chrF and chrF++ equal sacrebleu's CHRF on real data (1 and 2 references, English, German,
 Chinese), on random strings (hypothesis), and on small cases checked by hand."""
 
-from importlib import resources
 
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from real_data import mqm_ted
 from sacrebleu.metrics import CHRF
 
 from mtpalette import corpus_score, sentence_scores
@@ -72,7 +72,7 @@ def test_lowercase_equals_sacrebleu(real_pairs):
 
 
 def _zh_source():
-    root = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+    root = mqm_ted("zhen")["root"]
     return (root / "source.txt").read_text(encoding="utf-8").splitlines()
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 import sys
 import tempfile
 import types
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from real_data import mqm_ted
 
 from mtpalette.api import corpus_score, sentence_scores
 from mtpalette.errors import UserInputError
@@ -62,7 +62,7 @@ REQUIRED = {"plugin": _plugin_module(), "rose": f"model=@{_rose_model()}"}
 
 
 def _texts():
-    root = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+    root = mqm_ted("zhen")["root"]
     hyps = (root / "NiuTrans.txt").read_text(encoding="utf-8").splitlines()[:12]
     refs = (root / "ref.txt").read_text(encoding="utf-8").splitlines()[:12]
     refs_b = (root / "refB.txt").read_text(encoding="utf-8").splitlines()[:12]

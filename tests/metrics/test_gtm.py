@@ -2,11 +2,11 @@
 
 import gzip
 import json
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pytest
+from real_data import mqm_ted_root
 
 from mtpalette import corpus_score, sentence_scores
 from mtpalette.errors import UserInputError
@@ -23,7 +23,7 @@ def golden():
 
 
 def test_equals_gtm_1_4(golden):
-    root = resources.files("mtpalette") / "data" / "mqm_ted"
+    root = mqm_ted_root()
     n_pairs = 0
     for entry in golden["sets"]:
         hyps = read_lines(str(root / entry["lp"] / entry["system"]))

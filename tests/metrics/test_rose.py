@@ -7,12 +7,12 @@ import json
 
 import numpy as np
 import pytest
+from real_data import mqm_ted, mqm_ted_args
 from typer.testing import CliRunner
 
 from mtpalette import sentence_scores
 from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
 from mtpalette.io.judgments_read import read_judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.metaeval.segments import SegmentData
@@ -96,7 +96,7 @@ def test_feature_vector_layout():
 
 @pytest.fixture(scope="module")
 def ted_split():
-    paths = bundled_mqm_ted("zhen")
+    paths = mqm_ted("zhen")
     data = SegmentData.from_judgments(
         read_judgments(paths["judgments"]),
         {p.name[:-4]: read_lines(p) for p in paths["systems"]},
@@ -159,8 +159,7 @@ def test_train_rose_cli(tmp_path):
         app,
         [
             "train-rose",
-            "--bundled",
-            "ende",
+            *mqm_ted_args("ende"),
             "--lang",
             "de",
             "--holdout",

@@ -8,13 +8,13 @@ compiled kernel against its plain-Python twin.
 from __future__ import annotations
 
 import warnings
-from importlib import resources
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.stem import porter
+from real_data import mqm_ted
 from rouge_score import rouge_scorer, scoring, tokenize
 
 from mtpalette import sentence_scores
@@ -37,7 +37,7 @@ TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 
 def _bundled(lp: str, name: str) -> list[str]:
-    return read_lines(str(resources.files("mtpalette") / "data" / "mqm_ted" / lp / f"{name}.txt"))
+    return read_lines(str(mqm_ted(lp)["root"] / f"{name}.txt"))
 
 
 @pytest.fixture(scope="module")

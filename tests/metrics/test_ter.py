@@ -60,14 +60,14 @@ def test_options_equal_sacrebleu(real_pairs, spec, kwargs):
 
 @pytest.mark.parametrize("no_punct", [False, True])
 def test_asian_support_equals_sacrebleu(no_punct):
-    """Chinese text: real source sentences of the zh-en set, each paired with the next one
-    (unrelated sentences: this checks the CJK tokenization, not translation quality)."""
-    from importlib import resources
-
+    """Chinese text: the source sentences of the example zh-en set (written by the project),
+    each paired with the next one (unrelated sentences: this checks the CJK tokenization, not
+    translation quality)."""
+    from mtpalette.io.judgments_mqm import bundled_mqm_ted
     from mtpalette.io.plain import read_lines
 
-    source = read_lines(str(resources.files("mtpalette") / "data/mqm_ted/zhen/source.txt"))
-    hyps, refs = source[:60], [source[1:61]]
+    source = read_lines(bundled_mqm_ted("zhen")["source"])
+    hyps, refs = source[:59], [source[1:60]]
     kwargs = {"normalized": True, "asian_support": True, "no_punct": no_punct}
     spec = "ter:norm=yes,asian=yes" + (",punct=no" if no_punct else "")
     theirs, their_corpus = _sacrebleu_scores(SacreTER(**kwargs), hyps, refs)

@@ -3,19 +3,17 @@ likelihood (on real TED zh-en sentence pairs)."""
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from real_data import mqm_ted
 
 from mtpalette.io.plain import read_lines
 from mtpalette.models.ibm1 import IBMModel1
 from mtpalette.models.ngram_lm import BOS, EOS, KneserNeyLM, vocabulary_mass
 from mtpalette.text.tokenizers import get_tokenizer
 
-ROOT = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
+ROOT = mqm_ted("zhen")["root"]
 
 sentences = st.lists(st.lists(st.sampled_from(list("abcde")), max_size=6), min_size=1, max_size=8)
 

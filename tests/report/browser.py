@@ -5,15 +5,14 @@ command-line runs that make the reports (:mod:`conftest` builds them)."""
 from __future__ import annotations
 
 import shutil
-from importlib import resources
-from pathlib import Path
 
 import pytest
+from real_data import mqm_ted
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
 
-ROOT = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
+ROOT = mqm_ted("zhen")["root"]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="Chromium is not installed (.ci/run installs it)"

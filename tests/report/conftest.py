@@ -6,6 +6,7 @@ import json
 
 import pytest
 from browser import ROOT, orange_run, run_cli
+from real_data import mqm_ted_args
 
 from mtpalette.reporting.html import write_report
 
@@ -30,7 +31,7 @@ def report(tmp_path_factory):
     orange2 = orange_run(
         tmp, "ted60", 60, eight[:3], ["-m", "bleus:1", "bleus:4", "wer", "rouge-l"]
     )
-    corr = ["correlate", "--bundled", "zhen", *metrics, "--stat", "pearson,kendall"]
+    corr = ["correlate", *mqm_ted_args("zhen"), *metrics, "--stat", "pearson,kendall"]
     corr += ["--bootstrap", "100", "--test", "bootstrap", "-q"]
     run_cli([*corr, "--max-items", "120", "--keep-scores", "--out-dir", str(tmp / "corr")])
     run_cli([*corr, "--level", "system", "--out-dir", str(tmp / "sys")])
@@ -44,10 +45,10 @@ def tie_and_audit(tmp_path_factory):
     """A system-level Kendall run where four metrics tie exactly at the top (26 of 78 system
     pairs net concordant each), and an audit run, on the bundled zh-en data; their report."""
     tmp = tmp_path_factory.mktemp("tie")
-    args = ["correlate", "--bundled", "zhen", "-m", "per", "rouge-l", "rouge-s:4", "rouge-w:1.2"]
+    args = ["correlate", *mqm_ted_args("zhen"), "-m", "per", "rouge-l", "rouge-s:4", "rouge-w:1.2"]
     run_cli([*args, "--stat", "kendall", "--level", "system", "--bootstrap", "100", "--test"]
          + ["bootstrap", "--json", str(tmp / "tie.json"), "-q"])  # fmt: skip
-    run_cli(["audit", "--bundled", "zhen", "-m", "bleus:4", "wer", "--bootstrap", "50", "--json"]
+    run_cli(["audit", *mqm_ted_args("zhen"), "-m", "bleus:4", "wer", "--bootstrap", "50", "--json"]
          + [str(tmp / "audit.json"), "-q"])  # fmt: skip
     runs = [tmp / "tie.json", tmp / "audit.json"]
     out = write_report(runs, tmp / "report.html")
@@ -76,7 +77,7 @@ def mixed_report(tmp_path_factory, demo_report):
              "--resamples", "200", "--json", str(tmp / "rank.json"), "-q"])  # fmt: skip
     run_cli(["analyze", "-r", ref, "-s", *five[:3], "-a", "words", "length", "ngrams",
              "examples", "--json", str(tmp / "analyze.json"), "-q"])  # fmt: skip
-    run_cli(["audit", "--bundled", "zhen", "-m", "bleus:4", "wer", "--bootstrap", "50",
+    run_cli(["audit", *mqm_ted_args("zhen"), "-m", "bleus:4", "wer", "--bootstrap", "50",
              "--json", str(tmp / "audit.json"), "-q"])  # fmt: skip
     _, demo = demo_report
     runs = [*demo[:2], tmp / "rank.json", tmp / "analyze.json", tmp / "audit.json"]

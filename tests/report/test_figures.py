@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from real_data import mqm_ted, mqm_ted_args
 from typer.testing import CliRunner
 
 from mtpalette.api import corpus_score
 from mtpalette.cli.app import app
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
 from mtpalette.io.judgments_read import read_judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import load_run
@@ -20,7 +20,7 @@ from mtpalette.reporting import orange_section, plots
 from mtpalette.reporting.html import build_report
 from mtpalette.reporting.plots import layout_problems, place_labels
 
-ZHEN = bundled_mqm_ted("zhen")
+ZHEN = mqm_ted("zhen")
 METRICS = ["bleus:1..4", "chrf", "wer", "per", "rouge-l", "rouge-w:1.2", "rouge-s:4", "rouge-s:*"]
 
 
@@ -36,11 +36,11 @@ def figures(tmp_path_factory):
     refs, systems = [str(p) for p in ZHEN["refs"]], [str(p) for p in ZHEN["systems"]]
     _cli(["orange", "-r", *refs, "-s", *systems, "-m", *METRICS, "--bootstrap", "100"]
          + ["--out-dir", str(tmp / "orange"), "--curve-step", "1"])  # fmt: skip
-    corr = ["correlate", "--bundled", "zhen", "-m", "bleu", "chrf", "wer", "rouge-w:1.2"]
+    corr = ["correlate", *mqm_ted_args("zhen"), "-m", "bleu", "chrf", "wer", "rouge-w:1.2"]
     corr += ["--bootstrap", "100", "--test", "bootstrap", "--stat", "pearson,kendall"]
     _cli([*corr, "--max-items", "150", "--keep-scores", "--out-dir", str(tmp / "seg")])
     _cli([*corr, "--level", "system", "--out-dir", str(tmp / "sys")])
-    _cli(["audit", "--bundled", "zhen", "-m", "bleus:4", "chrf", "wer", "--bootstrap", "50"]
+    _cli(["audit", *mqm_ted_args("zhen"), "-m", "bleus:4", "chrf", "wer", "--bootstrap", "50"]
          + ["--json", str(tmp / "audit.json")])  # fmt: skip
     paths = [tmp / "orange" / "run.json", tmp / "seg" / "run.json", tmp / "sys" / "run.json"]
     paths.append(tmp / "audit.json")

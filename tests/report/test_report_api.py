@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from real_data import mqm_ted, mqm_ted_args, mqm_ted_inputs
 from typer.testing import CliRunner
 
 import mtpalette
@@ -27,9 +28,8 @@ from mtpalette.api import (
 )
 from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
 
-ZHEN = bundled_mqm_ted("zhen")
+ZHEN = mqm_ted("zhen")
 METRICS = ["bleus:4", "wer"]
 
 
@@ -58,10 +58,10 @@ def runs(tmp_path_factory):
         if way == "cli":
             _cli(["orange", "-r", *map(str, refs), "-s", *map(str, systems), "-m", *METRICS]
                  + ["--bootstrap", "50", "--out-dir", str(d / "orange"), "-q"])  # fmt: skip
-            _cli(["correlate", "--bundled", "zhen", "-m", *METRICS, "--stat", "pearson,kendall"]
+            _cli(["correlate", *mqm_ted_args("zhen"), "-m", *METRICS, "--stat", "pearson,kendall"]
                  + ["--bootstrap", "50", "--test", "bootstrap", "--max-items", "60"]
                  + ["--keep-scores", "--out-dir", str(d / "corr"), "-q"])  # fmt: skip
-            _cli(["audit", "--bundled", "zhen", "-m", *METRICS, "--bootstrap", "50"]
+            _cli(["audit", *mqm_ted_args("zhen"), "-m", *METRICS, "--bootstrap", "50"]
                  + ["--json", str(d / "audit.json"), "-q"])  # fmt: skip
             results = [d / "orange" / "run.json", d / "corr" / "run.json", d / "audit.json"]
         else:
@@ -70,12 +70,12 @@ def runs(tmp_path_factory):
                           outputs=OrangeOutputs(out_dir=d / "orange"))
             )  # fmt: skip
             corr = run_correlation(
-                CorrelationRun(JudgedInputs(bundled="zhen"), METRICS, max_items=60,
+                CorrelationRun(JudgedInputs(**mqm_ted_inputs("zhen")), METRICS, max_items=60,
                                statistics=["pearson", "kendall"], bootstrap=50, test="bootstrap",
                                outputs=CorrelationOutputs(out_dir=d / "corr", keep_scores=True))
             )  # fmt: skip
             audit = run_audit(
-                AuditRun(JudgedInputs(bundled="zhen"), metrics=METRICS, bootstrap=50,
+                AuditRun(JudgedInputs(**mqm_ted_inputs("zhen")), metrics=METRICS, bootstrap=50,
                          json=d / "audit.json")
             )  # fmt: skip
             results = [orange, corr, audit]

@@ -2,10 +2,9 @@
 marked, the metrics not above the best baseline flagged with their sentence, the chance level
 of a pairwise statistic, and the reference agreement next to ORANGE with its warning."""
 
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
+from real_data import mqm_ted
 from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
@@ -16,7 +15,7 @@ from mtpalette.reporting.html import build_report
 from mtpalette.stats.baselines import compare_with_best_baseline
 from mtpalette.stats.chance import acc_eq_chance
 
-ROOT = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
+ROOT = mqm_ted("zhen")["root"]
 
 
 def _correlation_run():

@@ -1,11 +1,11 @@
 """Encoding text to int32 ids: round trips, shared ids, blocks, the exact vocabulary."""
 
-from importlib import resources
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from real_data import mqm_ted
 
 from mtpalette.kernels.tokenize import encode_text
 from mtpalette.text import bulk
@@ -19,7 +19,7 @@ VIEWS = [TextView(tok, lc) for tok in ("13a", "intl", "none", "char") for lc in 
 
 @pytest.fixture(scope="module")
 def ted_lines():
-    root = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+    root = mqm_ted("zhen")["root"]
     lines = []
     for name in ("ref.txt", "refB.txt", "Online-W.txt", "source.txt"):
         lines += (root / name).read_text(encoding="utf-8").splitlines()

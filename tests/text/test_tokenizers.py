@@ -5,12 +5,12 @@ Both our implementations are checked: the per-line Python tokenizers
 (:mod:`mtpalette.text.bulk`), on every line of the bundled data and on generated text.
 """
 
-from importlib import resources
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from real_data import mqm_ted_root
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 
@@ -35,7 +35,7 @@ def sacre_tokens(name: str, line: str, lowercase: bool = False) -> list[str]:
 
 
 def _bundled_lines():
-    root = resources.files("mtpalette") / "data" / "mqm_ted"
+    root = mqm_ted_root()
     for lp in ("ende", "zhen"):
         for path in sorted((root / lp).iterdir(), key=lambda p: p.name):
             if path.name.endswith(".txt") and path.name != "seg_ids.txt":

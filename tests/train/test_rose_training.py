@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from real_data import mqm_ted_args
 from typer.testing import CliRunner
 
 from mtpalette import sentence_scores
@@ -278,7 +279,7 @@ def test_cv_search_scores_every_setting_and_picks_the_best():
 
 def test_train_rose_cli_search_and_hand_settings(tmp_path):
     out = tmp_path / "m.json"
-    base = ["train-rose", "--bundled", "ende", "--lang", "de", "--folds", "3", "-q"]
+    base = ["train-rose", *mqm_ted_args("ende"), "--lang", "de", "--folds", "3", "-q"]
     result = CliRunner().invoke(app, [*base, "--C", "0.1", "--epsilon", "0.5", "-o", str(out)])
     assert result.exit_code == 0, result.output
     model = json.loads(out.read_text())

@@ -1,12 +1,17 @@
-"""The real data shipped with mtpalette, by name: where it is, what it holds, and a copy of it
-in a folder of one's own (for the README's and the documentation's examples).
+"""The example data shipped with mtpalette, by name: where it is, what it holds, and a copy of
+it in a folder of one's own (for the README's and the documentation's examples).
+
+The example data is invented by the project (``scripts/make_demo_data.py``; see
+``data/example/README.md``): texts from a small grammar, "systems" made by seeded errors and
+MQM-like ratings derived from those errors. No real data is shipped: the real WMT21 TED MQM
+data is rebuilt from its public source by ``scripts/extract_mqm_ted.py`` (README, "Real data").
 
 Examples
 --------
 >>> sorted(bundled_data())
-['mqm_ted_ende', 'mqm_ted_zhen', 'wmt21.tedtalks']
->>> bundled_data()["wmt21.tedtalks"].path.name
-'wmt21.tedtalks'
+['example_ende', 'example_zhen', 'mtpalette.example']
+>>> bundled_data()["mtpalette.example"].path.name
+'mtpalette.example'
 """
 
 from __future__ import annotations
@@ -28,26 +33,27 @@ class BundledSet:
 
 
 def bundled_data() -> dict[str, BundledSet]:
-    """Every bundled data set by name (see the package's ``data/NOTICE`` for sources and
-    licences)."""
+    """Every bundled data set by name: the project's invented example data (see the package's
+    ``data/example/README.md``)."""
     from mtpalette.io.judgments_mqm import bundled_mqm_ted
     from mtpalette.io.mtme import example_folder
 
     out = {}
     for lp, pair in (("zhen", "zh-en"), ("ende", "en-de")):
-        root = bundled_mqm_ted(lp)["judgments"].parent
-        refs = "ref.txt, refB.txt" if lp == "zhen" else "ref.txt"
-        out[f"mqm_ted_{lp}"] = BundledSet(
-            f"mqm_ted_{lp}",
-            root,
-            f"WMT21 TED talks {pair}, 529 segments: 13 systems' outputs (<system>.txt), "
-            f"references {refs}, source.txt, expert MQM ratings (mqm_ted_{lp}.tsv.gz)",
+        paths = bundled_mqm_ted(lp)
+        refs = ", ".join(p.name for p in paths["refs"])
+        out[f"example_{lp}"] = BundledSet(
+            f"example_{lp}",
+            paths["judgments"].parent,
+            f"invented example {pair} (written by mtpalette, not real data), 60 segments: "
+            f"{len(paths['systems'])} systems' outputs (<system>.txt), references {refs}, "
+            f"source.txt, MQM-style ratings derived from their errors ({paths['judgments'].name})",
         )
-    out["wmt21.tedtalks"] = BundledSet(
-        "wmt21.tedtalks",
+    out["mtpalette.example"] = BundledSet(
+        "mtpalette.example",
         example_folder(),
-        "an mt-metrics-eval test set folder (en-de, zh-en; 18 segments each; MQM scores "
-        "and stored BLEU, sentBLEU, chrF, ROUGE-L): --mtme wmt21.tedtalks --lp zh-en",
+        "the same invented data as an mt-metrics-eval test set folder (en-de, zh-en; "
+        "stored mtpalette BLEU, chrF, ROUGE-L): --mtme mtpalette.example --lp zh-en",
     )
     return out
 

@@ -1,5 +1,5 @@
-"""``mtpalette data``: the real data shipped with mtpalette, where it is, and ``--copy DIR`` to
-write it out for the README's examples."""
+"""``mtpalette data``: the example data shipped with mtpalette (invented by the project), where
+it is, and ``--copy DIR`` to write it out for the README's examples."""
 
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ def data_cmd(
         typer.Option("--copy", help="Copy every bundled set into this folder (made if missing)."),
     ] = None,
 ) -> None:
-    """List the bundled data sets and their paths (or copy them into a folder).
+    """List the bundled example data sets (invented by mtpalette, not real data) and their
+    paths, or copy them into a folder.
 
     Examples: `mtpalette data`; `mtpalette data --copy mydata/` then `mtpalette score -r
-    mydata/mqm_ted_zhen/ref.txt -i mydata/mqm_ted_zhen/SMU.txt -m bleu chrf`.
+    mydata/example_zhen/ref.txt -i mydata/example_zhen/Aurora.txt -m bleu chrf`.
     """
     from mtpalette.api.data import bundled_data, copy_bundled
 

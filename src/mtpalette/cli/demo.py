@@ -1,12 +1,16 @@
-"""``mtpalette demo``: the main jobs on the bundled real data (WMT21 TED zh-en, MQM-annotated).
+"""``mtpalette demo``: the main jobs on the bundled example data, zh-en, which the project
+invented (``scripts/make_demo_data.py``; ``data/example/README.md``): sentences from a small
+grammar, two independent references, 8 "systems" made by seeded errors, and MQM-style ratings
+derived from those errors (synthetic, not human). Real data is not shipped: the README says
+how to run the same commands on the WMT21 TED MQM data.
 
-1. Corpus scores of the 13 systems against both human references, with signatures, as a
-   table (the best system per metric in bold).
-2. ORANGE: how each metric ranks the held-out human reference among the 13 systems' outputs
+1. Corpus scores of the 8 systems against both references, with signatures, as a table (the
+   best system per metric in bold).
+2. ORANGE: how each metric ranks the held-out reference among the 8 systems' outputs
    (leave-one-out over the two references), written to ``--out-dir``/orange.
-3. Correlation of the same metrics with the MQM scores (Pearson and Kendall, 95% intervals),
-   at segment level (``--out-dir``/correlation) and at system level, the 13 systems' corpus
-   scores against their mean MQM score (``--out-dir``/correlation-system).
+3. Correlation of the same metrics with the synthetic MQM scores (Pearson and Kendall, 95%
+   intervals), at segment level (``--out-dir``/correlation) and at system level, the systems'
+   corpus scores against their mean score (``--out-dir``/correlation-system).
 4. The HTML report of the three runs, ``--out-dir``/report.html.
 
 The metrics shown are those of :data:`SCORE_METRICS` / :data:`ORANGE_METRICS` whose family
@@ -42,7 +46,7 @@ SCORE_METRICS = ["bleu", "bleus:4", "chrf", "wer", "per", "rouge-l", "rouge-w:1.
 ORANGE_METRICS = ["bleus:1..4", *SCORE_METRICS[2:], "rouge-s:*"]
 #: further families suggested at the end of the demo
 MORE_METRICS = ["nist", "ter", "gtm", "rouge-su:4"]
-DATA = ("data", "mqm_ted", "zhen")
+DATA = ("data", "example", "mqm", "zhen")
 REFERENCES = ("ref.txt", "refB.txt")
 NOT_SYSTEMS = {*REFERENCES, "source.txt", "seg_ids.txt"}
 
@@ -72,7 +76,8 @@ def demo(
         ),
     ] = None,
 ) -> None:
-    """Score the bundled systems, run ORANGE and the MQM correlation, write the report."""
+    """Score the example systems (invented by mtpalette), run ORANGE and the correlation
+    with their synthetic MQM-style ratings, write the report."""
     root = Path(str(resources.files("mtpalette").joinpath(*DATA)))
     ref_paths = [root / name for name in REFERENCES]
     systems = sorted(p for p in root.glob("*.txt") if p.name not in NOT_SYSTEMS)
@@ -86,7 +91,10 @@ def demo(
     refs = [read_lines(p) for p in ref_paths]
     scored = score_systems({p.stem: read_lines(p) for p in systems}, refs, score_specs)
     scores = {name: [s.value for s in result.corpus] for name, result in scored.items()}
-    title = f"WMT21 TED zh-en: {len(refs[0])} segments, {len(refs)} references (corpus scores)"
+    title = (
+        f"Example zh-en (invented by mtpalette): {len(refs[0])} segments, {len(refs)} "
+        "references (corpus scores)"
+    )
     emit_table(console, score_table(parsed, scores, title=title))
     emit_signatures(console, next(iter(scored.values())).signatures)
     console.print()
@@ -107,7 +115,7 @@ def demo(
     report = write_report(
         [orange_dir / "run.json", corr_dir / "run.json", system_dir / "run.json"],
         out_dir / "report.html",
-        title="mtpalette demo: WMT21 TED zh-en (MQM)",
+        title="mtpalette demo: example zh-en data (invented; synthetic MQM-style ratings)",
     )
     console.print(
         f"\nORANGE run: {orange_dir}/ (run.json, table.csv, curve.png, errors.jsonl); "

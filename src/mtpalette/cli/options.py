@@ -107,7 +107,8 @@ MaxItemsOpt = Annotated[
 
 # ----- human judgments ------------------------------------------------------------------
 BundledOpt = Annotated[
-    str | None, opt("--bundled", panel=HUMANS, help="The bundled MQM TED data: zhen or ende.")
+    str | None,
+    opt("--bundled", panel=HUMANS, help="The bundled example data (invented): zhen or ende."),
 ]
 JudgmentsOpt = Annotated[Path | None, opt("--judgments", "-j", panel=HUMANS, help="Judgment file.")]
 SegIdsOpt = Annotated[

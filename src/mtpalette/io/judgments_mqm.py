@@ -1,5 +1,5 @@
 """MQM judgments: Google's MQM error annotations (format ``mqm``) and average segment
-scores (``mqm-avg``), and the bundled WMT21 TED MQM data.
+scores (``mqm-avg``), and the example MQM data shipped with mtpalette.
 
 A segment's score is minus the sum of the error weights of a rater, averaged over the
 segment's raters (:data:`MQM_WEIGHTS`, :func:`mqm_weight`); the file layouts are described
@@ -166,13 +166,11 @@ def read_mqm_avg(path: str | Path) -> Judgments:
 
     Examples
     --------
-    The bundled WMT21 TED MQM en-de averages (``None`` in 1,078 of 8,484 rows):
+    The example en-de averages (invented: :func:`bundled_mqm_ted`):
 
-    >>> from importlib import resources
-    >>> ende = resources.files("mtpalette").joinpath("data/mqm_ted/ende")
-    >>> j = read_mqm_avg(ende / "mqm_ted_ende.avg_seg_scores.tsv.gz")
-    >>> len(j.systems), len(j.items), j.n_rated, j.systems[0], j.scores[0, :3].tolist()
-    (14, 606, 7406, 'Facebook-AI', [-1.0, -0.0, -0.0])
+    >>> j = read_mqm_avg(bundled_mqm_ted("ende")["avg"])
+    >>> len(j.systems), len(j.items), j.n_rated, j.systems[-1], j.scores[-1, :4].tolist()
+    (9, 60, 540, 'Harbor', [0.0, -2.0, -2.0, -5.0])
     """
     name = str(path)
     lines = text_lines(path)
@@ -191,29 +189,31 @@ def read_mqm_avg(path: str | Path) -> Judgments:
 
 
 def bundled_mqm_ted(lp: str) -> dict[str, Any]:
-    """Paths of the bundled WMT21 TED MQM data of ``lp`` (``ende`` or ``zhen``).
+    """Paths of mtpalette's example MQM data of ``lp`` (``ende`` or ``zhen``): invented by the
+    project (``scripts/make_demo_data.py``; see ``data/example/README.md``), not real ratings.
 
     Returns ``judgments`` (the MQM TSV), ``avg`` (the average-score file), ``refs`` (``ref``,
-    and ``refB`` for zh-en), ``systems`` (the 13 MT systems' outputs), ``seg_ids`` (MQM's
-    seg_id of each line) and ``source``.
+    and ``refB`` for zh-en), ``systems`` (the 8 invented systems' outputs), ``seg_ids`` (the
+    MQM ``seg_id`` of each line) and ``source``. Real MQM data is not shipped: see
+    ``scripts/extract_mqm_ted.py``.
 
     Examples
     --------
     >>> d = bundled_mqm_ted("zhen")
-    >>> [p.name for p in d["refs"]], len(d["systems"])
-    (['ref.txt', 'refB.txt'], 13)
+    >>> [p.name for p in d["refs"]], len(d["systems"]), d["judgments"].name
+    (['ref.txt', 'refB.txt'], 8, 'mqm_zhen.tsv')
     """
     from importlib import resources
 
     if lp not in ("ende", "zhen"):
-        raise UserInputError(f"no bundled MQM TED data for {lp!r}; expected ende or zhen")
-    root = Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / lp))
+        raise UserInputError(f"no bundled example data for {lp!r}; expected ende or zhen")
+    root = Path(str(resources.files("mtpalette") / "data" / "example" / "mqm" / lp))
     ref_names = ["ref.txt", "refB.txt"] if lp == "zhen" else ["ref.txt"]
     special = {*ref_names, "source.txt", "seg_ids.txt"}
     systems = sorted(p for p in root.iterdir() if p.suffix == ".txt" and p.name not in special)
     return {
-        "judgments": root / f"mqm_ted_{lp}.tsv.gz",
-        "avg": root / f"mqm_ted_{lp}.avg_seg_scores.tsv.gz",
+        "judgments": root / f"mqm_{lp}.tsv",
+        "avg": root / f"mqm_{lp}.avg_seg_scores.tsv",
         "refs": [root / n for n in ref_names],
         "systems": systems,
         "seg_ids": root / "seg_ids.txt",

@@ -123,19 +123,22 @@ def _penalty_notes(lp: str, human_scores: Mapping[str, Mapping[str, Any]]) -> li
 
 
 def example_folder() -> Path:
-    """The mt-metrics-eval test set folder shipped with mtpalette: ``wmt21.tedtalks`` with
-    en-de and zh-en, 18 segments each of the WMT21 TED talks MQM data (human scores
-    higher-is-better, as MTME ships them), sacrebleu's BLEU, sentBLEU and chrF and
-    mtpalette's ROUGE-L stored (see ``NOTICE`` in the package's ``data`` folder).
+    """The mt-metrics-eval test set folder shipped with mtpalette: ``mtpalette.example``, en-de
+    and zh-en, 60 segments each of the project's invented example data (``data/example``,
+    written by ``scripts/make_demo_data.py``; not real ratings), with MQM-like human scores
+    (higher is better, as MTME ships them), mtpalette's BLEU, chrF and ROUGE-L stored, and
+    ``mtpalette.json`` naming the standard reference and human score.
 
     Examples
     --------
     >>> example_folder().name, sorted(p.name for p in (example_folder() / "references").iterdir())
-    ('wmt21.tedtalks', ['en-de.refA.txt', 'zh-en.refA.txt', 'zh-en.refB.txt'])
+    ('mtpalette.example', ['en-de.refA.txt', 'zh-en.refA.txt', 'zh-en.refB.txt'])
     """
     from importlib import resources
 
-    return Path(str(resources.files("mtpalette") / "data" / "mtme" / "wmt21.tedtalks"))
+    return Path(
+        str(resources.files("mtpalette") / "data" / "example" / "mtme" / "mtpalette.example")
+    )
 
 
 def read_mtme(
@@ -201,13 +204,13 @@ def read_mtme(
 
     Examples
     --------
-    The bundled example folder (18 segments of the WMT21 TED talks, en-de and zh-en):
+    The bundled example folder (invented by the project, 60 segments of en-de and zh-en):
 
     >>> root = example_folder()
     >>> s = read_mtme(root, "zh-en", metrics=["BLEU"])
     >>> s.ref, s.human, len(s.systems), s.metric_matrix("BLEU", "sys").shape
-    ('refB', 'mqm', 12, (12, 1))
-    >>> s.left_out["refA"]
+    ('refA', 'mqm', 8, (8, 1))
+    >>> s.left_out["refB"]
     'a reference; include it with include_refs'
     """
     d = _check_folder(root, level)

@@ -1,0 +1,115 @@
+"""Real data for the tests, read from the shared data folder and never from the repository.
+
+The shared folder is ``$MTPALETTE_SHARED_DATA`` when set, else ``../shared/data`` next to the
+repository (as ``scripts/shared_data.py`` and ``bench/common.py`` find it). Where it lacks a
+data set, the test asking for it skips with a one-line reason naming the path. The folders the
+tests read in a derived layout (the WMT21 TED MQM texts, the mt-metrics-eval folder) are
+rebuilt from it by the project's scripts (``scripts/extract_mqm_ted.py``,
+``scripts/mtme_folder.py build``) into a cache outside git, once per version of the script.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+#: the shared data folder (it may be absent: tests then skip)
+SHARED = Path(os.environ.get("MTPALETTE_SHARED_DATA") or REPO.parent / "shared" / "data")
+_SCRIPTS = REPO / "scripts"
+
+
+def shared(*parts: str, what: str) -> Path:
+    """``SHARED/parts...``, or a skip saying that ``what`` is not there."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"{what} is not at {path} (shared data absent; see tests/real_data.py)",
+                    allow_module_level=True)  # fmt: skip
+    return path
+
+
+def script(name: str):
+    """The module of ``scripts/NAME.py`` (loaded by path: scripts/ is no package)."""
+    spec = importlib.util.spec_from_file_location(f"_mtpalette_{name}", _SCRIPTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _cached(name: str, script: str, build) -> Path:
+    """The folder ``build(tmp)`` writes, made once per script version in the temp folder."""
+    key = hashlib.sha256((_SCRIPTS / f"{script}.py").read_bytes() + str(SHARED).encode())
+    root = Path(tempfile.gettempdir()) / f"mtpalette-real-data-{os.getuid()}"
+    target = root / f"{name}-{key.hexdigest()[:16]}"
+    if not target.is_dir():
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=root, prefix=f".{name}-"))
+        build(tmp)
+        try:
+            tmp.rename(target)
+        except OSError:  # another test process made it first
+            shutil.rmtree(tmp, ignore_errors=True)
+    return target
+
+
+def mqm_ted_root() -> Path:
+    """The WMT21 TED MQM texts and ratings (``ende/``, ``zhen/``), as
+    ``scripts/extract_mqm_ted.py`` writes them from ``SHARED/mqm/ted``."""
+    src = shared("mqm", "ted", what="the WMT21 TED MQM data (google/wmt-mqm-human-evaluation)")
+    return _cached("mqm_ted", "extract_mqm_ted",
+                   lambda out: script("extract_mqm_ted").main(src.parents[1], out))  # fmt: skip
+
+
+def mqm_ted(lp: str) -> dict:
+    """Paths of the real WMT21 TED MQM data of ``lp`` (``ende`` or ``zhen``): ``judgments``,
+    ``avg``, ``refs`` (``ref``, and ``refB`` for zh-en), ``systems`` (13), ``seg_ids``,
+    ``source`` and ``root``."""
+    root = mqm_ted_root() / lp
+    ref_names = ["ref.txt", "refB.txt"] if lp == "zhen" else ["ref.txt"]
+    special = {*ref_names, "source.txt", "seg_ids.txt"}
+    return {
+        "root": root,
+        "judgments": root / f"mqm_ted_{lp}.tsv.gz",
+        "avg": root / f"mqm_ted_{lp}.avg_seg_scores.tsv.gz",
+        "refs": [root / n for n in ref_names],
+        "systems": sorted(p for p in root.glob("*.txt") if p.name not in special),
+        "seg_ids": root / "seg_ids.txt",
+        "source": root / "source.txt",
+    }
+
+
+def mqm_ted_human(lp: str, systems: list[str], segments: int | None = None) -> list[list]:
+    """The real average MQM scores of ``systems`` x the first ``segments`` annotated segments of
+    ``lp`` (``extract_mqm_ted.mqm_avg_matrix``): the human side of golden inputs whose ratings
+    are not stored in the repository."""
+    return script("extract_mqm_ted").mqm_avg_matrix(mqm_ted_root(), lp, systems, segments)
+
+
+def mqm_ted_inputs(lp: str) -> dict:
+    """The real data of ``lp`` as the keywords of ``JudgedInputs``/``load_task`` (what
+    ``bundled=lp`` gave when the data was shipped)."""
+    p = mqm_ted(lp)
+    return {"judgments": p["judgments"], "refs": p["refs"], "systems": p["systems"],
+            "seg_ids": p["seg_ids"]}  # fmt: skip
+
+
+def mqm_ted_args(lp: str) -> list[str]:
+    """The real data of ``lp`` as command-line options (what ``--bundled LP`` gave)."""
+    p = mqm_ted(lp)
+    return ["--judgments", str(p["judgments"]), "--seg-ids", str(p["seg_ids"]),
+            "--refs", *map(str, p["refs"]), "--systems", *map(str, p["systems"])]  # fmt: skip
+
+
+def mtme_folder() -> Path:
+    """The mt-metrics-eval folder ``wmt21.tedtalks`` (18 segments of en-de and zh-en), as
+    ``scripts/mtme_folder.py build --docs 3 --per-doc 6`` writes it from ``SHARED``."""
+    shared("mqm", "ted", what="the WMT21 TED MQM data (google/wmt-mqm-human-evaluation)")
+    built = _cached("mtme", "mtme_folder",
+                    lambda out: script("mtme_folder").build(out, 3, 6, shared=SHARED))  # fmt: skip
+    return built / "wmt21.tedtalks"
