@@ -103,6 +103,7 @@ def build_report(
             "audit": None,
             "rank": None,
             "analyze": None,
+            "spans": None,
             "results_json": None,
         }
         if kind == "orange":
@@ -121,6 +122,10 @@ def build_report(
             from mtpalette.reporting.analyze_section import analyze_section
 
             section["analyze"] = analyze_section(run)
+        elif kind == "spans":
+            from mtpalette.reporting.spans_section import spans_section
+
+            section["spans"] = spans_section(run)
         else:
             section["results_json"] = json.dumps(run.get("results", {}), indent=1)[:200_000]
         sections.append(section)
