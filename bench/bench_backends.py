@@ -47,14 +47,16 @@ def data(tmp: Path) -> tuple[list[Path], list[Path], str]:
     refs = [root / "references" / f"newstest2021.de-en.ref.{k}.en" for k in "AB"]
     if systems and all(r.exists() for r in refs):
         return [Path(s) for s in systems[:8]], refs, "WMT21 de-en, 8 systems, refs A and B"
-    bundled = REPO / "src" / "mtpalette" / "data" / "mqm_ted" / "zhen"
-    names = ["SMU", "MiSS", "NiuTrans", "Borderline", "DIDI-NLP", "Facebook-AI"]
+    from mtpalette.io.judgments_mqm import bundled_mqm_ted
+
+    bundled = bundled_mqm_ted("zhen")["judgments"].parent  # the invented example data
+    names = ["Aurora", "Birch", "Cobalt", "Dune", "Ember", "Fjord"]
     out = []
     for name in [*names, "ref", "refB"]:
         text = (bundled / f"{name}.txt").read_text(encoding="utf-8") * 4
         (tmp / f"{name}.txt").write_text(text, encoding="utf-8")
         out.append(tmp / f"{name}.txt")
-    return out[:-2], out[-2:], "bundled TED zh-en repeated x4 (6 systems, 2 refs)"
+    return out[:-2], out[-2:], "bundled example zh-en (invented) x4 (6 systems, 2 refs)"
 
 
 def timed(args: list[str], runs: int, fresh: Path | None = None) -> float:

@@ -88,12 +88,15 @@ def systems() -> tuple[list[tuple[list[str], list[str]]], str]:
     if files:
         ref = read(root / "references" / "newstest2021.zh-en.ref.A.en")
         return [(read(f), ref) for f in files], f"WMT21 newstest zh-en, ref A, {len(files)} systems"
-    print(f"{SHARED} not found: using the bundled TED zh-en data instead")
-    data = REPO / "src" / "mtpalette" / "data" / "mqm_ted" / "zhen"
+    print(f"{SHARED} not found: using the bundled example zh-en data (invented) instead")
+    from mtpalette.io.judgments_mqm import bundled_mqm_ted
+
+    data = bundled_mqm_ted("zhen")["judgments"].parent
     skip = {"ref.txt", "refB.txt", "source.txt", "seg_ids.txt"}
     names = sorted(p.name for p in data.glob("*.txt") if p.name not in skip)
     ref = read(data / "ref.txt")
-    return [(read(data / n), ref) for n in names], f"bundled TED zh-en, {len(names)} systems"
+    what = f"bundled example zh-en (invented), {len(names)} systems"
+    return [(read(data / n), ref) for n in names], what
 
 
 def pool(sets, n: int) -> tuple[list[str], list[str], str]:

@@ -6,8 +6,8 @@ Usage: python bench/bench_wmt.py [--k 1000] [--mtme-metrics 3] [--mtme-timeout 9
 
 Data: an mt-metrics-eval folder (``wmt21.tedtalks``, en-de and zh-en) of the whole annotated
 WMT21 TED MQM set (529 segments per pair; 12 and 13 judged systems), built by
-``scripts/mtme_folder.py`` from ``../shared/data/mqm/ted`` (without it: the bundled 18-segment
-folder ``src/mtpalette/data/mtme``), with its stored metrics replaced by the 30 of
+``scripts/mtme_folder.py`` from ``../shared/data/mqm/ted`` (without it the benchmark skips),
+with its stored metrics replaced by the 30 of
 :data:`METRICS`: real metrics computed by mtpalette on the folder's texts against each pair's
 standard reference (en-de refA, zh-en refB), written as stored score files
 ``metric-scores/LP/NAME-REF.seg.score`` (sentence scores) and ``.sys.score`` (corpus scores),
@@ -83,11 +83,9 @@ def build_folder(out: Path) -> Path:
     mf = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mf)
     root = out / TEST_SET
-    if mf.shared_data() is not None:
-        mf.build(out, None, None, stored_metrics=False)
-    else:
-        print("../shared/data/mqm/ted absent: the bundled 18-segment folder instead")
-        shutil.copytree(REPO / "src" / "mtpalette" / "data" / "mtme" / TEST_SET, root)
+    if not (mf.shared_data() / "mqm" / "ted").is_dir():
+        raise SystemExit(f"SKIP: {mf.shared_data()}/mqm/ted is absent (set MTPALETTE_SHARED_DATA)")
+    mf.build(out, None, None, stored_metrics=False)
     shutil.rmtree(root / "metric-scores", ignore_errors=True)
     for lp, ref in STD_REF.items():
         files = sorted((root / "system-outputs" / lp).glob("*.txt"))

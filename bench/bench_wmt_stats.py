@@ -31,11 +31,31 @@ from common import REPO, mtme_checkout, mtme_env, run_process  # noqa: E402
 INPUTS = REPO / "tests" / "data" / "mtme_tasks" / "inputs.json.gz"
 
 
+def _human(lp: str, systems: list[str]) -> list[list]:
+    """The WMT21 TED MQM scores of ``systems`` (``scripts/extract_mqm_ted.py`` on the shared
+    data, into a temporary folder)."""
+    import importlib.util
+    import tempfile
+
+    from common import SHARED
+
+    if not (SHARED / "mqm" / "ted").is_dir():
+        raise SystemExit(f"SKIP: {SHARED}/mqm/ted is absent (set MTPALETTE_SHARED_DATA)")
+    spec = importlib.util.spec_from_file_location("x", REPO / "scripts" / "extract_mqm_ted.py")
+    ext = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ext)
+    with tempfile.TemporaryDirectory() as tmp:
+        ext.main(SHARED, Path(tmp))
+        return ext.mqm_avg_matrix(Path(tmp), lp.replace("-", ""), systems)
+
+
 def load(extra: int) -> dict:
     import numpy as np
 
     with gzip.open(INPUTS, "rt") as fh:
         raw = json.load(fh)
+    for lp, d in raw.items():  # the MQM scores are not stored: rebuilt from the shared data
+        d["human_seg"] = _human(lp, d["systems"])
     rng = np.random.default_rng(0)
     for d in raw.values():
         base = list(d["metrics_seg"].items())

@@ -7,7 +7,6 @@ from __future__ import annotations
 import glob
 import os
 import time
-from importlib import resources
 from pathlib import Path
 
 #: the repository root (this file is bench/common.py)
@@ -48,10 +47,11 @@ def wmt21_pairs(lp: str = "de-en", refs: tuple[str, ...] = ("A", "B")):
 
 
 def bundled_pairs():
-    """The bundled TED zh-en data (13 systems, 2 references)."""
+    """The bundled example zh-en data (invented by the project: 8 systems, 2 references)."""
+    from mtpalette.io.judgments_mqm import bundled_mqm_ted
     from mtpalette.io.plain import read_lines
 
-    root = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"
+    root = bundled_mqm_ted("zhen")["judgments"].parent
     refs = [read_lines(str(root / "ref.txt")), read_lines(str(root / "refB.txt"))]
     names = [
         p.name
@@ -60,7 +60,8 @@ def bundled_pairs():
         and p.name not in {"ref.txt", "refB.txt", "source.txt", "seg_ids.txt"}
     ]
     hyps = [line for n in sorted(names) for line in read_lines(str(root / n))]
-    return hyps, [r * len(names) for r in refs], f"bundled TED zh-en, {len(names)} systems"
+    what = f"bundled example zh-en (invented), {len(names)} systems"
+    return hyps, [r * len(names) for r in refs], what
 
 
 INTO_ENGLISH = ("de-en", "cs-en", "ru-en", "en-cs", "en-ru")  # two references each

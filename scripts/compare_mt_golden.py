@@ -11,7 +11,8 @@ used as the working directory)::
     python scripts/compare_mt_golden.py [--compare-mt /tmp/cmt-venv/bin/compare-mt] \\
         [--out tests/data/compare_mt/golden.json]
 
-Data: the bundled WMT21 TED en-de MQM set ``src/mtpalette/data/mqm_ted/ende/``: ``ref.txt``
+Data: the WMT21 TED en-de MQM set (``$MQM_TED/ende/``, as ``scripts/extract_mqm_ted.py --out
+$MQM_TED`` writes it from the shared data; it was bundled until issue 56): ``ref.txt``
 (German references) and the outputs of Facebook-AI, Nemo and UEdin, all 529 lines. compare-mt
 reads every line with ``line.strip().split(' ')`` (no lowercasing, no tokenizer); on these files
 that equals ``str.split()`` (checked here: no tabs, double spaces, other whitespace or empty
@@ -52,6 +53,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import shlex
 import subprocess
 import sys
@@ -59,7 +61,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DATA_DIR = "src/mtpalette/data/mqm_ted/ende"
+#: ``scripts/extract_mqm_ted.py --out $MQM_TED`` (the data is not in the repository)
+DATA_DIR = os.environ.get("MQM_TED", "mqm_ted") + "/ende"
 SYSTEMS = ["Facebook-AI", "Nemo", "UEdin"]
 DEFAULT_OUT = "tests/data/compare_mt/golden.json"
 DEFAULT_CMT = "/tmp/cmt-venv/bin/compare-mt"

@@ -1,4 +1,5 @@
-"""Golden values of MTME's task catalogue on ``src/mtpalette/data/mtme/wmt21.tedtalks``.
+"""Golden values of MTME's task catalogue on the folder ``wmt21.tedtalks`` that
+``scripts/mtme_folder.py build --out DIR --docs 3 --per-doc 6`` writes from the shared data.
 
 Runs google-research/mt-metrics-eval (MTME) at commit
 68a481aea1a787392d55af8f76ac8ef40c5f4664 on the small MQM folder written by
@@ -32,7 +33,7 @@ Usage (from the repository root; ``$MTME_SRC``: the MTME checkout, ``$MTME_PYTHO
 with numpy, scipy, dacite and absl-py; ``apache_beam`` is replaced by an empty module)::
 
     PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1 PYTHONPATH=$MTME_SRC $MTME_PYTHON \\
-        scripts/mtme_catalogue_golden.py src/mtpalette/data/mtme \\
+        scripts/mtme_catalogue_golden.py DIR \\
         > tests/data/mtme_folder/catalogue_golden.json
 """
 

@@ -1,11 +1,12 @@
 """Golden values of WMT task sets and SPA on real data, computed by running mt-metrics-eval
 (google-research/mt-metrics-eval at 68a481a; run, never copied).
 
-Data: the bundled WMT21 TED MQM data (``src/mtpalette/data/mqm_ted/{ende,zhen}``, see its
-NOTICE): MQM segment scores of the 13 MT systems of each pair (all 529 bundled segments are
-rated) and four metrics computed here with sacrebleu against reference A - sentence chrF,
-chrF++, BLEU and TER (negated), rounded to 4 decimals; system scores are the means of the
-segment scores.
+Data: the WMT21 TED MQM data (``scripts/extract_mqm_ted.py --out $MQM_TED`` writes it from the
+shared data): MQM segment scores of the 13 MT systems of each pair (all 529 annotated segments
+are rated; read from ``$MQM_TED``, never written to the repository: ``inputs.json.gz`` holds
+the systems and the metric scores only) and four metrics computed here with sacrebleu
+against reference A - sentence chrF, chrF++, BLEU and TER (negated), rounded to 4 decimals;
+system scores are the means of the segment scores.
 
 mt-metrics-eval runs its own ``TaskSet.Run``, ``CompareMetrics*``, ``AverageCorrs``,
 ``AverageRanks`` and ``AverageCorrMatrix`` on tasks built as WMT24's (system SPA, segment
@@ -23,8 +24,9 @@ mtpalette sums them in the order of the AVX-512 kernel on one thread on any mach
 
 Usage (two steps: sacrebleu lives in mtpalette's environment, mt-metrics-eval in its own)::
 
-    .venv/bin/python scripts/mtme_tasks_golden.py scores      # writes inputs.json.gz
-    OPENBLAS_NUM_THREADS=1 PYTHONPATH=$MTME_SRC \\
+    python scripts/extract_mqm_ted.py --out $MQM_TED
+    MQM_TED=... .venv/bin/python scripts/mtme_tasks_golden.py scores   # writes inputs.json.gz
+    MQM_TED=... OPENBLAS_NUM_THREADS=1 PYTHONPATH=$MTME_SRC \\
         $MTME_PYTHON scripts/mtme_tasks_golden.py
 """
 
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import sys
 import time
 import types
@@ -46,7 +49,7 @@ if sys.argv[1:] != ["scores"]:
 
 MTME_COMMIT = "68a481aea1a787392d55af8f76ac8ef40c5f4664"
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "src" / "mtpalette" / "data" / "mqm_ted"
+DATA = Path(os.environ.get("MQM_TED", "mqm_ted"))
 OUT = ROOT / "tests" / "data" / "mtme_tasks" / "golden.json.gz"
 INPUTS = OUT.with_name("inputs.json.gz")
 LPS = {"en-de": "ende", "zh-en": "zhen"}
@@ -186,8 +189,12 @@ def spa_values(lps: dict) -> list[dict]:
 
 
 def main() -> None:
+    from extract_mqm_ted import mqm_avg_matrix
+
     with gzip.open(INPUTS, "rt") as fh:
         lps = json.load(fh)
+    for lp, d in lps.items():  # the MQM scores, from the shared data's rebuild
+        d["human_seg"] = mqm_avg_matrix(DATA, LPS[lp], d["systems"])
     golden = {
         "source": f"google-research/mt-metrics-eval@{MTME_COMMIT}, run by "
         "scripts/mtme_tasks_golden.py on src/mtpalette/data/mqm_ted (WMT21 TED MQM)",
@@ -211,7 +218,10 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["scores"]:
         INPUTS.parent.mkdir(parents=True, exist_ok=True)
         with gzip.open(INPUTS, "wt") as fh:
-            json.dump({lp: read_lp(folder) for lp, folder in LPS.items()}, fh)
+            inputs = {lp: read_lp(folder) for lp, folder in LPS.items()}
+            for d in inputs.values():
+                del d["human_seg"]  # third-party ratings: read from $MQM_TED by the golden step
+            json.dump(inputs, fh)
     else:
         mtme_data.GetCorrelations = _get_correlations
         main()

@@ -6,8 +6,14 @@ one-time setup (XML::DOM, rebuilding the WordNet exception DB) and the JSON sche
 
 Usage::
 
-    python scripts/rouge155_golden.py /path/to/ROUGE-1.5.5/ROUGE-1.5.5.pl \\
+    python scripts/extract_mqm_ted.py --out /tmp/mqm_ted       # the real texts, from ../shared
+    python scripts/rouge155_golden.py /path/to/ROUGE-1.5.5/ROUGE-1.5.5.pl --mqm-ted /tmp/mqm_ted \\
         [--data-dir /path/to/ROUGE-1.5.5/data] [--out tests/data/rouge155/golden.json.gz]
+
+The real TED texts are scored but not written to the golden file (issue 56: no third-party text
+in the repository): ``source`` names the files, and the test rebuilds the strings from the
+shared data with :func:`normalise`. Paths in the recorded commands are written as
+``$ROUGE_DIR`` (the script's folder) and ``$WORKDIR`` (the inputs' folder), not as one machine's.
 
 What it does:
 
@@ -42,7 +48,6 @@ import shlex
 import subprocess
 import sys
 import tempfile
-from importlib import resources
 from pathlib import Path
 
 from mtpalette.io.plain import read_lines
@@ -144,12 +149,8 @@ def normalise(text: str) -> str:
     return " ".join(re.sub(r"[^A-Za-z0-9]+", " ", text).lower().split())
 
 
-def _data_root() -> Path:
-    return Path(str(resources.files("mtpalette") / "data" / "mqm_ted" / "zhen"))
-
-
-def _ted_set(systems: list[str], refs: list[str], description: str) -> dict:
-    root = _data_root()
+def _ted_set(root: Path, systems: list[str], refs: list[str], description: str) -> dict:
+    """A set of real TED texts (``root``: ``extract_mqm_ted.py``'s ``zhen`` folder)."""
     references = [
         list(r)
         for r in zip(
@@ -166,13 +167,28 @@ def _ted_set(systems: list[str], refs: list[str], description: str) -> dict:
         "description": description,
         "real_data": True,
         "source": {
-            "files": [f"src/mtpalette/data/mqm_ted/zhen/{n}.txt" for n in systems + refs],
+            "files": [f"mqm_ted/zhen/{n}.txt" for n in systems + refs],
             "systems": systems,
             "reference_files": [f"{n}.txt" for n in refs],
         },
         "references": references,
         "pairs": {"candidate": cand, "segment": seg, "system": sysname},
     }
+
+
+def without_texts(ds: dict, paths: dict[str, str]) -> dict:
+    """``ds`` as written: a real set's strings left out (rebuilt from ``source`` by the
+    tests), and the commands' paths replaced by the names in ``paths``."""
+    out = json.loads(json.dumps(ds))
+    if out.get("real_data"):
+        del out["references"]
+        del out["pairs"]["candidate"]
+        out["texts"] = "not stored: normalise() of source.files (extract_mqm_ted.py's output)"
+    for mode in out.get("modes", {}).values():
+        for command in mode["commands"]:
+            for path, name in sorted(paths.items(), key=lambda kv: -len(kv[0])):
+                command["argv"] = command["argv"].replace(path, name)
+    return out
 
 
 def _listed_set(items: list[tuple[str, str, list[str]]], description: str, real: bool) -> dict:
@@ -278,24 +294,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("tests/data/rouge155/golden.json.gz"))
     ap.add_argument("--workdir", type=Path, help="keep the inputs here (default: a temp dir)")
     ap.add_argument("--source", default=SOURCE, help="where the script came from (recorded)")
+    ap.add_argument("--mqm-ted", type=Path, required=True, help="extract_mqm_ted.py's --out")
     args = ap.parse_args(argv)
+    zhen = args.mqm_ted / "zhen"
     script = args.rouge.resolve()
     data_dir = (args.data_dir or script.parent / "data").resolve()
 
     sets = {
         "zhen_1ref": (
             _ted_set(
+                zhen,
                 ZHEN_1REF,
                 ["ref"],
-                "WMT21 TED zh-en (bundled), 4 systems x 529 segments, reference ref.txt",
+                "WMT21 TED zh-en, 4 systems x 529 segments, reference ref.txt",
             ),
             ["A"],
         ),
         "zhen_2ref": (
             _ted_set(
+                zhen,
                 ZHEN_2REF,
                 ["ref", "refB"],
-                "WMT21 TED zh-en (bundled), 2 other systems x 529 segments, references ref.txt "
+                "WMT21 TED zh-en, 2 other systems x 529 segments, references ref.txt "
                 "and refB.txt (in that order; order matters for -f B ties)",
             ),
             ["A", "B"],
@@ -327,7 +347,8 @@ def main(argv: list[str] | None = None) -> int:
             ds["modes"] = {
                 m: _score_set(ds, name, m, script, patched, data_dir, workdir) for m in modes
             }
-            out_sets[name] = ds
+            out_sets[name] = without_texts(ds, {str(script.parent): "$ROUGE_DIR",
+                                                str(workdir): "$WORKDIR"})  # fmt: skip
         golden = {
             "schema": 1,
             "generator": "scripts/rouge155_golden.py",

@@ -1,8 +1,9 @@
 """``--mtme DIR --lp`` from the command line: the folder read as mt-metrics-eval reads it.
 
-The bundled folder (``src/mtpalette/data/mtme``, 18 segments of the WMT21 TED MQM data per
-pair) has human scores for all but one system; its standard reference of zh-en is refB (MTME's
-``meta_info``). Once, such a folder stopped with ``no judgments for system(s) ...``.
+The folder ``wmt21.tedtalks`` (18 segments of the WMT21 TED MQM data per pair, built from the
+shared data by ``scripts/mtme_folder.py``: ``tests/real_data.py``) has human scores for all but
+one system; its standard reference of zh-en is refB (MTME's ``meta_info``). Once, such a
+folder stopped with ``no judgments for system(s) ...``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""An mt-metrics-eval folder built from real MQM data (src/mtpalette/data/mtme), read with
+"""An mt-metrics-eval folder built from real MQM data (``tests/real_data.py``), read with
 :func:`mtpalette.io.mtme.read_mtme`: every statistic mtpalette computes on it equals what
 mt-metrics-eval itself computes (golden.json, made by scripts/mtme_folder.py), and the system
 selection is MTME's."""

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from real_data import mqm_ted_human
 
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval import task_sets as TS
@@ -33,7 +34,9 @@ def data():
         raw = json.load(fh)
     out = {}
     for lp, d in raw.items():
-        h = np.array(d["human_seg"], dtype=np.float64)
+        # the MQM scores are not stored with the metric scores: read from the shared data
+        human_seg = mqm_ted_human(lp.replace("-", ""), d["systems"])
+        h = np.array(human_seg, dtype=np.float64)
         metrics = {}
         for m, x in d["metrics_seg"].items():
             x = np.array(x, dtype=np.float64)

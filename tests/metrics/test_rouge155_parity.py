@@ -1,9 +1,11 @@
 """ROUGE-N/L/S/SU against golden values from the original ROUGE-1.5.5.pl.
 
-The golden file (tests/data/rouge155/, provenance and commands in its README) holds 2,116 real
-TED zh-en candidate/reference pairs, normalised so that ROUGE-1.5.5's own cleaning is a no-op,
-with the script's hits, counts and R/P/F printed to 10 decimals; 1,058 pairs with two
-references in both multi-reference modes (-f A and -f B); the papers' examples and edge cases.
+The golden file (tests/data/rouge155/, provenance and commands in its README) holds the script's
+hits, counts and R/P/F printed to 10 decimals for 2,116 real TED zh-en candidate/reference pairs,
+normalised so that ROUGE-1.5.5's own cleaning is a no-op (the texts are not stored: they are
+rebuilt from the shared data, ``tests/real_data.py``, and those sets skip without it); 1,058
+pairs with two references in both multi-reference modes (-f A and -f B); the papers' examples
+and edge cases.
 
 Two flavours: ``R/P/F`` come from a copy of the script patched to print 10 decimals, which
 also computes F from unrounded R and P (mtpalette's default modes); ``R5/P5/F5`` are what the
@@ -18,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from real_data import mqm_ted, script
 
 from mtpalette.metrics import parse_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats
@@ -35,12 +38,34 @@ SPECS = {
 
 @pytest.fixture(scope="module")
 def golden():
-    return json.loads(gzip.open(GOLDEN).read())
+    """The golden file, with the real sets' texts rebuilt as the script built them."""
+    out = json.loads(gzip.open(GOLDEN).read())
+    for data in out["sets"].values():
+        if data.get("real_data"):
+            data["references"], data["pairs"]["candidate"] = None, None
+    return out
+
+
+def _texts(data: dict) -> dict:
+    """``data`` with its texts: a real set's read from the shared data and normalised as
+    ``scripts/rouge155_golden.py`` did (a skip without the shared data)."""
+    if data["pairs"].get("candidate") is not None:
+        return data
+    root, normalise = mqm_ted("zhen")["root"], script("rouge155_golden").normalise
+
+    def lines(name: str) -> list[str]:
+        return [normalise(x) for x in (root / name).read_text(encoding="utf-8").splitlines()]
+
+    refs = [lines(name) for name in data["source"]["reference_files"]]
+    data["references"] = [list(r) for r in zip(*refs, strict=True)]
+    data["pairs"]["candidate"] = [x for s in data["source"]["systems"] for x in lines(f"{s}.txt")]
+    assert len(data["pairs"]["candidate"]) == len(data["pairs"]["segment"])
+    return data
 
 
 @pytest.mark.parametrize("name", list(SPECS))
 def test_one_reference_equals_rouge155(golden, name):
-    data = golden["sets"]["zhen_1ref"]
+    data = _texts(golden["sets"]["zhen_1ref"])
     hyps = data["pairs"]["candidate"]
     refs = [[data["references"][s][0] for s in data["pairs"]["segment"]]]
     assert len(hyps) >= 2000
@@ -62,7 +87,7 @@ def _printed(stats, expected):
 def test_one_reference_as_printed_by_rouge155(golden, name):
     """Once F was computed from unrounded R and P: 10-14% of the printed F values differed in
     the 5th decimal."""
-    data = golden["sets"]["zhen_1ref"]
+    data = _texts(golden["sets"]["zhen_1ref"])
     stats = _score(data, SPECS[name], "rouge155-a")
     _printed(stats, data["modes"]["A"]["metrics"][name])
 
@@ -83,7 +108,7 @@ def _score(data, spec, multiref):
 @pytest.mark.parametrize("which", ["zhen_1ref", "paper", "synthetic_1ref"])
 def test_rouge_w_compat_equals_rouge155(golden, name, which):
     """compat=rouge155: the script's traceback hit over f(f(m)), on every pair."""
-    data = golden["sets"][which]
+    data = _texts(golden["sets"][which])
     expected = data["modes"]["A"]["metrics"][name]
     stats = _score(data, W_SPECS[name], "max")
     _printed(stats, expected)
@@ -94,7 +119,7 @@ def test_rouge_w_compat_equals_rouge155(golden, name, which):
 @pytest.mark.parametrize("which", ["zhen_2ref", "synthetic_2ref"])
 def test_two_references_equal_rouge155(golden, name, mode, which):
     """multiref=rouge155-a sums hits and counts; rouge155-b keeps the best-recall reference."""
-    data = golden["sets"][which]
+    data = _texts(golden["sets"][which])
     expected = data["modes"][mode]["metrics"][name]
     stats = _score(data, ALL_SPECS[name], f"rouge155-{mode.lower()}")
     _printed(stats, expected)

@@ -1,7 +1,8 @@
 """``zh``, ``ja-mecab`` and ``ko-mecab`` give exactly sacrebleu's tokens; ``jieba`` keeps words.
 
-Checked token for token on real Chinese, Japanese and Korean (tests/data/cjk: WMT21 en-zh and
-en-ja references and system outputs, NTREX-128 Korean), through the per-line tokenizers and
+Checked token for token on real Chinese, Japanese and Korean (WMT21 en-zh and en-ja references
+and system outputs, NTREX-128 Korean: the lines tests/data/cjk/*.line_numbers name, read from
+the shared data, ``tests/real_data.py``; the tests on them skip without it), through the per-line tokenizers and
 the encoder, on generated text mixing CJK, Latin letters, digits, punctuation and spaces, and
 through corpus BLEU against sacrebleu's ``BLEU(tokenize=...)``. The MeCab tests skip, saying
 what to install, when the optional packages (``mtpalette[ja]``, ``mtpalette[ko]``) are absent.
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from real_data import shared
 from sacrebleu.metrics import BLEU
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
@@ -36,8 +38,26 @@ KO_REF = "ntrex.newstest2019-ref.kor.txt"
 SACRE_ZH = TokenizerZh()
 
 
+#: where each excerpt's full text is in the shared data, and the file of its line numbers
+#: (kept in tests/data/cjk: the project's choice of lines, by make_excerpt.py)
+SOURCES = {
+    ZH_REF: (("wmt21", "txt", "references", "newstest2021.en-zh.ref.A.zh"), "wmt21.en-zh"),
+    ZH_HYP: (("wmt21", "txt", "system-outputs", "newstest2021.en-zh.hyp.Facebook-AI.zh"),
+             "wmt21.en-zh"),
+    JA_REF: (("wmt21", "txt", "references", "newstest2021.en-ja.ref.A.ja"), "wmt21.en-ja"),
+    JA_HYP: (("wmt21", "txt", "system-outputs", "newstest2021.en-ja.hyp.Facebook-AI.ja"),
+             "wmt21.en-ja"),
+    KO_REF: (("ntrex", "NTREX-128", "newstest2019-ref.kor.txt"), "ntrex.kor"),
+}  # fmt: skip
+
+
 def read(name: str) -> list[str]:
-    return (DATA / name).read_text(encoding="utf-8").splitlines()
+    """The excerpt ``name``: its lines of the full text in the shared data (a skip without)."""
+    parts, numbers = SOURCES[name]
+    lines = shared(*parts, what=f"the full text of {name}").read_text(encoding="utf-8")
+    rows = (DATA / f"{numbers}.line_numbers").read_text(encoding="utf-8").split()
+    full = lines.splitlines()
+    return [full[int(k) - 1] for k in rows]
 
 
 def sacre_tokens(tokenizer, line: str, lowercase: bool = False) -> list[str]:

@@ -68,11 +68,12 @@ def read_judgments(
 
     Examples
     --------
-    >>> from importlib import resources
-    >>> p = resources.files("mtpalette") / "data" / "mqm_ted" / "zhen" / "mqm_ted_zhen.tsv.gz"
-    >>> j = read_judgments(str(p))
+    The bundled example's MQM-style file (invented by the project):
+
+    >>> from mtpalette.io.judgments_mqm import bundled_mqm_ted
+    >>> j = read_judgments(str(bundled_mqm_ted("zhen")["judgments"]))
     >>> j.kind, len(j.systems), len(j.items), j.n_rated
-    ('mqm', 15, 529, 7935)
+    ('mqm', 10, 60, 600)
     """
     if fmt == "auto":
         fmt = guess_format(path)
