@@ -38,7 +38,8 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 DOCS = [
     Path(__file__).resolve().parents[1] / "docs" / f"{name}.md"
     for name in ("scoring", "systems", "correlation", "mtme", "sacrebleu", "orange", "mbr",
-                 "reports", "large-runs", "plugins", "results", "baselines", "analyze", "wmt")
+                 "reports", "large-runs", "plugins", "results", "baselines", "analyze", "wmt",
+                 "spans")
 ]  # fmt: skip
 ZHEN = bundled_mqm_ted("zhen")["judgments"].parent
 N_SEG = 40

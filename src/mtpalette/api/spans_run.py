@@ -38,6 +38,20 @@ if TYPE_CHECKING:
     from mtpalette.metaeval.spans import SpanEvaluation
 
 
+def example_folder() -> Path:
+    """The span example shipped with mtpalette (invented by the project: gold, a second
+    human, two predictors and a tuning split, in the generic JSONL), for the docs and tests.
+
+    Examples
+    --------
+    >>> sorted(p.name for p in example_folder().glob("*.jsonl"))[:3]
+    ['dev_gold.jsonl', 'dev_lexi.jsonl', 'glint.jsonl']
+    """
+    from importlib import resources
+
+    return Path(str(resources.files("mtpalette") / "data" / "spans_example"))
+
+
 def protocol_list(protocol: str | Sequence[str]) -> list[str]:
     """``"wmt25,mpp"`` or a list as a list of known protocol names (unknown ones refused).
 
