@@ -72,8 +72,13 @@ def _gold_spans(text: str, rng: np.random.Generator) -> list[dict]:
         start, end = words[k]
         if rng.random() < 0.3 and k + 1 < len(words):
             end = words[k + 1][1]
-        out.append({"start": int(start), "end": int(end),
-                    "severity": str(rng.choice(["minor", "major"], p=[0.6, 0.4]))})
+        out.append(
+            {
+                "start": int(start),
+                "end": int(end),
+                "severity": str(rng.choice(["minor", "major"], p=[0.6, 0.4])),
+            }
+        )
     return out
 
 
@@ -112,7 +117,7 @@ def rows(rng: np.random.Generator) -> dict[str, list[dict]]:
                 weight = sum(25 if s["severity"] == "major" else 5 for s in gold)
                 esa = float(np.clip(100 - weight - rng.integers(0, 12), 0, 100))
 
-                def row(annotator, spans, score):
+                def row(annotator, spans, score, key=key, text=text):
                     return {**key, "annotator": annotator, "score": score, "error_free": None,
                             "text": text, "spans": spans}  # fmt: skip
 
