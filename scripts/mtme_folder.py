@@ -301,6 +301,14 @@ def golden(folder: Path) -> dict:
     return out
 
 
+def text_digest(value) -> str:
+    """sha256 of ``value`` as sorted, unescaped JSON: what the golden file keeps of real texts."""
+    import hashlib
+
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def small() -> dict:
     """What MTME reads from each small folder of ``tests/io/mtme_cases.py``, and which
     systems its ``GetCorrelations`` keeps (read off a source-based metric whose score is each
@@ -382,11 +390,11 @@ def small() -> dict:
         parent = Path(tmp) / "jsonl"
         root = mtme_cases.build_jsonl(parent)
         evs = data.EvalSet("wmt24pp", "en-de_DE", path=str(parent))
-        out["cases"]["jsonl"] = {
+        out["cases"]["jsonl"] = {  # the real texts as digests: no third-party text stored
             "std_ref": evs.std_ref,
-            "src": evs.src,
-            "all_refs": dict(sorted(evs.all_refs.items())),
-            "sys_outputs": dict(sorted(evs.sys_outputs.items())),
+            "src_sha256": text_digest(evs.src),
+            "all_refs_sha256": text_digest(dict(sorted(evs.all_refs.items()))),
+            "sys_outputs_sha256": text_digest(dict(sorted(evs.sys_outputs.items()))),
             "human_sys_names": sorted(evs.human_sys_names),
         }
     return out
