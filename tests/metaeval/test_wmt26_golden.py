@@ -25,6 +25,8 @@ def tables(tmp_path_factory):
     """Each pair's ratings as a table, items in the organisers' order (string ids keep it)."""
     out = {}
     for lp, g in GOLDEN["lps"].items():
+        if not (DATA / "wmt24_rank" / f"{lp}.tsv.gz").is_file():
+            pytest.skip(f"tests/data/wmt24_rank/{lp}.tsv.gz (WMT24 ESA ratings) is absent")
         with gzip.open(DATA / "wmt24_rank" / f"{lp}.tsv.gz", "rt", encoding="utf-8") as fh:
             header, *rows = [line.rstrip("\n").split("\t") for line in fh]
         rows = [dict(zip(header, r, strict=True)) for r in rows]
