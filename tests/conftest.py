@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+import real_data
 from real_data import mqm_ted
 
 from mtpalette.io.plain import read_lines
@@ -62,3 +63,33 @@ def cli(monkeypatch, capsys):
         return code, out.out, out.err
 
     return run
+
+
+_REAL_FIXTURES = {"ted_zhen", "ted_ende", "real_pairs"}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Mark the reports of tests that read the shared data (``tests/real_data.py``)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and (
+        item.nodeid in real_data.USED_BY
+        or str(item.path) in real_data.USED_BY
+        or _REAL_FIXTURES & set(item.fixturenames)
+    ):
+        report.user_properties.append(("real_data", True))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One line: how many tests ran on the shared data, and how many skipped without it."""
+    stats = terminalreporter.stats
+    ran = sum(
+        ("real_data", True) in r.user_properties
+        for r in [*stats.get("passed", []), *stats.get("failed", [])]
+        if getattr(r, "when", None) == "call"
+    )
+    skipped = sum(real_data.ABSENT in str(r.longrepr) for r in stats.get("skipped", []))
+    terminalreporter.write_line(
+        f"real data ({real_data.SHARED}): {ran} tests ran on it, {skipped} skipped without it"
+    )

@@ -2,7 +2,9 @@
 
 The shared folder is ``$MTPALETTE_SHARED_DATA`` when set, else ``../shared/data`` next to the
 repository (as ``scripts/shared_data.py`` and ``bench/common.py`` find it). Where it lacks a
-data set, the test asking for it skips with a one-line reason naming the path. The folders the
+data set, the test asking for it skips with a one-line reason naming the path (or fails, when
+``$MTPALETTE_REQUIRE_SHARED`` is set, as ``.ci/run`` sets it where ``../shared/data`` exists: a
+skip there would hide a missing data set). The folders the
 tests read in a derived layout (the WMT21 TED MQM texts, the mt-metrics-eval folder) are
 rebuilt from it by the project's scripts (``scripts/extract_mqm_ted.py``,
 ``scripts/mtme_folder.py build``) into a cache outside git, once per version of the script.
@@ -14,6 +16,7 @@ import hashlib
 import importlib.util
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -25,12 +28,29 @@ SHARED = Path(os.environ.get("MTPALETTE_SHARED_DATA") or REPO.parent / "shared" 
 _SCRIPTS = REPO / "scripts"
 
 
+#: the tests (node ids) and test modules (files) that read the shared data, for the summary
+USED_BY: set[str] = set()
+#: the phrase every skip for want of the shared data carries (conftest counts them)
+ABSENT = "shared data absent"
+
+
 def shared(*parts: str, what: str) -> Path:
     """``SHARED/parts...``, or a skip saying that ``what`` is not there."""
     path = SHARED.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"{what} is not at {path} (shared data absent; see tests/real_data.py)",
-                    allow_module_level=True)  # fmt: skip
+        reason = f"{what} is not at {path} ({ABSENT}; see tests/real_data.py)"
+        if os.environ.get("MTPALETTE_REQUIRE_SHARED"):
+            pytest.fail(f"{reason}, and $MTPALETTE_REQUIRE_SHARED is set", pytrace=False)
+        pytest.skip(reason, allow_module_level=True)
+    current = os.environ.get("PYTEST_CURRENT_TEST")
+    if current:
+        USED_BY.add(current.rsplit(" (", 1)[0])
+    else:  # read at import: the whole module counts
+        frame = sys._getframe(1)
+        while frame and not Path(frame.f_code.co_filename).name.startswith("test_"):
+            frame = frame.f_back
+        if frame:
+            USED_BY.add(str(Path(frame.f_code.co_filename).resolve()))
     return path
 
 

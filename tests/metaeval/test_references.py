@@ -1,17 +1,16 @@
 """Reference agreement on real references: a reference derived from a real one by light edits
-is flagged; independent human references (bundled TED zh-en ``ref``/``refB``; WMT21
-newstest references A and B from ``../shared/data/wmt21`` when present) are not."""
+is flagged; independent human references (WMT21 TED zh-en ``ref``/``refB``; WMT21 newstest
+references A and B; both from the shared data, ``tests/real_data.py``) are not."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
+from real_data import shared
 
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval.references import clear_margin, reference_agreement
 
 METRICS = ["bleu", "chrf", "wer"]
-WMT21 = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "wmt21" / "txt"
 
 
 def lightly_edited(lines):
@@ -68,11 +67,10 @@ def test_the_bundled_independent_references_are_not_flagged(ted_zhen):
 def test_wmt21_independent_references_are_not_flagged(lp):
     from mtpalette.io.plain import read_lines
 
-    if not WMT21.is_dir():
-        pytest.skip(f"the WMT21 data is not at {WMT21} (../shared/data/wmt21)")
+    wmt21 = shared("wmt21", "txt", what="the WMT21 news data")
     tgt = lp.split("-")[1]
-    refs = [read_lines(WMT21 / "references" / f"newstest2021.{lp}.ref.{k}.{tgt}") for k in "AB"]
-    files = sorted((WMT21 / "system-outputs").glob(f"newstest2021.{lp}.hyp.*"))
+    refs = [read_lines(wmt21 / "references" / f"newstest2021.{lp}.ref.{k}.{tgt}") for k in "AB"]
+    files = sorted((wmt21 / "system-outputs").glob(f"newstest2021.{lp}.hyp.*"))
     systems = {f.name.split(".hyp.")[1]: read_lines(f) for f in files}
     out = reference_agreement(refs, systems, ["bleu", "chrf"], ref_names=["A", "B"])
     assert out.warnings() == []

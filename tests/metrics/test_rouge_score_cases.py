@@ -21,11 +21,11 @@ download, where it is not: nothing installable here ships the model.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
+from real_data import shared
 
 from mtpalette import sentence_scores
 from mtpalette.errors import UserInputError
@@ -39,17 +39,14 @@ from mtpalette.text.vocab import from_codepoints
 DATA = Path(__file__).parent.parent / "data" / "rouge_score"
 CASES = json.loads((DATA / "cases.json").read_text(encoding="utf-8"))["cases"]
 #: rouge-score's own test texts, read where the shared data keeps them (never copied here)
-TEXTS = Path(os.environ.get("MTPALETTE_SHARED_DATA") or Path(__file__).resolve().parents[3]
-             / "shared" / "data") / "rouge-score" / "rouge" / "testdata"  # fmt: skip
+TEXTS = ("rouge-score", "rouge", "testdata")
 
 
 def _path(name: str) -> Path:
     """A test text of rouge-score (``*_multi.*`` in its ``pyrouge_files``), or a skip that
-    says where it was looked for."""
-    path = TEXTS / ("pyrouge_files" if "_multi." in name else "") / name
-    if not path.is_file():
-        pytest.skip(f"rouge-score's test texts are not at {TEXTS} (shared data absent)")
-    return path
+    says where it was looked for (``tests/real_data.py``)."""
+    parts = (*TEXTS, "pyrouge_files", name) if "_multi." in name else (*TEXTS, name)
+    return shared(*parts, what="rouge-score's test text")
 
 
 def _text(x) -> str:

@@ -1,6 +1,7 @@
 """``mtpalette agree``: does ORANGE rank metrics the way human judgments do?
 
-Example (the bundled MQM TED zh-en data: references ``ref`` and ``refB``, 13 systems)::
+Example (the bundled example zh-en data, invented by the project: references ``ref`` and ``refB``,
+8 systems, synthetic MQM-style ratings)::
 
     mtpalette agree --bundled zhen -m bleus:4 nist wer per rouge-l rouge-w:1.2 rouge-s:4 chrf
 

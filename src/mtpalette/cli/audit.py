@@ -3,7 +3,7 @@ the held-out reference, by each metric and, where the references were rated, by 
 
 Examples::
 
-    # the bundled MQM TED zh-en data: 13 systems, references ref and refB rated by MQM too
+    # the bundled example zh-en data (invented): 8 systems, references ref and refB rated too
     mtpalette audit --bundled zhen -m bleus:4 chrf rouge-l wer
 
     # metric part only, on any system outputs with two or more references

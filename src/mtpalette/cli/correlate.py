@@ -3,7 +3,7 @@ significance clusters.
 
 Examples::
 
-    # the bundled WMT21 TED MQM data (zh-en: references ref and refB, 13 systems)
+    # the bundled example data (invented; zh-en: references ref and refB, 8 systems)
     mtpalette correlate --bundled zhen -m bleus:4 chrf wer rouge-l --stat pearson,kendall
 
     # any judgments aligned with system output files

@@ -2,7 +2,7 @@
 
 Examples::
 
-    # segment-level Pearson with the MQM scores of the bundled TED zh-en data,
+    # segment-level Pearson with the MQM-style scores of the bundled example zh-en data,
     # the last 30% of the segments held out
     mtpalette train-blanc --bundled zhen --stat pearson --holdout 0.3 -o blanc-zhen.json
 

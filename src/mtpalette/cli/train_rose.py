@@ -19,7 +19,7 @@ Examples::
         --refs $P/references/newstest2012-ref.en \
         --systems-dir $P/system-outputs/newstest2012/de-en --holdout 0.3 -o rose-rbf.json
 
-    # ROSE-reg with POS features on the bundled MQM TED zh-en data, 30% of the talks held out
+    # ROSE-reg with POS features on the bundled example zh-en data, 30% of the documents held out
     mtpalette train-rose --bundled zhen --pos --holdout 0.3 -o rose-zhen.json
 
     # ROSE-rank on the preference pairs implied by the scores (pairs with different scores)

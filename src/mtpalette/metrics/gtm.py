@@ -17,7 +17,7 @@ the run's tokenizer (gtm 1.4 splits on white space and keeps case: ``tok=none``)
 Every exponent of a grid (``gtm:1..3``) shares one matching pass: the blocks gtm takes do not
 depend on e.
 
-On the bundled TED data (2,116 candidates, one and two references, e = 1, 2, 3, 1.5) the
+On the WMT21 TED MQM data (2,116 candidates, one and two references, e = 1, 2, 3, 1.5) the
 segment MMS and F and the document F equal gtm 1.4's within 1e-12 (``tests/metrics/
 test_gtm.py``).
 

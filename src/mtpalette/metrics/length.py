@@ -3,7 +3,7 @@
 * ``len`` - the candidate's length in words (tokens of the run's tokenizer): higher is
   better, the baseline of "longer translations are rated better";
 * ``len:sign=-1`` - minus that length: shorter is better. On MQM, which counts errors, this
-  baseline is strong: longer segments have more errors to find (on the bundled WMT21 TED zh-en
+  baseline is strong: longer segments have more errors to find (on the WMT21 TED zh-en
   data it correlates with the MQM score at Pearson 0.33 without grouping, above every lexical
   metric of the demo; see ``docs/baselines.md``);
 * ``lendiff`` - the absolute difference between the candidate's length and the length of the
