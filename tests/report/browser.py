@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 
 from mtpalette.cli.app import app
 
-ROOT = mqm_ted("zhen")["root"]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="Chromium is not installed (.ci/run installs it)"
@@ -34,10 +33,16 @@ def run_cli(args):
     assert result.exit_code == 0, result.output
 
 
+def real_root():
+    """The real WMT21 TED zh-en folder (a skip without the shared data: ``tests/real_data.py``;
+    called by fixtures, never at import, as conftest imports this module)."""
+    return mqm_ted("zhen")["root"]
+
+
 def excerpt(tmp, folder, name, n):
     path = tmp / folder / name
     path.parent.mkdir(exist_ok=True)
-    path.write_text("\n".join((ROOT / name).read_text().split("\n")[:n]) + "\n")
+    path.write_text("\n".join((real_root() / name).read_text().split("\n")[:n]) + "\n")
     return path
 
 

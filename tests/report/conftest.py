@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from browser import ROOT, orange_run, run_cli
+from browser import orange_run, real_root, run_cli
 from real_data import mqm_ted_args
 
 from mtpalette.reporting.html import write_report
@@ -70,7 +70,7 @@ def mixed_report(tmp_path_factory, demo_report):
     """One report of every kind of section: the demo's ORANGE and correlation runs, a ranking
     of five bundled systems by two metrics, compare-mt's analyses of three, and an audit."""
     tmp = tmp_path_factory.mktemp("mixed")
-    data = ROOT
+    data = real_root()
     five = [str(data / f"{n}.txt") for n in ("SMU", "MiSS", "Online-W", "NiuTrans", "DIDI-NLP")]
     ref = str(data / "ref.txt")
     run_cli(["rank", "-r", ref, "-i", *five, "-m", "chrf", "bleu", "--protocol", "bootstrap",
