@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
+from shared_data import mqm_ted as real_mqm_ted  # noqa: E402  (scripts/shared_data.py)
+from shared_data import shared_data  # noqa: E402
 
 METRICS = ["bleus:4", "nist", "wer", "per", "rouge-l", "rouge-w:1.2", "rouge-s:4", "chrf", "ter"]
 
@@ -57,14 +58,13 @@ def md(title: str, note: str, a) -> str:
 
 
 def ted(lp: str, metrics, args):
-    from mtpalette.io.judgments_mqm import bundled_mqm_ted
     from mtpalette.io.judgments_read import read_judgments
     from mtpalette.io.plain import read_lines
     from mtpalette.metaeval.audit import audit
     from mtpalette.metaeval.candidates import CandidateLists
     from mtpalette.metaeval.segments import SegmentData
 
-    paths = bundled_mqm_ted(lp)
+    paths = real_mqm_ted(lp)  # the real WMT21 TED MQM data, from the shared data
     judged = read_judgments(paths["judgments"])
     refs = [read_lines(p) for p in paths["refs"]]
     outs = {p.name[:-4]: read_lines(p) for p in paths["systems"]}

@@ -33,19 +33,18 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
+from shared_data import mqm_ted, shared_data  # noqa: E402  (scripts/shared_data.py)
 
 BASELINES = ["bleus:4", "nist", "rouge-l", "rouge-s:*", "blanc"]
 WMT17_PAIRS = ["cs-en", "de-en", "fi-en", "lv-en", "ru-en", "tr-en", "zh-en"]
 
 
 def _ted(lp: str):
-    from mtpalette.io.judgments_mqm import bundled_mqm_ted
     from mtpalette.io.judgments_read import read_judgments
     from mtpalette.io.plain import read_lines
     from mtpalette.metaeval.segments import SegmentData
 
-    paths = bundled_mqm_ted(lp)
+    paths = mqm_ted(lp)  # the real WMT21 TED MQM data, from the shared data
     judged = read_judgments(paths["judgments"])
     refs = [read_lines(p) for p in paths["refs"]]
     outputs = {p.name[:-4]: read_lines(p) for p in paths["systems"]}

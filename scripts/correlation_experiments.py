@@ -44,7 +44,8 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from shared_data import shared_data  # noqa: E402  (scripts/shared_data.py)
+from shared_data import mqm_ted as real_mqm_ted  # noqa: E402  (scripts/shared_data.py)
+from shared_data import shared_data  # noqa: E402
 
 SEED_METRICS = [
     "bleus:4",
@@ -116,14 +117,13 @@ def md_table(table, title: str, note: str = "") -> str:
 
 # --------------------------------------------------------------------------- experiments
 def mqm_ted(lp: str, specs, args) -> tuple[list[str], dict]:
-    from mtpalette.io.judgments_mqm import bundled_mqm_ted
     from mtpalette.io.judgments_read import read_judgments
     from mtpalette.io.plain import read_lines
     from mtpalette.metaeval.correlation import correlation_table
     from mtpalette.metaeval.segments import SegmentData, score_segments
     from mtpalette.metrics import parse_specs
 
-    paths = bundled_mqm_ted(lp)
+    paths = real_mqm_ted(lp)  # the real WMT21 TED MQM data, from the shared data
     judged = read_judgments(paths["judgments"])
     refs = [read_lines(p) for p in paths["refs"]]
     outputs = {p.name[:-4]: read_lines(p) for p in paths["systems"]}
@@ -339,14 +339,13 @@ def wmt21(specs, args, root: Path) -> tuple[list[str], dict]:
 
 
 def agree_zhen(specs, args) -> tuple[list[str], dict]:
-    from mtpalette.io.judgments_mqm import bundled_mqm_ted
     from mtpalette.io.judgments_read import read_judgments
     from mtpalette.io.plain import read_lines
     from mtpalette.metaeval.agreement import agreement
     from mtpalette.metaeval.segments import SegmentData
     from mtpalette.metrics import parse_specs
 
-    paths = bundled_mqm_ted("zhen")
+    paths = real_mqm_ted("zhen")
     judged = read_judgments(paths["judgments"])
     refs = [read_lines(p) for p in paths["refs"]]
     outputs = {p.name[:-4]: read_lines(p) for p in paths["systems"]}

@@ -25,9 +25,13 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DATA = REPO.parent / "shared" / "data"
+sys.path.insert(0, str(REPO / "scripts"))
+from shared_data import mqm_ted as real_mqm_ted  # noqa: E402  (scripts/shared_data.py)
+from shared_data import shared_data  # noqa: E402
+
+DATA = shared_data()
 SYSTEMS = ["Borderline", "DIDI-NLP", "Facebook-AI", "IIE-MT", "MiSS", "NiuTrans", "Online-W", "SMU"]
-#: label -> train-rose options (besides --bundled zhen)
+#: label -> train-rose options (besides the real MQM TED zh-en data's)
 RUNS = {
     "ROSE (defaults: epsilon-SVR, C and epsilon by CV)": [],
     "ROSE --loss squared (C = 1, as before)": ["--loss", "squared", "--C", "1"],
@@ -66,13 +70,16 @@ def main(argv: list[str] | None = None) -> int:
     from mtpalette.metrics import parse_specs
 
     args.out_dir.mkdir(parents=True, exist_ok=True)
+    zhen = real_mqm_ted("zhen")  # the real WMT21 TED MQM data (--bundled is the invented example)
+    real_zhen = [
+        *("--judgments", str(zhen["judgments"]), "--seg-ids", str(zhen["seg_ids"])),
+        *("--refs", *map(str, zhen["refs"]), "--systems", *map(str, zhen["systems"])),
+    ]
     specs, labels, models = ["bleus:4"], {"bleus:4": "BLEU-S4"}, {}
     for k, (label, opts) in enumerate(RUNS.items()):
         path = args.out_dir / f"rose-mqm-zhen-{k}.json"
         started = time.perf_counter()
-        result = CliRunner().invoke(
-            app, ["train-rose", "--bundled", "zhen", *opts, "-o", str(path), "-q"]
-        )
+        result = CliRunner().invoke(app, ["train-rose", *real_zhen, *opts, "-o", str(path), "-q"])
         if result.exit_code != 0:
             raise SystemExit(f"train-rose {' '.join(opts)} failed:\n{result.output}")
         model = json.loads(path.read_text())

@@ -1,12 +1,18 @@
 """Where the scripts find the shared data sets (not part of the package).
 
 ``$MTPALETTE_SHARED_DATA`` when set, else ``../shared/data`` next to the repository; never an
-absolute path of one machine. ``bench/common.py`` finds it the same way.
+absolute path of one machine. ``bench/common.py`` finds it the same way; ``tests/real_data.py``
+uses :func:`mqm_ted_root` and :func:`mqm_ted` (the real WMT21 TED MQM folders, which the package
+no longer ships: its ``--bundled`` data is the project's invented example).
 """
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 #: the repository root (this file is scripts/shared_data.py)
@@ -23,3 +29,54 @@ def shared_data() -> Path:
     """
     env = os.environ.get("MTPALETTE_SHARED_DATA")
     return Path(env) if env else REPO.parent / "shared" / "data"
+
+
+def mqm_ted_root(shared: Path | None = None) -> Path:
+    """The WMT21 TED MQM texts and ratings (``ende/``, ``zhen/``) as ``extract_mqm_ted.py``
+    writes them from ``shared/mqm/ted``, built once per version of that script into a cache in
+    the temporary folder (outside git); SystemExit when the shared data lacks them.
+
+    Examples
+    --------
+    >>> root = mqm_ted_root() if (shared_data() / "mqm" / "ted").is_dir() else None
+    >>> root is None or sorted(p.name for p in root.iterdir()) == ["ende", "zhen"]
+    True
+    """
+    shared = shared_data() if shared is None else shared
+    if not (shared / "mqm" / "ted").is_dir():
+        raise SystemExit(f"{shared}/mqm/ted is absent (set MTPALETTE_SHARED_DATA)")
+    script = REPO / "scripts" / "extract_mqm_ted.py"
+    key = hashlib.sha256(script.read_bytes() + str(shared).encode()).hexdigest()[:16]
+    cache = Path(tempfile.gettempdir()) / f"mtpalette-real-data-{os.getuid()}"
+    target = cache / f"mqm_ted-{key}"
+    if not target.is_dir():
+        cache.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=cache, prefix=".mqm_ted-"))
+        spec = importlib.util.spec_from_file_location("_extract_mqm_ted", script)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module.main(shared, tmp)
+        try:
+            tmp.rename(target)
+        except OSError:  # another process made it first
+            shutil.rmtree(tmp, ignore_errors=True)
+    return target
+
+
+def mqm_ted(lp: str, root: Path | None = None) -> dict:
+    """Paths of the real WMT21 TED MQM data of ``lp`` (``ende`` or ``zhen``) in ``root``
+    (default :func:`mqm_ted_root`): ``root``, ``judgments``, ``avg``, ``refs`` (``ref``, and
+    ``refB`` for zh-en), ``systems`` (13), ``seg_ids`` and ``source``, the keys that
+    ``mtpalette.io.judgments_mqm.bundled_mqm_ted`` gives for the example data."""
+    folder = (mqm_ted_root() if root is None else root) / lp
+    ref_names = ["ref.txt", "refB.txt"] if lp == "zhen" else ["ref.txt"]
+    special = {*ref_names, "source.txt", "seg_ids.txt"}
+    return {
+        "root": folder,
+        "judgments": folder / f"mqm_ted_{lp}.tsv.gz",
+        "avg": folder / f"mqm_ted_{lp}.avg_seg_scores.tsv.gz",
+        "refs": [folder / n for n in ref_names],
+        "systems": sorted(p for p in folder.glob("*.txt") if p.name not in special),
+        "seg_ids": folder / "seg_ids.txt",
+        "source": folder / "source.txt",
+    }

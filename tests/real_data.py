@@ -12,6 +12,7 @@ rebuilt from it by the project's scripts (``scripts/extract_mqm_ted.py``,
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
@@ -54,6 +55,7 @@ def shared(*parts: str, what: str) -> Path:
     return path
 
 
+@functools.cache
 def script(name: str):
     """The module of ``scripts/NAME.py`` (loaded by path: scripts/ is no package)."""
     spec = importlib.util.spec_from_file_location(f"_mtpalette_{name}", _SCRIPTS / f"{name}.py")
@@ -80,28 +82,17 @@ def _cached(name: str, script: str, build) -> Path:
 
 def mqm_ted_root() -> Path:
     """The WMT21 TED MQM texts and ratings (``ende/``, ``zhen/``), as
-    ``scripts/extract_mqm_ted.py`` writes them from ``SHARED/mqm/ted``."""
-    src = shared("mqm", "ted", what="the WMT21 TED MQM data (google/wmt-mqm-human-evaluation)")
-    return _cached("mqm_ted", "extract_mqm_ted",
-                   lambda out: script("extract_mqm_ted").main(src.parents[1], out))  # fmt: skip
+    ``scripts/extract_mqm_ted.py`` writes them from ``SHARED/mqm/ted`` (built once into a cache
+    by ``scripts/shared_data.py: mqm_ted_root``)."""
+    shared("mqm", "ted", what="the WMT21 TED MQM data (google/wmt-mqm-human-evaluation)")
+    return script("shared_data").mqm_ted_root(SHARED)
 
 
 def mqm_ted(lp: str) -> dict:
     """Paths of the real WMT21 TED MQM data of ``lp`` (``ende`` or ``zhen``): ``judgments``,
     ``avg``, ``refs`` (``ref``, and ``refB`` for zh-en), ``systems`` (13), ``seg_ids``,
-    ``source`` and ``root``."""
-    root = mqm_ted_root() / lp
-    ref_names = ["ref.txt", "refB.txt"] if lp == "zhen" else ["ref.txt"]
-    special = {*ref_names, "source.txt", "seg_ids.txt"}
-    return {
-        "root": root,
-        "judgments": root / f"mqm_ted_{lp}.tsv.gz",
-        "avg": root / f"mqm_ted_{lp}.avg_seg_scores.tsv.gz",
-        "refs": [root / n for n in ref_names],
-        "systems": sorted(p for p in root.glob("*.txt") if p.name not in special),
-        "seg_ids": root / "seg_ids.txt",
-        "source": root / "source.txt",
-    }
+    ``source`` and ``root`` (``scripts/shared_data.py: mqm_ted``)."""
+    return script("shared_data").mqm_ted(lp, mqm_ted_root())
 
 
 def mqm_ted_human(lp: str, systems: list[str], segments: int | None = None) -> list[list]:
