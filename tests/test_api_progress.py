@@ -39,8 +39,10 @@ from mtpalette.api import (
     run_train_rose,
     run_wmt,
 )
+from mtpalette.api.errorfree_run import ErrorFreeRun, run_errorfree
 from mtpalette.api.feedback import Feedback
 from mtpalette.api.score_inputs import ScoreInputs
+from mtpalette.api.spans_run import SpansRun, example_folder, run_spans
 from mtpalette.io.plain import read_lines
 
 ZHEN = mqm_ted("zhen")
@@ -80,6 +82,7 @@ class Recorder(Feedback):
 M, S, R, RF, SF = mtpalette, SYSTEMS, REFS, REF_FILES, SYSTEM_FILES
 ONE = SYSTEMS["DIDI-NLP"]
 NO_TESTS = {"n_resamples": 0, "n_permutations": 0}
+SPANS = example_folder()
 #: every long call of the public API, as a function of its ``progress``; small inputs
 CALLS: dict[str, Callable[[object], object]] = {
     "score_texts": lambda p: M.score_texts(ONE, R, ["bleu", "chrf"], progress=p),
@@ -114,6 +117,21 @@ CALLS: dict[str, Callable[[object], object]] = {
     ),
     "run_train_rose": lambda p: run_train_rose(
         RoseTrainRun(inputs=FOLDER, lang="en", folds=2, epsilon=0.5), p
+    ),
+    "run_spans": lambda p: run_spans(
+        SpansRun(
+            gold=[str(SPANS / "gold.jsonl")], pred=[f"lexi={SPANS / 'lexi.jsonl'}"], bootstrap=0
+        ),
+        p,  # fmt: skip
+    ),
+    "run_errorfree": lambda p: run_errorfree(
+        ErrorFreeRun(
+            gold=str(SPANS / "gold.jsonl"),
+            pred=[f"lexi={SPANS / 'lexi.jsonl'}"],
+            threshold=0.8,
+            bootstrap=0,
+        ),
+        p,  # fmt: skip
     ),
 }
 

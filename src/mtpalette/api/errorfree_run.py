@@ -112,6 +112,16 @@ def errorfree(
         threshold is the one of largest MCC there.
     on_missing, n_resamples, seed:
         Keys one side lacks (``refuse`` or ``common``); the bootstrap over segments.
+
+    Examples
+    --------
+    >>> from mtpalette.api.spans_run import example_folder
+    >>> ex = example_folder()
+    >>> ev = errorfree(ex / "gold.jsonl", {"lexi": ex / "lexi.jsonl"}, threshold=0.9,
+    ...                n_resamples=0)
+    >>> r = ev.row("lexi")
+    >>> list(r.to_dict())[:7], r.segments
+    (['metric', 'kind', 'lp', 'mcc', 'precision', 'recall', 'f1'], 32)
     """
     from mtpalette.metaeval.errorfree import (
         aligned,
@@ -225,7 +235,12 @@ class ErrorFreeResult:
     outputs: dict[str, str] = field(default_factory=dict)
 
     def to_pandas(self):
+        """The evaluation's rows as a DataFrame."""
         return self.evaluation.to_pandas()
+
+    def to_json(self) -> str:
+        """The evaluation as JSON (:meth:`to_dict` of its record)."""
+        return self.evaluation.to_json()
 
 
 def run_errorfree(run: ErrorFreeRun, progress: bool | Feedback | None = None) -> ErrorFreeResult:

@@ -228,6 +228,13 @@ def spans(
     SpanEvaluation
         ``.rows`` (one per protocol, annotator and language pair, ``lp == "all"`` the mean
         over pairs), ``.pairs``, ``.signatures``, ``.to_pandas()``, ``.to_dict()``.
+
+    Examples
+    --------
+    >>> ex = example_folder()
+    >>> ev = spans(ex / "gold.jsonl", {"lexi": ex / "lexi.jsonl"}, n_resamples=0)
+    >>> round(ev.row("wmt25", "lexi").f1, 4), ev.row("wmt25", "lexi", "en-de").segments
+    (0.7038, 16)
     """
     from mtpalette.api.checks import count_argument
     from mtpalette.metaeval.spans import align_spans, evaluate_spans
@@ -315,7 +322,12 @@ class SpansResult:
     outputs: dict[str, str] = field(default_factory=dict)
 
     def to_pandas(self):
+        """The evaluation's rows as a DataFrame."""
         return self.evaluation.to_pandas()
+
+    def to_json(self) -> str:
+        """The evaluation as JSON (:meth:`to_dict` of its record)."""
+        return self.evaluation.to_json()
 
 
 def _inputs(run: SpansRun):

@@ -137,6 +137,7 @@ def run_title(run: dict[str, Any], human_name: str = "human") -> str:
         "audit": "audit of ORANGE's premise",
         "rank": "systems ranked, every pair tested",
         "analyze": "where systems differ (compare-mt's analyses)",
+        "spans": "error-span annotators against gold spans",
     }
     return titles.get(kind, kind)
 
