@@ -42,6 +42,7 @@ from mtpalette.metaeval.autorank import autorank as autorank  # re-exported
 from mtpalette.metrics.base import Signature
 from mtpalette.records import Record, latex_text, out
 from mtpalette.stats import ranking as rk
+from mtpalette.stats.signed_rank import RULE as WILCOXON_RULE
 
 PROTOCOLS = ("wmt24", "wmt26", "wilcoxon", "ttest", "mannwhitney", "bootstrap", "ar")
 
@@ -106,7 +107,7 @@ class SystemRanking(Record):
     domains: list[str]
     n_resamples: int
     seed: int | None
-    signature: str
+    signature: Signature
     notes: list[str] = field(default_factory=list)
     # written beside the other settings
     missing: str = field(default="none", metadata=out(after="higher_is_better"))
@@ -272,8 +273,8 @@ def rank_systems(
         name, protocol, correction, alpha, higher_is_better, ranked, pairs, x.shape[1],
         list(dict.fromkeys(domains)) if domains is not None else [],
         n_used, seed if n_used else None,
-        str(ranking_signature(name, protocol, score_kind, higher_is_better, rule, correction,
-                              alpha, n_used, seed, signature)),
+        ranking_signature(name, protocol, score_kind, higher_is_better, rule, correction, alpha,
+                          n_used, seed, signature),
         ties + notes, rule, score_kind,
     )  # fmt: skip
 
@@ -440,7 +441,9 @@ def _named(message: str, names: Sequence[str]) -> str:
 def ranking_signature(name, protocol, score_kind, higher, missing, correction, alpha, n, seed,
                       metric_signature) -> Signature:  # fmt: skip
     """Every setting that changes the ranking, as used (``alpha`` to its last digit), with
-    the signature of the score ranked (``metric_signature``: a signature or its text) nested.
+    the signature of the score ranked (``metric_signature``: a signature or its text) nested;
+    the Wilcoxon protocols name the rule choosing the exact or the normal distribution
+    (:data:`mtpalette.stats.signed_rank.RULE`).
 
     Examples
     --------
@@ -456,6 +459,8 @@ def ranking_signature(name, protocol, score_kind, higher, missing, correction, a
               "alpha": float(alpha)}  # fmt: skip
     if n:
         fields |= {"resamples": n, "seed": seed}
+    if protocol in ("wilcoxon", "wmt24"):  # scipy changed its default rule in 1.15
+        fields["wilcoxon"] = WILCOXON_RULE
     if metric_signature:
         fields["score"] = Signature.of(metric_signature)
     return Signature(name, fields, __version__)

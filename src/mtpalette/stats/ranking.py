@@ -41,6 +41,8 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette.stats.signed_rank import signed_rank_tests
+
 #: tests on item scores (see the module docstring)
 ITEM_TESTS = ("wmt24", "wilcoxon", "ttest", "mannwhitney")
 CORRECTIONS = ("none", "holm", "bh")
@@ -63,25 +65,20 @@ def _paired(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _two_sided(test: str, x: np.ndarray, y: np.ndarray) -> float:
     """The two-sided p-value of ``test`` on paired scores (1 where every difference is 0:
-    nothing tells the two apart)."""
-    from scipy import stats as scipy_stats
-
+    nothing tells the two apart); ``wilcoxon`` by :mod:`mtpalette.stats.signed_rank`'s
+    rule (scipy <= 1.14's choice between the exact and the normal distribution)."""
     d = x - y
     if d.size == 0:
         return float("nan")
     if not np.any(d != 0):
         return 1.0
     if test == "ttest":
+        from scipy import stats as scipy_stats
+
         if np.all(d == d[0]):  # a constant non-zero difference: t is infinite
             return 0.0
         return float(scipy_stats.ttest_rel(x, y).pvalue)
-    # scipy's method="auto" changed in 1.15 (a permutation test for small samples with ties
-    # or zeros); the rule of scipy <= 1.14, which WMT24's code ran, is made explicit so that
-    # the p-value does not depend on the installed scipy
-    method = "exact" if d.size <= 50 and not np.any(d == 0) else "asymptotic"
-    return float(
-        scipy_stats.wilcoxon(d, method=method, correction=False, zero_method="wilcox").pvalue
-    )
+    return float(signed_rank_tests(d, np.zeros(d.size, dtype=np.intp), 1).p[0])
 
 
 def _unpaired(xa: np.ndarray, xb: np.ndarray, a: int, b: int, min_items: int) -> float:
@@ -107,10 +104,30 @@ def stouffer(p_values: Sequence[float]) -> float:
     >>> round(stouffer([0.05, 0.05]), 6)
     0.010005
     """
+    return float(stouffer_rows(np.asarray(list(p_values), dtype=np.float64)[None, :])[0])
+
+
+def stouffer_rows(p_values: Any) -> np.ndarray:
+    """:func:`stouffer` of every row of a ``(pairs, domains)`` matrix, NaN entries left out
+    (a row without a p-value: NaN); each row's sum is taken as numpy sums that row alone.
+
+    Examples
+    --------
+    >>> stouffer_rows([[0.05, 0.05], [0.05, np.nan]]).round(6).tolist()
+    [0.010005, 0.05]
+    """
     from scipy.stats import norm
 
-    p = np.asarray(list(p_values), dtype=np.float64)
-    return float(1.0 - norm.cdf(np.sum(norm.ppf(1.0 - p)) / np.sqrt(p.size)))
+    p = np.atleast_2d(np.asarray(p_values, dtype=np.float64))
+    out = np.full(p.shape[0], np.nan)
+    present = ~np.isnan(p)
+    patterns, inverse = np.unique(present, axis=0, return_inverse=True)
+    for k, keep in enumerate(patterns):  # rows with the same domains present, together
+        rows = inverse.ravel() == k
+        if keep.any():
+            z = norm.ppf(1.0 - np.ascontiguousarray(p[np.ix_(rows, keep)]))
+            out[rows] = 1.0 - norm.cdf(np.sum(z, axis=1) / np.sqrt(int(keep.sum())))
+    return out
 
 
 def pairwise_tests(
@@ -125,7 +142,8 @@ def pairwise_tests(
     ``domains`` (one name per item) is needed by ``wmt24``: each domain's pairs are tested
     on the items of that domain both systems have, and the domain p-values combined by
     :func:`stouffer`. A pair (or a domain of a pair) with fewer than ``min_items`` shared
-    items is a ValueError naming it.
+    items is a ValueError naming it. ``wilcoxon`` and ``wmt24`` test all pairs (and domains)
+    at once (:func:`mtpalette.stats.signed_rank.signed_rank_tests`).
 
     Examples
     --------
@@ -136,16 +154,13 @@ def pairwise_tests(
     if test not in ITEM_TESTS:
         raise ValueError(f"unknown test {test!r}; expected one of {', '.join(ITEM_TESTS)}")
     x = np.asarray(scores, dtype=np.float64)
+    if test == "wmt24" and domains is None:
+        raise ValueError("the wmt24 protocol tests each domain: give the items' domains")
+    if test in ("wilcoxon", "wmt24"):
+        return _signed_rank_pairs(x, domains if test == "wmt24" else None, min_items)
     S = x.shape[0]
     p = np.full((S, S), np.nan)
     shared = np.zeros((S, S), dtype=np.int64)
-    by_domain: dict[str, np.ndarray] | None = None
-    if test == "wmt24":
-        if domains is None:
-            raise ValueError("the wmt24 protocol tests each domain: give the items' domains")
-        of = np.asarray(domains, dtype=object)
-        masks = {d: of == d for d in dict.fromkeys(domains)}  # once, not once per pair
-        by_domain = {d: np.full((S, S), np.nan) for d in masks}
     for a in range(S):
         for b in range(a + 1, S):
             xa, xb = _paired(x[a], x[b])
@@ -153,24 +168,60 @@ def pairwise_tests(
             if test == "mannwhitney":
                 p[a, b] = p[b, a] = _unpaired(x[a], x[b], a, b, min_items)
                 continue
-            if by_domain is None:
-                if xa.size < min_items:
-                    raise ValueError(
-                        f"systems {a} and {b} share {xa.size} scored item(s): a paired test "
-                        "needs items both have (--protocol mannwhitney compares them unpaired)"
-                    )
-                p[a, b] = p[b, a] = _two_sided(test, xa, xb)
-                continue
-            parts = []
-            for d, matrix in by_domain.items():
-                da, db = _paired(x[a][masks[d]], x[b][masks[d]])
-                if da.size:  # a domain without a shared item is left out (as WMT24's code)
-                    matrix[a, b] = matrix[b, a] = _two_sided("wilcoxon", da, db)
-                    parts.append(matrix[a, b])
-            if not parts:
-                raise ValueError(f"systems {a} and {b} share no scored item in any domain")
-            p[a, b] = p[b, a] = stouffer(parts)
-    return PairwiseTests(p, shared, by_domain)
+            _check_shared(a, b, xa.size, min_items)
+            p[a, b] = p[b, a] = _two_sided(test, xa, xb)
+    return PairwiseTests(p, shared)
+
+
+def _check_shared(a: int, b: int, n: int, min_items: int) -> None:
+    if n < min_items:
+        raise ValueError(
+            f"systems {a} and {b} share {n} scored item(s): a paired test needs items both "
+            "have (--protocol mannwhitney compares them unpaired)"
+        )
+
+
+def _signed_rank_pairs(x: np.ndarray, domains: Sequence[str] | None,
+                       min_items: int) -> PairwiseTests:  # fmt: skip
+    """Wilcoxon tests of every pair (of every domain of every pair, with ``domains``), all
+    ranked in one sort, the domains' p-values combined by :func:`stouffer_rows`."""
+    S, N = x.shape
+    a, b = np.triu_indices(S, 1)
+    scored = (~np.isnan(x)).astype(np.float64)
+    shared = np.rint(scored @ scored.T).astype(np.int64)
+    np.fill_diagonal(shared, 0)
+    names = list(dict.fromkeys(domains)) if domains is not None else [""]
+    at = {d: k for k, d in enumerate(names)}
+    of = np.array([at[d] for d in domains], dtype=np.intp) if domains is not None else (
+        np.zeros(N, dtype=np.intp))  # fmt: skip
+    D = len(names)
+    if domains is None:
+        for k in np.flatnonzero(shared[a, b] < min_items)[:1]:
+            _check_shared(int(a[k]), int(b[k]), int(shared[a[k], b[k]]), min_items)
+    p = np.empty(a.size * D)
+    n = np.empty(a.size * D, dtype=np.int64)
+    step = max(1, 4_000_000 // max(N, 1))  # pairs per block: a few million differences
+    for lo in range(0, a.size, step):
+        hi = min(lo + step, a.size)
+        diff = x[a[lo:hi]] - x[b[lo:hi]]
+        ok = ~np.isnan(diff)
+        group = np.arange(hi - lo)[:, None] * D + of[None, :]
+        t = signed_rank_tests(diff[ok], group[ok], (hi - lo) * D)
+        p[lo * D : hi * D], n[lo * D : hi * D] = t.p, t.n
+    p, n = p.reshape(a.size, D), n.reshape(a.size, D)
+    out = np.full((S, S), np.nan)
+    if domains is None:
+        out[a, b] = out[b, a] = p[:, 0]
+        return PairwiseTests(out, shared)
+    for k in np.flatnonzero((n == 0).all(axis=1))[:1]:
+        raise ValueError(f"systems {a[k]} and {b[k]} share no scored item in any domain")
+    p[n == 0] = np.nan  # a domain without a shared item is left out (as WMT24's code)
+    out[a, b] = out[b, a] = stouffer_rows(p)
+    by_domain = {}
+    for k, d in enumerate(names):
+        by_domain[d] = np.full((S, S), np.nan)
+        by_domain[d][a, b] = by_domain[d][b, a] = p[:, k]
+    return PairwiseTests(out, shared, by_domain)
 
 
 def system_scores(scores: Any, domains: Sequence[str] | None = None) -> np.ndarray:
