@@ -237,7 +237,7 @@ def spans(
     (0.7038, 16)
     """
     from mtpalette.api.checks import count_argument
-    from mtpalette.metaeval.spans import align_spans, evaluate_spans
+    from mtpalette.metaeval.spans import align_spans, collector_paused, evaluate_spans
 
     names = protocol_list(protocol)
     _check_options(names, penalty, partial_credit)
@@ -247,9 +247,11 @@ def spans(
         raise UserInputError("nothing to score: give predictions or baselines")
     read = lambda x: read_span_input(x, fmt=format, clip=clip)  # noqa: E731
     excluded = read_exclude(exclude) if isinstance(exclude, str | Path) else set(exclude or ())
-    job = align_spans(read(gold), {n: read(p) for n, p in pred.items()},
-                      ceiling=None if ceiling is None else read(ceiling), on_missing=on_missing,
-                      exclude=excluded, baselines=baselines)  # fmt: skip
+    with collector_paused():  # millions of small objects, no cycle: see its docstring
+        job = align_spans(read(gold), {n: read(p) for n, p in pred.items()},
+                          ceiling=None if ceiling is None else read(ceiling),
+                          on_missing=on_missing, exclude=excluded,
+                          baselines=baselines)  # fmt: skip
     return evaluate_spans(job, protocols=names, penalty=penalty, partial_credit=partial_credit,
                           average=average, both_empty=both_empty, by=by,
                           n_resamples=n_resamples, seed=seed, correction=correction,
@@ -352,7 +354,9 @@ def run_spans(run: SpansRun, progress: bool | Feedback | None = None) -> SpansRe
     """Read, align and score what ``run`` names; write the outputs it asks for."""
     run.validate()
     feedback = feedback_of(progress)
-    with feedback.stage("reading the span files"):
+    from mtpalette.metaeval.spans import collector_paused
+
+    with feedback.stage("reading the span files"), collector_paused():
         golds, preds = _inputs(run)
     with feedback.stage(f"scoring ({run.protocol})"):
         ev = spans(golds[0], preds, protocol=run.protocol,
