@@ -593,6 +593,44 @@ fn pairwise_ngram_stats<'py>(
     Ok((array(py, flat, &[n_flat])?, array(py, offsets, &[n_off])?))
 }
 
+/// Reference aggregation within segments (see `mtpalette.kernels.pairwise`).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn aggregate_ngram_stats<'py>(
+    py: Python<'py>,
+    h_ids: PyReadonlyArray1<'py, i32>,
+    h_off: PyReadonlyArray1<'py, i64>,
+    h_seg: PyReadonlyArray1<'py, i64>,
+    r_ids: PyReadonlyArray1<'py, i32>,
+    r_off: PyReadonlyArray1<'py, i64>,
+    r_seg: PyReadonlyArray1<'py, i64>,
+    weight: PyReadonlyArray1<'py, f64>,
+    group: PyReadonlyArray1<'py, i64>,
+    count: PyReadonlyArray1<'py, i64>,
+    max_n: usize,
+) -> PyResult<(Array<'py>, Array<'py>)> {
+    let h = pairwise::Segmented {
+        ids: slice(&h_ids, "h_ids")?,
+        off: slice(&h_off, "h_off")?,
+        seg: slice(&h_seg, "h_seg")?,
+    };
+    let r = pairwise::Segmented {
+        ids: slice(&r_ids, "r_ids")?,
+        off: slice(&r_off, "r_off")?,
+        seg: slice(&r_seg, "r_seg")?,
+    };
+    let g = pairwise::Groups {
+        weight: slice(&weight, "weight")?,
+        group: slice(&group, "group")?,
+        count: slice(&count, "count")?,
+    };
+    let (flat, offsets) = run(py, "aggregate_ngram_stats", || {
+        pairwise::all_aggregates(h, r, g, max_n)
+    })?;
+    let (n_flat, n_off) = (flat.len(), offsets.len());
+    Ok((array(py, flat, &[n_flat])?, array(py, offsets, &[n_off])?))
+}
+
 /// The number of threads the kernels' parallel loops use.
 #[pyfunction]
 fn num_threads() -> usize {
@@ -634,5 +672,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(set_threads, m)?)?;
     m.add_function(wrap_pyfunction!(pairwise_ngram_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(aggregate_ngram_stats, m)?)?;
     Ok(())
 }
