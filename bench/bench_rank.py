@@ -1,8 +1,16 @@
 """Ranking many systems with every pair tested: mtpalette against a loop of sacrebleu paired
-tests over the same pairs, in one run.
+tests over the same pairs, in one run; and WMT24's human ranking (``--protocol wmt24``).
 
 Usage: python bench/bench_rank.py [--systems 20] [--resamples 1000] [--sacrebleu-pairs 12]
        [--full]
+       python bench/bench_rank.py --protocol wmt24 [--rounds 5] [--wmt24-checkout DIR]
+
+``--protocol wmt24`` (bench_rank_wmt24.py): ``rank --protocol wmt24`` on the WMT24 ESA ratings
+of tests/data/wmt24_rank (every language pair there) against a plain numpy + scipy loop of the
+same Wilcoxon tests (one ``scipy.stats.wilcoxon`` call per pair and domain, Stouffer per pair)
+and against the organisers' ranking code (``humeval/tools.py`` of wmt24-news-systems at the
+commit of scripts/wmt24_rank_golden.py, run unmodified from a checkout), in process and as
+whole processes; p-values compared.
 
 Data: WMT21 newstest zh-en (1,948 segments, reference A; the first ``--systems`` of its 23
 systems) from ../shared/data (or $MTPALETTE_SHARED_DATA); without it the script stops with a
@@ -39,7 +47,17 @@ def main() -> None:
     ap.add_argument("--resamples", type=int, default=1000)
     ap.add_argument("--sacrebleu-pairs", type=int, default=12)
     ap.add_argument("--full", action="store_true")
+    ap.add_argument("--protocol", choices=["bootstrap", "wmt24"], default="bootstrap")
+    ap.add_argument("--rounds", type=int, default=5, help="wmt24: best of this many")
+    ap.add_argument("--wmt24-checkout", type=Path, default=Path("/tmp/wmt24-news-systems"))
+    ap.add_argument("--wmt24-worker", choices=["loop", "organisers"], help=argparse.SUPPRESS)
+    ap.add_argument("lps", nargs="*", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.protocol == "wmt24" or args.wmt24_worker:
+        from bench_rank_wmt24 import main as wmt24
+
+        wmt24(args)
+        return
     if skip_without_shared_data("WMT21 zh-en system outputs"):
         return
     from mtpalette.api import rank

@@ -116,7 +116,7 @@ def stouffer_rows(p_values: Any) -> np.ndarray:
     >>> stouffer_rows([[0.05, 0.05], [0.05, np.nan]]).round(6).tolist()
     [0.010005, 0.05]
     """
-    from scipy.stats import norm
+    from scipy.special import ndtr, ndtri  # scipy.stats.norm's cdf and ppf, without scipy.stats
 
     p = np.atleast_2d(np.asarray(p_values, dtype=np.float64))
     out = np.full(p.shape[0], np.nan)
@@ -125,8 +125,8 @@ def stouffer_rows(p_values: Any) -> np.ndarray:
     for k, keep in enumerate(patterns):  # rows with the same domains present, together
         rows = inverse.ravel() == k
         if keep.any():
-            z = norm.ppf(1.0 - np.ascontiguousarray(p[np.ix_(rows, keep)]))
-            out[rows] = 1.0 - norm.cdf(np.sum(z, axis=1) / np.sqrt(int(keep.sum())))
+            z = ndtri(1.0 - np.ascontiguousarray(p[np.ix_(rows, keep)]))
+            out[rows] = 1.0 - ndtr(np.sum(z, axis=1) / np.sqrt(int(keep.sum())))
     return out
 
 
