@@ -61,7 +61,7 @@ def _slow_ngram_matches(outs: list[str], refs: list[str], hi: int) -> Counter:
 def test_ngram_matches_equal_compare_mts_definition():
     ref = _lines("ref")[:120]
     systems = {name: _lines(name)[:120] for name in ("Facebook-AI", "Nemo")}
-    [diff] = analyze(systems, [ref], analyses=["ngrams"], top=10**6).analyses
+    [diff] = analyze(systems, [ref], analyses=["ngrams"], top=10**6, tokenize="none").analyses
     slow = {name: _slow_ngram_matches(lines, ref, 4) for name, lines in systems.items()}
     got = {r["ngram"]: (r["system"], r["baseline"]) for r in diff.gains + diff.losses}
     want = {g: (slow["Nemo"][g], slow["Facebook-AI"][g])
@@ -75,7 +75,7 @@ def test_ngram_matches_equal_compare_mts_definition():
 def test_examples_are_the_largest_sentence_score_differences():
     ref = _lines("ref")
     systems = {name: _lines(name) for name in ("Facebook-AI", "UEdin")}
-    [ex] = analyze(systems, [ref], analyses=["examples"], top=5).analyses
+    [ex] = analyze(systems, [ref], analyses=["examples"], top=5, tokenize="none").analyses
     hyps = list(itertools.chain(*systems.values()))
     scores = mtpalette.sentence_scores(hyps, [ref + ref], ["bleus:4"], tokenize="none")
     a, b = scores["bleus:4"][: len(ref)], scores["bleus:4"][len(ref) :]
@@ -100,7 +100,8 @@ def test_score_buckets_and_labels():
     systems = {name: _lines(name) for name in ("Facebook-AI", "Nemo")}
     labels = ["odd" if i % 2 else "even" for i in range(len(ref))]
     by_score, by_label = analyze(systems, [ref], analyses=["score", "label"], labels=labels,
-                                 metric="chrf", sentence_metric="bleus:4").analyses  # fmt: skip
+                                 tokenize="none", metric="chrf",
+                                 sentence_metric="bleus:4").analyses  # fmt: skip
     assert by_score.what == "bleus:4 sentence score" and by_score.labels[0] == "<10"
     sentence = mtpalette.sentence_scores(systems["Nemo"], [ref], ["bleus:4"], tokenize="none")
     assert by_score.counts["Nemo"][0] == int((sentence["bleus:4"] < 10).sum())
@@ -136,3 +137,15 @@ def test_domains_and_documents_from_a_long_tables_columns(tmp_path):
 def test_a_grid_of_metrics_is_refused_by_name():
     with pytest.raises(mtpalette.errors.UserInputError, match="names 2 metrics"):
         analyze({"A": ["a b"]}, [["a b"]], analyses=["length"], metric="bleus:1..2")
+
+
+def test_the_first_ngrams_are_the_first_of_the_full_ranking():
+    """--top N: the N first of the whole ranking (ties at the cut broken by the text, as in
+    the full list), each way and per system."""
+    ref = _lines("ref")[:200]
+    systems = {name: _lines(name)[:200] for name in ("Facebook-AI", "Nemo", "UEdin")}
+    full = analyze(systems, [ref], analyses=["ngrams"], top=10**6).analyses
+    for top in (1, 7, 30):
+        cut = analyze(systems, [ref], analyses=["ngrams"], top=top).analyses
+        for whole, part in zip(full, cut, strict=True):
+            assert part.gains == whole.gains[:top] and part.losses == whole.losses[:top]

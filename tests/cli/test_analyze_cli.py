@@ -14,8 +14,8 @@ SYSTEMS = [ENDE / f"{s}.txt" for s in ("Facebook-AI", "Nemo", "UEdin")]
 
 def test_default_tables_are_compare_mts(cli, tmp_path):
     out_csv, out_json = tmp_path / "a.csv", tmp_path / "a.json"
-    code, out, err = cli("analyze", "-r", ENDE / "ref.txt", "-s", *SYSTEMS,
-                         "--csv", out_csv, "--json", out_json)  # fmt: skip
+    code, out, err = cli("analyze", "-r", ENDE / "ref.txt", "-s", *SYSTEMS, "--compat",
+                         "compare-mt", "--csv", out_csv, "--json", out_json)  # fmt: skip
     assert code == 0, err
     # piped: TSV; compare-mt prints F 0.4847 for Facebook-AI's words seen once, BLEU 28.0837
     # for its [10,20) bucket
@@ -58,3 +58,34 @@ def test_report_has_every_analysis_with_its_plot(cli, tmp_path):
     assert "matches more and less often than Facebook-AI" in html
     assert "differ most (bleus:4)" in html
     assert (tmp_path / "analyze.run.json").exists()  # beside the report, its own name
+
+
+def test_compat_top_empty_buckets_and_the_whitespace_note(cli):
+    """--compat compare-mt on text with double spaces and empty lines; --top 5 lists 5
+    n-grams each way per system; an empty bucket prints '-', not 0.0000; without --compat a
+    note counts the lines whose whitespace was folded; n-grams are tokenized by default."""
+    from pathlib import Path
+
+    folder = Path(__file__).parents[1] / "data" / "compare_mt" / "spaces"
+    files = [folder / f"{s}.txt" for s in ("A", "B", "C")]
+    code, out, err = cli("analyze", "-r", folder / "ref.txt", "-s", *files, "--compat",
+                         "compare-mt", "-a", "words", "ngrams", "--top", "5")  # fmt: skip
+    assert code == 0, err
+    assert "\n>=1000\t0\t-\t-\t-\t-\t-\t-\n" in out  # no word seen 1000 times: no score
+    tables = out.split("\n# ")
+    ngram_tables = [t for t in tables if t.startswith("n-grams ")]
+    assert len(ngram_tables) == 4  # B and C against A, each way
+    assert all(len(t.strip().splitlines()) == 2 + 5 for t in ngram_tables)  # title, header, 5
+    assert "whitespace was folded" not in out
+    code, out, err = cli("analyze", "-r", folder / "ref.txt", "-s", *files[:2], "-a", "words")
+    assert code == 0, err
+    assert "# 418 of 480 lines (reference and outputs) have runs of whitespace" in out
+    code, _, err = cli("analyze", "-r", folder / "ref.txt", "-s", *files[:2], "--compat",
+                       "compare-mt", "-tok", "none")  # fmt: skip
+    assert code == 2 and "--tokenize none is not taken with it" in err
+    # tokenized n-grams by default: punctuation is a word of its own
+    code, out, err = cli("analyze", "-r", ENDE / "ref.txt", "-s", *SYSTEMS[:2], "-a", "ngrams")
+    assert code == 0, err
+    grams = [line.split("\t")[0] for line in out.splitlines() if "\t" in line]
+    assert any(token in {",", ".", "(", ")", "?", "!"} for g in grams for token in g.split())
+    assert not any(g.endswith((".", ",")) and len(g) > 1 and " " not in g for g in grams)

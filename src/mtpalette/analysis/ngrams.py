@@ -125,22 +125,37 @@ def ngram_differences(
         seen = np.flatnonzero(a + b > 0)
         share = (a[seen] + alpha) / (a[seen] + b[seen] + 2 * alpha)
         total = a[seen] + b[seen]
-        for i in seen.tolist():
-            if i not in texts_of:
-                texts_of[i] = _text(stacked, where[i], decode)
-        texts = [texts_of[i] for i in seen.tolist()]
-        order = sorted(range(len(seen)), key=lambda j: (-share[j], -total[j], texts[j]))
-        reverse = sorted(range(len(seen)), key=lambda j: (share[j], -total[j], texts[j]))
 
-        def row(j: int, a=a, b=b, seen=seen, share=share, texts=texts) -> dict[str, Any]:
+        def row(j: int, a=a, b=b, seen=seen, share=share) -> dict[str, Any]:
             i = int(seen[j])
-            return {"ngram": texts[j], "order": where[i][0], "system": int(a[i]),
+            return {"ngram": texts_of[i], "order": where[i][0], "system": int(a[i]),
                     "baseline": int(b[i]), "share": float(share[j])}  # fmt: skip
 
-        gains = [row(j) for j in order[:top] if share[j] > 0.5]
-        losses = [row(j) for j in reverse[:top] if share[j] < 0.5]
+        def first(sign: float, seen=seen, share=share, total=total) -> list[int]:
+            picked = _first(sign * share, total, top)
+            for i in seen[picked].tolist():
+                if i not in texts_of:
+                    texts_of[i] = _text(stacked, where[i], decode)
+            picked = picked.tolist()
+            keys = {j: (sign * share[j], -total[j], texts_of[int(seen[j])]) for j in picked}
+            return sorted(keys, key=keys.__getitem__)[:top]
+
+        gains = [row(j) for j in first(-1.0) if share[j] > 0.5]
+        losses = [row(j) for j in first(1.0) if share[j] < 0.5]
         out.append(NgramDifferences(baseline, name, orders, alpha, gains, losses))
     return out
+
+
+def _first(key: np.ndarray, total: np.ndarray, top: int) -> np.ndarray:
+    """The positions that can be among the ``top`` first by ``(key, -total, text)``: the
+    ``top`` first by ``(key, -total)`` and every one tied with the last of them (the text
+    breaks those ties, decoded only for these)."""
+    order = np.lexsort((-total, key))
+    if len(order) <= top:
+        return order
+    last = order[top - 1]
+    tied = (key == key[last]) & (total == total[last])
+    return np.union1d(order[:top], np.flatnonzero(tied))
 
 
 def _text(stacked: Ragged, at: tuple[int, int], decode) -> str:

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette.analysis import compare_mt
 from mtpalette.analysis.examples import SentenceExamples, sentence_examples
 from mtpalette.analysis.ngrams import NgramDifferences, ngram_differences
 from mtpalette.analysis.sentences import (
@@ -47,6 +48,13 @@ from mtpalette.text.encode import Encoder, TextView
 
 ANALYSES = ("words", *BUCKETINGS, *LABELS, "ngrams", "examples")
 DEFAULT_METRIC = "bleu:compat=compare-mt"
+#: the word splitting by default: punctuation split off, as compare-mt's users tokenize
+DEFAULT_TOKENIZE = "13a"
+#: the sentence metric by default, and with ``compat="compare-mt"`` (its NLTK sentence BLEU)
+DEFAULT_SENTENCE_METRIC = "bleus:4"
+#: ``top`` by default: compare-mt's report lengths (sentence examples, n-grams)
+DEFAULT_TOP = {"examples": 10, "ngrams": 50}
+COMPATS = ("compare-mt",)
 #: the analysis (its ``analyses`` name) each kind of result comes from
 OPTION_OF = {
     "word-accuracy": "words",
@@ -62,11 +70,15 @@ class AnalysisResult(Record, RowsFrame):
     systems: list[str]
     tokenize: str
     lowercase: bool
+    #: ``"compare-mt"``: words split as compare-mt splits them; None: by ``tokenize``
+    compat: str | None
     analyses: list[WordAccuracy | SentenceBuckets | NgramDifferences | SentenceExamples] = field(
         metadata=out(after="signatures")
     )
     #: every metric's signature (the sentence buckets', the examples')
     signatures: dict[str, str] = field(default_factory=dict)
+    #: what the reader should know (lines whose whitespace was folded...)
+    notes: list[str] = field(default_factory=list)
     #: the files written, by kind (not in the dict: the run file records them itself)
     outputs: dict[str, str] = field(default_factory=dict, metadata=out(skip=True))
 
@@ -85,16 +97,17 @@ def analyze(
     *,
     analyses: Sequence[str] = ("words", "length"),
     metric: str = DEFAULT_METRIC,
-    tokenize: str = "none",
+    tokenize: str | None = None,
     lowercase: bool = False,
+    compat: str | None = None,
     frequency_corpus: Sequence[str] | None = None,
     edges: Mapping[str, Sequence[float]] | None = None,
     domains: Sequence[str] | None = None,
     documents: Sequence[str] | None = None,
     labels: Sequence[str] | None = None,
     baseline: str | None = None,
-    sentence_metric: str = "bleus:4",
-    top: int = 10,
+    sentence_metric: str | None = None,
+    top: int | None = None,
     orders: tuple[int, int] = (1, 4),
     confidence: float | None = None,
     n_resamples: int = 1000,
@@ -116,8 +129,15 @@ def analyze(
     metric:
         The metric of the sentence buckets and groups (any spec; default compare-mt's BLEU).
     tokenize, lowercase:
-        How words are made for the word and n-gram analyses and the lengths (``none``:
-        whitespace, as compare-mt).
+        How words are made for the word and n-gram analyses, the lengths and the metrics
+        (default ``13a``: punctuation split off, as compare-mt's users tokenize its input;
+        ``none``: runs of whitespace).
+    compat:
+        ``"compare-mt"``: words as compare-mt 0.2.10 splits them (``line.strip().split(' ')``:
+        two spaces make an empty word, an empty line is one empty word; no ``tokenize``) and
+        its NLTK sentence BLEU (``sentbleu``) as the default sentence metric. Without it, the
+        lines where whitespace was folded (runs of spaces, tabs, empty lines) are counted in
+        a note.
     frequency_corpus:
         Lines whose words give the frequencies (compare-mt's ``--train_file``); default: the
         reference.
@@ -130,8 +150,9 @@ def analyze(
         The system the others are compared with by ``ngrams`` and ``examples`` (default:
         the first).
     sentence_metric, top:
-        The sentence metric of ``examples`` and how many examples (``ngrams``: 5 times as
-        many n-grams) each way: 1 or more (every one: a number as large as the test set).
+        The sentence metric of ``examples`` and ``score`` (default ``bleus:4``; with
+        ``compat``, ``sentbleu``, compare-mt's) and how many examples and n-grams are listed
+        each way per system: 1 or more (default compare-mt's: 10 examples, 50 n-grams).
     orders:
         The n-gram orders of ``ngrams`` (1 to 4).
     confidence, n_resamples, seed:
@@ -151,6 +172,7 @@ def analyze(
     """
     ref = _checked(systems, refs, analyses)
     check_settings(confidence, top, ("confidence", "top"))
+    tokenize, sentence_metric, notes = _compat(compat, tokenize, sentence_metric, systems, ref)
     given = {"domain": domains, "document": documents, "label": labels}
     _check_groups(analyses, given, len(ref))
     base = next(iter(systems)) if baseline is None else baseline
@@ -179,12 +201,40 @@ def analyze(
         elif name == "ngrams":
             decode = encoder.vocab.decode
             done += ngram_differences(out_rows, ref_rows, decode, baseline=base, orders=orders,
-                                      top=5 * top)  # fmt: skip
+                                      top=top or DEFAULT_TOP["ngrams"])  # fmt: skip
         else:  # examples
-            m, stats = stats_of(sentence_metric)
-            scores = {s: m.sentence_scores(x) for s, x in stats.items()}
-            done += sentence_examples(m.spec, scores, systems, ref, baseline=base, top=top)
-    return AnalysisResult(list(systems), tokenize, lowercase, done, stats_of.signatures())
+            spec, _, scores = stats_of.sentence(sentence_metric)
+            done += sentence_examples(spec, scores, systems, ref, baseline=base,
+                                      top=top or DEFAULT_TOP["examples"])  # fmt: skip
+    return AnalysisResult(list(systems), tokenize, lowercase, compat, done,
+                          stats_of.signatures(), notes)  # fmt: skip
+
+
+def _compat(compat, tokenize, sentence_metric, systems, ref) -> tuple[str, str, list[str]]:
+    """The tokenizer and sentence metric of a run, and its notes: ``compat="compare-mt"``
+    splits as compare-mt does (no other tokenizer taken); otherwise the lines whose
+    whitespace a tokenizer folds are counted."""
+    if compat is not None and compat not in COMPATS:
+        raise UserInputError(f"compat {compat!r}; expected one of {', '.join(COMPATS)}")
+    if compat is not None:
+        if tokenize is not None:
+            raise UserInputError(
+                f"--compat {compat} splits words as compare-mt does (line.strip().split(' ')); "
+                f"--tokenize {tokenize} is not taken with it (tokenize the files first, as "
+                "compare-mt's users do)"
+            )
+        return compare_mt.TOKENIZER, sentence_metric or compare_mt.SENTENCE_BLEU, []
+    lines = [ref, *systems.values()]
+    folded = sum(compare_mt.folded_lines(x) for x in lines)
+    notes = []
+    if folded:
+        total = sum(len(x) for x in lines)
+        notes.append(
+            f"{folded} of {total} lines (reference and outputs) have runs of whitespace, tabs "
+            "or no text; their whitespace was folded (compare-mt would read empty words there: "
+            "--compat compare-mt splits as it does)"
+        )
+    return tokenize or DEFAULT_TOKENIZE, sentence_metric or DEFAULT_SENTENCE_METRIC, notes
 
 
 def _checked(systems, refs, analyses) -> list[str]:
@@ -209,9 +259,9 @@ def _checked(systems, refs, analyses) -> list[str]:
 
 
 def check_settings(confidence: Any, top: Any, names: tuple[str, str]) -> None:
-    """Refuse a ``confidence`` outside (0, 1) and a ``top`` that is not a whole number, 1 or
-    more (0 would show no example, -1 all but the last), naming the argument (``names``:
-    the Python API's or the command line's).
+    """Refuse a ``confidence`` outside (0, 1) and a ``top`` (None: the default) that is not a
+    whole number, 1 or more (0 would show no example, -1 all but the last), naming the
+    argument (``names``: the Python API's or the command line's).
 
     Examples
     --------
@@ -223,10 +273,12 @@ def check_settings(confidence: Any, top: Any, names: tuple[str, str]) -> None:
     """
     if confidence is not None:
         probability_argument(confidence, names[0])
+    if top is None:
+        return
     if isinstance(top, bool) or not isinstance(top, int | np.integer) or top < 1:
         raise UserInputError(
             f"{names[1]} is {top!r}; expected a whole number, 1 or more: the examples shown "
-            "each way (n-grams: 5 times as many; every one: a number as large as the test set)"
+            "each way, and the n-grams, per system (every one: a number as large as the test set)"
         )
 
 
@@ -266,10 +318,9 @@ def _lengths(ref_rows, out_rows) -> dict[str, dict[str, np.ndarray]]:
 def _score_buckets(stats_of, metric, sentence_metric, edges, resampling) -> SentenceBuckets:
     """``metric`` by bucket of the sentence metric's score."""
     m, stats = stats_of(metric)
-    by, by_stats = stats_of(sentence_metric)
-    values = {s: by.sentence_scores(x) for s, x in by_stats.items()}
-    cuts = edges.get("score") or score_edges(by.scale)
-    what = f"{by.spec} sentence score"
+    spec, scale, values = stats_of.sentence(sentence_metric)
+    cuts = edges.get("score") or score_edges(scale)
+    what = f"{spec} sentence score"
     return sentence_buckets(m, stats, values, by="score", edges=cuts, what=what, **resampling)
 
 
@@ -290,9 +341,24 @@ class _StatsOf:
         self.systems, self.ref = systems, ref
         self.text = dict(tokenize=tokenize, lowercase=lowercase)
         self.done: dict[str, tuple] = {}
+        self.sentbleu = False
 
     def signatures(self) -> dict[str, str]:
-        return {spec: str(sig) for spec, (_, _, sig) in self.done.items()}
+        out = {spec: str(sig) for spec, (_, _, sig) in self.done.items()}
+        if self.sentbleu:
+            out[compare_mt.SENTENCE_BLEU] = compare_mt.SENTENCE_BLEU_SIGNATURE
+        return out
+
+    def sentence(self, spec: str) -> tuple[str, str, dict[str, np.ndarray]]:
+        """``(spec, scale, scores)``: a sentence metric's score of every sentence, per
+        system; ``sentbleu`` (compare-mt's NLTK sentence BLEU) from the statistics of
+        compare-mt's BLEU, which the buckets share."""
+        if spec == compare_mt.SENTENCE_BLEU:
+            _, stats = self(compare_mt.SENTENCE_BLEU_STATS)
+            self.sentbleu = True
+            return spec, "0-100", {s: compare_mt.sentence_bleu(x) for s, x in stats.items()}
+        m, stats = self(spec)
+        return m.spec, m.scale, {s: m.sentence_scores(x) for s, x in stats.items()}
 
     def __call__(self, spec: str) -> tuple:
         if spec not in self.done:
@@ -330,7 +396,7 @@ class AnalyzeRun:
     inputs: ScoreInputs
     analyses: list[str] = field(default_factory=lambda: ["words", "length"])
     metric: str = DEFAULT_METRIC
-    tokenize: str = "none"
+    tokenize: str | None = None
     lowercase: bool = False
     frequency_corpus: Path | None = None
     confidence: float | None = None
@@ -341,11 +407,12 @@ class AnalyzeRun:
     doc_col: str | None = None
     labels_file: Path | None = None
     baseline: str | None = None
-    sentence_metric: str = "bleus:4"
-    top: int = 10
+    sentence_metric: str | None = None
+    top: int | None = None
     json: Path | None = None
     csv: Path | None = None
     report: Path | None = None
+    compat: str | None = None
 
     def validate(self) -> None:
         """Refuse settings the run could not mean, naming the command line's options."""
@@ -405,7 +472,8 @@ def run_analyze(run: AnalyzeRun, progress: bool | Feedback | None = None) -> Ana
         systems, refs, analyses=run.analyses, metric=run.metric, tokenize=run.tokenize,
         lowercase=run.lowercase, frequency_corpus=corpus, domains=domains,
         documents=documents, labels=labels, baseline=run.baseline,
-        sentence_metric=run.sentence_metric, top=run.top, confidence=run.confidence,
+        sentence_metric=run.sentence_metric, top=run.top, compat=run.compat,
+        confidence=run.confidence,
         n_resamples=run.n_resamples, seed=run.seed, progress=progress,
     )  # fmt: skip
     _write(run, result)
@@ -419,7 +487,8 @@ def _write(run: AnalyzeRun, result: AnalysisResult) -> None:
 
     json_path = run_file_path(run.json, run.report)
     if json_path is not None:
-        settings = {"analyses": run.analyses, "metric": run.metric, "tokenize": run.tokenize,
+        settings = {"analyses": run.analyses, "metric": run.metric, "tokenize": result.tokenize,
+                    "compat": run.compat,
                     "lowercase": run.lowercase, "baseline": run.baseline,
                     "sentence_metric": run.sentence_metric, "top": run.top,
                     "confidence": run.confidence, "bootstrap": run.n_resamples}  # fmt: skip

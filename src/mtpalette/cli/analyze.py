@@ -48,12 +48,24 @@ BaselineOpt = Annotated[
     str | None, o.opt("--baseline", panel=o.METRICS, help="ngrams, examples: against (1st).")
 ]
 SentenceMetricOpt = Annotated[
-    str, o.opt("--sentence-metric", panel=o.METRICS, help="examples: the metric (bleus:4).")
-]
+    str | None,
+    o.opt("--sentence-metric", panel=o.METRICS,
+          help="examples, score: the metric (bleus:4; --compat compare-mt: sentbleu)."),
+]  # fmt: skip
 TopOpt = Annotated[
-    int,
+    int | None,
     o.opt("--top", panel=o.OUTPUTS,
-          help="Examples each way, 1 or more (10; n-grams 5 times as many)."),
+          help="Examples and n-grams each way per system, 1 or more (10 and 50)."),
+]  # fmt: skip
+CompatOpt = Annotated[
+    str | None,
+    o.opt("--compat", panel=o.METRICS,
+          help="compare-mt: split words as compare-mt 0.2.10 (single spaces), its sentbleu."),
+]  # fmt: skip
+AnalyzeTokenizeOpt = Annotated[
+    str | None,
+    o.opt("--tokenize", "-tok", panel=o.METRICS,
+          help="13a (default: punctuation split), intl, zh, char, none (whitespace)..."),
 ]  # fmt: skip
 IntervalOpt = Annotated[
     float | None,
@@ -78,10 +90,11 @@ def analyze_cmd(
     doc_col: DocColOpt = None,
     labels: LabelsOpt = None,
     baseline: BaselineOpt = None,
-    sentence_metric: SentenceMetricOpt = "bleus:4",
-    top: TopOpt = 10,
-    tokenize: o.TokenizeOpt = "none",
+    sentence_metric: SentenceMetricOpt = None,
+    top: TopOpt = None,
+    tokenize: AnalyzeTokenizeOpt = None,
     lowercase: o.LowercaseOpt = False,
+    compat: CompatOpt = None,
     confidence: IntervalOpt = None,
     seed: o.SeedOpt = 12345,
     json: o.JsonOpt = None,
@@ -108,7 +121,7 @@ def analyze_cmd(
         confidence, seed=seed, docs=docs, domain_col=domain_col, doc_col=doc_col,
         labels_file=labels, baseline=baseline,
         sentence_metric=sentence_metric,
-        top=top, json=json, csv=csv, report=report,
+        top=top, json=json, csv=csv, report=report, compat=compat,
     )  # fmt: skip
     from mtpalette.api.progress import ConsoleFeedback
 
@@ -128,7 +141,9 @@ def show(result) -> None:
         for table in render(a):
             emit_table(out, table)
     emit_note(out, "n: sentences (words) in the bucket; a bucket of a few is no finding "
-                   "(--confidence gives intervals)")  # fmt: skip
+                   "(--confidence gives intervals); -: an empty bucket, no score")  # fmt: skip
+    for note in result.notes:
+        emit_note(out, note)
 
 
 def _words(a) -> list[Table]:
@@ -139,8 +154,7 @@ def _words(a) -> list[Table]:
         t.add_column(f"{name} F", justify="right")
         t.add_column("P / R", justify="right")
     for b, label in enumerate(a.labels):
-        cells = [(f"{a.fmeasure[s][b]:.4f}", f"{a.precision[s][b]:.3f} / {a.recall[s][b]:.3f}")
-                 for s in a.systems]  # fmt: skip
+        cells = [_word_cells(a, s, b) for s in a.systems]
         t.add_row(label, str(a.ref_words[b]), *(c for pair in cells for c in pair))
     return [t]
 
@@ -183,6 +197,15 @@ def _examples(a) -> list[Table]:
                       r["baseline_output"], r["reference"])  # fmt: skip
         out.append(t)
     return out
+
+
+def _word_cells(a, system: str, b: int) -> tuple[str, str]:
+    """F, and P / R, of one system in one frequency bucket; "-" where the bucket holds no
+    word of the reference or of the output (no score, where compare-mt prints 0)."""
+    if a.ref_words[b] == 0 and a.out_words[system][b] == 0:
+        return "-", "-"
+    return (f"{a.fmeasure[system][b]:.4f}",
+            f"{a.precision[system][b]:.4f} / {a.recall[system][b]:.4f}")  # fmt: skip
 
 
 def _title(a) -> str:

@@ -1,0 +1,115 @@
+"""``analyze --compat compare-mt`` equals compare-mt 0.2.10 on text with double spaces, tabs,
+spaces at the ends and empty lines (project-written text, tests/data/compare_mt/spaces; golden
+values: scripts/compare_mt_spaces_golden.py, tests/data/compare_mt/spaces_golden.json); its
+sentence BLEU equals NLTK's; without the compat the folded lines are counted in a note."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from nltk.translate.bleu_score import SmoothingFunction
+from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
+
+import mtpalette
+from mtpalette.analysis import compare_mt
+from mtpalette.api.analyze_run import analyze
+from mtpalette.api.scoring import score_systems
+
+HERE = Path(__file__).parents[1] / "data" / "compare_mt"
+GOLDEN = json.loads((HERE / "spaces_golden.json").read_text("utf-8"))
+SYSTEMS = ["A", "B", "C"]
+
+
+def _lines(name: str) -> list[str]:
+    # compare-mt iterates the file's lines; a no-break space or a tab is not a line break
+    return (HERE / "spaces" / f"{name}.txt").read_text(encoding="utf-8").split("\n")[:-1]
+
+
+@pytest.fixture(scope="module")
+def result():
+    systems = {name: _lines(name) for name in SYSTEMS}
+    return analyze(systems, [_lines("ref")], analyses=["words", "length", "lengthdiff", "score"],
+                   compat="compare-mt")  # fmt: skip
+
+
+def test_the_files_are_the_golden_runs():
+    for name, info in GOLDEN["files"].items():
+        assert len(_lines(name)) == info["lines"]
+    assert compare_mt.folded_lines(_lines("ref")) > 20  # the traps are there
+
+
+def test_word_accuracy_equals_compare_mt(result):
+    words, want = result.analyses[0], GOLDEN["word_accuracy"]
+    assert words.labels == want["labels"] and words.ref_words == want["ref_words"]
+    for name in SYSTEMS:
+        for key in ("precision", "recall", "fmeasure"):
+            np.testing.assert_allclose(getattr(words, key)[name], want[key][name], rtol=1e-12,
+                                       atol=0)  # fmt: skip
+
+
+@pytest.mark.parametrize("index, key, what", [(1, "length_bleu", "scores"),
+                                              (2, "lengthdiff_count", "counts"),
+                                              (2, "lengthdiff_bleu", "scores"),
+                                              (3, "score_count", "counts")])  # fmt: skip
+def test_sentence_buckets_equal_compare_mt(result, index, key, what):
+    buckets, want = result.analyses[index], GOLDEN["sentence_buckets"][key]["values"]
+    for name in SYSTEMS:
+        got = [0.0 if v is None else v for v in getattr(buckets, what)[name]]  # compare-mt: 0
+        np.testing.assert_allclose(got, want[name], rtol=1e-12, atol=1e-12)
+
+
+def test_corpus_and_sentence_bleu_equal_compare_mt():
+    ref = _lines("ref")
+    systems = {name: _lines(name) for name in SYSTEMS}
+    scored = score_systems(systems, [ref], [compare_mt.SENTENCE_BLEU_STATS], progress=False,
+                           tokenize=compare_mt.TOKENIZER)  # fmt: skip
+    want = GOLDEN["sentence_buckets"]["score_sentbleu"]["values"]
+    for name in SYSTEMS:
+        [score] = mtpalette.corpus_score(systems[name], [ref], "bleu:compat=compare-mt",
+                                         tokenize=compare_mt.TOKENIZER)  # fmt: skip
+        assert score.value == pytest.approx(GOLDEN["bleu"][name], rel=1e-13)
+        sent = compare_mt.sentence_bleu(next(iter(scored[name].stats.values())))
+        bucket = np.searchsorted(np.arange(10.0, 100.0, 10.0), sent, side="right")
+        means = [float(sent[bucket == b].mean()) if (bucket == b).any() else 0.0
+                 for b in range(10)]  # fmt: skip
+        np.testing.assert_allclose(means, want[name], rtol=1e-12, atol=1e-12)
+
+
+def test_without_compat_the_folded_lines_are_counted():
+    ref = _lines("ref")
+    systems = {name: _lines(name) for name in SYSTEMS}
+    folded = sum(compare_mt.folded_lines(x) for x in [ref, *systems.values()])
+    out = analyze(systems, [ref], analyses=["words"], tokenize="none")
+    [note] = out.notes
+    assert note.startswith(f"{folded} of {4 * len(ref)} lines") and "--compat compare-mt" in note
+    assert out.analyses[0].ref_words != GOLDEN["word_accuracy"]["ref_words"]  # it matters here
+    assert analyze({"A": ["a b"]}, [["a b"]], analyses=["words"]).notes == []
+    with pytest.raises(mtpalette.errors.UserInputError, match="--tokenize 13a is not taken"):
+        analyze(systems, [ref], compat="compare-mt", tokenize="13a")
+    with pytest.raises(mtpalette.errors.UserInputError, match="expected one of compare-mt"):
+        analyze(systems, [ref], compat="sacrebleu")
+
+
+WORDS = st.lists(st.sampled_from(["a", "b", "c", "d", ""]), max_size=9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(WORDS, WORDS), min_size=1, max_size=8))
+def test_sentence_bleu_equals_nltks_method2(pairs):
+    """compare-mt's sentbleu is 100 x NLTK's sentence_bleu with method2, on compare-mt's
+    words (an empty word is a word)."""
+    refs = [" ".join(r) for r, _ in pairs]
+    hyps = [" ".join(h) for _, h in pairs]
+    scored = score_systems({"A": hyps}, [refs], [compare_mt.SENTENCE_BLEU_STATS],
+                           progress=False, tokenize=compare_mt.TOKENIZER)  # fmt: skip
+    got = compare_mt.sentence_bleu(next(iter(scored["A"].stats.values())))
+    smooth = SmoothingFunction().method2
+    want = [100 * nltk_sentence_bleu([compare_mt.split_words(r)], compare_mt.split_words(h),
+                                     smoothing_function=smooth)
+            for r, h in zip(refs, hyps, strict=True)]  # fmt: skip
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
