@@ -15,9 +15,15 @@ neural metrics.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+
+from mtpalette.errors import UserInputError
+from mtpalette.signature import Signature
+
+#: the decoders of :func:`mbr`
+DECODERS = ("pairwise", "aggregate", "pruning")
 
 
 @dataclass(frozen=True)
@@ -33,9 +39,17 @@ class MbrSelection:
     utility:
         The selected candidate's expected utility (NaN where none).
     utilities:
-        Per segment, the expected utility of every candidate.
+        Per segment, the expected utility of every candidate (NaN: pruned).
     matrices:
-        Per segment, the pairwise score matrix (candidates x pseudo-references).
+        Per segment, the matrix used: pairwise scores (candidates x pseudo-references; with
+        ``pruning``, NaN where a pruned candidate was not scored), or with ``aggregate`` the
+        scores against each partition's aggregated references (candidates x partitions).
+    decoder:
+        ``pairwise``, ``aggregate`` or ``pruning``.
+    nbest:
+        Per segment, the positions of the ``nbest`` best candidates, best first.
+    signature:
+        The decoder, its options and the utility's signature.
     """
 
     index: np.ndarray
@@ -43,6 +57,9 @@ class MbrSelection:
     utility: np.ndarray
     utilities: list[np.ndarray]
     matrices: list[np.ndarray]
+    decoder: str = "pairwise"
+    nbest: list[np.ndarray] = field(default_factory=list)
+    signature: Signature | None = None
 
     def _rows(self) -> list[dict]:
         return [
@@ -67,12 +84,78 @@ class MbrSelection:
         return dumps(rows)
 
 
+def top(u: np.ndarray, k: int) -> np.ndarray:
+    """The positions of the ``k`` highest values, best first, ties in list order, NaN last.
+
+    Examples
+    --------
+    >>> top(np.array([1.0, 3.0, np.nan, 3.0]), 3).tolist()
+    [1, 3, 0]
+    """
+    key = np.where(np.isnan(u), -np.inf, u)
+    return np.argsort(-key, kind="stable")[:k]
+
+
+def expected_pairwise(
+    m: np.ndarray, lprobs: np.ndarray | None, *, leave_out_self: bool
+) -> np.ndarray:
+    """Every row's expected utility: the mean of its scores, weighted by the softmax of
+    ``lprobs`` when given, without the diagonal when ``leave_out_self``.
+
+    Examples
+    --------
+    >>> m = np.array([[100.0, 40.0], [40.0, 100.0]])
+    >>> expected_pairwise(m, None, leave_out_self=True).tolist()
+    [40.0, 40.0]
+    """
+    n, r = m.shape
+    if lprobs is None and leave_out_self:
+        return (m.sum(axis=1) - np.diagonal(m)) / (n - 1) if n > 1 else np.zeros(n)
+    if lprobs is None:
+        return m.mean(axis=1)
+    w = np.exp(lprobs - lprobs.max())
+    weights = np.broadcast_to(w, (n, r)).copy()
+    if leave_out_self:
+        np.fill_diagonal(weights, 0.0)
+    total = weights.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = (m * weights).sum(axis=1) / total
+    return np.where(total > 0, out, 0.0)
+
+
+def _lprobs(reference_lprobs, refs) -> list[np.ndarray | None]:
+    if reference_lprobs is None:
+        return [None] * len(refs)
+    if len(reference_lprobs) != len(refs):
+        raise UserInputError(
+            f"{len(reference_lprobs):,} segments of log-probabilities for {len(refs):,} segments"
+        )
+    out = []
+    for s, (lp, r) in enumerate(zip(reference_lprobs, refs, strict=True)):
+        a = np.asarray(lp, dtype=np.float64)
+        if a.shape != (len(r),) or not np.all(np.isfinite(a)):
+            raise UserInputError(
+                f"segment {s + 1}: expected {len(r)} finite log-probabilities, one per "
+                f"reference, got {a.shape[0] if a.ndim == 1 else a.shape}"
+            )
+        out.append(a)
+    return out
+
+
 def mbr(
     candidates: Sequence[Sequence[str]],
     references: Sequence[Sequence[str]] | None = None,
     metric: str = "chrf",
     *,
-    include_self: bool = False,
+    decoder: str = "pairwise",
+    include_self: bool | None = None,
+    partitions: int = 1,
+    reference_lprobs: Sequence[Sequence[float]] | None = None,
+    nbest: int = 1,
+    alpha: float = 0.99,
+    schedule: Sequence[int] = (8, 16, 32, 64, 128, 256),
+    bootstrap: int = 500,
+    seed: int = 0,
     lowercase: bool = False,
     tokenize: str = "13a",
 ) -> MbrSelection:
@@ -88,40 +171,120 @@ def mbr(
     metric
         The utility, one metric spec (``chrf`` by default; ``bleus:4``, ``chrf++``...).
         Metrics where lower is better (TER, WER) are negated.
+    decoder
+        ``pairwise`` (exact: every candidate against every reference), ``aggregate``
+        (reference aggregation, chrF, chrF++ and BLEU: :mod:`mtpalette.metrics.mbr_aggregate`)
+        or ``pruning`` (confidence-based pruning: :mod:`mtpalette.metrics.mbr_pruning`).
     include_self
-        MBR only: count each candidate's score against itself (mbrs' convention).
+        MBR only: count each candidate's score against itself (mbrs' convention). Default:
+        no for ``pairwise``; ``aggregate`` and ``pruning`` always do (as fastchrf and mbrs).
+    partitions
+        ``aggregate``: the references in this many contiguous blocks, each aggregated.
+    reference_lprobs
+        Per segment, a log-probability per reference (per candidate in MBR): the expected
+        utility weights the references by their softmax. None: uniform.
+    nbest
+        How many candidates to rank (``MbrSelection.nbest``); the first is the selection.
+    alpha, schedule, bootstrap, seed
+        ``pruning``: the confidence threshold, the growing reference counts, the bootstrap
+        resamples per step and their seed.
 
     Examples
     --------
     >>> sel = mbr([["the cat sat", "a cat sat on", "the cat sat on"]])
     >>> sel.index.tolist(), sel.text
     ([2], ['the cat sat on'])
+    >>> mbr([["the cat sat", "a cat sat on", "the cat sat on"]], decoder="aggregate").text
+    ['the cat sat on']
     """
     from mtpalette.metrics import parse_specs
-    from mtpalette.metrics.pairwise import pairwise
+    from mtpalette.metrics.pairwise import _check
 
-    sign = 1.0 if parse_specs([metric])[0].higher_is_better else -1.0
-    out = pairwise(candidates, references, metric, lowercase=lowercase, tokenize=tokenize)
-    matrices = list(out)
-    index, text, utility, utilities = [], [], [], []
-    for s, m in enumerate(matrices):
-        m = sign * np.asarray(m, dtype=np.float64)
-        n = m.shape[0]
-        if references is None and not include_self:
-            total = m.sum(axis=1) - np.diagonal(m)
-            u = total / (n - 1) if n > 1 else np.zeros(n)
-        else:
-            u = m.mean(axis=1) if m.shape[1] else np.zeros(n)
-        utilities.append(u)
-        if n == 0:
+    if decoder not in DECODERS:
+        raise UserInputError(f"unknown decoder {decoder!r}; expected one of {', '.join(DECODERS)}")
+    if nbest < 1:
+        raise UserInputError(f"--nbest must be at least 1 (got {nbest})")
+    if decoder != "pairwise" and include_self is False and references is None:
+        raise UserInputError(
+            f"the {decoder} decoder compares each candidate with every pseudo-reference, "
+            "itself included (as fastchrf and mbrs): include_self cannot be False"
+        )
+    if decoder != "aggregate" and partitions != 1:
+        raise UserInputError("--partitions is an option of --decoder aggregate")
+    (spec,) = parse_specs([metric], tokenize=tokenize, lowercase=lowercase)
+    cands, refs = _check(candidates, references)
+    lps = _lprobs(reference_lprobs, refs)
+    options = dict(lowercase=lowercase, tokenize=tokenize)
+    self_too = include_self if decoder == "pairwise" else True
+    fields: dict = {"decoder": decoder}
+    if decoder == "aggregate":
+        from mtpalette.metrics.mbr_aggregate import aggregate
+
+        agg = aggregate(
+            cands, refs, metric, partitions=partitions, reference_lprobs=reference_lprobs,
+            **options,
+        )  # fmt: skip
+        utilities, matrices = agg.expected(), agg.utilities
+        fields["partitions"] = partitions
+    elif decoder == "pruning":
+        from mtpalette.metrics.mbr_pruning import prune
+        from mtpalette.metrics.pairwise import pairwise
+
+        sign = 1.0 if spec.higher_is_better else -1.0
+
+        def score(c, r):
+            return [sign * np.asarray(x) for x in pairwise(c, r, metric, **options)]
+
+        pruned = prune(
+            cands, refs, score, nbest=nbest, alpha=alpha, schedule=schedule,
+            bootstrap=bootstrap, seed=seed, reference_lprobs=reference_lprobs,
+        )  # fmt: skip
+        utilities, matrices = pruned.utilities, pruned.matrices
+        fields |= {"alpha": alpha, "schedule": ",".join(map(str, schedule))}
+        fields |= {"bootstrap": bootstrap, "seed": seed}
+    else:
+        from mtpalette.metrics.pairwise import pairwise
+
+        sign = 1.0 if spec.higher_is_better else -1.0
+        matrices = [sign * np.asarray(m, dtype=np.float64) for m in pairwise(
+            cands, refs, metric, **options)]  # fmt: skip
+        leave_out = references is None and not self_too
+        utilities = [
+            expected_pairwise(m, lp, leave_out_self=leave_out) if m.shape[1] else np.zeros(
+                m.shape[0]) for m, lp in zip(matrices, lps, strict=True)
+        ]  # fmt: skip
+    if references is None:
+        fields["self"] = bool(self_too)
+    fields["weights"] = "uniform" if reference_lprobs is None else "lprobs"
+    fields["nbest"] = nbest
+    fields["utility"] = spec.signature(n_refs=1)
+    return _selection(cands, utilities, matrices, decoder, nbest, fields)
+
+
+def _selection(cands, utilities, matrices, decoder, nbest, fields) -> MbrSelection:
+    """The selection of every segment from its candidates' expected utilities."""
+    from mtpalette._version import __version__
+
+    index, text, utility, ranked = [], [], [], []
+    for s, u in enumerate(utilities):
+        order = top(u, nbest)
+        ranked.append(order)
+        if len(order) == 0:
             index.append(-1)
             text.append("")
             utility.append(np.nan)
             continue
-        best = int(np.argmax(u))
+        best = int(order[0])
         index.append(best)
-        text.append(candidates[s][best])
+        text.append(cands[s][best])
         utility.append(float(u[best]))
     return MbrSelection(
-        np.array(index, dtype=np.int64), text, np.array(utility), utilities, matrices
+        np.array(index, dtype=np.int64),
+        text,
+        np.array(utility),
+        list(utilities),
+        list(matrices),
+        decoder=decoder,
+        nbest=ranked,
+        signature=Signature("mbr", fields, __version__),
     )
