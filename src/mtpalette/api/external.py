@@ -19,19 +19,28 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from mtpalette.api.feedback import Feedback
 from mtpalette.errors import UserInputError
 from mtpalette.io.mtme_files import check_name_inside
 from mtpalette.io.scorefile import read_score_option, write_scores
-from mtpalette.metaeval.external import ExternalMetric, export_segment_scores, reference_names
+from mtpalette.metaeval.external import (
+    ExternalMetric,
+    export_segment_scores,
+    file_nrefs,
+    reference_names,
+)
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.domains import YesNo
 
 
 def parse_scores(values: Sequence[str] | None, ref_names: Sequence[str], *,
-                 levels: Sequence[str] = ("seg",)) -> list[ExternalMetric]:  # fmt: skip
+                 levels: Sequence[str] = ("seg",),
+                 feedback: Feedback | None = None) -> list[ExternalMetric]:  # fmt: skip
     """The external metrics named by ``--scores`` values, each file of one of the ``levels``
     the run takes (``seg``; ``correlate --level system`` also takes ``sys`` files, a system
-    score per system).
+    score per system). A file whose name says it was computed with another number of
+    references than the run's is read with a warning naming both counts
+    (:func:`check_nrefs`; ``feedback``'s, standard error without one).
 
     Examples
     --------
@@ -53,11 +62,45 @@ def parse_scores(values: Sequence[str] | None, ref_names: Sequence[str], *,
                 f"--scores {value!r}: {source.level}-level scores; this run compares segment "
                 f"scores (give the .seg.score file){more}"
             )
+        check_nrefs(name, source, len(ref_names), feedback or Feedback())
         out.append(ExternalMetric(name, source, higher_is_better=higher))
     labels = [m.label for m in out]
     if len(set(labels)) != len(labels):
         raise UserInputError("two --scores share a name")
     return out
+
+
+def check_nrefs(name: str, source: Any, n_refs: int, feedback: Feedback) -> str | None:
+    """Warn when a score file was computed with another number of references than the
+    run's ``n_refs``, as its MTME name says (``NAME-refA.refB``: 2; the signature's
+    ``nrefs``): a file of held-out rows has one fewer than the run, a source-only file
+    (``NAME-src``) none, and a name that does not say (``nrefs:file``) is not checked.
+    Returns the warning (None without one).
+
+    Examples
+    --------
+    >>> from mtpalette.io.scorefile import ScoreFile
+    >>> f = ScoreFile("COMET-refA.refB.seg.score", {("A", 1, ""): 0.5})
+    >>> print(check_nrefs("comet", f, 1, Feedback()))  # doctest: +ELLIPSIS
+    --scores comet: COMET-refA.refB.seg.score was computed with 2 references ...this run has 1...
+    >>> check_nrefs("comet", f, 2, Feedback()) is None
+    True
+    """
+    found = file_nrefs(source.path)
+    if not isinstance(found, int) or found == 0:
+        return None
+    heldout = any(key[2] for key in source.scores)
+    expected = n_refs - 1 if heldout else n_refs
+    if found == expected:
+        return None
+    text = (
+        f"--scores {name}: {source.path} was computed with {found} reference"
+        f"{'s' if found != 1 else ''} (its name says; signature nrefs:{found}), this run has "
+        f"{n_refs}{' (its held-out rows: ' + str(expected) + ' each)' if heldout else ''}: "
+        "its scores are not on the run's references"
+    )
+    feedback.warn(text)
+    return text
 
 
 def scores_option(value: str, layouts: Sequence[str]) -> tuple[str, str, bool, dict[str, str]]:
