@@ -94,7 +94,8 @@ def test_correlate_exports_a_folder_that_reads_back_the_same(cli, tmp_path):
     tasks = tmp_path / "tasks.json"
     tasks.write_text(json.dumps([
         {"lang": "zh-en", "level": "seg", "corr_fcn": "pearson"},
-        {"lang": "zh-en", "level": "seg", "corr_fcn": "KendallWithTiesOpt", "avg_by": "item"},
+        {"lang": "zh-en", "level": "seg", "corr_fcn": "KendallWithTiesOpt", "avg_by": "item",
+         "corr_fcn_args": {"sample_rate": 1.0}},
         {"lang": "zh-en", "level": "sys", "corr_fcn": "pearson"},
     ]))  # fmt: skip
     corrs = []

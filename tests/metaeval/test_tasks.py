@@ -212,3 +212,18 @@ def test_independent_draws_same_on_any_backend_and_report_progress(data):
     assert seen[-1] == (3, 6, 6) and len(seen) == 4 * 6
     with pytest.raises(UserInputError, match="sequential"):
         ts.run(data, seed=5, backend=Backend("processes", 2))
+
+
+def test_tie_calibration_without_a_sample_rate_is_refused():
+    """MTME's KendallWithTiesOpt samples 10% of the pairs when no sample_rate is given (from
+    numpy's global state: its value changes from run to run); a task without one is refused
+    and asked for it, never computed at 1.0 unsaid (issue 54)."""
+    with pytest.raises(
+        UserInputError, match=r"no sample_rate .* default 0\.1.*'sample_rate': 1\.0"
+    ):
+        T.Task("wmt21.tedtalks", "zh-en", level="seg", corr_fcn="KendallWithTiesOpt",
+               avg_by="item")  # fmt: skip
+    with pytest.raises(UserInputError, match="sample_rate < 1"):
+        T.Task("wmt21.tedtalks", "zh-en", level="seg", corr_fcn="KendallWithTiesOpt",
+               corr_fcn_args={"sample_rate": 0.1})  # fmt: skip
+    T.Task("wmt21.tedtalks", "zh-en", level="seg", corr_fcn="pearson", perm_test="pairs")

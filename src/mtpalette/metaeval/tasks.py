@@ -222,6 +222,15 @@ class Task:
         if self.k < 0 or self.block_size < 1:
             raise bad("k must be >= 0 and block_size >= 1")
         self.corr_fcn_args = dict(sorted((self.corr_fcn_args or {}).items()))
+        if self.corr_fcn == "KendallWithTiesOpt" and "sample_rate" not in self.corr_fcn_args:
+            # MTME's default, 0.1, samples the pairs from numpy's global random state: its
+            # value changes from run to run, and computing 1.0 instead would differ unsaid
+            raise bad(
+                "no sample_rate in corr_fcn_args: MTME then calibrates the tie threshold on a "
+                "random 10% of the pairs (its default 0.1, drawn from numpy's global random "
+                "state, so its value changes from run to run); give corr_fcn_args="
+                "{'sample_rate': 1.0} (every pair, as MTME's own task sets do)"
+            )
         rate = self.corr_fcn_args.get("sample_rate", 1.0)
         if (self.corr_fcn == "KendallWithTiesOpt" or self.perm_test == "pairs") and rate != 1.0:
             raise bad("tie calibration on a sample of pairs (sample_rate < 1) is not supported")
