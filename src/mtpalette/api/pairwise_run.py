@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.metrics.mbr import MbrSelection, mbr
@@ -26,12 +29,15 @@ def mbr_files(
     nbest_format: str = "auto",
     id_base: int = 0,
     segments: int | None = None,
-    include_self: bool = False,
+    include_self: bool | None = None,
     lowercase: bool = False,
     tokenize: str = "13a",
     output: Path | None = None,
     scores: Path | None = None,
     matrix: Path | None = None,
+    reference_lprobs: Path | None = None,
+    weights_from_scores: bool = False,
+    **decoding: Any,
 ) -> str:
     """Each segment's candidate of an n-best file by :func:`mbr` (with ``refs``: reranked
     against those reference files), every output named written atomically: the selection
@@ -39,23 +45,45 @@ def mbr_files(
     matrices (``matrix``, .npz). Returns the selection, one line per segment.
 
     Segment ids start at ``id_base``; ``segments`` (default: the references' lines, else the
-    highest id + 1) segments, each with a candidate.
+    highest id + 1) segments, each with a candidate. ``reference_lprobs`` (one number per
+    candidate line, :func:`mtpalette.io.lprobs.read_lprobs`) or ``weights_from_scores`` (the
+    n-best file's own score fields) weight the pseudo-references by the softmax of their
+    log-probabilities; ``decoding``: :func:`mbr`'s ``decoder``, ``partitions``, ``nbest``,
+    ``alpha``, ``schedule``, ``bootstrap`` and ``seed``.
     """
     from mtpalette.io.runfile import check_output_folders
 
     check_output_folders({"-o": output, "--scores": scores, "--matrix": matrix})  # before any work
-    lists, references = _segments(candidates, refs, nbest_format, id_base, segments)
+    lists, references, lprobs = _segments(
+        candidates, refs, nbest_format, id_base, segments, reference_lprobs, weights_from_scores
+    )
+    if decoding.get("schedule") is None:
+        decoding.pop("schedule", None)  # the decoder's default
+    elif isinstance(decoding["schedule"], str):
+        decoding["schedule"] = _schedule(decoding["schedule"])
     sel = mbr(
         lists,
         references,
         metric,
         include_self=include_self,
+        reference_lprobs=lprobs,
         lowercase=lowercase,
         tokenize=tokenize,
+        **decoding,
     )
     text = "".join(f"{t}\n" for t in sel.text)
     _write(sel, text, id_base, output, scores, matrix)
     return text
+
+
+def _schedule(text: str) -> list[int]:
+    """``--schedule 8,16,32`` as integers."""
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise UserInputError(
+            f"--schedule {text!r}: expected reference counts separated by commas (8,16,32)"
+        ) from None
 
 
 def _segments(
@@ -64,8 +92,11 @@ def _segments(
     nbest_format: str,
     id_base: int,
     segments: int | None,
-) -> tuple[list[list[str]], list[list[str]] | None]:
-    """Each segment's candidates (none may lack one) and, with ``refs``, its references."""
+    lprobs_path: Path | None = None,
+    from_scores: bool = False,
+) -> tuple[list[list[str]], list[list[str]] | None, list[np.ndarray] | None]:
+    """Each segment's candidates (none may lack one), with ``refs`` its references, and the
+    candidates' log-probabilities when asked for."""
     from mtpalette.io.nbest import read_nbest
     from mtpalette.io.plain import read_lines
 
@@ -90,14 +121,44 @@ def _segments(
             "check --id-base and --segments",
             path=str(candidates),
         )
+    lprobs = _lprobs(nb, order, offsets, n_seg, candidates, lprobs_path, from_scores)
+    if lprobs is not None and ref_lines:
+        raise UserInputError(
+            "log-probabilities weight the candidates as pseudo-references: they go with MBR, "
+            "not with reranking against -r references"
+        )
     if not ref_lines:
-        return lists, None
+        return lists, None, lprobs
     if len(ref_lines[0]) != n_seg:
         raise UserInputError(
             f"{len(ref_lines[0]):,} reference lines for {n_seg:,} segments",
             path=str(refs[0]),
         )
-    return lists, [[r[s] for r in ref_lines] for s in range(n_seg)]
+    return lists, [[r[s] for r in ref_lines] for s in range(n_seg)], None
+
+
+def _lprobs(nb, order, offsets, n_seg, candidates, path, from_scores) -> list | None:
+    """Per segment, its candidates' log-probabilities: from ``path`` (one line per candidate
+    line) or the n-best file's score fields; None: neither asked for."""
+    if path is not None and from_scores:
+        raise UserInputError("give --reference-lprobs or --weights-from-scores, not both")
+    if path is None and not from_scores:
+        return None
+    if from_scores:
+        values = nb.scores
+        missing = np.flatnonzero(np.isnan(values))
+        if len(missing):
+            raise UserInputError(
+                "--weights-from-scores: a candidate without a score field (Moses: "
+                "'id ||| text ||| features ||| score'; JSONL: 'score' or 'scores')",
+                path=str(candidates),
+                line=int(nb.lines[missing[0]]),
+            )
+    else:
+        from mtpalette.io.lprobs import read_lprobs
+
+        values = read_lprobs(path, len(nb.hyps))
+    return [values[order[offsets[s] : offsets[s + 1]]] for s in range(n_seg)]
 
 
 def _write(
@@ -113,7 +174,14 @@ def _write(
 
     if output is not None:
         write("text", text, output)
-    if scores is not None:
+    if scores is not None and max(map(len, sel.nbest), default=1) > 1:  # --nbest: every rank
+        rows = [
+            {"segment": s + id_base, "rank": r + 1, "index": int(i),
+             "utility": float(sel.utilities[s][i]), "candidate": sel.nbest_text[s][r]}
+            for s, order in enumerate(sel.nbest) for r, i in enumerate(order)
+        ]  # fmt: skip
+        write("tsv", rows, scores, columns=["segment", "rank", "index", "utility", "candidate"])
+    elif scores is not None:
         rows = [
             {"segment": s + id_base, "index": int(i), "utility": float(u), "candidate": t}
             for s, (i, u, t) in enumerate(zip(sel.index, sel.utility, sel.text, strict=True))

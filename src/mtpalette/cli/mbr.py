@@ -6,12 +6,16 @@ Examples::
     mtpalette mbr samples.nbest -m chrf > selected.txt
     mtpalette mbr samples.jsonl -m bleus:4 --scores selection.tsv --matrix utilities.npz
     mtpalette mbr nbest.txt -r ref.txt -m chrf++          # rerank against a reference
+    mtpalette mbr samples.txt --decoder aggregate --partitions 4 --reference-lprobs lp.txt
+    mtpalette mbr samples.txt --decoder pruning --schedule 8,16,32 --alpha 0.99
 
 The candidates come from an n-best file as ``mtpalette orange`` reads them (Moses
 ``id ||| hypothesis ||| ...`` or JSONL ``{"id": 3, "hyps": [...]}``), ids 0-based unless
 ``--id-base 1``. The selection goes to standard output (or ``--output``), one line per
 segment (empty for a segment without candidates); with ``--scores -`` standard output holds
-that table alone (its candidate column is the selection).
+that table alone (its candidate column is the selection). The decoders (``--decoder``):
+``pairwise`` (exact), ``aggregate`` (reference aggregation, chrF/chrF++/BLEU) and ``pruning``
+(confidence-based pruning); see docs/mbr.md.
 """
 
 from __future__ import annotations
@@ -21,7 +25,42 @@ from typing import Annotated
 
 import typer
 
+from mtpalette.cli.options import Group, opt, with_options
 
+DECODING_PANEL = "Decoding"
+
+
+def _o(*names: str, help: str) -> typer.models.OptionInfo:
+    return opt(*names, panel=DECODING_PANEL, help=help)
+
+
+#: the decoder and its options, passed on to mtpalette.mbr
+DECODING: Group = {
+    "decoder": (Annotated[str, _o("--decoder", help="pairwise, aggregate or pruning.")],
+                "pairwise"),
+    "partitions": (Annotated[int, _o("--partitions", help="aggregate: reference blocks.")], 1),
+    "nbest": (Annotated[int, _o("--nbest", help="Rank this many (the --scores table).")], 1),
+    "alpha": (Annotated[float, _o("--alpha", help="pruning: confidence threshold.")], 0.99),
+    "schedule": (
+        Annotated[str | None, _o("--schedule", help="pruning: reference counts per step "
+                                 "(8,16,32,64,128,256).")],
+        None,
+    ),
+    "bootstrap": (Annotated[int, _o("--bootstrap", help="pruning: resamples per step.")], 500),
+    "seed": (Annotated[int, _o("--seed", help="pruning: the resamples' seed.")], 0),
+    "reference_lprobs": (
+        Annotated[Path | None, _o("--reference-lprobs", help="Log-probability per candidate "
+                                  "line (weights).")],
+        None,
+    ),
+    "weights_from_scores": (
+        Annotated[bool, _o("--weights-from-scores", help="Weights: the n-best's score fields.")],
+        False,
+    ),
+}  # fmt: skip
+
+
+@with_options(DECODING)
 def mbr_cmd(
     candidates: Annotated[Path, typer.Argument(help="n-best or samples file (Moses or JSONL).")],
     metric: Annotated[str, typer.Option("--metric", "-m", help="The utility metric spec.")] = (
@@ -40,8 +79,10 @@ def mbr_cmd(
         typer.Option("--segments", help="Number of segments (default: the highest id + 1)."),
     ] = None,
     include_self: Annotated[
-        bool, typer.Option("--include-self", help="Count a candidate against itself (mbrs).")
-    ] = False,
+        bool | None,
+        typer.Option("--include-self/--exclude-self", help="Count a candidate against itself "
+                     "(default: pairwise no; aggregate and pruning always do, as mbrs)."),
+    ] = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the selection here.")
     ] = None,
@@ -54,6 +95,7 @@ def mbr_cmd(
     ] = None,
     tokenize: Annotated[str, typer.Option("--tokenize", "-tok", help="Tokenizer.")] = "13a",
     lowercase: Annotated[bool, typer.Option("--lowercase", "-lc", help="Lower-case.")] = False,
+    **decoding,
 ) -> None:
     """Select each segment's candidate by minimum Bayes risk (or rerank against references)."""
     import sys
@@ -72,7 +114,7 @@ def mbr_cmd(
     text = mbr_files(
         candidates, refs, metric, nbest_format=nbest_format, id_base=id_base, segments=segments,
         include_self=include_self, lowercase=lowercase, tokenize=tokenize, output=output,
-        scores=scores, matrix=matrix,
+        scores=scores, matrix=matrix, **decoding,
     )  # fmt: skip
     # the files first: a closed pipe cannot lose them; --scores - holds the selection: it
     # alone goes to standard output (one document there)

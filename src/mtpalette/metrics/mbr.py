@@ -48,6 +48,8 @@ class MbrSelection:
         ``pairwise``, ``aggregate`` or ``pruning``.
     nbest:
         Per segment, the positions of the ``nbest`` best candidates, best first.
+    nbest_text:
+        Per segment, those candidates.
     signature:
         The decoder, its options and the utility's signature.
     """
@@ -59,6 +61,7 @@ class MbrSelection:
     matrices: list[np.ndarray]
     decoder: str = "pairwise"
     nbest: list[np.ndarray] = field(default_factory=list)
+    nbest_text: list[list[str]] = field(default_factory=list)
     signature: Signature | None = None
 
     def _rows(self) -> list[dict]:
@@ -286,5 +289,6 @@ def _selection(cands, utilities, matrices, decoder, nbest, fields) -> MbrSelecti
         list(matrices),
         decoder=decoder,
         nbest=ranked,
+        nbest_text=[[cands[s][i] for i in order] for s, order in enumerate(ranked)],
         signature=Signature("mbr", fields, __version__),
     )
