@@ -30,7 +30,7 @@ from mtpalette.errors import UserInputError
 from mtpalette.io.spans import Key, SpanRow, SpanSet
 from mtpalette.metaeval.spans import one_row_per_key
 from mtpalette.metrics.base import Signature
-from mtpalette.records import Record, frame, latex_text
+from mtpalette.records import Record, constant, frame, latex_text
 from mtpalette.stats.binary import MEASURES, binary_scores, bootstrap_binary, cells
 
 SPAN_RULES = ("any", "major", "ignore")
@@ -204,6 +204,8 @@ class ErrorFreeEvaluation(Record):
     seed: int | None
     signatures: dict[str, str]
     notes: list[str] = field(default_factory=list)
+    all_row = constant("lp 'all': every segment pooled (one confusion matrix), not a mean "
+                       "over language pairs; positive class: error-free", first=True)  # fmt: skip
 
     def to_pandas(self):
         """One row per (metric, lp)."""

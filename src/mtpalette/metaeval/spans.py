@@ -35,7 +35,7 @@ import numpy as np
 from mtpalette.errors import UserInputError
 from mtpalette.io.spans import Key, SpanRow, SpanSet, check_texts_agree
 from mtpalette.metrics.base import Signature
-from mtpalette.records import Record, frame, latex_text, out
+from mtpalette.records import Record, constant, frame, latex_text, out
 from mtpalette.stats import ranking as rk
 from mtpalette.stats.span_input import SEVERITIES, SpanArrays
 from mtpalette.stats.span_scores import (
@@ -401,7 +401,8 @@ class SpanEvaluation(Record):
     signatures: dict[str, str]
     notes: list[str] = field(default_factory=list)
     viewer: list[dict[str, Any]] = field(default_factory=list, metadata=out(skip=True))
-    mean_note = "lp 'all' is the unweighted mean over language pairs of precision, recall, F1"
+    all_row = constant("lp 'all': the unweighted mean over the language pairs of precision, "
+                       "recall and F1 (WMT25's overall figure)", after="by")  # fmt: skip
 
     def to_pandas(self):
         """One row per (protocol, metric, lp[, system or domain])."""
