@@ -186,10 +186,23 @@ pub fn segment_aggregate(
     if n == 0 || g_n == 0 || max_n == 0 {
         return out;
     }
-    let texts: Vec<&[i32]> = hyps.iter().chain(rs.iter()).copied().collect();
+    // each distinct text once (samples repeat; in MBR the candidates are the references)
+    let mut seen: FxHashMap<&[i32], usize> = FxHashMap::default();
+    let mut texts: Vec<&[i32]> = Vec::new();
+    let which: Vec<usize> = hyps
+        .iter()
+        .chain(rs.iter())
+        .map(|&t| {
+            *seen.entry(t).or_insert_with(|| {
+                texts.push(t);
+                texts.len() - 1
+            })
+        })
+        .collect();
     let mut counts: Vec<u32> = Vec::new();
     let mut agg: Vec<f64> = Vec::new();
     let mut matches = vec![0.0; g_n];
+    let mut done: Vec<usize> = vec![usize::MAX; texts.len()];
     each_order(&texts, max_n, |o, grams, n_ids| {
         // the groups' weighted counts, [n-gram * G + group], and reference n-grams
         agg.clear();
@@ -199,20 +212,33 @@ pub fn segment_aggregate(
             if group[j] < 0 {
                 continue;
             }
-            let (gj, w) = (group[j] as usize, weight[j]);
-            for &x in &grams[n + j] {
+            let (gj, w, r) = (group[j] as usize, weight[j], &grams[which[n + j]]);
+            for &x in r {
                 agg[x as usize * g_n + gj] += w;
             }
-            ref_total[gj] += w * grams[n + j].len() as f64;
+            ref_total[gj] += w * r.len() as f64;
         }
         counts.clear();
         counts.resize(n_ids, 0);
+        done.iter_mut().for_each(|d| *d = usize::MAX);
         for i in 0..n {
-            for &x in &grams[i] {
+            let t = which[i];
+            if done[t] != usize::MAX {
+                // the same text as candidate done[t]: the same numbers
+                let (from, to) = (done[t] * g_n, i * g_n);
+                for g in 0..g_n {
+                    let (a, b) = (((from + g) * max_n + o) * 3, ((to + g) * max_n + o) * 3);
+                    out.copy_within(a..a + 3, b);
+                }
+                continue;
+            }
+            done[t] = i;
+            let h = &grams[t];
+            for &x in h {
                 counts[x as usize] += 1;
             }
             matches.iter_mut().for_each(|v| *v = 0.0);
-            for &x in &grams[i] {
+            for &x in h {
                 let c = counts[x as usize];
                 if c == 0 {
                     continue; // counted at its first occurrence
@@ -225,7 +251,7 @@ pub fn segment_aggregate(
                     }
                 }
             }
-            let h_count = grams[i].len() as f64;
+            let h_count = h.len() as f64;
             for g in 0..g_n {
                 let cell = ((i * g_n + g) * max_n + o) * 3;
                 out[cell] = h_count;

@@ -90,14 +90,13 @@ def _win_rates(
     utility is at least ``best``'s."""
     r = scores.shape[1]
     idx = rng.integers(0, r, size=(bootstrap, r))
-    counts = np.zeros((bootstrap, r))
-    np.add.at(counts, (np.arange(bootstrap)[:, None], idx), 1.0)
-    if lprobs is None:
-        boot = scores @ counts.T / r
-    else:
-        e = np.exp(lprobs - lprobs.max())
-        weighted = counts * e
-        boot = scores @ weighted.T / weighted.sum(axis=1)
+    # how often each column is drawn in each resample: a resample's mean is a weighted sum
+    flat = (idx + r * np.arange(bootstrap)[:, None]).ravel()
+    counts = np.bincount(flat, minlength=bootstrap * r).reshape(bootstrap, r).astype(np.float64)
+    if lprobs is not None:
+        counts *= np.exp(lprobs - lprobs.max())
+    # einsum, not BLAS: small products, and no thread pool to contend for on a busy machine
+    boot = np.einsum("hr,br->hb", scores, counts) / counts.sum(axis=1)
     return (boot >= boot[best]).mean(axis=1)
 
 
