@@ -79,6 +79,8 @@ def block_weights(
     """
     if partitions < 1:
         raise UserInputError(f"--partitions must be at least 1 (got {partitions})")
+    if m == 0:  # a segment without references: no block, every utility 0
+        return np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(partitions)
     if m < partitions:
         raise UserInputError(
             f"segment {segment + 1}: {m} reference(s) cannot be cut into {partitions} "
@@ -215,7 +217,9 @@ def aggregate(
             )
             for enc, (_, order) in zip(encoders, views, strict=True)
         ]
-        for s in range(hi - lo):
-            st = np.concatenate([p[s] for p in stats], axis=2) if len(stats) > 1 else stats[0][s]
-            utilities.append(_scores(m, kind, st))
+        # one scoring call for the block: every segment's (N_s, s) rows stacked
+        st = np.concatenate([np.concatenate([p[s] for p in stats], axis=2)
+                             for s in range(hi - lo)])  # fmt: skip
+        flat = _scores(m, kind, st)
+        utilities += np.split(flat, np.cumsum([len(c) for c in cands[lo:hi]])[:-1])
     return Aggregation(utilities, [p[2] for p in parts])
