@@ -20,7 +20,7 @@ PACKAGE = "mtpalette"
 
 #: the floors, lowest first; a module may import its own floor and the floors below it
 LAYERS: list[set[str]] = [
-    {"_version", "errors", "records", "_core"},
+    {"_version", "errors", "records", "signature", "_core"},
     {"io", "text", "kernels", "models", "parallel"},
     {"metrics"},
     {"stats"},

@@ -1,6 +1,10 @@
 """Signatures are objects (nested where one run holds another) printed as today's text:
 a ranking (its score's signature nested), an ORANGE run (its metric's extended) and a
-correlation table (a stored metric's origin)."""
+correlation table (a stored metric's origin). Results hold them as objects (a signature is
+its text and keeps its parts), rendered to text only where they are written."""
+
+import json
+import pickle
 
 import numpy as np
 import pytest
@@ -95,3 +99,37 @@ def test_correlation_table_signature_of_a_stored_metric():
     back = Signature.parse(t.rows[0].signature)
     assert back.version is None and back.fields == {"source": "stored BLEU.sys.score"}
     assert str(back) == str(sig)
+
+
+def test_a_signature_is_its_text_and_keeps_its_parts():
+    inner = Signature("chrf", {"nrefs": 1}, V)
+    sig = Signature("rank", {"alpha": 0.05, "score": inner}, V)
+    text = f"rank|alpha:0.05|score:[chrf|nrefs:1|version:{V}]|version:{V}"
+    assert sig == text and hash(sig) == hash(text) and "alpha:0.05" in sig
+    assert json.dumps({"s": sig}) == json.dumps({"s": text})
+    back = pickle.loads(pickle.dumps(sig))  # Dask ships results pickled
+    assert type(back) is Signature and back.fields["score"].fields["nrefs"] == 1
+    assert Signature.parse(text) == sig  # values parsed back as text, equal by their text
+    with pytest.raises(AttributeError):
+        sig.metric = "other"
+    with pytest.raises(TypeError):
+        sig.fields["alpha"] = 0.1
+
+
+def test_results_hold_signature_objects():
+    from mtpalette import correlate, rank, orange
+
+    systems = {"A": ["a b c d", "a b"], "B": ["a b x y", "x y"], "C": ["x y z w", "a x"]}
+    refs = [["a b c d", "a b"]]
+    human = {"A": [1.0, 0.9], "B": [0.5, 0.1], "C": [0.0, 0.3]}
+    t = correlate(systems, refs, human, ["chrf", "bleus:1"], n_resamples=0, baselines=False,
+                  progress=False)
+    row = t.row("chrf")
+    assert isinstance(row.signature, Signature) and row.signature.fields["nrefs"] == 1
+    assert t.to_dict()["rows"][0]["signature"] == str(t.rows[0].signature)
+    r = rank({"A": [80, 75, 90, 60], "B": [60, 65, 70, 50]}, progress=False)
+    assert isinstance(r.signature, Signature) and r.signature.fields["protocol"] == "wilcoxon"
+    o = orange(refs + [["a b c x", "a y"]], {"A": systems["A"], "B": systems["B"]}, "chrf",
+               n_resamples=0, progress=False)  # fmt: skip
+    assert isinstance(o.rows[0].signature, Signature)
+    assert o.rows[0].signature.extends.fields["nrefs"] == 1

@@ -27,8 +27,8 @@
   :func:`run_train_rose`);
 * :mod:`~mtpalette.api.wmt25_inputs` - WMT25/26 test sets and system outputs scored per
   paragraph, document or system (:func:`score_wmt25`; :class:`Wmt25Inputs`);
-* :mod:`~mtpalette.api.data` - the real data shipped with mtpalette (:func:`bundled_data`,
-  :func:`copy_bundled`);
+* :mod:`~mtpalette.api.data` - the example data shipped with mtpalette, invented by the
+  project (:func:`bundled_data`, :func:`copy_bundled`);
 * :mod:`~mtpalette.api.report_run` - the HTML report of results (:func:`report`), the page
   ``mtpalette report`` writes.
 

@@ -199,7 +199,7 @@ def run_audit(run: AuditRun, progress: bool | Feedback | None = None) -> AuditRe
                 "tokenize": run.tokenize,
                 "lowercase": run.lowercase,
             },
-            signatures={m.spec: str(m.signature(n_refs=max(lists.n_refs - 1, 1))) for m in parsed},
+            signatures={m.spec: m.signature(n_refs=max(lists.n_refs - 1, 1)) for m in parsed},
             seeds={"bootstrap": run.seed},
             results={
                 "audit": result.to_dict(),

@@ -190,7 +190,7 @@ class Chunking(Description):
                 n_segments=S,
                 oracle=oracle,
                 n_refs=len(refs),
-                signatures=[str(m.signature(n_refs=max(len(refs) - 1, 1))) for m in parsed],
+                signatures=[m.signature(n_refs=max(len(refs) - 1, 1)) for m in parsed],
                 stamp=stamp,
                 chunk_size=self.chunk_size,
                 cutoffs_for=cutoffs_for,

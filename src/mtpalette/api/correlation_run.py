@@ -276,7 +276,7 @@ def _system_table(scored, human: dict[str, float], parsed: list[Metric], **kw) -
         human,
         {m.spec: {s: scored[s].corpus[k].value for s in names} for k, m in enumerate(parsed)},
         directions={m.spec: m.higher_is_better for m in parsed},
-        signatures={score.spec: str(score.signature) for score in first.corpus},
+        signatures={score.spec: score.signature for score in first.corpus},
         **kw,
     )
 
@@ -519,7 +519,7 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
             pair = pair or dataclasses.replace(lp, metrics=dict(lp.metrics),
                                                origins=dict(lp.origins))  # fmt: skip
             add_system_files(pair, per_system, len(data.refs))
-        files = {m.label: (bool(m.higher_is_better), str(m.signature(n_refs=len(data.refs))))
+        files = {m.label: (bool(m.higher_is_better), m.signature(n_refs=len(data.refs)))
                  for m in per_system}  # fmt: skip
         names = ([sc.name for sc in scores], [sc.name for sc in base_scores])
         tables = _tables(run, lp, names, feedback, pair, files)
@@ -700,7 +700,7 @@ def _unaligned(unaligned: UnalignedJudgments, metrics, run: CorrelationRun, feed
         "systems": names,
     }
     first = next(iter(scored.values()))
-    signatures = {spec: str(sig) for spec, sig in first.signatures.items()}
+    signatures = dict(first.signatures)
     return tables, signatures, summary
 
 

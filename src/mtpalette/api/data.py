@@ -9,7 +9,7 @@ data is rebuilt from its public source by ``scripts/extract_mqm_ted.py`` (README
 Examples
 --------
 >>> sorted(bundled_data())
-['example_ende', 'example_zhen', 'mtpalette.example']
+['example_ende', 'example_zhen', 'mtpalette.example', 'spans_example', 'wmt25_sample']
 >>> bundled_data()["mtpalette.example"].path.name
 'mtpalette.example'
 """
@@ -34,9 +34,11 @@ class BundledSet:
 
 def bundled_data() -> dict[str, BundledSet]:
     """Every bundled data set by name: the project's invented example data (see the package's
-    ``data/example/README.md``)."""
+    ``data/example/README.md``, ``data/spans_example`` and ``data/wmt25_sample``)."""
+    from mtpalette.api.spans_run import example_folder as spans_folder
     from mtpalette.io.judgments_mqm import bundled_mqm_ted
     from mtpalette.io.mtme import example_folder
+    from mtpalette.io.wmt25 import sample_folder
 
     out = {}
     for lp, pair in (("zhen", "zh-en"), ("ende", "en-de")):
@@ -54,6 +56,18 @@ def bundled_data() -> dict[str, BundledSet]:
         example_folder(),
         "the same invented data as an mt-metrics-eval test set folder (en-de, zh-en; "
         "stored mtpalette BLEU, chrF, ROUGE-L): --mtme mtpalette.example --lp zh-en",
+    )
+    out["spans_example"] = BundledSet(
+        "spans_example",
+        spans_folder(),
+        "invented error spans (en-cs, en-de): a gold annotator, a second human, two span "
+        "predictors and a tuning split, generic JSONL: mtpalette spans / errorfree",
+    )
+    out["wmt25_sample"] = BundledSet(
+        "wmt25_sample",
+        sample_folder(),
+        "an invented test set and 3 systems in WMT25's JSONL (paragraphs, documents): "
+        "score --wmt25-testset wmt25_sample/testset.jsonl --wmt25-systems wmt25_sample/systems",
     )
     return out
 

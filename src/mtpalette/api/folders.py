@@ -156,5 +156,5 @@ def oriented_view(
         seg = np.stack([sign * scored[s].sentence[score.metric] for s in systems])
         sys_ = np.array([sign * scored[s].corpus[k].value for s in systems])
         metrics[score.metric] = {"seg": seg, "sys": sys_}
-        signatures[score.metric] = str(score.signature)
+        signatures[score.metric] = score.signature
     return metrics, signatures

@@ -140,7 +140,7 @@ def compare_scored(
             level=level,
             alpha=alpha,
             seed=seed,
-            signatures={name: str(sig) for name, sig in first.signatures.items()},
+            signatures=dict(first.signatures),
         )
     except ValueError as e:
         raise UserInputError(str(e)) from None

@@ -561,7 +561,7 @@ def _comparisons(
         K,
         oracle,
         R,
-        str(signature),
+        signature,
         np.concatenate(a.cand_mean) if keep else None,
         np.concatenate(a.oracle_sum) / R if keep else None,
         np.hstack(a.cand_k) if keep else None,

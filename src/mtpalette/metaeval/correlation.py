@@ -74,7 +74,7 @@ class CorrelationRow(Record):
     )
     cluster: int | None
     higher_is_better: bool = field(metadata=out("metric_higher_is_better"))
-    signature: str
+    signature: Signature
     epsilon: float | None = field(default=None, metadata=out(after="cluster"))
     #: a trivial baseline (hypothesis length...), shown beside the metrics
     baseline: bool = False
@@ -475,7 +475,7 @@ class _Named:
     """Direction and signature of a metric known only by name (system-level tables)."""
 
     higher_is_better: bool
-    signature: str
+    signature: Signature
 
 
 def system_table(
@@ -551,7 +551,7 @@ def system_table(
         question=_question(statistic, "system", "none", epsilon, 25.0, lang),
         plus_one=p_convention == "plus-one",
     )
-    info = [_Named(directions.get(n, True), str(signatures.get(n, n))) for n in names]
+    info = [_Named(directions.get(n, True), Signature.of(signatures.get(n, n))) for n in names]
     return _table(
         res,
         names,

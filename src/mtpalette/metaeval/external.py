@@ -175,7 +175,7 @@ def external_comparisons(
         higher_is_better=metric.higher_is_better,
         oracle=oracle,
         n_refs=R,
-        signature=str(metric.signature(n_refs=R)),
+        signature=metric.signature(n_refs=R),
     )
 
 
@@ -228,7 +228,7 @@ def external_segment_scores(data: SegmentData, metric: ExternalMetric) -> Metric
             seg[s, i] = metric.source.get(system, int(lines[i]) + 1)
     stats = [seg[s, rated[s]][:, None] for s in range(data.n_systems)]
     return MetricScores(
-        metric.label, metric, seg, stats, rated, str(metric.signature(n_refs=len(data.refs)))
+        metric.label, metric, seg, stats, rated, metric.signature(n_refs=len(data.refs))
     )
 
 

@@ -181,7 +181,7 @@ def limited_comparisons(
         higher_is_better=True,
         oracle="limited-features",
         n_refs=1,
-        signature=str(metric.signature(n_refs=1)),
+        signature=metric.signature(n_refs=1),
     )
 
 

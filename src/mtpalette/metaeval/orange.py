@@ -221,7 +221,7 @@ class Comparisons(Delimited):
     n_comparisons: int
     oracle: str = "leave-one-out"
     n_refs: int = 0
-    signature: str = ""
+    signature: Signature | str = ""
     cand_scores: np.ndarray | None = field(default=None, repr=False)
     oracle_scores: np.ndarray | None = field(default=None, repr=False)
     cand_scores_k: np.ndarray | None = field(default=None, repr=False)
@@ -393,7 +393,7 @@ class OrangeRow(Record):
     diff_to_best: PairedDiff | None = field(metadata=out(parts={
         "diff_to_best": "diff", "diff_low": "low", "diff_high": "high", "p_value": "p_value",
     }))  # fmt: skip
-    signature: str = field(metadata=out(after="higher_is_better"))
+    signature: Signature = field(metadata=out(after="higher_is_better"))
     higher_is_better: bool = field(metadata=out("metric_higher_is_better"))
 
     @written(after="diff_to_best")
@@ -579,7 +579,7 @@ def evaluate(
             j == best,
             bool(equivalent[j]),
             diffs[j],
-            str(orange_signature(c, **settings)),
+            orange_signature(c, **settings),
             c.higher_is_better,
         )
         for j, c in enumerate(comparisons)

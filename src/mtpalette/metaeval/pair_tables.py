@@ -32,6 +32,7 @@ from mtpalette.metaeval.correlation import (
     system_table,
 )
 from mtpalette.metaeval.tasks import LanguagePairData, Task
+from mtpalette.signature import Signature
 from mtpalette.stats import catalogue
 from mtpalette.stats.bootstrap import BootstrapCI
 from mtpalette.stats.catalogue import statistic as catalogue_entry
@@ -150,7 +151,7 @@ def _task_table(lp, statistic, level, grouping, names, metrics, gold, seed, test
             BootstrapCI(float(v), np.nan, np.nan, n_units, 0, confidence, "none", None),
             rank if k else None,
             metrics[m][0],
-            str(metrics[m][1]),
+            Signature.of(metrics[m][1]),
         )
         for m, v, rank in zip(res.metrics, res.corrs, res.ranks, strict=True)
     ]

@@ -23,6 +23,7 @@ from mtpalette.metaeval.candidates import display_names
 from mtpalette.metaeval.tasks import LanguagePairData
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.scoring import TextPairs, compute_stats
+from mtpalette.signature import Signature
 from mtpalette.stats.grouping import system_means
 
 #: how a metric's system score is made from its segments (``correlate --system-score``)
@@ -261,7 +262,7 @@ class MetricScores:
     seg: np.ndarray
     stats: list[np.ndarray] = field(repr=False)
     rated: np.ndarray = field(repr=False)
-    signature: str
+    signature: Signature
 
     @property
     def higher_is_better(self) -> bool:
@@ -383,6 +384,6 @@ def _metric_scores(data: SegmentData, metrics: Sequence[Metric], rows, where) ->
         bounds = np.r_[0, np.cumsum(rated.sum(axis=1))]
         per_system = [st[bounds[s] : bounds[s + 1]] for s in range(data.n_systems)]
         out.append(
-            MetricScores(name, m, seg, per_system, rated, str(m.signature(n_refs=len(data.refs))))
+            MetricScores(name, m, seg, per_system, rated, m.signature(n_refs=len(data.refs)))
         )
     return out

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from mtpalette.signature import Signature, field_text
 from mtpalette.text.encode import TextView
 from mtpalette.text.ragged import Ragged
 from mtpalette.text.tokenizers import tokenizer_signature
@@ -141,105 +142,6 @@ class Pairs:
 
 
 @dataclass(frozen=True)
-class Signature:
-    """Everything needed to reproduce a number, printed like sacrebleu's signatures.
-
-    A field's value may itself be a signature (a ranking holds its score's), printed in
-    brackets; ``extends`` is a signature this one adds fields to (an ORANGE run's, its
-    metric's), printed first. ``version`` None: no version field (a stored score's origin).
-
-    Examples
-    --------
-    >>> str(Signature("bleus:4", {"nrefs": 2, "tok": "13a"}, version="0.1.0"))
-    'bleus:4|nrefs:2|tok:13a|version:0.1.0'
-    >>> inner = Signature("chrf", {"nrefs": 1}, "0.1.0")
-    >>> str(Signature("rank", {"alpha": 0.05, "higher": True, "score": inner}, "0.1.0"))
-    'rank|alpha:0.05|higher:yes|score:[chrf|nrefs:1|version:0.1.0]|version:0.1.0'
-    >>> str(Signature("chrf", {"orange": "average-score"}, None, extends=inner))
-    'chrf|nrefs:1|version:0.1.0|orange:average-score'
-    """
-
-    metric: str
-    fields: dict[str, Any] = field(default_factory=dict)
-    version: str | None = ""
-    extends: Signature | None = None
-
-    def __str__(self) -> str:
-        parts = [str(self.extends) if self.extends is not None else self.metric]
-        parts += [f"{k}:{_fmt(v)}" for k, v in self.fields.items()]
-        if self.version is not None:
-            parts.append(f"version:{self.version}")
-        return "|".join(parts)
-
-    def with_fields(self, **more: Any) -> Signature:
-        return Signature(self.metric, {**self.fields, **more}, self.version, self.extends)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"metric": self.metric, **self.fields, "version": self.version, "text": str(self)}
-
-    @classmethod
-    def parse(cls, text: str) -> Signature:
-        """The signature printed as ``text`` (bracketed values parsed in turn; values stay
-        text, so ``str(Signature.parse(t)) == t``). ``ValueError`` if ``text`` is not a
-        signature (a field without ``:``, a field twice, unbalanced brackets).
-
-        Examples
-        --------
-        >>> s = Signature.parse("rank|alpha:0.05|score:[chrf|nrefs:1|version:0.1]|version:0.1")
-        >>> s.metric, s.fields["score"].fields, s.version
-        ('rank', {'nrefs': '1'}, '0.1')
-        >>> Signature.parse("m|source:stored m.sys.score").version is None
-        True
-        """
-        name, *rest = _split_top(text)
-        version = None
-        if rest and rest[-1].startswith("version:") and "[" not in rest[-1]:
-            version = rest.pop()[len("version:") :]
-        fields: dict[str, Any] = {}
-        for part in rest:
-            key, sep, value = part.partition(":")
-            if not sep or key in fields or key == "version":
-                raise ValueError(f"not a signature: {text!r}")
-            bracketed = value.startswith("[") and value.endswith("]")
-            fields[key] = cls.parse(value[1:-1]) if bracketed else value
-        return cls(name, fields, version)
-
-    @classmethod
-    def of(cls, text: str | Signature) -> Signature:
-        """``text`` as a signature: parsed, or (when it is not one) a signature printed as
-        ``text`` itself."""
-        if isinstance(text, Signature):
-            return text
-        try:
-            return cls.parse(text)
-        except ValueError:
-            return cls(text, {}, None)
-
-
-def _split_top(text: str) -> list[str]:
-    """``text`` split at the ``|`` outside brackets."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += {"[": 1, "]": -1}.get(ch, 0)
-        if depth < 0:
-            raise ValueError(f"not a signature: {text!r}")
-        if ch == "|" and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    if depth:
-        raise ValueError(f"not a signature: {text!r}")
-    return [*parts, text[start:]]
-
-
-def _fmt(v: Any) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, Signature):
-        return f"[{v}]"
-    return str(v)
-
-
-@dataclass(frozen=True)
 class Score:
     """A corpus-level score with its signature and its components (``details``: BLEU's
     precisions, brevity penalty and lengths; chrF's precisions and recalls...).
@@ -334,10 +236,10 @@ class Metric(ABC):
             params = {**params, **view}
         if self.positional is not None and self.positional in params:
             rest = {k: v for k, v in params.items() if k != self.positional}
-            head = f"{self.name}:{_fmt(params[self.positional])}"
-            return head + "".join(f",{k}={_fmt(v)}" for k, v in rest.items())
+            head = f"{self.name}:{field_text(params[self.positional])}"
+            return head + "".join(f",{k}={field_text(v)}" for k, v in rest.items())
         if params:
-            return f"{self.name}:" + ",".join(f"{k}={_fmt(v)}" for k, v in params.items())
+            return f"{self.name}:" + ",".join(f"{k}={field_text(v)}" for k, v in params.items())
         return self.name
 
     def token_limit(self) -> int | None:
