@@ -54,26 +54,61 @@ def mbr_files(
     from mtpalette.io.runfile import check_output_folders
 
     check_output_folders({"-o": output, "--scores": scores, "--matrix": matrix})  # before any work
-    lists, references, lprobs = _segments(
-        candidates, refs, nbest_format, id_base, segments, reference_lprobs, weights_from_scores
-    )
+    qe_path = decoding.pop("qe_scores", None)
+    lists, references, lprobs, qe = _segments(
+        candidates, refs, nbest_format, id_base, segments, reference_lprobs, weights_from_scores,
+        qe_path,
+    )  # fmt: skip
+    decoding["qe_scores"] = None if qe is None else (qe_path, qe)
     if decoding.get("schedule") is None:
         decoding.pop("schedule", None)  # the decoder's default
     elif isinstance(decoding["schedule"], str):
         decoding["schedule"] = _schedule(decoding["schedule"])
-    sel = mbr(
-        lists,
-        references,
-        metric,
-        include_self=include_self,
-        reference_lprobs=lprobs,
-        lowercase=lowercase,
-        tokenize=tokenize,
-        **decoding,
-    )
+    decoding |= {"lowercase": lowercase, "tokenize": tokenize}
+    sel = _decide(lists, references, metric, include_self, lprobs, id_base, decoding)
     text = "".join(f"{t}\n" for t in sel.text)
     _write(sel, text, id_base, output, scores, matrix)
     return text
+
+
+#: the options of the stored-score rules, besides mbr()'s
+_RULES = ("from_matrix", "qe_scores", "qe_top")
+#: mbr()'s options that a stored matrix or QE reranking does not use
+_DECODING = ("decoder", "partitions", "alpha", "schedule", "bootstrap", "lowercase", "tokenize")
+
+
+def _decide(lists, references, metric, include_self, lprobs, id_base, options) -> MbrSelection:
+    """The rule the options name: MBR (a decoder), MBR from a stored matrix, QE reranking or
+    QE top-k then MBR (:mod:`mtpalette.metrics.mbr_rules`)."""
+    from mtpalette.metrics import mbr_rules
+
+    from_matrix, qe, top = (options.pop(k, None) for k in _RULES)
+    qe_path, qe_lists = qe if qe is not None else (None, None)
+    if from_matrix is None and qe_path is None:
+        if top is not None:
+            raise UserInputError("--qe-top needs --qe-scores")
+        return mbr(lists, references, metric, include_self=include_self,
+                   reference_lprobs=lprobs, **options)  # fmt: skip
+    if references is not None:
+        raise UserInputError("--from-matrix and --qe-scores decide without -r references")
+    if from_matrix is not None and qe_path is not None:
+        raise UserInputError("give --from-matrix or --qe-scores, not both")
+    plain = {k: v for k, v in options.items() if k not in _DECODING}
+    if from_matrix is not None or top is None:
+        if options.get("decoder", "pairwise") != "pairwise" or options.get("partitions", 1) != 1:
+            raise UserInputError("a stored matrix or QE scores are not decoded: no --decoder")
+    if from_matrix is not None:
+        from mtpalette.io.utility_matrix import read_utility_matrices
+
+        matrices = read_utility_matrices(from_matrix, [len(c) for c in lists], id_base=id_base)
+        return mbr_rules.stored_mbr(lists, matrices, include_self=bool(include_self),
+                                    reference_lprobs=lprobs, source=str(from_matrix), **plain)
+    if top is None:
+        if lprobs is not None:
+            raise UserInputError("QE reranking takes no weights (--reference-lprobs)")
+        return mbr_rules.qe_rerank(lists, qe_lists, source=str(qe_path), **plain)
+    return mbr_rules.qe_then_mbr(lists, qe_lists, top, reference_lprobs=lprobs, metric=metric,
+                                 include_self=include_self, source=str(qe_path), **options)
 
 
 def _schedule(text: str) -> list[int]:
@@ -94,9 +129,10 @@ def _segments(
     segments: int | None,
     lprobs_path: Path | None = None,
     from_scores: bool = False,
-) -> tuple[list[list[str]], list[list[str]] | None, list[np.ndarray] | None]:
+    qe_path: Path | None = None,
+) -> tuple[list[list[str]], list[list[str]] | None, list | None, list | None]:
     """Each segment's candidates (none may lack one), with ``refs`` its references, and the
-    candidates' log-probabilities when asked for."""
+    candidates' log-probabilities and QE scores when asked for (one per candidate line)."""
     from mtpalette.io.nbest import read_nbest
     from mtpalette.io.plain import read_lines
 
@@ -127,14 +163,20 @@ def _segments(
             "log-probabilities weight the candidates as pseudo-references: they go with MBR, "
             "not with reranking against -r references"
         )
+    qe = None
+    if qe_path is not None:
+        from mtpalette.io.lprobs import read_lprobs
+
+        values = read_lprobs(qe_path, len(nb.hyps), what="QE score")
+        qe = [values[order[offsets[s] : offsets[s + 1]]] for s in range(n_seg)]
     if not ref_lines:
-        return lists, None, lprobs
+        return lists, None, lprobs, qe
     if len(ref_lines[0]) != n_seg:
         raise UserInputError(
             f"{len(ref_lines[0]):,} reference lines for {n_seg:,} segments",
             path=str(refs[0]),
         )
-    return lists, [[r[s] for r in ref_lines] for s in range(n_seg)], None
+    return lists, [[r[s] for r in ref_lines] for s in range(n_seg)], None, qe
 
 
 def _lprobs(nb, order, offsets, n_seg, candidates, path, from_scores) -> list | None:

@@ -8,6 +8,8 @@ Examples::
     mtpalette mbr nbest.txt -r ref.txt -m chrf++          # rerank against a reference
     mtpalette mbr samples.txt --decoder aggregate --partitions 4 --reference-lprobs lp.txt
     mtpalette mbr samples.txt --decoder pruning --schedule 8,16,32 --alpha 0.99
+    mtpalette mbr nbest.txt --from-matrix comet_pairwise.tsv       # MBR on stored utilities
+    mtpalette mbr nbest.txt --qe-scores kiwi.txt --qe-top 8        # QE top 8, then MBR
 
 The candidates come from an n-best file as ``mtpalette orange`` reads them (Moses
 ``id ||| hypothesis ||| ...`` or JSONL ``{"id": 3, "hyps": [...]}``), ids 0-based unless
@@ -15,7 +17,9 @@ The candidates come from an n-best file as ``mtpalette orange`` reads them (Mose
 segment (empty for a segment without candidates); with ``--scores -`` standard output holds
 that table alone (its candidate column is the selection). The decoders (``--decoder``):
 ``pairwise`` (exact), ``aggregate`` (reference aggregation, chrF/chrF++/BLEU) and ``pruning``
-(confidence-based pruning); see docs/mbr.md.
+(confidence-based pruning); the rules on stored scores: ``--from-matrix`` (MBR on stored
+utilities), ``--qe-scores`` (QE reranking) and ``--qe-scores --qe-top K`` (QE top K, then MBR);
+see docs/mbr.md.
 """
 
 from __future__ import annotations
@@ -56,6 +60,22 @@ DECODING: Group = {
     "weights_from_scores": (
         Annotated[bool, _o("--weights-from-scores", help="Weights: the n-best's score fields.")],
         False,
+    ),
+    "selector": (Annotated[str, _o("--selector", help="nbest or diverse (with --nbest).")],
+                 "nbest"),
+    "diversity": (Annotated[float, _o("--diversity", help="diverse: the weight lambda.")], 0.1),
+    "from_matrix": (
+        Annotated[Path | None, _o("--from-matrix", help="MBR on stored utilities (.npz of "
+                                  "--matrix, or TSV/JSONL segment, candidate, reference, score).")],
+        None,
+    ),
+    "qe_scores": (
+        Annotated[Path | None, _o("--qe-scores", help="Rerank by a QE score per candidate line.")],
+        None,
+    ),
+    "qe_top": (
+        Annotated[int | None, _o("--qe-top", help="With --qe-scores: MBR among the top K.")],
+        None,
     ),
 }  # fmt: skip
 

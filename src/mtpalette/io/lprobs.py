@@ -1,4 +1,5 @@
-"""Log-probabilities of candidates (from the sampler), one per line, for weighted MBR.
+"""Numbers per candidate, one per line: log-probabilities from the sampler (weighted MBR) or
+QE scores (reranking).
 
 The file holds one finite number per line, the log-probability of the candidate on the same
 line of the n-best or sample file (the order of its lines, whatever their segment ids). A
@@ -18,8 +19,9 @@ from mtpalette.io.plain import read_lines
 from mtpalette.io.tabular import cell_float
 
 
-def read_lprobs(path: str | Path, n: int) -> np.ndarray:
-    """``n`` log-probabilities, float64, one per line of ``path``.
+def read_lprobs(path: str | Path, n: int, *, what: str = "log-probability") -> np.ndarray:
+    """``n`` log-probabilities (or other per-candidate numbers: ``what``, as QE scores),
+    float64, one per line of ``path``.
 
     Examples
     --------
@@ -38,15 +40,15 @@ def read_lprobs(path: str | Path, n: int) -> np.ndarray:
             value = math.nan
         if not math.isfinite(value):
             raise UserInputError(
-                f"{text.strip()[:40]!r} is not a finite log-probability (one number per "
-                "line, one line per candidate)",
+                f"{text.strip()[:40]!r} is not a finite {what} (one number per line, one "
+                "line per candidate)",
                 path=str(path),
                 line=k + 1,
             )
         out[k] = value
     if len(out) != n:
         raise UserInputError(
-            f"{len(out):,} log-probabilities for {n:,} candidates (one line per candidate, "
+            f"{len(out):,} lines of {what}s for {n:,} candidates (one line per candidate, "
             "in the order of the candidates file)",
             path=str(path),
         )

@@ -24,6 +24,8 @@ from mtpalette.signature import Signature
 
 #: the decoders of :func:`mbr`
 DECODERS = ("pairwise", "aggregate", "pruning")
+#: how the n-best list is chosen from the expected utilities
+SELECTORS = ("nbest", "diverse")
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,15 @@ def expected_pairwise(
     return np.where(total > 0, out, 0.0)
 
 
-def _lprobs(reference_lprobs, refs) -> list[np.ndarray | None]:
+def checked_lprobs(reference_lprobs, refs) -> list[np.ndarray | None]:
+    """Per segment, its references' log-probabilities as float64 (None: uniform weights),
+    checked to be finite and one per reference.
+
+    Examples
+    --------
+    >>> checked_lprobs([[0, -1]], [["a", "b"]])[0].tolist(), checked_lprobs(None, [["a"]])
+    ([0.0, -1.0], [None])
+    """
     if reference_lprobs is None:
         return [None] * len(refs)
     if len(reference_lprobs) != len(refs):
@@ -159,6 +169,8 @@ def mbr(
     schedule: Sequence[int] = (8, 16, 32, 64, 128, 256),
     bootstrap: int = 500,
     seed: int = 0,
+    selector: str = "nbest",
+    diversity: float = 0.1,
     lowercase: bool = False,
     tokenize: str = "13a",
 ) -> MbrSelection:
@@ -190,7 +202,10 @@ def mbr(
         How many candidates to rank (``MbrSelection.nbest``); the first is the selection.
     alpha, schedule, bootstrap, seed
         ``pruning``: the confidence threshold, the growing reference counts, the bootstrap
-        resamples per step and their seed.
+        resamples per step and their seed (also the diverse selector's).
+    selector, diversity
+        ``nbest`` (the best by expected utility) or ``diverse`` (mbrs's diverse n-best, with
+        weight ``diversity``: :mod:`mtpalette.metrics.mbr_select`).
 
     Examples
     --------
@@ -203,21 +218,13 @@ def mbr(
     from mtpalette.metrics import parse_specs
     from mtpalette.metrics.pairwise import _check
 
-    if decoder not in DECODERS:
-        raise UserInputError(f"unknown decoder {decoder!r}; expected one of {', '.join(DECODERS)}")
-    if nbest < 1:
-        raise UserInputError(f"--nbest must be at least 1 (got {nbest})")
-    if decoder != "pairwise" and include_self is False and references is None:
-        raise UserInputError(
-            f"the {decoder} decoder compares each candidate with every pseudo-reference, "
-            "itself included (as fastchrf and mbrs): include_self cannot be False"
-        )
-    if decoder != "aggregate" and partitions != 1:
-        raise UserInputError("--partitions is an option of --decoder aggregate")
+    _check_options(decoder, nbest, include_self is False and references is None, partitions,
+                   selector)  # fmt: skip
     (spec,) = parse_specs([metric], tokenize=tokenize, lowercase=lowercase)
     cands, refs = _check(candidates, references)
-    lps = _lprobs(reference_lprobs, refs)
+    lps = checked_lprobs(reference_lprobs, refs)
     options = dict(lowercase=lowercase, tokenize=tokenize)
+    sign = 1.0 if spec.higher_is_better else -1.0
     self_too = include_self if decoder == "pairwise" else True
     fields: dict = {"decoder": decoder}
     if decoder == "aggregate":
@@ -233,8 +240,6 @@ def mbr(
         from mtpalette.metrics.mbr_pruning import prune
         from mtpalette.metrics.pairwise import pairwise
 
-        sign = 1.0 if spec.higher_is_better else -1.0
-
         def score(c, r):
             return [sign * np.asarray(x) for x in pairwise(c, r, metric, **options)]
 
@@ -248,29 +253,97 @@ def mbr(
     else:
         from mtpalette.metrics.pairwise import pairwise
 
-        sign = 1.0 if spec.higher_is_better else -1.0
         matrices = [sign * np.asarray(m, dtype=np.float64) for m in pairwise(
             cands, refs, metric, **options)]  # fmt: skip
-        leave_out = references is None and not self_too
-        utilities = [
-            expected_pairwise(m, lp, leave_out_self=leave_out) if m.shape[1] else np.zeros(
-                m.shape[0]) for m, lp in zip(matrices, lps, strict=True)
-        ]  # fmt: skip
+        utilities = expected_utilities(
+            matrices, lps, leave_out_self=references is None and not self_too
+        )
     if references is None:
         fields["self"] = bool(self_too)
     fields["weights"] = "uniform" if reference_lprobs is None else "lprobs"
-    fields["nbest"] = nbest
     fields["utility"] = spec.signature(n_refs=1)
-    return _selection(cands, utilities, matrices, decoder, nbest, fields)
+    return selection(cands, utilities, matrices, decoder, fields, nbest=nbest,
+                     selector=selector, diversity=diversity, seed=seed, **options)  # fmt: skip
 
 
-def _selection(cands, utilities, matrices, decoder, nbest, fields) -> MbrSelection:
-    """The selection of every segment from its candidates' expected utilities."""
+def _check_options(
+    decoder: str, nbest: int, exclude_self: bool, partitions: int, selector: str
+) -> None:
+    if decoder not in DECODERS:
+        raise UserInputError(f"unknown decoder {decoder!r}; expected one of {', '.join(DECODERS)}")
+    if nbest < 1:
+        raise UserInputError(f"--nbest must be at least 1 (got {nbest})")
+    if decoder != "pairwise" and exclude_self:
+        raise UserInputError(
+            f"the {decoder} decoder compares each candidate with every pseudo-reference, "
+            "itself included (as fastchrf and mbrs): include_self cannot be False"
+        )
+    if decoder != "aggregate" and partitions != 1:
+        raise UserInputError("--partitions is an option of --decoder aggregate")
+    if selector not in SELECTORS or (selector == "diverse" and decoder == "pruning"):
+        raise UserInputError(
+            f"selector {selector!r}: expected one of {', '.join(SELECTORS)}; pruning takes "
+            "nbest only (as mbrs: its pruning keeps the n best, not a diverse set)"
+        )
+
+
+def expected_utilities(
+    matrices: Sequence[np.ndarray], lprobs: Sequence[np.ndarray | None], *, leave_out_self: bool
+) -> list[np.ndarray]:
+    """:func:`expected_pairwise` of every segment's matrix (0 for a matrix without columns).
+
+    Examples
+    --------
+    >>> expected_utilities([np.array([[1.0, 3.0]])], [None], leave_out_self=False)[0].tolist()
+    [2.0]
+    """
+    return [
+        expected_pairwise(m, lp, leave_out_self=leave_out_self) if m.shape[1] else np.zeros(
+            m.shape[0]) for m, lp in zip(matrices, lprobs, strict=True)
+    ]  # fmt: skip
+
+
+def selection(
+    cands: Sequence[Sequence[str]],
+    utilities: Sequence[np.ndarray],
+    matrices: Sequence[np.ndarray],
+    decoder: str,
+    fields: dict,
+    *,
+    nbest: int = 1,
+    selector: str = "nbest",
+    diversity: float = 0.1,
+    seed: int = 0,
+    lowercase: bool = False,
+    tokenize: str = "13a",
+) -> MbrSelection:
+    """The selection of every segment from its candidates' expected utilities: the ``nbest``
+    best (``selector="nbest"``), or mbrs's diverse n-best (``"diverse"``: dissimilarity the
+    negated sentence BLEU between candidates, weight ``diversity``); ``fields`` and the
+    selector's make the signature.
+
+    Examples
+    --------
+    >>> sel = selection([["a", "b"]], [np.array([1.0, 2.0])], [], "stored", {}, nbest=2)
+    >>> sel.index.tolist(), sel.nbest_text, str(sel.signature).split("|version")[0]
+    ([1], [['b', 'a']], 'mbr|nbest:2')
+    """
     from mtpalette._version import __version__
 
+    fields = {**fields, "nbest": nbest}
+    if selector == "diverse":
+        from mtpalette.metrics.mbr_select import diverse_nbest
+        from mtpalette.metrics.pairwise import pairwise
+
+        fields |= {"selector": "diverse", "lambda": diversity, "dissimilarity": "-bleu"}
+        if nbest > 1:
+            sims = pairwise(cands, None, "bleu", lowercase=lowercase, tokenize=tokenize)
     index, text, utility, ranked = [], [], [], []
     for s, u in enumerate(utilities):
-        order = top(u, nbest)
+        if selector == "diverse" and nbest > 1:
+            order = diverse_nbest(u, -np.asarray(sims[s]), nbest, lam=diversity, seed=seed)
+        else:
+            order = top(u, nbest)
         ranked.append(order)
         if len(order) == 0:
             index.append(-1)

@@ -1,0 +1,164 @@
+"""Decision rules on stored scores: MBR from a stored utility matrix, QE reranking, and QE
+pre-filtering to the top k followed by MBR.
+
+* ``stored``: MBR on utility matrices another run or tool computed (``mtpalette mbr --matrix``,
+  a COMET or MetricX pairwise run; read by :mod:`mtpalette.io.utility_matrix`). The expected
+  utility is the (weighted) mean of a candidate's row; in a square matrix the candidates are
+  taken as their own pseudo-references, and the diagonal is left out unless
+  ``include_self``.
+* ``qe``: reranking by a reference-free score per candidate (CometKiwi, MetricX-QE): the
+  candidate of highest score.
+* ``qe-top``: the ``top`` candidates of highest QE score kept, then MBR among them (the kept
+  candidates are also the pseudo-references), as Fernandes et al. (2022) and WMT systems do;
+  the utilities of the dropped candidates are NaN.
+
+Each rule is named in the selection's signature (``rule``).
+
+References
+----------
+Fernandes et al. (2022), Quality-aware decoding for neural machine translation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from mtpalette.errors import UserInputError
+from mtpalette.metrics.mbr import (
+    MbrSelection,
+    checked_lprobs,
+    expected_utilities,
+    mbr,
+    selection,
+)
+
+
+def _per_candidate(values, cands, what: str) -> list[np.ndarray]:
+    if len(values) != len(cands):
+        raise UserInputError(f"{len(values):,} segments of {what} for {len(cands):,} segments")
+    out = []
+    for s, (v, c) in enumerate(zip(values, cands, strict=True)):
+        a = np.asarray(v, dtype=np.float64)
+        if a.shape != (len(c),) or not np.all(np.isfinite(a)):
+            raise UserInputError(
+                f"segment {s + 1}: expected {len(c)} finite {what}, one per candidate"
+            )
+        out.append(a)
+    return out
+
+
+def stored_mbr(
+    candidates: Sequence[Sequence[str]],
+    matrices: Sequence[np.ndarray],
+    *,
+    include_self: bool = False,
+    reference_lprobs: Sequence[Sequence[float]] | None = None,
+    higher_is_better: bool = True,
+    source: str = "",
+    **select: Any,
+) -> MbrSelection:
+    """MBR from stored utility matrices, one ``(N_s, M_s)`` per segment.
+
+    Examples
+    --------
+    >>> m = np.array([[100.0, 60.0, 20.0], [60.0, 100.0, 50.0], [20.0, 50.0, 100.0]])
+    >>> sel = stored_mbr([["a", "b", "c"]], [m], source="comet.npz")
+    >>> sel.index.tolist(), sel.utility.tolist(), sel.signature.fields["rule"]
+    ([1], [55.0], 'stored')
+    """
+    if len(matrices) != len(candidates):
+        raise UserInputError(f"{len(matrices):,} matrices for {len(candidates):,} segments")
+    sign = 1.0 if higher_is_better else -1.0
+    mats = [sign * np.asarray(m, dtype=np.float64) for m in matrices]
+    for s, (m, c) in enumerate(zip(mats, candidates, strict=True)):
+        if m.ndim != 2 or m.shape[0] != len(c):
+            raise UserInputError(
+                f"segment {s + 1}: a matrix of shape {m.shape} for {len(c)} candidates"
+            )
+    square = all(m.shape[0] == m.shape[1] for m in mats)
+    lps = checked_lprobs(reference_lprobs, [range(m.shape[1]) for m in mats])
+    utilities = expected_utilities(mats, lps, leave_out_self=square and not include_self)
+    fields: dict = {"rule": "stored", "matrix": source or "given"}
+    if square:
+        fields["self"] = bool(include_self)
+    fields["weights"] = "uniform" if reference_lprobs is None else "lprobs"
+    fields["higher"] = higher_is_better
+    return selection(candidates, utilities, mats, "stored", fields, **select)
+
+
+def qe_rerank(
+    candidates: Sequence[Sequence[str]],
+    qe: Sequence[Sequence[float]],
+    *,
+    higher_is_better: bool = True,
+    source: str = "",
+    **select: Any,
+) -> MbrSelection:
+    """Each segment's candidate of highest QE score (its utility the score).
+
+    Examples
+    --------
+    >>> sel = qe_rerank([["a", "b"], ["c"]], [[0.2, 0.7], [0.1]])
+    >>> sel.text, sel.signature.fields["rule"]
+    (['b', 'c'], 'qe')
+    """
+    scores = _per_candidate(qe, candidates, "QE scores")
+    sign = 1.0 if higher_is_better else -1.0
+    utilities = [sign * q for q in scores]
+    fields = {"rule": "qe", "scores": source or "given", "higher": higher_is_better}
+    return selection(candidates, utilities, [u[:, None] for u in utilities], "qe", fields,
+                     **select)  # fmt: skip
+
+
+def qe_then_mbr(
+    candidates: Sequence[Sequence[str]],
+    qe: Sequence[Sequence[float]],
+    top: int,
+    *,
+    higher_is_better: bool = True,
+    reference_lprobs: Sequence[Sequence[float]] | None = None,
+    source: str = "",
+    **options: Any,
+) -> MbrSelection:
+    """MBR (:func:`mtpalette.metrics.mbr.mbr`, any decoder) among each segment's ``top``
+    candidates of highest QE score, which are also the pseudo-references.
+
+    Examples
+    --------
+    >>> cands = [["the cat sat", "a cat sat on", "the cat sat on", "zzz"]]
+    >>> sel = qe_then_mbr(cands, [[0.9, 0.1, 0.8, 0.7]], 2)
+    >>> sel.index.tolist(), sel.signature.fields["rule"], sel.signature.fields["top"]
+    ([2], 'qe-top', 2)
+    """
+    if top < 1:
+        raise UserInputError(f"--qe-top must be at least 1 (got {top})")
+    scores = _per_candidate(qe, candidates, "QE scores")
+    sign = 1.0 if higher_is_better else -1.0
+    kept = [np.sort(np.argsort(-sign * q, kind="stable")[:top]) for q in scores]
+    lists = [[c[i] for i in k] for c, k in zip(candidates, kept, strict=True)]
+    lps = None
+    if reference_lprobs is not None:
+        lps = [np.asarray(lp)[k] for lp, k in zip(_per_candidate(
+            reference_lprobs, candidates, "log-probabilities"), kept, strict=True)]  # fmt: skip
+    inner = mbr(lists, None, reference_lprobs=lps, **options)
+    utilities = []
+    for c, k, u in zip(candidates, kept, inner.utilities, strict=True):
+        full = np.full(len(c), np.nan)
+        full[k] = u
+        utilities.append(full)
+    fields = {"rule": "qe-top", "top": top, "scores": source or "given", "mbr": inner.signature}
+    return MbrSelection(
+        np.array([k[i] if i >= 0 else -1 for k, i in zip(kept, inner.index, strict=True)],
+                 dtype=np.int64),
+        inner.text,
+        inner.utility,
+        utilities,
+        inner.matrices,
+        decoder=inner.decoder,
+        nbest=[k[o] for k, o in zip(kept, inner.nbest, strict=True)],
+        nbest_text=inner.nbest_text,
+        signature=type(inner.signature)("mbr", fields, inner.signature.version),
+    )  # fmt: skip
