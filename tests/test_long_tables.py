@@ -81,7 +81,9 @@ def test_orange_and_audit_from_a_long_table_equal_the_lists(judged, tmp_path, cl
     assert code == 0, err
     expected = mtpalette.orange(refs, systems, ["chrf"], n_resamples=0).rows[0]
     assert f"{100 * expected.orange.value:.2f}%" in out
-    assert "13-13 candidates per list" in out
+    assert "13 candidates per list" in out and "13-13" not in out  # issue 54
+    header = next(line for line in out.splitlines() if line.startswith("Method\t"))
+    assert "" not in header.split("\t") and header.endswith("\tvs best")  # no empty header
     code, out, err = cli("audit", *table)
     assert code == 0, err
     audit = mtpalette.audit(refs, systems, ["chrf"], n_resamples=0).rows[0]

@@ -328,9 +328,10 @@ class OrangeResult:
     def title(self) -> str:
         """One line on the data: segments, references, candidates per list."""
         n = self.lists.n_candidates
+        lo, hi = int(n.min()), int(n.max())
         return (
             f"ORANGE ({self.oracle}): {self.lists.n_segments} segments, {self.lists.n_refs} "
-            f"references, {int(n.min())}-{int(n.max())} candidates per list "
+            f"references, {lo if lo == hi else f'{lo}-{hi}'} candidates per list "
             f"({self.lists.info.get('kind', '')})"
         )
 

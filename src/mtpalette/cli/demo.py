@@ -95,7 +95,7 @@ def demo(
         f"Example zh-en (invented by mtpalette): {len(refs[0])} segments, {len(refs)} "
         "references (corpus scores)"
     )
-    emit_table(console, score_table(parsed, scores, title=title))
+    emit_table(console, score_table(parsed, scores, title=title, marked=console.is_terminal))
     emit_signatures(console, next(iter(scored.values())).signatures)
     console.print()
     orange_dir, corr_dir = out_dir / "orange", out_dir / "correlation"
@@ -127,9 +127,12 @@ def demo(
         console.print(f"Other metrics: mtpalette demo -m {' '.join(more)}", style="dim")
 
 
-def score_table(metrics: list[Metric], scores: dict[str, list[float]], *, title: str) -> Table:
-    """A rich table of systems by metrics; the best value of each column in bold."""
-    caption = "bold: the best system for that metric; ↓: lower is better"
+def score_table(
+    metrics: list[Metric], scores: dict[str, list[float]], *, title: str, marked: bool = True
+) -> Table:
+    """A rich table of systems by metrics; with ``marked`` (a terminal), the best value of
+    each column in bold (TSV shows no bold, so its caption does not speak of it)."""
+    caption = ("bold: the best system for that metric; " if marked else "") + "↓: lower is better"
     table = Table(
         title=title,
         caption=caption,
@@ -147,6 +150,9 @@ def score_table(metrics: list[Metric], scores: dict[str, list[float]], *, title:
     for name, row in zip(scores, values, strict=True):
         table.add_row(
             name,
-            *(f"[bold]{v:.3f}[/bold]" if v == best[j] else f"{v:.3f}" for j, v in enumerate(row)),
+            *(
+                f"[bold]{v:.3f}[/bold]" if marked and v == best[j] else f"{v:.3f}"
+                for j, v in enumerate(row)
+            ),
         )
     return table

@@ -43,7 +43,7 @@ def print_orange(console: Console, table: OrangeTable, *, title: str = "") -> No
     t.add_column("Avg Rank", justify="right")
     t.add_column(f"{conf}-CI-L", justify="right")
     t.add_column(f"{conf}-CI-U", justify="right")
-    t.add_column("", justify="left")
+    t.add_column("vs best", justify="left")
     digits = 1 if table.n_candidates["max"] >= 100 else 2
     # every metric tied with the best is "best"; the p-value of the paired test against the
     # best next to "= best" and every other metric (the report's texts)
@@ -108,7 +108,7 @@ def print_correlation(console: Console, table: CorrelationTable, *, title: str =
             m["p_text"],
         ]
         if r.epsilon is not None:
-            cells.append(f"{r.epsilon:.4g}")
+            cells.append(f"{r.epsilon:.4f}")  # one number of decimals in the column
         t.add_row(*cells, style="bold green" if r.cluster == 1 or m["top"] else None)
     emit_table(console, t)
     test = {
@@ -164,14 +164,14 @@ def print_agreement(console: Console, a: Agreement) -> None:
             _ci(100 * r.orange.low, 100 * r.orange.high, 2),
             f"{r.orange_rank:g}",
             f"{r.correlation.value:.4f}",
-            _ci(r.correlation.low, r.correlation.high, 3),
+            _ci(r.correlation.low, r.correlation.high, 4),
             f"{r.human_rank:g}",
         )
     emit_table(console, t)
     emit_note(
         console,
         f"Kendall tau-b between the two orderings: {a.tau.value:.3f} "
-        f"[{_ci(a.tau.low, a.tau.high, 3)}] ({conf} percentile bootstrap over segments, "
+        f"{_ci(a.tau.low, a.tau.high, 3)} ({conf} percentile bootstrap over segments, "
         f"{a.n_resamples} resamples, seed {a.seed}; +1: ORANGE orders the metrics as humans do)",
     )
     if a.note:
@@ -185,9 +185,16 @@ def print_agreement(console: Console, a: Agreement) -> None:
 
 
 def _ci(lo: float, hi: float, digits: int) -> str:
+    """An interval as ``[a, b]`` (a range printed ``a - b`` reads ``-0.097 - -0.033``).
+
+    Examples
+    --------
+    >>> _ci(-0.0971, -0.0333, 3), _ci(float("nan"), 1.0, 3)
+    ('[-0.097, -0.033]', '-')
+    """
     if lo != lo:
         return "-"
-    return f"{lo:.{digits}f} - {hi:.{digits}f}"
+    return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
 def _pct(ci: BootstrapCI | None) -> str:
@@ -285,5 +292,11 @@ def _baseline_notes(console: Console, table: CorrelationTable) -> None:
         )
     chance = table.info.get("chance")
     if chance and "chance" in chance:
+        how = chance["method"]
+        if how == "simulation":  # its precision: the random metrics and the standard error
+            how += (f": {chance['simulations']} random metrics, standard error "
+                    f"{chance['std_error']:.2g}")  # fmt: skip
+            if chance.get("tolerance") is not None:
+                how += f", stopping at {chance['tolerance']:g}"
         emit_note(console, f"chance level of {table.statistic}: {chance['chance']:.4f} "
-                           f"({chance['method']})")  # fmt: skip
+                           f"({how})")  # fmt: skip
