@@ -178,4 +178,26 @@ def test_qe_top_on_the_command_line(nbest, tmp_path):
         [sys.executable, "-m", "mtpalette", "mbr", str(nbest), "--qe-scores", str(qe)],
         capture_output=True, text=True,
     )  # fmt: skip
-    assert done.returncode != 0 and "1 lines of QE scores for 9 candidates" in done.stderr
+    assert done.returncode != 0 and "1 line(s) for 9 candidates: one QE score per" in done.stderr
+
+
+def test_weights_from_files(tmp_path):
+    lps = [[-1.0, -2.0, -0.5, -3.0], [-0.1, -4.0, -2.0, -1.0, -0.2]]
+    path = tmp_path / "scored.txt"
+    # not in segment order: the weights follow the candidate lines
+    lines = [(s, h, lp) for s, seg in enumerate(SEGS) for h, lp in zip(seg, lps[s], strict=True)]
+    order = [4, 0, 5, 1, 6, 2, 7, 3, 8]
+    path.write_text("".join(f"{lines[k][0]} ||| {lines[k][1]} ||| f=0 ||| {lines[k][2]}\n"
+                            for k in order))  # fmt: skip
+    (tmp_path / "lp.txt").write_text("".join(f"{lines[k][2]}\n" for k in order))
+    expected = mbr(SEGS, reference_lprobs=lps, decoder="aggregate", nbest=2)
+    by_scores = mbr_files(path, weights_from_scores=True, decoder="aggregate", nbest=2)
+    by_file = mbr_files(path, reference_lprobs=tmp_path / "lp.txt", decoder="aggregate")
+    assert by_scores.splitlines() == by_file.splitlines() == expected.text
+    assert expected.text != mbr(SEGS, decoder="aggregate").text  # the weights matter here
+    (tmp_path / "bad.txt").write_text("-1\n-2\nnan\n" + "-1\n" * 6)
+    with pytest.raises(UserInputError, match="bad.txt:3: 'nan' is not a finite log-prob"):
+        mbr_files(path, reference_lprobs=tmp_path / "bad.txt")
+    with pytest.raises(UserInputError, match=r"8 line\(s\) for 9 candidates: one log-prob"):
+        (tmp_path / "short.txt").write_text("-1\n" * 8)
+        mbr_files(path, reference_lprobs=tmp_path / "short.txt")

@@ -48,8 +48,8 @@ def read_lprobs(path: str | Path, n: int, *, what: str = "log-probability") -> n
         out[k] = value
     if len(out) != n:
         raise UserInputError(
-            f"{len(out):,} lines of {what}s for {n:,} candidates (one line per candidate, "
-            "in the order of the candidates file)",
+            f"{len(out):,} line(s) for {n:,} candidates: one {what} per candidate, in the "
+            "order of the candidates file",
             path=str(path),
         )
     return out
