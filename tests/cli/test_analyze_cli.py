@@ -79,6 +79,7 @@ def test_compat_top_empty_buckets_and_the_whitespace_note(cli):
     assert "whitespace was folded" not in out
     code, out, err = cli("analyze", "-r", folder / "ref.txt", "-s", *files[:2], "-a", "words")
     assert code == 0, err
+    assert "analyze: words (1 of 1)" in err  # progress on a piped standard error: a note per step
     assert "# 418 of 480 lines (reference and outputs) have runs of whitespace" in out
     code, _, err = cli("analyze", "-r", folder / "ref.txt", "-s", *files[:2], "--compat",
                        "compare-mt", "-tok", "none")  # fmt: skip

@@ -161,7 +161,8 @@ def analyze(
     progress:
         A bar counting the analyses: ``None`` (the default) when standard error is a terminal
         or in a notebook; ``True``: always offered; ``False``: silent; or a
-        :class:`~mtpalette.api.feedback.Feedback`.
+        :class:`~mtpalette.api.feedback.Feedback` (the command line's: the bar on a terminal,
+        else a note per analysis on standard error, so a piped run shows its progress).
 
     Examples
     --------
@@ -186,7 +187,10 @@ def analyze(
     resampling = dict(confidence=confidence, n_resamples=n_resamples, seed=seed)
     stats_of = _StatsOf(systems, ref, tokenize, lowercase)
     done: list = []
-    for name in feedback_of(progress).track(list(analyses), "analyses"):
+    feedback = feedback_of(progress)
+    for k, name in enumerate(feedback.track(list(analyses), "analyses"), start=1):
+        if not feedback.bars:  # no bar (standard error is no terminal): a line per step
+            feedback.note(f"analyze: {name} ({k} of {len(analyses)})")
         if name == "words":
             done.append(_words(encoder, out_rows, ref_rows, frequency_corpus, edges.get("words")))
         elif name == "score":
