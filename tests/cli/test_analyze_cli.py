@@ -90,3 +90,16 @@ def test_compat_top_empty_buckets_and_the_whitespace_note(cli):
     grams = [line.split("\t")[0] for line in out.splitlines() if "\t" in line]
     assert any(token in {",", ".", "(", ")", "?", "!"} for g in grams for token in g.split())
     assert not any(g.endswith((".", ",")) and len(g) > 1 and " " not in g for g in grams)
+
+
+def test_the_reports_empty_word_bucket_has_no_score(cli, tmp_path):
+    from pathlib import Path
+
+    folder = Path(__file__).parents[1] / "data" / "compare_mt" / "spaces"
+    report = tmp_path / "a.html"
+    code, _, err = cli("analyze", "-r", folder / "ref.txt", "-s", folder / "A.txt",
+                       folder / "B.txt", "-a", "words", "--report", report, "-q")  # fmt: skip
+    assert code == 0, err
+    html = report.read_text(encoding="utf-8")
+    empty = '<tr><td>&gt;=1000</td><td>0</td><td class="value">-</td><td>-</td>'
+    assert empty in html and '<td>&gt;=1000</td><td>0</td><td class="value">0.0000' not in html
