@@ -21,7 +21,8 @@
   :func:`run_agreement`);
 * :mod:`~mtpalette.api.pairwise_run` - score matrices of every candidate against every
   reference of its segment, and MBR selection or reranking on them (:func:`pairwise`,
-  :func:`mbr`);
+  :func:`mbr`; decisions from stored scores: :func:`stored_mbr`, :func:`qe_rerank`,
+  :func:`qe_then_mbr`);
 * :mod:`~mtpalette.api.train_run` - BLANC and ROSE trained on human judgments or ORANGE
   (:class:`BlancTrainRun`, :func:`run_train_blanc`; :class:`RoseTrainRun`,
   :func:`run_train_rose`);
@@ -115,6 +116,9 @@ EXPORTS = {
     "pairwise": "pairwise_run",
     "mbr": "pairwise_run",
     "MbrSelection": "pairwise_run",
+    "stored_mbr": "pairwise_run",
+    "qe_rerank": "pairwise_run",
+    "qe_then_mbr": "pairwise_run",
     "report": "report_run",
     "spans": "spans_run",
     "SpansRun": "spans_run",

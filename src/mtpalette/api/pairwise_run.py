@@ -1,5 +1,6 @@
 """Pairwise scoring for MBR and reranking: :func:`pairwise` (per-segment score matrices) and
-:func:`mbr` (each segment's candidate of highest expected utility, :class:`MbrSelection`);
+:func:`mbr` (each segment's candidate of highest expected utility, :class:`MbrSelection`;
+the rules on stored scores :func:`stored_mbr`, :func:`qe_rerank`, :func:`qe_then_mbr`);
 :func:`mbr_files`, the selection of an n-best file as ``mtpalette mbr`` makes it.
 
 The work is done in :mod:`mtpalette.metrics.pairwise` and :mod:`mtpalette.metrics.mbr`; this
@@ -16,9 +17,10 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.metrics.mbr import MbrSelection, mbr
+from mtpalette.metrics.mbr_rules import qe_rerank, qe_then_mbr, stored_mbr
 from mtpalette.metrics.pairwise import pairwise
 
-__all__ = ["MbrSelection", "mbr", "pairwise"]
+__all__ = ["MbrSelection", "mbr", "pairwise", "qe_rerank", "qe_then_mbr", "stored_mbr"]
 
 
 def mbr_files(
@@ -80,8 +82,6 @@ _DECODING = ("decoder", "partitions", "alpha", "schedule", "bootstrap", "lowerca
 def _decide(lists, references, metric, include_self, lprobs, id_base, options) -> MbrSelection:
     """The rule the options name: MBR (a decoder), MBR from a stored matrix, QE reranking or
     QE top-k then MBR (:mod:`mtpalette.metrics.mbr_rules`)."""
-    from mtpalette.metrics import mbr_rules
-
     from_matrix, qe, top = (options.pop(k, None) for k in _RULES)
     qe_path, qe_lists = qe if qe is not None else (None, None)
     if from_matrix is None and qe_path is None:
@@ -101,13 +101,13 @@ def _decide(lists, references, metric, include_self, lprobs, id_base, options) -
         from mtpalette.io.utility_matrix import read_utility_matrices
 
         matrices = read_utility_matrices(from_matrix, [len(c) for c in lists], id_base=id_base)
-        return mbr_rules.stored_mbr(lists, matrices, include_self=bool(include_self),
+        return stored_mbr(lists, matrices, include_self=bool(include_self),
                                     reference_lprobs=lprobs, source=str(from_matrix), **plain)
     if top is None:
         if lprobs is not None:
             raise UserInputError("QE reranking takes no weights (--reference-lprobs)")
-        return mbr_rules.qe_rerank(lists, qe_lists, source=str(qe_path), **plain)
-    return mbr_rules.qe_then_mbr(lists, qe_lists, top, reference_lprobs=lprobs, metric=metric,
+        return qe_rerank(lists, qe_lists, source=str(qe_path), **plain)
+    return qe_then_mbr(lists, qe_lists, top, reference_lprobs=lprobs, metric=metric,
                                  include_self=include_self, source=str(qe_path), **options)
 
 
