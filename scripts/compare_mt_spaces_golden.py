@@ -23,7 +23,10 @@ reference length, sentence counts and BLEU by length difference, and sentence co
 the mean sentence BLEU by bucket of compare-mt's sentence BLEU (``sentbleu``: NLTK's
 ``sentence_bleu`` with method2; the NLTK version is recorded; compare-mt takes one measure for
 both, so corpus BLEU by sentence-BLEU bucket cannot be asked of it). Written to
-``tests/data/compare_mt/spaces_golden.json``.
+``tests/data/compare_mt/spaces_golden.json``; the same on real text, WMT21 newstest en-de
+(reference A, 43 of whose lines have runs of spaces, and three systems) from the shared data
+(``$MTPALETTE_SHARED_DATA`` or ``../shared/data``; paths recorded relative to it, the text
+never copied), to ``tests/data/compare_mt/wmt21_ende_golden.json``.
 """
 
 from __future__ import annotations
@@ -38,10 +41,17 @@ import sys
 from pathlib import Path
 
 from compare_mt_golden import aggregate_table, bucket_table, find, split_sections
+from shared_data import shared_data
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data" / "compare_mt" / "spaces"
 OUT = REPO / "tests" / "data" / "compare_mt" / "spaces_golden.json"
+#: the real text (../shared/data, never committed): WMT21 newstest en-de, reference A (43 of
+#: its 1,002 lines read otherwise by compare-mt) and three systems
+WMT21 = Path("wmt21") / "txt"
+WMT21_REF = "newstest2021.en-de.ref.A.de"
+WMT21_SYSTEMS = ["Facebook-AI", "Online-W", "UEdin"]
+WMT21_OUT = REPO / "tests" / "data" / "compare_mt" / "wmt21_ende_golden.json"
 SYSTEMS = ["A", "B", "C"]
 KEEP = {"A": 0.8, "B": 0.65, "C": 0.5}
 N_LINES, SEED = 160, 54
@@ -105,64 +115,66 @@ def write_text(folder: Path) -> dict[str, list[str]]:
     return texts
 
 
-def _values(section: dict, with_counts: bool = False) -> tuple[list[str], dict, list[int]]:
-    labels, cells, counts = bucket_table(section, SYSTEMS, with_counts)
+def _values(section: dict, names: list[str], with_counts: bool = False) -> tuple:
+    labels, cells, counts = bucket_table(section, names, with_counts)
     return labels, {s: [float(c) for c in v] for s, v in cells.items()}, counts
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--compare-mt", default="/tmp/cmt-venv/bin/compare-mt")
-    args = ap.parse_args()
-    texts = write_text(DATA)
-    cmt = Path(args.compare_mt)
+def golden(cmt: Path, files: dict[str, Path], cwd: Path, shown: dict[str, str]) -> dict:
+    """compare-mt's values on ``files`` (``ref`` first, then the systems by name), run in
+    ``cwd``; ``shown``: each file as the golden file records it."""
+    names = [n for n in files if n != "ref"]
     version = subprocess.run([cmt, "--version"], capture_output=True, text=True,
                              check=True).stdout.strip()  # fmt: skip
     if version != "compare-mt 0.2.10":
         sys.exit(f"expected compare-mt 0.2.10, got {version!r}")
     nltk = subprocess.run([cmt.parent / "python", "-c", "import nltk; print(nltk.__version__)"],
                           capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
-    rel = {n: str((DATA / f"{n}.txt").relative_to(REPO)) for n in ["ref", *SYSTEMS]}
-    command = [str(cmt), rel["ref"], *(rel[s] for s in SYSTEMS), "--sys_names", *SYSTEMS,
+    command = [str(cmt), *(str(files[n]) for n in ["ref", *names]), "--sys_names", *names,
                *OPTIONS]  # fmt: skip
-    proc = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
+    proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"compare-mt failed:\n{proc.stderr}")
     sec = split_sections(proc.stdout)
     agg, word, sent = "Aggregate Scores", "Word Accuracy Analysis", "Sentence Bucket Analysis"
-    bleu = {s: float(c) for s, c in aggregate_table(find(sec, agg, "BLEU:")[0], SYSTEMS).items()}
-    word_labels, recall, _ = _values(find(sec, word, "--- word prec by frequency bucket")[0])
-    _, precision, _ = _values(find(sec, word, "--- word rec by frequency bucket")[0])
-    _, fmeas, _ = _values(find(sec, word, "--- word fmeas by frequency bucket")[0])
-    detail = find(sec, word, "--- word fmeas by frequency bucket")[-1]
-    _, _, ref_words = _values(detail, with_counts=True)
+    bleu = {s: float(c) for s, c in aggregate_table(find(sec, agg, "BLEU:")[0], names).items()}
+    title = "--- word {} by frequency bucket"
+    labels, recall, _ = _values(find(sec, word, title.format("prec"))[0], names)
+    _, precision, _ = _values(find(sec, word, title.format("rec"))[0], names)
+    _, fmeas, _ = _values(find(sec, word, title.format("fmeas"))[0], names)
+    _, _, ref_words = _values(find(sec, word, title.format("fmeas"))[-1], names, True)
     buckets = {}
-    for key, title in [
+    for key, what in [
         ("length_bleu", "length, statistic type: BLEU"),
         ("lengthdiff_count", "len(output)-len(reference), statistic type: count"),
         ("lengthdiff_bleu", "len(output)-len(reference), statistic type: BLEU"),
         ("score_count", "sentence-level BLEU, statistic type: count"),
         ("score_sentbleu", "sentence-level BLEU, statistic type: sentence-level BLEU"),
     ]:
-        labels, values, _ = _values(find(sec, sent, f"--- bucket type: {title}")[0])
-        buckets[key] = {"labels": labels, "values": values}
-    golden = {
-        "description": "compare-mt 0.2.10 on project-written text with double spaces, tabs and "
-        "empty lines; written by scripts/compare_mt_spaces_golden.py (see its docstring)",
+        bucket_labels, values, _ = _values(find(sec, sent, f"--- bucket type: {what}")[0], names)
+        buckets[key] = {"labels": bucket_labels, "values": values}
+    return {
         "compare_mt_version": version.split()[-1],
         "nltk_version": nltk,
-        "command": shlex.join(["compare-mt", *command[1:]]),
+        "command": shlex.join(
+            ["compare-mt", *(shown[n] for n in ["ref", *names]), *command[2 + len(names) :]]
+        ),  # fmt: skip
         "files": {
             n: {
-                "path": p,
-                "sha256": hashlib.sha256((REPO / p).read_bytes()).hexdigest(),
-                "lines": len(texts[n]),
+                "path": shown[n],
+                "sha256": hashlib.sha256(files[n].read_bytes()).hexdigest(),
+                "lines": files[n].read_text(encoding="utf-8").count("\n"),
+                "folded_lines": sum(
+                    1
+                    for line in files[n].read_text(encoding="utf-8").split("\n")[:-1]
+                    if line.split() != line.strip().split(" ")
+                ),  # fmt: skip
             }
-            for n, p in rel.items()
-        },  # fmt: skip
+            for n in files
+        },
         "bleu": bleu,
         "word_accuracy": {
-            "labels": word_labels,
+            "labels": labels,
             "ref_words": ref_words,
             "precision": precision,
             "recall": recall,
@@ -172,8 +184,35 @@ def main() -> None:
         "note": "compare-mt prints 0 for an empty bucket; its 'word prec' table holds recall "
         "and 'word rec' precision (stored here by what they are)",
     }
-    OUT.write_text(json.dumps(golden, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--compare-mt", default="/tmp/cmt-venv/bin/compare-mt")
+    args = ap.parse_args()
+    cmt = Path(args.compare_mt)
+    write_text(DATA)
+    files = {n: DATA / f"{n}.txt" for n in ["ref", *SYSTEMS]}
+    out = golden(cmt, files, REPO, {n: str(p.relative_to(REPO)) for n, p in files.items()})
+    out["description"] = ("compare-mt 0.2.10 on project-written text with double spaces, tabs "
+                          "and empty lines; scripts/compare_mt_spaces_golden.py")  # fmt: skip
+    OUT.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {OUT.relative_to(REPO)}", file=sys.stderr)
+    root = shared_data()
+    wmt = root / WMT21
+    if not wmt.is_dir():
+        print(f"{wmt} absent (the shared data): the WMT21 golden file is not rewritten")
+        return
+    files = {"ref": wmt / "references" / WMT21_REF,
+             **{n: wmt / "system-outputs" / f"newstest2021.en-de.hyp.{n}.de"
+                for n in WMT21_SYSTEMS}}  # fmt: skip
+    out = golden(cmt, files, wmt, {n: str(p.relative_to(root)) for n, p in files.items()})
+    out["description"] = ("compare-mt 0.2.10 on WMT21 newstest en-de (the shared data, paths "
+                          "relative to it; not in the repository): reference A, with lines "
+                          "of double spaces, and three systems; "
+                          "scripts/compare_mt_spaces_golden.py")  # fmt: skip
+    WMT21_OUT.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {WMT21_OUT.relative_to(REPO)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """``analyze --compat compare-mt`` equals compare-mt 0.2.10 on text with double spaces, tabs,
-spaces at the ends and empty lines (project-written text, tests/data/compare_mt/spaces; golden
-values: scripts/compare_mt_spaces_golden.py, tests/data/compare_mt/spaces_golden.json); its
-sentence BLEU equals NLTK's; without the compat the folded lines are counted in a note."""
+spaces at the ends and empty lines: project-written text (tests/data/compare_mt/spaces) and
+WMT21 newstest en-de from the shared data (reference A has 43 lines with runs of spaces);
+golden values: scripts/compare_mt_spaces_golden.py, tests/data/compare_mt/spaces_golden.json
+and wmt21_ende_golden.json. Its sentence BLEU equals NLTK's; without the compat the folded
+lines are counted in a note."""
 
 from __future__ import annotations
 
@@ -14,39 +16,52 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
+from real_data import shared
 
 import mtpalette
 from mtpalette.analysis import compare_mt
 from mtpalette.api.analyze_run import analyze
 from mtpalette.api.scoring import score_systems
 
-HERE = Path(__file__).parents[1] / "data" / "compare_mt"
+REPO = Path(__file__).parents[2]
+HERE = REPO / "tests" / "data" / "compare_mt"
 GOLDEN = json.loads((HERE / "spaces_golden.json").read_text("utf-8"))
 SYSTEMS = ["A", "B", "C"]
+SETS = {"spaces": GOLDEN, "wmt21": json.loads((HERE / "wmt21_ende_golden.json").read_text())}
 
 
-def _lines(name: str) -> list[str]:
+def _lines(name: str, which: str = "spaces") -> list[str]:
     # compare-mt iterates the file's lines; a no-break space or a tab is not a line break
-    return (HERE / "spaces" / f"{name}.txt").read_text(encoding="utf-8").split("\n")[:-1]
+    path = SETS[which]["files"][name]["path"]
+    full = REPO / path if which == "spaces" else shared(path, what="WMT21 en-de texts")
+    return full.read_text(encoding="utf-8").split("\n")[:-1]
 
 
-@pytest.fixture(scope="module")
-def result():
-    systems = {name: _lines(name) for name in SYSTEMS}
-    return analyze(systems, [_lines("ref")], analyses=["words", "length", "lengthdiff", "score"],
-                   compat="compare-mt")  # fmt: skip
+@pytest.fixture(scope="module", params=list(SETS))
+def run(request):
+    which = request.param
+    names = [n for n in SETS[which]["files"] if n != "ref"]
+    systems = {name: _lines(name, which) for name in names}
+    out = analyze(systems, [_lines("ref", which)], compat="compare-mt",
+                  analyses=["words", "length", "lengthdiff", "score"])  # fmt: skip
+    return which, names, out
 
 
-def test_the_files_are_the_golden_runs():
-    for name, info in GOLDEN["files"].items():
-        assert len(_lines(name)) == info["lines"]
-    assert compare_mt.folded_lines(_lines("ref")) > 20  # the traps are there
+def test_the_files_are_the_golden_runs(run):
+    which, _, _ = run
+    for name, info in SETS[which]["files"].items():
+        lines = _lines(name, which)
+        assert (
+            len(lines) == info["lines"] and compare_mt.folded_lines(lines) == info["folded_lines"]
+        )
+    assert SETS[which]["files"]["ref"]["folded_lines"] > 20  # the traps are there
 
 
-def test_word_accuracy_equals_compare_mt(result):
-    words, want = result.analyses[0], GOLDEN["word_accuracy"]
+def test_word_accuracy_equals_compare_mt(run):
+    which, names, result = run
+    words, want = result.analyses[0], SETS[which]["word_accuracy"]
     assert words.labels == want["labels"] and words.ref_words == want["ref_words"]
-    for name in SYSTEMS:
+    for name in names:
         for key in ("precision", "recall", "fmeasure"):
             np.testing.assert_allclose(getattr(words, key)[name], want[key][name], rtol=1e-12,
                                        atol=0)  # fmt: skip
@@ -56,23 +71,25 @@ def test_word_accuracy_equals_compare_mt(result):
                                               (2, "lengthdiff_count", "counts"),
                                               (2, "lengthdiff_bleu", "scores"),
                                               (3, "score_count", "counts")])  # fmt: skip
-def test_sentence_buckets_equal_compare_mt(result, index, key, what):
-    buckets, want = result.analyses[index], GOLDEN["sentence_buckets"][key]["values"]
-    for name in SYSTEMS:
+def test_sentence_buckets_equal_compare_mt(run, index, key, what):
+    which, names, result = run
+    buckets, want = result.analyses[index], SETS[which]["sentence_buckets"][key]["values"]
+    for name in names:
         got = [0.0 if v is None else v for v in getattr(buckets, what)[name]]  # compare-mt: 0
         np.testing.assert_allclose(got, want[name], rtol=1e-12, atol=1e-12)
 
 
-def test_corpus_and_sentence_bleu_equal_compare_mt():
-    ref = _lines("ref")
-    systems = {name: _lines(name) for name in SYSTEMS}
+def test_corpus_and_sentence_bleu_equal_compare_mt(run):
+    which, names, _ = run
+    ref = _lines("ref", which)
+    systems = {name: _lines(name, which) for name in names}
     scored = score_systems(systems, [ref], [compare_mt.SENTENCE_BLEU_STATS], progress=False,
                            tokenize=compare_mt.TOKENIZER)  # fmt: skip
-    want = GOLDEN["sentence_buckets"]["score_sentbleu"]["values"]
-    for name in SYSTEMS:
+    want = SETS[which]["sentence_buckets"]["score_sentbleu"]["values"]
+    for name in names:
         [score] = mtpalette.corpus_score(systems[name], [ref], "bleu:compat=compare-mt",
                                          tokenize=compare_mt.TOKENIZER)  # fmt: skip
-        assert score.value == pytest.approx(GOLDEN["bleu"][name], rel=1e-13)
+        assert score.value == pytest.approx(SETS[which]["bleu"][name], rel=1e-13)
         sent = compare_mt.sentence_bleu(next(iter(scored[name].stats.values())))
         bucket = np.searchsorted(np.arange(10.0, 100.0, 10.0), sent, side="right")
         means = [float(sent[bucket == b].mean()) if (bucket == b).any() else 0.0
