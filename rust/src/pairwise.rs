@@ -100,7 +100,7 @@ pub fn segment_stats(hyp: Segmented, refs: Segmented, s: usize, max_n: usize) ->
     if n == 0 || m == 0 || max_n == 0 {
         return out;
     }
-    let texts: Vec<&[i32]> = hyps.iter().chain(rs.iter()).copied().collect();
+    let (texts, which) = distinct(hyps.iter().chain(rs.iter()).copied());
     let mut counts: Vec<u32> = Vec::new();
     let mut max_count: Vec<u32> = Vec::new();
     let mut occ: Vec<Vec<u32>> = vec![Vec::new(); texts.len()];
@@ -137,20 +137,51 @@ pub fn segment_stats(hyp: Segmented, refs: Segmented, s: usize, max_n: usize) ->
                 row[b / 64] |= 1u64 << (b % 64);
             }
         }
+        let mut first = vec![usize::MAX; texts.len()];
         for i in 0..n {
-            let a = &bits[i * words..(i + 1) * words];
-            let h_count = grams[i].len() as f64;
+            let t = which[i];
+            if first[t] != usize::MAX {
+                // the same text as candidate first[t]: the same numbers
+                for j in 0..m {
+                    let (a, b) = (
+                        ((first[t] * m + j) * max_n + o) * 3,
+                        ((i * m + j) * max_n + o) * 3,
+                    );
+                    out.copy_within(a..a + 3, b);
+                }
+                continue;
+            }
+            first[t] = i;
+            let a = &bits[t * words..(t + 1) * words];
+            let h_count = grams[t].len() as f64;
             for j in 0..m {
-                let b = &bits[(n + j) * words..(n + j + 1) * words];
+                let r = which[n + j];
+                let b = &bits[r * words..(r + 1) * words];
                 let shared: u32 = a.iter().zip(b).map(|(x, y)| (x & y).count_ones()).sum();
                 let cell = ((i * m + j) * max_n + o) * 3;
                 out[cell] = h_count;
-                out[cell + 1] = grams[n + j].len() as f64;
+                out[cell + 1] = grams[r].len() as f64;
                 out[cell + 2] = shared as f64;
             }
         }
     });
     out
+}
+
+/// The distinct texts (in order of first appearance) and, for every text, its position
+/// among them: samples repeat, and in MBR the candidates are the references.
+fn distinct<'a>(all: impl Iterator<Item = &'a [i32]>) -> (Vec<&'a [i32]>, Vec<usize>) {
+    let mut seen: FxHashMap<&[i32], usize> = FxHashMap::default();
+    let mut texts: Vec<&[i32]> = Vec::new();
+    let which = all
+        .map(|t| {
+            *seen.entry(t).or_insert_with(|| {
+                texts.push(t);
+                texts.len() - 1
+            })
+        })
+        .collect();
+    (texts, which)
 }
 
 /// Weighted references of a segment in groups (reference aggregation): reference `j` has
@@ -187,18 +218,7 @@ pub fn segment_aggregate(
         return out;
     }
     // each distinct text once (samples repeat; in MBR the candidates are the references)
-    let mut seen: FxHashMap<&[i32], usize> = FxHashMap::default();
-    let mut texts: Vec<&[i32]> = Vec::new();
-    let which: Vec<usize> = hyps
-        .iter()
-        .chain(rs.iter())
-        .map(|&t| {
-            *seen.entry(t).or_insert_with(|| {
-                texts.push(t);
-                texts.len() - 1
-            })
-        })
-        .collect();
+    let (texts, which) = distinct(hyps.iter().chain(rs.iter()).copied());
     let mut counts: Vec<u32> = Vec::new();
     let mut agg: Vec<f64> = Vec::new();
     let mut matches = vec![0.0; g_n];
@@ -396,6 +416,35 @@ mod tests {
         let out = segment_aggregate(all, all, one, 0, 1);
         // text 0 has 1 x3, 2 x2; expected counts: 1 -> (3+1+0+2)/4, 2 -> (2+2)/4
         assert_eq!(&out[0..3], &[5.0, 11.0 / 4.0, 1.5 + 1.0]);
+    }
+
+    #[test]
+    fn repeated_texts_equal_counting() {
+        let texts: Vec<Vec<i32>> = vec![vec![1, 2, 1], vec![1, 2, 1], vec![2, 2], vec![1, 2, 1]];
+        let ids: Vec<i32> = texts.iter().flatten().copied().collect();
+        let mut off = vec![0i64];
+        for t in &texts {
+            off.push(off.last().unwrap() + t.len() as i64);
+        }
+        let hyp = Segmented {
+            ids: &ids,
+            off: &off,
+            seg: &[0, 3],
+        };
+        let refs = Segmented {
+            ids: &ids,
+            off: &off,
+            seg: &[1, 4],
+        };
+        let out = segment_stats(hyp, refs, 0, 2);
+        for i in 0..3 {
+            for j in 0..3 {
+                for n in 1..=2 {
+                    let cell = ((i * 3 + j) * 2 + n - 1) * 3;
+                    assert_eq!(&out[cell..cell + 3], &slow(&texts[i], &texts[1 + j], n));
+                }
+            }
+        }
     }
 
     #[test]

@@ -144,11 +144,20 @@ def _chrf(m, cands, refs, shapes, block_cells) -> list[np.ndarray]:
                         enc.encode(flat_c), c_seg, enc.encode(flat_r), r_seg, order
                     )
                 )
-        for s in range(hi - lo):
-            stats = np.concatenate([p[s] for p in parts], axis=2) if len(parts) > 1 else parts[0][s]
-            # as sacrebleu: no candidate n-grams of an order the reference does not have
-            stats[..., 0] = np.where(stats[..., 1] > 0, stats[..., 0], 0.0)
-            out.append(f_scores(stats, m.beta, m.eps))
+        # one F-score call for the block: every segment's pairs as rows (elementwise, so the
+        # values are those of a call per segment)
+        shapes_lo = shapes[lo:hi]
+        orders = sum(p[0].shape[2] for p in parts)
+        stats = np.concatenate([
+            (np.concatenate([p[s] for p in parts], axis=2) if len(parts) > 1 else parts[0][s])
+            .reshape(n * r, orders, 3) for s, (n, r) in enumerate(shapes_lo)
+        ])  # fmt: skip
+        # as sacrebleu: no candidate n-grams of an order the reference does not have
+        stats[..., 0] = np.where(stats[..., 1] > 0, stats[..., 0], 0.0)
+        flat = f_scores(stats, m.beta, m.eps)
+        ends = np.cumsum([n * r for n, r in shapes_lo])
+        out += [x.reshape(shape) for x, shape in zip(np.split(flat, ends[:-1]), shapes_lo,
+                                                     strict=True)]  # fmt: skip
     return out
 
 
