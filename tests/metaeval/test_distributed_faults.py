@@ -67,7 +67,6 @@ mtpalette._version.__version__ = "0.0.0+other"
     "full_disk.py": """
 import errno
 import pyarrow.parquet as pq
-from real_data import mqm_ted
 if not hasattr(pq.write_table, "patched"):
     _write, _done = pq.write_table, [0]
     def write_table(table, where, *args, **kwargs):
