@@ -353,6 +353,9 @@ class CorrelationRun(Description):
     alpha: float = 0.05
     p_convention: str = "plus-one"
     baselines: bool = True
+    #: pairwise statistics: the chance level under each table (a simulation with tie
+    #: calibration, to :data:`mtpalette.stats.chance.TOLERANCE`); False: not computed
+    chance: bool = True
     outputs: CorrelationOutputs = field(default_factory=CorrelationOutputs)
 
     @property
@@ -531,7 +534,8 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
                 for sentence in against_baselines(table, lp, *names, test=run.test,
                                                   n_permutations=run.permutations,
                                                   alpha=run.alpha, seed=run.seed,
-                                                  epsilon=run.epsilon):  # fmt: skip
+                                                  epsilon=run.epsilon,
+                                                  chance=run.chance):  # fmt: skip
                     feedback.warn(f"note: {sentence}")
         signatures = {sc.name: sc.signature for sc in scores + base_scores}
         signatures |= {r.metric: r.signature for t in tables for r in t.rows}

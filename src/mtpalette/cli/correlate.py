@@ -20,6 +20,7 @@ does the work.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated
 
 from rich.console import Console
@@ -71,6 +72,17 @@ BaselinesOpt = Annotated[
     ),
 ]
 
+Switch = StrEnum("Switch", {"on": "on", "off": "off"})
+ChanceOpt = Annotated[
+    Switch,
+    o.opt(
+        "--chance",
+        panel=o.CORRELATION,
+        help="Pairwise statistics: the chance level under the table (on; a simulation under "
+        "tie calibration) or off.",
+    ),
+]
+
 
 @o.with_options(
     o.METRIC_SPECS, o.TEXT, o.JUDGMENTS, o.JUDGED_IDS, o.SYSTEM_FILES, o.RESAMPLING_OPTIONS,
@@ -90,6 +102,7 @@ def correlate(
     p_convention: PConventionOpt = "plus-one",
     alpha: AlphaOpt = 0.05,
     baselines: BaselinesOpt = True,
+    chance: ChanceOpt = Switch.on,
     **options,
 ) -> None:
     """Correlate metrics with human judgments (MQM, DA): table with CI and clusters.
@@ -106,6 +119,6 @@ def correlate(
         grouping=grouping, level=level, system_score=system_score,
         epsilon=parse_epsilon(epsilon), threshold=threshold, test=test,
         permutations=permutations, p_convention=p_convention, alpha=alpha, baselines=baselines,
-        outputs=o.fill(CorrelationOutputs, options),
+        chance=chance == Switch.on, outputs=o.fill(CorrelationOutputs, options),
     )  # fmt: skip
     show_correlation(run_correlation(run, ConsoleFeedback(console)), console)

@@ -209,10 +209,11 @@ def table_of(
 
 def against_baselines(
     table: CorrelationTable, lp: LanguagePairData, names, baselines, *, test: str,
-    n_permutations: int, alpha: float, seed, epsilon: float | None,
+    n_permutations: int, alpha: float, seed, epsilon: float | None, chance: bool = True,
 ) -> list[str]:  # fmt: skip
     """Test each metric of ``table`` against the best length baseline of ``lp`` (the clusters'
-    test, one-sided) and record in the table the chance level of its statistic; returns the
+    test, one-sided) and record in the table the chance level of its statistic (computed
+    once for the table, whatever its metrics; ``chance=False``: recorded as off); returns the
     sentences that say which metrics do not beat the baseline."""
     from mtpalette.stats.baselines import compare_with_best_baseline
 
@@ -239,6 +240,9 @@ def against_baselines(
         else:
             table.info["baselines"] = report.to_dict()
             sentences = report.sentences()
+    if not chance:
+        table.info["chance"] = {"off": "not computed (chance off)"}
+        return sentences
     try:
         seen = _human_seen(table, human)
         chance = catalogue.chance(table.statistic, seen, grouping=table.grouping,

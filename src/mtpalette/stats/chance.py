@@ -31,10 +31,16 @@ statistic) the random metric is *fitted*: the threshold is picked after seeing t
 scores, so it exploits human ties (MQM has many: a random metric that calls every pair a tie
 scores the share of human-tied pairs). The chance level is then the expected maximum over
 thresholds, which has no closed form: :func:`acc_eq_chance` estimates it by a seeded
-simulation of random metrics (iid uniform scores) run through the same
-:func:`~mtpalette.stats.tie_calibration.tie_calibration` the tables use, and reports the Monte
-Carlo standard error. It is neither 1/3 (three outcomes guessed at random) nor the
-uncalibrated value.
+simulation of random metrics (iid uniform scores), each calibrated as
+:func:`~mtpalette.stats.tie_calibration.tie_calibration` calibrates (the human pairs enumerated
+once for all of them: :class:`~mtpalette.stats.tie_calibration.HumanPairs`), and reports the
+Monte Carlo standard error. By default the simulation stops once that standard error is at
+most ``tolerance`` (:data:`TOLERANCE`, after at least :data:`MIN_SIMULATIONS` and at most
+:data:`MAX_SIMULATIONS` random metrics, the same seeded sequence whatever the stop), so the
+chance level costs what its precision is worth; a given ``n_simulations`` runs exactly that
+many. The value depends on the human scores and the statistic only, never on the metrics, and
+is kept for the process (:func:`acc_eq_chance` computes one question once). It is neither 1/3
+(three outcomes guessed at random) nor the uncalibrated value.
 
 References
 ----------
@@ -47,6 +53,7 @@ Metrics via Soft Pairwise Accuracy (google-research/mt-metrics-eval, ``pce.py``,
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +62,15 @@ import numpy as np
 from mtpalette.records import Record, out
 from mtpalette.stats.grouping import as_matrix, make_groups
 from mtpalette.stats.pairwise import SpaScorer
-from mtpalette.stats.tie_calibration import tie_calibration
+from mtpalette.stats.tie_calibration import HumanPairs
+
+#: the default precision of a simulated chance level: its standard error at most this
+TOLERANCE = 0.002
+#: the fewest and the most random metrics of a simulation that stops at its precision
+MIN_SIMULATIONS = 20
+MAX_SIMULATIONS = 2000
+#: simulated chance levels already computed in this process, by question
+_KEPT: dict[tuple, ChanceLevel] = {}
 
 
 @dataclass(frozen=True)
@@ -63,7 +78,9 @@ class ChanceLevel(Record):
     """The expected value of a statistic for a random metric.
 
     ``method`` is ``"exact"`` (``std_error`` 0, ``n_simulations`` 0) or ``"simulation"``
-    (the mean over ``n_simulations`` seeded random metrics and its standard error).
+    (the mean over ``n_simulations`` seeded random metrics and its standard error);
+    ``tolerance`` is the standard error the simulation stopped at or below (None: a fixed
+    number of simulations; an SE above it means the cap was reached).
     """
 
     statistic: str
@@ -74,6 +91,7 @@ class ChanceLevel(Record):
     n_simulations: int = field(default=0, metadata=out("simulations"))
     std_error: float = 0.0
     seed: int | None = None
+    tolerance: float | None = None
 
 
 def _gold_tie_shares(human: Any, grouping: str) -> tuple[np.ndarray, np.ndarray]:
@@ -128,7 +146,8 @@ def acc_eq_chance(
     grouping: str = "none",
     calibrated: bool = False,
     statistic: str = "acc-eq",
-    n_simulations: int = 200,
+    n_simulations: int | None = None,
+    tolerance: float = TOLERANCE,
     seed: int | None = 12345,
 ) -> ChanceLevel:
     """Chance level of acc-eq (or tau-eq), with or without tie calibration.
@@ -141,10 +160,14 @@ def acc_eq_chance(
         ``none``, ``item`` or ``system``, as in :func:`~mtpalette.stats.correlation.correlation`.
     calibrated:
         False: the metric ties nothing (``epsilon = 0``), an exact value. True: the tie
-        threshold is calibrated on every random metric; the mean over ``n_simulations`` random
-        metrics (iid uniform scores drawn from ``seed``) with its standard error.
+        threshold is calibrated on every random metric; the mean over random metrics (iid
+        uniform scores drawn from ``seed``) with its standard error.
     statistic:
         ``acc-eq`` or ``tau-eq``.
+    n_simulations:
+        Calibrated: this many random metrics; None (default): as many as bring the standard
+        error to ``tolerance`` or below (between :data:`MIN_SIMULATIONS` and
+        :data:`MAX_SIMULATIONS`).
 
     Examples
     --------
@@ -154,6 +177,9 @@ def acc_eq_chance(
     >>> c = acc_eq_chance(h, grouping="item", calibrated=True, n_simulations=100, seed=1)
     >>> c.method, round(c.value, 3)  # the threshold is fitted on the tied items
     ('simulation', 0.443)
+    >>> c = acc_eq_chance(h, grouping="item", calibrated=True, tolerance=0.01, seed=1)
+    >>> c.n_simulations, c.std_error <= c.tolerance == 0.01
+    (202, True)
     """
     if statistic not in ("acc-eq", "tau-eq"):
         raise ValueError(f"statistic must be acc-eq or tau-eq, got {statistic!r}")
@@ -161,23 +187,38 @@ def acc_eq_chance(
     h = as_matrix(human)
     if not calibrated:
         return ChanceLevel(statistic, _uncalibrated(h, grouping, variant), "exact", grouping)
-    if n_simulations < 2:
+    if n_simulations is not None and n_simulations < 2:
         raise ValueError("n_simulations must be at least 2")
+    if not tolerance > 0:
+        raise ValueError(f"tolerance must be positive, got {tolerance}")
+    question = (hashlib.sha256(h.tobytes()).hexdigest(), h.shape, grouping, statistic,
+                n_simulations, None if n_simulations else tolerance, seed)  # fmt: skip
+    if question not in _KEPT:
+        _KEPT[question] = _simulated(h, grouping, statistic, n_simulations, tolerance, seed)
+    return _KEPT[question]
+
+
+def _simulated(h, grouping, statistic, n_simulations, tolerance, seed) -> ChanceLevel:
+    """The mean of random metrics' calibrated values, each metric ``rng.random(h.shape)`` in
+    turn from ``seed``: ``n_simulations`` of them, or until the standard error is at most
+    ``tolerance``."""
+    pairs = HumanPairs(h, grouping=grouping)
+    variant = "acc23" if statistic == "acc-eq" else "23"
     rng = np.random.default_rng(seed)
-    values = np.empty(n_simulations)
-    for b in range(n_simulations):
-        metric = rng.random(h.shape)
-        values[b] = tie_calibration(h, metric, grouping=grouping, variant=variant).value
-    return ChanceLevel(
-        statistic,
-        float(values.mean()),
-        "simulation",
-        grouping,
-        True,
-        n_simulations,
-        float(values.std(ddof=1) / np.sqrt(n_simulations)),
-        seed,
-    )
+    fixed = n_simulations is not None
+    values = np.empty(n_simulations if fixed else MAX_SIMULATIONS)
+    done = 0
+    while done < values.size:
+        values[done] = pairs.best_value(rng.random(h.shape), variant)
+        done += 1
+        if not fixed and done >= MIN_SIMULATIONS and _se(values[:done]) <= tolerance:
+            break
+    return ChanceLevel(statistic, float(values[:done].mean()), "simulation", grouping, True,
+                       done, _se(values[:done]), seed, None if fixed else tolerance)  # fmt: skip
+
+
+def _se(values: np.ndarray) -> float:
+    return float(values.std(ddof=1) / np.sqrt(values.size))
 
 
 def spa_chance(human_p_values: Any) -> ChanceLevel:
@@ -212,7 +253,8 @@ def chance_level(
     *,
     grouping: str = "none",
     epsilon: float | None = 0.0,
-    n_simulations: int = 200,
+    n_simulations: int | None = None,
+    tolerance: float = TOLERANCE,
     seed: int | None = 12345,
 ) -> ChanceLevel | None:
     """The chance level of ``statistic`` as a correlation table computes it, or None for a
@@ -242,6 +284,7 @@ def chance_level(
             calibrated=epsilon is None,
             statistic=statistic,
             n_simulations=n_simulations,
+            tolerance=tolerance,
             seed=seed,
         )
     return None

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.stats.grouping import Groups, make_groups
+from mtpalette.stats.grouping import Groups, as_matrix, make_groups
 
 #: tie calibration enumerates pairs; refuse beyond this many
 MAX_CALIBRATION_PAIRS = 5_000_000
@@ -213,6 +213,127 @@ def tie_calibration(
     events = pair_events(groups)
     value, eps = calibrate(events, variant)
     return TieCalibration(value, eps, variant, groups.n_groups, int(events.n_pairs.sum()))
+
+
+class HumanPairs:
+    """The human side of tie calibration, enumerated once for many metrics scored on the same
+    human scores (the random metrics of a chance level): every pair of every group (of
+    ``grouping``, unrated entries left out), whether the humans tie it or order it up, and
+    its weight in the average over groups.
+
+    :meth:`best_value` gives a metric's tie-calibrated statistic, the value of
+    :func:`tie_calibration` (to rounding: counts are summed exactly, not in mt-metrics-eval's
+    running order), without sorting every pair: only the pairs near the best threshold are.
+
+    Examples
+    --------
+    >>> h = [[1.0, 1.0, 2.0, 3.0]]
+    >>> m = [[0.50, 0.51, 0.80, 0.90]]
+    >>> HumanPairs(h).best_value(m), tie_calibration(h, m).value
+    (1.0, 1.0)
+    """
+
+    def __init__(self, human: Any, *, grouping: str = "none") -> None:
+        h = as_matrix(human)
+        groups = make_groups(h, np.zeros_like(h), grouping)
+        sizes = groups.sizes
+        n_pairs = sizes * (sizes - 1) // 2
+        total = int(n_pairs.sum())
+        if total > MAX_CALIBRATION_PAIRS:
+            raise ValueError(
+                f"tie calibration would enumerate {total:,} pairs (limit "
+                f"{MAX_CALIBRATION_PAIRS:,}); group by item or system"
+            )
+        kind = np.int32 if h.size < 2**31 else np.int64
+        i, j = np.empty(total, dtype=kind), np.empty(total, dtype=kind)
+        weight = np.empty(total)
+        pos = 0
+        for size in np.unique(sizes):  # groups of equal size share one pair index set
+            ks = np.flatnonzero(sizes == size)
+            iu, ju = np.triu_indices(int(size), k=1)
+            starts = groups.offsets[ks][:, None]
+            m = ks.size * iu.size
+            i[pos : pos + m] = (starts + iu).ravel()
+            j[pos : pos + m] = (starts + ju).ravel()
+            weight[pos : pos + m] = 1.0 / iu.size
+            pos += m
+        dg = groups.gold[i] - groups.gold[j]
+        self.shape = h.shape
+        self.entries = groups.entries
+        self.i, self.j = i, j
+        self.gold_tie, self.gold_up = dg == 0.0, dg > 0.0
+        self.n_groups = groups.n_groups
+        self.n_pairs = total
+        # one size: every pair weighs the same, and counts are summed as integers
+        self.weight = None if np.unique(sizes).size <= 1 else weight
+        per_pair = 1 if self.weight is not None else int(n_pairs.max(initial=1))
+        self.scale = 1.0 / max(self.n_groups * per_pair, 1)
+
+    def best_value(self, metric: Any, variant: str = "acc23") -> float:
+        """The tie-calibrated acc-eq (``acc23``) or tau-eq (``23``) of ``metric`` (a matrix
+        of the human scores' shape): the average over groups at the best threshold."""
+        if variant not in ("acc23", "23"):
+            raise ValueError("tie calibration supports the variants 'acc23' and '23'")
+        if self.n_groups == 0:
+            return float("nan")
+        m = as_matrix(metric)
+        if m.shape != self.shape:
+            raise ValueError(f"human {self.shape} and metric {m.shape} shapes differ")
+        m = m.ravel()[self.entries]
+        if not np.isfinite(m).all():
+            raise ValueError("the metric has a NaN or infinite score where a human score exists")
+        dm = m[self.i] - m[self.j]
+        tie_m = dm == 0.0
+        correct = np.where(self.gold_tie, tie_m, ~tie_m & ((dm > 0.0) == self.gold_up))
+        step = self.gold_tie.astype(np.float64) - correct  # +1, -1 or 0 when made a tie
+        if self.weight is None:
+            base = float(np.count_nonzero(correct))
+        else:
+            step *= self.weight
+            base = float(self.weight[correct].sum())
+        mean = (base + _max_prefix(np.abs(dm), step)) * self.scale
+        return mean if variant == "acc23" else 2.0 * mean - 1.0
+
+
+def _max_prefix(key: np.ndarray, step: np.ndarray) -> float:
+    """The largest sum of ``step`` over the pairs with ``key <= t``, over every ``t`` (0 for
+    none): the pairs are cut into buckets of increasing key, each bucket's sum and rise
+    (sum of its positive steps) bound what it can reach, and only the buckets that might
+    beat the best bucket end are sorted."""
+    n = key.size
+    if n == 0:
+        return 0.0
+    n_buckets = int(np.sqrt(n)) + 1
+    top = float(key.max())
+    if n <= 4096 or top == 0.0:
+        return _sorted_max_prefix(key, step, np.zeros(n, dtype=np.intp), np.zeros(1))
+    bucket = (key * (n_buckets / top)).astype(np.intp)  # monotone in key: runs stay whole
+    np.minimum(bucket, n_buckets - 1, out=bucket)
+    sums = np.bincount(bucket, weights=step, minlength=n_buckets)
+    rise = np.bincount(bucket, weights=np.maximum(step, 0.0), minlength=n_buckets)
+    ends = np.cumsum(sums)
+    before = ends - sums
+    low = max(0.0, float(ends.max()))
+    maybe = before + rise > low - 1e-9 * (1.0 + abs(low))
+    chosen = np.flatnonzero(maybe[bucket])
+    if chosen.size == 0:
+        return low
+    return max(low, _sorted_max_prefix(key[chosen], step[chosen], bucket[chosen], before))
+
+
+def _sorted_max_prefix(key, step, bucket, before) -> float:
+    """The best prefix sum at the end of a run of equal keys, the pairs sorted by key, each
+    bucket's prefix starting from ``before[bucket]``."""
+    order = np.argsort(key, kind="stable")
+    key, step, bucket = key[order], step[order], bucket[order]
+    running = np.cumsum(step)
+    first = np.r_[True, bucket[1:] != bucket[:-1]]
+    start = np.flatnonzero(first)
+    offset = np.r_[0.0, running][start]  # the running sum before each bucket's first pair
+    within = running - np.repeat(offset, np.diff(np.r_[start, key.size]))
+    prefix = before[bucket] + within
+    last = np.r_[key[1:] != key[:-1], True]
+    return max(0.0, float(prefix[last].max()))
 
 
 @dataclass(frozen=True)
