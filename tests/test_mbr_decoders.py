@@ -7,10 +7,14 @@ Golden values: mbrs 0.1.8 (PyPI sdist; the same files at naist-nlp/mbrs commit
 scores, which mbrs checks to atol 5e-4 and rtol 1e-4; we check to its printed digits). The
 short example sentences are mbrs's test inputs, kept here as the cases they are (no data file).
 fastchrf 0.2.x's ``aggregate_chrf`` (float64) on random n-best lists of real WMT21 TED system
-outputs, to 1e-9, when fastchrf is installed.
+outputs, to 1e-9, when fastchrf is installed. Weighted partial aggregation of chrF, chrF++ and
+BLEU against a slow reference built on sacrebleu's own n-gram helpers and F-score, on real
+lists with random log-probabilities.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -20,6 +24,7 @@ from hypothesis import strategies as st
 from mtpalette import mbr, pairwise
 from mtpalette.errors import UserInputError
 from mtpalette.kernels.pairwise import aggregate_ngram_stats, aggregate_ngram_stats_slow
+from mtpalette.metrics.bleu import bleu_from_stats
 from mtpalette.metrics.mbr_aggregate import aggregate
 from mtpalette.text.ragged import Ragged
 
@@ -237,3 +242,73 @@ def test_equals_fastchrf_aggregate(ted_zhen, ted_ende, size):
         theirs = np.asarray(fastchrf.aggregate_chrf(cands, refs))
         np.testing.assert_allclose(np.stack(aggregate(cands, refs).expected()), theirs,
                                    rtol=0, atol=1e-9)  # fmt: skip
+
+
+def _weighted(counters, weights):
+    out = Counter()
+    for c, w in zip(counters, weights, strict=True):
+        for gram, k in c.items():
+            out[gram] += w * k
+    return out
+
+
+def _slow_chrf(hyp, refs, weights, word_order):
+    """Aggregated chrF counted with sacrebleu's own n-gram helpers and F-score."""
+    from sacrebleu.metrics.chrf import CHRF
+    from sacrebleu.metrics.helpers import extract_all_char_ngrams, extract_word_ngrams
+
+    scorer = CHRF(word_order=word_order)
+
+    def grams(line):
+        out = extract_all_char_ngrams(line, 6, False)
+        words = scorer._remove_punctuation(line)
+        return out + [extract_word_ngrams(words, n) for n in range(1, word_order + 1)]
+
+    per_ref = [grams(r) for r in refs]
+    stats = []
+    for o, h in enumerate(grams(hyp)):
+        stats += scorer._get_match_statistics(h, _weighted([r[o] for r in per_ref], weights))
+    return scorer._compute_f_score(stats)
+
+
+def _slow_bleu(hyp, refs, weights):
+    """Aggregated sentence BLEU (exp smoothing, effective order) with sacrebleu's n-gram helpers
+    and the plain-Python twin of its compute_bleu, the reference length the expected one."""
+    from sacrebleu.metrics.bleu import BLEU
+    from sacrebleu.metrics.helpers import extract_all_word_ngrams
+
+    scorer = BLEU(effective_order=True)
+    h, h_len = extract_all_word_ngrams(scorer._preprocess_segment(hyp), 1, 4)
+    ref_grams = [extract_all_word_ngrams(scorer._preprocess_segment(r), 1, 4) for r in refs]
+    agg = _weighted([g for g, _ in ref_grams], weights)
+    correct, total = [0.0] * 4, [0.0] * 4
+    for gram, k in h.items():
+        total[len(gram) - 1] += k
+        correct[len(gram) - 1] += min(k, agg[gram]) if gram in agg else 0.0
+    ref_len = sum(w * n for w, (_, n) in zip(weights, ref_grams, strict=True))
+    # sacrebleu's compute_bleu formats ref_len as an integer: its plain-Python twin instead
+    row = np.array([h_len, ref_len, *correct, *total])
+    return bleu_from_stats(row, 4, smooth="exp", effective_order=True)
+
+
+@pytest.mark.parametrize("spec", ["chrf", "chrf++", "bleu"])
+def test_weighted_aggregation_equals_a_counter_reference(lists, spec):
+    rng = np.random.default_rng(7)
+    segs = [seg[:9] for seg in lists[:6]]
+    lprobs = [rng.normal(scale=2.0, size=9) for _ in segs]
+    got = aggregate(segs, metric=spec, partitions=2, reference_lprobs=lprobs)
+    for s, (seg, lp) in enumerate(zip(segs, lprobs, strict=True)):
+        p = np.exp(lp[:8] - lp[:8].max())
+        p /= p.sum()  # the softmax over the 8 kept references; block b: 4b..4b+3
+        for i, hyp in enumerate(seg):
+            blocks = []
+            for b in range(2):
+                w = p[4 * b : 4 * b + 4] / p[4 * b : 4 * b + 4].sum()
+                refs = seg[4 * b : 4 * b + 4]
+                if spec == "bleu":
+                    blocks.append(_slow_bleu(hyp, refs, w))
+                else:
+                    blocks.append(_slow_chrf(hyp, refs, w, 2 if spec == "chrf++" else 0))
+            np.testing.assert_allclose(got.utilities[s][i], blocks, rtol=1e-10, atol=1e-10)
+            mass = [p[:4].sum(), p[4:].sum()]
+            assert got.expected()[s][i] == pytest.approx(np.dot(mass, blocks), rel=1e-12)
