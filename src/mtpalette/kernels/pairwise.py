@@ -6,6 +6,9 @@ min(count in candidate, count in reference). The compiled kernel numbers each se
 n-grams once and gives every text a bit set of its n-gram occurrences (the k-th occurrence
 of an n-gram is one bit), so that a pair's matches are the bits the two sets share (see
 ``rust/src/pairwise.rs``). Counting with Counters, as sacrebleu does, is the slow twin.
+:func:`aggregate_ngram_stats` is the same kernel's entry for reference aggregation (each
+candidate against weighted sums of the references' counts, :mod:`mtpalette.metrics.mbr_aggregate`).
+Both count each distinct text of a segment once.
 
 References
 ----------
