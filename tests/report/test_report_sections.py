@@ -51,6 +51,32 @@ def test_systems_table_ranks_by_human_score_and_metric_direction():
     assert systems_table([_run("segment")]) is None  # no systems' scores: no table
 
 
+def test_systems_table_shows_the_length_baselines_as_baselines(tmp_path):
+    """The README's report once shaded a length baseline as the best metric of a system."""
+    from typer.testing import CliRunner
+
+    from mtpalette.cli.app import app
+
+    base = {"metric": "len", "correlation": 0.2, "low": 0.1, "high": 0.3, "cluster": 2,
+            "metric_higher_is_better": True, "baseline": True}  # fmt: skip
+    scores = {**SYSTEMS, "metrics": {"wer": [0.3, 0.2, 0.5], "len": [9.0, 7.0, 8.0]}}
+    run = _run("segment", system_scores=scores)
+    run["results"]["tables"][0]["rows"].append(base)
+    st = systems_table([run])
+    assert st["metrics"] == ["wer", "len"] and st["baseline"] == [False, True]
+    # the README's report: a segment-level run's systems table with its three baselines
+    out = tmp_path / "run"
+    args = ["correlate", "--bundled", "zhen", "-m", "bleu", "chrf", "--bootstrap", "0",
+            "--permutations", "0", "--out-dir", str(out), "--report", str(out / "r.html")]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    html = (out / "r.html").read_text(encoding="utf-8")
+    table = html.split('<table class="metrics systems"')[1].split("</table>")[0]
+    for name in ("len:sign=-1", "len", "lendiff"):
+        assert f'<th data-metric="{name}" class="baseline">' in table
+    assert table.count('class="m baseline"') == 3 * 8  # 8 systems, never shaded as best
+    assert table.count('class="m best"') == 2  # bleu's and chrf's best system
+
+
 def test_summary_table_has_a_column_per_run_and_table():
     orange_rows = [
         {"metric": "wer", "orange": 0.6512, "best": True, "equivalent_to_best": False},
@@ -265,3 +291,33 @@ def test_orange_curve_legend_and_labels_fit():
     names = ["bleus:1", "bleus:2", "wer", "rouge-l", "chrf"]
     c = OrangeCurve(np.arange(1, 9), {m: np.linspace(0.85, 0.7, 8) for m in names}, {}, "mid")
     _inside_figure(orange_curve_figure(c))
+
+
+def test_rank_report_names_its_correction_and_no_empty_data_set(tmp_path):
+    """The rank report's colour bar said 'p-value (adjusted)' with no correction, and its
+    navigation showed '()' for a run without a data set name."""
+    from typer.testing import CliRunner
+
+    from mtpalette.api.data import bundled_data
+    from mtpalette.cli.app import app
+
+    folder = bundled_data()["example_zhen"].path
+    html = {}
+    for correction in ("none", "holm"):
+        out = tmp_path / correction
+        out.mkdir()
+        args = ["rank", "-r", str(folder / "ref.txt"), "--systems-dir", str(folder), "-m", "chrf",
+                "--protocol", "wilcoxon", "--correction", correction, "--json",
+                str(out / "rank.json"), "--report", str(out / "r.html")]  # fmt: skip
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, result.output
+        html[correction] = (out / "r.html").read_text(encoding="utf-8")
+    assert "p-value (adjusted)" not in html["none"] and "holm-adjusted" not in html["none"]
+    assert "p-value (holm-adjusted)" in html["holm"]
+    # a report made from Python: no input file names the data set
+    from mtpalette import rank, report
+
+    made = report(rank({"A": [80, 75, 90, 60], "B": [60, 65, 70, 50]}, progress=False),
+                  path=tmp_path / "py.html")  # fmt: skip
+    nav = made.read_text(encoding="utf-8").split("<nav>")[1].split("</nav>")[0]
+    assert "<a href=" in nav and "()" not in nav

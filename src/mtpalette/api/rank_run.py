@@ -317,13 +317,17 @@ class RankResult:
             for p in r.pairs
         )
 
-    def to_json(self) -> str:
-        from mtpalette.records import dumps
-
+    def results(self) -> dict[str, Any]:
+        """What a rank run file holds as its results (and :meth:`to_json` writes)."""
         out: dict[str, Any] = {"rankings": [r.to_dict() for r in self.rankings]}
         if self.autorank is not None:
             out["autorank"] = self.autorank.to_dict()
-        return dumps(out)
+        return out
+
+    def to_json(self) -> str:
+        from mtpalette.records import dumps
+
+        return dumps(self.results())
 
 
 def run_rank(run: RankRun, progress: bool | Feedback | None = None) -> RankResult:
@@ -406,9 +410,6 @@ def _write(run: RankRun, result: RankResult) -> None:
 
     json_path = run_file_path(run.json, run.report)
     if json_path is not None:
-        results: dict[str, Any] = {"rankings": [r.to_dict() for r in result.rankings]}
-        if result.autorank is not None:
-            results["autorank"] = result.autorank.to_dict()
         settings = {k: v for k, v in run.to_dict().items()
                     if k not in ("json", "tsv", "latex", "report")}  # fmt: skip
         from mtpalette.api.recorded import recorded_inputs
@@ -425,7 +426,7 @@ def _write(run: RankRun, result: RankResult) -> None:
             signatures={r.name: r.signature for r in result.rankings},
             seeds={"resampling": run.seed} if run.protocol in ("bootstrap", "ar", "wmt26")
             else {},
-            results=results,
+            results=result.results(),
         ).save(json_path)
         result.outputs["json"] = str(json_path)
     if run.tsv is not None:

@@ -32,19 +32,21 @@ from mtpalette.api.agreement_run import AgreementResult
 from mtpalette.api.audit_run import AuditResult
 from mtpalette.api.correlation_run import CorrelationResult
 from mtpalette.api.orange_run import OrangeResult
+from mtpalette.api.rank_run import RankResult
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import Run, load_run
 from mtpalette.metaeval.agreement import Agreement
 from mtpalette.metaeval.audit import Audit
 from mtpalette.metaeval.correlation import CorrelationTable
 from mtpalette.metaeval.orange import OrangeTable
+from mtpalette.metaeval.system_ranking import SystemRanking
 from mtpalette.records import to_jsonable
 from mtpalette.reporting.html import write_runs
 
 #: what :func:`report` takes, for its error message
 KINDS = (
     "a run file (run.json), or the result of run_orange, run_correlation, run_audit, "
-    "run_agreement, orange, correlate or audit"
+    "run_agreement, run_rank, orange, correlate, audit or rank"
 )
 
 
@@ -62,10 +64,12 @@ def report(
         Results of :func:`~mtpalette.api.orange_run.run_orange`,
         :func:`~mtpalette.api.correlation_run.run_correlation`,
         :func:`~mtpalette.api.audit_run.run_audit`,
-        :func:`~mtpalette.api.agreement_run.run_agreement` (from their run file when they
-        wrote one), tables of :func:`~mtpalette.api.orange_run.orange`,
-        :func:`~mtpalette.api.correlation_run.correlate` (one table or a list) and
-        :func:`~mtpalette.api.audit_run.audit`, or paths of run files; the last one is the
+        :func:`~mtpalette.api.agreement_run.run_agreement`,
+        :func:`~mtpalette.api.rank_run.run_rank` (from their run file when they wrote one),
+        tables of :func:`~mtpalette.api.orange_run.orange`,
+        :func:`~mtpalette.api.correlation_run.correlate` (one table or a list),
+        :func:`~mtpalette.api.audit_run.audit` and :func:`~mtpalette.api.rank_run.rank`, or
+        paths of run files; the last one is the
         HTML file to write unless ``path`` is given: ``report(a, b, "report.html")``.
     path:
         The HTML file to write.
@@ -143,4 +147,8 @@ def _in_memory(result: Any) -> Run | None:
         result = result.agreement
     if isinstance(result, Agreement):
         return record("agree", {"agreement": result.to_dict()}, {})
+    if isinstance(result, SystemRanking):
+        result = RankResult([result], None)
+    if isinstance(result, RankResult):
+        return record("rank", result.results(), {r.name: r.signature for r in result.rankings})
     return None

@@ -42,8 +42,8 @@ def systems_table(
     >>> st = systems_table([{"results": {"tables": [t]}}])
     >>> [(r["system"], r["human_rank"], r["cells"][0]) for r in st["rows"]]
     [('A', 1, (0.3, 1)), ('B', 2, (0.4, 2))]
-    >>> st["correlations"][0]["cells"]
-    [(0.5, 0.1, 0.8, 1)]
+    >>> st["correlations"][0]["cells"], st["baseline"]
+    ([(0.5, 0.1, 0.8, 1)], [False])
     """
     scores = None
     tables = [t for run in runs for t in run["results"].get("tables", [])]
@@ -55,9 +55,12 @@ def systems_table(
         return None
     metrics = list(scores["metrics"])
     higher: dict[str, bool] = {}
+    baselines = set()  # the length baselines: shown as baselines, never as the best metric
     for t in tables:
         for r in t["rows"]:
             higher.setdefault(r["metric"], bool(r["metric_higher_is_better"]))
+            if r.get("baseline"):
+                baselines.add(r["metric"])
     human = scores["human"]
     human_rank = _ranks(human, True)
     ranks = {m: _ranks(scores["metrics"][m], higher.get(m, True)) for m in metrics}
@@ -89,6 +92,7 @@ def systems_table(
     return {
         "metrics": metrics,
         "higher": [higher.get(m, True) for m in metrics],
+        "baseline": [m in baselines for m in metrics],
         "kind": scores.get("kind", "corpus"),
         "human_name": human_name,
         "rows": rows,

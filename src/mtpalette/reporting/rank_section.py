@@ -9,9 +9,12 @@ from typing import Any
 import numpy as np
 
 
-def p_value_heatmap(names: list[str], p: np.ndarray, clusters: list[int], alpha: float) -> str:
+def p_value_heatmap(
+    names: list[str], p: np.ndarray, clusters: list[int], alpha: float, correction: str = "none"
+) -> str:
     """An SVG heat map of the ``(S, S)`` p-values (darker: smaller), the significant pairs
-    marked, lines between clusters."""
+    marked, lines between clusters; the colour bar names the ``correction`` (``none``: the
+    p-values as tested)."""
     from matplotlib.colors import LogNorm
 
     from mtpalette.reporting.plots import _figure, svg_of
@@ -32,7 +35,8 @@ def p_value_heatmap(names: list[str], p: np.ndarray, clusters: list[int], alpha:
             ax.axvline(k - 0.5, color="#d95f02", lw=1.2)
     ax.set_xticks(range(S), names, rotation=90, fontsize=7)
     ax.set_yticks(range(S), names, fontsize=7)
-    fig.colorbar(image, ax=ax, shrink=0.8, label="p-value (adjusted)")
+    label = "p-value" if correction in ("none", "", None) else f"p-value ({correction}-adjusted)"
+    fig.colorbar(image, ax=ax, shrink=0.8, label=label)
     ax.set_title(f"pairwise p-values (* p < {alpha:g})", fontsize=9)
     return svg_of(fig)
 
@@ -62,7 +66,7 @@ def rank_section(run: dict[str, Any]) -> dict[str, Any]:
                 "n_pairs": len(r["pairs"]),
                 "n_significant": sum(bool(x["significant"]) for x in r["pairs"]),
                 "notes": r.get("notes") or [],
-                "heatmap": p_value_heatmap(names, p, clusters, r["alpha"]),
+                "heatmap": p_value_heatmap(names, p, clusters, r["alpha"], r["correction"]),
             }
         )
     auto = run.get("results", {}).get("autorank")
