@@ -91,6 +91,11 @@ def test_simulated_value_equals_the_mean_of_tie_calibrated_random_metrics():
     assert got.std_error == pytest.approx(np.std(values, ddof=1) / np.sqrt(12), rel=1e-9)
 
 
+def test_no_pair_to_compare_gives_nan_without_simulating():
+    c = ch.acc_eq_chance([[1.0, np.nan], [np.nan, 2.0]], grouping="item", calibrated=True)
+    assert np.isnan(c.value) and c.n_simulations == 0
+
+
 def test_refusals():
     with pytest.raises(ValueError, match="tolerance"):
         ch.acc_eq_chance([[1.0, 2.0, 2.0]], calibrated=True, tolerance=0.0)

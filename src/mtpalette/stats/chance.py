@@ -203,6 +203,9 @@ def _simulated(h, grouping, statistic, n_simulations, tolerance, seed) -> Chance
     turn from ``seed``: ``n_simulations`` of them, or until the standard error is at most
     ``tolerance``."""
     pairs = HumanPairs(h, grouping=grouping)
+    if pairs.n_pairs == 0:  # no group of two rated entries: nothing to simulate
+        return ChanceLevel(statistic, float("nan"), "simulation", grouping, True, 0,
+                           float("nan"), seed, tolerance)  # fmt: skip
     variant = "acc23" if statistic == "acc-eq" else "23"
     rng = np.random.default_rng(seed)
     fixed = n_simulations is not None
