@@ -55,7 +55,9 @@ pub fn each_order(texts: &[&[i32]], max_n: usize, mut f: impl FnMut(usize, &[Vec
         .collect();
     let tokens: Vec<Vec<u32>> = prev.clone();
     let alphabet = dense.len() as u64;
-    let mut keys: FxHashMap<u64, u32> = FxHashMap::default();
+    // an order has at most as many distinct n-grams as the texts have tokens
+    let mut keys: FxHashMap<u64, u32> =
+        FxHashMap::with_capacity_and_hasher(tokens.iter().map(Vec::len).sum(), Default::default());
     for order in 1..=max_n {
         // this order's n-gram ids (order 1: the token ids themselves)
         let grams: Vec<Vec<u32>> = if order == 1 {
