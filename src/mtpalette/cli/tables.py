@@ -155,7 +155,9 @@ def print_agreement(console: Console, a: Agreement) -> None:
     )
     t = Table()
     short = {"Kendall tau-b": "tau-b", "Pearson r": "r", "Spearman rho": "rho"}.get(label, label)
-    for name in ("Metric", "ORANGE %", f"{conf} CI", "#", short, f"{conf} CI ", "# "):
+    headers = ("Metric", "ORANGE %", f"ORANGE {conf} CI", "ORANGE #", short,
+               f"{short} {conf} CI", f"{short} #")  # fmt: skip
+    for name in headers:  # each named in full: no two alike, no trailing blanks
         t.add_column(name, justify="left" if name == "Metric" else "right", no_wrap=True)
     for r in a.rows:
         t.add_row(
