@@ -35,6 +35,11 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+#: one decoder for every document (``json.loads`` with a hook builds a new one per call,
+#: a tenth of the time of a JSON Lines row)
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys)
+
+
 def twice_message(key: Any, kind: str = "key") -> str:
     """What a key given twice is told: the key, what JSON would do, what to do."""
     return (
@@ -73,7 +78,7 @@ def loads(text: str, *, path: str, line: int | None = None, kind: str = "key") -
     mtpalette.errors.UserInputError: x.json:3: key 'c' appears twice in one object (only ...
     """
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
+        return _DECODER.decode(text)
     except _Twice as exc:
         key, at = exc.args[0], None
         if line is None:
