@@ -116,8 +116,8 @@ def test_stored_matrix_round_trip(nbest, tmp_path):
         for i, j in itertools.product(range(m.shape[0]), range(m.shape[1]))
     ]
     (tmp_path / "u.tsv").write_text("\n".join(rows) + "\n")
-    text = mbr_files(nbest, from_matrix=tmp_path / "u.tsv")
-    assert text.splitlines() == exact.text
+    sel = mbr_files(nbest, from_matrix=tmp_path / "u.tsv")
+    assert sel.text == exact.text and "rule:stored|matrix:" in sel.signature
 
 
 def test_stored_tables_refused(nbest, tmp_path):
@@ -193,7 +193,8 @@ def test_weights_from_files(tmp_path):
     expected = mbr(SEGS, reference_lprobs=lps, decoder="aggregate", nbest=2)
     by_scores = mbr_files(path, weights_from_scores=True, decoder="aggregate", nbest=2)
     by_file = mbr_files(path, reference_lprobs=tmp_path / "lp.txt", decoder="aggregate")
-    assert by_scores.splitlines() == by_file.splitlines() == expected.text
+    assert by_scores.text == by_file.text == expected.text
+    assert "decoder:aggregate" in by_file.signature and "weights:lprobs" in by_file.signature
     assert expected.text != mbr(SEGS, decoder="aggregate").text  # the weights matter here
     (tmp_path / "bad.txt").write_text("-1\n-2\nnan\n" + "-1\n" * 6)
     with pytest.raises(UserInputError, match="bad.txt:3: 'nan' is not a finite log-prob"):

@@ -40,11 +40,12 @@ def mbr_files(
     reference_lprobs: Path | None = None,
     weights_from_scores: bool = False,
     **decoding: Any,
-) -> str:
+) -> MbrSelection:
     """Each segment's candidate of an n-best file by :func:`mbr` (with ``refs``: reranked
     against those reference files), every output named written atomically: the selection
     (``output``), a TSV of segment, index, utility and candidate (``scores``), the utility
-    matrices (``matrix``, .npz). Returns the selection, one line per segment.
+    matrices (``matrix``, .npz). Returns the :class:`MbrSelection` (its ``text``: one line per
+    segment; its ``signature``: the rule, decoder and options).
 
     Segment ids start at ``id_base``; ``segments`` (default: the references' lines, else the
     highest id + 1) segments, each with a candidate. ``reference_lprobs`` (one number per
@@ -70,7 +71,7 @@ def mbr_files(
     sel = _decide(lists, references, metric, include_self, lprobs, id_base, decoding)
     text = "".join(f"{t}\n" for t in sel.text)
     _write(sel, text, id_base, output, scores, matrix)
-    return text
+    return sel
 
 
 #: the options of the stored-score rules, besides mbr()'s

@@ -131,12 +131,13 @@ def mbr_cmd(
             "--matrix a file",
             path="-",
         )
-    text = mbr_files(
+    sel = mbr_files(
         candidates, refs, metric, nbest_format=nbest_format, id_base=id_base, segments=segments,
         include_self=include_self, lowercase=lowercase, tokenize=tokenize, output=output,
         scores=scores, matrix=matrix, **decoding,
     )  # fmt: skip
     # the files first: a closed pipe cannot lose them; --scores - holds the selection: it
-    # alone goes to standard output (one document there)
+    # alone goes to standard output (one document there); the signature goes to stderr
+    sys.stderr.write(f"{sel.signature}\n")
     if output is None and not stdout_claimed():
-        sys.stdout.write(text)
+        sys.stdout.write("".join(f"{t}\n" for t in sel.text))
