@@ -32,6 +32,7 @@ from mtpalette.api.checks import SACREBLEU_SEED
 from mtpalette.api.description import Description
 from mtpalette.api.feedback import Feedback
 from mtpalette.api.progress import feedback_of
+from mtpalette.api.results import EvaluationResult
 from mtpalette.api.spans_run import file_option, read_span_input
 from mtpalette.errors import UserInputError, did_you_mean
 
@@ -228,19 +229,10 @@ class ErrorFreeRun(Description):
 
 
 @dataclass
-class ErrorFreeResult:
-    """The evaluation of a run and the files written."""
+class ErrorFreeResult(EvaluationResult):
+    """The evaluation of a run (:class:`ErrorFreeEvaluation`) and the files written."""
 
     evaluation: ErrorFreeEvaluation
-    outputs: dict[str, str] = field(default_factory=dict)
-
-    def to_pandas(self):
-        """The evaluation's rows as a DataFrame."""
-        return self.evaluation.to_pandas()
-
-    def to_json(self) -> str:
-        """The evaluation as JSON (:meth:`to_dict` of its record)."""
-        return self.evaluation.to_json()
 
 
 def run_errorfree(run: ErrorFreeRun, progress: bool | Feedback | None = None) -> ErrorFreeResult:

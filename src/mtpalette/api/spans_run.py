@@ -32,6 +32,7 @@ from mtpalette.api.checks import SACREBLEU_SEED, probability_argument
 from mtpalette.api.description import Description
 from mtpalette.api.feedback import Feedback
 from mtpalette.api.progress import feedback_of
+from mtpalette.api.results import EvaluationResult
 from mtpalette.errors import UserInputError, did_you_mean
 
 if TYPE_CHECKING:
@@ -317,19 +318,10 @@ class SpansRun(Description):
 
 
 @dataclass
-class SpansResult:
-    """The evaluation of a run and the files written."""
+class SpansResult(EvaluationResult):
+    """The evaluation of a run (:class:`SpanEvaluation`) and the files written."""
 
     evaluation: SpanEvaluation
-    outputs: dict[str, str] = field(default_factory=dict)
-
-    def to_pandas(self):
-        """The evaluation's rows as a DataFrame."""
-        return self.evaluation.to_pandas()
-
-    def to_json(self) -> str:
-        """The evaluation as JSON (:meth:`to_dict` of its record)."""
-        return self.evaluation.to_json()
 
 
 def _inputs(run: SpansRun):

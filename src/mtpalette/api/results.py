@@ -1,0 +1,24 @@
+"""A run's result that wraps one evaluation record (``spans``, ``errorfree``): the record, its
+frame and JSON, and the files the run wrote."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class EvaluationResult:
+    """The evaluation of a run (a record with ``to_pandas`` and ``to_json``) and the files
+    written, by output name."""
+
+    evaluation: Any
+    outputs: dict[str, str] = field(default_factory=dict)
+
+    def to_pandas(self):
+        """The evaluation's rows as a DataFrame."""
+        return self.evaluation.to_pandas()
+
+    def to_json(self) -> str:
+        """The evaluation as JSON (:meth:`to_dict` of its record)."""
+        return self.evaluation.to_json()
