@@ -186,6 +186,7 @@ def analyze(
     lengths = _lengths(ref_rows, out_rows)
     resampling = dict(confidence=confidence, n_resamples=n_resamples, seed=seed)
     stats_of = _StatsOf(systems, ref, tokenize, lowercase)
+    stats_of.prefetch(_specs_needed(analyses, metric, sentence_metric))
     done: list = []
     feedback = feedback_of(progress)
     for k, name in enumerate(feedback.track(list(analyses), "analyses"), start=1):
@@ -212,6 +213,24 @@ def analyze(
                                       top=top or DEFAULT_TOP["examples"])  # fmt: skip
     return AnalysisResult(list(systems), tokenize, lowercase, compat, done,
                           stats_of.signatures(), notes)  # fmt: skip
+
+
+def _specs_needed(analyses: Sequence[str], metric: str, sentence_metric: str) -> list[str]:
+    """The metrics the analyses score: the buckets' and groups' metric, the sentence
+    metric's statistics (``sentbleu``'s are compare-mt's BLEU's).
+
+    Examples
+    --------
+    >>> _specs_needed(["words", "length", "examples"], "chrf", "sentbleu")
+    ['chrf', 'bleu:compat=compare-mt']
+    """
+    out = []
+    if any(a in BUCKETINGS or a in LABELS for a in analyses):
+        out.append(metric)
+    if "score" in analyses or "examples" in analyses:
+        out.append(compare_mt.SENTENCE_BLEU_STATS if sentence_metric == compare_mt.SENTENCE_BLEU
+                   else sentence_metric)  # fmt: skip
+    return out
 
 
 def _compat(compat, tokenize, sentence_metric, systems, ref) -> tuple[str, str, list[str]]:
@@ -364,18 +383,26 @@ class _StatsOf:
         m, stats = self(spec)
         return m.spec, m.scale, {s: m.sentence_scores(x) for s, x in stats.items()}
 
-    def __call__(self, spec: str) -> tuple:
-        if spec not in self.done:
-            metrics = parse_specs([spec], **self.text)
+    def prefetch(self, specs: Sequence[str]) -> None:
+        """Score every spec not done yet in one call, so that the metrics of one family (the
+        buckets' BLEU and the examples' sentence BLEU) share one count of the n-grams."""
+        todo = [s for s in dict.fromkeys(specs) if s not in self.done]
+        if not todo:
+            return
+        parsed = {spec: parse_specs([spec], **self.text) for spec in todo}
+        for spec, metrics in parsed.items():
             if len(metrics) != 1:
                 raise UserInputError(
                     f"{spec!r} names {len(metrics)} metrics; an analysis takes one metric"
                 )
-            scored = score_systems(self.systems, [self.ref], [spec], progress=False,
-                                   **self.text)  # fmt: skip
-            stats = {s: next(iter(sc.stats.values())) for s, sc in scored.items()}
-            signature = next(iter(scored.values())).corpus[0].signature
-            self.done[spec] = (metrics[0], stats, signature)
+        scored = score_systems(self.systems, [self.ref], todo, progress=False, **self.text)
+        first = next(iter(scored.values()))
+        for spec, score in zip(todo, first.corpus, strict=True):
+            stats = {s: sc.stats[score.metric] for s, sc in scored.items()}
+            self.done[spec] = (parsed[spec][0], stats, score.signature)
+
+    def __call__(self, spec: str) -> tuple:
+        self.prefetch([spec])
         m, stats, _ = self.done[spec]
         return m, stats
 
