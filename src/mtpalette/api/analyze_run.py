@@ -176,10 +176,7 @@ def analyze(
     tokenize, sentence_metric, notes = _compat(compat, tokenize, sentence_metric, systems, ref)
     given = {"domain": domains, "document": documents, "label": labels}
     _check_groups(analyses, given, len(ref))
-    base = next(iter(systems)) if baseline is None else baseline
-    if base not in systems:
-        raise UserInputError(f"--baseline {base!r} is not one of the systems: {', '.join(systems)}")
-    edges = dict(edges or {})
+    base, edges = _baseline(systems, baseline), dict(edges or {})
     encoder = Encoder(TextView(tokenize, lowercase))
     ref_rows = encoder.encode(ref)
     out_rows = {name: encoder.encode(list(lines)) for name, lines in systems.items()}
@@ -213,6 +210,14 @@ def analyze(
                                       top=top or DEFAULT_TOP["examples"])  # fmt: skip
     return AnalysisResult(list(systems), tokenize, lowercase, compat, done,
                           stats_of.signatures(), notes)  # fmt: skip
+
+
+def _baseline(systems: Mapping[str, Any], baseline: str | None) -> str:
+    """The system the others are compared with: ``baseline``, or the first."""
+    base = next(iter(systems)) if baseline is None else baseline
+    if base not in systems:
+        raise UserInputError(f"--baseline {base!r} is not one of the systems: {', '.join(systems)}")
+    return base
 
 
 def _specs_needed(analyses: Sequence[str], metric: str, sentence_metric: str) -> list[str]:
