@@ -16,7 +16,8 @@ $MQM_TED`` writes it from the shared data; it was bundled until issue 56): ``ref
 (German references) and the outputs of Facebook-AI, Nemo and UEdin, all 529 lines. compare-mt
 reads every line with ``line.strip().split(' ')`` (no lowercasing, no tokenizer); on these files
 that equals ``str.split()`` (checked here: no tabs, double spaces, other whitespace or empty
-lines), i.e. mtpalette's ``-tok none``.
+lines), i.e. mtpalette's ``-tok none``, and ``--compat compare-mt`` (the test's setting; it
+splits as compare-mt does on any text: scripts/compare_mt_spaces_golden.py checks it there).
 
 Two compare-mt runs:
 
