@@ -104,3 +104,53 @@ def test_global_order_and_domain_table(tables):
         avg = row.pop("Avg.")
         assert mine == pytest.approx(row, rel=1e-12)
         assert float(np.mean(list(mine.values()))) == pytest.approx(avg, rel=1e-12)
+
+
+def test_one_table_of_two_pairs_through_rank_lp_col(tables, tmp_path):
+    """``rank --table BOTH --lp-col lp --protocol wmt26``: each pair ranked as alone, and the
+    organisers' global order and domain table from one command."""
+    import json as json_module
+
+    from typer.testing import CliRunner
+
+    from mtpalette.cli.app import app
+
+    both = tmp_path / "both.tsv"
+    lines = ["lp\tsystem\tdomain\titem\tscore\n"]
+    for lp, path in tables.items():
+        lines += [f"{lp}\t{row}" for row in path.read_text().splitlines(keepends=True)[1:]]
+    both.write_text("".join(lines))
+    out = tmp_path / "rank.json"
+    args = ["rank", "--table", str(both), "--lp-col", "lp", "--domain-col", "domain",
+            "--protocol", "wmt26", "--seed", "0", "--json", str(out)]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "Global order (WMT26)" in result.output
+    res = json_module.loads(out.read_text())["results"]
+    for lp, path in tables.items():
+        alone = _rank(path, 0, "corrected")
+        [mine] = [r for r in res["rankings"] if r["name"] == f"score {lp}"]
+        assert [s["system"] for s in mine["systems"]] == [s.system for s in alone.systems]
+        assert [s["score"] for s in mine["systems"]] == [s.score for s in alone.systems]
+        assert [(s["rank_top"], s["rank_bottom"]) for s in mine["systems"]] == [
+            (s.rank_top, s.rank_bottom) for s in alone.systems
+        ]
+    shares = {g["system"]: g["fraction_higher"] for g in res["global_order"]}
+    theirs = [m for m, _ in GOLDEN["global_order"]]
+    assert set(shares) == set(theirs) and [shares[m] for m in theirs] == sorted(shares.values())
+    for lp, row in GOLDEN["domains"].items():
+        mine = {d.capitalize(): v for d, v in res["domain_tables"][lp].items()}
+        assert mine == pytest.approx({d: v for d, v in row.items() if d != "Avg."}, rel=1e-12)
+
+
+def test_lp_col_takes_one_table_alone(tmp_path):
+    from mtpalette.errors import UserInputError
+
+    table = tmp_path / "t.tsv"
+    table.write_text("lp\tsystem\titem\tscore\nen-de\tA\t1\t80\nen-de\tB\t1\t70\n")
+    run = RankRun(table=table, lp_col="lp", scores=[f"x={table}"], protocol="wmt26")
+    with pytest.raises(UserInputError, match="--lp-col ranks the language pairs of one --table"):
+        run.validate()
+    with pytest.raises(UserInputError, match="empty 'lp'"):
+        table.write_text("lp\tsystem\titem\tscore\n\tA\t1\t80\n")
+        run_rank(RankRun(table=table, lp_col="lp", protocol="wmt26"), progress=False)

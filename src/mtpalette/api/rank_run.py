@@ -169,7 +169,9 @@ class RankRun(Description):
     ``systems_dir``); ``scores`` (``NAME=FILE``: COMET JSON, MetricX JSONL, mtpalette
     TSV/JSONL, mt-metrics-eval ``.seg.score``; ``NAME=FILE,higher=no`` for an error score);
     ``table`` (a long table: ``system_col``, ``item_col``, ``score_col``, optional
-    ``domain_col`` and ``doc_col``; ``lower_is_better``); an mt-metrics-eval folder (``mtme``,
+    ``domain_col`` and ``doc_col``; ``lower_is_better``; with ``lp_col`` the table's language
+    pairs are ranked apart, one ranking each, and under ``wmt26`` ordered together as WMT26's
+    global table does); an mt-metrics-eval folder (``mtme``,
     ``lp``: its human scores ``human`` and its stored ``mtme_metrics``, with the folder's
     domains).
 
@@ -192,6 +194,7 @@ class RankRun(Description):
     score_col: str = "score"
     domain_col: str | None = None
     doc_col: str | None = None
+    lp_col: str | None = None
     lower_is_better: bool = False
     mtme: Path | None = None
     lp: str | None = None
@@ -234,6 +237,12 @@ class RankRun(Description):
                 f"{did_you_mean(self.missing, MISSING_RULES)}"
             )
         probability_argument(self.alpha, "--alpha")
+        if self.lp_col is not None and (self.table is None or self.metrics or self.scores
+                                        or self.mtme is not None):  # fmt: skip
+            raise UserInputError(
+                "--lp-col ranks the language pairs of one --table apart; give --table and no "
+                "other source (-m, --scores, --mtme)"
+            )
         if self.resamples is None:
             self.resamples = default_resamples(self.protocol)
         from mtpalette.metaeval.wmt26_ranking import RANK_RANGE_RULES
@@ -296,6 +305,11 @@ class RankResult:
     rankings: list[SystemRanking]
     autorank: AutoRank | AutoRank25 | None
     outputs: dict[str, str] = field(default_factory=dict)
+    #: the rankings of a table's language pairs ordered together (``lp_col`` under ``wmt26``:
+    #: each system's mean, over the pairs it is in, of the fraction of systems ranked higher)
+    global_order: list[tuple[str, float]] | None = None
+    #: per language pair, WMT26's domain table (each domain's mean over the systems)
+    domain_tables: dict[str, dict[str, float]] | None = None
 
     def to_pandas(self):
         """Every ranking's systems in one frame, with a ``ranking`` column (its name)."""
@@ -322,6 +336,10 @@ class RankResult:
         out: dict[str, Any] = {"rankings": [r.to_dict() for r in self.rankings]}
         if self.autorank is not None:
             out["autorank"] = self.autorank.to_dict()
+        if self.global_order is not None:
+            out["global_order"] = [{"system": s, "fraction_higher": v}
+                                   for s, v in self.global_order]  # fmt: skip
+            out["domain_tables"] = self.domain_tables
         return out
 
     def to_json(self) -> str:
@@ -347,7 +365,8 @@ def run_rank(run: RankRun, progress: bool | Feedback | None = None) -> RankResul
         _write(run, result)
         return result
     sources = sources_of(run, feedback)
-    _check_shared_systems(sources)
+    if run.lp_col is None:  # several sources are combined by AutoRank
+        _check_shared_systems(sources)
     rankings = []
     with feedback.steps("ranking") as step:
         for k, src in enumerate(sources):
@@ -358,6 +377,16 @@ def run_rank(run: RankRun, progress: bool | Feedback | None = None) -> RankResul
                              alpha=run.alpha, n_resamples=run.resamples, seed=run.seed,
                              missing=run.missing, rank_range_rule=run.rank_range_rule)  # fmt: skip
             )
+    if run.lp_col is not None:  # language pairs ranked apart: no AutoRank across them
+        result = RankResult(rankings, None)
+        if run.protocol == "wmt26":
+            from mtpalette.metaeval.wmt26_ranking import domain_table, global_order
+
+            by_lp = {src.lp: r for src, r in zip(sources, rankings, strict=True)}
+            result.global_order = global_order(by_lp)
+            result.domain_tables = {lp: domain_table(r) for lp, r in by_lp.items()}
+        _write(run, result)
+        return result
     auto = None
     if len(rankings) > 1 and run.autorank == "wmt25":
         auto = autorank25(

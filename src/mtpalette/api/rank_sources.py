@@ -4,6 +4,7 @@ mt-metrics-eval folder."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,8 @@ class Source:
     stats: list[np.ndarray] | None = None
     signature: str = ""
     corpus_is_mean: bool = True
+    #: the language pair of a table's rows (``--lp-col``), None for every other source
+    lp: str | None = None
 
     def ranked_as(self, protocol: str) -> tuple[str, list[np.ndarray] | None]:
         """The ranking's name and the statistics it resamples under ``protocol``: a metric
@@ -137,7 +140,7 @@ def sources_of(run: Any, feedback: Feedback) -> list[Source]:
     for value in run.scores or []:
         out.append(_score_file(value))
     if run.table is not None:
-        out.append(_table(run))
+        out += _table(run)
     if run.mtme is not None:
         out += _folder(run, feedback)
     names = [s.name for s in out]
@@ -190,18 +193,25 @@ def _score_file(value: str) -> Source:
     return _from_items(name, scores, higher, f"{name}|file:{path}|layout:{scores.layout}")
 
 
-def _table(run: Any) -> Source:
+def _table(run: Any) -> list[Source]:
+    """The table's source, or with ``lp_col`` one per language pair (named ``SCORE LP``)."""
     from mtpalette.io.item_scores import read_long_scores
 
-    scores = read_long_scores(
+    read = read_long_scores(
         run.table, system_col=run.system_col, item_col=run.item_col, score_col=run.score_col,
         domain_col=run.domain_col, doc_col=run.doc_col,
         higher_is_better=not run.lower_is_better,
         repeated="mean" if run.protocol == "wmt26" else "refuse",  # WMT26: mean annotation
+        lp_col=run.lp_col,
     )  # fmt: skip
-    name = run.score_col
-    return _from_items(name, scores, scores.higher_is_better,
-                       f"{name}|file:{run.table}|column:{run.score_col}")  # fmt: skip
+    pairs = read if run.lp_col is not None else {None: read}
+    out = []
+    for lp, scores in pairs.items():
+        name = run.score_col if lp is None else f"{run.score_col} {lp}"
+        sig = f"{name}|file:{run.table}|column:{run.score_col}"
+        src = _from_items(name, scores, scores.higher_is_better, sig)
+        out.append(dataclasses.replace(src, lp=lp))
+    return out
 
 
 def _folder(run: Any, feedback: Feedback) -> list[Source]:

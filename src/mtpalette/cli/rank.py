@@ -69,6 +69,11 @@ ScoresOpt = Annotated[
           help="Segment scores: NAME=FILE[,higher=no][,layout=comet|metricx|mtme|mtpalette]."),
 ]  # fmt: skip
 TableOpt = Annotated[Path | None, o.opt("--table", panel=TABLE, help="Scores per system, item.")]
+LpColOpt = Annotated[
+    str | None,
+    o.opt("--lp-col", panel=TABLE,
+          help="The table's language-pair column: one ranking per pair (wmt26: a global order)."),
+]  # fmt: skip
 TsvOpt = Annotated[
     Path | None,
     o.opt(
@@ -116,6 +121,7 @@ def rank_cmd(
     score_col: ScoreColOpt = "score",
     domain_col: DomainColOpt = None,
     doc_col: DocColOpt = None,
+    lp_col: LpColOpt = None,
     lower_is_better: LowerOpt = False,
     mtme: o.MtmeOpt = None,
     lp: o.LpOpt = None,
@@ -154,7 +160,8 @@ def rank_cmd(
     run = RankRun(
         refs=refs, systems=systems, systems_dir=systems_dir, metrics=metrics, scores=scores,
         table=table, system_col=system_col, item_col=item_col, score_col=score_col,
-        domain_col=domain_col, doc_col=doc_col, lower_is_better=lower_is_better, mtme=mtme,
+        domain_col=domain_col, doc_col=doc_col, lp_col=lp_col, lower_is_better=lower_is_better,
+        mtme=mtme,
         lp=lp, human=human, mtme_metrics=mtme_metrics, wmt25_scores=wmt25_scores,
         autorank=autorank, autorank_metrics=autorank_metrics, systems_metadata=systems_metadata,
         protocol=protocol,
@@ -207,7 +214,28 @@ def show_rankings(result) -> None:
         emit_table(out, t)
         for note in a.notes:
             emit_note(out, f"note: {note}")
+    if result.global_order is not None:
+        show_global_order(out, result)
     emit_signatures(out, {r.name: r.signature for r in result.rankings})
+
+
+def show_global_order(out, result) -> None:
+    """WMT26's global table: the systems of every language pair by their mean fraction of
+    systems ranked higher, then each pair's domain table."""
+    t = Table(title="Global order (WMT26): mean over the language pairs of the share ranked higher")
+    for col in ("System", "Share higher"):
+        t.add_column(col, justify="left" if col == "System" else "right")
+    for system, share in result.global_order:
+        t.add_row(system, f"{share:.3f}")
+    emit_table(out, t)
+    domains = sorted({d for row in result.domain_tables.values() for d in row})
+    if domains:
+        t = Table(title="Domains: each domain's mean over the systems (human references left out)")
+        for col in ("Pair", *domains):
+            t.add_column(col, justify="left" if col == "Pair" else "right")
+        for lp, row in result.domain_tables.items():
+            t.add_row(lp, *(f"{row[d]:.2f}" if d in row else "-" for d in domains))
+        emit_table(out, t)
 
 
 def show_autorank25(out, a) -> None:

@@ -130,9 +130,12 @@ def read_long_scores(
     fmt: str | None = None,
     higher_is_better: bool = True,
     repeated: str = "refuse",
-) -> ItemScores:
+    lp_col: str | None = None,
+) -> ItemScores | dict[str, ItemScores]:
     """A long table, one row per (system, item), the columns named; with ``repeated="mean"``
     several rows of one (system, item) are its annotations, averaged (WMT26's item score).
+    With ``lp_col`` the table holds several language pairs: ``{pair: ItemScores}``, in the
+    order the pairs first appear, each pair's items and systems its own.
 
     Examples
     --------
@@ -146,27 +149,35 @@ def read_long_scores(
     """
     if repeated not in ("refuse", "mean"):
         raise ValueError(f"repeated must be 'refuse' or 'mean' (got {repeated!r})")
-    annotations: dict[tuple[str, Any], tuple[int, list[float]]] = {}
+    annotations: dict[tuple[str, str, Any], tuple[int, list[float]]] = {}
     name = display_name(path)
-    out = ItemScores(name, higher_is_better=higher_is_better, layout="table")
-    columns = [system_col, item_col, score_col] + [c for c in (domain_col, doc_col) if c]
+    pairs: dict[str, ItemScores] = {}
+    columns = [system_col, item_col, score_col] + [c for c in (domain_col, doc_col, lp_col) if c]
     for (_, line), row in rows(path, columns, fmt=fmt):
         system = "" if row[system_col] is None else str(row[system_col]).strip()
         if not system:
             raise UserInputError(f"empty {system_col!r}", path=name, line=line)
+        lp = "" if lp_col is None or row[lp_col] is None else str(row[lp_col]).strip()
+        if lp_col is not None and not lp:
+            raise UserInputError(f"empty {lp_col!r}", path=name, line=line)
+        out = pairs.get(lp)
+        if out is None:
+            out = pairs[lp] = ItemScores(name, higher_is_better=higher_is_better, layout="table")
         item = _item(row[item_col], name, line)
         value = _score(row[score_col], name, line)
         if repeated == "mean":
-            annotations.setdefault((system, item), (line, []))[1].append(value)
+            annotations.setdefault((lp, system, item), (line, []))[1].append(value)
         else:
             out.add(system, item, value, line)
         if domain_col:
             out.label(out.domains, item, row[domain_col], line, f"{domain_col!r}")
         if doc_col:
             out.label(out.docs, item, row[doc_col], line, f"{doc_col!r}")
-    for (system, item), (line, values) in annotations.items():
-        out.add(system, item, math.fsum(values) / len(values), line)
-    return out
+    for (lp, system, item), (line, values) in annotations.items():
+        pairs[lp].add(system, item, math.fsum(values) / len(values), line)
+    if lp_col is not None:
+        return pairs
+    return pairs.get("") or ItemScores(name, higher_is_better=higher_is_better, layout="table")
 
 
 def read_comet_json(path: str | Path) -> ItemScores:
