@@ -13,8 +13,10 @@ Reads ``SHARED/mqm/ted/{ende,zhen}`` (``SHARED``: ``--shared DIR``, else
   annotation files, compressed, for the human-judgment loaders.
 
 The data is not part of mtpalette (it shipped in ``src/mtpalette/data/mqm_ted`` until issue
-56; the output is byte for byte what was there). The tests build it into a cache outside git
-(``tests/real_data.py``); a user runs, for the README's real-data examples::
+56; the output is byte for byte what was there); the work is the package's
+(:func:`mtpalette.io.mqm_ted.extract_mqm_ted`, which ``mtpalette data --shared`` runs too).
+The tests build it into a cache outside git (``tests/real_data.py``); a user runs, for the
+README's real-data examples::
 
     python scripts/extract_mqm_ted.py --out mydata/mqm_ted
     mtpalette correlate --judgments mydata/mqm_ted/zhen/mqm_ted_zhen.tsv.gz \\
@@ -24,46 +26,19 @@ The data is not part of mtpalette (it shipped in ``src/mtpalette/data/mqm_ted`` 
 
 from __future__ import annotations
 
-import csv
 import gzip
-import re
-import shutil
 from pathlib import Path
 
-SPAN = re.compile(r"</?v>")
+from mtpalette.io.mqm_ted import extract_mqm_ted
 
 
 def main(shared: Path, out: Path) -> None:
-    for lp in ("ende", "zhen"):
-        src = shared / "mqm" / "ted" / lp
-        dst = out / lp
-        dst.mkdir(parents=True, exist_ok=True)
-        texts: dict[str, dict[int, str]] = {}
-        sources: dict[int, str] = {}
-        with open(src / f"mqm_ted_{lp}.tsv", encoding="utf-8", newline="") as f:
-            reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
-            for row in reader:
-                seg = int(row["seg_id"])
-                target = SPAN.sub("", row["target"])
-                seen = texts.setdefault(row["system"], {}).setdefault(seg, target)
-                if seen != target:
-                    raise SystemExit(f"{row['system']} segment {seg} has two different targets")
-                sources.setdefault(seg, row["source"])
-        segs = sorted(sources)
-        (dst / "seg_ids.txt").write_text("".join(f"{s}\n" for s in segs), encoding="utf-8")
-        (dst / "source.txt").write_text("".join(sources[s] + "\n" for s in segs), encoding="utf-8")
-        for system, by_seg in sorted(texts.items()):
-            if sorted(by_seg) != segs:
-                raise SystemExit(f"{lp}: {system} lacks some segments")
-            lines = "".join(by_seg[s].replace("\n", " ") + "\n" for s in segs)
-            (dst / f"{system}.txt").write_text(lines, encoding="utf-8")
-        for name in (f"mqm_ted_{lp}.tsv", f"mqm_ted_{lp}.avg_seg_scores.tsv"):
-            with (
-                open(src / name, "rb") as fin,
-                gzip.GzipFile(dst / f"{name}.gz", "wb", mtime=0) as fout,
-            ):
-                shutil.copyfileobj(fin, fout)
-        print(f"{lp}: {len(segs)} segments, {len(texts)} systems -> {dst}")
+    """Write the TED MQM folders (:func:`mtpalette.io.mqm_ted.extract_mqm_ted`, which
+    ``mtpalette data --shared DIR --copy OUT`` runs too) and say what was written."""
+    for lp, dst in extract_mqm_ted(shared, out).items():
+        segs = len((dst / "seg_ids.txt").read_text(encoding="utf-8").split())
+        systems = len(list(dst.glob("*.txt"))) - 2  # but seg_ids.txt and source.txt
+        print(f"{lp}: {segs} segments, {systems} systems -> {dst}")
 
 
 def mqm_avg_matrix(

@@ -33,7 +33,8 @@ def shared_data() -> Path:
 
 def mqm_ted_root(shared: Path | None = None) -> Path:
     """The WMT21 TED MQM texts and ratings (``ende/``, ``zhen/``) as ``extract_mqm_ted.py``
-    writes them from ``shared/mqm/ted``, built once per version of that script into a cache in
+    writes them from ``shared/mqm/ted``, built once per version of that script (and of
+    :mod:`mtpalette.io.mqm_ted`, which does the work) into a cache in
     the temporary folder (outside git); SystemExit when the shared data lacks them.
 
     Examples
@@ -46,7 +47,9 @@ def mqm_ted_root(shared: Path | None = None) -> Path:
     if not (shared / "mqm" / "ted").is_dir():
         raise SystemExit(f"{shared}/mqm/ted is absent (set MTPALETTE_SHARED_DATA)")
     script = REPO / "scripts" / "extract_mqm_ted.py"
-    key = hashlib.sha256(script.read_bytes() + str(shared).encode()).hexdigest()[:16]
+    package = REPO / "src" / "mtpalette" / "io" / "mqm_ted.py"  # the work the script calls
+    key = hashlib.sha256(script.read_bytes() + package.read_bytes()
+                         + str(shared).encode()).hexdigest()[:16]  # fmt: skip
     cache = Path(tempfile.gettempdir()) / f"mtpalette-real-data-{os.getuid()}"
     target = cache / f"mqm_ted-{key}"
     if not target.is_dir():

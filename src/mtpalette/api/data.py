@@ -4,7 +4,8 @@ it in a folder of one's own (for the README's and the documentation's examples).
 The example data is invented by the project (``scripts/make_demo_data.py``; see
 ``data/example/README.md``): texts from a small grammar, "systems" made by seeded errors and
 MQM-like ratings derived from those errors. No real data is shipped: the real WMT21 TED MQM
-data is rebuilt from its public source by ``scripts/extract_mqm_ted.py`` (README, "Real data").
+data is set up from its public files by :func:`copy_shared` (``mtpalette data --shared DIR
+--copy OUT``; README, "Real data").
 
 Examples
 --------
@@ -94,3 +95,38 @@ def copy_bundled(destination: str | Path) -> dict[str, Path]:
         shutil.copytree(data.path, dest / name)
         out[name] = dest / name
     return out
+
+
+def copy_shared(shared: str | Path, destination: str | Path) -> dict[str, BundledSet]:
+    """Set up the real data of a shared data folder (``shared``: one holding
+    ``mqm/ted``, google/wmt-mqm-human-evaluation's WMT21 TED MQM files) under
+    ``destination/mqm_ted`` in the layout of the README's real-data examples
+    (:func:`mtpalette.io.mqm_ted.extract_mqm_ted`); an existing ``mqm_ted`` is refused, never
+    overwritten. Returns the sets written, by name (``mqm_ted_zhen``, ``mqm_ted_ende``)."""
+    from mtpalette.io.mqm_ted import extract_mqm_ted
+
+    target = Path(destination) / "mqm_ted"
+    check_shared(shared, destination)
+    source = Path(shared) / "mqm" / "ted"
+    written = extract_mqm_ted(shared, target)
+    pairs = {"zhen": "zh-en", "ende": "en-de"}
+    return {
+        f"mqm_ted_{lp}": BundledSet(
+            f"mqm_ted_{lp}", folder,
+            f"real WMT21 TED MQM {pairs[lp]} (google/wmt-mqm-human-evaluation, Apache-2.0; "
+            f"from {source / lp}): systems' outputs, ref.txt, source.txt, seg_ids.txt, "
+            f"mqm_ted_{lp}.tsv.gz",
+        )  # fmt: skip
+        for lp, folder in written.items()
+    }
+
+
+def check_shared(shared: str | Path, destination: str | Path) -> None:
+    """Refuse before anything is written: a shared folder without the TED MQM files, or a
+    destination that has ``mqm_ted`` already."""
+    from mtpalette.io.mqm_ted import check_shared as check_files
+
+    check_files(shared)
+    target = Path(destination) / "mqm_ted"
+    if target.exists():
+        raise UserInputError("already there; copy into another folder", path=str(target))
