@@ -48,6 +48,20 @@ fn slice<'a, T: Element>(a: &'a PyReadonlyArray1<T>, name: &str) -> PyResult<&'a
         .map_err(|_| PyValueError::new_err(format!("{name}: expected a contiguous 1-d array")))
 }
 
+/// Texts grouped by segment (`NAME_ids`, `NAME_off`, `NAME_seg`) as `pairwise::Segmented`.
+fn segmented<'a>(
+    ids: &'a PyReadonlyArray1<i32>,
+    off: &'a PyReadonlyArray1<i64>,
+    seg: &'a PyReadonlyArray1<i64>,
+    name: &str,
+) -> PyResult<pairwise::Segmented<'a>> {
+    Ok(pairwise::Segmented {
+        ids: slice(ids, &format!("{name}_ids"))?,
+        off: slice(off, &format!("{name}_off"))?,
+        seg: slice(seg, &format!("{name}_seg"))?,
+    })
+}
+
 /// A writable contiguous 1-d numpy array as a mutable slice.
 fn slice_mut<'a, T: Element>(a: &'a mut PyReadwriteArray1<T>, name: &str) -> PyResult<&'a mut [T]> {
     a.as_slice_mut().map_err(|_| {
@@ -576,16 +590,8 @@ fn pairwise_ngram_stats<'py>(
     r_seg: PyReadonlyArray1<'py, i64>,
     max_n: usize,
 ) -> PyResult<(Array<'py>, Array<'py>)> {
-    let h = pairwise::Segmented {
-        ids: slice(&h_ids, "h_ids")?,
-        off: slice(&h_off, "h_off")?,
-        seg: slice(&h_seg, "h_seg")?,
-    };
-    let r = pairwise::Segmented {
-        ids: slice(&r_ids, "r_ids")?,
-        off: slice(&r_off, "r_off")?,
-        seg: slice(&r_seg, "r_seg")?,
-    };
+    let h = segmented(&h_ids, &h_off, &h_seg, "h")?;
+    let r = segmented(&r_ids, &r_off, &r_seg, "r")?;
     let (flat, offsets) = run(py, "pairwise_ngram_stats", || {
         pairwise::all_segments(h, r, max_n)
     })?;
@@ -609,16 +615,8 @@ fn aggregate_ngram_stats<'py>(
     count: PyReadonlyArray1<'py, i64>,
     max_n: usize,
 ) -> PyResult<(Array<'py>, Array<'py>)> {
-    let h = pairwise::Segmented {
-        ids: slice(&h_ids, "h_ids")?,
-        off: slice(&h_off, "h_off")?,
-        seg: slice(&h_seg, "h_seg")?,
-    };
-    let r = pairwise::Segmented {
-        ids: slice(&r_ids, "r_ids")?,
-        off: slice(&r_off, "r_off")?,
-        seg: slice(&r_seg, "r_seg")?,
-    };
+    let h = segmented(&h_ids, &h_off, &h_seg, "h")?;
+    let r = segmented(&r_ids, &r_off, &r_seg, "r")?;
     let g = pairwise::Groups {
         weight: slice(&weight, "weight")?,
         group: slice(&group, "group")?,

@@ -45,4 +45,4 @@ def test_a_copy_of_a_reference_is_not_a_system(cli, tmp_path):
         "--bootstrap", "0",
     )  # fmt: skip
     assert code == 0, err
-    assert "left out, a copy of a reference: human" in err and "3-3 candidates" in out
+    assert "left out, a copy of a reference: human" in err and "3 candidates per list" in out

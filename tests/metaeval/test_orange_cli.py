@@ -203,7 +203,7 @@ def test_systems_dir_leaves_out_what_is_not_a_system(tmp_path):
     result = _run(["--refs", *REFS, "--systems-dir", str(ZHEN), "-m", "bleus:4",
                    "--bootstrap", "0", "--json", str(out)])  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "65.21" in result.output and "13-13 candidates" in result.output
+    assert "65.21" in result.output and "13 candidates per list" in result.output
     assert len(json.loads(out.read_text())["inputs"]["candidates"]["systems"]) == 13
     for name in (
         "source.txt (not a system output by its name)",

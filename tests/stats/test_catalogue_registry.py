@@ -106,9 +106,10 @@ def test_every_mtme_name_resolves(name):
     assert catalogue.task_entry(entry.corr_fcn, dict(entry.args)) is entry
     assert entry.corr_fcn in catalogue.corr_fcns()
     level = "seg" if "segment" in entry.levels else "sys"
-    Task(level=level, corr_fcn=entry.corr_fcn, corr_fcn_args=dict(entry.args))
-    corr_fcn, args = catalogue.task_of(name)
+    corr_fcn, args = catalogue.task_of(name)  # the task asked (acc-eq: sample_rate 1.0 too)
+    Task(level=level, corr_fcn=corr_fcn, corr_fcn_args=args)
     assert (corr_fcn, args) == (entry.corr_fcn, dict(entry.args, **args))
+    assert catalogue.task_entry(corr_fcn, args) is entry
 
 
 def test_unknown_names_are_refused_with_the_list():

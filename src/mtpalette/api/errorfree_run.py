@@ -239,7 +239,6 @@ def run_errorfree(run: ErrorFreeRun, progress: bool | Feedback | None = None) ->
     """Read, align and score what ``run`` names; write the outputs it asks for."""
     from mtpalette.api.recorded import recorded_inputs
     from mtpalette.io.runfile import Run
-    from mtpalette.io.writers import write
 
     run.validate()
     feedback = feedback_of(progress)
@@ -266,10 +265,5 @@ def run_errorfree(run: ErrorFreeRun, progress: bool | Feedback | None = None) ->
             seeds={"bootstrap": run.seed} if run.bootstrap else {},
             results=ev.to_dict()).save(run.json)  # fmt: skip
         result.outputs["json"] = str(run.json)
-    if run.tsv is not None:
-        write("tsv", ev.to_pandas(), run.tsv)
-        result.outputs["tsv"] = str(run.tsv)
-    if run.latex is not None:
-        write("latex", ev, run.latex)
-        result.outputs["latex"] = str(run.latex)
+    result.write_tables(run.tsv, run.latex)
     return result

@@ -22,3 +22,15 @@ class EvaluationResult:
     def to_json(self) -> str:
         """The evaluation as JSON (:meth:`to_dict` of its record)."""
         return self.evaluation.to_json()
+
+    def write_tables(self, tsv, latex) -> None:
+        """The evaluation's rows to ``tsv`` and its table to ``latex`` (None: not asked),
+        through the writers' registry, each recorded in :attr:`outputs`."""
+        from mtpalette.io.writers import write
+
+        if tsv is not None:
+            write("tsv", self.evaluation.to_pandas(), tsv)
+            self.outputs["tsv"] = str(tsv)
+        if latex is not None:
+            write("latex", self.evaluation, latex)
+            self.outputs["latex"] = str(latex)

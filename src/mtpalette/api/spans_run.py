@@ -365,7 +365,6 @@ def run_spans(run: SpansRun, progress: bool | Feedback | None = None) -> SpansRe
 def _write(run: SpansRun, result: SpansResult) -> None:
     from mtpalette.api.recorded import recorded_inputs
     from mtpalette.io.runfile import Run, run_file_path
-    from mtpalette.io.writers import write
 
     ev = result.evaluation
     json_path = run_file_path(run.json, run.report)
@@ -380,12 +379,7 @@ def _write(run: SpansRun, result: SpansResult) -> None:
             seeds={"bootstrap": run.seed} if run.bootstrap else {},
             results={**ev.to_dict(), "viewer": ev.viewer}).save(json_path)  # fmt: skip
         result.outputs["json"] = str(json_path)
-    if run.tsv is not None:
-        write("tsv", ev.to_pandas(), run.tsv)
-        result.outputs["tsv"] = str(run.tsv)
-    if run.latex is not None:
-        write("latex", ev, run.latex)
-        result.outputs["latex"] = str(run.latex)
+    result.write_tables(run.tsv, run.latex)
     if run.report is not None:
         from mtpalette.reporting.html import write_report
 

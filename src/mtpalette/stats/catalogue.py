@@ -381,8 +381,11 @@ def task_of(name: str | Statistic, *, epsilon: float | None = None, threshold: f
     Examples
     --------
     >>> task_of("acc-eq"), task_of("acc-eq", epsilon=0.5)
-    (('KendallWithTiesOpt', {'variant': 'acc23'}), ('KendallVariants', {'variant': 'acc23', \
-'epsilon': 0.5}))
+    (('KendallWithTiesOpt', {'variant': 'acc23', 'sample_rate': 1.0}), ('KendallVariants', \
+{'variant': 'acc23', 'epsilon': 0.5}))
+
+    Tie calibration here is over every pair, mt-metrics-eval's ``sample_rate=1.0`` (its task
+    sets' choice; its default, 0.1, samples the pairs at random and is refused by ``Task``).
     """
     entry = statistic(name)
     if entry.corr_fcn is None:
@@ -393,6 +396,8 @@ def task_of(name: str | Statistic, *, epsilon: float | None = None, threshold: f
         corr_fcn, args["epsilon"] = "KendallVariants", float(epsilon)
     if corr_fcn == "KendallLike":
         args["thresh"] = threshold
+    if corr_fcn == "KendallWithTiesOpt":
+        args.setdefault("sample_rate", 1.0)
     return corr_fcn, args
 
 

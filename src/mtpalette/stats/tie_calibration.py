@@ -56,9 +56,8 @@ class PairEvents:
     counts: np.ndarray
 
 
-def pair_events(groups: Groups) -> PairEvents:
-    """The sorted pair events of :func:`tie_calibration` (``O(pairs)`` memory)."""
-    sizes = groups.sizes
+def _pair_counts(sizes: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each group's number of pairs and their total, refused above the enumeration limit."""
     n_pairs = sizes * (sizes - 1) // 2
     total = int(n_pairs.sum())
     if total > MAX_CALIBRATION_PAIRS:
@@ -66,6 +65,13 @@ def pair_events(groups: Groups) -> PairEvents:
             f"tie calibration would enumerate {total:,} pairs (limit "
             f"{MAX_CALIBRATION_PAIRS:,}); group by item or system"
         )
+    return n_pairs, total
+
+
+def pair_events(groups: Groups) -> PairEvents:
+    """The sorted pair events of :func:`tie_calibration` (``O(pairs)`` memory)."""
+    sizes = groups.sizes
+    n_pairs, total = _pair_counts(sizes)
     diff = np.empty(total)
     delta = np.empty(total, dtype=np.int8)
     group = np.empty(total, dtype=np.int64)
@@ -237,13 +243,7 @@ class HumanPairs:
         h = as_matrix(human)
         groups = make_groups(h, np.zeros_like(h), grouping)
         sizes = groups.sizes
-        n_pairs = sizes * (sizes - 1) // 2
-        total = int(n_pairs.sum())
-        if total > MAX_CALIBRATION_PAIRS:
-            raise ValueError(
-                f"tie calibration would enumerate {total:,} pairs (limit "
-                f"{MAX_CALIBRATION_PAIRS:,}); group by item or system"
-            )
+        n_pairs, total = _pair_counts(sizes)
         kind = np.int32 if h.size < 2**31 else np.int64
         i, j = np.empty(total, dtype=kind), np.empty(total, dtype=kind)
         weight = np.empty(total)
