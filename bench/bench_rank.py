@@ -6,11 +6,11 @@ Usage: python bench/bench_rank.py [--systems 20] [--resamples 1000] [--sacrebleu
        python bench/bench_rank.py --protocol wmt24 [--rounds 5] [--wmt24-checkout DIR]
 
 ``--protocol wmt24`` (bench_rank_wmt24.py): ``rank --protocol wmt24`` on the WMT24 ESA ratings
-of tests/data/wmt24_rank (every language pair there) against a plain numpy + scipy loop of the
-same Wilcoxon tests (one ``scipy.stats.wilcoxon`` call per pair and domain, Stouffer per pair)
-and against the organisers' ranking code (``humeval/tools.py`` of wmt24-news-systems at the
-commit of scripts/wmt24_rank_golden.py, run unmodified from a checkout), in process and as
-whole processes; p-values compared.
+of ../shared/data/wmt24 as the tests read them (en-cs, en-ja; scripts/shared_data.py) against
+a plain numpy + scipy loop of the same Wilcoxon tests (one ``scipy.stats.wilcoxon`` call per
+pair and domain, Stouffer per pair) and against the organisers' ranking code
+(``humeval/tools.py`` of wmt24-news-systems at the commit of scripts/wmt24_rank_golden.py,
+run unmodified from a checkout), in process and as whole processes; p-values compared.
 
 Data: WMT21 newstest zh-en (1,948 segments, reference A; the first ``--systems`` of its 23
 systems) from ../shared/data (or $MTPALETTE_SHARED_DATA); without it the script stops with a

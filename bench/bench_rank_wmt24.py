@@ -2,7 +2,8 @@
 against the WMT24 organisers' ranking code; run as ``python bench/bench_rank.py --protocol
 wmt24`` (see that script's docstring).
 
-Data: the WMT24 ESA ratings of ``tests/data/wmt24_rank/<lp>.tsv.gz`` (every language pair
+Data: the WMT24 ESA ratings of ``../shared/data/wmt24`` as the tests read them (``<lp>.tsv.gz``,
+built by ``scripts/shared_data.py: wmt24_rank_root``) (every language pair
 there: en-cs and en-ja, waves 2 and 3; see its README).
 
 * mtpalette: ``run_rank(RankRun(table=..., protocol="wmt24"))`` per language pair (reading
@@ -34,13 +35,20 @@ from pathlib import Path
 
 from common import REPO, machine, run_process
 
-DATA = REPO / "tests" / "data" / "wmt24_rank"
+
+def table(lp: str) -> Path:
+    """The WMT24 ESA ratings of ``lp`` as the ranking tests read them, built from the shared
+    data (``scripts/shared_data.py: wmt24_rank_root``)."""
+    sys.path.insert(0, str(REPO / "scripts"))
+    from shared_data import wmt24_rank_root
+
+    return wmt24_rank_root() / f"{lp}.tsv.gz"
 
 
 def read_frame(lp: str):
     import pandas as pd
 
-    return pd.read_csv(DATA / f"{lp}.tsv.gz", sep="\t")
+    return pd.read_csv(table(lp), sep="\t")
 
 
 def loop_rank(lp: str) -> dict:
@@ -108,7 +116,7 @@ def their_tools(checkout: Path):
 def ours_rank(lp: str):
     from mtpalette.api import RankRun, run_rank
 
-    run = RankRun(table=DATA / f"{lp}.tsv.gz", domain_col="domain", doc_col="doc",
+    run = RankRun(table=table(lp), domain_col="domain", doc_col="doc",
                   protocol="wmt24")  # fmt: skip
     [r] = run_rank(run).rankings
     return r
@@ -119,7 +127,7 @@ def ours_tests_only(lp: str):
     from mtpalette.io.item_scores import read_long_scores
     from mtpalette.stats.ranking import pairwise_tests
 
-    s = read_long_scores(DATA / f"{lp}.tsv.gz", domain_col="domain", doc_col="doc")
+    s = read_long_scores(table(lp), domain_col="domain", doc_col="doc")
     _, items, x = s.matrix()
     domains = [s.domains[i] for i in items]
     return lambda: pairwise_tests(x, "wmt24", domains=domains)
@@ -135,7 +143,7 @@ def best(fn, rounds: int) -> tuple[float, object]:
 
 
 def main(args) -> None:
-    lps = args.lps or sorted(p.name.split(".")[0] for p in DATA.glob("*.tsv.gz"))
+    lps = args.lps or ["en-cs", "en-ja"]
     if args.wmt24_worker:  # one whole process of the loop or of the organisers' code
         for lp in lps:
             if args.wmt24_worker == "loop":
@@ -188,7 +196,7 @@ def whole_processes(lps: list[str], args, theirs_ok: bool) -> None:
     me = [sys.executable, str(Path(__file__).with_name("bench_rank.py"))]
     commands = {
         "mtpalette rank": lambda lp: [sys.executable, "-m", "mtpalette", "rank", "--table",
-                                      str(DATA / f"{lp}.tsv.gz"), "--domain-col", "domain",
+                                      str(table(lp)), "--domain-col", "domain",
                                       "--doc-col", "doc", "--protocol", "wmt24", "-q"],
         "loop": lambda lp: [*me, "--wmt24-worker", "loop", lp],
     }  # fmt: skip

@@ -9,7 +9,8 @@ ranges and cluster lines are computed in the per-language loop, the global order
 ``model_average_rank``.
 
 Data: the WMT24 ESA ratings of en-cs and en-ja that ``scripts/wmt24_rank_golden.py``
-extracted from the shared data (``tests/data/wmt24_rank/<lp>.tsv.gz``; one rating per system
+extracted from the shared data (``scripts/shared_data.py: wmt24_rank_root``, the same rows,
+byte for byte, built by mtpalette's ESA reader; one rating per system
 and item, so an item's mean annotation is its rating). They are written in the organisers'
 input layout, ``humeval/data/annotations_filtered.json`` (one entry per item, its id
 ``<domain>_###_<doc>_###_<item>`` so that their code finds the domain and the document), in
@@ -50,7 +51,9 @@ import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "tests" / "data" / "wmt24_rank"
+sys.path.insert(0, str(ROOT / "scripts"))
+from shared_data import wmt24_rank_root  # noqa: E402  (the ratings, built from ../shared/data)
+
 OUT = ROOT / "tests" / "data" / "wmt26_rank" / "golden.json"
 REPO = "wmt-conference/wmt26-general-mt"
 COMMIT = "a6ae235cd03c474aa2c44e1c66920353310c70c2"
@@ -64,7 +67,7 @@ NAMES = {"English---Czech": "en-cs", "English---Japanese": "en-ja"}
 
 
 def ratings(lp: str) -> list[dict[str, str]]:
-    with gzip.open(DATA / f"{lp}.tsv.gz", "rt", encoding="utf-8") as fh:
+    with gzip.open(wmt24_rank_root() / f"{lp}.tsv.gz", "rt", encoding="utf-8") as fh:
         header, *rows = [line.rstrip("\n").split("\t") for line in fh]
     return [dict(zip(header, r, strict=True)) for r in rows]
 

@@ -124,3 +124,11 @@ def mtme_folder() -> Path:
     built = _cached("mtme", "mtme_folder",
                     lambda out: script("mtme_folder").build(out, 3, 6, shared=SHARED))  # fmt: skip
     return built / "wmt21.tedtalks"
+
+
+def wmt24_rank(lp: str) -> Path:
+    """The WMT24 ESA ratings of ``lp`` (``en-cs`` or ``en-ja``) as the ranking tests read them,
+    ``system domain doc item score`` (``scripts/shared_data.py: wmt24_rank_root``: built from
+    ``SHARED/wmt24`` by mtpalette's ESA reader into a cache outside git)."""
+    shared("wmt24", "humeval", what="the WMT24 ESA ratings (wmt-conference/wmt24-news-systems)")
+    return script("shared_data").wmt24_rank_root(SHARED) / f"{lp}.tsv.gz"

