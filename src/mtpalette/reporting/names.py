@@ -51,6 +51,10 @@ def ref_label(k: int) -> str:
     return chr(ord("A") + k) if k < 26 else f"R{k + 1}"
 
 
+#: where the package's example data (invented by the project) lies, in a path
+_EXAMPLE = "mtpalette/data/example/"
+
+
 def dataset_label(run: dict[str, Any], path: Path | None) -> str:
     """A short name of a run's data set: the bundled set, or the folder of its first
     reference (or judgments) file, else the run file's folder.
@@ -59,6 +63,11 @@ def dataset_label(run: dict[str, Any], path: Path | None) -> str:
     --------
     >>> dataset_label({"inputs": {"refs": [{"path": "/d/wmt21/zhen/ref.txt"}]}}, None)
     'zhen'
+    >>> dataset_label({"inputs": {"bundled": "zhen"}}, None)
+    'zhen, invented example'
+    >>> ref = "/x/mtpalette/data/example/mqm/zhen/ref.txt"
+    >>> dataset_label({"inputs": {"refs": [{"path": ref}]}}, None)
+    'zhen, invented example'
     >>> ref = "/d/wmt21/txt/references/newstest2021.de-en.ref.A.en"
     >>> dataset_label({"inputs": {"refs": [{"path": ref}]}}, None)
     'newstest2021 de-en'
@@ -66,8 +75,8 @@ def dataset_label(run: dict[str, Any], path: Path | None) -> str:
     'wmt21'
     """
     ins = run.get("inputs") or {}
-    if ins.get("bundled"):
-        return str(ins["bundled"])
+    if ins.get("bundled"):  # the package's example data, which the project invented
+        return f"{ins['bundled']}, invented example"
     for key in ("refs", "judgments"):
         value = ins.get(key)
         if isinstance(value, list) and value and isinstance(value[0], dict):
@@ -77,10 +86,11 @@ def dataset_label(run: dict[str, Any], path: Path | None) -> str:
             found = _TESTSET.search(p.name)
             if found:  # WMT's naming: newstest2021.de-en.ref.A.en
                 return f"{found.group(1)} {found.group(2)}"
+            invented = ", invented example" if _EXAMPLE in p.as_posix() else ""
             for folder in p.parents:
                 if folder.name.lower() not in _GENERIC_FOLDERS:
-                    return folder.name
-            return p.stem
+                    return folder.name + invented
+            return p.stem + invented
     return path.parent.name if path is not None else "run"
 
 
