@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from mtpalette.reporting.names import reference_names
+from mtpalette.signature import Signature, field_text
 
 _SIG_COMMON = ("nrefs", "tok", "case", "scale", "version")
 
@@ -21,13 +22,15 @@ def signature_rows(signatures: dict[str, Any]) -> dict[str, Any]:
     >>> t = signature_rows({"wer": "wer|nrefs:1|tok:13a|multiref:fewest-errors"})
     >>> t["columns"], t["rows"][0]["cells"], t["rows"][0]["other"]
     (['nrefs', 'tok'], ['1', '13a'], [('multiref', 'fewest-errors')])
+    >>> signature_rows({"r": "r|score:[chrf|nrefs:1|version:1]|version:1"})["rows"][0]["other"]
+    [('score', '[chrf|nrefs:1|version:1]')]
     """
     parsed = []
-    for name, sig in signatures.items():
-        fields: dict[str, str] = {}
-        for part in str(sig).split("|")[1:]:
-            key, _, value = part.partition(":")
-            fields[key] = value
+    for name, sig in signatures.items():  # read as signatures: a nested one stays one field
+        read = Signature.of(str(sig))
+        fields = {key: field_text(value) for key, value in read.fields.items()}
+        if read.version is not None:
+            fields["version"] = read.version
         parsed.append((name, fields))
     columns = [c for c in _SIG_COMMON if parsed and all(c in f for _, f in parsed)]
     rows = [
