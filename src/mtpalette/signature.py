@@ -77,6 +77,21 @@ class Signature(str):
         """The same signature with ``more`` fields (a field given again is replaced)."""
         return Signature(self.metric, {**self.fields, **more}, self.version, self.extends)
 
+    def all_fields(self) -> dict[str, Any]:
+        """Every field as printed, those of the signatures it extends first, with the version
+        where one is printed (under ``version``).
+
+        Examples
+        --------
+        >>> Signature.parse("chrf|nrefs:1|version:0.1|orange:mid").all_fields()
+        {'nrefs': '1', 'version': '0.1', 'orange': 'mid'}
+        """
+        out = self.extends.all_fields() if self.extends is not None else {}
+        out.update(self.fields)
+        if self.version is not None:
+            out["version"] = self.version
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         """Its parts and its text."""
         return {"metric": self.metric, **self.fields, "version": self.version, "text": str(self)}
@@ -94,8 +109,16 @@ class Signature(str):
         ('rank', {'nrefs': '1'}, '0.1')
         >>> Signature.parse("m|source:stored m.sys.score").version is None
         True
+        >>> e = Signature.parse("chrf|nrefs:1|version:0.1|orange:leave-one-out")  # extends chrf's
+        >>> e.extends.fields["nrefs"], dict(e.fields), str(e)
+        ('1', {'orange': 'leave-one-out'}, 'chrf|nrefs:1|version:0.1|orange:leave-one-out')
         """
         name, *rest = _split_top(str(text))
+        inner = [k for k, part in enumerate(rest[:-1]) if part.startswith("version:")]
+        if inner:  # the fields after a version extend the signature that ends there
+            k = inner[-1]
+            extends = cls.parse("|".join([name, *rest[: k + 1]]))
+            return cls(name, cls.parse("|".join([name, *rest[k + 1 :]])).fields, None, extends)
         version = None
         if rest and rest[-1].startswith("version:") and "[" not in rest[-1]:
             version = rest.pop()[len("version:") :]

@@ -30,7 +30,7 @@ def test_render_and_parse_round_trip():
     assert back.version == V and back.fields["alpha"] == "0.05"
 
 
-@pytest.mark.parametrize("text", ["a|b", "a|x:1|x:2", "a|x:[b|y:1", "a|x:b]", "a|version:1|x:2"])
+@pytest.mark.parametrize("text", ["a|b", "a|x:1|x:2", "a|x:[b|y:1", "a|x:b]", "a|version:1|x"])
 def test_parse_refuses_what_is_not_a_signature(text):
     with pytest.raises(ValueError):
         Signature.parse(text)
@@ -117,7 +117,7 @@ def test_a_signature_is_its_text_and_keeps_its_parts():
 
 
 def test_results_hold_signature_objects():
-    from mtpalette import correlate, rank, orange
+    from mtpalette import correlate, orange, rank
 
     systems = {"A": ["a b c d", "a b"], "B": ["a b x y", "x y"], "C": ["x y z w", "a x"]}
     refs = [["a b c d", "a b"]]
@@ -133,3 +133,14 @@ def test_results_hold_signature_objects():
                n_resamples=0, progress=False)  # fmt: skip
     assert isinstance(o.rows[0].signature, Signature)
     assert o.rows[0].signature.extends.fields["nrefs"] == 1
+
+
+def test_an_extended_signature_parses_back():
+    """What ``extends`` prints (an ORANGE run's fields after its metric's version) parses into
+    the same parts, so the report's signature table reads its metric's fields too."""
+    metric = Signature("chrf", {"nrefs": 1, "tok": "13a"}, V)
+    run = Signature("chrf", {"orange": "leave-one-out", "bs": 20}, None, extends=metric)
+    back = Signature.parse(str(run))
+    assert back == run and back.extends == metric and back.version is None
+    assert back.all_fields() == {"nrefs": "1", "tok": "13a", "version": V,
+                                 "orange": "leave-one-out", "bs": "20"}  # fmt: skip

@@ -27,10 +27,9 @@ def signature_rows(signatures: dict[str, Any]) -> dict[str, Any]:
     """
     parsed = []
     for name, sig in signatures.items():  # read as signatures: a nested one stays one field
-        read = Signature.of(str(sig))
-        fields = {key: field_text(value) for key, value in read.fields.items()}
-        if read.version is not None:
-            fields["version"] = read.version
+        fields = {
+            key: field_text(value) for key, value in Signature.of(str(sig)).all_fields().items()
+        }
         parsed.append((name, fields))
     columns = [c for c in _SIG_COMMON if parsed and all(c in f for _, f in parsed)]
     rows = [
