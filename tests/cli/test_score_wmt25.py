@@ -123,6 +123,16 @@ def test_align_keeps_every_system_with_a_note(monkeypatch, capsys):
     assert [line.split()[0] for line in out.splitlines()[1:4]] == ["Lumen", "Quill", "Tessera"]
 
 
+def test_a_mismatch_rule_at_document_level_is_named_as_idle(monkeypatch, capsys):
+    """At document level a document is scored whole: Tessera's extra paragraph is no mismatch,
+    and a rule given for it says that it does nothing, rather than seem to have dropped it."""
+    code, out, err = run(monkeypatch, capsys, *BASE, "--lp", "en-de_DE", "-m", "chrf",
+                         "--level", "document", "--paragraph-mismatch", "drop")  # fmt: skip
+    assert code == 0, err
+    assert "--paragraph-mismatch drop does nothing at document level" in err
+    assert "Tessera" in out and "left out" not in err
+
+
 def test_mismatch_refused_naming_the_document(monkeypatch, capsys):
     code, out, err = run(monkeypatch, capsys, *BASE, "--lp", "cs-uk_UA", "-m", "bleu")
     assert code == 2 and out == ""

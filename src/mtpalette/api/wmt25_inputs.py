@@ -216,6 +216,10 @@ class Wmt25Inputs:
         kinds = ", ".join(f"{n} ({docs[0].refs[n].kind})" for n in names)
         size = f"{len(docs)} documents, {sum(map(len, pair.sources))} paragraphs"
         pair.notes.insert(0, f"{self.lp}: {size}; references {kinds}")
+        if level == "document" and self.paragraph_mismatch != "refuse":
+            pair.notes.append(f"--paragraph-mismatch {self.paragraph_mismatch} does nothing at "
+                              "document level: a document is scored whole, whatever its "
+                              "paragraph count")  # fmt: skip
         pair = _html(pair, strip=self.strip_html)
         for line in pair.notes:
             note(line)
