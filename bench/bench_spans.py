@@ -107,9 +107,10 @@ def _segments_for_peer(n_peer, lengths, lps, systems, rng) -> list[dict]:
 
 
 def peer(args, lengths, gold, pred, lps, systems) -> None:
-    if not args.wmt25_git.is_dir():
+    if args.wmt25_git is None or not args.wmt25_git.is_dir():
         print(
-            f"SKIP peer: no snapshot at {args.wmt25_git} (fetch github:wmt-conference/wmt25-mteval)"
+            f"SKIP peer: no snapshot at {args.wmt25_git} (give --wmt25-git, a git directory of "
+            "wmt-conference/wmt25-mteval)"
         )
         return
     per_lp = args.systems * args.segments
@@ -174,7 +175,7 @@ def main() -> None:
     ap.add_argument("--peer-lps", type=int, default=1)
     ap.add_argument("--resamples", type=int, default=1000)
     ap.add_argument(
-        "--wmt25-git", type=Path, default=Path("/work/.mirror/wmt-conference+wmt25-mteval/repo")
+        "--wmt25-git", type=Path, default=None
     )
     args = ap.parse_args()
     rng = np.random.default_rng(57)

@@ -90,8 +90,8 @@ def main() -> None:
     ap.add_argument("--annotators", type=int, default=5)
     ap.add_argument("--peer-lps", type=int, default=1)
     ap.add_argument("--peer-only", action="store_true", help="Write only DIR/peer.")
-    ap.add_argument("--wmt25-git", type=Path,
-                    default=Path("/work/.mirror/wmt-conference+wmt25-mteval/repo"))  # fmt: skip
+    ap.add_argument("--wmt25-git", type=Path, default=None,
+                    help="a git directory of wmt-conference/wmt25-mteval (the peer)")  # fmt: skip
     args = ap.parse_args()
     rng = np.random.default_rng(1)  # as bench_spans.py
     n = args.lps * args.systems * args.segments
@@ -120,7 +120,7 @@ def main() -> None:
         *preds,
         "--bootstrap 0 -q",
     )
-    if args.wmt25_git.is_dir():
+    if args.wmt25_git is not None and args.wmt25_git.is_dir():
         n_peer = args.peer_lps * args.systems * args.segments
         (args.dir / "peer").mkdir(exist_ok=True)
         write_peer(args.dir / "peer", args.wmt25_git, n_peer, gold, annotators[0], lps, systems,

@@ -42,8 +42,7 @@ Usage (from the repository root; the snapshots are git directories, e.g. the one
 ``fetch github:wmt-conference/wmt25-mteval`` gives)::
 
     python scripts/spans_golden.py \\
-        --wmt25-git /work/.mirror/wmt-conference+wmt25-mteval/repo \\
-        --qe-git /work/.mirror/WMT-QE-Task+qe-eval-scripts/repo
+        --wmt25-git WMT25_MTEVAL_GIT_DIR --qe-git QE_EVAL_SCRIPTS_GIT_DIR
 
 writes ``tests/data/spans/golden_wmt25.json`` and ``tests/data/spans/golden_wmt23_qe.json``
 (inputs, commits, commands, their ``scores.txt`` and the full-precision values). Their

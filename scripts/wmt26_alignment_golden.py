@@ -11,7 +11,7 @@ only sets paths and defines functions (``main`` runs under ``__name__ == "__main
 Run (writes tests/data/wmt26_alignment/golden.json)::
 
     python scripts/wmt26_alignment_golden.py \
-        --git-dir /work/.mirror/wmt-conference+wmt26-general-mt/repo \
+        --git-dir WMT26_GENERAL_MT_GIT_DIR \
         --commit 1fa5211cb0595270a06374b29db0d7c7565a39fa
 
 The cases are written by this script (hand cases and texts drawn from a small invented
