@@ -22,9 +22,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.spans import SEVERITIES  # the span data object's vocabulary, in code order
 
-#: each severity's code (``SEVERITIES.index(name)``)
+#: the severities a span may carry, in code order (``SEVERITIES.index(name)`` is its code)
+SEVERITIES = ("minor", "major", "critical", "undecided", "omission")
 MINOR, MAJOR, CRITICAL, UNDECIDED, OMISSION = range(len(SEVERITIES))
 
 Span = tuple[int, int, str]
