@@ -222,3 +222,11 @@ def test_align_spans_refuses_a_segment_without_text():
     g = SpanSet((SpanRow("en-de", "A", "d", 0, None, ()),), "g.tsv", "esa-csv", (4,))
     with pytest.raises(UserInputError, match=r"^g\.tsv:4: the text of en-de/A/d/0 is in neither"):
         align_spans(g, {"p": g})
+
+
+def test_the_protocols_and_the_data_object_name_the_same_severities():
+    """stats imports no io module, so each floor has its tuple: they must stay one list."""
+    from mtpalette.io.spans import SEVERITIES as DATA
+    from mtpalette.stats.span_input import SEVERITIES as PROTOCOLS
+
+    assert PROTOCOLS == DATA

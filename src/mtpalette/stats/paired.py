@@ -426,7 +426,7 @@ def compare_systems(
         if test == "bs":
             for s in range(S):
                 if s != baseline:
-                    p_value[s] = _bootstrap_p(dist, score, s, baseline, n_trials)
+                    p_value[s] = bootstrap_p_value(dist, score, s, baseline, n_trials)
     elif test == "ar":
         g = fresh()
         p_value[:] = _randomization(columns, n_trials, g, score, baseline)
@@ -457,7 +457,7 @@ def compare_systems(
     )
 
 
-def _bootstrap_p(dist: np.ndarray, score: np.ndarray, a: int, b: int, n: int) -> np.ndarray:
+def bootstrap_p_value(dist: np.ndarray, score: np.ndarray, a: int, b: int, n: int) -> np.ndarray:
     """The paired bootstrap p-value of systems ``a`` and ``b`` (per metric) from their
     resampled scores ``dist`` ``(S, B, M)`` (sacrebleu's ``--paired-bs``)."""
     sample = np.abs(dist[a] - dist[b])
@@ -529,7 +529,7 @@ def all_pairs(
         dist = columns.resampled(n_trials, fresh())
         for a in range(S):
             for b in range(a + 1, S):
-                p[a, b] = p[b, a] = _bootstrap_p(dist, score, a, b, n_trials)
+                p[a, b] = p[b, a] = bootstrap_p_value(dist, score, a, b, n_trials)
     else:
         for b in range(1, S):
             col = _randomization(columns, n_trials, fresh(), score, b)

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.stats.paired import _bootstrap_p as paired_bs_p_value
+from mtpalette.stats.paired import bootstrap_p_value
 from mtpalette.stats.resampling import (
     INTERVAL_METHODS,
     Seed,
@@ -417,7 +417,7 @@ def pairwise_p_values(boot: SpanBootstrap, *, group: int = -1, measure: str = "f
     p = np.full((k, k), np.nan)
     for a in range(k):
         for b in range(a + 1, k):
-            value = paired_bs_p_value(dist, score, a, b, boot.n_resamples)[0]
+            value = bootstrap_p_value(dist, score, a, b, boot.n_resamples)[0]
             p[a, b] = p[b, a] = value
     return p
 
