@@ -20,6 +20,7 @@ mod table;
 
 // the kernels, one module per family
 pub mod acs;
+pub mod analysis;
 pub mod bleu_text;
 pub mod chrf;
 pub mod chrf_text;

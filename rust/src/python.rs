@@ -18,8 +18,8 @@ use crate::error::{Checked, InputError};
 use crate::grid::Grid;
 use crate::pairs::Pairs;
 use crate::{
-    acs, bleu_text, chrf, chrf_text, distinct, edit, encode_text, gtm, interning, ngram, nist,
-    pairwise, porter, rouge_lsum, rouge_score_tok, rouge_text, scores, skipbigram, stats,
+    acs, analysis, bleu_text, chrf, chrf_text, distinct, edit, encode_text, gtm, interning, ngram,
+    nist, pairwise, porter, rouge_lsum, rouge_score_tok, rouge_text, scores, skipbigram, stats,
     subsequence, ter, text_pairs, tokenize, vocab,
 };
 
@@ -496,6 +496,40 @@ fn bleu_rows<'py>(
     array(py, out, &[stats.dim().0])
 }
 
+/// compare-mt's clipped matches by system and id, every layer of ids in one pass (see
+/// `mtpalette.kernels.matches`): `(systems, sum of n_ids)` int64.
+#[pyfunction]
+fn clipped_matches<'py>(
+    py: Python<'py>,
+    ids: PyReadonlyArray2<'py, i64>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    n_rows: usize,
+    n_ids: Vec<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (ids, offsets) = (grid(&ids, "ids")?, slice(&offsets, "offsets")?);
+    let out = run(py, "clipped_matches", || {
+        analysis::clipped_matches(ids, offsets, n_rows, &n_ids)
+    })?;
+    // checked by the kernel: offsets.len() - 1 rows, parts of n_rows rows, the reference first
+    let systems = (offsets.len() - 1) / n_rows - 1;
+    let width = n_ids.iter().sum();
+    array(py, out, &[systems, width])
+}
+
+/// NLTK's smoothed sentence BLEU of every statistics row (see `mtpalette.kernels.matches`).
+#[pyfunction]
+fn nltk_sentence_bleu<'py>(
+    py: Python<'py>,
+    stats: PyReadonlyArray2<'py, f64>,
+    n: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let stats = grid(&stats, "stats")?;
+    let out = run(py, "nltk_sentence_bleu", || {
+        analysis::nltk_sentence_bleu(stats, n)
+    })?;
+    array(py, out, &[stats.dim().0])
+}
+
 /// NIST of every statistics row (see `mtpalette.kernels.scores`).
 #[pyfunction]
 fn nist_rows<'py>(
@@ -667,6 +701,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nist_rows, m)?)?;
     m.add_function(wrap_pyfunction!(gather, m)?)?;
     m.add_function(wrap_pyfunction!(intern_ngrams, m)?)?;
+    m.add_function(wrap_pyfunction!(clipped_matches, m)?)?;
+    m.add_function(wrap_pyfunction!(nltk_sentence_bleu, m)?)?;
     m.add_function(wrap_pyfunction!(num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(set_threads, m)?)?;
     m.add_function(wrap_pyfunction!(pairwise_ngram_stats, m)?)?;
