@@ -74,7 +74,7 @@ def build_folder(out: Path) -> Path:
 
     import numpy as np
 
-    from mtpalette.api.scoring import score_systems
+    from mtpalette.sources.scoring import score_systems
     from mtpalette.io.mtme_write import write_mtme_scores
     from mtpalette.io.plain import read_lines
 

@@ -123,8 +123,8 @@ def main() -> None:
     args = ap.parse_args()
     if skip_without_shared_data("WMT21 en-de texts"):
         return
-    from mtpalette.api.scoring import score_systems
-    from mtpalette.api.wmt25_inputs import Wmt25Inputs, system_scores
+    from mtpalette.sources.scoring import score_systems
+    from mtpalette.sources.wmt25 import Wmt25Inputs, system_scores
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

@@ -40,8 +40,8 @@ from mtpalette.api import (
     run_wmt,
 )
 from mtpalette.api.errorfree_run import ErrorFreeRun, run_errorfree
-from mtpalette.api.feedback import Feedback
-from mtpalette.api.score_inputs import ScoreInputs
+from mtpalette.feedback import Feedback
+from mtpalette.sources.score_inputs import ScoreInputs
 from mtpalette.api.spans_run import SpansRun, example_folder, run_spans
 from mtpalette.io.plain import read_lines
 
@@ -188,7 +188,7 @@ def test_the_default_draws_bars_in_a_notebook(monkeypatch):
 
     import rich.console
 
-    from mtpalette.api.progress import feedback_of
+    from mtpalette.progress import feedback_of
 
     assert not feedback_of(None).bars  # pytest's capture: no terminal
     monkeypatch.setitem(sys.modules, "IPython", types.ModuleType("IPython"))

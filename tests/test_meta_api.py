@@ -11,7 +11,7 @@ from real_data import mqm_ted, mqm_ted_args, mqm_ted_inputs
 from typer.testing import CliRunner
 
 import mtpalette
-from mtpalette.api.inputs import load_task
+from mtpalette.sources.inputs import load_task
 from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
 
@@ -155,7 +155,7 @@ def test_orange_leaves_out_reference_copies_as_the_command(ted_zhen, capsys):
 def test_correlate_with_system_level_human_scores(ted_zhen):
     """Human scores per system (WMT system-level DA style): the metrics' corpus scores are
     correlated across systems, as numpy's Pearson on the corpus scores."""
-    from mtpalette.api.inputs import load_task
+    from mtpalette.sources.inputs import load_task
 
     systems, refs = ted_zhen
     data, _, _ = load_task(**mqm_ted_inputs("zhen"))

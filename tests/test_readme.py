@@ -170,7 +170,7 @@ def workspace(tmp_path_factory) -> Path:
 def _judgments(outputs) -> list[str]:
     """The bundled (synthetic) MQM scores of the excerpt's systems as a generic judgment file
     (system, 1-based line, score)."""
-    from mtpalette.api.inputs import load_task
+    from mtpalette.sources.inputs import load_task
 
     data, _, _ = load_task(bundled="zhen")
     assert data.n_items == len((ZHEN / "ref.txt").read_text(encoding="utf-8").splitlines())

@@ -131,7 +131,7 @@ def test_training_results(small, tmp_path):
 
 
 def test_every_exported_result_type_has_both():
-    from mtpalette.api import scoring
+    from mtpalette.sources import scoring
     from mtpalette.stats.paired import SystemComparison
 
     names = [n for n in mtpalette.api.EXPORTS if n.endswith("Result")]

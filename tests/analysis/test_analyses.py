@@ -13,7 +13,7 @@ from real_data import mqm_ted, mtme_folder
 
 import mtpalette
 from mtpalette.api.analyze_run import AnalyzeRun, analyze, run_analyze
-from mtpalette.api.score_inputs import ScoreInputs
+from mtpalette.sources.score_inputs import ScoreInputs
 
 ENDE = mqm_ted("ende")["root"]
 

@@ -21,7 +21,7 @@ from real_data import shared
 import mtpalette
 from mtpalette.analysis import compare_mt
 from mtpalette.api.analyze_run import analyze
-from mtpalette.api.scoring import score_systems
+from mtpalette.sources.scoring import score_systems
 
 REPO = Path(__file__).parents[2]
 HERE = REPO / "tests" / "data" / "compare_mt"

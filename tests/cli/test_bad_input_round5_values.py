@@ -30,7 +30,7 @@ from bad_input_files import (
 )
 
 import mtpalette
-from mtpalette.api.feedback import Feedback
+from mtpalette.feedback import Feedback
 from mtpalette.errors import UserInputError
 
 S3 = ["s1", "s2", "s3"]
@@ -196,7 +196,7 @@ def test_python_api(call, expected):
 
 
 def _analyze_run(names, **kw):
-    from mtpalette.api.score_inputs import ScoreInputs
+    from mtpalette.sources.score_inputs import ScoreInputs
 
     inputs = ScoreInputs(refs=[names["r1"]], hyps=[names["s1"], names["s2"]])
     return mtpalette.AnalyzeRun(inputs, ["label"], "chrf", **kw)

@@ -453,7 +453,7 @@ SCORE_FORBIDDEN = (
 SCORE_FORBIDDEN_OWN = (
     "mtpalette.metaeval", "mtpalette.stats", "mtpalette.reporting", "mtpalette.train",
     "mtpalette.models", "mtpalette.io.judgments", "mtpalette.io.mtme_files",
-    "mtpalette.io.runfile", "mtpalette.api.folders", "mtpalette.api.description",
+    "mtpalette.io.runfile", "mtpalette.sources.folders", "mtpalette.description",
     "mtpalette.api.paired",
 )  # fmt: skip
 #: the metric modules every scoring run imports (the families are imported when named)

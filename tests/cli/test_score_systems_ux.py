@@ -12,7 +12,7 @@ import pytest
 from real_data import mqm_ted
 
 from mtpalette import corpus_score, paired_test, score_systems, sentence_scores
-from mtpalette.api.scoring import best_system, sort_systems
+from mtpalette.sources.scoring import best_system, sort_systems
 from mtpalette.errors import UserInputError
 
 ROOT = mqm_ted("zhen")["root"]

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from real_data import mqm_ted, mqm_ted_args
 
-from mtpalette.api.external import check_nrefs, parse_scores
-from mtpalette.api.feedback import Feedback
+from mtpalette.sources.external import check_nrefs, parse_scores
+from mtpalette.feedback import Feedback
 from mtpalette.io.scorefile import ScoreFile
 
 ZHEN = mqm_ted("zhen")

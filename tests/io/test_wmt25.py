@@ -1,6 +1,6 @@
 """WMT25/26 test-set and system-output readers (io/wmt25.py): the project-written sample
 (src/mtpalette/data/wmt25_sample, invented texts), round trips through the writers, every
-damaged line refused with its file and line, and the pair's paragraphs (api/wmt25_inputs.py):
+damaged line refused with its file and line, and the pair's paragraphs (sources/wmt25.py):
 a mismatch reported by system and document, dropped or aligned on request."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from mtpalette.api.wmt25_inputs import Wmt25Inputs
+from mtpalette.sources.wmt25 import Wmt25Inputs
 from mtpalette.errors import UserInputError
 from mtpalette.io.wmt25 import (
     read_system_output,

@@ -380,7 +380,7 @@ def test_chunked_runs_keep_the_reference_agreement(inputs, tmp_path):
     import json
 
     from mtpalette.api.chunked import Chunking
-    from mtpalette.api.inputs import CandidateInputs
+    from mtpalette.sources.inputs import CandidateInputs
     from mtpalette.api.orange_run import OrangeOutputs, OrangeRun, run_orange
 
     refs, systems = inputs

@@ -421,7 +421,7 @@ def test_ad_seg_scores_at_system_level(tmp_path, ted_zhen):
     """WMT ad-seg-scores: human score = mean of the system's judged segments, metric score =
     corpus score of the whole output (SIDs are not lines); refused at segment level."""
     from mtpalette import corpus_score
-    from mtpalette.api.inputs import load_task
+    from mtpalette.sources.inputs import load_task
 
     systems, refs = ted_zhen
     names = ["SMU", "Online-W", "MiSS", "NiuTrans", "DIDI-NLP", "metricsystem5"]
@@ -480,7 +480,7 @@ def test_mt_metrics_eval_folder_equals_the_bundled_task(tmp_path):
     layout (human-scores/zh-en.mqm.seg.score, references/zh-en.refA.txt,
     system-outputs/zh-en/*.txt with the reference among them) gives the numbers of
     ``--bundled zhen`` with reference A."""
-    from mtpalette.api.inputs import load_task
+    from mtpalette.sources.inputs import load_task
 
     data, _, _ = load_task(**mqm_ted_inputs("zhen"))
     paths = mqm_ted("zhen")

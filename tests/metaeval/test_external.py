@@ -362,7 +362,7 @@ def test_plugins_read_the_sources_in_orange_and_correlate(tmp_path, monkeypatch)
          str(zhen / "source.txt"), "--bootstrap", "0", "--test", "none", "--json", str(corr)],
     )  # fmt: skip
     assert out.exit_code == 0, out.output
-    from mtpalette.api.inputs import load_task
+    from mtpalette.sources.inputs import load_task
     from mtpalette.stats.correlation import pearson
 
     data, _, _ = load_task(**mqm_ted_inputs("zhen"))

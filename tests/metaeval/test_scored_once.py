@@ -19,7 +19,7 @@ SPECS = ["bleus:4", "chrf", "wer"]
 @pytest.fixture
 def scored(monkeypatch):
     """Each metric's number of texts scored, through every scoring entry point."""
-    import mtpalette.api.scoring as scoring
+    import mtpalette.sources.scoring as scoring
     import mtpalette.metaeval.segments as segments
 
     counts: Counter[str] = Counter()
@@ -52,7 +52,7 @@ def _run(cli, tmp_path: Path, name: str, level: str) -> dict:
 
 
 def test_segment_and_system_levels_score_the_texts_once(cli, tmp_path, scored):
-    from mtpalette.api.folders import read_mtme_set
+    from mtpalette.sources.folders import read_mtme_set
 
     counts, calls = scored
     evs = read_mtme_set(FOLDER, "zh-en")

@@ -148,10 +148,10 @@ def test_counts_too_small_for_what_is_reported_are_refused():
 
 
 def test_the_seed_is_sacrebleus_in_both_places():
-    """The command line's default seed lives in ``api.checks`` too (``score`` imports no
+    """The command line's default seed lives in ``sources.checks`` too (``score`` imports no
     statistics module at start): both copies are sacrebleu's own default (its
     ``significance.py`` reads ``SACREBLEU_SEED`` from the environment, default 12345)."""
-    from mtpalette.api.checks import SACREBLEU_SEED as api_seed
+    from mtpalette.sources.checks import SACREBLEU_SEED as api_seed
     from mtpalette.stats.paired import SACREBLEU_SEED
 
     assert api_seed == SACREBLEU_SEED == 12345

@@ -1,6 +1,6 @@
 """The Python API of mtpalette: one module per use, each name imported on first use.
 
-* :mod:`~mtpalette.api.scoring` - scores of texts (:func:`score_texts`, :func:`corpus_score`,
+* :mod:`~mtpalette.sources.scoring` - scores of texts (:func:`score_texts`, :func:`corpus_score`,
   :func:`sentence_scores`, :func:`score_systems`);
 * :mod:`~mtpalette.api.paired` - paired significance tests between systems
   (:func:`paired_test`; from files: :class:`PairedRun`, :func:`run_paired`);
@@ -26,7 +26,7 @@
 * :mod:`~mtpalette.api.train_run` - BLANC and ROSE trained on human judgments or ORANGE
   (:class:`BlancTrainRun`, :func:`run_train_blanc`; :class:`RoseTrainRun`,
   :func:`run_train_rose`);
-* :mod:`~mtpalette.api.wmt25_inputs` - WMT25/26 test sets and system outputs scored per
+* :mod:`~mtpalette.sources.wmt25` - WMT25/26 test sets and system outputs scored per
   paragraph, document or system (:func:`score_wmt25`; :class:`Wmt25Inputs`);
 * :mod:`~mtpalette.api.data` - the example data shipped with mtpalette, invented by the
   project (:func:`bundled_data`, :func:`copy_bundled`);
@@ -34,7 +34,7 @@
   ``mtpalette report`` writes.
 
 A run description (``*Run``) is a dataclass that validates, saves and loads itself
-(:mod:`~mtpalette.api.description`); its ``run_*`` function runs it and returns the result
+(:mod:`~mtpalette.description`); its ``run_*`` function runs it and returns the result
 the command line prints. Every command of the command line is such a run.
 
 Examples
@@ -50,84 +50,84 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-#: public name -> the module of this package that defines it
+#: public name -> the module that defines it (under ``mtpalette``: ``api.*`` or a lower floor)
 EXPORTS = {
-    "Scores": "scoring",
-    "score_texts": "scoring",
-    "score_systems": "scoring",
-    "corpus_score": "scoring",
-    "sentence_scores": "scoring",
-    "SACREBLEU_SEED": "paired",
-    "paired_test": "paired",
-    "compare_scored": "paired",
-    "PairedRun": "paired",
-    "run_paired": "paired",
-    "candidate_lists": "orange_run",
-    "orange": "orange_run",
-    "OrangeRun": "orange_run",
-    "OrangeOutputs": "orange_run",
-    "OrangeResult": "orange_run",
-    "run_orange": "orange_run",
-    "Chunking": "chunked",
-    "LimitedFeatures": "limited",
-    "CandidateInputs": "inputs",
-    "JudgedInputs": "inputs",
-    "LoadedJudgments": "inputs",
-    "correlate": "correlation_run",
-    "CorrelationRun": "correlation_run",
-    "CorrelationOutputs": "correlation_run",
-    "CorrelationResult": "correlation_run",
-    "run_correlation": "correlation_run",
-    "audit": "audit_run",
-    "AuditRun": "audit_run",
-    "AuditResult": "audit_run",
-    "run_audit": "audit_run",
-    "WmtRun": "wmt_run",
-    "WmtResult": "wmt_run",
-    "WmtData": "wmt_run",
-    "load_wmt": "wmt_run",
-    "run_wmt": "wmt_run",
-    "Task": "wmt_run",
-    "TaskSet": "wmt_run",
-    "task_set": "wmt_run",
-    "bundled_data": "data",
-    "score_wmt25": "wmt25_inputs",
-    "Wmt25Inputs": "wmt25_inputs",
-    "copy_bundled": "data",
-    "rank": "rank_run",
-    "autorank_wmt25": "autorank_run",
-    "analyze": "analyze_run",
-    "AnalyzeRun": "analyze_run",
-    "AnalysisResult": "analyze_run",
-    "run_analyze": "analyze_run",
-    "RankRun": "rank_run",
-    "RankResult": "rank_run",
-    "run_rank": "rank_run",
-    "AgreementRun": "agreement_run",
-    "AgreementResult": "agreement_run",
-    "run_agreement": "agreement_run",
-    "BlancTrainRun": "train_run",
-    "BlancTrainResult": "train_run",
-    "run_train_blanc": "train_run",
-    "RoseTrainRun": "train_run",
-    "RoseTrainResult": "train_run",
-    "run_train_rose": "train_run",
+    "Scores": "sources.scoring",
+    "score_texts": "sources.scoring",
+    "score_systems": "sources.scoring",
+    "corpus_score": "sources.scoring",
+    "sentence_scores": "sources.scoring",
+    "SACREBLEU_SEED": "api.paired",
+    "paired_test": "api.paired",
+    "compare_scored": "api.paired",
+    "PairedRun": "api.paired",
+    "run_paired": "api.paired",
+    "candidate_lists": "api.orange_run",
+    "orange": "api.orange_run",
+    "OrangeRun": "api.orange_run",
+    "OrangeOutputs": "api.orange_run",
+    "OrangeResult": "api.orange_run",
+    "run_orange": "api.orange_run",
+    "Chunking": "api.chunked",
+    "LimitedFeatures": "api.limited",
+    "CandidateInputs": "sources.inputs",
+    "JudgedInputs": "sources.inputs",
+    "LoadedJudgments": "sources.inputs",
+    "correlate": "api.correlation_run",
+    "CorrelationRun": "api.correlation_run",
+    "CorrelationOutputs": "api.correlation_run",
+    "CorrelationResult": "api.correlation_run",
+    "run_correlation": "api.correlation_run",
+    "audit": "api.audit_run",
+    "AuditRun": "api.audit_run",
+    "AuditResult": "api.audit_run",
+    "run_audit": "api.audit_run",
+    "WmtRun": "api.wmt_run",
+    "WmtResult": "api.wmt_run",
+    "WmtData": "api.wmt_run",
+    "load_wmt": "api.wmt_run",
+    "run_wmt": "api.wmt_run",
+    "Task": "api.wmt_run",
+    "TaskSet": "api.wmt_run",
+    "task_set": "api.wmt_run",
+    "bundled_data": "api.data",
+    "score_wmt25": "sources.wmt25",
+    "Wmt25Inputs": "sources.wmt25",
+    "copy_bundled": "api.data",
+    "rank": "api.rank_run",
+    "autorank_wmt25": "api.autorank_run",
+    "analyze": "api.analyze_run",
+    "AnalyzeRun": "api.analyze_run",
+    "AnalysisResult": "api.analyze_run",
+    "run_analyze": "api.analyze_run",
+    "RankRun": "api.rank_run",
+    "RankResult": "api.rank_run",
+    "run_rank": "api.rank_run",
+    "AgreementRun": "api.agreement_run",
+    "AgreementResult": "api.agreement_run",
+    "run_agreement": "api.agreement_run",
+    "BlancTrainRun": "api.train_run",
+    "BlancTrainResult": "api.train_run",
+    "run_train_blanc": "api.train_run",
+    "RoseTrainRun": "api.train_run",
+    "RoseTrainResult": "api.train_run",
+    "run_train_rose": "api.train_run",
     "Feedback": "feedback",
-    "pairwise": "pairwise_run",
-    "mbr": "pairwise_run",
-    "MbrSelection": "pairwise_run",
-    "stored_mbr": "pairwise_run",
-    "qe_rerank": "pairwise_run",
-    "qe_then_mbr": "pairwise_run",
-    "report": "report_run",
-    "spans": "spans_run",
-    "SpansRun": "spans_run",
-    "SpansResult": "spans_run",
-    "run_spans": "spans_run",
-    "errorfree": "errorfree_run",
-    "ErrorFreeRun": "errorfree_run",
-    "ErrorFreeResult": "errorfree_run",
-    "run_errorfree": "errorfree_run",
+    "pairwise": "api.pairwise_run",
+    "mbr": "api.pairwise_run",
+    "MbrSelection": "api.pairwise_run",
+    "stored_mbr": "api.pairwise_run",
+    "qe_rerank": "api.pairwise_run",
+    "qe_then_mbr": "api.pairwise_run",
+    "report": "api.report_run",
+    "spans": "api.spans_run",
+    "SpansRun": "api.spans_run",
+    "SpansResult": "api.spans_run",
+    "run_spans": "api.spans_run",
+    "errorfree": "api.errorfree_run",
+    "ErrorFreeRun": "api.errorfree_run",
+    "ErrorFreeResult": "api.errorfree_run",
+    "run_errorfree": "api.errorfree_run",
 }
 
 __all__ = list(EXPORTS)
@@ -135,7 +135,7 @@ __all__ = list(EXPORTS)
 
 def __getattr__(name: str) -> Any:
     if name in EXPORTS:
-        return getattr(importlib.import_module(f"{__name__}.{EXPORTS[name]}"), name)
+        return getattr(importlib.import_module(f"mtpalette.{EXPORTS[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtpalette.api.checks import bootstrap_of, check_resampling, checked
+from mtpalette.sources.checks import bootstrap_of, check_resampling, checked
 from mtpalette.api.correlation_run import parse_epsilon
-from mtpalette.api.description import Description
-from mtpalette.api.feedback import Feedback
-from mtpalette.api.inputs import JudgedInputs
+from mtpalette.description import Description
+from mtpalette.feedback import Feedback
+from mtpalette.sources.inputs import JudgedInputs
 from mtpalette.api.orange_run import SEED
-from mtpalette.api.progress import feedback_of
+from mtpalette.progress import feedback_of
 from mtpalette.errors import UserInputError
 from mtpalette.io.run_folder import check_out_dir, staged_folder
 from mtpalette.io.runfile import Run, check_output_folders
@@ -108,7 +108,7 @@ def run_agreement(run: AgreementRun, progress: bool | Feedback | None = None) ->
 
     ``progress``: bars (and with ``True`` notes) on standard error, ``None`` (the default)
     bars alone when it is a terminal or in a notebook; ``False``: silent; or a
-    :class:`~mtpalette.api.feedback.Feedback`.
+    :class:`~mtpalette.feedback.Feedback`.
     """
     run.validate()
     feedback = feedback_of(progress)

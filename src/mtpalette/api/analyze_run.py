@@ -2,7 +2,7 @@
 tokens and statistics mtpalette computes.
 
 :func:`analyze` takes the texts; :class:`AnalyzeRun` reads them as ``score`` does (files, a
-systems folder, a long table or an MTME folder: :class:`~mtpalette.api.score_inputs.
+systems folder, a long table or an MTME folder: :class:`~mtpalette.sources.score_inputs.
 ScoreInputs`), runs :func:`analyze` and writes the outputs. The analyses:
 
 * ``words``: word precision, recall and F-measure by frequency bucket
@@ -35,11 +35,11 @@ from mtpalette.analysis.sentences import (
     sentence_buckets,
 )
 from mtpalette.analysis.words import WordAccuracy, word_accuracy
-from mtpalette.api.checks import probability_argument
-from mtpalette.api.feedback import Feedback
-from mtpalette.api.progress import feedback_of
-from mtpalette.api.score_inputs import ScoreInputs
-from mtpalette.api.scoring import score_systems
+from mtpalette.sources.checks import probability_argument
+from mtpalette.feedback import Feedback
+from mtpalette.progress import feedback_of
+from mtpalette.sources.score_inputs import ScoreInputs
+from mtpalette.sources.scoring import score_systems
 from mtpalette.errors import UserInputError
 from mtpalette.io.writers import write
 from mtpalette.metrics import parse_specs
@@ -161,7 +161,7 @@ def analyze(
     progress:
         A bar counting the analyses: ``None`` (the default) when standard error is a terminal
         or in a notebook; ``True``: always offered; ``False``: silent; or a
-        :class:`~mtpalette.api.feedback.Feedback` (the command line's: the bar on a terminal,
+        :class:`~mtpalette.feedback.Feedback` (the command line's: the bar on a terminal,
         else a note per analysis on standard error, so a piped run shows its progress).
 
     Examples
@@ -362,7 +362,7 @@ def _check_labels(labels: Sequence[Any]) -> None:
 
 
 class _StatsOf:
-    """A metric's statistics for every system (:func:`~mtpalette.api.scoring.score_systems`:
+    """A metric's statistics for every system (:func:`~mtpalette.sources.scoring.score_systems`:
     the systems in one pass, sharing the references), computed once per spec."""
 
     def __init__(self, systems, ref, tokenize: str, lowercase: bool) -> None:
@@ -473,7 +473,7 @@ class AnalyzeRun:
         return list(docs.domain_of), list(docs.doc_of)
 
     def _columns(self, columns: list[str]) -> tuple[list[str] | None, list[str] | None]:
-        from mtpalette.api.inputs import LongTable
+        from mtpalette.sources.inputs import LongTable
 
         t = self.inputs
         if t.table is None or self.docs is not None:
@@ -529,7 +529,7 @@ def _write(run: AnalyzeRun, result: AnalysisResult) -> None:
                     "sentence_metric": run.sentence_metric, "top": run.top,
                     "confidence": run.confidence, "bootstrap": run.n_resamples}  # fmt: skip
         seeds = {"bootstrap": run.seed} if run.confidence is not None else {}
-        from mtpalette.api.recorded import recorded_inputs
+        from mtpalette.sources.recorded import recorded_inputs
 
         i = run.inputs
         inputs = recorded_inputs(refs=i.refs, systems=i.hyps, systems_dir=i.systems_dir,

@@ -22,17 +22,17 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.api.checks import bootstrap_of, check_resampling, checked
-from mtpalette.api.description import Description
-from mtpalette.api.external import parse_scores
-from mtpalette.api.feedback import Feedback
-from mtpalette.api.inputs import CandidateInputs, JudgedInputs
+from mtpalette.sources.checks import bootstrap_of, check_resampling, checked
+from mtpalette.description import Description
+from mtpalette.sources.external import parse_scores
+from mtpalette.feedback import Feedback
+from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
 from mtpalette.api.orange_run import (
     SEED,
     lists_and_metrics,
     reference_agreement_of,
 )
-from mtpalette.api.progress import feedback_of
+from mtpalette.progress import feedback_of
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import Run
 from mtpalette.metaeval.audit import Audit
@@ -67,7 +67,7 @@ def audit(
     segment for a pool), ``reference_human`` one per reference and segment; NaN: unrated.
     ``progress``: a bar counting the metrics scored with each reference held out, ``None``
     (the default) when standard error is a terminal or in a notebook; ``True``: always
-    offered; ``False``: silent; or a :class:`~mtpalette.api.feedback.Feedback`.
+    offered; ``False``: silent; or a :class:`~mtpalette.feedback.Feedback`.
 
     Examples
     --------

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.api.description import Description
-from mtpalette.api.feedback import SILENT, Feedback
-from mtpalette.api.inputs import CandidateInputs
+from mtpalette.description import Description
+from mtpalette.feedback import SILENT, Feedback
+from mtpalette.sources.inputs import CandidateInputs
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.chunked import (

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.api.checks import (
+from mtpalette.sources.checks import (
     SACREBLEU_SEED,
     as_list,
     as_systems,
@@ -53,12 +53,12 @@ from mtpalette.api.correlation_system import (
     folder_scores,
     stored_system_scores,
 )
-from mtpalette.api.description import Description, TableOutputs
-from mtpalette.api.external import check_exports, export_judged, parse_scores
-from mtpalette.api.feedback import Feedback
-from mtpalette.api.inputs import JudgedInputs, UnalignedJudgments
-from mtpalette.api.progress import feedback_of
-from mtpalette.api.scoring import score_systems
+from mtpalette.description import Description, TableOutputs
+from mtpalette.sources.external import check_exports, export_judged, parse_scores
+from mtpalette.feedback import Feedback
+from mtpalette.sources.inputs import JudgedInputs, UnalignedJudgments
+from mtpalette.progress import feedback_of
+from mtpalette.sources.scoring import score_systems
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import Judgments
 from mtpalette.io.plain import read_lines
@@ -142,7 +142,7 @@ def correlate(
         command does.
     progress:
         ``None``: a bar per table when standard error is a terminal or in a notebook; ``True``:
-        bars and notes; ``False``: silent; or a :class:`~mtpalette.api.feedback.Feedback`.
+        bars and notes; ``False``: silent; or a :class:`~mtpalette.feedback.Feedback`.
 
     Examples
     --------
@@ -453,7 +453,7 @@ def run_correlation(
 
     ``progress``: bars (and with ``True`` notes) on standard error, ``None`` (the default)
     bars alone when it is a terminal or in a notebook; ``False``: silent; or a
-    :class:`~mtpalette.api.feedback.Feedback`.
+    :class:`~mtpalette.feedback.Feedback`.
     """
     run.validate()
     feedback = feedback_of(progress)

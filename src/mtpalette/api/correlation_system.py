@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mtpalette.api.feedback import Feedback
-from mtpalette.api.folders import mtme_pair_data
+from mtpalette.feedback import Feedback
+from mtpalette.sources.folders import mtme_pair_data
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval.candidates import display_names
 from mtpalette.metrics import parse_specs
@@ -19,7 +19,7 @@ from mtpalette.metrics import parse_specs
 
 def folder_scores(run, evs, data, feedback: Feedback):
     """The one scoring of a run on an mt-metrics-eval folder's pair ``evs`` (``data``: its
-    judged texts) that has a system level: :func:`~mtpalette.api.scoring.score_systems` of
+    judged texts) that has a system level: :func:`~mtpalette.sources.scoring.score_systems` of
     the run's metrics on every system's texts of all segments, of which the segment tables
     take the rated rows (:func:`~mtpalette.metaeval.segments.rated_view`) and the system
     vectors the corpus scores (:func:`stored_system_scores`); None when the run has no such
@@ -30,7 +30,7 @@ def folder_scores(run, evs, data, feedback: Feedback):
     systems = list(evs.systems)
     if data.srcs is not None or data.n_systems != len(systems) or data.n_items != evs.n_segments:
         return None
-    from mtpalette.api.scoring import score_systems
+    from mtpalette.sources.scoring import score_systems
 
     feedback.note(f"scoring {len(systems)} systems' {evs.n_segments} segments with "
                   f"{len(run.specs)} metric spec(s), once for every level")  # fmt: skip

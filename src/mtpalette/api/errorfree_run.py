@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtpalette.api.checks import SACREBLEU_SEED
-from mtpalette.api.description import Description
-from mtpalette.api.feedback import Feedback
-from mtpalette.api.progress import feedback_of
+from mtpalette.sources.checks import SACREBLEU_SEED
+from mtpalette.description import Description
+from mtpalette.feedback import Feedback
+from mtpalette.progress import feedback_of
 from mtpalette.api.results import EvaluationResult
 from mtpalette.api.spans_run import file_option, read_span_input
 from mtpalette.errors import UserInputError, did_you_mean
@@ -237,7 +237,7 @@ class ErrorFreeResult(EvaluationResult):
 
 def run_errorfree(run: ErrorFreeRun, progress: bool | Feedback | None = None) -> ErrorFreeResult:
     """Read, align and score what ``run`` names; write the outputs it asks for."""
-    from mtpalette.api.recorded import recorded_inputs
+    from mtpalette.sources.recorded import recorded_inputs
     from mtpalette.io.runfile import Run
 
     run.validate()

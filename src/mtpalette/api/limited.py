@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from mtpalette.api.description import Description
-from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.description import Description
+from mtpalette.feedback import SILENT, Feedback
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_lines
 from mtpalette.metaeval.candidates import CandidateLists

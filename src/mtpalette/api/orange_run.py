@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.api.checks import (
+from mtpalette.sources.checks import (
     SACREBLEU_SEED,
     as_systems,
     bootstrap_of,
@@ -43,18 +43,18 @@ from mtpalette.api.checks import (
     reference_streams,
 )
 from mtpalette.api.chunked import ChunkedLists, Chunking
-from mtpalette.api.description import Description, TableOutputs
-from mtpalette.api.external import (
+from mtpalette.description import Description, TableOutputs
+from mtpalette.sources.external import (
     check_export_layout,
     check_exports,
     export_all,
     file_stem,
     parse_scores,
 )
-from mtpalette.api.feedback import Feedback
-from mtpalette.api.inputs import CandidateInputs
+from mtpalette.feedback import Feedback
+from mtpalette.sources.inputs import CandidateInputs
 from mtpalette.api.limited import LimitedFeatures
-from mtpalette.api.progress import feedback_of
+from mtpalette.progress import feedback_of
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_matching
 from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
@@ -169,7 +169,7 @@ def orange(
     progress:
         ``None``: a bar while scoring when standard error is a terminal or in a notebook;
         ``True``: bars and notes; ``False``: silent; or a
-        :class:`~mtpalette.api.feedback.Feedback`.
+        :class:`~mtpalette.feedback.Feedback`.
 
     Returns
     -------
@@ -345,7 +345,7 @@ def run_orange(run: OrangeRun, progress: bool | Feedback | None = None) -> Orang
 
     ``progress``: bars (and with ``True`` notes) on standard error, ``None`` (the default)
     bars alone when it is a terminal or in a notebook; ``False``: silent; or a
-    :class:`~mtpalette.api.feedback.Feedback`.
+    :class:`~mtpalette.feedback.Feedback`.
     """
     run.validate()
     feedback = feedback_of(progress)

@@ -16,16 +16,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mtpalette.api.checks import (
+from mtpalette.sources.checks import (
     SACREBLEU_SEED,
     check_resampling,
     count_argument,
     probability_argument,
 )
-from mtpalette.api.description import Description
-from mtpalette.api.feedback import Feedback
-from mtpalette.api.progress import feedback_of
-from mtpalette.api.scoring import Scores, best_system, score_systems
+from mtpalette.description import Description
+from mtpalette.feedback import Feedback
+from mtpalette.progress import feedback_of
+from mtpalette.sources.scoring import Scores, best_system, score_systems
 from mtpalette.errors import UserInputError
 from mtpalette.io.nbest import read_systems, system_names
 from mtpalette.io.plain import read_lines
@@ -78,7 +78,7 @@ def paired_test(
     progress:
         Bars while scoring and testing: ``None`` (the default) when standard error is a
         terminal or in a notebook; ``True``: always offered; ``False``: silent; or a
-        :class:`~mtpalette.api.feedback.Feedback`.
+        :class:`~mtpalette.feedback.Feedback`.
 
     Examples
     --------

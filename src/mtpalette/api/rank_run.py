@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtpalette.api.checks import SACREBLEU_SEED, probability_argument
-from mtpalette.api.description import Description
-from mtpalette.api.feedback import Feedback
-from mtpalette.api.progress import feedback_of
-from mtpalette.api.rank_sources import mapping_source, sources_of, texts_source
+from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
+from mtpalette.description import Description
+from mtpalette.feedback import Feedback
+from mtpalette.progress import feedback_of
+from mtpalette.sources.rank import mapping_source, sources_of, texts_source
 from mtpalette.errors import UserInputError, did_you_mean
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ def rank(
     progress:
         Bars while scoring the texts and testing the pairs: ``None`` (the default) when
         standard error is a terminal or in a notebook; ``True``: always offered; ``False``:
-        silent; or a :class:`~mtpalette.api.feedback.Feedback`.
+        silent; or a :class:`~mtpalette.feedback.Feedback`.
 
     Examples
     --------
@@ -99,7 +99,7 @@ def rank(
     >>> r.systems[0].system, r.protocol, r.pairs[0].n_items
     ('A', 'bootstrap', 2)
     """
-    from mtpalette.api.checks import count_argument
+    from mtpalette.sources.checks import count_argument
 
     if n_resamples is None:
         n_resamples = default_resamples(protocol)
@@ -441,7 +441,7 @@ def _write(run: RankRun, result: RankResult) -> None:
     if json_path is not None:
         settings = {k: v for k, v in run.to_dict().items()
                     if k not in ("json", "tsv", "latex", "report")}  # fmt: skip
-        from mtpalette.api.recorded import recorded_inputs
+        from mtpalette.sources.recorded import recorded_inputs
 
         inputs = recorded_inputs(
             refs=run.refs, systems=run.systems, systems_dir=run.systems_dir, scores=run.scores,

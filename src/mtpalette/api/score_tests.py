@@ -18,11 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mtpalette.api.checks import SACREBLEU_SEED
+from mtpalette.sources.checks import SACREBLEU_SEED
 from mtpalette.errors import UserInputError
 
 if TYPE_CHECKING:
-    from mtpalette.api.scoring import Scores
+    from mtpalette.sources.scoring import Scores
     from mtpalette.stats.paired import SystemComparison
 
 

@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtpalette.api.checks import SACREBLEU_SEED, probability_argument
-from mtpalette.api.description import Description
-from mtpalette.api.feedback import Feedback
-from mtpalette.api.progress import feedback_of
+from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
+from mtpalette.description import Description
+from mtpalette.feedback import Feedback
+from mtpalette.progress import feedback_of
 from mtpalette.api.results import EvaluationResult
 from mtpalette.errors import UserInputError, did_you_mean
 
@@ -237,7 +237,7 @@ def spans(
     >>> round(ev.row("wmt25", "lexi").f1, 4), ev.row("wmt25", "lexi", "en-de").segments
     (0.7038, 16)
     """
-    from mtpalette.api.checks import count_argument
+    from mtpalette.sources.checks import count_argument
     from mtpalette.metaeval.spans import align_spans, collector_paused, evaluate_spans
 
     names = protocol_list(protocol)
@@ -363,7 +363,7 @@ def run_spans(run: SpansRun, progress: bool | Feedback | None = None) -> SpansRe
 
 
 def _write(run: SpansRun, result: SpansResult) -> None:
-    from mtpalette.api.recorded import recorded_inputs
+    from mtpalette.sources.recorded import recorded_inputs
     from mtpalette.io.runfile import Run, run_file_path
 
     ev = result.evaluation

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtpalette.api.checks import check_resampling, checked
-from mtpalette.api.description import Description
-from mtpalette.api.feedback import Feedback
-from mtpalette.api.inputs import CandidateInputs, JudgedInputs
-from mtpalette.api.progress import feedback_of
+from mtpalette.sources.checks import check_resampling, checked
+from mtpalette.description import Description
+from mtpalette.feedback import Feedback
+from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
+from mtpalette.progress import feedback_of
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import check_output_folders, write_json
 from mtpalette.metaeval.segments import require_varied
@@ -164,7 +164,7 @@ def run_train_blanc(
 
     ``progress``: a bar counting the evaluations (and with ``True`` notes) on standard error,
     ``None`` (the default) the bar alone when it is a terminal or in a notebook; ``False``:
-    silent; or a :class:`~mtpalette.api.feedback.Feedback`.
+    silent; or a :class:`~mtpalette.feedback.Feedback`.
     """
     run.validate()
     check_output_folders({"-o": run.output})  # before any work
@@ -355,7 +355,7 @@ def run_train_rose(run: RoseTrainRun, progress: bool | Feedback | None = None) -
     ``progress``: a bar counting the settings cross-validated (and with ``True`` notes, each
     setting's score) on standard error, ``None`` (the default) the bar alone when it is a
     terminal or in a notebook; ``False``: silent; or a
-    :class:`~mtpalette.api.feedback.Feedback`.
+    :class:`~mtpalette.feedback.Feedback`.
     """
     run.validate()
     check_output_folders({"-o": run.output})  # before any work

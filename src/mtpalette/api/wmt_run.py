@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from mtpalette.api.description import Description
-from mtpalette.api.feedback import Feedback
-from mtpalette.api.folders import mtme_pair_data, read_mtme_set
-from mtpalette.api.progress import feedback_of
+from mtpalette.description import Description
+from mtpalette.feedback import Feedback
+from mtpalette.sources.folders import mtme_pair_data, read_mtme_set
+from mtpalette.progress import feedback_of
 from mtpalette.errors import UserInputError
 from mtpalette.io.writers import write
 
@@ -151,7 +151,7 @@ def load_wmt(
     function). References are kept as systems; a task with ``human=False`` leaves them out.
     ``progress``: a bar counting the pairs read, ``None`` (the default) when standard error is
     a terminal or in a notebook; ``True``: always offered, with notes; ``False``: silent; or a
-    :class:`~mtpalette.api.feedback.Feedback`.
+    :class:`~mtpalette.feedback.Feedback`.
 
     Examples
     --------
@@ -161,7 +161,7 @@ def load_wmt(
     >>> sorted(d.data["en-de"].metrics) == sorted(d.data["zh-en"].metrics) == ["BLEU", "chrF"]
     True
     """
-    from mtpalette.api.checks import as_list
+    from mtpalette.sources.checks import as_list
 
     feedback = feedback_of(progress)
     lps = [lps] if isinstance(lps, str) else as_list(lps, "lps", "language pairs")
@@ -195,7 +195,7 @@ def run_wmt(run: WmtRun, progress: bool | Feedback | None = None) -> WmtResult:
     ``progress``: bars while reading the pairs and testing the metric pairs of every task,
     ``None`` (the default) when standard error is a terminal or in a notebook; ``True``:
     always offered, with notes; ``False``: silent; or a
-    :class:`~mtpalette.api.feedback.Feedback`.
+    :class:`~mtpalette.feedback.Feedback`.
     """
     run.validate()
     from mtpalette.io.runfile import check_output_folders

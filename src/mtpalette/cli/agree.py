@@ -19,8 +19,8 @@ from rich.console import Console
 
 from mtpalette.api.agreement_run import AgreementRun, run_agreement
 from mtpalette.api.correlation_run import parse_epsilon
-from mtpalette.api.inputs import JudgedInputs
-from mtpalette.api.progress import ConsoleFeedback
+from mtpalette.sources.inputs import JudgedInputs
+from mtpalette.progress import ConsoleFeedback
 from mtpalette.cli import options as o
 from mtpalette.cli.console import result_console, show_written
 from mtpalette.cli.tables import print_agreement

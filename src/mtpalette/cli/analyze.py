@@ -110,7 +110,7 @@ def analyze_cmd(
     --mtme FOLDER --lp en-de -a domain document ngrams examples`.
     """
     from mtpalette.api.analyze_run import AnalyzeRun, run_analyze
-    from mtpalette.api.score_inputs import ScoreInputs
+    from mtpalette.sources.score_inputs import ScoreInputs
 
     inputs = ScoreInputs(refs=[str(r) for r in refs or []] or None,
                          hyps=[str(s) for s in systems or []] or None, systems_dir=systems_dir,
@@ -123,7 +123,7 @@ def analyze_cmd(
         sentence_metric=sentence_metric,
         top=top, json=json, csv=csv, report=report, compat=compat,
     )  # fmt: skip
-    from mtpalette.api.progress import ConsoleFeedback
+    from mtpalette.progress import ConsoleFeedback
 
     result = run_analyze(run, ConsoleFeedback(Console(stderr=True, quiet=quiet)))
     if not quiet:

@@ -19,8 +19,8 @@ from __future__ import annotations
 from rich.console import Console
 
 from mtpalette.api.audit_run import AuditRun, run_audit
-from mtpalette.api.inputs import CandidateInputs, JudgedInputs
-from mtpalette.api.progress import ConsoleFeedback
+from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
+from mtpalette.progress import ConsoleFeedback
 from mtpalette.cli import options as o
 from mtpalette.cli.console import result_console, show_written
 from mtpalette.cli.tables import print_audit, print_reference_agreement

@@ -1,7 +1,7 @@
 """Where a command's results go: rich tables at the terminal's width on a terminal, plain
 tab-separated text when piped or redirected (rich would otherwise wrap at 80 columns).
 
-Progress and notes go to standard error (:mod:`mtpalette.api.progress`); results go through
+Progress and notes go to standard error (:mod:`mtpalette.progress`); results go through
 :func:`result_console` and :func:`emit_table`, so ``mtpalette orange ... > table.tsv`` gives a
 file that ``pandas.read_csv(path, sep="\\t", comment="#")`` reads. When an output of the
 command is standard output (``--json -``), standard output holds that one document alone: the

@@ -31,8 +31,8 @@ from mtpalette.api.correlation_run import (
     parse_epsilon,
     run_correlation,
 )
-from mtpalette.api.inputs import JudgedInputs
-from mtpalette.api.progress import ConsoleFeedback
+from mtpalette.sources.inputs import JudgedInputs
+from mtpalette.progress import ConsoleFeedback
 from mtpalette.cli import options as o
 from mtpalette.cli.tables import show_correlation
 from mtpalette.metaeval.correlation import SYSTEM_SCORES

@@ -29,10 +29,10 @@ from rich.console import Console
 from rich.table import Table
 
 from mtpalette.api.correlation_run import CorrelationOutputs, CorrelationRun, run_correlation
-from mtpalette.api.inputs import CandidateInputs, JudgedInputs
+from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
 from mtpalette.api.orange_run import OrangeOutputs, OrangeRun, run_orange
-from mtpalette.api.progress import ConsoleFeedback
-from mtpalette.api.scoring import score_systems
+from mtpalette.progress import ConsoleFeedback
+from mtpalette.sources.scoring import score_systems
 from mtpalette.cli.console import emit_signatures, emit_table, result_console
 from mtpalette.cli.tables import show_correlation, show_orange
 from mtpalette.errors import UserInputError

@@ -60,7 +60,7 @@ def errorfree_cmd(
     --tune-gold esa_dev.csv`.
     """
     from mtpalette.api.errorfree_run import ErrorFreeRun, run_errorfree
-    from mtpalette.api.progress import ConsoleFeedback
+    from mtpalette.progress import ConsoleFeedback
 
     console = Console(stderr=True, quiet=quiet)
     run = ErrorFreeRun(

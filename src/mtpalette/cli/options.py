@@ -27,7 +27,7 @@ T = TypeVar("T")
 #: a group of options: parameter name -> (annotated type, default)
 Group = Mapping[str, tuple[Any, Any]]
 
-#: help of ``--scores`` and ``--export-scores`` (see :mod:`mtpalette.api.external`)
+#: help of ``--scores`` and ``--export-scores`` (see :mod:`mtpalette.sources.external`)
 SCORES_HELP = "Metric scores from a file: NAME=PATH[,higher=no][,layout=mtme]."
 EXPORT_HELP = "Write each metric's segment scores to DIR/<metric>.tsv (for --scores)."
 
@@ -448,7 +448,7 @@ def fill(cls: type[T], options: Mapping[str, Any], **given: Any) -> T:
 
     Examples
     --------
-    >>> from mtpalette.api.inputs import JudgedInputs
+    >>> from mtpalette.sources.inputs import JudgedInputs
     >>> fill(JudgedInputs, {"bundled": "zhen", "quiet": True}).bundled
     'zhen'
     """

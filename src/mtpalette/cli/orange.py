@@ -16,10 +16,10 @@ from __future__ import annotations
 from rich.console import Console
 
 from mtpalette.api.chunked import Chunking
-from mtpalette.api.inputs import CandidateInputs
+from mtpalette.sources.inputs import CandidateInputs
 from mtpalette.api.limited import LimitedFeatures
 from mtpalette.api.orange_run import OrangeOutputs, OrangeRun, run_orange
-from mtpalette.api.progress import ConsoleFeedback
+from mtpalette.progress import ConsoleFeedback
 from mtpalette.cli import options as o
 from mtpalette.cli.tables import show_orange
 

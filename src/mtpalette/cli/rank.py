@@ -153,7 +153,7 @@ def rank_cmd(
     --scores comet=comet.json --scores metricx=preds.jsonl --correction holm`; `mtpalette rank
     --wmt25-scores automatic_scores/ --lp en-cs_CZ --autorank wmt25`.
     """
-    from mtpalette.api.progress import ConsoleFeedback
+    from mtpalette.progress import ConsoleFeedback
     from mtpalette.api.rank_run import RankRun, run_rank
 
     console = Console(stderr=True, quiet=quiet)

@@ -26,10 +26,10 @@ from typing import Annotated
 import numpy as np
 import typer
 
-from mtpalette.api.checks import SACREBLEU_SEED
-from mtpalette.api.score_inputs import ScoreInputs
+from mtpalette.sources.checks import SACREBLEU_SEED
+from mtpalette.sources.score_inputs import ScoreInputs
 from mtpalette.api.score_tests import ScoreTests
-from mtpalette.api.scoring import score_systems, sort_systems
+from mtpalette.sources.scoring import score_systems, sort_systems
 from mtpalette.cli.backend_opts import BackendOption
 from mtpalette.cli.options import (
     INPUTS,

@@ -81,7 +81,7 @@ def spans_cmd(
     Example: `mtpalette spans --gold gold.tsv --pred xcomet=xcomet.json --pred gemba=g.jsonl
     --protocol wmt25,mpp --json spans.json`.
     """
-    from mtpalette.api.progress import ConsoleFeedback
+    from mtpalette.progress import ConsoleFeedback
     from mtpalette.api.spans_run import SpansRun, run_spans
 
     console = Console(stderr=True, quiet=quiet)

@@ -30,8 +30,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from mtpalette.api.inputs import CandidateInputs, JudgedInputs
-from mtpalette.api.progress import ConsoleFeedback
+from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
+from mtpalette.progress import ConsoleFeedback
 from mtpalette.api.train_run import BlancTrainRun, run_train_blanc
 from mtpalette.cli import options as o
 from mtpalette.cli.console import result_console

@@ -38,8 +38,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from mtpalette.api.inputs import JudgedInputs
-from mtpalette.api.progress import ConsoleFeedback
+from mtpalette.sources.inputs import JudgedInputs
+from mtpalette.progress import ConsoleFeedback
 from mtpalette.api.train_run import RoseTrainRun, run_train_rose
 from mtpalette.cli import options as o
 from mtpalette.cli.console import result_console

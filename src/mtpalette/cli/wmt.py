@@ -79,7 +79,7 @@ def wmt(
     -k 1000`; `mtpalette wmt --mtme wmt23 --task-set wmt23 --lp en-de,zh-en --json out.json`;
     `--draws independent --backend processes --workers 2` spreads the tests over 2 processes.
     """
-    from mtpalette.api.progress import ConsoleFeedback
+    from mtpalette.progress import ConsoleFeedback
     from mtpalette.api.wmt_run import WmtRun, run_wmt
 
     console = Console(stderr=True, quiet=quiet)

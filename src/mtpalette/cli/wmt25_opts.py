@@ -1,6 +1,6 @@
 """The options of WMT25/26 files (``score --wmt25-testset FILE --wmt25-systems DIR --lp LP``):
 an option group for :func:`~mtpalette.cli.options.with_options`, and the
-:class:`~mtpalette.api.wmt25_inputs.Wmt25Inputs` they describe."""
+:class:`~mtpalette.sources.wmt25.Wmt25Inputs` they describe."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from mtpalette.cli.options import Group, opt
 
 if TYPE_CHECKING:
-    from mtpalette.api.wmt25_inputs import Wmt25Inputs
+    from mtpalette.sources.wmt25 import Wmt25Inputs
 
 WMT25_PANEL = "Inputs: WMT25/26 files"
 
@@ -111,7 +111,7 @@ def wmt25_inputs(options: Mapping[str, Any], lp: str | None, *, sentence: bool =
     given = {k: v for k, v in options.items() if k in WMT25}
     if all(given.get(k, d) == d for k, d in DEFAULTS.items()):
         return None
-    from mtpalette.api.wmt25_inputs import Wmt25Inputs
+    from mtpalette.sources.wmt25 import Wmt25Inputs
 
     values = {k: (v.value if isinstance(v, StrEnum) else v) for k, v in given.items()}
     inputs = Wmt25Inputs(lp=lp, **values)

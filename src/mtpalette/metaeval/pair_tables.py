@@ -1,6 +1,6 @@
 """Correlation tables over the engine's data object, :class:`LanguagePairData`, whoever
 built it (:meth:`~mtpalette.metaeval.segments.SegmentData.pair_data` from judged texts,
-:func:`mtpalette.api.folders.mtme_pair_data` from an mt-metrics-eval folder).
+:func:`mtpalette.sources.folders.mtme_pair_data` from an mt-metrics-eval folder).
 
 :func:`table_of` is the one maker of a (level, statistic) table, for ``correlate`` and the
 Python API: a statistic with a group kernel is :func:`~mtpalette.metaeval.correlation.

@@ -346,7 +346,7 @@ def score_segments(data: SegmentData, metrics: Sequence[Metric]) -> list[MetricS
 def rated_view(data: SegmentData, metrics: Sequence[Metric], stats) -> list[MetricScores]:
     """:func:`score_segments` of statistics computed already: ``stats[k][s]`` holds metric
     ``k``'s sufficient statistics of system ``s``'s translation of every item of ``data``
-    (one row per item; e.g. :func:`mtpalette.api.scoring.score_systems` of all segments),
+    (one row per item; e.g. :func:`mtpalette.sources.scoring.score_systems` of all segments),
     of which the rated rows are taken, so that a run scores its texts once.
 
     Examples

@@ -74,7 +74,7 @@ class LanguagePairData:
     names the human score a task uses when its ``gold`` is None. This is the one data object
     of meta-evaluation (what mt-metrics-eval's ``EvalSet`` holds for one pair): ``wmt``,
     ``correlate --mtme``, ``rank --mtme`` and the Python API build it with
-    :func:`mtpalette.api.folders.mtme_pair_data`.
+    :func:`mtpalette.sources.folders.mtme_pair_data`.
 
     Examples
     --------

@@ -1,7 +1,7 @@
 """How a run tells its user what it is doing: notes and progress, silent by default.
 
 The library never prints. A run takes a :class:`Feedback`; the command line passes one that
-writes notes and draws progress bars on standard error (:mod:`mtpalette.api.progress`).
+writes notes and draws progress bars on standard error (:mod:`mtpalette.progress`).
 """
 
 from __future__ import annotations

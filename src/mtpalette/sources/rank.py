@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.api.feedback import Feedback
+from mtpalette.feedback import Feedback
 from mtpalette.errors import UserInputError
 
 
@@ -108,8 +108,8 @@ def texts_source(systems, refs, metric: str, *, tokenize: str, lowercase: bool,
                  progress: bool | Feedback | None = None) -> Source:  # fmt: skip
     """A metric computed here: its sentence scores, and its sufficient statistics for the
     corpus-level protocols (``progress``: of the scoring, as in
-    :func:`~mtpalette.api.scoring.score_systems`)."""
-    from mtpalette.api.scoring import score_systems
+    :func:`~mtpalette.sources.scoring.score_systems`)."""
+    from mtpalette.sources.scoring import score_systems
     from mtpalette.metrics import parse_specs
 
     scored = score_systems(systems, refs, [metric], tokenize=tokenize, lowercase=lowercase,
@@ -150,7 +150,7 @@ def sources_of(run: Any, feedback: Feedback) -> list[Source]:
 
 
 def _texts(run: Any, feedback: Feedback) -> list[Source]:
-    from mtpalette.api.inputs import CandidateInputs
+    from mtpalette.sources.inputs import CandidateInputs
 
     inputs = CandidateInputs(list(run.refs or []), systems=run.systems,
                              systems_dir=run.systems_dir)  # fmt: skip
@@ -178,7 +178,7 @@ def _from_items(name: str, scores, higher: bool, signature: str) -> Source:
 
 
 def _score_file(value: str) -> Source:
-    from mtpalette.api.external import scores_option
+    from mtpalette.sources.external import scores_option
     from mtpalette.io.item_scores import read_item_scores
 
     name, path, higher, options = scores_option(value, SCORE_LAYOUTS)
@@ -217,10 +217,10 @@ def _table(run: Any) -> list[Source]:
 def _folder(run: Any, feedback: Feedback) -> list[Source]:
     """The folder's human scores (``human``, default the standard one) and its stored
     metrics (``mtme_metrics``), each system's segment scores as the engine's data object holds
-    them (:func:`~mtpalette.api.folders.mtme_pair_data`, as ``wmt`` and ``correlate`` read the
+    them (:func:`~mtpalette.sources.folders.mtme_pair_data`, as ``wmt`` and ``correlate`` read the
     folder), with the folder's domains. Stored scores are ranked as stored (higher is better,
     as mt-metrics-eval keeps them); the systems are the folder's evaluated ones."""
-    from mtpalette.api.folders import mtme_pair_data, read_mtme_set
+    from mtpalette.sources.folders import mtme_pair_data, read_mtme_set
 
     evs = read_mtme_set(run.mtme, run.lp, human=run.human, metrics=run.mtme_metrics)
     feedback.note(evs.left_out_line())

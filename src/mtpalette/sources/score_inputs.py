@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mtpalette.api.checks import (
+from mtpalette.sources.checks import (
     check_distinct_references,
     drop_reference_copies,
     note_on_stderr,
@@ -24,8 +24,8 @@ from mtpalette.api.checks import (
 from mtpalette.errors import UserInputError
 
 if TYPE_CHECKING:
-    from mtpalette.api.inputs import LongTable
-    from mtpalette.api.wmt25_inputs import Wmt25Inputs
+    from mtpalette.sources.inputs import LongTable
+    from mtpalette.sources.wmt25 import Wmt25Inputs
 from mtpalette.io.plain import (
     STDIN,
     check_line_count,
@@ -117,7 +117,7 @@ class ScoreInputs:
     def _mtme(self, note):
         """Every system output of an mt-metrics-eval folder (read as MTME's EvalSet reads it,
         the judged and unjudged alike) and the reference in use."""
-        from mtpalette.api.folders import read_mtme_set
+        from mtpalette.sources.folders import read_mtme_set
 
         evs = read_mtme_set(self.mtme, self.lp, ref=self.mtme_ref, judged_only=False)
         note(evs.left_out_line())
@@ -168,7 +168,7 @@ class ScoreInputs:
         """The long table (a system column among the header's ``names``: one row per system
         and segment), or None for a wide one. A system column is never ignored: with several
         --hyp-col it is refused."""
-        from mtpalette.api.inputs import LongTable  # not on the path of plain files
+        from mtpalette.sources.inputs import LongTable  # not on the path of plain files
 
         col = self.system_col or ("system" if "system" in names else None)
         if col is None:

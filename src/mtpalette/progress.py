@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
-from mtpalette.api.feedback import SILENT, Feedback
+from mtpalette.feedback import SILENT, Feedback
 
 if TYPE_CHECKING:
     from rich.console import Console

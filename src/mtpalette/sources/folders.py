@@ -50,7 +50,7 @@ def mtme_pair_data(
     the pair's reference, at segment level (sentence scores) and system level (its corpus
     score of all segments, as a stored ``.sys.score`` is). Error metrics are negated, as
     mt-metrics-eval expects higher to be better. ``origins`` records how every vector was
-    made. ``computed``: the :func:`~mtpalette.api.scoring.score_systems` of ``specs`` on every
+    made. ``computed``: the :func:`~mtpalette.sources.scoring.score_systems` of ``specs`` on every
     system's texts of all segments against the pair's reference, scored already (a run
     that also needs the rated segments' scores scores once): viewed here, not scored again.
     """
@@ -135,7 +135,7 @@ def oriented_scores(
     >>> m["wer"]["sys"].tolist(), m["wer"]["seg"][1].tolist()  # WER negated
     ([-0.5, -0.75], [-0.6666666666666666, -1.0])
     """
-    from mtpalette.api.scoring import score_systems
+    from mtpalette.sources.scoring import score_systems
 
     text = dict(tokenize=tokenize, lowercase=lowercase)
     # silent: this runs inside a run's own bar (load_wmt's pairs)
@@ -147,7 +147,7 @@ def oriented_view(
     scored: Mapping[str, Any], systems: Sequence[str]
 ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, str]]:
     """:func:`oriented_scores` of scores computed already (``scored``: system to its
-    :class:`~mtpalette.api.scoring.Scores` of all segments), in the order of ``systems``."""
+    :class:`~mtpalette.sources.scoring.Scores` of all segments), in the order of ``systems``."""
     first = scored[systems[0]]
     metrics: dict[str, dict[str, Any]] = {}
     signatures: dict[str, str] = {}

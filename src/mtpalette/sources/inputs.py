@@ -3,7 +3,7 @@ system outputs or n-best lists) and judged tasks (human judgments aligned with t
 rate), each described by a small dataclass that checks and loads itself.
 
 The mt-metrics-eval folder (``--mtme DIR --lp``) enters through
-:mod:`mtpalette.api.folders` alone.
+:mod:`mtpalette.sources.folders` alone.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtpalette.api.checks import (
+from mtpalette.sources.checks import (
     check_distinct_references,
     drop_reference_copies,
     note_on_stderr,
 )
-from mtpalette.api.description import Description
-from mtpalette.api.folders import read_mtme_set
+from mtpalette.description import Description
+from mtpalette.sources.folders import read_mtme_set
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import Judgments
 from mtpalette.io.judgments_mqm import bundled_mqm_ted

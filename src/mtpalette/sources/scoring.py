@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mtpalette.api.checks import metric_specs, sources, system_outputs, text_pairs
-from mtpalette.api.feedback import Feedback
-from mtpalette.api.progress import feedback_of
+from mtpalette.sources.checks import metric_specs, sources, system_outputs, text_pairs
+from mtpalette.feedback import Feedback
+from mtpalette.progress import feedback_of
 from mtpalette.errors import UserInputError
 from mtpalette.metrics import Metric, Score, Signature, parse_named_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats_on
@@ -256,7 +256,7 @@ def score_texts(
     progress:
         A bar counting the metric groups (one pass each, e.g. ``bleus:1..9``): ``None`` (the
         default) when standard error is a terminal or in a notebook; ``True``: always
-        offered; ``False``: silent; or a :class:`~mtpalette.api.feedback.Feedback`.
+        offered; ``False``: silent; or a :class:`~mtpalette.feedback.Feedback`.
 
     Raises
     ------

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from mtpalette.api.feedback import Feedback
+from mtpalette.feedback import Feedback
 from mtpalette.errors import UserInputError
 from mtpalette.io.mtme_files import check_name_inside
 from mtpalette.io.scorefile import read_score_option, write_scores
@@ -237,7 +237,7 @@ def export_judged(
     """``correlate --export-scores``: every built-in metric's scores of the rated translations
     of ``data`` (a :class:`~mtpalette.metaeval.segments.SegmentData`) in the mtpalette layout;
     with ``mtme_lp``, in mt-metrics-eval's, as a folder stores a metric and ``wmt`` and
-    ``correlate --mtme`` compute one (:func:`~mtpalette.api.folders.oriented_scores`): the
+    ``correlate --mtme`` compute one (:func:`~mtpalette.sources.folders.oriented_scores`): the
     sentence score of every segment (``NAME-REF.seg.score``) and the corpus score of all
     segments (``NAME-REF.sys.score``) of each system, against the references used (those of
     ``ref_names``, or the one ``mtme_set``, the folder's pair, uses), error metrics negated
@@ -246,7 +246,7 @@ def export_judged(
     be every line of their outputs."""
     if mtme_lp is None:
         return export_all(directory, metrics, lambda m: export_segment_scores(data, m))
-    from mtpalette.api.folders import oriented_scores
+    from mtpalette.sources.folders import oriented_scores
     from mtpalette.io.mtme_write import write_mtme_scores
     from mtpalette.io.scorefile import mtme_ref_name
 

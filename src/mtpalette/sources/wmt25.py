@@ -50,7 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mtpalette.api.checks import note_on_stderr
+from mtpalette.sources.checks import note_on_stderr
 from mtpalette.errors import UserInputError
 from mtpalette.io.wmt25 import DocumentSet, SourceDocument, read_system_outputs, read_testset
 from mtpalette.records import Record
@@ -331,13 +331,13 @@ def system_scores(scored: Mapping, *, level: str = "paragraph", system_score: st
 
     Examples
     --------
-    >>> from mtpalette.api.scoring import score_systems
+    >>> from mtpalette.sources.scoring import score_systems
     >>> out = score_systems({"A": ["a b", "c d"]}, [["a b", "c e"]], ["wer"])
     >>> s = system_scores(out, system_score="mean")["A"].corpus[0]
     >>> float(s.value), str(s.signature).split("|")[-3:-1]
     (0.25, ['unit:paragraph', 'sys:mean'])
     """
-    from mtpalette.api.scoring import Scores, SystemScores
+    from mtpalette.sources.scoring import Scores, SystemScores
 
     unit = "document" if level == "document" else "paragraph"
     out = SystemScores()
@@ -385,14 +385,14 @@ def score_wmt25(
     set_id, refs, level, system_score, paragraph_mismatch, strip_html:
         As :class:`Wmt25Inputs` (the module docstring says what each does).
     tokenize, lowercase:
-        As :func:`~mtpalette.api.scoring.score_systems`.
+        As :func:`~mtpalette.sources.scoring.score_systems`.
     note:
         Where notes go (standard error by default).
 
     Returns
     -------
     SystemScores
-        System name to its :class:`~mtpalette.api.scoring.Scores` (``sentence``: the
+        System name to its :class:`~mtpalette.sources.scoring.Scores` (``sentence``: the
         segment scores at the level; ``corpus``: the system scores asked for).
 
     Raises
@@ -413,7 +413,7 @@ def score_wmt25(
     >>> list(out)
     ['Lumen', 'Quill']
     """
-    from mtpalette.api.scoring import score_systems
+    from mtpalette.sources.scoring import score_systems
 
     inputs = Wmt25Inputs(testset, list(systems), lp, set_id, refs, level, system_score,
                          paragraph_mismatch, strip_html)  # fmt: skip
