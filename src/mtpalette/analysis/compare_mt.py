@@ -19,11 +19,11 @@ sentence scores come from one scoring.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
 
+from mtpalette.kernels.matches import nltk_sentence_bleu
 from mtpalette.text.tokenizers import TOKENIZERS, register_tokenizer
 
 #: the tokenizer name of compare-mt's word splitting
@@ -67,7 +67,11 @@ def folded_lines(lines: Sequence[str]) -> int:
 
 def sentence_bleu(stats: np.ndarray, n: int = 4) -> np.ndarray:
     """NLTK's smoothed sentence BLEU (method2) as compare-mt 0.2.10 calls it, 0-100, from
-    rows ``[hyp_len, ref_len, correct_1..n, total_1..n]`` of ``bleu:compat=compare-mt``.
+    rows ``[hyp_len, ref_len, correct_1..n, total_1..n]`` of ``bleu:compat=compare-mt``, in
+    NLTK's arithmetic (``math.log`` of each precision, ``math.fsum`` of the weighted logs,
+    ``math.exp``: numpy's vectorised log and sum may differ in the last bit, and a score of
+    exactly 50 would change bucket), every row in one compiled loop
+    (:func:`~mtpalette.kernels.matches.nltk_sentence_bleu`).
 
     Examples
     --------
@@ -76,27 +80,4 @@ def sentence_bleu(stats: np.ndarray, n: int = 4) -> np.ndarray:
     >>> round(float(sentence_bleu(row, 2)[0]), 6)  # 100 * exp(1 - 5/4) * sqrt(3/4 * 2/4)
     47.691613
     """
-    stats = np.atleast_2d(np.asarray(stats, dtype=np.float64))
-    return np.fromiter((_sentence_bleu(row, n) for row in stats.tolist()), np.float64, len(stats))
-
-
-def _sentence_bleu(row: list[float], n: int) -> float:
-    """One sentence, in NLTK's arithmetic: ``math.log`` of each precision, ``math.fsum`` of
-    the weighted logs, ``math.exp`` (numpy's vectorised log and sum may differ in the last
-    bit, and a score of exactly 50 would change bucket)."""
-    hyp_len, ref_len = row[0], row[1]
-    if row[2] == 0:
-        return 0.0
-    logs = []
-    for i in range(n):
-        correct, total = row[2 + i], max(row[2 + n + i], 1.0)
-        if i > 0:
-            correct, total = correct + 1.0, total + 1.0
-        logs.append(math.log(correct / total) * (1.0 / n))
-    if hyp_len > ref_len:
-        bp = 1.0
-    elif hyp_len == 0:
-        bp = 0.0
-    else:
-        bp = math.exp(1.0 - ref_len / hyp_len)
-    return 100.0 * (bp * math.exp(math.fsum(logs)))
+    return nltk_sentence_bleu(np.atleast_2d(np.asarray(stats, dtype=np.float64)), n)

@@ -11,8 +11,10 @@ the order of a Python set (it changes between runs); here by the larger total of
 by the n-gram's text, so the lists are the same on every run.
 
 The n-grams of the reference and of every system are numbered in one pass
-(:func:`~mtpalette.kernels.interning.intern_ngrams`), so ids are shared; the matches are
-counted with ``np.unique`` on (sentence, n-gram) keys.
+(:func:`~mtpalette.kernels.interning.intern_ngrams`), so ids are shared; the matches of every
+system and order are counted in one compiled pass
+(:func:`~mtpalette.kernels.matches.clipped_matches`), which also gives the word analysis its
+matches (order 1: the token ids).
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.analysis.words import clipped_matches
 from mtpalette.kernels.interning import intern_ngrams
+from mtpalette.kernels.matches import clipped_matches
 from mtpalette.records import Record, TwoSided, constant
 from mtpalette.text.ragged import Ragged
 
@@ -46,43 +48,59 @@ class NgramDifferences(Record, TwoSided):
     losses: list[dict[str, Any]]
 
 
+@dataclass(frozen=True)
+class NgramMatches:
+    """Every system's matches of every n-gram of orders ``lo..hi`` in the reference, one id
+    space (order ``lo``'s ids first), counted in one compiled pass
+    (:func:`~mtpalette.kernels.matches.clipped_matches`); order 1's ids are the token ids."""
+
+    #: per system, the matches of every id
+    matches: dict[str, np.ndarray]
+    orders: tuple[int, int]
+    #: the first id of each order, and the number of ids last
+    base: np.ndarray
+    #: per order, a token position where each of its n-grams starts (in ``stacked``)
+    starts: list[np.ndarray]
+    #: the rows of the reference and every system, stacked (reference first)
+    stacked: Ragged
+
+    def of_order(self, order: int, name: str) -> np.ndarray:
+        """``name``'s matches of the n-grams of ``order`` (ids from 0)."""
+        k = order - self.orders[0]
+        return self.matches[name][self.base[k] : self.base[k + 1]]
+
+    def text(self, i: int, decode) -> tuple[int, str]:
+        """The order and the text of id ``i``."""
+        k = int(np.searchsorted(self.base, i, side="right")) - 1
+        order, pos = self.orders[0] + k, int(self.starts[k][i - self.base[k]])
+        return order, " ".join(decode(self.stacked.ids[pos : pos + order].tolist()))
+
+
 def ngram_matches(
     systems: Mapping[str, Ragged], ref: Ragged, orders: tuple[int, int]
-) -> tuple[dict[str, np.ndarray], list[tuple[int, int]], Ragged]:
-    """Per system, the matches of every n-gram id (all orders, one id space); the ``(order,
-    first position)`` of every id in the stacked rows; those rows (reference first)."""
+) -> NgramMatches:
+    """Per system, the matches of every n-gram of ``orders`` (:class:`NgramMatches`).
+
+    Examples
+    --------
+    >>> ref = Ragged.from_rows([[0, 1, 2]])
+    >>> m = ngram_matches({"A": Ragged.from_rows([[0, 1, 3]])}, ref, (1, 2))
+    >>> m.of_order(1, "A").tolist(), m.of_order(2, "A").tolist()  # tokens 0..3; 01 12 13
+    ([1, 1, 0, 0], [1, 0, 0])
+    """
     lo, hi = orders
-    parts = [ref, *systems.values()]
-    stacked = Ragged.concat(parts)
-    grams = intern_ngrams(stacked, hi)
-    starts = np.cumsum([0] + [len(p.ids) for p in parts])
-    base = np.cumsum([0] + [g.n_ids for g in grams[lo - 1 : hi]])
-    out = {name: np.zeros(int(base[-1]), dtype=np.int64) for name in systems}
-    where: list[tuple[int, int]] = []
-    for k, g in enumerate(grams[lo - 1 : hi]):
-        order = lo + k
-        first = np.full(g.n_ids, -1, dtype=np.int64)
+    stacked = Ragged.concat([ref, *systems.values()])
+    grams = intern_ngrams(stacked, hi)[lo - 1 : hi]
+    bounds = [g.n_ids for g in grams]
+    base = np.cumsum([0, *bounds])
+    starts = []
+    for g in grams:  # a position of each id (any one: every occurrence reads the same)
+        at = np.zeros(g.n_ids, dtype=np.int64)
         valid = np.flatnonzero(g.ids >= 0)
-        first_ids, at = np.unique(g.ids[valid], return_index=True)
-        first[first_ids] = valid[at]
-        where += [(order, int(p)) for p in first]
-        ref_rows = _as_rows(g.ids[starts[0] : starts[1]], ref)
-        for j, (name, rows) in enumerate(systems.items(), start=1):
-            sys_rows = _as_rows(g.ids[starts[j] : starts[j + 1]], rows)
-            ids, m = clipped_matches(sys_rows, ref_rows, g.n_ids + 1)
-            np.add.at(out[name], base[k] + ids - 1, m)
-    return out, where, stacked
-
-
-def _as_rows(gram_ids: np.ndarray, rows: Ragged) -> Ragged:
-    """The n-grams of ``rows`` as rows of ids shifted by one (id 0 unused), the positions
-    where no n-gram starts dropped."""
-    keep = gram_ids >= 0
-    lengths = np.add.reduceat(keep, rows.offsets[:-1]) if len(keep) else np.zeros(len(rows))
-    lengths = np.where(rows.lengths() > 0, lengths, 0)
-    offsets = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    return Ragged((gram_ids[keep] + 1).astype(np.int32), offsets)
+        at[g.ids[valid]] = valid
+        starts.append(at)
+    counts = clipped_matches(np.stack([g.ids for g in grams]), stacked.offsets, len(ref), bounds)
+    return NgramMatches(dict(zip(systems, counts, strict=True)), orders, base, starts, stacked)
 
 
 def ngram_differences(
@@ -94,10 +112,12 @@ def ngram_differences(
     orders: tuple[int, int] = (1, 4),
     alpha: float = 1.0,
     top: int = 50,
+    counted: NgramMatches | None = None,
 ) -> list[NgramDifferences]:
     """Every other system against ``baseline``: its ``top`` gains and losses.
 
-    ``decode`` maps token ids to their strings (the encoder's vocabulary).
+    ``decode`` maps token ids to their strings (the encoder's vocabulary); ``counted``: the
+    matches of these orders or wider ones, counted already (:func:`ngram_matches`).
 
     Examples
     --------
@@ -115,29 +135,34 @@ def ngram_differences(
         raise ValueError("orders: 1 <= lowest <= highest")
     if baseline not in systems:
         raise ValueError(f"baseline {baseline!r} is not among the systems")
-    matches, where, stacked = ngram_matches(systems, ref, orders)
-    texts_of: dict[int, str] = {}  # each n-gram's text once, whatever the pairs it is in
+    if counted is None or not counted.orders[0] <= lo <= hi <= counted.orders[1]:
+        counted = ngram_matches(systems, ref, orders)
+    first_id = int(counted.base[lo - counted.orders[0]])
+    last_id = int(counted.base[hi - counted.orders[0] + 1])
+    texts_of: dict[int, tuple[int, str]] = {}  # each n-gram's order and text, once
     out = []
     for name in systems:
         if name == baseline:
             continue
-        a, b = matches[name], matches[baseline]
+        a = counted.matches[name][first_id:last_id]
+        b = counted.matches[baseline][first_id:last_id]
         seen = np.flatnonzero(a + b > 0)
         share = (a[seen] + alpha) / (a[seen] + b[seen] + 2 * alpha)
         total = a[seen] + b[seen]
 
         def row(j: int, a=a, b=b, seen=seen, share=share) -> dict[str, Any]:
             i = int(seen[j])
-            return {"ngram": texts_of[i], "order": where[i][0], "system": int(a[i]),
+            order, text = texts_of[i]
+            return {"ngram": text, "order": order, "system": int(a[i]),
                     "baseline": int(b[i]), "share": float(share[j])}  # fmt: skip
 
         def first(sign: float, seen=seen, share=share, total=total) -> list[int]:
             picked = _first(sign * share, total, top)
             for i in seen[picked].tolist():
                 if i not in texts_of:
-                    texts_of[i] = _text(stacked, where[i], decode)
+                    texts_of[i] = counted.text(first_id + i, decode)
             picked = picked.tolist()
-            keys = {j: (sign * share[j], -total[j], texts_of[int(seen[j])]) for j in picked}
+            keys = {j: (sign * share[j], -total[j], texts_of[int(seen[j])][1]) for j in picked}
             return sorted(keys, key=keys.__getitem__)[:top]
 
         gains = [row(j) for j in first(-1.0) if share[j] > 0.5]
@@ -156,8 +181,3 @@ def _first(key: np.ndarray, total: np.ndarray, top: int) -> np.ndarray:
     last = order[top - 1]
     tied = (key == key[last]) & (total == total[last])
     return np.union1d(order[:top], np.flatnonzero(tied))
-
-
-def _text(stacked: Ragged, at: tuple[int, int], decode) -> str:
-    order, pos = at
-    return " ".join(decode(stacked.ids[pos : pos + order].tolist()))

@@ -10,19 +10,21 @@ recall = matches / reference words, F = 2PR / (P + R), each 0 where it has no ma
 (compare-mt 0.2.10 prints the precision table under the title "word rec" and the recall table
 under "word prec"; the values here are named by what they are.)
 
-Everything runs on encoded tokens: the (sentence, word) pairs of each side are counted with
-one ``np.unique`` and matched by a sorted intersection, no Python loop over words.
+Everything runs on encoded tokens: the matches of every system and word are counted in one
+compiled pass over the sentences (:func:`~mtpalette.kernels.matches.clipped_matches`), no
+Python loop over words or sentences.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from mtpalette.analysis import buckets
+from mtpalette.kernels.matches import clipped_matches
 from mtpalette.records import Record, RowsFrame, constant
 from mtpalette.text.ragged import Ragged
 
@@ -64,27 +66,22 @@ class WordAccuracy(Record, RowsFrame):
         ]
 
 
-def _pair_counts(rows: Ragged, vocab: int) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct (sentence, word) keys of ``rows`` and how often each occurs."""
-    sent = np.repeat(np.arange(len(rows), dtype=np.int64), rows.lengths())
-    keys = sent * vocab + rows.ids.astype(np.int64)
-    return np.unique(keys, return_counts=True)
-
-
-def clipped_matches(out: Ragged, ref: Ragged, vocab: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(words, matches)``: per (sentence, word) in common, the word and
-    ``min(count in out, count in ref)``.
+def token_matches(systems: Mapping[str, Ragged], ref: Ragged, vocab: int) -> dict[str, np.ndarray]:
+    """Per system, the matches of every word id: ``min(count in the output, count in the
+    reference)`` per sentence, summed; every system in one compiled pass.
 
     Examples
     --------
-    >>> w, m = clipped_matches(Ragged.from_rows([[1, 1, 2]]), Ragged.from_rows([[1, 3]]), 4)
-    >>> w.tolist(), m.tolist()
-    ([1], [1])
+    >>> m = token_matches({"A": Ragged.from_rows([[1, 1, 2]])}, Ragged.from_rows([[1, 3]]), 4)
+    >>> m["A"].tolist()
+    [0, 1, 0, 0]
     """
-    k_out, c_out = _pair_counts(out, vocab)
-    k_ref, c_ref = _pair_counts(ref, vocab)
-    common, i_out, i_ref = np.intersect1d(k_out, k_ref, assume_unique=True, return_indices=True)
-    return common % vocab, np.minimum(c_out[i_out], c_ref[i_ref])
+    for name, rows in systems.items():
+        if len(rows) != len(ref):
+            raise ValueError(f"{name}: {len(rows)} sentences, the reference {len(ref)}")
+    stacked = Ragged.concat([ref, *systems.values()])
+    counts = clipped_matches(stacked.ids, stacked.offsets, len(ref), [vocab])
+    return dict(zip(systems, counts, strict=True))
 
 
 def word_accuracy(
@@ -95,6 +92,7 @@ def word_accuracy(
     edges: Sequence[float] = buckets.FREQUENCY_EDGES,
     frequency: np.ndarray | None = None,
     frequency_source: str = "reference",
+    matches: Mapping[str, np.ndarray] | None = None,
 ) -> WordAccuracy:
     """Word precision, recall and F-measure of every system by frequency bucket.
 
@@ -108,6 +106,9 @@ def word_accuracy(
         One more than the largest word id.
     frequency:
         Each word id's frequency (default: its count in ``ref``).
+    matches:
+        Each system's matches of every word id (:func:`token_matches`; the order-1 counts of
+        :func:`~mtpalette.analysis.ngrams.ngram_matches`), when counted already.
 
     Examples
     --------
@@ -124,25 +125,27 @@ def word_accuracy(
     freq[: min(vocab, len(frequency))] = frequency[:vocab]
     word_bucket = buckets.assign(freq, edges)
 
-    def per_bucket(words: np.ndarray, weights: np.ndarray | None = None) -> list[int]:
-        found = np.bincount(word_bucket[words], weights=weights, minlength=n_buckets)
-        return [int(x) for x in found]
+    def per_bucket(words: np.ndarray) -> list[int]:
+        return [int(x) for x in np.bincount(word_bucket[words], minlength=n_buckets)]
 
-    out_words, matches, prec, rec, fmeas = {}, {}, {}, {}, {}
+    if matches is None:
+        matches = token_matches(systems, ref, vocab)
+    out_words, matched, prec, rec, fmeas = {}, {}, {}, {}, {}
     ref_words = per_bucket(ref.ids)
     for name, rows in systems.items():
         if len(rows) != len(ref):
             raise ValueError(f"{name}: {len(rows)} sentences, the reference {len(ref)}")
-        words, m = clipped_matches(rows, ref, vocab)
+        m = matches[name]
         out_words[name] = per_bucket(rows.ids)
-        matches[name] = per_bucket(words, m.astype(np.float64))
-        p = [_ratio(a, b) for a, b in zip(matches[name], out_words[name], strict=True)]
-        r = [_ratio(a, b) for a, b in zip(matches[name], ref_words, strict=True)]
+        found = np.bincount(word_bucket[: len(m)], weights=m, minlength=n_buckets)
+        matched[name] = [int(x) for x in found]
+        p = [_ratio(a, b) for a, b in zip(matched[name], out_words[name], strict=True)]
+        r = [_ratio(a, b) for a, b in zip(matched[name], ref_words, strict=True)]
         prec[name], rec[name] = p, r
         fmeas[name] = [2 * x * y / (x + y) if x + y > 0 else 0.0 for x, y in zip(p, r, strict=True)]
     return WordAccuracy(
         buckets.labels(edges), edges, frequency_source, ref_words, list(systems), out_words,
-        matches, prec, rec, fmeas,
+        matched, prec, rec, fmeas,
     )  # fmt: skip
 
 

@@ -25,7 +25,12 @@ import numpy as np
 
 from mtpalette.analysis import compare_mt
 from mtpalette.analysis.examples import SentenceExamples, sentence_examples
-from mtpalette.analysis.ngrams import NgramDifferences, ngram_differences
+from mtpalette.analysis.ngrams import (
+    NgramDifferences,
+    NgramMatches,
+    ngram_differences,
+    ngram_matches,
+)
 from mtpalette.analysis.sentences import (
     BUCKETINGS,
     LABELS,
@@ -35,15 +40,15 @@ from mtpalette.analysis.sentences import (
     sentence_buckets,
 )
 from mtpalette.analysis.words import WordAccuracy, word_accuracy
-from mtpalette.sources.checks import probability_argument
-from mtpalette.feedback import Feedback
-from mtpalette.progress import feedback_of
-from mtpalette.sources.score_inputs import ScoreInputs
-from mtpalette.sources.scoring import score_systems
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
 from mtpalette.io.writers import write
 from mtpalette.metrics import parse_specs
+from mtpalette.metrics.scoring import TextPairs, compute_stats
+from mtpalette.progress import feedback_of
 from mtpalette.records import Record, RowsFrame, out
+from mtpalette.sources.checks import probability_argument
+from mtpalette.sources.score_inputs import ScoreInputs
 from mtpalette.text.encode import Encoder, TextView
 
 ANALYSES = ("words", *BUCKETINGS, *LABELS, "ngrams", "examples")
@@ -176,40 +181,77 @@ def analyze(
     tokenize, sentence_metric, notes = _compat(compat, tokenize, sentence_metric, systems, ref)
     given = {"domain": domains, "document": documents, "label": labels}
     _check_groups(analyses, given, len(ref))
-    base, edges = _baseline(systems, baseline), dict(edges or {})
-    encoder = Encoder(TextView(tokenize, lowercase))
-    ref_rows = encoder.encode(ref)
-    out_rows = {name: encoder.encode(list(lines)) for name, lines in systems.items()}
-    lengths = _lengths(ref_rows, out_rows)
-    resampling = dict(confidence=confidence, n_resamples=n_resamples, seed=seed)
-    stats_of = _StatsOf(systems, ref, tokenize, lowercase)
-    stats_of.prefetch(_specs_needed(analyses, metric, sentence_metric))
+    shared = _Shared(systems, ref, Encoder(TextView(tokenize, lowercase)), given,
+                     _baseline(systems, baseline), dict(edges or {}), metric, sentence_metric,
+                     dict(confidence=confidence, n_resamples=n_resamples, seed=seed))  # fmt: skip
+    shared.stats_of.prefetch(_specs_needed(analyses, metric, sentence_metric))
     done: list = []
     feedback = feedback_of(progress)
     for k, name in enumerate(feedback.track(list(analyses), "analyses"), start=1):
         if not feedback.bars:  # no bar (standard error is no terminal): a line per step
             feedback.note(f"analyze: {name} ({k} of {len(analyses)})")
-        if name == "words":
-            done.append(_words(encoder, out_rows, ref_rows, frequency_corpus, edges.get("words")))
-        elif name == "score":
-            done.append(_score_buckets(stats_of, metric, sentence_metric, edges, resampling))
-        elif name in BUCKETINGS:
-            m, stats = stats_of(metric)
-            done.append(sentence_buckets(m, stats, lengths[name], by=name,
-                                         edges=edges.get(name), **resampling))  # fmt: skip
-        elif name in LABELS:
-            m, stats = stats_of(metric)
-            done.append(label_groups(m, stats, list(given[name]), by=name, **resampling))
-        elif name == "ngrams":
-            decode = encoder.vocab.decode
-            done += ngram_differences(out_rows, ref_rows, decode, baseline=base, orders=orders,
-                                      top=top or DEFAULT_TOP["ngrams"])  # fmt: skip
-        else:  # examples
-            spec, _, scores = stats_of.sentence(sentence_metric)
-            done += sentence_examples(spec, scores, systems, ref, baseline=base,
-                                      top=top or DEFAULT_TOP["examples"])  # fmt: skip
+        done += _one(shared, name, analyses, frequency_corpus, orders, top)
     return AnalysisResult(list(systems), tokenize, lowercase, compat, done,
-                          stats_of.signatures(), notes)  # fmt: skip
+                          shared.stats_of.signatures(), notes)  # fmt: skip
+
+
+@dataclass
+class _Shared:
+    """What the analyses of one run share: the texts encoded once (the word and n-gram
+    analyses, the lengths and the metrics all read these rows), the metrics' statistics
+    (:class:`_StatsOf`) and the n-gram matches of every system (one compiled pass)."""
+
+    systems: Mapping[str, Sequence[str]]
+    ref: list[str]
+    encoder: Encoder
+    given: Mapping[str, Sequence[Any] | None]
+    base: str
+    edges: dict[str, Sequence[float]]
+    metric: str
+    sentence_metric: str
+    resampling: dict[str, Any]
+    counted: NgramMatches | None = None
+
+    def __post_init__(self) -> None:
+        self.ref_rows = self.encoder.encode(self.ref)
+        self.out_rows = {name: self.encoder.encode(list(x)) for name, x in self.systems.items()}
+        self.lengths = _lengths(self.ref_rows, self.out_rows)
+        self.stats_of = _StatsOf(self.systems, self.ref, self.encoder)
+
+    def matches(self, analyses: Sequence[str], orders: tuple[int, int]) -> NgramMatches:
+        """Every system's matches of the words (order 1) and of the n-grams of ``orders``
+        (when ``ngrams`` is asked), counted together once."""
+        if self.counted is None:
+            lo, hi = orders
+            ngrams = "ngrams" in analyses and 1 <= lo <= hi
+            span = (1 if "words" in analyses else lo, hi) if ngrams else (1, 1)
+            self.counted = ngram_matches(self.out_rows, self.ref_rows, span)
+        return self.counted
+
+
+def _one(a: _Shared, name: str, analyses, corpus, orders, top) -> list:
+    """The results of the analysis ``name``."""
+    if name == "words":
+        counted = a.matches(analyses, orders)
+        matches = {s: counted.of_order(1, s) for s in a.out_rows}
+        return [_words(a.encoder, a.out_rows, a.ref_rows, corpus, a.edges.get("words"), matches)]
+    if name == "score":
+        return [_score_buckets(a.stats_of, a.metric, a.sentence_metric, a.edges, a.resampling)]
+    if name in BUCKETINGS:
+        m, stats = a.stats_of(a.metric)
+        return [sentence_buckets(m, stats, a.lengths[name], by=name, edges=a.edges.get(name),
+                                 **a.resampling)]  # fmt: skip
+    if name in LABELS:
+        m, stats = a.stats_of(a.metric)
+        return [label_groups(m, stats, list(a.given[name]), by=name, **a.resampling)]
+    if name == "ngrams":
+        counted = a.matches(analyses, orders) if 1 <= orders[0] <= orders[1] else None
+        return ngram_differences(a.out_rows, a.ref_rows, a.encoder.vocab.decode, baseline=a.base,
+                                 orders=orders, top=top or DEFAULT_TOP["ngrams"],
+                                 counted=counted)  # fmt: skip
+    spec, _, scores = a.stats_of.sentence(a.sentence_metric)  # examples
+    return sentence_examples(spec, scores, a.systems, a.ref, baseline=a.base,
+                             top=top or DEFAULT_TOP["examples"])  # fmt: skip
 
 
 def _baseline(systems: Mapping[str, Any], baseline: str | None) -> str:
@@ -362,12 +404,18 @@ def _check_labels(labels: Sequence[Any]) -> None:
 
 
 class _StatsOf:
-    """A metric's statistics for every system (:func:`~mtpalette.sources.scoring.score_systems`:
-    the systems in one pass, sharing the references), computed once per spec."""
+    """A metric's statistics for every system (:func:`~mtpalette.metrics.scoring.
+    compute_stats`: the systems as one set of candidates sharing the references), computed
+    once per spec, on the texts the analyses encoded (``encoder``: no line is tokenized
+    again for a metric that reads the same words)."""
 
-    def __init__(self, systems, ref, tokenize: str, lowercase: bool) -> None:
+    def __init__(self, systems, ref, encoder: Encoder) -> None:
         self.systems, self.ref = systems, ref
-        self.text = dict(tokenize=tokenize, lowercase=lowercase)
+        view = encoder.view
+        self.text = dict(tokenize=view.tokenizer, lowercase=view.lowercase)
+        flat = [line for lines in systems.values() for line in lines]
+        seg = np.tile(np.arange(len(ref), dtype=np.int64), len(systems))
+        self.pairs = TextPairs(flat, seg, [ref], _encoders={view: encoder})
         self.done: dict[str, tuple] = {}
         self.sentbleu = False
 
@@ -400,11 +448,12 @@ class _StatsOf:
                 raise UserInputError(
                     f"{spec!r} names {len(metrics)} metrics; an analysis takes one metric"
                 )
-        scored = score_systems(self.systems, [self.ref], todo, progress=False, **self.text)
-        first = next(iter(scored.values()))
-        for spec, score in zip(todo, first.corpus, strict=True):
-            stats = {s: sc.stats[score.metric] for s, sc in scored.items()}
-            self.done[spec] = (parsed[spec][0], stats, score.signature)
+        found = compute_stats([parsed[spec][0] for spec in todo], self.pairs)
+        n = len(self.ref)
+        for spec in todo:
+            m = parsed[spec][0]
+            stats = {s: found[m][k * n : (k + 1) * n] for k, s in enumerate(self.systems)}
+            self.done[spec] = (m, stats, m.signature(n_refs=1))
 
     def __call__(self, spec: str) -> tuple:
         self.prefetch([spec])
@@ -412,14 +461,15 @@ class _StatsOf:
         return m, stats
 
 
-def _words(encoder, out_rows, ref_rows, corpus, edges) -> WordAccuracy:
+def _words(encoder, out_rows, ref_rows, corpus, edges, matches) -> WordAccuracy:
     freq, source = None, "reference"
     if corpus is not None:  # encoded last: the vocabulary then holds every word
         ids = encoder.encode(list(corpus)).ids
         freq, source = np.bincount(ids, minlength=len(encoder.vocab)), "frequency corpus"
     vocab = len(encoder.vocab)
     kw = {} if edges is None else {"edges": edges}
-    return word_accuracy(out_rows, ref_rows, vocab, frequency=freq, frequency_source=source, **kw)
+    return word_accuracy(out_rows, ref_rows, vocab, frequency=freq, frequency_source=source,
+                         matches=matches, **kw)  # fmt: skip
 
 
 @dataclass
