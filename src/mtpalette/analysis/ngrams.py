@@ -19,8 +19,9 @@ matches (order 1: the token ids).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -59,8 +60,8 @@ class NgramMatches:
     orders: tuple[int, int]
     #: the first id of each order, and the number of ids last
     base: np.ndarray
-    #: per order, a token position where each of its n-grams starts (in ``stacked``)
-    starts: list[np.ndarray]
+    #: a token position (in ``stacked``) where each id's n-gram starts
+    starts: np.ndarray
     #: the rows of the reference and every system, stacked (reference first)
     stacked: Ragged
 
@@ -69,11 +70,15 @@ class NgramMatches:
         k = order - self.orders[0]
         return self.matches[name][self.base[k] : self.base[k + 1]]
 
-    def text(self, i: int, decode) -> tuple[int, str]:
-        """The order and the text of id ``i``."""
-        k = int(np.searchsorted(self.base, i, side="right")) - 1
-        order, pos = self.orders[0] + k, int(self.starts[k][i - self.base[k]])
-        return order, " ".join(decode(self.stacked.ids[pos : pos + order].tolist()))
+    def texts(self, ids: Sequence[int], decode) -> list[tuple[int, str]]:
+        """The order and the text of every id of ``ids``, their tokens decoded in one call."""
+        ids = np.asarray(ids, dtype=np.int64)
+        orders = np.searchsorted(self.base, ids, side="right") - 1 + self.orders[0]
+        ends = np.cumsum(orders)
+        n_words = int(ends[-1]) if len(ids) else 0
+        at = np.repeat(self.starts[ids] - (ends - orders), orders) + np.arange(n_words)
+        words = iter(decode(self.stacked.ids[at].tolist()))
+        return [(o, " ".join(islice(words, o))) for o in orders.tolist()]
 
 
 def ngram_matches(
@@ -93,12 +98,10 @@ def ngram_matches(
     grams = intern_ngrams(stacked, hi)[lo - 1 : hi]
     bounds = [g.n_ids for g in grams]
     base = np.cumsum([0, *bounds])
-    starts = []
-    for g in grams:  # a position of each id (any one: every occurrence reads the same)
-        at = np.zeros(g.n_ids, dtype=np.int64)
+    starts = np.zeros(int(base[-1]), dtype=np.int64)
+    for k, g in enumerate(grams):  # a position of each id (any: every occurrence reads the same)
         valid = np.flatnonzero(g.ids >= 0)
-        at[g.ids[valid]] = valid
-        starts.append(at)
+        starts[base[k] + g.ids[valid]] = valid
     counts = clipped_matches(np.stack([g.ids for g in grams]), stacked.offsets, len(ref), bounds)
     return NgramMatches(dict(zip(systems, counts, strict=True)), orders, base, starts, stacked)
 
@@ -158,12 +161,12 @@ def ngram_differences(
 
         def first(sign: float, seen=seen, share=share, total=total) -> list[int]:
             picked = _first(sign * share, total, top)
-            for i in seen[picked].tolist():
-                if i not in texts_of:
-                    texts_of[i] = counted.text(first_id + i, decode)
-            picked = picked.tolist()
-            keys = {j: (sign * share[j], -total[j], texts_of[int(seen[j])][1]) for j in picked}
-            return sorted(keys, key=keys.__getitem__)[:top]
+            new = [i for i in dict.fromkeys(seen[picked].tolist()) if i not in texts_of]
+            texts_of.update(zip(new, counted.texts(np.add(new, first_id), decode), strict=True))
+            ids = seen[picked].tolist()
+            keys = zip((sign * share[picked]).tolist(), (-total[picked]).tolist(),
+                       [texts_of[i][1] for i in ids], picked.tolist(), strict=True)  # fmt: skip
+            return [j for *_, j in sorted(keys)][:top]
 
         gains = [row(j) for j in first(-1.0) if share[j] > 0.5]
         losses = [row(j) for j in first(1.0) if share[j] < 0.5]
@@ -174,10 +177,18 @@ def ngram_differences(
 def _first(key: np.ndarray, total: np.ndarray, top: int) -> np.ndarray:
     """The positions that can be among the ``top`` first by ``(key, -total, text)``: the
     ``top`` first by ``(key, -total)`` and every one tied with the last of them (the text
-    breaks those ties, decoded only for these)."""
-    order = np.lexsort((-total, key))
-    if len(order) <= top:
-        return order
+    breaks those ties, decoded only for these). Only the positions whose key is at most the
+    ``top``-th smallest (found by a partition) are sorted.
+
+    Examples
+    --------
+    >>> _first(np.array([0.5, 0.1, 0.5, 0.9, 0.5]), np.array([2, 1, 2, 5, 1]), 2).tolist()
+    [0, 1, 2]
+    """
+    if len(key) <= top:
+        return np.lexsort((-total, key))
+    near = np.flatnonzero(key <= np.partition(key, top - 1)[top - 1])
+    order = near[np.lexsort((-total[near], key[near]))]
     last = order[top - 1]
     tied = (key == key[last]) & (total == total[last])
     return np.union1d(order[:top], np.flatnonzero(tied))

@@ -19,7 +19,6 @@ import numpy as np
 from mtpalette.analysis import buckets
 from mtpalette.metrics.base import Metric
 from mtpalette.records import Record, RowsFrame, constant
-from mtpalette.stats.bootstrap import bootstrap_ci
 
 #: the labels a sentence may be grouped by (one label per sentence, given)
 LABELS = {"domain": "domain", "document": "document", "label": "label"}
@@ -186,6 +185,8 @@ def _grouped(
 ) -> tuple[dict, dict, dict, dict]:
     """Per system: each group's sentence count, the metric's corpus score of its rows (None
     where it has none) and, with ``confidence``, its bootstrap interval over those rows."""
+    if confidence is not None:  # numpy's random generators only when an interval is asked
+        from mtpalette.stats.bootstrap import bootstrap_ci
     counts, scores, low, high = {}, {}, {}, {}
     for name, rows in stats.items():
         counts[name] = [int(x) for x in np.bincount(where[name], minlength=n_groups)]

@@ -42,7 +42,6 @@ from mtpalette.analysis.sentences import (
 from mtpalette.analysis.words import WordAccuracy, word_accuracy
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
-from mtpalette.io.writers import write
 from mtpalette.metrics import parse_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.progress import feedback_of
@@ -213,8 +212,12 @@ class _Shared:
     counted: NgramMatches | None = None
 
     def __post_init__(self) -> None:
-        self.ref_rows = self.encoder.encode(self.ref)
-        self.out_rows = {name: self.encoder.encode(list(x)) for name, x in self.systems.items()}
+        n = len(self.ref)  # every line tokenized in one call, the reference first
+        rows = self.encoder.encode(
+            [*self.ref, *(x for lines in self.systems.values() for x in lines)]
+        )
+        self.ref_rows = rows.span(0, n)
+        self.out_rows = {s: rows.span(k * n, (k + 1) * n) for k, s in enumerate(self.systems, 1)}
         self.lengths = _lengths(self.ref_rows, self.out_rows)
         self.stats_of = _StatsOf(self.systems, self.ref, self.encoder)
 
@@ -589,6 +592,8 @@ def _write(run: AnalyzeRun, result: AnalysisResult) -> None:
             seeds=seeds, results=result.to_dict()).save(json_path)  # fmt: skip
         result.outputs["json"] = str(json_path)
     if run.csv is not None:
+        from mtpalette.io.writers import write
+
         write("csv", result.rows(), run.csv)
         result.outputs["csv"] = str(run.csv)
     if run.report is not None:
