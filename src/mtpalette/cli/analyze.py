@@ -125,7 +125,9 @@ def analyze_cmd(
     )  # fmt: skip
     from mtpalette.progress import ConsoleFeedback
 
-    result = run_analyze(run, ConsoleFeedback(Console(stderr=True, quiet=quiet)))
+    # quiet: no note is even rendered (rich renders a quiet console's text before dropping it)
+    feedback = ConsoleFeedback(Console(stderr=True, quiet=quiet), notes=not quiet)
+    result = run_analyze(run, feedback)
     if not quiet:
         for path in result.outputs.values():
             typer.echo(f"wrote {path}", err=True)
