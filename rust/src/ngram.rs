@@ -6,7 +6,7 @@
 use crate::chrf::max_refs_total;
 use crate::local_ngrams::LocalNgrams;
 use crate::pairs::{vocab_bound, Pairs};
-use crate::parallel::par_rows;
+use crate::parallel::rows_maybe_par;
 
 /// Scratch of the clipped counts: n-grams numbered per candidate.
 struct Clip {
@@ -225,6 +225,16 @@ fn pair_unigrams(left: &mut [u32], pairs: &Pairs, p: usize, best: bool, out: &mu
 
 /// Clipped match counts `(P, 1 or R, max_n)`, flat.
 pub fn ngram_matches(pairs: &Pairs, max_n: usize, clipping: Clipping) -> Vec<i64> {
+    ngram_matches_on(pairs, max_n, clipping, true)
+}
+
+/// [`ngram_matches`], over the pool's threads when `parallel`, else on this thread.
+pub fn ngram_matches_on(
+    pairs: &Pairs,
+    max_n: usize,
+    clipping: Clipping,
+    parallel: bool,
+) -> Vec<i64> {
     let width = if clipping == Clipping::Best {
         1
     } else {
@@ -237,7 +247,8 @@ pub fn ngram_matches(pairs: &Pairs, max_n: usize, clipping: Clipping) -> Vec<i64
     {
         let vocab = vocab_bound(pairs.hyp);
         let best = clipping == Clipping::Best;
-        par_rows(
+        rows_maybe_par(
+            parallel,
             &mut out,
             width,
             || vec![0u32; vocab],
@@ -248,7 +259,8 @@ pub fn ngram_matches(pairs: &Pairs, max_n: usize, clipping: Clipping) -> Vec<i64
     let max_h = pairs.max_hyp();
     let max_r = max_refs_total(pairs);
     let vocab = vocab_bound(pairs.hyp);
-    par_rows(
+    rows_maybe_par(
+        parallel,
         &mut out,
         width,
         || Clip {

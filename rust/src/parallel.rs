@@ -32,6 +32,26 @@ where
     }
 }
 
+/// [`par_rows`] when `parallel`, else every row on this thread with one scratch (a small
+/// call pays no pool hand-off, no spinning and one scratch instead of one per job).
+pub fn rows_maybe_par<T, S, I, F>(parallel: bool, out: &mut [T], width: usize, init: I, f: F)
+where
+    T: Send,
+    I: Fn() -> S + Sync + Send,
+    F: Fn(&mut S, usize, &mut [T]) + Sync + Send,
+{
+    if parallel {
+        return par_rows(out, width, init, f);
+    }
+    if width == 0 || out.is_empty() {
+        return;
+    }
+    let mut scratch = init();
+    for (p, row) in out.chunks_mut(width).enumerate() {
+        f(&mut scratch, p, row);
+    }
+}
+
 /// How many texts each block of a parallel pass over `n_texts` texts takes: about 8 blocks
 /// per thread, at least 64 texts each (a block's setup is then small beside its work).
 pub fn texts_per_block(n_texts: usize) -> usize {
@@ -57,6 +77,27 @@ mod tests {
             );
             for (p, row) in out.chunks(3).enumerate() {
                 assert_eq!(row, &[p + 1; 3]);
+            }
+        }
+    }
+
+    #[test]
+    fn on_this_thread_every_row_is_visited_once_with_one_scratch() {
+        for parallel in [false, true] {
+            let mut out = vec![0usize; 2 * 1001];
+            let inits = std::sync::atomic::AtomicUsize::new(0);
+            rows_maybe_par(
+                parallel,
+                &mut out,
+                2,
+                || inits.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+                |_, p, row| row.fill(p + 1),
+            );
+            for (p, row) in out.chunks(2).enumerate() {
+                assert_eq!(row, &[p + 1; 2]);
+            }
+            if !parallel {
+                assert_eq!(inits.into_inner(), 1);
             }
         }
     }
