@@ -1,8 +1,16 @@
-"""A WMT24-style task set at WMT's k = 1000 over 30 stored metrics: ``mtpalette wmt`` against
-mt-metrics-eval's ``TaskSet.Run``, whole processes, the same folder, k and seed.
+"""A WMT task set over 30 stored metrics: ``mtpalette wmt`` against mt-metrics-eval's
+``TaskSet.Run``, whole processes, the same folder, tasks, k and seed. WMT24's tasks at WMT's
+k = 1000 (the significance tests), or WMT23's at k = 0 (``--style wmt23 --k 0``: start-up,
+reading the folder and every task's correlations, no test).
 
-Usage: python bench/bench_wmt.py [--k 1000] [--mtme-metrics 3] [--mtme-timeout 900]
-       [--folder DIR] [--workers 2] [--runs full,parallel,subset,mtme]
+Usage: python bench/bench_wmt.py [--style wmt24|wmt23] [--k 1000] [--mtme-metrics 3]
+       [--mtme-timeout 900] [--folder DIR] [--workers 2] [--runs full,parallel,subset,mtme]
+       [--rounds 1]
+
+The issue's two runs:
+
+    python bench/bench_wmt.py --style wmt23 --k 0 --mtme-metrics 30 --runs subset,mtme --rounds 5
+    python bench/bench_wmt.py --k 1000 --mtme-metrics 3 --runs subset,mtme
 
 Data: an mt-metrics-eval folder (``wmt21.tedtalks``, en-de and zh-en) of the whole annotated
 WMT21 TED MQM set (529 segments per pair; 12 and 13 judged systems), built by
@@ -15,13 +23,14 @@ error metrics negated. ``--folder DIR`` keeps the folder for the next run.
 
 Runs (``--runs``), each a whole process, printed with wall and CPU time:
 
-* ``full``: ``mtpalette wmt --task-set wmt24 -k K`` over the 30 metrics, mt-metrics-eval's
+* ``full``: ``mtpalette wmt --task-set STYLE -k K`` over the 30 metrics, mt-metrics-eval's
   draws, in one process;
 * ``parallel``: the same with independent draws over ``--workers`` processes;
 * ``subset``: ``mtpalette wmt`` over the first ``--mtme-metrics`` metrics (mt-metrics-eval's
   draws, like for like with ``mtme``);
-* ``mtme``: mt-metrics-eval's ``TaskSet.Run`` of the same tasks (``tasks.WMT24``'s, on
-  ``wmt21.tedtalks``, ``primary=False``) over the folder read by its ``data.EvalSet``, on
+* ``mtme``: mt-metrics-eval's ``TaskSet.Run`` of the same tasks (``tasks.WMT24``'s or
+  ``tasks.WMT23``'s, on ``wmt21.tedtalks``, ``primary=False``; :func:`mtme_task_set`) over
+  the folder read by its ``data.EvalSet``, on
   those first metrics (its cost grows with the number of metric pairs), stopped at
   ``--mtme-timeout`` (then a lower bound). mt-metrics-eval runs from ``$MTME_SRC`` with
   ``$MTME_PYTHON`` (see bench/common.py: mtme_checkout).
@@ -33,6 +42,9 @@ count of sign flips with ``>=``, ties included) depend slightly on which system 
 comes first: its own average correlations move by one count in one system pair
 (7.6e-6 here) from one hash seed to another, and equal mtpalette's (sorted systems) for
 some. Clusters also depend on the draws: compared, not required equal.
+
+Each run is timed ``--rounds`` times (after one untimed run when more than one), the fastest
+kept; both sides run from cached byte code (:func:`bytecode_env`).
 """
 
 from __future__ import annotations
@@ -74,9 +86,9 @@ def build_folder(out: Path) -> Path:
 
     import numpy as np
 
-    from mtpalette.sources.scoring import score_systems
     from mtpalette.io.mtme_write import write_mtme_scores
     from mtpalette.io.plain import read_lines
+    from mtpalette.sources.scoring import score_systems
 
     script = REPO / "scripts" / "mtme_folder.py"
     spec = importlib.util.spec_from_file_location("mtme_folder", script)
@@ -105,6 +117,33 @@ def build_folder(out: Path) -> Path:
 # ----------------------------------------------------------------------------------------
 # mt-metrics-eval's side (runs in $MTME_PYTHON)
 # ----------------------------------------------------------------------------------------
+def mtme_task_set(tasks, style: str, k: int):
+    """mt-metrics-eval's task set of ``style`` (its ``tasks.WMT24`` or ``tasks.WMT23`` at
+    68a481a) on this test set, with its weights. WMT24: per pair system SPA and segment acc-eq
+    with tie calibration and the pairs test, human outputs for en-de (as ``--task-set wmt24``
+    says for en-de); WMT23: pooled system accuracy (weight = number of pairs), per pair
+    system and segment Pearson and segment acc-eq, no human outputs (en-de and zh-en have one
+    reference in WMT23)."""
+    ts = tasks.TaskSet()
+    seg_acc_eq = dict(level="seg", corr_fcn="KendallWithTiesOpt", avg_by="item",
+                      perm_test="pairs", corr_fcn_args={"sample_rate": 1.0})  # fmt: skip
+    lps = sorted(STD_REF)
+    if style == "wmt23":
+        kw = dict(human=False, primary=False, k=k)
+        ts.Append(tasks.Task(TEST_SET, ",".join(lps), level="sys", corr_fcn="accuracy", **kw))
+        for lp in lps:
+            ts.Append(tasks.Task(TEST_SET, lp, level="sys", corr_fcn="pearson", **kw))
+            ts.Append(tasks.Task(TEST_SET, lp, level="seg", corr_fcn="pearson", **kw))
+            ts.Append(tasks.Task(TEST_SET, lp, **seg_acc_eq, **kw))
+        weights = [len(lps)] + [1] * (len(ts) - 1)
+        return ts, [w / sum(weights) for w in weights]
+    for lp in lps:
+        kw = dict(human=lp == "en-de", primary=False, k=k)
+        ts.Append(tasks.Task(TEST_SET, lp, level="sys", corr_fcn="pce", **kw))
+        ts.Append(tasks.Task(TEST_SET, lp, **seg_acc_eq, **kw))
+    return ts, [1 / len(ts)] * len(ts)
+
+
 def child_mtme(args) -> dict:
     import types
 
@@ -124,16 +163,7 @@ def child_mtme(args) -> dict:
             if basename in keep:
                 e.AddMetric(basename, refs, level, data.ReadScoreFile(str(f)))
         evs[(TEST_SET, lp)] = e
-    # tasks.WMT24's tasks (mt-metrics-eval at 68a481a) on this test set: per pair system SPA
-    # and segment acc-eq with tie calibration and the pairs test; human outputs for en-de
-    ts = tasks.TaskSet()
-    for lp in sorted(STD_REF):
-        kw = dict(human=lp == "en-de", primary=False, k=args.k)
-        ts.Append(tasks.Task(TEST_SET, lp, level="sys", corr_fcn="pce", **kw))
-        ts.Append(tasks.Task(TEST_SET, lp, level="seg", corr_fcn="KendallWithTiesOpt",
-                             avg_by="item", perm_test="pairs",
-                             corr_fcn_args={"sample_rate": 1.0}, **kw))  # fmt: skip
-    weights = [1 / len(ts)] * len(ts)
+    ts, weights = mtme_task_set(tasks, args.style, args.k)
     np.random.seed(args.seed)
     res = ts.Run(eval_set_dict=evs)
     ranking = res.AverageCorrMatrix(weights)[0] if args.k else {}
@@ -149,17 +179,39 @@ def child_mtme(args) -> dict:
 # ----------------------------------------------------------------------------------------
 # the driver (mtpalette's environment)
 # ----------------------------------------------------------------------------------------
-def mtpalette_run(folder: Path, args, metrics: list[str], extra: list[str]) -> dict:
+def bytecode_env(base: dict, cache: Path) -> dict:
+    """The environment of a whole process of either side: modules run from byte code cached
+    on the first run, as an installed package's do. (A shell may set
+    ``PYTHONDONTWRITEBYTECODE``; then every process compiles every module of its own
+    package again: about 0.2 s of mtpalette's start-up and some of mt-metrics-eval's.) The
+    cache is a temporary folder (``PYTHONPYCACHEPREFIX``), not the source trees."""
+    env = {k: v for k, v in base.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "PYTHONPYCACHEPREFIX": str(cache)}
+
+
+def best_of(rounds: int, run) -> dict:
+    """``run()`` ``rounds`` times (after one untimed run when ``rounds`` > 1, which fills the
+    byte-code cache): the fastest wall and CPU times, and the last run's results."""
+    if rounds > 1:
+        run()
+    out = [run() for _ in range(rounds)]
+    best = dict(out[-1])
+    best["wall"] = min(r["wall"] for r in out)
+    best["cpu"] = min(r["cpu"] for r in out)
+    return best
+
+
+def mtpalette_run(folder: Path, args, metrics: list[str], extra: list[str], env: dict) -> dict:
     """``mtpalette wmt`` as a whole process: times, average correlations and clusters."""
     fd, name = tempfile.mkstemp(prefix="wmt-run-", suffix=".json", dir=folder.parent)
     os.close(fd)
     out = Path(name)
     exe = shutil.which("mtpalette")
     cmd = [exe] if exe else [sys.executable, "-c", "from mtpalette.cli.app import main; main()"]
-    cmd += ["wmt", "--mtme", str(folder), "--task-set", "wmt24", "--lp", ",".join(STD_REF),
+    cmd += ["wmt", "--mtme", str(folder), "--task-set", args.style, "--lp", ",".join(STD_REF),
             "-k", str(args.k), "--seed", str(args.seed), "--json", str(out), "-q",
             "--mtme-metrics", *metrics, *extra]  # fmt: skip
-    wall, cpu, _ = run_process(cmd)
+    wall, cpu, _ = run_process(cmd, env=env)
     res = json.loads(out.read_text())
     out.unlink()
     g = res.get("global_ranking", {})
@@ -167,6 +219,16 @@ def mtpalette_run(folder: Path, args, metrics: list[str], extra: list[str]) -> d
     return {"wall": wall, "cpu": cpu, "average_corrs": res["average_corrs"],
             "ranks": dict(zip(g.get("metrics", []), g.get("ranks", []), strict=True)),
             "permutations": perms}  # fmt: skip
+
+
+def mtme_run(args, subset: list[str], env: dict, mtme) -> dict:
+    """mt-metrics-eval's ``TaskSet.Run`` as a whole process (this file's ``--child-mtme``)."""
+    cmd = [str(mtme[1]), __file__, "--child-mtme", "--folder", str(args.folder), "--k",
+           str(args.k), "--style", args.style, "--seed", str(args.seed),
+           "--metrics", ",".join(subset)]  # fmt: skip
+    wall, cpu, out = run_process(cmd, timeout=args.mtme_timeout, env=env)
+    res = json.loads(out.strip().splitlines()[-1]) if out else {}
+    return {"wall": wall, "cpu": cpu, "finished": out is not None, **res}
 
 
 def compare(name: str, ours: dict, theirs: dict) -> None:
@@ -185,11 +247,13 @@ def main() -> None:
     ap.add_argument("--folder", type=Path, default=None)
     ap.add_argument("--metrics", default="")
     ap.add_argument("--k", type=int, default=1000)
+    ap.add_argument("--style", default="wmt24", choices=["wmt24", "wmt23"])
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--mtme-metrics", type=int, default=3)
     ap.add_argument("--mtme-timeout", type=float, default=900.0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--runs", default="full,parallel,subset,mtme")
+    ap.add_argument("--rounds", type=int, default=1)
     args = ap.parse_args()
     if args.child_mtme:
         print(json.dumps(child_mtme(args)))
@@ -208,24 +272,30 @@ def main() -> None:
     names = [stored_name(m) for m in METRICS]
     subset = names[: args.mtme_metrics]
     n_pairs = len(names) * (len(names) - 1) // 2
-    print(f"WMT24-style task set: 2 language pairs x {len(names)} metrics ({n_pairs} metric "
-          f"pairs per task), system SPA + segment acc-eq (pairs test), k={args.k}, "
-          f"seed={args.seed}")  # fmt: skip
+    tasks = {
+        "wmt24": "system SPA + segment acc-eq (pairs test)",
+        "wmt23": "pooled system accuracy + per pair system and segment Pearson and segment "
+        "acc-eq (pairs test)",
+    }[args.style]
+    print(f"{args.style.upper()}-style task set: 2 language pairs x {len(names)} metrics "
+          f"({n_pairs} metric pairs per task), {tasks}, k={args.k}, seed={args.seed}; "
+          f"whole processes, best of {args.rounds}")  # fmt: skip
+    cache = Path(tempfile.mkdtemp(prefix="bench_wmt_pyc_"))
+    env = bytecode_env(dict(os.environ), cache)
     results: dict[str, dict] = {}
+    rounds = args.rounds
     if "full" in runs:
-        results["full"] = mtpalette_run(root, args, names, [])
+        results["full"] = best_of(rounds, lambda: mtpalette_run(root, args, names, [], env))
     if "parallel" in runs:
         extra = ["--draws", "independent", "--backend", "processes", "--workers", str(args.workers)]
-        results["parallel"] = mtpalette_run(root, args, names, extra)
+        results["parallel"] = best_of(rounds, lambda: mtpalette_run(root, args, names, extra, env))
     if "subset" in runs:
-        results["subset"] = mtpalette_run(root, args, subset, [])
+        results["subset"] = best_of(rounds, lambda: mtpalette_run(root, args, subset, [], env))
     mtme = mtme_checkout() if "mtme" in runs else None
     if mtme is not None:
-        cmd = [str(mtme[1]), __file__, "--child-mtme", "--folder", str(args.folder), "--k",
-               str(args.k), "--seed", str(args.seed), "--metrics", ",".join(subset)]  # fmt: skip
-        wall, cpu, out = run_process(cmd, timeout=args.mtme_timeout, env=mtme_env(mtme))
-        res = json.loads(out.strip().splitlines()[-1]) if out else {}
-        results["mtme"] = {"wall": wall, "cpu": cpu, "finished": out is not None, **res}
+        menv = bytecode_env(mtme_env(mtme), cache)
+        results["mtme"] = best_of(rounds, lambda: mtme_run(args, subset, menv, mtme))
+    shutil.rmtree(cache, ignore_errors=True)
     labels = {
         "full": f"mtpalette, {len(names)} metrics, mtme draws, 1 process",
         "parallel": f"mtpalette, {len(names)} metrics, independent, {args.workers} processes",
@@ -236,7 +306,7 @@ def main() -> None:
     for key, r in results.items():
         bound = "" if r.get("finished", True) else " (stopped at the time limit: lower bounds)"
         perms = f", {r['permutations']} permutations" if "permutations" in r else ""
-        print(f"  {labels[key]:52s} {r['wall']:8.1f} s wall {r['cpu']:8.1f} s CPU{perms}{bound}")
+        print(f"  {labels[key]:52s} {r['wall']:8.2f} s wall {r['cpu']:8.2f} s CPU{perms}{bound}")
     m = results.get("mtme")
     if m:
         ge = ">= " if not m["finished"] else ""
@@ -244,14 +314,15 @@ def main() -> None:
         # by the number of pairs (an extrapolation, not a run)
         scale = n_pairs / max(len(subset) * (len(subset) - 1) // 2, 1)
         hours = (m["wall"] * scale / 3600, m["cpu"] * scale / 3600)
-        print(f"  mt-metrics-eval, {len(names)} metrics, extrapolated x{scale:.0f} metric pairs: "
-              f"{ge}{hours[0]:.1f} h wall, {ge}{hours[1]:.1f} h CPU")  # fmt: skip
-        for key in ("full", "parallel"):
-            if key in results:
-                r = results[key]
-                print(f"  speed-up of {labels[key]} over the extrapolation: "
-                      f"{ge}{m['wall'] * scale / r['wall']:.0f}x wall, "
-                      f"{ge}{m['cpu'] * scale / r['cpu']:.0f}x CPU")  # fmt: skip
+        if scale > 1:
+            print(f"  mt-metrics-eval, {len(names)} metrics, extrapolated x{scale:.0f} metric "
+                  f"pairs: {ge}{hours[0]:.1f} h wall, {ge}{hours[1]:.1f} h CPU")  # fmt: skip
+            for key in ("full", "parallel"):
+                if key in results:
+                    r = results[key]
+                    print(f"  speed-up of {labels[key]} over the extrapolation: "
+                          f"{ge}{m['wall'] * scale / r['wall']:.0f}x wall, "
+                          f"{ge}{m['cpu'] * scale / r['cpu']:.0f}x CPU")  # fmt: skip
         for key in ("full", "parallel", "subset"):
             if key in results:
                 r = results[key]

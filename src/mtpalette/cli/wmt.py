@@ -79,8 +79,8 @@ def wmt(
     -k 1000`; `mtpalette wmt --mtme wmt23 --task-set wmt23 --lp en-de,zh-en --json out.json`;
     `--draws independent --backend processes --workers 2` spreads the tests over 2 processes.
     """
-    from mtpalette.progress import ConsoleFeedback
     from mtpalette.api.wmt_run import WmtRun, run_wmt
+    from mtpalette.progress import ConsoleFeedback
 
     console = Console(stderr=True, quiet=quiet)
     lps = [x for v in lp or [] for x in v.split(",") if x] or None
@@ -94,28 +94,34 @@ def wmt(
 
 
 def show_wmt(out, console: Console) -> None:
-    """Each task's table, then the global ranking."""
+    """Each task's table, then the global ranking (from the result's own lists: no pandas
+    on the way to the terminal)."""
     show_written(console, out.outputs)
     stdout = result_console()
-    tasks, ranking = out.to_pandas()
-    for n, name in enumerate(out.task_names, 1):
-        rows = tasks[tasks.task == n]
-        weight = rows.weight.iloc[0] if len(rows) else 0.0
+    res = out.result
+    rows = zip(out.task_names, res.results, res.weights, strict=True)
+    for n, (name, r, weight) in enumerate(rows, 1):
         table = Table(title=f"Task {n}: {name} (weight {weight:.3f})")
         for col in ("Metric", "Correlation", "Rank"):
             table.add_column(col, justify="left" if col == "Metric" else "right")
-        for r in rows.itertuples():
-            table.add_row(r.metric, f"{r.corr:.4f}", str(r.rank))
+        for metric, corr, rank in zip(r.metrics, r.corrs, r.ranks, strict=True):
+            table.add_row(metric, f"{corr:.4f}", str(rank))
         emit_table(stdout, table)
+    clusters = all(r.task.k for r in res.results)
+    avg_ranks = res.average_ranks()
+    if clusters:
+        g = res.average_corr_matrix()
+        rows = [(m, c, str(k)) for m, c, k in zip(g.metrics, g.corrs, g.ranks, strict=True)]
+    else:
+        rows = [(m, c) for m, c in res.average_corrs().items()]
     table = Table(title="Global ranking: weighted average correlation (rescaled to 0-1)")
-    cols = ["Metric", "Avg corr", "Avg rank"] + (["Cluster"] if "rank" in ranking else [])
+    cols = ["Metric", "Avg corr", "Avg rank"] + (["Cluster"] if clusters else [])
     for col in cols:
         table.add_column(col, justify="left" if col == "Metric" else "right")
-    for r in ranking.itertuples():
-        cells = [r.metric, f"{r.avg_corr:.4f}", f"{r.avg_rank:.2f}"]
-        table.add_row(*cells, *([str(r.rank)] if "rank" in ranking else []))
+    for metric, corr, *cluster in rows:
+        table.add_row(metric, f"{corr:.4f}", f"{avg_ranks[metric]:.2f}", *cluster)
     emit_table(stdout, table)
-    if "rank" not in ranking:
+    if not clusters:
         emit_note(stdout, "no clusters: run with -k N (N resamples per test) for them")
     partial = out.result.partial_metrics()
     if partial:
