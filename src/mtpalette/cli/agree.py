@@ -15,15 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from rich.console import Console
-
-from mtpalette.api.agreement_run import AgreementRun, run_agreement
-from mtpalette.api.correlation_run import parse_epsilon
-from mtpalette.sources.inputs import JudgedInputs
-from mtpalette.progress import ConsoleFeedback
 from mtpalette.cli import options as o
-from mtpalette.cli.console import result_console, show_written
-from mtpalette.cli.tables import print_agreement
 from mtpalette.stats import catalogue
 
 MetricsOpt = Annotated[
@@ -52,6 +44,15 @@ def agree(
 
     Example: `mtpalette agree --bundled zhen -m 'bleus:1..4' chrf wer rouge-l --stat kendall`.
     """
+    from rich.console import Console
+
+    from mtpalette.api.agreement_run import AgreementRun, run_agreement
+    from mtpalette.api.correlation_run import parse_epsilon
+    from mtpalette.cli.console import result_console, show_written
+    from mtpalette.cli.tables import print_agreement
+    from mtpalette.progress import ConsoleFeedback
+    from mtpalette.sources.inputs import JudgedInputs
+
     console = Console(stderr=True, quiet=options["quiet"])
     run = o.fill(
         AgreementRun, options, inputs=o.fill(JudgedInputs, options), metrics=metrics,

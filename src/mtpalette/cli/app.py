@@ -8,6 +8,7 @@ line starts in a fraction of a second.
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import sys
 from typing import Any
@@ -56,8 +57,35 @@ def load_command(name: str) -> Any:
 
     sub = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     callback = getattr(importlib.import_module(f"mtpalette.cli.{module}"), func)
-    sub.command(name, cls=VariadicCommand if variadic else None)(callback)
+    help_text = reflowed(callback.__doc__)
+    sub.command(name, cls=VariadicCommand if variadic else None, help=help_text)(callback)
     return typer.main.get_command(sub)
+
+
+def reflowed(text: str | None) -> str | None:
+    """A command's help with each paragraph on one line (list items, ``- `` or ``* ``, on
+    their own): typer's help keeps a docstring's line breaks and wraps the lines again at the
+    terminal's width, which at 80 columns breaks sentences in the middle; one line per
+    paragraph wraps at word boundaries only. Paragraphs are separated by a blank line.
+
+    Examples
+    --------
+    >>> reflowed("Rank systems.\n\n    Examples: `a`;\n    `b`.\n    - one\n    - two")
+    'Rank systems.\n\nExamples: `a`; `b`.\n- one\n- two'
+    """
+    if not text:
+        return text
+    out = []
+    for paragraph in inspect.cleandoc(text).split("\n\n"):
+        lines: list[str] = []
+        for line in paragraph.splitlines():
+            line = line.strip()
+            if lines and not line.startswith(("- ", "* ")):
+                lines[-1] += " " + line
+            else:
+                lines.append(line)
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
 
 
 class LazyGroup(TyperGroup):

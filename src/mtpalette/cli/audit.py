@@ -16,14 +16,7 @@ See :mod:`mtpalette.metaeval.audit` for the definitions; the options become an
 
 from __future__ import annotations
 
-from rich.console import Console
-
-from mtpalette.api.audit_run import AuditRun, run_audit
-from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
-from mtpalette.progress import ConsoleFeedback
 from mtpalette.cli import options as o
-from mtpalette.cli.console import result_console, show_written
-from mtpalette.cli.tables import print_audit, print_reference_agreement
 
 
 @o.with_options(
@@ -35,6 +28,14 @@ def audit_cmd(json: o.JsonOpt = None, **options) -> None:
     Examples: `mtpalette audit --bundled zhen -m bleus:4 chrf wer`; `mtpalette audit -r refA.txt
     refB.txt --nbest nbest.txt -m bleus:4` (no judgments: the metric part only).
     """
+    from rich.console import Console
+
+    from mtpalette.api.audit_run import AuditRun, run_audit
+    from mtpalette.cli.console import result_console, show_written
+    from mtpalette.cli.tables import print_audit, print_reference_agreement
+    from mtpalette.progress import ConsoleFeedback
+    from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
+
     console = Console(stderr=True, quiet=options["quiet"])
     judged = o.fill(JudgedInputs, options, id_base=None)
     candidates = o.fill(CandidateInputs, options, refs=list(options["refs"] or []))

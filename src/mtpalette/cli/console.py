@@ -10,6 +10,7 @@ tables and their notes go to standard error (:func:`mtpalette.io.inputs.stdout_c
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Mapping
 
@@ -47,7 +48,7 @@ def emit_table(console: Console, table: Table) -> None:
     ['# ORANGE', 'Method\\tORANGE', 'bleu\\t12.50%']
     """
     if console.is_terminal:
-        console.print(table)
+        console.print(_unbroken(table))
         return
     lines = []
     if table.title:
@@ -60,6 +61,38 @@ def emit_table(console: Console, table: Table) -> None:
     if table.caption:
         lines.append(f"# {_plain(table.caption)}")
     console.file.write("\n".join(lines) + "\n")
+
+
+#: a cell that reads as one unit and must not be wrapped: a number, an interval ``[a, b]``, a
+#: p-value ``p = 0.014``, a rank range ``1-14``, a score ``± half-width``, a dash
+_UNIT = re.compile(r"[-+\u2212\u2013]?(?:[\d.,\s+\-\u2212\u2013±%*\[\]()]|e[-+]?\d|p ?[=<>≤])*|nan|inf|—|-")
+#: wider than this, a unit column may wrap after all (it would crowd out every other column)
+_UNIT_WIDTH = 24
+
+
+def _unbroken(table: Table) -> Table:
+    """``table`` with its columns of numbers, intervals and p-values kept on one line each
+    (``no_wrap``): at 80 columns rich would otherwise wrap ``[0.4647, 0.6166]`` after its
+    comma; the columns of words (metric and system names, notes) wrap instead.
+
+    Examples
+    --------
+    >>> t = Table()
+    >>> t.add_column("Metric"); t.add_column("95% CI"); t.add_column("p")
+    >>> t.add_row("chrf", "[0.4647, 0.6166]", "p = 0.014 vs chrf")
+    >>> [c.no_wrap for c in _unbroken(t).columns]
+    [False, True, False]
+    """
+    for column in table.columns:
+        cells = [_plain(c).strip() for c in column.cells]
+        cells = [c for c in cells if c]
+        if (
+            cells
+            and max(map(len, cells)) <= _UNIT_WIDTH
+            and all(_UNIT.fullmatch(c) for c in cells)
+        ):
+            column.no_wrap = True
+    return table
 
 
 def emit_note(console: Console, text: str) -> None:

@@ -23,18 +23,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated
 
-from rich.console import Console
-
-from mtpalette.api.correlation_run import (
-    CorrelationOutputs,
-    CorrelationRun,
-    parse_epsilon,
-    run_correlation,
-)
-from mtpalette.sources.inputs import JudgedInputs
-from mtpalette.progress import ConsoleFeedback
 from mtpalette.cli import options as o
-from mtpalette.cli.tables import show_correlation
 from mtpalette.metaeval.correlation import SYSTEM_SCORES
 from mtpalette.stats import catalogue
 from mtpalette.stats.significance import LEVELS, TESTS
@@ -112,6 +101,18 @@ def correlate(
     system --out-dir run/`; `mtpalette correlate -j scores.jsonl -r ref.txt -s A.txt B.txt
     --scores comet=comet.tsv -m bleu --grouping item --stat kendall`.
     """
+    from rich.console import Console
+
+    from mtpalette.api.correlation_run import (
+        CorrelationOutputs,
+        CorrelationRun,
+        parse_epsilon,
+        run_correlation,
+    )
+    from mtpalette.cli.tables import show_correlation
+    from mtpalette.progress import ConsoleFeedback
+    from mtpalette.sources.inputs import JudgedInputs
+
     console = Console(stderr=True, quiet=options["quiet"])
     run = o.fill(
         CorrelationRun, options, inputs=o.fill(JudgedInputs, options), max_items=max_items,

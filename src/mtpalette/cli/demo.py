@@ -21,24 +21,16 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import numpy as np
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from mtpalette.api.correlation_run import CorrelationOutputs, CorrelationRun, run_correlation
-from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
-from mtpalette.api.orange_run import OrangeOutputs, OrangeRun, run_orange
-from mtpalette.progress import ConsoleFeedback
-from mtpalette.sources.scoring import score_systems
-from mtpalette.cli.console import emit_signatures, emit_table, result_console
-from mtpalette.cli.tables import show_correlation, show_orange
 from mtpalette.errors import UserInputError
-from mtpalette.io.plain import read_lines
-from mtpalette.metrics import Metric, known_metrics, parse_specs
-from mtpalette.reporting.html import write_report
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from mtpalette.metrics import Metric
 
 #: metrics of the score table, in display order (those of unregistered families are skipped)
 SCORE_METRICS = ["bleu", "bleus:4", "chrf", "wer", "per", "rouge-l", "rouge-w:1.2", "rouge-s:4"]
@@ -59,6 +51,8 @@ def available(specs: list[str]) -> list[str]:
     >>> available(["bleus:1..4", "no-such-family:3"])
     ['bleus:1..4']
     """
+    from mtpalette.metrics import known_metrics
+
     known = set(known_metrics())
     return [s for s in specs if s.partition(":")[0].partition(",")[0] in known]
 
@@ -78,6 +72,19 @@ def demo(
 ) -> None:
     """Score the example systems (invented by mtpalette), run ORANGE and the correlation
     with their synthetic MQM-style ratings, write the report."""
+    from rich.console import Console
+
+    from mtpalette.api.correlation_run import CorrelationOutputs, CorrelationRun, run_correlation
+    from mtpalette.api.orange_run import OrangeOutputs, OrangeRun, run_orange
+    from mtpalette.cli.console import emit_signatures, emit_table, result_console
+    from mtpalette.cli.tables import show_correlation, show_orange
+    from mtpalette.io.plain import read_lines
+    from mtpalette.metrics import parse_specs
+    from mtpalette.progress import ConsoleFeedback
+    from mtpalette.reporting.html import write_report
+    from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
+    from mtpalette.sources.scoring import score_systems
+
     root = Path(str(resources.files("mtpalette").joinpath(*DATA)))
     ref_paths = [root / name for name in REFERENCES]
     systems = sorted(p for p in root.glob("*.txt") if p.name not in NOT_SYSTEMS)
@@ -132,6 +139,9 @@ def score_table(
 ) -> Table:
     """A rich table of systems by metrics; with ``marked`` (a terminal), the best value of
     each column in bold (TSV shows no bold, so its caption does not speak of it)."""
+    import numpy as np
+    from rich.table import Table
+
     caption = ("bold: the best system for that metric; " if marked else "") + "↓: lower is better"
     table = Table(
         title=title,

@@ -43,6 +43,10 @@ LIMITED = "Limited ORANGE (--pivot)"
 CORRELATION = "Correlation"
 
 
+#: output formats of ``mtpalette score`` (``latex``: corpus scores only; cli/render.py)
+OUTPUT_FORMATS = ("text", "json", "jsonl", "tsv", "latex")
+
+
 def opt(*names: str, panel: str, help: str, **kw) -> typer.models.OptionInfo:
     """An option in one of the help sections."""
     return typer.Option(*names, help=help, rich_help_panel=panel, **kw)

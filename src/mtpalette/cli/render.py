@@ -27,12 +27,11 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette.cli.options import OUTPUT_FORMATS as FORMATS
 from mtpalette.io.writers import number_text, render
-from mtpalette.metrics import Signature
 from mtpalette.records import latex_text
+from mtpalette.signature import Signature
 
-#: output formats of ``mtpalette score`` (``latex``: corpus scores only)
-FORMATS = ("text", "json", "jsonl", "tsv", "latex")
 #: decimals in the text format when none are asked for
 TEXT_DIGITS = 4
 #: record keys of a test or an interval, in column order

@@ -20,9 +20,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-
-from mtpalette.reporting.html import write_report
 
 
 def report(
@@ -42,6 +39,10 @@ def report(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No messages.")] = False,
 ) -> None:
     """Write a self-contained HTML report (tables with CIs, plots, error browser)."""
+    from rich.console import Console
+
+    from mtpalette.reporting.html import write_report
+
     names = None if labels is None else [x.strip() for x in labels.split(",")]
     path = write_report(runs, output, title=title, labels=names)
     if path.is_file():  # not standard output (-) or a pipe

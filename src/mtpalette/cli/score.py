@@ -18,22 +18,21 @@ repeated. Output goes to stdout or, written atomically, to ``-o FILE``.
 # options' annotation strings back into objects (typing.get_type_hints: a compile and an eval
 # each), 8 ms of every ``mtpalette score`` run; evaluated once at import they cost 1 ms.
 
+# The module holds the options only (typer builds `score --help` from them, with no numpy);
+# the scoring path is imported by the command when it runs.
+
 import shutil
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
-import numpy as np
 import typer
 
-from mtpalette.sources.checks import SACREBLEU_SEED
-from mtpalette.sources.score_inputs import ScoreInputs
-from mtpalette.api.score_tests import ScoreTests
-from mtpalette.sources.scoring import score_systems, sort_systems
 from mtpalette.cli.backend_opts import BackendOption
 from mtpalette.cli.options import (
     INPUTS,
     METRICS,
+    OUTPUT_FORMATS,
     OUTPUTS,
     RESAMPLING,
     RUNNING,
@@ -43,18 +42,18 @@ from mtpalette.cli.options import (
     opt,
     with_options,
 )
-from mtpalette.cli.render import FORMATS, corpus_records, records_report, sentence_report
 from mtpalette.cli.wmt25_opts import WMT25, wmt25_inputs
 from mtpalette.errors import UserInputError
-from mtpalette.io.writers import opened
-from mtpalette.parallel import Backend
+
+#: sacrebleu's seed of the resampling tests (its SACREBLEU_SEED; stats.paired's default)
+SACREBLEU_SEED = 12345
 
 TESTS = RESAMPLING
 OUTPUT = OUTPUTS
 
 
 #: output formats (see :mod:`mtpalette.cli.render`)
-OutputFormat = StrEnum("OutputFormat", {f: f for f in FORMATS})
+OutputFormat = StrEnum("OutputFormat", {f: f for f in OUTPUT_FORMATS})
 
 
 class TableFormat(StrEnum):
@@ -301,6 +300,13 @@ def score(
     same --seed (p-value: the share of resamples or trials whose difference is as large as
     the observed one; * marks p < 0.05); --confidence adds each score's bootstrap interval.
     """
+    from mtpalette.api.score_tests import ScoreTests
+    from mtpalette.cli.render import corpus_records, records_report
+    from mtpalette.io.writers import opened
+    from mtpalette.parallel import Backend
+    from mtpalette.sources.score_inputs import ScoreInputs
+    from mtpalette.sources.scoring import score_systems, sort_systems
+
     wmt25 = wmt25_inputs(options, lp, sentence=sentence, tests=(paired_bs, paired_ar, confidence))
     inputs = ScoreInputs(
         refs, hyps, systems_dir, table, table_format.value, table_quoting, hyp_cols, ref_cols,
@@ -339,6 +345,10 @@ def _check_sentence(sentence: bool, fmt: OutputFormat, sort: str | None) -> None
 
 
 def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> str:
+    import numpy as np
+
+    from mtpalette.cli.render import sentence_report
+
     first = next(iter(scored.values()))
     columns = {
         name: np.concatenate([s.sentence[name] for s in scored.values()]) for name in first.names
@@ -357,5 +367,3 @@ def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> 
         full_signatures=full_signatures,
         lower=[s.metric for s in first.corpus if not s.higher_is_better],
     )
-
-

@@ -28,13 +28,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
-from mtpalette.progress import ConsoleFeedback
-from mtpalette.api.train_run import BlancTrainRun, run_train_blanc
 from mtpalette.cli import options as o
-from mtpalette.cli.console import result_console
 
 Opt = typer.Option
 
@@ -70,6 +65,13 @@ def train_blanc_cmd(
     **options,
 ) -> None:
     """Train BLANC (alpha, beta, gamma, bf) by hill-climbing with seeded restarts."""
+    from rich.console import Console
+
+    from mtpalette.api.train_run import BlancTrainRun, run_train_blanc
+    from mtpalette.cli.console import result_console
+    from mtpalette.progress import ConsoleFeedback
+    from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
+
     candidates = None
     if objective == "orange":
         candidates = o.fill(CandidateInputs, options, refs=options["refs"] or [], nbest=nbest)

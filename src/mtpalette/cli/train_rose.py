@@ -36,13 +36,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from mtpalette.sources.inputs import JudgedInputs
-from mtpalette.progress import ConsoleFeedback
-from mtpalette.api.train_run import RoseTrainRun, run_train_rose
 from mtpalette.cli import options as o
-from mtpalette.cli.console import result_console
 
 Opt = typer.Option
 
@@ -94,6 +89,13 @@ def train_rose_cmd(
     **options,
 ) -> None:
     """Train ROSE on human judgments; the model file is a metric spec (rose:@FILE)."""
+    from rich.console import Console
+
+    from mtpalette.api.train_run import RoseTrainRun, run_train_rose
+    from mtpalette.cli.console import result_console
+    from mtpalette.progress import ConsoleFeedback
+    from mtpalette.sources.inputs import JudgedInputs
+
     run = o.fill(
         RoseTrainRun, options, objective=objective, inputs=o.fill(JudgedInputs, options),
         rankings=rankings, output=output, lang=lang, function_words=function_words, pos=pos,

@@ -1,0 +1,138 @@
+"""Help and tables at 80 columns (issue 54), and help that starts fast (issue 55).
+
+* Every command's help breaks its paragraphs at the terminal's width only, between words:
+  no line of a paragraph ends where the next word would still have fitted (the mark of a
+  docstring's own line break, kept and then wrapped again mid-sentence).
+* A command's help imports neither numpy nor the library: typer builds it from the options
+  alone (the commands whose option help lists the statistics catalogue excepted).
+* A table at 80 columns keeps each interval ``[a, b]`` and p-value on one line.
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+import typer
+from rich.console import Console
+from rich.table import Table
+from typer.testing import CliRunner
+
+from mtpalette.cli.app import COMMANDS, app, reflowed
+from mtpalette.cli.console import emit_table
+
+WIDTH = 80
+#: the help of these lists the statistics of stats/catalogue.py, which imports numpy
+CATALOGUE_HELP = {"correlate", "agree"}
+
+
+def avoidable_breaks(text: str, width: int = WIDTH) -> list[tuple[str, str]]:
+    """Pairs of consecutive lines of a help text's prose or of one option's help cell where
+    the second line's first word would have fitted on the first (by 2 characters or more, so
+    that padding never counts): a line break of the source, not a wrap."""
+    found = []
+    lines = text.splitlines()
+    for prev, line in zip(lines, lines[1:], strict=False):
+        if line.startswith("│") and prev.startswith("│"):  # a row of an option panel
+            inner = prev.rstrip().rstrip("│").rstrip()
+            cut = inner.rfind("  ")  # the last cell of the line: its help text
+            start = len(inner) - len(inner[cut:].lstrip()) if cut > 0 else -1
+            rest = line[start:].rstrip().rstrip("│").rstrip() if start > 0 else ""
+            if start <= 0 or not rest or line[1:start].strip() or rest[0] == " ":
+                continue  # not a continuation of that help text
+            word = rest.split()[0]
+            room = width - 2 - start  # the cell's width inside its border and padding
+            if word.startswith("["):
+                continue  # typer's [default: ...] and [required] go on a line of their own
+            if len(inner) - start + 1 + len(word) <= room - 2:
+                found.append((prev, line))
+        elif prev.strip() and line.strip() and not line.lstrip().startswith(("╭", "│", "╰")):
+            if prev.lstrip().startswith(("╭", "│", "╰", "Usage:")):
+                continue
+            word = line.split()[0]
+            if word in ("-", "*"):
+                continue  # a list item starts its own line
+            if len(prev.strip()) + 1 + len(word) <= width - 2 - 2:
+                found.append((prev, line))
+    return found
+
+
+def _help(args: list[str], monkeypatch) -> str:
+    monkeypatch.setenv("COLUMNS", str(WIDTH))
+    monkeypatch.delenv("TERMINAL_WIDTH", raising=False)
+    result = CliRunner().invoke(app, [*args, "--help"], env={"COLUMNS": str(WIDTH)})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_help_breaks_lines_between_words_only(command, monkeypatch):
+    text = _help([command], monkeypatch)
+    assert "Usage:" in text
+    assert avoidable_breaks(text) == []
+
+
+def test_the_check_catches_a_docstring_line_break(monkeypatch):
+    """The check fails on the help of a hard-wrapped docstring as typer prints it, and
+    passes once the paragraph is one line (what the command line gives typer)."""
+
+    def cmd(n: int = 1) -> None:
+        """Rank systems.
+
+        With several systems the table has one row per system. --paired-bs and --paired-ar
+        test each system against the baseline as sacrebleu does, drawing the same resamples
+        for the same --seed.
+        """
+
+    monkeypatch.setenv("COLUMNS", str(WIDTH))
+    outputs = []
+    for doc in (cmd.__doc__, reflowed(cmd.__doc__)):
+        sub = typer.Typer(add_completion=False)
+        sub.command(help=doc)(cmd)
+        sub.command("other")(lambda: None)  # two commands: the help is the command's own
+        result = CliRunner().invoke(sub, ["cmd", "--help"], env={"COLUMNS": str(WIDTH)})
+        outputs.append(result.output)
+    assert avoidable_breaks(outputs[0])  # "--paired-ar" / "test each system": mid-sentence
+    assert avoidable_breaks(outputs[1]) == []
+    assert "--paired-ar test each system" in " ".join(outputs[1].split())
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c not in CATALOGUE_HELP])
+def test_help_imports_neither_numpy_nor_the_library(command):
+    code = (
+        "import sys\nfrom mtpalette.cli.app import main\n"
+        f"sys.argv = ['mtpalette', {command!r}, '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = ('numpy', 'scipy', 'pandas', 'mtpalette.sources', 'mtpalette.metrics', "
+        "'mtpalette.stats', 'mtpalette.metaeval', 'mtpalette.io.writers')\n"
+        "print('IMPORTED', *[m for m in heavy if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1].split() == ["IMPORTED"]
+
+
+def test_a_table_keeps_intervals_and_p_values_on_one_line():
+    """Correlate's table at 80 columns: intervals and p-values whole, names wrapped."""
+    table = Table(title="Segment-level Pearson r")
+    for name in ("Metric", "Pearson r", "95% CI", "Cluster", "Dir", "p (Holm)"):
+        table.add_column(name)
+    rows = [
+        ("chrf", "0.5420", "[0.4647, 0.6166]", "1", "+", ""),
+        ("len:sign=-1 (baseline)", "-0.1245", "[-0.1907, -0.0546]", "6", "+", "p < 0.001"),
+        ("lendiff (baseline)", "0.3219", "[0.2320, 0.4106]", "4", "-", "p = 0.210"),
+    ]
+    for row in rows:
+        table.add_row(*row)
+    buffer = io.StringIO()
+    emit_table(Console(file=buffer, width=WIDTH, force_terminal=True, color_system=None), table)
+    lines = buffer.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= WIDTH
+    text = "\n".join(lines)
+    for row in rows:
+        for cell in row[2:]:
+            if cell.startswith(("[", "p")):
+                assert cell in text, (cell, text)
+    assert "(baseline)" in text  # the names wrapped instead
