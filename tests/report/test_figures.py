@@ -16,7 +16,7 @@ from mtpalette.cli.app import app
 from mtpalette.io.judgments_read import read_judgments
 from mtpalette.io.plain import read_lines
 from mtpalette.io.runfile import load_run
-from mtpalette.reporting import orange_section, plots
+from mtpalette.reporting import plots
 from mtpalette.reporting.html import build_report
 from mtpalette.reporting.plots import layout_problems, place_labels
 
@@ -51,8 +51,7 @@ def figures(tmp_path_factory):
         return "<svg></svg>"
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(plots, "svg_of", keep)
-        mp.setattr(orange_section, "svg_of", keep)  # the ORANGE curve
+        mp.setattr(plots, "svg_of", keep)  # every figure, the ORANGE curve too (responsive)
         build_report([(load_run(p), p) for p in paths])
     return drawn
 
@@ -60,17 +59,22 @@ def figures(tmp_path_factory):
 def test_every_report_figure_is_drawn(figures):
     titles = [ax.get_title() for fig in figures for ax in fig.axes[:1]]
     # ORANGE: intervals and curve; 2 x 2 correlation charts; 4 hexbins; 4 system scatters;
-    # the audit's chart
-    assert len(figures) == 2 + 4 + 4 + 4 + 1, titles
+    # the audit's chart; each drawn for a window and, NARROW inches wide, for a phone
+    assert len(figures) == 2 * (2 + 4 + 4 + 4 + 1), titles
+    narrow = [f for f in figures if f.get_figwidth() <= plots.NARROW]
+    assert len(narrow) == 2 + 4 + 4 + 4 + 1
     scatter = [f for f in figures if any(t.get_text() == "Online-W" for t in f.axes[0].texts)]
-    assert len(scatter) == 4  # every system scatter names the systems on their dots
+    assert len(scatter) == 2 * 4  # every system scatter names the systems on their dots
+    assert len([f for f in scatter if f in narrow]) == 4
 
 
 def test_no_clipped_or_overlapping_text_in_any_figure(figures):
-    problems = {
-        fig.axes[0].get_title() or fig.axes[0].get_xlabel(): layout_problems(fig) for fig in figures
-    }
-    assert {k: v for k, v in problems.items() if v} == {}
+    problems = [
+        (k, fig.get_figwidth(), fig.axes[0].get_title() or fig.axes[0].get_xlabel(), found)
+        for k, fig in enumerate(figures)
+        if (found := layout_problems(fig))
+    ]
+    assert problems == []
 
 
 def test_the_checker_sees_overlaps_and_clipping():

@@ -234,12 +234,17 @@ def _check_tables(page, orange_run, corr_run, sys_run, orange2):
 
 
 def _check_figures(page, orange_run, orange2, corr_run, sys_run):
-    figs = page.locator(".fig svg")
+    # each figure drawn twice, for a window (shown at 1400 px) and for a phone (hidden)
+    assert page.locator(".fig > .wide svg").count() == page.locator(".fig > .narrow svg").count()
+    assert page.locator(".fig > .narrow svg").evaluate_all(
+        "s => s.every(x => !x.getBoundingClientRect().width)"
+    )
+    figs = page.locator(".fig > .wide svg")
     for k in range(figs.count()):
         box = figs.nth(k).bounding_box()
         assert box is not None and box["width"] > 100 and box["height"] > 50
     # dot-and-whisker: one dot per metric, on an axis zoomed to the intervals (not from 0)
-    dots = page.locator("#run1 .fig.ci-dots svg")
+    dots = page.locator("#run1 .fig.ci-dots .wide svg")
     for r in orange_run["results"]["table"]["rows"]:
         assert dots.locator(f'g[id="dot-{r["metric"]}"] use').count() == 1
     ticks = [float(t) for t in dots.locator("text").all_text_contents() if _number(t)]
@@ -257,12 +262,12 @@ def _check_figures(page, orange_run, orange2, corr_run, sys_run):
     # segment level: a hexbin per metric; system level: one labelled dot per system
     seg = page.locator('#run2 .fig.scatter[data-level="segment"]')
     assert seg.count() == len(corr_run["results"]["segment_scores"]["metrics"])
-    assert seg.first.locator("svg image").count() == 2  # rasterised hexagons, colour bar
+    assert seg.first.locator(".wide svg image").count() == 2  # rasterised hexagons, colour bar
     systems = sys_run["results"]["tables"][0]["system_scores"]["systems"]
     sysplots = page.locator('#run3 .fig.scatter[data-level="system"]')
     assert sysplots.count() == 3
     for k in range(3):
-        svg = sysplots.nth(k).locator("svg")
+        svg = sysplots.nth(k).locator(".wide svg")
         assert svg.locator('g[id^="sys-"]').count() == len(systems)
         labels = set(svg.locator("text").all_text_contents())
         assert set(systems) <= labels

@@ -7,7 +7,11 @@ own. In each, checked in the rendered page:
   or a metric: headers, row labels, the menu, titles, captions, choices, figure text;
 * no table without body rows;
 * no column whose header (with the headers above it) repeats another's or is empty;
-* the page is no wider than the window (a wide table scrolls inside its own box).
+* the page is no wider than the window (a wide table scrolls inside its own box);
+* every chart readable: no text of the drawing shown at this width smaller than
+  :data:`MIN_FONT_PX` as drawn, none outside its figure;
+* in every result table, each row's first number in view (a wide table scrolls in its box,
+  its row names wrap), and a correlation table's value and interval.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import pytest
 from browser import ARGS, CHROMIUM, needs_chromium
 
 WIDTHS = (1400, 390)
+#: the smallest chart text, in CSS pixels as drawn (a 7 pt label at 1:1 is 9.3 px)
+MIN_FONT_PX = 8.5
 
 #: every problem of the rendered page, as sentences
 LAYOUT_JS = r"""() => {
@@ -67,6 +73,40 @@ LAYOUT_JS = r"""() => {
       seen.add(path);
     }
   });
+  // charts: the drawing shown at this width (the other has no box), its text readable
+  document.querySelectorAll('.fig svg').forEach(svg => {
+    const fig = svg.getBoundingClientRect();
+    if (!fig.width) return;
+    svg.querySelectorAll('text').forEach(t => {
+      const s = t.textContent.trim(), m = t.getScreenCTM(), r = t.getBoundingClientRect();
+      if (!s || !m || !r.width) return;
+      const scale = Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));  // of the drawing, as shown
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (px < MIN_FONT_PX) out.push(`${where(svg)}: chart text '${s}' ${px.toFixed(1)} px high`);
+      if (r.left < fig.left - 1 || r.right > fig.right + 1)
+        out.push(`${where(svg)}: chart text '${s}' outside its figure`);
+    });
+  });
+  // tables: the first column of numbers in view, inside the table's scrolling box
+  document.querySelectorAll('table.metrics').forEach(t => {
+    const box = (t.closest('.scroll') || t.parentElement).getBoundingClientRect();
+    if (!box.width || !t.tBodies.length) return;
+    const right = Math.min(box.right, window.innerWidth) + 1;
+    const name = `${where(t)} table.${t.className.replace(/ /g, '.')}`;
+    const isNumber = c => c && /^[-\u2212]?\[?\d/.test(c.textContent.trim());
+    const rows = Array.from(t.tBodies[0].rows)  // rows of one cell per column
+      .filter(r => r.cells.length > 1 && Array.from(r.cells).every(c => c.colSpan === 1));
+    const width = Math.max(0, ...rows.map(r => r.cells.length));
+    let first = 0;
+    while (first < width && !rows.some(r => isNumber(r.cells[first]))) first++;
+    // a correlation's value and its interval
+    const must = t.classList.contains('corr-table') ? [1, 2] : (first < width ? [first] : []);
+    for (const row of rows) {
+      const off = must.map(k => row.cells[k])
+        .find(c => c && c.getBoundingClientRect().right > right);
+      if (off) { out.push(`${name}: '${off.textContent.trim()}' out of view`); break; }
+    }
+  });
   const wide = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
   if (wide > window.innerWidth + 1)
     out.push(`page: ${wide} px wide in a ${window.innerWidth} px window`);
@@ -85,7 +125,7 @@ def layout_problems(path, width):
         page.goto(path.as_uri())
         if page.locator(".error-browser").count():
             page.wait_for_selector(".error-browser tbody tr")  # the browser's rows are drawn
-        found = page.evaluate(LAYOUT_JS)
+        found = page.evaluate(LAYOUT_JS.replace("MIN_FONT_PX", str(MIN_FONT_PX)))
         browser.close()
     return errors + found
 
@@ -120,6 +160,11 @@ def test_the_checker_sees_each_problem(tmp_path):
         "<tbody></tbody></table>"
         "<table class='b'><thead><tr><th>system</th></tr></thead><tbody><tr>"
         "<td>outputs/A.txt</td></tr></tbody></table>"
+        "<div class='fig'><svg width='300' height='40' viewBox='0 0 600 80'><text x='5' y='40'"
+        " style='font-size:10px'>tiny</text><text x='560' y='70' style='font-size:20px'>cut off"
+        "</text></svg></div><div class='scroll' style='overflow-x:auto'><table class='metrics c'>"
+        "<thead><tr><th>metric</th><th>value</th></tr></thead><tbody><tr><td style='"
+        "min-width:500px'>m</td><td>0.5</td></tr></tbody></table></div>"
         "<div style='width:700px'>wide</div></section></body></html>",
         encoding="utf-8",
     )
@@ -130,5 +175,8 @@ def test_the_checker_sees_each_problem(tmp_path):
         "x table.a: no rows",
         "x table.a: two columns headed 'x'",
         "x table.a: column 4 has no header",
+        "x: chart text 'tiny' 5.0 px high",
+        "x: chart text 'cut off' outside its figure",
+        "x table.metrics.c: '0.5' out of view",
         "page: 700 px wide in a 390 px window",
     ]

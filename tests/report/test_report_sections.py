@@ -23,19 +23,25 @@ def _run(level, **extra):
 def test_segment_scatter_never_quotes_a_system_level_correlation():
     """Once a system-level run titled its segment points with the system-level value."""
     (system,) = correlation_section(_run("system"))["scatters"]
-    assert "no segment-level correlation" in system["svg"]
+    assert "no segment-level correlation" in system["svg"]["wide"]
     (segment,) = correlation_section(_run("segment"))["scatters"]
-    assert "segment level: pearson 0.500 [0.400, 0.600]" in segment["svg"]
-    assert "wer segment score (lower is better)" in segment["svg"]
-    assert "negated" not in segment["svg"]
+    for drawn in segment["svg"].values():  # for a window and for a phone
+        assert "segment level: pearson 0.500 [0.400, 0.600]" in drawn
+        assert "wer segment score (lower is better)" in drawn
+        assert "negated" not in drawn
 
 
 def test_system_level_plots_one_labelled_dot_per_system():
     (seg, sys) = correlation_section(_run("system", system_scores=SYSTEMS), "MQM")["scatters"]
     assert (seg["level"], sys["level"]) == ("segment", "system")
-    assert sys["svg"].count('id="sys-') == 3 and all(f">{s}<" in sys["svg"] for s in "ABC")
-    assert "wer corpus score (lower is better)" in sys["svg"]
-    assert "MQM score (system mean)" in sys["svg"]
+    wide, narrow = sys["svg"]["wide"], sys["svg"]["narrow"]
+    assert wide.count('id="sys-') == 3 and all(f">{s}<" in wide for s in "ABC")
+    # the phone's drawing: the same dots, ids of their own (both drawings are in the page)
+    assert narrow.count('id="n-sys-') == 3 and 'id="sys-' not in narrow
+    assert all(f">{s}<" in narrow for s in "ABC")
+    for drawn in (wide, narrow):
+        assert "wer corpus score (lower is better)" in drawn
+        assert "MQM score (system mean)" in drawn
 
 
 def test_systems_table_ranks_by_human_score_and_metric_direction():

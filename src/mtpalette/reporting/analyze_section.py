@@ -73,8 +73,9 @@ def analyze_section(run: dict[str, Any]) -> dict[str, Any]:
         item: dict[str, Any] = {"kind": kind, "data": a, "figure": None}
         if kind == "word-accuracy":
             item["title"] = f"Word F-measure by frequency in the {a['frequency_source']}"
+            counts = [str(c) for c in a["ref_words"]]
             item["figure"] = responsive(
-                bucket_figure, a["labels"], a["systems"], a["fmeasure"], [str(c) for c in a["ref_words"]],
+                bucket_figure, a["labels"], a["systems"], a["fmeasure"], counts,
                 ylabel="word F-measure",
             )  # fmt: skip
         elif kind == "sentence-buckets":
@@ -83,7 +84,8 @@ def analyze_section(run: dict[str, Any]) -> dict[str, Any]:
             counts = [str(c) for c in a["counts"][first]] if first else []
             same = all(a["counts"][s] == a["counts"][first] for s in a["systems"])
             item["figure"] = responsive(
-                bucket_figure, a["labels"], a["systems"], a["scores"], counts if same else [""] * len(counts),
+                bucket_figure, a["labels"], a["systems"], a["scores"],
+                counts if same else [""] * len(counts),
                 ylabel=a["metric"], low=a.get("low"), high=a.get("high"),
             )  # fmt: skip
         elif kind == "ngram-differences":

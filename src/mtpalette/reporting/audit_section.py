@@ -9,7 +9,7 @@ from typing import Any
 from mtpalette.reporting.baselines import is_baseline
 from mtpalette.reporting.marks import nan_if_none
 from mtpalette.reporting.names import agreement_named, ref_paths
-from mtpalette.reporting.plots import ci_dots
+from mtpalette.reporting.plots import ci_dots_figure, responsive
 
 #: the audit's shares, in table order, and their column titles
 AUDIT_COLUMNS = ("outranked", "outranking_candidates", "humans_agree", "humans_prefer")
@@ -55,7 +55,8 @@ def audit_section(run: dict[str, Any]) -> dict[str, Any]:
     dots = None
     shown = [r for r in rows if r.get("outranked") and r["outranked"].get("value") is not None]
     if shown:
-        dots = ci_dots(
+        dots = responsive(
+            ci_dots_figure,
             [r["metric"] for r in shown],
             [100 * r["outranked"]["value"] for r in shown],
             [100 * nan_if_none(r["outranked"].get("low")) for r in shown],

@@ -8,7 +8,7 @@ from typing import Any
 
 from mtpalette.reporting.baselines import baseline_notes, is_baseline, one_length_row
 from mtpalette.reporting.marks import nan_if_none, p_text, tied_best
-from mtpalette.reporting.plots import ci_dots, segment_scatter, system_scatter
+from mtpalette.reporting.plots import ci_dots_figure, responsive, segment_figure, system_figure
 
 
 def _direction(higher: bool) -> str:
@@ -70,7 +70,8 @@ def correlation_section(run: dict[str, Any], human_name: str = "human") -> dict:
     for t in run["results"]["tables"]:
         rows, length_note = one_length_row(cluster_rows(t))
         conf = 100 * t.get("confidence", 0.95)
-        dots = ci_dots(
+        dots = responsive(
+            ci_dots_figure,
             [r["metric"] for r in rows],
             [r["correlation"] for r in rows],
             [nan_if_none(r["low"]) for r in rows],
@@ -126,7 +127,8 @@ def correlation_section(run: dict[str, Any], human_name: str = "human") -> dict:
                 {
                     "name": name,
                     "level": "segment",
-                    "svg": segment_scatter(
+                    "svg": responsive(
+                        segment_figure,
                         human,
                         values,
                         xlabel=f"{name} segment score ({_direction(higher)})",
@@ -153,7 +155,8 @@ def correlation_section(run: dict[str, Any], human_name: str = "human") -> dict:
                 {
                     "name": name,
                     "level": "system",
-                    "svg": system_scatter(
+                    "svg": responsive(
+                        system_figure,
                         ss["human"],
                         values,
                         ss["systems"],

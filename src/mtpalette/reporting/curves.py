@@ -18,6 +18,7 @@ import numpy as np
 
 from mtpalette.io import inputs
 from mtpalette.metaeval.orange import OrangeCurve
+from mtpalette.reporting.plots import NARROW, wrapped
 
 #: up to this many metrics share one panel; more are drawn as small multiples by family
 MAX_LINES = 12
@@ -97,14 +98,19 @@ def curve_image(task: tuple[OrangeCurve, str]) -> bytes:
 
 
 def orange_curve_figure(
-    curve: OrangeCurve, *, metrics: Sequence[str] | None = None, title: str | None = None
+    curve: OrangeCurve,
+    *,
+    metrics: Sequence[str] | None = None,
+    title: str | None = None,
+    narrow: bool = False,
 ):
     """The ORANGE-vs-N figure (a matplotlib ``Figure`` on an Agg canvas).
 
     Every metric is drawn with its own colour and marker (each line has the SVG id
     ``curve-<metric>``). Up to :data:`MAX_LINES` metrics share one panel; more are drawn as
     small multiples, one panel per family (single-metric families share a panel), with a
-    common y axis.
+    common y axis. ``narrow``: for a phone, :data:`~mtpalette.reporting.plots.NARROW` inches
+    wide, the panels one above the other, the legend below the panel.
 
     Examples
     --------
@@ -132,9 +138,13 @@ def orange_curve_figure(
                 panels[family] = members
         if singles:
             panels["other metrics"] = singles
-    ncols = 1 if len(panels) == 1 else min(3, len(panels))
+    ncols = 1 if len(panels) == 1 or narrow else min(3, len(panels))
     nrows = -(-len(panels) // ncols)
-    if ncols == 1:
+    if narrow:  # the legend below: a row of it per two metrics of the single panel
+        rows = -(-len(names) // 2) if len(panels) == 1 else 0
+        size = (NARROW, 3.0 + 0.17 * rows) if len(panels) == 1 else (NARROW, 2.9 * nrows)
+        fig = Figure(figsize=size, dpi=100, layout="constrained")
+    elif ncols == 1:
         fig = Figure(figsize=(7.5, 4.5), dpi=120, layout="constrained")
     else:
         fig = Figure(figsize=(4.2 * ncols, 3.2 * nrows), dpi=100, layout="constrained")
@@ -164,21 +174,29 @@ def orange_curve_figure(
             line.set_gid(f"curve-{name}")
         ax.set_ylim(ylim[0] - pad, ylim[1] + pad)
         ax.grid(True, alpha=0.3)
+        if narrow:
+            ax.tick_params(labelsize=7)
         if label:
             ax.set_title(label, fontsize=9)
             ax.tick_params(labelsize=7)
             ax.legend(fontsize=6.5, frameon=False, ncol=1 + len(members) // 7)
         if p % ncols == 0:
-            ax.set_ylabel("ORANGE (%)", fontsize=9 if label else None)
+            ax.set_ylabel("ORANGE (%)", fontsize=9 if label or narrow else None)
         if p >= len(panels) - ncols:
-            ax.set_xlabel("N (first N candidates of each list)", fontsize=9 if label else None)
+            small = 9 if label or narrow else None
+            ax.set_xlabel("N (first N candidates of each list)", fontsize=small)
     heading = title or f"ORANGE vs N (ties: {curve.ties}); lower is better"
     if len(panels) == 1:
         ax = axes[0]
-        ax.set_title(heading)
+        if narrow:  # over the whole figure: the axis labels leave the axes too narrow
+            fig.suptitle(wrapped(heading, narrow, 40), fontsize=10)
+        else:
+            ax.set_title(heading)
         # a figure legend "outside" the axes: constrained layout makes room for it
-        fig.legend(*ax.get_legend_handles_labels(), fontsize=8, loc="outside right center",
-                   frameon=False)  # fmt: skip
+        where = "outside lower center" if narrow else "outside right center"
+        fig.legend(*ax.get_legend_handles_labels(), fontsize=8, loc=where, frameon=False,
+                   ncol=2 if narrow else 1)  # fmt: skip
     else:
-        fig.suptitle(f"{heading}; {len(names)} metrics, one panel per family", fontsize=10)
+        heading = f"{heading}; {len(names)} metrics, one panel per family"
+        fig.suptitle(wrapped(heading, narrow, 40), fontsize=10)
     return fig

@@ -13,7 +13,7 @@ from typing import Any
 from mtpalette.io import inputs
 from mtpalette.reporting.marks import nan_if_none, p_text, tied_best
 from mtpalette.reporting.names import agreement_named, ref_label, ref_paths, reference_names
-from mtpalette.reporting.plots import ci_dots, svg_of
+from mtpalette.reporting.plots import ci_dots_figure, responsive
 
 #: outranking candidates shown per segment before "+N more" in the error browser
 ERRORS_PER_SEGMENT = 5
@@ -226,7 +226,8 @@ def orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int)
     table = run["results"]["table"]
     rows = orange_rows(table["rows"])
     names = [r["metric"] for r in rows]
-    dots = ci_dots(
+    dots = responsive(
+        ci_dots_figure,
         names,
         [100 * r["orange"] for r in rows],
         [100 * nan_if_none(r["orange_low"]) for r in rows],
@@ -257,13 +258,15 @@ def orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int)
             curve["ties"],
         )
         curve_names = list(c.orange)
-        curve_svg = svg_of(orange_curve_figure(c))
+        curve_svg = responsive(orange_curve_figure, c)
     errors = None
-    path = _errors_path(run, run_path)
+    records = run.get("errors_records")  # a run made in memory (mtpalette.report of orange())
+    path = None if records is not None else _errors_path(run, run_path)
     if path is not None:
         with open(path, encoding="utf-8") as fh:
             inputs.note(path)
             records = [json.loads(line) for line in fh if line.strip()]
+    if records is not None:
         settings = run.get("settings") or {}
         errors = error_browser_data(
             records,
@@ -285,5 +288,5 @@ def orange_section(run: dict[str, Any], run_path: Path | None, per_segment: int)
         "curve": curve_svg,
         "curve_names": curve_names,
         "errors": errors,
-        "errors_missing": path is None,
+        "errors_missing": records is None,
     }

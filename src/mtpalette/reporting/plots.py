@@ -5,6 +5,10 @@ turned into an SVG string with its text kept as text (``svg.fonttype: none``) an
 salt, so the same run gives the same file. Dense scatter points are rasterised inside the SVG
 to keep the report small.
 
+Phones: each figure is drawn twice (:func:`responsive`), for a window and, ``narrow=True``,
+:data:`NARROW` inches wide for a phone's column (its texts at their size in points, its long
+titles wrapped, its legend below); the page shows one of the two by the window's width.
+
 Layout: every figure uses matplotlib's constrained layout, which makes room for titles,
 legends, colour bars and axis labels (``tight_layout`` clipped a colour-bar label and let the
 legend of the interval chart sit on its title). Labels of scattered points are placed by
@@ -16,6 +20,8 @@ from __future__ import annotations
 
 import inspect
 import io
+import re
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,6 +35,55 @@ def _figure(width: float, height: float):
     fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
     FigureCanvasAgg(fig)
     return fig
+
+
+#: the width (inches) of a figure drawn for a phone: 3.5 in = 252 pt = 336 CSS px, within the
+#: report's column in a 390 px window (the page scales it to the column, about 1:1)
+NARROW = 3.5
+#: the characters per line of a wrapped title or axis label of a narrow figure (at 9 pt)
+NARROW_CHARS = 44
+
+
+def wrapped(text: str, narrow: bool, chars: int = NARROW_CHARS) -> str:
+    r"""``text`` with each of its lines wrapped at ``chars`` characters when ``narrow``.
+
+    Examples
+    --------
+    >>> wrapped("pearson (segment level), higher is better; error metrics negated", True, 30)
+    'pearson (segment level),\nhigher is better; error\nmetrics negated'
+    >>> wrapped("one line", False, 3)
+    'one line'
+    """
+    if not narrow:
+        return text
+    return "\n".join(textwrap.fill(line, chars) for line in text.split("\n"))
+
+
+def narrow_ids(svg: str) -> str:
+    """An SVG's ids, and its references to them, prefixed ``n-``: the narrow drawing of a
+    figure sits in the page beside the wide one, and no id may be there twice.
+
+    Examples
+    --------
+    >>> narrow_ids('<g id="dot-a"><path clip-path="url(#p1)"/><use xlink:href="#m1"/></g>')
+    '<g id="n-dot-a"><path clip-path="url(#n-p1)"/><use xlink:href="#n-m1"/></g>'
+    """
+    return re.sub(r'(\bid="|url\(#|href="#)', r"\1n-", svg)
+
+
+def responsive(draw: Callable[..., Any], *args, **kwargs) -> dict[str, str]:
+    """The figure ``draw(*args, **kwargs)`` as SVG twice: ``wide``, for a window, and
+    ``narrow`` (``draw(..., narrow=True)``, its ids prefixed by :func:`narrow_ids`), for a
+    phone; the report's template shows one of them by the window's width.
+
+    Examples
+    --------
+    >>> both = responsive(ci_dots_figure, ["a"], [1.0], [0.5], [1.5], xlabel="x", title="t")
+    >>> 'id="dot-a"' in both["wide"], 'id="n-dot-a"' in both["narrow"]
+    (True, True)
+    """
+    wide = svg_of(draw(*args, **kwargs))
+    return {"wide": wide, "narrow": narrow_ids(svg_of(draw(*args, narrow=True, **kwargs)))}
 
 
 def svg_of(fig) -> str:
@@ -73,12 +128,13 @@ def ci_dots_figure(
     best_label: str = "best",
     equivalent_label: str = "equivalent to the best",
     legend: bool = True,
+    narrow: bool = False,
 ):
     """Dot-and-whisker chart, one line per metric, as SVG: the axis spans the values and
     their intervals only (not from 0), so that close values and their intervals are told
     apart; the best is a filled diamond, its equivalents hollow ones, and the best's
     interval a shaded band. Each dot carries the SVG id ``dot-<name>``. Returns the
-    matplotlib ``Figure``.
+    matplotlib ``Figure`` (``narrow``: :data:`NARROW` inches wide, for a phone).
 
     Examples
     --------
@@ -90,7 +146,7 @@ def ci_dots_figure(
     from matplotlib.lines import Line2D
 
     n = len(names)
-    fig = _figure(7.0, max(1.8, 0.27 * n + 1.2))
+    fig = _figure(NARROW if narrow else 7.0, max(1.8, 0.27 * n + (1.9 if narrow else 1.2)))
     ax = fig.add_subplot(1, 1, 1)
     y = np.arange(n)[::-1].astype(float)
     v = np.asarray(values, dtype=float)
@@ -119,10 +175,14 @@ def ci_dots_figure(
         )
         dot.set_gid(f"dot-{names[i]}")
     ax.set_yticks(y)
-    ax.set_yticklabels(list(labels if labels is not None else names), fontsize=8)
+    shown = [wrapped(str(x), narrow, 18) for x in (labels if labels is not None else names)]
+    ax.set_yticklabels(shown, fontsize=8)
     ax.set_ylim(-0.7, n - 0.3)
-    ax.set_xlabel(xlabel, fontsize=9)
-    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(wrapped(xlabel, narrow, 32), fontsize=9)  # centred under the axes
+    if narrow:  # over the whole figure: the labels leave the axes too narrow for it
+        fig.suptitle(wrapped(title, narrow, 40), fontsize=10)
+    else:
+        ax.set_title(title, fontsize=10)
     ax.tick_params(axis="x", labelsize=8)
     ax.grid(True, axis="x", alpha=0.3)
     finite = np.concatenate([v, lo[ok], hi[ok]])
@@ -138,7 +198,8 @@ def ci_dots_figure(
         Line2D([], [], marker="o", color=OTHER, mfc=OTHER, ls="none", label="others"),
     ]
     # below the axes, outside them: constrained layout keeps it off the title and the labels
-    fig.legend(handles=handles, fontsize=7, loc="outside lower center", ncol=3, frameon=False)
+    fig.legend(handles=handles, fontsize=7, loc="outside lower center", ncol=2 if narrow else 3,
+               frameon=False)  # fmt: skip
     return fig
 
 
@@ -185,6 +246,7 @@ def segment_figure(
     xlabel: str,
     ylabel: str,
     note: str,
+    narrow: bool = False,
 ):
     """Human score against metric score at segment level (a matplotlib ``Figure``): a hexbin
     of counts on a log colour scale (human scores have few distinct values, so points would
@@ -204,7 +266,7 @@ def segment_figure(
     lo, hi = robust_limits(x)
     outside = int(((x < lo) | (x > hi)).sum())
     xc = np.clip(x, lo, hi)
-    fig = _figure(4.4, 3.5)
+    fig = _figure(NARROW if narrow else 4.4, 3.5)
     ax = fig.add_subplot(1, 1, 1)
     ylo, yhi = (float(y.min()), float(y.max())) if y.size else (0.0, 1.0)
     if yhi <= ylo:
@@ -227,7 +289,7 @@ def segment_figure(
     ax.set_xlabel(xlabel, fontsize=8)
     ax.set_ylabel(ylabel, fontsize=8)
     extra = f"; {outside} beyond the axis, drawn at its edge" if outside else ""
-    ax.set_title(f"{note}\n{len(x)} translations{extra}", fontsize=7.5)
+    ax.set_title(wrapped(f"{note}\n{len(x)} translations{extra}", narrow, 50), fontsize=7.5)
     ax.tick_params(labelsize=7)
     return fig
 
@@ -332,6 +394,7 @@ def system_figure(
     xlabel: str,
     ylabel: str,
     note: str,
+    narrow: bool = False,
 ):
     """Human score against metric score at system level (a matplotlib ``Figure``): one
     labelled dot per system (SVG id ``sys-<system>``), labels placed by :func:`place_labels`.
@@ -345,14 +408,14 @@ def system_figure(
     """
     x = np.asarray(metric, dtype=float)
     y = np.asarray(human, dtype=float)
-    fig = _figure(4.4, 3.5)
+    fig = _figure(NARROW if narrow else 4.4, 3.5)
     ax = fig.add_subplot(1, 1, 1)
     for i, name in enumerate(systems):
         (dot,) = ax.plot([x[i]], [y[i]], "o", ms=5, color="#1b7e6a", mec="white", mew=0.6)
         dot.set_gid(f"sys-{name}")
     ax.set_xlabel(xlabel, fontsize=8)
     ax.set_ylabel(ylabel, fontsize=8)
-    ax.set_title(note, fontsize=7.5)
+    ax.set_title(wrapped(note, narrow, 50), fontsize=7.5)
     ax.tick_params(labelsize=7)
     ax.grid(True, alpha=0.3)
     ax.margins(x=0.18, y=0.1)

@@ -8,20 +8,33 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette.reporting.plots import responsive
 
-def p_value_heatmap(
-    names: list[str], p: np.ndarray, clusters: list[int], alpha: float, correction: str = "none"
-) -> str:
-    """An SVG heat map of the ``(S, S)`` p-values (darker: smaller), the significant pairs
+
+def p_value_figure(
+    names: list[str],
+    p: np.ndarray,
+    clusters: list[int],
+    alpha: float,
+    correction: str = "none",
+    *,
+    narrow: bool = False,
+):
+    """A heat map of the ``(S, S)`` p-values (darker: smaller), the significant pairs
     marked, lines between clusters; the colour bar names the ``correction`` (``none``: the
-    p-values as tested)."""
+    p-values as tested). ``narrow``: for a phone (at most
+    :data:`~mtpalette.reporting.plots.NARROW` inches wide, the colour bar below)."""
     from matplotlib.colors import LogNorm
 
-    from mtpalette.reporting.plots import _figure, svg_of
+    from mtpalette.reporting.plots import NARROW, _figure
 
     S = len(names)
     size = min(2.0 + 0.32 * S, 11.0)
-    fig = _figure(size + 1.2, size)
+    fig = (
+        _figure(min(size + 1.2, NARROW), min(size, NARROW) + 1.0)
+        if narrow
+        else _figure(size + 1.2, size)
+    )
     ax = fig.add_subplot()
     shown = np.where(np.isnan(p), 1.0, np.clip(p, 1e-4, 1.0))
     image = ax.imshow(shown, cmap="Blues_r", norm=LogNorm(vmin=1e-4, vmax=1.0))
@@ -36,9 +49,11 @@ def p_value_heatmap(
     ax.set_xticks(range(S), names, rotation=90, fontsize=7)
     ax.set_yticks(range(S), names, fontsize=7)
     label = "p-value" if correction in ("none", "", None) else f"p-value ({correction}-adjusted)"
-    fig.colorbar(image, ax=ax, shrink=0.8, label=label)
+    bar = fig.colorbar(image, ax=ax, shrink=0.8, location="bottom" if narrow else "right")
+    bar.set_label(label, fontsize=8)
+    bar.ax.tick_params(labelsize=7)
     ax.set_title(f"pairwise p-values (* p < {alpha:g})", fontsize=9)
-    return svg_of(fig)
+    return fig
 
 
 def rank_section(run: dict[str, Any]) -> dict[str, Any]:
@@ -66,7 +81,9 @@ def rank_section(run: dict[str, Any]) -> dict[str, Any]:
                 "n_pairs": len(r["pairs"]),
                 "n_significant": sum(bool(x["significant"]) for x in r["pairs"]),
                 "notes": r.get("notes") or [],
-                "heatmap": p_value_heatmap(names, p, clusters, r["alpha"], r["correction"]),
+                "heatmap": responsive(
+                    p_value_figure, names, p, clusters, r["alpha"], r["correction"]
+                ),
             }
         )
     auto = run.get("results", {}).get("autorank")
