@@ -225,11 +225,27 @@ class Metric(ABC):
         values = {name: getattr(self, name) for name in defaults}
         return {name: v for name, v in values.items() if v != defaults[name]}
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # an attribute set: the spec is worked out again when next asked for (see `spec`)
+        self.__dict__.pop("_spec_text", None)
+        super().__setattr__(name, value)
+
     @property
     def spec(self) -> str:
         """The canonical spec string, e.g. ``bleus:4`` or ``rouge-w:1.2``; a tokenizer or case
         named in the spec itself stays in it (``bleu:tok=zh``), so that two metrics differing
-        only there keep apart (their scores, columns and signatures)."""
+        only there keep apart (their scores, columns and signatures).
+
+        Kept once worked out (the metric's hash and equality ask for it at every lookup of a
+        dict of metrics: a one-sentence call asked nine times) until an attribute is set; the
+        parameters it reads are attributes or frozen values, never changed in place."""
+        text = self.__dict__.get("_spec_text")
+        if text is None:
+            text = self._spec_now()
+            self.__dict__["_spec_text"] = text  # not through __setattr__, which drops it
+        return text
+
+    def _spec_now(self) -> str:
         params = self.params()
         view = getattr(self, "spec_view", None)  # None: not made by a spec string
         if view:

@@ -293,7 +293,7 @@ def text_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> Tex
     refs = as_list(refs, "refs", "a list of reference streams (lists of strings)")
     if not refs:
         raise UserInputError("refs must be a non-empty list of reference streams")
-    streams = []
+    streams, gaps = [], []
     for k, ref in enumerate(refs):
         if isinstance(ref, str):
             raise UserInputError(
@@ -305,14 +305,14 @@ def text_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> Tex
             raise UserInputError(
                 f"reference stream {k + 1} has {len(ref)} segments, the hypotheses {len(hyps)}"
             )
-        if not _only_types(ref, _STR_OR_NONE) and not all(
-            r is None or isinstance(r, str) for r in ref
-        ):
+        types = set(map(type, ref))  # one pass: the type check, and whether a None is there
+        if not types <= _STR_OR_NONE and not all(r is None or isinstance(r, str) for r in ref):
             i, r = next((i, r) for i, r in enumerate(ref) if not (r is None or isinstance(r, str)))
             raise UserInputError(f"refs[{k}][{i}] is {type(r).__name__}, expected a string or None")
         streams.append(ref)
+        gaps.append(type(None) in types)
     check_distinct_references(streams, [f"refs[{k}]" for k in range(len(streams))])
-    if all(None in ref for ref in streams):  # else every segment has a reference
+    if all(gaps):  # else every segment has a reference
         for i in range(len(hyps)):
             if all(ref[i] is None for ref in streams):
                 raise UserInputError(f"segment {i + 1} has no reference (every stream has None)")
