@@ -40,10 +40,10 @@ from mtpalette.api import (
     run_wmt,
 )
 from mtpalette.api.errorfree_run import ErrorFreeRun, run_errorfree
-from mtpalette.feedback import Feedback
-from mtpalette.sources.score_inputs import ScoreInputs
 from mtpalette.api.spans_run import SpansRun, example_folder, run_spans
+from mtpalette.feedback import Feedback
 from mtpalette.io.plain import read_lines
+from mtpalette.sources.score_inputs import ScoreInputs
 
 ZHEN = mqm_ted("zhen")
 #: the shipped mt-metrics-eval folder: 18 segments of zh-en, two references, eight MT systems

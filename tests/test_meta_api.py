@@ -11,9 +11,9 @@ from real_data import mqm_ted, mqm_ted_args, mqm_ted_inputs
 from typer.testing import CliRunner
 
 import mtpalette
-from mtpalette.sources.inputs import load_task
 from mtpalette.cli.app import app
 from mtpalette.errors import UserInputError
+from mtpalette.sources.inputs import load_task
 
 ZHEN = mqm_ted("zhen")["root"]
 REFS = [str(ZHEN / "ref.txt"), str(ZHEN / "refB.txt")]
@@ -73,16 +73,16 @@ def test_correlate_equals_the_command(tmp_path):
 def test_correlate_scores_once_for_every_table(monkeypatch):
     """Several levels and statistics from Python: the metrics are scored once (the length
     baselines once more) and every table is the one a single call gives."""
-    import mtpalette.api.correlation_run as correlation_run
+    import mtpalette.sources.correlation as correlation
 
     data, _, _ = load_task(**mqm_ted_inputs("zhen"))
     data = data.select_items(range(60))
     human = {s: data.human[i].tolist() for i, s in enumerate(data.systems)}
     systems = {s: data.hyps[i] for i, s in enumerate(data.systems)}
     calls = []
-    real = correlation_run.score_segments
+    real = correlation.score_segments
     monkeypatch.setattr(
-        correlation_run, "score_segments", lambda d, m: calls.append(len(m)) or real(d, m)
+        correlation, "score_segments", lambda d, m: calls.append(len(m)) or real(d, m)
     )
     kw = dict(n_resamples=0, test="none")
     result = mtpalette.correlate(

@@ -30,8 +30,8 @@ from bad_input_files import (
 )
 
 import mtpalette
-from mtpalette.feedback import Feedback
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
 
 S3 = ["s1", "s2", "s3"]
 TWICE = "appears twice in one object (only the last value would be read)"

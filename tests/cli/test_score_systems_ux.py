@@ -12,8 +12,8 @@ import pytest
 from real_data import mqm_ted
 
 from mtpalette import corpus_score, paired_test, score_systems, sentence_scores
-from mtpalette.sources.scoring import best_system, sort_systems
 from mtpalette.errors import UserInputError
+from mtpalette.sources.scoring import best_system, sort_systems
 
 ROOT = mqm_ted("zhen")["root"]
 NAMES = ["Online-W", "SMU", "MiSS", "NiuTrans"]

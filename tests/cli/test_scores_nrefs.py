@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from real_data import mqm_ted, mqm_ted_args
 
-from mtpalette.sources.external import check_nrefs, parse_scores
 from mtpalette.feedback import Feedback
 from mtpalette.io.scorefile import ScoreFile
+from mtpalette.sources.external import check_nrefs, parse_scores
 
 ZHEN = mqm_ted("zhen")
 

@@ -10,7 +10,6 @@ import shutil
 
 import pytest
 
-from mtpalette.sources.wmt25 import Wmt25Inputs
 from mtpalette.errors import UserInputError
 from mtpalette.io.wmt25 import (
     read_system_output,
@@ -21,6 +20,7 @@ from mtpalette.io.wmt25 import (
     system_row,
     write_jsonl,
 )
+from mtpalette.sources.wmt25 import Wmt25Inputs
 from mtpalette.text.paragraphs import merge_paragraphs, split_paragraphs_to
 
 SAMPLE = sample_folder()

@@ -380,8 +380,8 @@ def test_chunked_runs_keep_the_reference_agreement(inputs, tmp_path):
     import json
 
     from mtpalette.api.chunked import Chunking
-    from mtpalette.sources.inputs import CandidateInputs
     from mtpalette.api.orange_run import OrangeOutputs, OrangeRun, run_orange
+    from mtpalette.sources.inputs import CandidateInputs
 
     refs, systems = inputs
 

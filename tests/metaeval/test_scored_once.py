@@ -19,8 +19,8 @@ SPECS = ["bleus:4", "chrf", "wer"]
 @pytest.fixture
 def scored(monkeypatch):
     """Each metric's number of texts scored, through every scoring entry point."""
-    import mtpalette.sources.scoring as scoring
     import mtpalette.metaeval.segments as segments
+    import mtpalette.sources.scoring as scoring
 
     counts: Counter[str] = Counter()
     calls: list[str] = []

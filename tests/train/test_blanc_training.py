@@ -163,8 +163,8 @@ def test_pos_weights_are_trained_with_the_rest(tmp_path, flag):
 
 def test_cli_orange_objective_is_the_python_run(tmp_path, cli):
     # the command is options -> BlancTrainRun -> run_train_blanc: same file from both doors
-    from mtpalette.sources.inputs import CandidateInputs
     from mtpalette.api.train_run import BlancTrainRun, run_train_blanc
+    from mtpalette.sources.inputs import CandidateInputs
 
     paths = mqm_ted("zhen")
     systems = [tmp_path / p.name for p in paths["systems"][:4]]

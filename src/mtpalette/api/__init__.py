@@ -69,7 +69,7 @@ EXPORTS = {
     "OrangeResult": "api.orange_run",
     "run_orange": "api.orange_run",
     "Chunking": "api.chunked",
-    "LimitedFeatures": "api.limited",
+    "LimitedFeatures": "sources.limited",
     "CandidateInputs": "sources.inputs",
     "JudgedInputs": "sources.inputs",
     "LoadedJudgments": "sources.inputs",

@@ -10,20 +10,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtpalette.sources.checks import bootstrap_of, check_resampling, checked
 from mtpalette.api.correlation_run import parse_epsilon
-from mtpalette.description import Description
-from mtpalette.feedback import Feedback
-from mtpalette.sources.inputs import JudgedInputs
 from mtpalette.api.orange_run import SEED
-from mtpalette.progress import feedback_of
+from mtpalette.description import Description
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
 from mtpalette.io.run_folder import check_out_dir, staged_folder
 from mtpalette.io.runfile import Run, check_output_folders
 from mtpalette.metaeval.agreement import Agreement, agreement
 from mtpalette.metaeval.orange import check_oracle, tie_weight
 from mtpalette.metaeval.segments import require_varied, score_segments
 from mtpalette.metrics import known_metrics, parse_specs
+from mtpalette.progress import feedback_of
+from mtpalette.sources.checks import bootstrap_of, check_resampling, checked
+from mtpalette.sources.inputs import JudgedInputs
 from mtpalette.stats import catalogue
 
 #: the metrics of Lin and Och (2004)'s tables and chrF/TER, where registered

@@ -17,9 +17,8 @@ from typing import Any
 import numpy as np
 
 from mtpalette.description import Description
-from mtpalette.feedback import SILENT, Feedback
-from mtpalette.sources.inputs import CandidateInputs
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import SILENT, Feedback
 from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.chunked import (
     MANIFEST,
@@ -38,6 +37,7 @@ from mtpalette.metaeval.chunked import (
 from mtpalette.metaeval.orange import Comparisons
 from mtpalette.metrics import Metric
 from mtpalette.parallel import Backend, chunk_ranges, memory_available, os_reason
+from mtpalette.sources.inputs import CandidateInputs
 
 #: the errors of a disk that cannot take a file: full, over quota, too large, read-only, denied
 _DISK_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EPERM)

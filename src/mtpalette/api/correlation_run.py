@@ -33,9 +33,21 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette.description import Description, TableOutputs
+from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
+from mtpalette.io.judgments import Judgments
+from mtpalette.io.plain import read_lines
+from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
+from mtpalette.io.runfile import Run, check_output_folders, write_csv
+from mtpalette.metaeval.correlation import CorrelationTable
+from mtpalette.metaeval.external import reference_names
+from mtpalette.metaeval.pair_tables import against_baselines, table_of
+from mtpalette.metaeval.segments import SegmentData
+from mtpalette.metrics import parse_specs
+from mtpalette.progress import feedback_of
 from mtpalette.sources.checks import (
     SACREBLEU_SEED,
-    as_list,
     as_systems,
     bootstrap_of,
     check_not_degenerate,
@@ -47,28 +59,22 @@ from mtpalette.sources.checks import (
     reference_streams,
     system_outputs,
 )
-from mtpalette.api.correlation_system import (
+from mtpalette.sources.correlation import (
+    corpus_system_table,
+    scored_pair,
+    segment_data_of,
+    segment_scores,
+    unaligned_tables,
+)
+from mtpalette.sources.external import check_exports, export_judged, parse_scores
+from mtpalette.sources.inputs import JudgedInputs, UnalignedJudgments
+from mtpalette.sources.scoring import score_systems
+from mtpalette.sources.system_scores import (
     add_segment_means,
     add_system_files,
     folder_scores,
     stored_system_scores,
 )
-from mtpalette.description import Description, TableOutputs
-from mtpalette.sources.external import check_exports, export_judged, parse_scores
-from mtpalette.feedback import Feedback
-from mtpalette.sources.inputs import JudgedInputs, UnalignedJudgments
-from mtpalette.progress import feedback_of
-from mtpalette.sources.scoring import score_systems
-from mtpalette.errors import UserInputError
-from mtpalette.io.judgments import Judgments
-from mtpalette.io.plain import read_lines
-from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
-from mtpalette.io.runfile import Run, check_output_folders, write_csv
-from mtpalette.metaeval.correlation import CorrelationTable, system_table
-from mtpalette.metaeval.external import external_segment_scores, reference_names
-from mtpalette.metaeval.pair_tables import against_baselines, table_of
-from mtpalette.metaeval.segments import SegmentData, rated_view, score_segments
-from mtpalette.metrics import Metric, parse_specs
 from mtpalette.stats import catalogue
 from mtpalette.stats.permutation import P_CONVENTIONS
 
@@ -217,32 +223,14 @@ def _scored_once(
         human_by_system = {s: float(human[s]) for s in systems}  # type: ignore[arg-type]
         check_not_degenerate(list(human_by_system.values()), "system")
         return lambda _level, statistic: checked(
-            _system_table, scored, human_by_system, parsed, statistic=statistic, **common
+            corpus_system_table, scored, human_by_system, parsed, statistic=statistic, **common
         )
-    n = len(refs[0]) if refs else 0
-    rows = []
-    for name in names:
-        scores = _human_row(name, human[name])
-        if len(scores) != n or len(systems[name]) != n:
-            raise UserInputError(
-                f"system {name!r}: {len(systems[name])} outputs and {len(scores)} human scores "
-                f"for {n} segments"
-            )
-        rows.append(scores)
-    for lv in levels:
-        check_not_degenerate(rows, lv)
-    data = SegmentData(
-        names,
-        np.array(rows),
-        [list(systems[s]) for s in names],
-        [list(r) for r in refs],
-        list(range(1, n + 1)),
-    )
+    data = segment_data_of(systems, refs, human, names, levels)
     parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
-    scores = score_segments(data, parsed)
-    base = _baselines(parsed, tokenize, lowercase) if baselines and "segment" in levels else []
-    base_scores = score_segments(data, base) if base else []
-    lp = checked(data.pair_data, scores + base_scores, system_score=system_score)
+    lp, scores, base_scores = checked(
+        scored_pair, data, parsed, tokenize=tokenize, lowercase=lowercase,
+        baselines=baselines and "segment" in levels, system_score=system_score,
+    )  # fmt: skip
     names, base_names = [sc.name for sc in scores], [sc.name for sc in base_scores]
 
     def table(level: str, statistic: str) -> CorrelationTable:
@@ -250,35 +238,6 @@ def _scored_once(
                        system_score=system_score, threshold=threshold, common=common)  # fmt: skip
 
     return table
-
-
-def _human_row(system: str, values: Any) -> list[float]:
-    """One system's human scores as floats (None: unrated), or a :class:`UserInputError`
-    naming the system and the segment."""
-    values = as_list(values, f"human[{system!r}]", "a list of numbers (one per segment)")
-    row = []
-    for i, v in enumerate(values):
-        try:
-            row.append(np.nan if v is None else float(v))
-        except (TypeError, ValueError):
-            raise UserInputError(
-                f"human[{system!r}][{i}] is {v!r}; expected a number (None or NaN: unrated)"
-            ) from None
-    return row
-
-
-def _system_table(scored, human: dict[str, float], parsed: list[Metric], **kw) -> CorrelationTable:
-    """Corpus scores of every metric (``scored``: system to scores), correlated across
-    systems with their human scores."""
-    names = list(human)
-    first = next(iter(scored.values()))
-    return system_table(
-        human,
-        {m.spec: {s: scored[s].corpus[k].value for s in names} for k, m in enumerate(parsed)},
-        directions={m.spec: m.higher_is_better for m in parsed},
-        signatures={score.spec: score.signature for score in first.corpus},
-        **kw,
-    )
 
 
 def parse_epsilon(text: str | None) -> float | None:
@@ -481,7 +440,9 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
             raise UserInputError(
                 f"{unaligned}; give --level system (and no --scores)", path=unaligned.path
             ) from None
-        tables, signatures, summary = _unaligned(unaligned, parsed, run, feedback)
+        tables, signatures, summary = unaligned_tables(
+            unaligned, parsed, run.statistics, run.common(), feedback
+        )
         data, judged, inputs, scores = None, unaligned.judged, unaligned.inputs, []
         titles = [_unaligned_title(t, summary, judged) for t in tables]
     else:
@@ -493,27 +454,24 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
             data = data.select_items(range(min(run.max_items, data.n_items)))
         ref_names = [Path(r["path"]).name for r in inputs["refs"]] or None
         # a system-level file (one score per system) serves a system-level run only
-        external = parse_scores(run.scores, reference_names(ref_names, len(data.refs)),
-                                levels=("seg", "sys") if run.levels == ["system"] else ("seg",))
+        external = parse_scores(
+            run.scores,
+            reference_names(ref_names, len(data.refs)),
+            levels=("seg", "sys") if run.levels == ["system"] else ("seg",),
+        )
         per_system = [m for m in external if m.source.level == "sys"]
         external = [m for m in external if m.source.level == "seg"] + loaded.stored
         full = folder_scores(run, loaded.mtme_set, data, feedback)  # None: rated rows alone
-        if full is not None:  # scored once: the rated rows of every segment's statistics
-            scores = rated_view(data, parsed, [[full[s].stats[m.spec] for s in full]
-                                               for m in parsed])  # fmt: skip
-        else:
-            feedback.note(f"scoring {data.n_rated} rated translations with {len(parsed)} metric(s)")
-            scores = score_segments(data, parsed) if parsed else []
-        scores += [external_segment_scores(data, m) for m in external]
         segment = "segment" in run.levels and run.baselines
-        base = _baselines(parsed, run.tokenize, run.lowercase) if segment else []
-        base_scores = score_segments(data, base) if base else []
+        lp, scores, base_scores = scored_pair(
+            data, parsed, tokenize=run.tokenize, lowercase=run.lowercase, baselines=segment,
+            system_score=run.system_score, external=external, full=full, feedback=feedback,
+        )  # fmt: skip
         if out.export_scores is not None:  # the mtpalette layout, or MTME's (--export-mtme)
             mtme = dict(mtme_lp=out.export_mtme, mtme_set=loaded.mtme_set, ref_names=ref_names)
             for path in export_judged(stage.path(out.export_scores), data, parsed, **mtme,
                                       tokenize=run.tokenize, lowercase=run.lowercase):  # fmt: skip
                 feedback.note(f"wrote {stage.final(path)}")
-        lp = data.pair_data(scores + base_scores, system_score=run.system_score)
         pair = stored_system_scores(run, loaded.mtme_set, feedback, computed=full)
         if pair is not None:  # the --scores segment files' system scores beside the folder's
             add_segment_means(pair, [m for m in external if m not in loaded.stored],
@@ -602,18 +560,6 @@ def _tables(run, lp, names, feedback: Feedback, pair=None, files=None) -> list[C
     return tables
 
 
-#: the trivial baselines every segment-level correlation is shown with (metrics/length.py):
-#: MQM counts errors and longer segments have more, so minus the length can beat real metrics
-BASELINE_SPECS = ("len:sign=-1", "len", "lendiff")
-
-
-def _baselines(parsed: list, tokenize: str, lowercase: bool) -> list:
-    """The baseline metrics not already among the run's metrics."""
-    given = {m.spec for m in parsed}
-    specs = [s for s in BASELINE_SPECS if s not in given]
-    return parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
-
-
 def _write(run, out: CorrelationOutputs, stage: StagedFolder, result, inputs, data, scores):
     tables, outputs = result.tables, result.outputs
     if out.csv is not None:
@@ -654,58 +600,6 @@ def _write(run, out: CorrelationOutputs, stage: StagedFolder, result, inputs, da
             results={"tables": [t.to_dict() for t in tables], **kept},
             outputs=outputs,
         ).save(stage.path(out.json))
-
-
-def segment_scores(data: SegmentData, scores) -> dict[str, Any]:
-    """Every rated translation's human score and metric scores, for scatter plots."""
-    rated = ~np.isnan(data.human)
-    return {
-        "human": [round(float(x), 6) for x in data.human[rated]],
-        "metrics": {s.name: [round(float(x), 6) for x in s.seg[rated]] for s in scores},
-    }
-
-
-def _unaligned(unaligned: UnalignedJudgments, metrics, run: CorrelationRun, feedback: Feedback):
-    """System-level tables from judgments that cannot be aligned with lines: each system's
-    human score is the mean of its judged segments, its metric score the corpus score of its
-    whole output (the judged segments cannot be told apart)."""
-    if not metrics:
-        raise UserInputError("no metric given (-m)")
-    judged = unaligned.judged
-    names = [s for s in unaligned.outputs if s in judged.systems]
-    left_out = [s for s in judged.systems if s not in unaligned.outputs]
-    if left_out:
-        left = ", ".join(left_out)
-        feedback.warn(f"note: judged systems without an output file, left out: {left}")
-    unjudged = [s for s in unaligned.outputs if s not in judged.systems]
-    if unjudged:
-        raise UserInputError(f"no judgments for system(s) {', '.join(unjudged)}", path=judged.path)
-    human = judged.select(names).system_means()
-    empty = [s for s, v in human.items() if v != v]
-    if empty:
-        raise UserInputError(
-            f"no judged segment for system(s) {', '.join(empty)}", path=judged.path
-        )
-    scored = score_systems(
-        {s: unaligned.outputs[s] for s in names}, unaligned.refs, [m.spec for m in metrics],
-        progress=feedback,
-    )  # fmt: skip
-    parsed = {m.spec: m for m in metrics}
-    parsed_in_order = [parsed[spec] for spec in next(iter(scored.values())).specs]
-    common = run.common()
-    tables = [
-        _system_table(scored, human, parsed_in_order, statistic=stat, **common)
-        for stat in run.statistics
-    ]
-    summary = {
-        "n_systems": len(names),
-        "n_items": len(judged.items),
-        "n_rated": judged.n_rated,
-        "systems": names,
-    }
-    first = next(iter(scored.values()))
-    signatures = dict(first.signatures)
-    return tables, signatures, summary
 
 
 def _unaligned_title(table: CorrelationTable, summary, judged: Judgments) -> str:

@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtpalette.sources.checks import SACREBLEU_SEED
-from mtpalette.description import Description
-from mtpalette.feedback import Feedback
-from mtpalette.progress import feedback_of
 from mtpalette.api.results import EvaluationResult
 from mtpalette.api.spans_run import file_option, read_span_input
+from mtpalette.description import Description
 from mtpalette.errors import UserInputError, did_you_mean
+from mtpalette.feedback import Feedback
+from mtpalette.progress import feedback_of
+from mtpalette.sources.checks import SACREBLEU_SEED
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.errorfree import ErrorFreeEvaluation
@@ -237,8 +237,8 @@ class ErrorFreeResult(EvaluationResult):
 
 def run_errorfree(run: ErrorFreeRun, progress: bool | Feedback | None = None) -> ErrorFreeResult:
     """Read, align and score what ``run`` names; write the outputs it asks for."""
-    from mtpalette.sources.recorded import recorded_inputs
     from mtpalette.io.runfile import Run
+    from mtpalette.sources.recorded import recorded_inputs
 
     run.validate()
     feedback = feedback_of(progress)

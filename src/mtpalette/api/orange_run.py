@@ -53,7 +53,7 @@ from mtpalette.sources.external import (
 )
 from mtpalette.feedback import Feedback
 from mtpalette.sources.inputs import CandidateInputs
-from mtpalette.api.limited import LimitedFeatures
+from mtpalette.sources.limited import LimitedFeatures
 from mtpalette.progress import feedback_of
 from mtpalette.errors import UserInputError
 from mtpalette.io.plain import read_matching

@@ -16,20 +16,20 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mtpalette.description import Description
+from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
+from mtpalette.io.nbest import read_systems, system_names
+from mtpalette.io.plain import read_lines
+from mtpalette.metrics import parse_specs
+from mtpalette.progress import feedback_of
 from mtpalette.sources.checks import (
     SACREBLEU_SEED,
     check_resampling,
     count_argument,
     probability_argument,
 )
-from mtpalette.description import Description
-from mtpalette.feedback import Feedback
-from mtpalette.progress import feedback_of
 from mtpalette.sources.scoring import Scores, best_system, score_systems
-from mtpalette.errors import UserInputError
-from mtpalette.io.nbest import read_systems, system_names
-from mtpalette.io.plain import read_lines
-from mtpalette.metrics import parse_specs
 
 if TYPE_CHECKING:
     from mtpalette.stats.paired import SystemComparison

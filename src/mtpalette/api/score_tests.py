@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mtpalette.sources.checks import SACREBLEU_SEED
 from mtpalette.errors import UserInputError
+from mtpalette.sources.checks import SACREBLEU_SEED
 
 if TYPE_CHECKING:
     from mtpalette.sources.scoring import Scores

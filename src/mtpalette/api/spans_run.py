@@ -28,12 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
+from mtpalette.api.results import EvaluationResult
 from mtpalette.description import Description
+from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.feedback import Feedback
 from mtpalette.progress import feedback_of
-from mtpalette.api.results import EvaluationResult
-from mtpalette.errors import UserInputError, did_you_mean
+from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.spans import SpanEvaluation
@@ -237,8 +237,8 @@ def spans(
     >>> round(ev.row("wmt25", "lexi").f1, 4), ev.row("wmt25", "lexi", "en-de").segments
     (0.7038, 16)
     """
-    from mtpalette.sources.checks import count_argument
     from mtpalette.metaeval.spans import align_spans, collector_paused, evaluate_spans
+    from mtpalette.sources.checks import count_argument
 
     names = protocol_list(protocol)
     _check_options(names, penalty, partial_credit)
@@ -363,8 +363,8 @@ def run_spans(run: SpansRun, progress: bool | Feedback | None = None) -> SpansRe
 
 
 def _write(run: SpansRun, result: SpansResult) -> None:
-    from mtpalette.sources.recorded import recorded_inputs
     from mtpalette.io.runfile import Run, run_file_path
+    from mtpalette.sources.recorded import recorded_inputs
 
     ev = result.evaluation
     json_path = run_file_path(run.json, run.report)

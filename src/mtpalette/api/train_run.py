@@ -10,15 +10,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtpalette.sources.checks import check_resampling, checked
 from mtpalette.description import Description
-from mtpalette.feedback import Feedback
-from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
-from mtpalette.progress import feedback_of
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
 from mtpalette.io.runfile import check_output_folders, write_json
 from mtpalette.metaeval.segments import require_varied
 from mtpalette.metrics.blanc import BlancParams
+from mtpalette.progress import feedback_of
+from mtpalette.sources.checks import check_resampling, checked
+from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
 from mtpalette.stats import catalogue
 from mtpalette.stats.grouping import GROUPINGS
 from mtpalette.stats.significance import LEVELS

@@ -20,10 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from mtpalette.description import Description
-from mtpalette.feedback import Feedback
-from mtpalette.sources.folders import mtme_pair_data, read_mtme_set
-from mtpalette.progress import feedback_of
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
 from mtpalette.io.writers import write
 
 # re-exported as the API's names (mtpalette.Task, mtpalette.TaskSet, mtpalette.task_set)
@@ -31,6 +29,8 @@ from mtpalette.metaeval.task_sets import TaskSet as TaskSet
 from mtpalette.metaeval.task_sets import task_set as task_set
 from mtpalette.metaeval.tasks import Task as Task
 from mtpalette.parallel import Backend
+from mtpalette.progress import feedback_of
+from mtpalette.sources.folders import mtme_pair_data, read_mtme_set
 from mtpalette.stats.permutation import P_CONVENTIONS
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from mtpalette.api.chunked import Chunking
 from mtpalette.sources.inputs import CandidateInputs
-from mtpalette.api.limited import LimitedFeatures
+from mtpalette.sources.limited import LimitedFeatures
 from mtpalette.api.orange_run import OrangeOutputs, OrangeRun, run_orange
 from mtpalette.progress import ConsoleFeedback
 from mtpalette.cli import options as o

@@ -153,8 +153,8 @@ def rank_cmd(
     --scores comet=comet.json --scores metricx=preds.jsonl --correction holm`; `mtpalette rank
     --wmt25-scores automatic_scores/ --lp en-cs_CZ --autorank wmt25`.
     """
-    from mtpalette.progress import ConsoleFeedback
     from mtpalette.api.rank_run import RankRun, run_rank
+    from mtpalette.progress import ConsoleFeedback
 
     console = Console(stderr=True, quiet=quiet)
     run = RankRun(

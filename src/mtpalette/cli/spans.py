@@ -81,8 +81,8 @@ def spans_cmd(
     Example: `mtpalette spans --gold gold.tsv --pred xcomet=xcomet.json --pred gemba=g.jsonl
     --protocol wmt25,mpp --json spans.json`.
     """
-    from mtpalette.progress import ConsoleFeedback
     from mtpalette.api.spans_run import SpansRun, run_spans
+    from mtpalette.progress import ConsoleFeedback
 
     console = Console(stderr=True, quiet=quiet)
     run = SpansRun(

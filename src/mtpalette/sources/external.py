@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from mtpalette.feedback import Feedback
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
 from mtpalette.io.mtme_files import check_name_inside
 from mtpalette.io.scorefile import read_score_option, write_scores
 from mtpalette.metaeval.external import (
@@ -246,9 +246,9 @@ def export_judged(
     be every line of their outputs."""
     if mtme_lp is None:
         return export_all(directory, metrics, lambda m: export_segment_scores(data, m))
-    from mtpalette.sources.folders import oriented_scores
     from mtpalette.io.mtme_write import write_mtme_scores
     from mtpalette.io.scorefile import mtme_ref_name
+    from mtpalette.sources.folders import oriented_scores
 
     specs = [m.spec for m in metrics if not isinstance(m, ExternalMetric)]
     if not specs:

@@ -14,13 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtpalette.sources.checks import (
-    check_distinct_references,
-    drop_reference_copies,
-    note_on_stderr,
-)
 from mtpalette.description import Description
-from mtpalette.sources.folders import read_mtme_set
 from mtpalette.errors import UserInputError
 from mtpalette.io.judgments import Judgments
 from mtpalette.io.judgments_mqm import bundled_mqm_ted
@@ -38,6 +32,12 @@ from mtpalette.io.runfile import file_record
 from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.external import ExternalMetric
 from mtpalette.metaeval.segments import SegmentData
+from mtpalette.sources.checks import (
+    check_distinct_references,
+    drop_reference_copies,
+    note_on_stderr,
+)
+from mtpalette.sources.folders import read_mtme_set
 
 #: the fields of an mt-metrics-eval folder input
 MTME_FIELDS = (

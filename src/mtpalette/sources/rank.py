@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.feedback import Feedback
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
 
 
 @dataclass
@@ -109,8 +109,8 @@ def texts_source(systems, refs, metric: str, *, tokenize: str, lowercase: bool,
     """A metric computed here: its sentence scores, and its sufficient statistics for the
     corpus-level protocols (``progress``: of the scoring, as in
     :func:`~mtpalette.sources.scoring.score_systems`)."""
-    from mtpalette.sources.scoring import score_systems
     from mtpalette.metrics import parse_specs
+    from mtpalette.sources.scoring import score_systems
 
     scored = score_systems(systems, refs, [metric], tokenize=tokenize, lowercase=lowercase,
                            progress=progress)  # fmt: skip
@@ -178,8 +178,8 @@ def _from_items(name: str, scores, higher: bool, signature: str) -> Source:
 
 
 def _score_file(value: str) -> Source:
-    from mtpalette.sources.external import scores_option
     from mtpalette.io.item_scores import read_item_scores
+    from mtpalette.sources.external import scores_option
 
     name, path, higher, options = scores_option(value, SCORE_LAYOUTS)
     scores = read_item_scores(path, layout=options.get("layout", "auto"))

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mtpalette.errors import UserInputError
 from mtpalette.sources.checks import (
     check_distinct_references,
     drop_reference_copies,
     note_on_stderr,
 )
-from mtpalette.errors import UserInputError
 
 if TYPE_CHECKING:
     from mtpalette.sources.inputs import LongTable

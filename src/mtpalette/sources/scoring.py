@@ -22,13 +22,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mtpalette.sources.checks import metric_specs, sources, system_outputs, text_pairs
-from mtpalette.feedback import Feedback
-from mtpalette.progress import feedback_of
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
 from mtpalette.metrics import Metric, Score, Signature, parse_named_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats_on
+from mtpalette.progress import feedback_of
 from mtpalette.records import dumps
+from mtpalette.sources.checks import metric_specs, sources, system_outputs, text_pairs
 
 
 class ByName(dict):

@@ -50,10 +50,10 @@ from pathlib import Path
 
 import numpy as np
 
-from mtpalette.sources.checks import note_on_stderr
 from mtpalette.errors import UserInputError
 from mtpalette.io.wmt25 import DocumentSet, SourceDocument, read_system_outputs, read_testset
 from mtpalette.records import Record
+from mtpalette.sources.checks import note_on_stderr
 from mtpalette.text.paragraphs import (
     align_paragraphs,
     has_html,
