@@ -20,10 +20,14 @@ sentence scores come from one scoring.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 
 import numpy as np
 
 from mtpalette.kernels.matches import nltk_sentence_bleu
+from mtpalette.text.bulk import encode_lines
+from mtpalette.text.encode import Encoder
+from mtpalette.text.ragged import Ragged
 from mtpalette.text.tokenizers import TOKENIZERS, register_tokenizer
 
 #: the tokenizer name of compare-mt's word splitting
@@ -51,6 +55,54 @@ def split_words(line: str) -> list[str]:
 
 if TOKENIZERS.get(TOKENIZER) is not split_words:
     register_tokenizer(TOKENIZER, split_words)
+
+
+class SplitEncoder(Encoder):
+    """An :class:`~mtpalette.text.encode.Encoder` of compare-mt's words that tokenizes in bulk:
+    a line whose stripped text is non-empty, printable and without two spaces in a row has
+    single spaces as its only whitespace, so the compiled whitespace tokenizer (``none``) reads
+    exactly its words; the other lines (empty, tabs, runs of spaces, no-break spaces, or any
+    unprintable character) are split by :func:`split_words` line by line. The rows equal
+    :class:`~mtpalette.text.encode.Encoder`'s with the ``compare-mt`` tokenizer (a test checks
+    it); only the numbering of the words may differ.
+
+    Examples
+    --------
+    >>> from mtpalette.text.encode import TextView
+    >>> enc = SplitEncoder(TextView(TOKENIZER))
+    >>> rows = enc.encode(["a b", " a  b", "", "a\\tb"])
+    >>> [enc.vocab.decode(rows[k].tolist()) for k in range(len(rows))]
+    [['a', 'b'], ['a', '', 'b'], [''], ['a\\tb']]
+    """
+
+    def _add(self, lines: list[str]) -> None:
+        if self.view.tokenizer != TOKENIZER:
+            raise ValueError(f"SplitEncoder splits as compare-mt does, not {self.view.tokenizer}")
+        is_slow = np.fromiter(map(_apart, lines), dtype=bool, count=len(lines))
+        fast = list(compress(lines, (~is_slow).tolist()))
+        new = _rows(*encode_lines(fast, "none", self.view.lowercase, self.vocab))
+        if is_slow.any():  # the rows of both kinds, back in the lines' order
+            tokens = [self.view.tokens(line) for line in compress(lines, is_slow.tolist())]
+            both = Ragged.concat([new, _rows(*self.vocab.ids_of_rows(tokens))])
+            order = np.empty(len(lines), dtype=np.int64)
+            order[~is_slow] = np.arange(len(fast))
+            order[is_slow] = np.arange(len(fast), len(lines))
+            new = both.take(order)
+        self._rows = Ragged.concat([self._rows, new]) if len(self._rows) else new
+
+
+def _rows(ids: np.ndarray, counts: np.ndarray) -> Ragged:
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    return Ragged(np.asarray(ids, dtype=np.int32), offsets)
+
+
+def _apart(line: str) -> bool:
+    """Whether whitespace splitting may read ``line`` otherwise than compare-mt: its stripped
+    text is empty, has two spaces in a row, or a character that is not printable (every
+    whitespace character but the space is not)."""
+    text = line.strip()
+    return not text or "  " in text or not text.isprintable()
 
 
 def folded_lines(lines: Sequence[str]) -> int:

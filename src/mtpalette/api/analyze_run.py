@@ -180,7 +180,9 @@ def analyze(
     tokenize, sentence_metric, notes = _compat(compat, tokenize, sentence_metric, systems, ref)
     given = {"domain": domains, "document": documents, "label": labels}
     _check_groups(analyses, given, len(ref))
-    shared = _Shared(systems, ref, Encoder(TextView(tokenize, lowercase)), given,
+    view = TextView(tokenize, lowercase)  # compare-mt's words: its split, tokenized in bulk
+    encoder = compare_mt.SplitEncoder(view) if compat else Encoder(view)
+    shared = _Shared(systems, ref, encoder, given,
                      _baseline(systems, baseline), dict(edges or {}), metric, sentence_metric,
                      dict(confidence=confidence, n_resamples=n_resamples, seed=seed))  # fmt: skip
     shared.stats_of.prefetch(_specs_needed(analyses, metric, sentence_metric))
@@ -511,8 +513,6 @@ class AnalyzeRun:
         """``(domains, documents)`` of the sentences: from a long table's columns
         (``domain_col``, ``doc_col``: the same in every system's row of a segment), from
         ``docs``, or from an MTME folder's documents file."""
-        from mtpalette.io.mtme_files import read_docs_file
-
         columns = [c for c in (self.domain_col, self.doc_col) if c is not None]
         if columns:
             return self._columns(columns)
@@ -522,6 +522,8 @@ class AnalyzeRun:
             path = found if found.exists() else None
         if path is None:
             return None, None
+        from mtpalette.io.mtme_files import read_docs_file
+
         docs = read_docs_file(path)
         return list(docs.domain_of), list(docs.doc_of)
 
@@ -547,12 +549,14 @@ def run_analyze(run: AnalyzeRun, progress: bool | Feedback | None = None) -> Ana
     """Read the texts, analyze them, write the JSON and CSV asked (atomically);
     ``progress`` as in :func:`analyze`."""
     from mtpalette.io.plain import read_labels, read_lines
-    from mtpalette.io.runfile import check_output_folders, run_file_path
 
     run.validate()  # before any file is read
-    run_file = "--json" if run.json is not None else "--report's run file"
-    check_output_folders({run_file: run_file_path(run.json, run.report), "--csv": run.csv,
-                          "--report": run.report})  # fmt: skip
+    if (run.json, run.csv, run.report) != (None, None, None):  # the run file's module if needed
+        from mtpalette.io.runfile import check_output_folders, run_file_path
+
+        run_file = "--json" if run.json is not None else "--report's run file"
+        check_output_folders({run_file: run_file_path(run.json, run.report), "--csv": run.csv,
+                              "--report": run.report})  # fmt: skip
     systems, refs, _ = run.inputs.load()
     corpus = None if run.frequency_corpus is None else read_lines(run.frequency_corpus)
     domains, documents = run.labels()
@@ -572,6 +576,8 @@ def run_analyze(run: AnalyzeRun, progress: bool | Feedback | None = None) -> Ana
 def _write(run: AnalyzeRun, result: AnalysisResult) -> None:
     """The run file (``--json``; beside ``--report`` when only a report is asked), the CSV
     and the report, each written atomically."""
+    if (run.json, run.csv, run.report) == (None, None, None):
+        return
     from mtpalette.io.runfile import Run, run_file_path
 
     json_path = run_file_path(run.json, run.report)

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from mtpalette.cli import options as o
 from mtpalette.cli.console import emit_note, emit_table, result_console
@@ -182,7 +183,7 @@ def _ngrams(a) -> list[Table]:
         for col in ("n-gram", a.system, a.baseline, "share"):
             t.add_column(col, justify="left" if col == "n-gram" else "right")
         for r in rows:
-            t.add_row(r["ngram"], str(r["system"]), str(r["baseline"]), f"{r['share']:.3f}")
+            _row(t, r["ngram"], str(r["system"]), str(r["baseline"]), f"{r['share']:.3f}")
         out.append(t)
     return out
 
@@ -195,10 +196,16 @@ def _examples(a) -> list[Table]:
             t.add_column(col, justify="left" if col in (a.system, a.baseline, "Reference")
                          else "right")  # fmt: skip
         for r in rows:
-            t.add_row(str(r["segment"]), f"{r['difference']:+.2f}", r["output"],
-                      r["baseline_output"], r["reference"])  # fmt: skip
+            _row(t, str(r["segment"]), f"{r['difference']:+.2f}", r["output"],
+                 r["baseline_output"], r["reference"])  # fmt: skip
         out.append(t)
     return out
+
+
+def _row(table: Table, *cells: str) -> None:
+    """A row of the texts as they are: an n-gram or a sentence is no markup (``[/b]`` in a
+    sentence would stop rich), and plain cells need no parsing."""
+    table.add_row(*(Text(c.replace("\t", " ").replace("\n", " ")) for c in cells))
 
 
 def _word_cells(a, system: str, b: int) -> tuple[str, str]:
