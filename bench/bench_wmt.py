@@ -44,7 +44,7 @@ comes first: its own average correlations move by one count in one system pair
 some. Clusters also depend on the draws: compared, not required equal.
 
 Each run is timed ``--rounds`` times (after one untimed run when more than one), the fastest
-kept; both sides run from cached byte code (:func:`bytecode_env`).
+kept; both sides run from cached byte code (bench/common.py: bytecode_env).
 """
 
 from __future__ import annotations
@@ -60,7 +60,14 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import REPO, machine, mtme_checkout, mtme_env, run_process  # noqa: E402
+from common import (  # noqa: E402
+    REPO,
+    bytecode_env,
+    machine,
+    mtme_checkout,
+    mtme_env,
+    run_process,
+)
 
 TEST_SET = "wmt21.tedtalks"
 STD_REF = {"en-de": "refA", "zh-en": "refB"}
@@ -179,16 +186,6 @@ def child_mtme(args) -> dict:
 # ----------------------------------------------------------------------------------------
 # the driver (mtpalette's environment)
 # ----------------------------------------------------------------------------------------
-def bytecode_env(base: dict, cache: Path) -> dict:
-    """The environment of a whole process of either side: modules run from byte code cached
-    on the first run, as an installed package's do. (A shell may set
-    ``PYTHONDONTWRITEBYTECODE``; then every process compiles every module of its own
-    package again: about 0.2 s of mtpalette's start-up and some of mt-metrics-eval's.) The
-    cache is a temporary folder (``PYTHONPYCACHEPREFIX``), not the source trees."""
-    env = {k: v for k, v in base.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    return {**env, "PYTHONPYCACHEPREFIX": str(cache)}
-
-
 def best_of(rounds: int, run) -> dict:
     """``run()`` ``rounds`` times (after one untimed run when ``rounds`` > 1, which fills the
     byte-code cache): the fastest wall and CPU times, and the last run's results."""

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
 from mtpalette.description import Description
+from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.feedback import Feedback
 from mtpalette.progress import feedback_of
+from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
 from mtpalette.sources.rank import mapping_source, sources_of, texts_source
-from mtpalette.errors import UserInputError, did_you_mean
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.autorank import AutoRank25
@@ -245,12 +245,14 @@ class RankRun(Description):
             )
         if self.resamples is None:
             self.resamples = default_resamples(self.protocol)
-        from mtpalette.metaeval.wmt26_ranking import RANK_RANGE_RULES
+        if self.rank_range_rule != "corrected":  # the default is one; the list's module
+            # imports WMT26's bootstrap and scipy.special, which other protocols may not need
+            from mtpalette.metaeval.wmt26_ranking import RANK_RANGE_RULES
 
-        if self.rank_range_rule not in RANK_RANGE_RULES:
-            rules = ", ".join(RANK_RANGE_RULES)
-            raise UserInputError(f"--rank-range-rule must be one of {rules} (got "
-                                 f"{self.rank_range_rule!r})")  # fmt: skip
+            if self.rank_range_rule not in RANK_RANGE_RULES:
+                rules = ", ".join(RANK_RANGE_RULES)
+                raise UserInputError(f"--rank-range-rule must be one of {rules} (got "
+                                     f"{self.rank_range_rule!r})")  # fmt: skip
         if self.resamples < 1:
             raise UserInputError(f"--resamples must be 1 or more (got {self.resamples})")
         self._validate_autorank()

@@ -6,18 +6,14 @@ Every draw, interval and Monte Carlo p-value comes from one engine,
 :mod:`mtpalette.stats.resampling`.
 """
 
-from mtpalette.stats.bootstrap import (
-    BestComparison,
-    BootstrapCI,
-    PairedDiff,
-    bootstrap_ci,
-    bootstrap_cis,
-    bootstrap_distribution,
-    compare_with_best,
-    paired_bootstrap,
-    resolve_seed,
-)
+from __future__ import annotations
 
+import importlib
+from typing import Any
+
+#: the names of :mod:`mtpalette.stats.bootstrap` offered here, imported on first use (a
+#: statistic that draws nothing, a WMT task at k = 0 or WMT24's ranking, does not load the
+#: resampling engine and numpy.random)
 __all__ = [
     "BestComparison",
     "BootstrapCI",
@@ -29,3 +25,13 @@ __all__ = [
     "paired_bootstrap",
     "resolve_seed",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        return getattr(importlib.import_module("mtpalette.stats.bootstrap"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
