@@ -73,7 +73,8 @@ _UNIT_WIDTH = 24
 def _unbroken(table: Table) -> Table:
     """``table`` with its columns of numbers, intervals and p-values kept on one line each
     (``no_wrap``): at 80 columns rich would otherwise wrap ``[0.4647, 0.6166]`` after its
-    comma; the columns of words (metric and system names, notes) wrap instead.
+    comma; the columns of words (metric and system names, notes) wrap instead, and a word
+    longer than its column is folded rather than cut to an ellipsis.
 
     Examples
     --------
@@ -92,6 +93,8 @@ def _unbroken(table: Table) -> Table:
             and all(_UNIT.fullmatch(c) for c in cells)
         ):
             column.no_wrap = True
+        elif column.overflow == "ellipsis":  # a name too long for its column: folded, whole
+            column.overflow = "fold"
     return table
 
 
