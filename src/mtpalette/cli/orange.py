@@ -13,15 +13,7 @@ the flag repeated). The options become an :class:`~mtpalette.api.orange_run.Oran
 
 from __future__ import annotations
 
-from rich.console import Console
-
-from mtpalette.api.chunked import Chunking
-from mtpalette.sources.inputs import CandidateInputs
-from mtpalette.sources.limited import LimitedFeatures
-from mtpalette.api.orange_run import OrangeOutputs, OrangeRun, run_orange
-from mtpalette.progress import ConsoleFeedback
 from mtpalette.cli import options as o
-from mtpalette.cli.tables import show_orange
 
 
 @o.with_options(
@@ -40,6 +32,15 @@ def orange(
     `mtpalette orange -r refA.txt -s A.txt B.txt --pivot pivot.txt` (Limited ORANGE: one
     reference).
     """
+    from rich.console import Console
+
+    from mtpalette.api.chunked import Chunking
+    from mtpalette.api.orange_run import OrangeOutputs, OrangeRun, run_orange
+    from mtpalette.cli.tables import show_orange
+    from mtpalette.progress import ConsoleFeedback
+    from mtpalette.sources.inputs import CandidateInputs
+    from mtpalette.sources.limited import LimitedFeatures
+
     console = Console(stderr=True, quiet=options["quiet"])
     o.refuse_unless(options, o.LIMITED_OPTIONS, "pivot")
     limited = o.fill(LimitedFeatures, options) if options["pivot"] is not None else None
