@@ -51,27 +51,35 @@ class NgramDifferences(Record, TwoSided):
 
 @dataclass(frozen=True)
 class NgramMatches:
-    """Every system's matches of every n-gram of orders ``lo..hi`` in the reference, one id
-    space (order ``lo``'s ids first), counted in one compiled pass
-    (:func:`~mtpalette.kernels.matches.clipped_matches`); order 1's ids are the token ids."""
+    """Every system's matches of the n-grams of orders ``lo..hi`` that the reference holds
+    (no other n-gram can match), counted in one compiled pass
+    (:func:`~mtpalette.kernels.matches.clipped_matches`). They are numbered in one space,
+    order ``lo``'s first; ``ids_of[k]`` gives each one's id among all n-grams of its order
+    (:func:`~mtpalette.kernels.interning.intern_ngrams`: for order 1, the token id)."""
 
-    #: per system, the matches of every id
+    #: per system, the matches of every reference n-gram
     matches: dict[str, np.ndarray]
     orders: tuple[int, int]
-    #: the first id of each order, and the number of ids last
+    #: the first number of each order, and the count of reference n-grams last
     base: np.ndarray
-    #: a token position (in ``stacked``) where each id's n-gram starts
+    #: per order, each reference n-gram's id among all the n-grams of that order
+    ids_of: list[np.ndarray]
+    #: a token position (in ``stacked``) where each reference n-gram starts
     starts: np.ndarray
     #: the rows of the reference and every system, stacked (reference first)
     stacked: Ragged
 
-    def of_order(self, order: int, name: str) -> np.ndarray:
-        """``name``'s matches of the n-grams of ``order`` (ids from 0)."""
+    def of_order(self, order: int, name: str, n_ids: int) -> np.ndarray:
+        """``name``'s matches of every n-gram of ``order`` by its id (``n_ids`` of them: the
+        vocabulary's size for order 1); 0 for those the reference lacks."""
         k = order - self.orders[0]
-        return self.matches[name][self.base[k] : self.base[k + 1]]
+        out = np.zeros(n_ids, dtype=np.int64)
+        out[self.ids_of[k]] = self.matches[name][self.base[k] : self.base[k + 1]]
+        return out
 
     def texts(self, ids: Sequence[int], decode) -> list[tuple[int, str]]:
-        """The order and the text of every id of ``ids``, their tokens decoded in one call."""
+        """The order and the text of every reference n-gram of ``ids``, their tokens decoded
+        in one call."""
         ids = np.asarray(ids, dtype=np.int64)
         orders = np.searchsorted(self.base, ids, side="right") - 1 + self.orders[0]
         ends = np.cumsum(orders)
@@ -84,26 +92,38 @@ class NgramMatches:
 def ngram_matches(
     systems: Mapping[str, Ragged], ref: Ragged, orders: tuple[int, int]
 ) -> NgramMatches:
-    """Per system, the matches of every n-gram of ``orders`` (:class:`NgramMatches`).
+    """Per system, the matches of every reference n-gram of ``orders`` (:class:`NgramMatches`).
 
     Examples
     --------
     >>> ref = Ragged.from_rows([[0, 1, 2]])
     >>> m = ngram_matches({"A": Ragged.from_rows([[0, 1, 3]])}, ref, (1, 2))
-    >>> m.of_order(1, "A").tolist(), m.of_order(2, "A").tolist()  # tokens 0..3; 01 12 13
-    ([1, 1, 0, 0], [1, 0, 0])
+    >>> m.of_order(1, "A", 4).tolist(), m.matches["A"].tolist()  # 0 1 2, then 01 12
+    ([1, 1, 0, 0], [1, 1, 0, 1, 0])
+    >>> m.texts([4, 0], lambda ids: [str(i) for i in ids])
+    [(2, '1 2'), (1, '0')]
     """
     lo, hi = orders
     stacked = Ragged.concat([ref, *systems.values()])
-    grams = intern_ngrams(stacked, hi)[lo - 1 : hi]
-    bounds = [g.n_ids for g in grams]
+    in_ref = int(stacked.offsets[len(ref)])  # the reference's token positions come first
+    layers, ids_of, starts = [], [], []
+    for g in intern_ngrams(stacked, hi)[lo - 1 : hi]:
+        held = np.zeros(g.n_ids + 1, dtype=bool)  # the last: the -1 of no n-gram
+        held[g.ids[:in_ref]] = True
+        held[-1] = False
+        ids_of.append(np.flatnonzero(held[:-1]))
+        number = np.full(g.n_ids + 1, -1, dtype=np.int64)
+        number[ids_of[-1]] = np.arange(len(ids_of[-1]))
+        layers.append(number[g.ids])  # -1: an n-gram the reference lacks, or none
+        found = np.flatnonzero(layers[-1][:in_ref] >= 0)
+        at = np.zeros(len(ids_of[-1]), dtype=np.int64)  # a position of each (any one reads
+        at[layers[-1][found]] = found  # the same)
+        starts.append(at)
+    bounds = [len(x) for x in ids_of]
     base = np.cumsum([0, *bounds])
-    starts = np.zeros(int(base[-1]), dtype=np.int64)
-    for k, g in enumerate(grams):  # a position of each id (any: every occurrence reads the same)
-        valid = np.flatnonzero(g.ids >= 0)
-        starts[base[k] + g.ids[valid]] = valid
-    counts = clipped_matches(np.stack([g.ids for g in grams]), stacked.offsets, len(ref), bounds)
-    return NgramMatches(dict(zip(systems, counts, strict=True)), orders, base, starts, stacked)
+    counts = clipped_matches(np.stack(layers), stacked.offsets, len(ref), bounds)
+    return NgramMatches(dict(zip(systems, counts, strict=True)), orders, base, ids_of,
+                        np.concatenate(starts), stacked)  # fmt: skip
 
 
 def ngram_differences(

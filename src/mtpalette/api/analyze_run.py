@@ -237,8 +237,8 @@ class _Shared:
 def _one(a: _Shared, name: str, analyses, corpus, orders, top) -> list:
     """The results of the analysis ``name``."""
     if name == "words":
-        counted = a.matches(analyses, orders)
-        matches = {s: counted.of_order(1, s) for s in a.out_rows}
+        counted, vocab = a.matches(analyses, orders), len(a.encoder.vocab)
+        matches = {s: counted.of_order(1, s, vocab) for s in a.out_rows}
         return [_words(a.encoder, a.out_rows, a.ref_rows, corpus, a.edges.get("words"), matches)]
     if name == "score":
         return [_score_buckets(a.stats_of, a.metric, a.sentence_metric, a.edges, a.resampling)]
