@@ -112,20 +112,72 @@ def test_report_from_python_equals_the_command_line_report(runs):
     assert _normalised(same, py_dir) == b
 
 
-def test_results_computed_in_memory_are_reported(tmp_path):
-    refs = [p.read_text(encoding="utf-8").splitlines()[:40] for p in ZHEN["refs"]]
-    systems = {p.stem: p.read_text(encoding="utf-8").splitlines()[:40] for p in ZHEN["systems"][:5]}
-    table = mtpalette.orange(refs, systems, METRICS, n_resamples=50)
-    audit = mtpalette.audit(refs, systems, METRICS, n_resamples=50)
-    path = mtpalette.report(table, audit, tmp_path / "mem.html", title="in memory")
-    text = path.read_text(encoding="utf-8")
-    assert "<title>in memory</title>" in text
+def _sections(html: str) -> list[str]:
+    """The page's section headings, and the notes that say a section is missing."""
+    found = re.findall(r"<h3>(.*?)</h3>", html, re.S)
+    return found + re.findall(r"No error analysis|Reference agreement: not in this run", html)
+
+
+def _numbers(html: str) -> dict[str, list[str]]:
+    """Every decimal number of each result table, by the table's class."""
+    tables = re.findall(r'<table class="metrics ([^"]*)".*?>(.*?)</table>', html, re.S)
+    return {name: re.findall(r"-?\d+\.\d+%?", body) for name, body in tables}
+
+
+def _browser(html: str) -> dict:
+    """The error browser's data, less the references' names (the texts have none)."""
+    found = re.search(r'class="errors-data">(.*?)</script>', html, re.S)
+    data = json.loads(found.group(1))
+    return {k: v for k, v in data.items() if k not in ("ref_files", "ref_names")}
+
+
+def test_a_report_of_texts_has_the_command_lines_sections_and_numbers(runs, tmp_path):
+    """``report(orange(...))`` and ``report(audit(...))`` on texts show the error analysis and
+    the reference agreement that the command's reports of the same run show, with the same
+    numbers (the references named ref1, ref2: texts have no file names)."""
+    refs = [_lines(tmp_path / "data", p, 60) for p in ZHEN["refs"]]
+    systems = [_lines(tmp_path / "data", p, 60) for p in ZHEN["systems"][:4]]
+    _cli(["audit", "-r", *map(str, refs), "-s", *map(str, systems), "-m", *METRICS]
+         + ["--bootstrap", "50", "--json", str(tmp_path / "audit.json"), "-q"])  # fmt: skip
+    cli_dir = runs["cli"][0]
+    cli = [mtpalette.report(cli_dir / "orange" / "run.json", tmp_path / "cli-orange.html"),
+           mtpalette.report(tmp_path / "audit.json", tmp_path / "cli-audit.html")]  # fmt: skip
+    texts = [p.read_text(encoding="utf-8").splitlines() for p in refs]
+    outputs = {p.stem: p.read_text(encoding="utf-8").splitlines() for p in systems}
+    table = mtpalette.orange(texts, outputs, METRICS, n_resamples=50, progress=False)
+    audit = mtpalette.audit(texts, outputs, METRICS, n_resamples=50, progress=False)
+    py = [mtpalette.report(table, tmp_path / "py-orange.html"),
+          mtpalette.report(audit, tmp_path / "py-audit.html")]  # fmt: skip
+    for a, b in zip(cli, py, strict=True):
+        a, b = a.read_text(encoding="utf-8"), b.read_text(encoding="utf-8")
+        assert _sections(a) == _sections(b)
+        assert "No error analysis" not in b and "not in this run" not in b
+        numbers = _numbers(a)
+        assert numbers.pop("inputs") == []  # the files' table: no decimals; texts have none
+        assert _numbers(b) == numbers
+        assert len(numbers["ref-agreement"]) == 12  # 2 references x 2 metrics x 3 scores
+    orange_cli, orange_py = (p.read_text(encoding="utf-8") for p in (cli[0], py[0]))
+    assert "Error analysis: candidates that outrank the references" in _sections(orange_py)
+    browser = _browser(orange_py)
+    assert browser == _browser(orange_cli) and len(browser["segments"]) > 20
     for row in table.rows:
-        assert f"{100 * row.orange.value:.2f}%" in text
-    for row in audit.rows:
-        assert f"{100 * row.outranked.value:.1f}%" in text
-    assert "raw JSON" in text and '"rows": [' not in text  # the audit is a page, not JSON
-    assert "No error analysis" in text  # no errors.jsonl: the run wrote no files
+        assert f"{100 * row.orange.value:.2f}%" in orange_py
+    assert "<td>ref1</td><td>ref2</td>" in orange_py
+
+
+def test_a_table_without_texts_is_reported(tmp_path):
+    """A table made without texts (the engine's own) is reported, its error analysis named
+    as missing."""
+    from mtpalette.api.orange_run import lists_and_metrics
+    from mtpalette.metaeval.candidates import compare_candidates
+    from mtpalette.metaeval.orange import evaluate
+
+    lists, parsed = lists_and_metrics([["a b c", "x y"], ["a b d", "x z"]],
+                                      {"A": ["a b c", "x"], "B": ["a b", "y z"]}, "wer",
+                                      "13a", False)  # fmt: skip
+    table = evaluate(compare_candidates(lists, parsed), n_resamples=0)
+    text = mtpalette.report(table, tmp_path / "t.html", title="in memory").read_text()
+    assert "<title>in memory</title>" in text and "No error analysis" in text
 
 
 def test_bad_arguments_are_refused_by_name(tmp_path):

@@ -16,7 +16,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from mtpalette.feedback import Feedback
 from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
 from mtpalette.api.orange_run import (
     SEED,
+    TextsRun,
     lists_and_metrics,
     reference_agreement_of,
 )
@@ -84,7 +85,7 @@ def audit(
     cand = None if candidate_human is None else np.asarray(candidate_human, dtype=np.float64)
     ref = None if reference_human is None else np.asarray(reference_human, dtype=np.float64)
     feedback = feedback_of(progress)
-    return checked(
+    result = checked(
         run_metric_audit,
         lists,
         parsed,
@@ -95,6 +96,17 @@ def audit(
         seed=seed,
         progress=lambda ms: feedback.track(ms, HELD_OUT),
     )
+    texts = TextsRun(lists, parsed, None, tokenize, lowercase)
+    return AuditOfTexts(**{f.name: getattr(result, f.name) for f in fields(Audit)}, texts=texts)
+
+
+@dataclass(frozen=True)
+class AuditOfTexts(Audit):
+    """The :class:`~mtpalette.metaeval.audit.Audit` :func:`audit` returns, with the texts
+    behind it (``texts``: not compared, not written), for :func:`mtpalette.report`'s reference
+    agreement."""
+
+    texts: TextsRun | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass

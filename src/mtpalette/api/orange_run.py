@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -79,11 +79,14 @@ from mtpalette.metaeval.orange import (
 )
 from mtpalette.metaeval.orange_errors import error_analysis
 from mtpalette.metrics import parse_specs
+from mtpalette.records import out
 
 #: seed of every resampling unless given (sacrebleu's)
 SEED = SACREBLEU_SEED
 #: curve points when an output folder is given without a curve step
 CURVE_POINTS = 64
+#: the outranking candidates the error analysis lists per segment (``--errors-max``'s default)
+ERRORS_MAX = 20
 
 
 def candidate_lists(
@@ -174,7 +177,8 @@ def orange(
     Returns
     -------
     OrangeTable
-        ``.rows`` in metric order; ``.to_pandas()`` one row per metric.
+        ``.rows`` in metric order; ``.to_pandas()`` one row per metric;
+        :func:`mtpalette.report` shows it with its error analysis and reference agreement.
 
     References
     ----------
@@ -184,8 +188,10 @@ def orange(
     check_resampling(bootstrap=n_resamples, confidence=confidence, seed=seed, least=0)
     lists, parsed = lists_and_metrics(refs, candidates, metrics, tokenize, lowercase)
     with feedback_of(progress).steps("scoring") as step:
-        comparisons = compare_candidates(lists, parsed, oracle=oracle, progress=step)
-    return checked(
+        comparisons = compare_candidates(
+            lists, parsed, oracle=oracle, keep_scores=ERRORS_MAX, progress=step
+        )
+    table = checked(
         evaluate,
         comparisons,
         ties=ties,
@@ -194,6 +200,34 @@ def orange(
         seed=seed,
         min_candidates=min_candidates,
     )
+    texts = TextsRun(lists, parsed, comparisons, tokenize, lowercase, min_candidates)
+    return OrangeOfTexts(**{f.name: getattr(table, f.name) for f in fields(OrangeTable)},
+                         texts=texts)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class TextsRun:
+    """What a run on texts (:func:`orange`, :func:`~mtpalette.api.audit_run.audit`) computed
+    its table from, kept beside the table so that :func:`mtpalette.report` shows what the
+    command's report shows (the error analysis, the reference agreement) with the same
+    functions: :func:`error_records` and :func:`reference_agreement_of`."""
+
+    lists: CandidateLists
+    metrics: list
+    #: the metrics' comparisons, each keeping :data:`ERRORS_MAX` outranking scores per segment
+    comparisons: list[Comparisons] | None
+    tokenize: str
+    lowercase: bool
+    min_candidates: int = 1
+
+
+@dataclass(frozen=True)
+class OrangeOfTexts(OrangeTable):
+    """The :class:`~mtpalette.metaeval.orange.OrangeTable` :func:`orange` returns, with the
+    texts and comparisons behind it (``texts``: not compared, not written)."""
+
+    texts: TextsRun | None = field(default=None, repr=False, compare=False,
+                                   metadata=out(skip=True))  # fmt: skip
 
 
 @dataclass
@@ -205,7 +239,7 @@ class OrangeOutputs(TableOutputs):
     curve_csv: Path | None = None
     curve_plot: Path | None = None
     errors: Path | None = None
-    errors_max: int = 20
+    errors_max: int = ERRORS_MAX
     #: write --export-scores in mt-metrics-eval's layout for this language pair
     export_mtme: str | None = None
 
@@ -555,24 +589,23 @@ def _write(
         write("bytes", image, stage.path(out.curve_plot))
         outputs["curve_plot"] = str(out.curve_plot)
     if out.errors is not None:
-        records = (
-            record
-            for c in comparisons
-            for record in error_analysis(
-                c,
-                ties=run.ties,
-                texts=lists.texts,
-                origins=lists.origins,
-                references=lists.refs,
-                max_per_segment=out.errors_max,
-            )  # fmt: skip
-        )
+        records = error_records(comparisons, lists, ties=run.ties, most=out.errors_max)
         n = write("jsonl", records, stage.path(out.errors), plain=True)
         outputs["errors_jsonl"] = str(out.errors)
         outputs["errors_records"] = n
     if out.json is not None:
         outputs["run_json"] = str(out.json)
         _record(run, result, files).save(stage.path(out.json))
+
+
+def error_records(
+    comparisons: Sequence[Comparisons], lists: CandidateLists, *, ties: str, most: int
+) -> Iterator[dict[str, Any]]:
+    """Per metric and segment, the candidates that outrank the references (at most ``most``
+    listed): the records of ``errors.jsonl`` and of the report of :func:`orange`'s table."""
+    for c in comparisons:
+        yield from error_analysis(c, ties=ties, texts=lists.texts, origins=lists.origins,
+                                  references=lists.refs, max_per_segment=most)  # fmt: skip
 
 
 def _record(run: OrangeRun, result: OrangeResult, files: list[Path]) -> Run:

@@ -31,7 +31,13 @@ from typing import Any
 from mtpalette.api.agreement_run import AgreementResult
 from mtpalette.api.audit_run import AuditResult
 from mtpalette.api.correlation_run import CorrelationResult
-from mtpalette.api.orange_run import OrangeResult
+from mtpalette.api.orange_run import (
+    ERRORS_MAX,
+    OrangeResult,
+    TextsRun,
+    error_records,
+    reference_agreement_of,
+)
 from mtpalette.api.rank_run import RankResult
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import Run, load_run
@@ -40,6 +46,7 @@ from mtpalette.metaeval.audit import Audit
 from mtpalette.metaeval.correlation import CorrelationTable
 from mtpalette.metaeval.orange import OrangeTable
 from mtpalette.metaeval.system_ranking import SystemRanking
+from mtpalette.progress import feedback_of
 from mtpalette.records import to_jsonable
 from mtpalette.reporting.html import write_runs
 
@@ -108,7 +115,80 @@ def run_of(result: Any) -> tuple[dict[str, Any], Path | None]:
     run = _in_memory(result)
     if run is None:
         raise UserInputError(f"report: cannot report a {type(result).__name__}; give {KINDS}")
-    return to_jsonable(run.to_dict()), None
+    record = to_jsonable(run.to_dict())
+    texts = getattr(result, "texts", None)
+    if isinstance(result, OrangeTable) and texts is not None and texts.comparisons:
+        # the error browser's records, as the command writes them to errors.jsonl
+        most = record["settings"]["errors_max"]
+        record["errors_records"] = list(
+            error_records(texts.comparisons, texts.lists, ties=result.ties, most=most)
+        )
+    return record, None
+
+
+def _dict_of(result: Any) -> dict[str, Any] | None:
+    return None if result is None else result.to_dict()
+
+
+def _agreement(texts: TextsRun) -> Any:
+    """The reference agreement of a run on texts: the command's function, on the same lists
+    and metrics (None: one reference, or n-best lists)."""
+    return reference_agreement_of(texts.lists, texts.metrics, texts, feedback_of(False))
+
+
+def _audit_of_texts(audit: Audit, texts: TextsRun | None) -> Run:
+    """The run record of an audit; with the texts behind it (:func:`audit`'s), the reference
+    agreement, signatures and settings the command's record holds."""
+    results: dict[str, Any] = {"audit": audit.to_dict(), "reference_agreement": None}
+    if texts is None:
+        return Run("audit", results=results, command=[])
+    results["reference_agreement"] = _dict_of(_agreement(texts))
+    n_refs = max(texts.lists.n_refs - 1, 1)
+    settings = {
+        "metric_specs": [m.spec for m in texts.metrics],
+        "score_files": [],
+        "bootstrap": audit.n_resamples,
+        "confidence": audit.confidence,
+        "tokenize": texts.tokenize,
+        "lowercase": texts.lowercase,
+    }
+    return Run(
+        "audit",
+        settings=settings,
+        signatures={m.spec: m.signature(n_refs=n_refs) for m in texts.metrics},
+        seeds={"bootstrap": audit.seed},
+        results=results,
+        command=[],
+    )
+
+
+def _orange_of_texts(table: OrangeTable, texts: TextsRun | None) -> Run:
+    """The run record of an ORANGE table; with the texts behind it (:func:`orange`'s), the
+    reference agreement and the settings the command's record holds."""
+    results: dict[str, Any] = {"table": table.to_dict()}
+    settings: dict[str, Any] = {}
+    if texts is not None:
+        results["reference_agreement"] = _dict_of(_agreement(texts))
+        settings = {
+            "oracle": table.oracle,
+            "ties": table.ties,
+            "bootstrap": table.n_resamples,
+            "confidence": table.confidence,
+            "metric_specs": [m.spec for m in texts.metrics],
+            "metrics": [row.metric for row in table.rows],
+            "tokenize": texts.tokenize,
+            "lowercase": texts.lowercase,
+            "min_candidates": texts.min_candidates,
+            "errors_max": ERRORS_MAX,
+        }
+    return Run(
+        "orange",
+        settings=settings,
+        signatures={r.metric: r.signature for r in table.rows},
+        seeds={"bootstrap": table.seed},
+        results=results,
+        command=[],
+    )
 
 
 def _in_memory(result: Any) -> Run | None:
@@ -131,8 +211,7 @@ def _in_memory(result: Any) -> Run | None:
             {r.metric: r.signature for r in table.rows},
         )
     if isinstance(result, OrangeTable):
-        sigs = {r.metric: r.signature for r in result.rows}
-        return record("orange", {"table": result.to_dict()}, sigs)
+        return _orange_of_texts(result, getattr(result, "texts", None))
     if isinstance(result, CorrelationResult):
         return record("correlate", {"tables": [t.to_dict() for t in result.tables]},
                       dict(result.signatures))  # fmt: skip
@@ -140,9 +219,10 @@ def _in_memory(result: Any) -> Run | None:
     if tables and all(isinstance(t, CorrelationTable) for t in tables):
         return record("correlate", {"tables": [t.to_dict() for t in tables]}, {})
     if isinstance(result, AuditResult):
-        result = result.audit
+        return record("audit", {"audit": result.audit.to_dict(),
+                                "reference_agreement": _dict_of(result.agreement)}, {})  # fmt: skip
     if isinstance(result, Audit):
-        return record("audit", {"audit": result.to_dict()}, {})
+        return _audit_of_texts(result, getattr(result, "texts", None))
     if isinstance(result, AgreementResult):
         result = result.agreement
     if isinstance(result, Agreement):
