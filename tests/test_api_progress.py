@@ -103,6 +103,9 @@ CALLS: dict[str, Callable[[object], object]] = {
         AnalyzeRun(ScoreInputs(refs=[str(RF[0])], hyps=[str(f) for f in SF])), p
     ),
     "run_paired": lambda p: run_paired(PairedRun(RF[:1], SF, ["chrf"], n_trials=50), p),
+    "run_score": lambda p: M.run_score(
+        M.ScoreRun(M.ScoreInputs(refs=[str(RF[0])], hyps=[str(f) for f in SF]), ["chrf"]), p
+    ),
     "run_orange": lambda p: run_orange(
         OrangeRun(CandidateInputs(RF, systems=SF), ["chrf"], bootstrap=0), p
     ),

@@ -448,13 +448,13 @@ SCORE_FORBIDDEN = (
     "threadpoolctl", "rich", "regex", "hashlib",
 )  # fmt: skip
 #: the package's modules it must not import: meta-evaluation, statistics, the HTML report,
-#: training, the judgment and mt-metrics-eval readers, run files and their descriptions, the
-#: paired tests (imported when a test is asked for)
+#: training, the judgment and mt-metrics-eval readers, run files, the paired tests (imported
+#: when a test is asked for); the run's own description (api/score_run.ScoreRun) is its door
 SCORE_FORBIDDEN_OWN = (
     "mtpalette.metaeval", "mtpalette.stats", "mtpalette.reporting", "mtpalette.train",
     "mtpalette.models", "mtpalette.io.judgments", "mtpalette.io.mtme_files",
-    "mtpalette.io.runfile", "mtpalette.sources.folders", "mtpalette.description",
-    "mtpalette.api.paired",
+    "mtpalette.io.runfile", "mtpalette.sources.folders", "mtpalette.io.wmt25",
+    "mtpalette.text.paragraphs", "mtpalette.api.paired",
 )  # fmt: skip
 #: the metric modules every scoring run imports (the families are imported when named)
 METRIC_MACHINERY = {"base", "domains", "registry", "scoring"}

@@ -2,6 +2,9 @@
 
 * :mod:`~mtpalette.sources.scoring` - scores of texts (:func:`score_texts`, :func:`corpus_score`,
   :func:`sentence_scores`, :func:`score_systems`);
+* :mod:`~mtpalette.api.score_run` - scores of files, tables and folders as ``mtpalette score``
+  gives them (:class:`ScoreRun` with :class:`ScoreInputs` and :class:`ScoreTests`,
+  :func:`run_score`);
 * :mod:`~mtpalette.api.paired` - paired significance tests between systems
   (:func:`paired_test`; from files: :class:`PairedRun`, :func:`run_paired`);
 * :mod:`~mtpalette.api.orange_run` - ORANGE and Limited ORANGE (:func:`orange`; from files:
@@ -57,6 +60,11 @@ EXPORTS = {
     "score_systems": "sources.scoring",
     "corpus_score": "sources.scoring",
     "sentence_scores": "sources.scoring",
+    "ScoreRun": "api.score_run",
+    "ScoreResult": "api.score_run",
+    "run_score": "api.score_run",
+    "ScoreInputs": "sources.score_inputs",
+    "ScoreTests": "api.score_tests",
     "SACREBLEU_SEED": "api.paired",
     "paired_test": "api.paired",
     "compare_scored": "api.paired",

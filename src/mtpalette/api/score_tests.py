@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.sources.checks import SACREBLEU_SEED
 
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class ScoreTests:
+class ScoreTests(Description):
     """A paired test against the baseline (``paired_bs``: bootstrap resampling, Koehn 2004;
     ``paired_ar``: approximate randomization, Riezler and Maxwell 2005) and/or each score's
     bootstrap interval (``confidence``), as ``mtpalette score`` takes them.
@@ -40,6 +41,7 @@ class ScoreTests:
     mtpalette.errors.UserInputError: --baseline names the system of a paired test: add --paired-bs
     """
 
+    kind = "score-tests"
     paired_bs: bool = False
     paired_ar: bool = False
     paired_bs_n: int = 1000

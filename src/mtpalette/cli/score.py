@@ -300,48 +300,33 @@ def score(
     same --seed (p-value: the share of resamples or trials whose difference is as large as
     the observed one; * marks p < 0.05); --confidence adds each score's bootstrap interval.
     """
-    from mtpalette.api.score_tests import ScoreTests
+    from mtpalette.api.score_run import ScoreInputs, ScoreRun, ScoreTests, run_score
     from mtpalette.cli.render import corpus_records, records_report
     from mtpalette.io.writers import opened
-    from mtpalette.parallel import Backend
-    from mtpalette.sources.score_inputs import ScoreInputs
-    from mtpalette.sources.scoring import score_systems, sort_systems
 
-    wmt25 = wmt25_inputs(options, lp, sentence=sentence, tests=(paired_bs, paired_ar, confidence))
+    wmt25 = wmt25_inputs(options, lp)
     inputs = ScoreInputs(
         refs, hyps, systems_dir, table, table_format.value, table_quoting, hyp_cols, ref_cols,
         system_col, source, mtme, lp, mtme_ref, wmt25,
     )  # fmt: skip
-    systems, ref_streams, srcs = inputs.load(lambda text: typer.echo(text, err=True))
     tests = ScoreTests(
         paired_bs, paired_ar, paired_bs_n, paired_ar_n, baseline, confidence, confidence_n, seed
     )
-    tests.check(len(systems), sentence=sentence)
-    _check_sentence(sentence, fmt, sort)
-    fmt, named = fmt.value, len(systems) > 1
+    run = ScoreRun(inputs, metrics or ["bleu"], tokenize, lowercase, sentence, sort, max_tokens,
+                   tests, backend, workers, scheduler)  # fmt: skip
+    if sentence and fmt == OutputFormat.latex:
+        raise UserInputError("-f latex is for corpus scores (a paper's table); drop --sentence")
     # opened before the scoring: an output that cannot be written is refused before the work
     with opened("text", "-" if output is None else output) as put:
-        scored = score_systems(
-            systems, ref_streams, metrics or ["bleu"], tokenize=tokenize, lowercase=lowercase,
-            backend=Backend(backend, workers, scheduler), max_tokens=max_tokens, srcs=srcs,
-        )  # fmt: skip
-        scored = scored if wmt25 is None else wmt25.aggregate(scored)
+        result = run_score(run)
+        fmt, named = fmt.value, len(result.scored) > 1
         if sentence:
-            put(_sentences(scored, fmt, digits, signatures, named))
+            put(_sentences(result.scored, fmt, digits, signatures, named))
             return
-        scored = scored if sort is None else sort_systems(scored, sort)
-        records, sigs = corpus_records(scored, tests.compare(scored), named=named)
+        records, sigs = corpus_records(result.scored, result.comparison, named=named)
         width = shutil.get_terminal_size().columns if output is None else None
         put(records_report(records, fmt, signatures=sigs, digits=digits, details=details,
                            full_signatures=signatures, width=width))  # fmt: skip
-
-
-def _check_sentence(sentence: bool, fmt: OutputFormat, sort: str | None) -> None:
-    """Refuse the corpus-only outputs with ``--sentence``."""
-    if sentence and fmt == OutputFormat.latex:
-        raise UserInputError("-f latex is for corpus scores (a paper's table); drop --sentence")
-    if sort is not None and sentence:
-        raise UserInputError("--sort orders corpus scores; drop --sentence")
 
 
 def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> str:

@@ -94,11 +94,9 @@ WMT25: Group = {
 DEFAULTS = {name: default for name, (_, default) in WMT25.items()}
 
 
-def wmt25_inputs(options: Mapping[str, Any], lp: str | None, *, sentence: bool = False,
-                 tests: tuple[bool, ...] = ()) -> Wmt25Inputs | None:  # fmt: skip
-    """The WMT25 inputs the options describe, or None when none of them is given; checked
-    against the run (``sentence``: segment rows asked; ``tests``: the flags of tests and
-    intervals, any of them set).
+def wmt25_inputs(options: Mapping[str, Any], lp: str | None) -> Wmt25Inputs | None:
+    """The WMT25 inputs the options describe, or None when none of them is given (checked
+    with the run that takes them: :class:`~mtpalette.api.score_run.ScoreRun`).
 
     Examples
     --------
@@ -114,6 +112,4 @@ def wmt25_inputs(options: Mapping[str, Any], lp: str | None, *, sentence: bool =
     from mtpalette.sources.wmt25 import Wmt25Inputs
 
     values = {k: (v.value if isinstance(v, StrEnum) else v) for k, v in given.items()}
-    inputs = Wmt25Inputs(lp=lp, **values)
-    inputs.check(sentence=sentence, resampling=any(tests))
-    return inputs
+    return Wmt25Inputs(lp=lp, **values)

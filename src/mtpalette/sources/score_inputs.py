@@ -16,16 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mtpalette.description import Description
 from mtpalette.errors import UserInputError
-from mtpalette.sources.checks import (
-    check_distinct_references,
-    drop_reference_copies,
-    note_on_stderr,
-)
-
-if TYPE_CHECKING:
-    from mtpalette.sources.inputs import LongTable
-    from mtpalette.sources.wmt25 import Wmt25Inputs
 from mtpalette.io.plain import (
     STDIN,
     check_line_count,
@@ -36,12 +28,23 @@ from mtpalette.io.plain import (
     read_matching,
 )
 from mtpalette.io.tabular import read_segments
+from mtpalette.sources.checks import (
+    check_distinct_references,
+    drop_reference_copies,
+    note_on_stderr,
+)
+from mtpalette.sources.wmt25 import Wmt25Inputs  # a part of the description (saved, loaded)
+
+if TYPE_CHECKING:
+    from mtpalette.sources.inputs import LongTable
 
 
 @dataclass
-class ScoreInputs:
+class ScoreInputs(Description):
     """Where ``score`` reads its systems and references; exactly one of ``hyps`` (files,
     ``-`` for standard input, glob patterns), ``systems_dir``, ``table`` and ``mtme``."""
+
+    kind = "score-inputs"
 
     refs: list[str] | None = None
     hyps: list[str] | None = None

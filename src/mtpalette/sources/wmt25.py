@@ -47,20 +47,16 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from mtpalette.description import Description
 from mtpalette.errors import UserInputError
-from mtpalette.io.wmt25 import DocumentSet, SourceDocument, read_system_outputs, read_testset
 from mtpalette.records import Record
 from mtpalette.sources.checks import note_on_stderr
-from mtpalette.text.paragraphs import (
-    align_paragraphs,
-    has_html,
-    join_paragraphs,
-    split_paragraphs,
-    strip_html,
-)
+
+if TYPE_CHECKING:  # the readers and paragraph rules are imported by the work that needs them,
+    # so that a score run's description costs nothing where no WMT25 file is named
+    from mtpalette.io.wmt25 import DocumentSet, SourceDocument
 
 LEVELS = ("paragraph", "document", "system")
 SYSTEM_SCORES = ("corpus", "mean")
@@ -128,6 +124,8 @@ class Wmt25Pair:
         if level == "document":
 
             def unit(docs):
+                from mtpalette.text.paragraphs import join_paragraphs
+
                 return [join_paragraphs(d) for d in docs]
         else:
 
@@ -146,7 +144,7 @@ class Wmt25Pair:
 
 
 @dataclass
-class Wmt25Inputs:
+class Wmt25Inputs(Description):
     """What to read of WMT25/26 files and how to score it (see the module docstring).
 
     Examples
@@ -157,6 +155,7 @@ class Wmt25Inputs:
     mtpalette.errors.UserInputError: --level must be one of paragraph, document, system...
     """
 
+    kind = "wmt25-inputs"
     wmt25_testset: str | Path | None = None
     wmt25_systems: list[str | Path] | None = None
     lp: str | None = None
@@ -204,6 +203,8 @@ class Wmt25Inputs:
 
     def load(self, note: Callable[[str], None] = note_on_stderr) -> Wmt25Pair:
         """Read the files into the language pair's :class:`Wmt25Pair` (notes to ``note``)."""
+        from mtpalette.io.wmt25 import read_system_outputs, read_testset
+
         self.validate()
         testset = read_testset(self.wmt25_testset, set_id=self.set_id)
         docs = testset.pair(self.lp)
@@ -267,6 +268,8 @@ def _ref_paragraphs(testset: DocumentSet, doc: SourceDocument, name: str, level:
 
 def _systems(docs: list[SourceDocument], outputs: Mapping, mode: str, level: str) -> Wmt25Pair:
     """Each system's paragraphs for ``docs``, the mismatches handled by ``mode``."""
+    from mtpalette.text.paragraphs import align_paragraphs, split_paragraphs
+
     sources = [d.paragraphs for d in docs]
     systems, mismatches, dropped, notes = {}, [], [], []
     for name, output in outputs.items():
@@ -312,6 +315,8 @@ def _systems(docs: list[SourceDocument], outputs: Mapping, mode: str, level: str
 def _html(pair: Wmt25Pair, *, strip: bool) -> Wmt25Pair:
     """The pair with HTML tags stripped from the hypotheses (``strip``), and a note saying
     what was done when any hypothesis holds tags."""
+    from mtpalette.text.paragraphs import has_html, strip_html
+
     tagged = [n for n, docs in pair.systems.items() if any(has_html(p) for d in docs for p in d)]
     if not tagged:
         return pair
@@ -346,7 +351,7 @@ def system_scores(scored: Mapping, *, level: str = "paragraph", system_score: st
         for score in scores.corpus:
             sig = score.signature.with_fields(unit=unit, sys=system_score)
             if system_score == "mean":
-                value = float(np.mean(scores.sentence[score.metric]))
+                value = float(scores.sentence[score.metric].mean())
                 score = dataclasses.replace(score, value=value, details={})
             corpus.append(dataclasses.replace(score, signature=sig))
         out[name] = Scores(corpus, scores.sentence, scores.stats, scores.n_segments,
