@@ -3,8 +3,9 @@
 * Every command's help breaks its paragraphs at the terminal's width only, between words:
   no line of a paragraph ends where the next word would still have fitted (the mark of a
   docstring's own line break, kept and then wrapped again mid-sentence).
-* A command's help imports neither numpy nor the library: typer builds it from the options
-  alone (the commands whose option help lists the statistics catalogue excepted).
+* A command's help imports neither numpy, rich nor the library: typer builds it from the
+  options alone and click prints it (the commands whose option help lists the statistics
+  catalogue excepted).
 * A table at 80 columns keeps each interval ``[a, b]`` and p-value on one line.
 """
 
@@ -22,6 +23,7 @@ from typer.testing import CliRunner
 
 from mtpalette.cli.app import COMMANDS, app, reflowed
 from mtpalette.cli.console import emit_table
+from mtpalette.cli.help import SectionedHelp
 
 WIDTH = 80
 #: the help of these lists the statistics of stats/catalogue.py, which imports numpy
@@ -29,33 +31,22 @@ CATALOGUE_HELP = {"correlate", "agree"}
 
 
 def avoidable_breaks(text: str, width: int = WIDTH) -> list[tuple[str, str]]:
-    """Pairs of consecutive lines of a help text's prose or of one option's help cell where
-    the second line's first word would have fitted on the first (by 2 characters or more, so
-    that padding never counts): a line break of the source, not a wrap."""
+    """Pairs of consecutive lines of a help text (a paragraph, or one option's help) where the
+    second line's first word would have fitted at the end of the first, with 2 characters to
+    spare (click wraps at ``width - 2``): a line break of the source, not a wrap."""
     found = []
     lines = text.splitlines()
     for prev, line in zip(lines, lines[1:], strict=False):
-        if line.startswith("│") and prev.startswith("│"):  # a row of an option panel
-            inner = prev.rstrip().rstrip("│").rstrip()
-            cut = inner.rfind("  ")  # the last cell of the line: its help text
-            start = len(inner) - len(inner[cut:].lstrip()) if cut > 0 else -1
-            rest = line[start:].rstrip().rstrip("│").rstrip() if start > 0 else ""
-            if start <= 0 or not rest or line[1:start].strip() or rest[0] == " ":
-                continue  # not a continuation of that help text
-            word = rest.split()[0]
-            room = width - 2 - start  # the cell's width inside its border and padding
-            if word.startswith("["):
-                continue  # typer's [default: ...] and [required] go on a line of their own
-            if len(inner) - start + 1 + len(word) <= room - 2:
-                found.append((prev, line))
-        elif prev.strip() and line.strip() and not line.lstrip().startswith(("╭", "│", "╰")):
-            if prev.lstrip().startswith(("╭", "│", "╰", "Usage:")):
-                continue
-            word = line.split()[0]
-            if word in ("-", "*"):
-                continue  # a list item starts its own line
-            if len(prev.strip()) + 1 + len(word) <= width - 2 - 2:
-                found.append((prev, line))
+        if not prev.strip() or not line.strip() or prev.rstrip().endswith(":"):
+            continue  # a paragraph's end, or a section's heading
+        word = line.split()[0]
+        indent = len(line) - len(line.lstrip())
+        if word.startswith(("-", "[", "*")) or len(prev.rstrip()) <= indent:
+            continue  # an option's row, a default, a list item
+        if prev.lstrip().startswith("-") and "  " not in prev.strip():
+            continue  # an option's names alone (too long for their column): help below
+        if len(prev.rstrip()) + 1 + len(word) <= width - 2 - 2:
+            found.append((prev, line))
     return found
 
 
@@ -75,8 +66,8 @@ def test_help_breaks_lines_between_words_only(command, monkeypatch):
 
 
 def test_the_check_catches_a_docstring_line_break(monkeypatch):
-    """The check fails on the help of a hard-wrapped docstring as typer prints it, and
-    passes once the paragraph is one line (what the command line gives typer)."""
+    """The check fails on a hard-wrapped docstring as typer's own (rich) help prints it,
+    and passes on the help the command line prints for it (one line per paragraph, plain)."""
 
     def cmd(n: int = 1) -> None:
         """Rank systems.
@@ -88,25 +79,25 @@ def test_the_check_catches_a_docstring_line_break(monkeypatch):
 
     monkeypatch.setenv("COLUMNS", str(WIDTH))
     outputs = []
-    for doc in (cmd.__doc__, reflowed(cmd.__doc__)):
+    for doc, cls in ((cmd.__doc__, None), (reflowed(cmd.__doc__), SectionedHelp)):
         sub = typer.Typer(add_completion=False)
-        sub.command(help=doc)(cmd)
+        sub.command(help=doc, cls=cls)(cmd)
         sub.command("other")(lambda: None)  # two commands: the help is the command's own
         result = CliRunner().invoke(sub, ["cmd", "--help"], env={"COLUMNS": str(WIDTH)})
         outputs.append(result.output)
-    assert avoidable_breaks(outputs[0])  # "--paired-ar" / "test each system": mid-sentence
+    assert avoidable_breaks(outputs[0])  # "--paired-ar" alone, then "test each system"
     assert avoidable_breaks(outputs[1]) == []
     assert "--paired-ar test each system" in " ".join(outputs[1].split())
 
 
 @pytest.mark.parametrize("command", [c for c in COMMANDS if c not in CATALOGUE_HELP])
-def test_help_imports_neither_numpy_nor_the_library(command):
+def test_help_imports_neither_numpy_rich_nor_the_library(command):
     code = (
         "import sys\nfrom mtpalette.cli.app import main\n"
         f"sys.argv = ['mtpalette', {command!r}, '--help']\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "heavy = ('numpy', 'scipy', 'pandas', 'mtpalette.sources', 'mtpalette.metrics', "
-        "'mtpalette.stats', 'mtpalette.metaeval', 'mtpalette.io.writers')\n"
+        "'mtpalette.stats', 'mtpalette.metaeval', 'mtpalette.io.writers', 'rich')\n"
         "print('IMPORTED', *[m for m in heavy if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

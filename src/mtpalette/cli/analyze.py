@@ -8,15 +8,16 @@ Options -> :class:`~mtpalette.api.analyze_run.AnalyzeRun` ->
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from mtpalette.cli import options as o
 from mtpalette.cli.console import emit_note, emit_table, result_console
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
 
 AnalysesOpt = Annotated[
     list[str] | None,
@@ -110,6 +111,8 @@ def analyze_cmd(
     outputs/ -a lengthdiff -m chrf --confidence 0.95 --csv buckets.csv`; `mtpalette analyze
     --mtme FOLDER --lp en-de -a domain document ngrams examples`.
     """
+    from rich.console import Console
+
     from mtpalette.api.analyze_run import AnalyzeRun, run_analyze
     from mtpalette.sources.score_inputs import ScoreInputs
 
@@ -150,6 +153,8 @@ def show(result) -> None:
 
 
 def _words(a) -> list[Table]:
+    from rich.table import Table
+
     t = Table(title=_title(a))
     t.add_column("Bucket")
     t.add_column("Ref words", justify="right")
@@ -163,6 +168,8 @@ def _words(a) -> list[Table]:
 
 
 def _buckets(a) -> list[Table]:
+    from rich.table import Table
+
     t = Table(title=_title(a))
     t.add_column("Bucket" if a.edges else a.by.capitalize())
     for name in a.systems:
@@ -177,6 +184,8 @@ def _buckets(a) -> list[Table]:
 
 
 def _ngrams(a) -> list[Table]:
+    from rich.table import Table
+
     out = []
     for side, rows in (("matched more", a.gains), ("matched less", a.losses)):
         t = Table(title=f"n-grams {a.system} {side} than {a.baseline} (share, alpha {a.alpha:g})")
@@ -189,6 +198,8 @@ def _ngrams(a) -> list[Table]:
 
 
 def _examples(a) -> list[Table]:
+    from rich.table import Table
+
     out = []
     for side, rows in (("better", a.better), ("worse", a.worse)):
         t = Table(title=f"segments where {a.system} scores {side} than {a.baseline} ({a.metric})")
@@ -205,6 +216,8 @@ def _examples(a) -> list[Table]:
 def _row(table: Table, *cells: str) -> None:
     """A row of the texts as they are: an n-gram or a sentence is no markup (``[/b]`` in a
     sentence would stop rich), and plain cells need no parsing."""
+    from rich.text import Text
+
     table.add_row(*(Text(c.replace("\t", " ").replace("\n", " ")) for c in cells))
 
 

@@ -53,12 +53,13 @@ def load_command(name: str) -> Any:
     if name not in COMMANDS:
         return None
     module, func, variadic, _ = COMMANDS[name]
+    from mtpalette.cli.help import SectionedHelp
     from mtpalette.cli.variadic import VariadicCommand
 
     sub = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     callback = getattr(importlib.import_module(f"mtpalette.cli.{module}"), func)
     help_text = reflowed(callback.__doc__)
-    sub.command(name, cls=VariadicCommand if variadic else None, help=help_text)(callback)
+    sub.command(name, cls=VariadicCommand if variadic else SectionedHelp, help=help_text)(callback)
     return typer.main.get_command(sub)
 
 

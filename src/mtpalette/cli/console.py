@@ -13,12 +13,14 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping
-
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from mtpalette.io.inputs import stdout_claimed
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
 
 #: a width no table line reaches, for text that must not wrap
 _UNWRAPPED = 1_000_000
@@ -27,6 +29,8 @@ _UNWRAPPED = 1_000_000
 def result_console() -> Console:
     """Standard output (standard error when a document of the command is written there): the
     terminal's width on a terminal; unwrapped, uncoloured text otherwise."""
+    from rich.console import Console
+
     stderr = stdout_claimed()
     if (sys.stderr if stderr else sys.stdout).isatty():
         return Console(stderr=stderr)
@@ -39,6 +43,8 @@ def emit_table(console: Console, table: Table) -> None:
     Examples
     --------
     >>> import io
+    >>> from rich.console import Console
+    >>> from rich.table import Table
     >>> t = Table(title="ORANGE")
     >>> t.add_column("Method"); t.add_column("ORANGE")
     >>> t.add_row("bleu", "[bold]12.50%[/bold]")
@@ -65,7 +71,9 @@ def emit_table(console: Console, table: Table) -> None:
 
 #: a cell that reads as one unit and must not be wrapped: a number, an interval ``[a, b]``, a
 #: p-value ``p = 0.014``, a rank range ``1-14``, a score ``± half-width``, a dash
-_UNIT = re.compile(r"[-+\u2212\u2013]?(?:[\d.,\s+\-\u2212\u2013±%*\[\]()]|e[-+]?\d|p ?[=<>≤])*|nan|inf|—|-")
+_UNIT = re.compile(
+    r"[-+\u2212\u2013]?(?:[\d.,\s+\-\u2212\u2013±%*\[\]()]|e[-+]?\d|p ?[=<>≤])*|nan|inf|—|-"
+)
 #: wider than this, a unit column may wrap after all (it would crowd out every other column)
 _UNIT_WIDTH = 24
 
@@ -78,6 +86,7 @@ def _unbroken(table: Table) -> Table:
 
     Examples
     --------
+    >>> from rich.table import Table
     >>> t = Table()
     >>> t.add_column("Metric"); t.add_column("95% CI"); t.add_column("p")
     >>> t.add_row("chrf", "[0.4647, 0.6166]", "p = 0.014 vs chrf")
@@ -87,11 +96,7 @@ def _unbroken(table: Table) -> Table:
     for column in table.columns:
         cells = [_plain(c).strip() for c in column.cells]
         cells = [c for c in cells if c]
-        if (
-            cells
-            and max(map(len, cells)) <= _UNIT_WIDTH
-            and all(_UNIT.fullmatch(c) for c in cells)
-        ):
+        if cells and max(map(len, cells)) <= _UNIT_WIDTH and all(_UNIT.fullmatch(c) for c in cells):
             column.no_wrap = True
         elif column.overflow == "ellipsis":  # a name too long for its column: folded, whole
             column.overflow = "fold"
@@ -118,6 +123,8 @@ def emit_signatures(
 
 
 def _plain(cell) -> str:
+    from rich.text import Text
+
     if isinstance(cell, Text):
         return cell.plain
     if isinstance(cell, str):

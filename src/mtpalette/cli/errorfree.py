@@ -8,10 +8,7 @@ and F1 of both classes, accuracy, the always-one-class baselines, intervals).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Annotated
 
 from mtpalette.cli import options as o
 from mtpalette.cli.console import (
@@ -21,6 +18,10 @@ from mtpalette.cli.console import (
     result_console,
     show_written,
 )
+
+if TYPE_CHECKING:
+    pass
+
 
 EF = "Error-free detection"
 P = o.opt
@@ -59,6 +60,8 @@ def errorfree_cmd(
     Example: `mtpalette errorfree --gold esa.csv --pred m=scores.jsonl --tune-on dev.jsonl
     --tune-gold esa_dev.csv`.
     """
+    from rich.console import Console
+
     from mtpalette.api.errorfree_run import ErrorFreeRun, run_errorfree
     from mtpalette.progress import ConsoleFeedback
 
@@ -82,6 +85,8 @@ def _ci(r, m: str) -> str:
 
 def show_errorfree(ev) -> None:
     """One table: predictor, lp, MCC, P/R/F1 of the error-free class and of the other, acc."""
+    from rich.table import Table
+
     out = result_console()
     t = Table(title="errorfree (positive class: error-free; lp 'all': every segment pooled)")
     cols = ["Predictor", "Kind", "lp", "MCC", "P", "R", "F1", "P err", "R err", "F1 err",

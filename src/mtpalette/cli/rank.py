@@ -9,10 +9,7 @@ Options -> :class:`~mtpalette.api.rank_run.RankRun` -> :func:`~mtpalette.api.ran
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Annotated
 
 from mtpalette.cli import options as o
 from mtpalette.cli.console import (
@@ -23,13 +20,18 @@ from mtpalette.cli.console import (
     show_written,
 )
 
+if TYPE_CHECKING:
+    pass
+
+
 RANKING = "Ranking"
 TABLE = "Long table of scores (--table)"
 
 ProtocolOpt = Annotated[
     str,
     o.opt(
-        "--protocol", panel=RANKING,
+        "--protocol",
+        panel=RANKING,
         help="wilcoxon, ttest, wmt24, wmt26, mannwhitney, bootstrap or ar.",
     ),
 ]
@@ -153,6 +155,8 @@ def rank_cmd(
     --scores comet=comet.json --scores metricx=preds.jsonl --correction holm`; `mtpalette rank
     --wmt25-scores automatic_scores/ --lp en-cs_CZ --autorank wmt25`.
     """
+    from rich.console import Console
+
     from mtpalette.api.rank_run import RankRun, run_rank
     from mtpalette.progress import ConsoleFeedback
 
@@ -177,6 +181,8 @@ def rank_cmd(
 def show_rankings(result) -> None:
     """One table per ranking (systems in order, rank range, cluster, score, and each domain's
     score), the tests' settings, and AutoRank."""
+    from rich.table import Table
+
     out = result_console()
     for r in result.rankings:
         title = f"{r.name}: {r.protocol}" + (f", {r.correction} correction" if r.correction
@@ -222,6 +228,8 @@ def show_rankings(result) -> None:
 def show_global_order(out, result) -> None:
     """WMT26's global table: the systems of every language pair by their mean fraction of
     systems ranked higher, then each pair's domain table."""
+    from rich.table import Table
+
     t = Table(title="Global order (WMT26): mean over the language pairs of the share ranked higher")
     for col in ("System", "Share higher"):
         t.add_column(col, justify="left" if col == "System" else "right")
@@ -241,6 +249,8 @@ def show_global_order(out, result) -> None:
 def show_autorank25(out, a) -> None:
     """WMT25's AutoRank: one table per metric (systems by score, with their z), then the
     AutoRank table and the notes."""
+    from rich.table import Table
+
     for m in a.shown:
         t = Table(title=f"{m}" + ("" if m in a.metrics else " (shown, not combined)"))
         for col in ("System", m, "z"):

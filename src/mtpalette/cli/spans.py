@@ -8,10 +8,7 @@ rank ranges and clusters of the annotators), the pairs, notes and signatures.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Annotated
 
 from mtpalette.cli import options as o
 from mtpalette.cli.console import (
@@ -21,6 +18,10 @@ from mtpalette.cli.console import (
     result_console,
     show_written,
 )
+
+if TYPE_CHECKING:
+    pass
+
 
 SPANS = "Spans"
 P = o.opt
@@ -81,6 +82,8 @@ def spans_cmd(
     Example: `mtpalette spans --gold gold.tsv --pred xcomet=xcomet.json --pred gemba=g.jsonl
     --protocol wmt25,mpp --json spans.json`.
     """
+    from rich.console import Console
+
     from mtpalette.api.spans_run import SpansRun, run_spans
     from mtpalette.progress import ConsoleFeedback
 
@@ -104,6 +107,8 @@ def _cell(r, m: str) -> str:
 
 def show_spans(ev) -> None:
     """One table per protocol: annotator, kind, group, P, R, F1 (intervals), rank, cluster."""
+    from rich.table import Table
+
     out = result_console()
     for name in ev.protocols:
         t = Table(title=f"spans: {name} ({ev.average}; lp 'all': mean over language pairs)")

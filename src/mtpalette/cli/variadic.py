@@ -6,7 +6,7 @@ click reads one value per flag; :class:`VariadicCommand` rewrites ``--refs a b -
 
 from __future__ import annotations
 
-from typer.core import TyperCommand
+from mtpalette.cli.help import SectionedHelp
 
 #: options that take every following value up to the next option
 VARIADIC = {
@@ -33,7 +33,7 @@ VARIADIC = {
 }
 
 
-class VariadicCommand(TyperCommand):
+class VariadicCommand(SectionedHelp):
     """A command whose list options take several values after one flag.
 
     ``--refs a b -m x y`` is read as ``--refs a --refs b -m x -m y``.

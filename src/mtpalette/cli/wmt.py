@@ -8,10 +8,7 @@ Options -> :class:`~mtpalette.api.wmt_run.WmtRun` -> :func:`~mtpalette.api.wmt_r
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Annotated
 
 from mtpalette.cli import options as o
 from mtpalette.cli.backend_opts import BackendOption
@@ -22,6 +19,10 @@ from mtpalette.cli.console import (
     result_console,
     show_written,
 )
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
 
 TASKS = "Tasks"
 
@@ -79,6 +80,8 @@ def wmt(
     -k 1000`; `mtpalette wmt --mtme wmt23 --task-set wmt23 --lp en-de,zh-en --json out.json`;
     `--draws independent --backend processes --workers 2` spreads the tests over 2 processes.
     """
+    from rich.console import Console
+
     from mtpalette.api.wmt_run import WmtRun, run_wmt
     from mtpalette.progress import ConsoleFeedback
 
@@ -96,6 +99,8 @@ def wmt(
 def show_wmt(out, console: Console) -> None:
     """Each task's table, then the global ranking (from the result's own lists: no pandas
     on the way to the terminal)."""
+    from rich.table import Table
+
     show_written(console, out.outputs)
     stdout = result_console()
     res = out.result
