@@ -28,6 +28,7 @@ pub fn bleu_text_stats(
     let layout = t.layout()?;
     let (counts, ids) = line_ids(&layout.texts, mode, flags, parallel)?;
     let encoded = layout.encode(&counts, &ids)?;
+    crate::scratch::give(ids);
     let pairs = layout.pairs(&encoded, t.seg)?;
     let matches = ngram_matches_on(&pairs, max_n, Clipping::Best, parallel);
     let closest = closest_ref_lengths(&pairs);

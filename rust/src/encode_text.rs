@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use crate::error::{ensure, Checked};
+use crate::scratch;
 use crate::token_keys::{Interner, Keys};
 use crate::tokenize::{LineTokenizer, Tokens, MODE_CHAR, MODE_INTL, SPACE};
 use crate::tokenize_bytes::ByteTokenizer;
@@ -58,6 +59,13 @@ struct Block {
     keys: Keys,
 }
 
+/// A block's keys go back to this thread's kept buffers (`scratch`) when it is dropped.
+impl Drop for Block {
+    fn drop(&mut self) {
+        scratch::give(std::mem::take(&mut self.keys.keys));
+    }
+}
+
 fn encode_block(lines: &[&str], mode: u8, flags: &[u16]) -> Block {
     let mut block = Block {
         counts: Vec::with_capacity(lines.len()),
@@ -65,7 +73,7 @@ fn encode_block(lines: &[&str], mode: u8, flags: &[u16]) -> Block {
     };
     // room for about one token per 4 bytes (English: about 5), not grown step by step
     let n_bytes: usize = lines.iter().map(|l| l.len()).sum();
-    block.keys.keys.reserve(n_bytes / 4);
+    block.keys.keys = scratch::take(n_bytes / 4);
     let mut bytes = ByteTokenizer::new(mode, flags);
     let mut lt = LineTokenizer::new();
     let (mut buf, mut toks, mut utf8) = (Vec::<u32>::new(), Tokens::default(), Vec::new());
@@ -165,7 +173,7 @@ fn number_blocks(
     let n_bytes: usize = lines.iter().map(|l| l.len()).sum();
     let expected = (n_bytes / 192).max(8 * (n_bytes as f64).sqrt() as usize);
     let mut interner = Interner::with_capacity(expected);
-    let mut ids = Vec::with_capacity(n_bytes / 5);
+    let mut ids = scratch::take(n_bytes / 5);
     let mut counts = Vec::with_capacity(lines.len());
     let mut number_all = || {
         for (bi, slot) in made.iter().enumerate() {

@@ -39,6 +39,7 @@ pub mod rouge_lsum;
 pub mod rouge_score_tok;
 pub mod rouge_text;
 pub mod scores;
+pub mod scratch;
 pub mod skipbigram;
 pub mod stats;
 pub mod subsequence;

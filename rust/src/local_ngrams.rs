@@ -11,6 +11,7 @@
 //! collisions; no allocation per pair or per order: all arrays are scratch reused by every
 //! pair of a block.
 
+use crate::scratch;
 use crate::table::slot;
 
 pub struct LocalNgrams {
@@ -46,6 +47,14 @@ pub struct LocalNgrams {
     direct: bool,
 }
 
+/// The large arrays go back to this thread's kept buffers (`scratch`).
+impl Drop for LocalNgrams {
+    fn drop(&mut self) {
+        scratch::give(std::mem::take(&mut self.loc));
+        scratch::give(std::mem::take(&mut self.vals));
+    }
+}
+
 impl LocalNgrams {
     /// Scratch for candidates of up to `max_h` tokens with ids below `vocab`, references of
     /// up to `max_r` tokens in all per candidate; keys below `direct_max` are looked up in a
@@ -54,8 +63,14 @@ impl LocalNgrams {
         let w = max_h + 1;
         let size = (2 * w).next_power_of_two();
         let n_vals = size.max((w * w).min(direct_max));
+        // the two large arrays in kept buffers (`scratch`): no fresh pages per call
+        let zeros = |n: usize| {
+            let mut v = scratch::take(n);
+            v.resize(n, 0u32);
+            v
+        };
         LocalNgrams {
-            loc: vec![0; vocab],
+            loc: zeros(vocab),
             tl: vec![0; w],
             hid: vec![0; w],
             rl: vec![0; max_r + 1],
@@ -65,7 +80,7 @@ impl LocalNgrams {
             n_live: 0,
             ref_end: vec![0; max_r + 1],
             keys: vec![-1; size],
-            vals: vec![0; n_vals],
+            vals: zeros(n_vals),
             used: vec![0; w],
             h: 0,
             a: 0,

@@ -93,7 +93,7 @@ fn text_ids<S: AsRef<str> + Sync>(
             ids.push(interner.id(&b.tokens, bi as u32, key));
         }
     }
-    let words = interner.firsts;
+    let words = std::mem::take(&mut interner.firsts);
     let mut vocab = words.len();
     if stem {
         let stems: Vec<Vec<u8>> = words

@@ -10,6 +10,8 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::scratch;
+
 /// The flag of a key that is not the token itself: the token has more than 8 bytes, or 8
 /// with the last above 0x7f, or a zero byte. With [`MID`] it has 8 to 16 bytes and no zero
 /// and is `mid[key & !(LONG | MID)]` of its [`Keys`]; without, it is their
@@ -224,6 +226,20 @@ impl<K: TableKey> KeyTable<K> {
     }
 }
 
+impl KeyTable<u64> {
+    /// [`KeyTable::with_capacity`] in a kept buffer (`scratch`), cleared: no fresh pages.
+    fn pooled(n: usize) -> Self {
+        let size = (2 * n).next_power_of_two().max(256);
+        let mut slots = scratch::take(size);
+        slots.resize(size, (0, 0));
+        KeyTable {
+            slots,
+            shift: 64 - size.trailing_zeros(),
+            len: 0,
+        }
+    }
+}
+
 /// Numbers the keys of several [`Keys`] in one pass, in order of first occurrence: short keys
 /// in a table of u64 and mid ones of u128 ([`KeyTable`]), long tokens by their bytes.
 pub struct Interner<'a> {
@@ -234,11 +250,18 @@ pub struct Interner<'a> {
     pub firsts: Vec<(u64, u32)>,
 }
 
+/// The short keys' table goes back to this thread's kept buffers (`scratch`).
+impl Drop for Interner<'_> {
+    fn drop(&mut self) {
+        scratch::give(std::mem::take(&mut self.short.slots));
+    }
+}
+
 impl<'a> Interner<'a> {
     /// An interner with room for about `n` distinct short tokens.
     pub fn with_capacity(n: usize) -> Self {
         Interner {
-            short: KeyTable::with_capacity(n),
+            short: KeyTable::pooled(n),
             mid: KeyTable::with_capacity(n / 4),
             long: FxHashMap::default(),
             firsts: Vec::new(),
