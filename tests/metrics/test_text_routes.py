@@ -74,9 +74,14 @@ def _assert_routes_agree(specs, pairs):
 
 
 # ------------------------------------------------------------------------------ BLEU
+@pytest.mark.parametrize("parallel", [False, True], ids=["one thread", "parallel"])
 @pytest.mark.parametrize("nrefs", NREFS)
 @pytest.mark.parametrize("view", BLEU_VIEWS, ids=str)
-def test_bleu_text_route_equals_the_encoded_route_on_real_data(real_pairs, nrefs, view):
+def test_bleu_text_route_equals_the_encoded_route_on_real_data(
+    real_pairs, nrefs, view, parallel, monkeypatch
+):
+    # the kernel on the calling thread alone, or over the pool whatever the size
+    monkeypatch.setattr(bleu_module, "TEXT_PARALLEL_MIN_LINES", 0 if parallel else 1 << 62)
     hyps, refs = real_pairs[nrefs]
     fast = ngram_stats_from_text(TextPairs.parallel(hyps, refs), view, 5)
     slow = ngram_stats(TextPairs.parallel(hyps, refs).encoded(view), 5)

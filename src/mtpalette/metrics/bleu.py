@@ -33,7 +33,7 @@ from mtpalette.kernels.ngram import bleu_text_stats, ngram_matches, ngram_totals
 from mtpalette.metrics.base import Metric, Pairs
 from mtpalette.metrics.domains import Choice, Integer, Real, YesNo
 from mtpalette.metrics.registry import register
-from mtpalette.text.bulk import MODES, PARALLEL_MIN_LINES, char_flags
+from mtpalette.text.bulk import MODES, char_flags
 from mtpalette.text.encode import TextView
 
 #: sacrebleu's floor for log(0): keeps a zero precision from raising while scoring ~0.
@@ -73,6 +73,12 @@ def ngram_stats(pairs: Pairs, max_n: int) -> np.ndarray:
     return out
 
 
+#: the text route spreads over the kernel threads from this many lines on (about 8,000
+#: pairs with one reference, ~15 ms of work): below it the threads' hand-offs cost more CPU
+#: than they save (1,875 pairs on 2 shared cores: 13% more CPU in parallel, no wall time
+#: gained; ``bench/bench_bleu_floor.py``, issue 55)
+TEXT_PARALLEL_MIN_LINES = 16_384
+
 #: the tokenizers the compiled text route of :func:`ngram_stats_from_text` takes
 _WORD_KERNEL_TOKENIZERS = ("none", "13a", "intl")
 
@@ -98,10 +104,9 @@ def ngram_stats_from_text(pairs: Any, view: TextView, max_n: int) -> np.ndarray 
     hyps, refs = pairs.texts(view.lowercase)
     n_lines = len(hyps) + sum(map(len, refs))
     flags = char_flags(tokenizer == "intl")
+    parallel = n_lines >= TEXT_PARALLEL_MIN_LINES
     try:
-        return bleu_text_stats(
-            hyps, pairs.seg, refs, MODES[tokenizer], flags, max_n, n_lines >= PARALLEL_MIN_LINES
-        )
+        return bleu_text_stats(hyps, pairs.seg, refs, MODES[tokenizer], flags, max_n, parallel)
     except UnicodeEncodeError:
         return None
 
