@@ -32,9 +32,9 @@ Without compare-mt (``--compare-mt``, default /tmp/cmt-venv/bin/compare-mt) mtpa
 timed alone.
 
 Both tools start as installed: their modules run from byte code cached by an untimed first
-run of each command (``PYTHONPYCACHEPREFIX``, a temporary folder; without
-``PYTHONDONTWRITEBYTECODE``, which a shell may set: from a source checkout every mtpalette
-process would then compile its modules again, about 0.2 s). Each command is timed as the
+run of each command (``common.bytecode_env``: ``PYTHONPYCACHEPREFIX``, a temporary folder;
+without ``PYTHONDONTWRITEBYTECODE``, which a shell may set: from a source checkout every
+mtpalette process would then compile its modules again, about 0.2 s). Each command is timed as the
 best wall time and the best CPU time (user + system of the process) of ``--repeat`` runs; on
 a loaded machine the CPU ratio is the steadier one.
 """
@@ -50,7 +50,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import SHARED, machine, skip_without_shared_data
+from common import SHARED, bytecode_env, machine, skip_without_shared_data
 
 WMT21 = SHARED / "wmt21" / "txt"
 REF = WMT21 / "references" / "newstest2021.en-de.ref.A.de"
@@ -82,15 +82,14 @@ def main() -> None:
         print(f"system:    {f}")
 
     with tempfile.TemporaryDirectory(prefix="bench_analyze_") as tmp:
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
+        env = bytecode_env(dict(os.environ), Path(tmp) / "pycache")
         ref, hyps = REF, files
         if args.lines is not None:
             ref, hyps = _head(REF, tmp, args.lines), [_head(f, tmp, args.lines) for f in files]
         n = sum(1 for _ in open(ref, encoding="utf-8"))
         print(
-            f"{n} lines each; best of {args.repeat} whole processes after an untimed one, stdout to "
-            "/dev/null, byte code cached"
+            f"{n} lines each; best of {args.repeat} whole processes after an untimed one, "
+            "stdout to /dev/null, byte code cached"
         )
         rows = []
         for job in (1, 2):
