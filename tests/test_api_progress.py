@@ -9,7 +9,9 @@ and with ``True`` but not with ``False``, and a pipe gets none by default."""
 from __future__ import annotations
 
 import contextlib
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from real_data import mqm_ted, mqm_ted_inputs, mtme_folder
@@ -55,6 +57,14 @@ SYSTEMS = {p.stem: read_lines(p) for p in SYSTEM_FILES}
 HUMAN = {s: [float((i * (k + 2)) % 5) for i in range(len(REFS[0]))] for k, s in enumerate(SYSTEMS)}
 BUNDLED = JudgedInputs(**mqm_ted_inputs("zhen"))
 FOLDER = JudgedInputs(mtme=ROOT, lp="zh-en")
+
+
+def nbest_file() -> Path:
+    """The three systems' outputs as an n-best file (Moses), candidates of each segment."""
+    path = Path(tempfile.mkdtemp()) / "nbest.txt"
+    lines = [f"{i} ||| {out[i]}" for i in range(len(REFS[0])) for out in SYSTEMS.values()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 
 
 class Recorder(Feedback):
@@ -103,6 +113,7 @@ CALLS: dict[str, Callable[[object], object]] = {
         AnalyzeRun(ScoreInputs(refs=[str(RF[0])], hyps=[str(f) for f in SF])), p
     ),
     "run_paired": lambda p: run_paired(PairedRun(RF[:1], SF, ["chrf"], n_trials=50), p),
+    "run_mbr": lambda p: M.run_mbr(M.MbrRun(nbest_file(), metric="chrf"), p),
     "run_score": lambda p: M.run_score(
         M.ScoreRun(M.ScoreInputs(refs=[str(RF[0])], hyps=[str(f) for f in SF]), ["chrf"]), p
     ),

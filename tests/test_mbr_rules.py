@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtpalette import mbr, pairwise
-from mtpalette.api.pairwise_run import mbr_files
+from mtpalette.api.mbr_run import MbrOutputs, MbrRun, run_mbr
 from mtpalette.errors import UserInputError
 from mtpalette.io.utility_matrix import read_utility_matrices
 from mtpalette.metrics.mbr_rules import qe_rerank, qe_then_mbr, stored_mbr
@@ -102,7 +102,7 @@ def test_diverse_selector_in_mbr():
 
 def test_stored_matrix_round_trip(nbest, tmp_path):
     exact = mbr(SEGS, nbest=2)
-    mbr_files(nbest, matrix=tmp_path / "u.npz", output=tmp_path / "sel.txt")
+    run_mbr(MbrRun(nbest, outputs=MbrOutputs(tmp_path / "sel.txt", matrix=tmp_path / "u.npz")))
     matrices = read_utility_matrices(tmp_path / "u.npz", [len(s) for s in SEGS])
     stored = stored_mbr(SEGS, matrices, nbest=2)
     assert stored.index.tolist() == exact.index.tolist()
@@ -116,7 +116,7 @@ def test_stored_matrix_round_trip(nbest, tmp_path):
         for i, j in itertools.product(range(m.shape[0]), range(m.shape[1]))
     ]
     (tmp_path / "u.tsv").write_text("\n".join(rows) + "\n")
-    sel = mbr_files(nbest, from_matrix=tmp_path / "u.tsv")
+    sel = run_mbr(MbrRun(nbest, from_matrix=tmp_path / "u.tsv"))
     assert sel.text == exact.text and "rule:stored|matrix:" in sel.signature
 
 
@@ -191,14 +191,14 @@ def test_weights_from_files(tmp_path):
                             for k in order))  # fmt: skip
     (tmp_path / "lp.txt").write_text("".join(f"{lines[k][2]}\n" for k in order))
     expected = mbr(SEGS, reference_lprobs=lps, decoder="aggregate", nbest=2)
-    by_scores = mbr_files(path, weights_from_scores=True, decoder="aggregate", nbest=2)
-    by_file = mbr_files(path, reference_lprobs=tmp_path / "lp.txt", decoder="aggregate")
+    by_scores = run_mbr(MbrRun(path, weights_from_scores=True, decoder="aggregate", nbest=2))
+    by_file = run_mbr(MbrRun(path, reference_lprobs=tmp_path / "lp.txt", decoder="aggregate"))
     assert by_scores.text == by_file.text == expected.text
     assert "decoder:aggregate" in by_file.signature and "weights:lprobs" in by_file.signature
     assert expected.text != mbr(SEGS, decoder="aggregate").text  # the weights matter here
     (tmp_path / "bad.txt").write_text("-1\n-2\nnan\n" + "-1\n" * 6)
     with pytest.raises(UserInputError, match="bad.txt:3: 'nan' is not a finite log-prob"):
-        mbr_files(path, reference_lprobs=tmp_path / "bad.txt")
+        run_mbr(MbrRun(path, reference_lprobs=tmp_path / "bad.txt"))
     with pytest.raises(UserInputError, match=r"8 line\(s\) for 9 candidates: one log-prob"):
         (tmp_path / "short.txt").write_text("-1\n" * 8)
-        mbr_files(path, reference_lprobs=tmp_path / "short.txt")
+        run_mbr(MbrRun(path, reference_lprobs=tmp_path / "short.txt"))

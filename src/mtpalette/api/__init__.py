@@ -25,7 +25,8 @@
 * :mod:`~mtpalette.api.pairwise_run` - score matrices of every candidate against every
   reference of its segment, and MBR selection or reranking on them (:func:`pairwise`,
   :func:`mbr`; decisions from stored scores: :func:`stored_mbr`, :func:`qe_rerank`,
-  :func:`qe_then_mbr`);
+  :func:`qe_then_mbr`); :mod:`~mtpalette.api.mbr_run` - the same decisions on files as
+  ``mtpalette mbr`` makes them (:class:`MbrRun`, :func:`run_mbr`);
 * :mod:`~mtpalette.api.train_run` - BLANC and ROSE trained on human judgments or ORANGE
   (:class:`BlancTrainRun`, :func:`run_train_blanc`; :class:`RoseTrainRun`,
   :func:`run_train_rose`);
@@ -124,6 +125,9 @@ EXPORTS = {
     "pairwise": "api.pairwise_run",
     "mbr": "api.pairwise_run",
     "MbrSelection": "api.pairwise_run",
+    "MbrRun": "api.mbr_run",
+    "MbrOutputs": "api.mbr_run",
+    "run_mbr": "api.mbr_run",
     "stored_mbr": "api.pairwise_run",
     "qe_rerank": "api.pairwise_run",
     "qe_then_mbr": "api.pairwise_run",

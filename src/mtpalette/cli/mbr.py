@@ -120,7 +120,7 @@ def mbr_cmd(
     """Select each segment's candidate by minimum Bayes risk (or rerank against references)."""
     import sys
 
-    from mtpalette.api.pairwise_run import mbr_files
+    from mtpalette.api.mbr_run import MbrOutputs, MbrRun, parse_schedule, run_mbr
     from mtpalette.io.inputs import stdout_claimed
 
     if output is None and str(matrix) == "-":  # the selection would have nowhere to go
@@ -131,11 +131,13 @@ def mbr_cmd(
             "--matrix a file",
             path="-",
         )
-    sel = mbr_files(
+    decoding["schedule"] = parse_schedule(decoding["schedule"])
+    run = MbrRun(
         candidates, refs, metric, nbest_format=nbest_format, id_base=id_base, segments=segments,
-        include_self=include_self, lowercase=lowercase, tokenize=tokenize, output=output,
-        scores=scores, matrix=matrix, **decoding,
+        include_self=include_self, lowercase=lowercase, tokenize=tokenize,
+        outputs=MbrOutputs(output, scores, matrix), **decoding,
     )  # fmt: skip
+    sel = run_mbr(run)
     # the files first: a closed pipe cannot lose them; --scores - holds the selection: it
     # alone goes to standard output (one document there); the signature goes to stderr
     sys.stderr.write(f"{sel.signature}\n")

@@ -1,0 +1,207 @@
+"""Minimum Bayes risk decisions on files, as ``mtpalette mbr`` makes them: :class:`MbrRun`
+names the n-best (or samples) file, the utility metric, the decoder or the rule on stored
+scores, and the outputs; :func:`run_mbr` reads the inputs (:mod:`mtpalette.sources.mbr`),
+decides (:func:`~mtpalette.metrics.mbr.mbr` and the rules of
+:mod:`mtpalette.metrics.mbr_rules`) and writes every output named, atomically.
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> d = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (d / "c.txt").write_text("0 ||| a b c\\n0 ||| a b d\\n0 ||| a b c\\n")
+>>> run = MbrRun(d / "c.txt", metric="chrf")
+>>> run_mbr(run).text
+['a b c']
+>>> MbrRun.load(run.save(d / "mbr.json")) == run
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mtpalette.description import Description
+from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
+from mtpalette.metrics.mbr import MbrSelection, mbr
+from mtpalette.metrics.mbr_rules import qe_rerank, qe_then_mbr, stored_mbr
+
+
+@dataclass
+class MbrOutputs(Description):
+    """Where a decision goes: the selection (``output``, one line per segment), a TSV of
+    segment, index, utility and candidate (``scores``), the utility matrices (``matrix``,
+    .npz); each written atomically, none by default."""
+
+    kind = "mbr-outputs"
+    output: Path | None = None
+    scores: Path | None = None
+    matrix: Path | None = None
+
+
+@dataclass
+class MbrRun(Description):
+    """An MBR decision (or a reranking against ``refs``) over an n-best file.
+
+    ``candidates``: Moses ``id ||| hypothesis ||| ...`` or JSONL, read as ``orange`` reads
+    them (``nbest_format``), segment ids from ``id_base``; ``segments``: their count (default:
+    the references' lines, else the highest id + 1). ``metric``: the utility. ``decoder``
+    (``pairwise``, ``aggregate``, ``pruning``) and its options as
+    :func:`~mtpalette.metrics.mbr.mbr` takes them; ``reference_lprobs`` (one number per
+    candidate line) or ``weights_from_scores`` (the file's score fields) weight the
+    pseudo-references. The rules on stored scores: ``from_matrix`` (MBR on stored utilities),
+    ``qe_scores`` (QE reranking) and ``qe_scores`` with ``qe_top`` (QE top K, then MBR).
+    """
+
+    kind = "mbr"
+    candidates: Path
+    refs: list[Path] | None = None
+    metric: str = "chrf"
+    nbest_format: str = "auto"
+    id_base: int = 0
+    segments: int | None = None
+    include_self: bool | None = None
+    tokenize: str = "13a"
+    lowercase: bool = False
+    decoder: str = "pairwise"
+    partitions: int = 1
+    nbest: int = 1
+    alpha: float = 0.99
+    #: pruning's reference counts per step (None: the decoder's default)
+    schedule: list[int] | None = None
+    bootstrap: int = 500
+    seed: int = 0
+    reference_lprobs: Path | None = None
+    weights_from_scores: bool = False
+    selector: str = "nbest"
+    diversity: float = 0.1
+    from_matrix: Path | None = None
+    qe_scores: Path | None = None
+    qe_top: int | None = None
+    outputs: MbrOutputs = field(default_factory=MbrOutputs)
+
+    def validate(self) -> None:
+        if self.segments is not None and self.segments < 1:
+            raise UserInputError(f"--segments must be at least 1 (got {self.segments})")
+        super().validate()
+
+
+def run_mbr(run: MbrRun, progress: bool | Feedback | None = None) -> MbrSelection:
+    """Read the inputs ``run`` names, decide, write every output named (before any work, a
+    folder that cannot take one is refused) and return the :class:`MbrSelection` (its
+    ``text``: one line per segment; its ``signature``: the rule, decoder and options).
+    ``progress``: as every run's (a bar per stage: reading, deciding)."""
+    from mtpalette.io.runfile import check_output_folders
+    from mtpalette.progress import feedback_of
+    from mtpalette.sources.mbr import mbr_inputs
+
+    run.validate()
+    feedback = feedback_of(progress)
+    out = run.outputs
+    check_output_folders({"-o": out.output, "--scores": out.scores, "--matrix": out.matrix})
+    with feedback.stage(f"reading {run.candidates}"):
+        lists, references, lprobs, qe = mbr_inputs(
+            run.candidates, run.refs, run.nbest_format, run.id_base, run.segments,
+            run.reference_lprobs, run.weights_from_scores, run.qe_scores,
+        )  # fmt: skip
+    options = dict(
+        decoder=run.decoder, partitions=run.partitions, nbest=run.nbest, alpha=run.alpha,
+        bootstrap=run.bootstrap, seed=run.seed, selector=run.selector, diversity=run.diversity,
+        lowercase=run.lowercase, tokenize=run.tokenize, from_matrix=run.from_matrix,
+        qe_scores=None if qe is None else (run.qe_scores, qe), qe_top=run.qe_top,
+    )  # fmt: skip
+    if run.schedule is not None:
+        options["schedule"] = run.schedule
+    with feedback.stage(f"{len(lists):,} segments: {run.metric}, {run.decoder}"):
+        sel = _decide(lists, references, run.metric, run.include_self, lprobs, run.id_base,
+                      options)  # fmt: skip
+    _write(sel, "".join(f"{t}\n" for t in sel.text), run.id_base, out.output, out.scores,
+           out.matrix)  # fmt: skip
+    return sel
+
+
+#: the options of the stored-score rules, besides mbr()'s
+_RULES = ("from_matrix", "qe_scores", "qe_top")
+#: mbr()'s options that a stored matrix or QE reranking does not use
+_DECODING = ("decoder", "partitions", "alpha", "schedule", "bootstrap", "lowercase", "tokenize")
+
+
+def _decide(lists, references, metric, include_self, lprobs, id_base, options) -> MbrSelection:
+    """The rule the options name: MBR (a decoder), MBR from a stored matrix, QE reranking or
+    QE top-k then MBR (:mod:`mtpalette.metrics.mbr_rules`)."""
+    from_matrix, qe, top = (options.pop(k, None) for k in _RULES)
+    qe_path, qe_lists = qe if qe is not None else (None, None)
+    if from_matrix is None and qe_path is None:
+        if top is not None:
+            raise UserInputError("--qe-top needs --qe-scores")
+        return mbr(lists, references, metric, include_self=include_self,
+                   reference_lprobs=lprobs, **options)  # fmt: skip
+    if references is not None:
+        raise UserInputError("--from-matrix and --qe-scores decide without -r references")
+    if from_matrix is not None and qe_path is not None:
+        raise UserInputError("give --from-matrix or --qe-scores, not both")
+    plain = {k: v for k, v in options.items() if k not in _DECODING}
+    if from_matrix is not None or top is None:
+        if options.get("decoder", "pairwise") != "pairwise" or options.get("partitions", 1) != 1:
+            raise UserInputError("a stored matrix or QE scores are not decoded: no --decoder")
+    if from_matrix is not None:
+        from mtpalette.io.utility_matrix import read_utility_matrices
+
+        matrices = read_utility_matrices(from_matrix, [len(c) for c in lists], id_base=id_base)
+        return stored_mbr(lists, matrices, include_self=bool(include_self),
+                          reference_lprobs=lprobs, source=str(from_matrix), **plain)
+    if top is None:
+        if lprobs is not None:
+            raise UserInputError("QE reranking takes no weights (--reference-lprobs)")
+        return qe_rerank(lists, qe_lists, source=str(qe_path), **plain)
+    return qe_then_mbr(lists, qe_lists, top, reference_lprobs=lprobs, metric=metric,
+                       include_self=include_self, source=str(qe_path), **options)
+
+
+def parse_schedule(text: str | None) -> list[int] | None:
+    """``--schedule 8,16,32`` as integers (None: the decoder's default).
+
+    Examples
+    --------
+    >>> parse_schedule("8,16,32"), parse_schedule(None)
+    ([8, 16, 32], None)
+    """
+    if text is None:
+        return None
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise UserInputError(
+            f"--schedule {text!r}: expected reference counts separated by commas (8,16,32)"
+        ) from None
+
+
+def _write(
+    sel: MbrSelection,
+    text: str,
+    id_base: int,
+    output: Path | None,
+    scores: Path | None,
+    matrix: Path | None,
+) -> None:
+    """The outputs of a run that are named (:class:`MbrOutputs`)."""
+    from mtpalette.io.writers import write
+
+    if output is not None:
+        write("text", text, output)
+    if scores is not None and max(map(len, sel.nbest), default=1) > 1:  # --nbest: every rank
+        rows = [
+            {"segment": s + id_base, "rank": r + 1, "index": int(i),
+             "utility": float(sel.utilities[s][i]), "candidate": sel.nbest_text[s][r]}
+            for s, order in enumerate(sel.nbest) for r, i in enumerate(order)
+        ]  # fmt: skip
+        write("tsv", rows, scores, columns=["segment", "rank", "index", "utility", "candidate"])
+    elif scores is not None:
+        rows = [
+            {"segment": s + id_base, "index": int(i), "utility": float(u), "candidate": t}
+            for s, (i, u, t) in enumerate(zip(sel.index, sel.utility, sel.text, strict=True))
+        ]
+        write("tsv", rows, scores, columns=["segment", "index", "utility", "candidate"])
+    if matrix is not None:  # as every output: a link followed, a full disk one error
+        write("npz", {f"segment_{s + id_base}": m for s, m in enumerate(sel.matrices)}, matrix)
