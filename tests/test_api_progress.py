@@ -42,10 +42,11 @@ from mtpalette.api import (
     run_wmt,
 )
 from mtpalette.api.errorfree_run import ErrorFreeRun, run_errorfree
-from mtpalette.api.spans_run import SpansRun, example_folder, run_spans
+from mtpalette.api.spans_run import SpansRun, run_spans
 from mtpalette.feedback import Feedback
 from mtpalette.io.plain import read_lines
 from mtpalette.sources.score_inputs import ScoreInputs
+from mtpalette.sources.spans import example_folder
 
 ZHEN = mqm_ted("zhen")
 #: the shipped mt-metrics-eval folder: 18 segments of zh-en, two references, eight MT systems

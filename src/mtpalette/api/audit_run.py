@@ -22,25 +22,25 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.sources.checks import bootstrap_of, check_resampling, checked
-from mtpalette.description import Description
-from mtpalette.sources.external import parse_scores
-from mtpalette.feedback import Feedback
-from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
 from mtpalette.api.orange_run import (
     SEED,
     TextsRun,
     lists_and_metrics,
     reference_agreement_of,
 )
-from mtpalette.progress import feedback_of
+from mtpalette.description import Description
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
 from mtpalette.io.runfile import Run
 from mtpalette.metaeval.audit import Audit
 from mtpalette.metaeval.audit import audit as run_metric_audit
 from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.external import reference_names
 from mtpalette.metrics import parse_specs
+from mtpalette.progress import feedback_of
+from mtpalette.sources.checks import bootstrap_of, check_resampling, checked
+from mtpalette.sources.external import parse_scores
+from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
 
 #: the metrics audited when none is named
 DEFAULT_METRICS = ["bleus:4", "chrf", "rouge-l", "wer"]

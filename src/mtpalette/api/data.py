@@ -36,10 +36,10 @@ class BundledSet:
 def bundled_data() -> dict[str, BundledSet]:
     """Every bundled data set by name: the project's invented example data (see the package's
     ``data/example/README.md``, ``data/spans_example`` and ``data/wmt25_sample``)."""
-    from mtpalette.api.spans_run import example_folder as spans_folder
     from mtpalette.io.judgments_mqm import bundled_mqm_ted
     from mtpalette.io.mtme import example_folder
     from mtpalette.io.wmt25 import sample_folder
+    from mtpalette.sources.spans import example_folder as spans_folder
 
     out = {}
     for lp, pair in (("zhen", "zh-en"), ("ende", "en-de")):

@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtpalette.api.results import EvaluationResult
-from mtpalette.api.spans_run import file_option, read_span_input
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.feedback import Feedback
 from mtpalette.progress import feedback_of
 from mtpalette.sources.checks import SACREBLEU_SEED
+from mtpalette.sources.spans import file_option, read_span_input
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.errorfree import ErrorFreeEvaluation
@@ -116,7 +116,7 @@ def errorfree(
 
     Examples
     --------
-    >>> from mtpalette.api.spans_run import example_folder
+    >>> from mtpalette.sources.spans import example_folder
     >>> ex = example_folder()
     >>> ev = errorfree(ex / "gold.jsonl", {"lexi": ex / "lexi.jsonl"}, threshold=0.9,
     ...                n_resamples=0)

@@ -31,31 +31,10 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.sources.checks import (
-    SACREBLEU_SEED,
-    as_systems,
-    bootstrap_of,
-    check_resampling,
-    checked,
-    drop_reference_copies,
-    metric_specs,
-    note_on_stderr,
-    reference_streams,
-)
 from mtpalette.api.chunked import ChunkedLists, Chunking
 from mtpalette.description import Description, TableOutputs
-from mtpalette.sources.external import (
-    check_export_layout,
-    check_exports,
-    export_all,
-    file_stem,
-    parse_scores,
-)
-from mtpalette.feedback import Feedback
-from mtpalette.sources.inputs import CandidateInputs
-from mtpalette.sources.limited import LimitedFeatures
-from mtpalette.progress import feedback_of
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
 from mtpalette.io.plain import read_matching
 from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
 from mtpalette.io.runfile import Run, check_output_folders, figure_format, file_record
@@ -79,7 +58,28 @@ from mtpalette.metaeval.orange import (
 )
 from mtpalette.metaeval.orange_errors import error_analysis
 from mtpalette.metrics import parse_specs
+from mtpalette.progress import feedback_of
 from mtpalette.records import out
+from mtpalette.sources.checks import (
+    SACREBLEU_SEED,
+    as_systems,
+    bootstrap_of,
+    check_resampling,
+    checked,
+    drop_reference_copies,
+    metric_specs,
+    note_on_stderr,
+    reference_streams,
+)
+from mtpalette.sources.external import (
+    check_export_layout,
+    check_exports,
+    export_all,
+    file_stem,
+    parse_scores,
+)
+from mtpalette.sources.inputs import CandidateInputs
+from mtpalette.sources.limited import LimitedFeatures
 
 #: seed of every resampling unless given (sacrebleu's)
 SEED = SACREBLEU_SEED

@@ -34,23 +34,10 @@ from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.feedback import Feedback
 from mtpalette.progress import feedback_of
 from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
+from mtpalette.sources.spans import file_option, read_exclude, read_span_input
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.spans import SpanEvaluation
-
-
-def example_folder() -> Path:
-    """The span example shipped with mtpalette (invented by the project: gold, a second
-    human, two predictors and a tuning split, in the generic JSONL), for the docs and tests.
-
-    Examples
-    --------
-    >>> sorted(p.name for p in example_folder().glob("*.jsonl"))[:3]
-    ['dev_gold.jsonl', 'dev_lexi.jsonl', 'glint.jsonl']
-    """
-    from importlib import resources
-
-    return Path(str(resources.files("mtpalette") / "data" / "spans_example"))
 
 
 def protocol_list(protocol: str | Sequence[str]) -> list[str]:
@@ -82,84 +69,6 @@ def protocol_list(protocol: str | Sequence[str]) -> list[str]:
     if len(set(names)) != len(names):
         raise UserInputError(f"a protocol is given twice: {', '.join(names)}")
     return names
-
-
-def file_option(value: str, *, named: bool) -> tuple[str | None, str, str | None]:
-    """``[NAME=]FILE[,annotator=A]`` as ``(name, file, annotator)``.
-
-    Examples
-    --------
-    >>> file_option("xcomet=preds.json", named=True)
-    ('xcomet', 'preds.json', None)
-    >>> file_option("mqm.tsv,annotator=rater1", named=False)
-    (None, 'mqm.tsv', 'rater1')
-    """
-    name = None
-    if named:
-        name, sep, value = value.partition("=")
-        if not sep or not name or not value:
-            raise UserInputError(f"--pred {name}{sep}{value!r}: expected NAME=FILE")
-    path, *options = value.split(",annotator=")
-    if len(options) > 1 or (options and not options[0]):
-        raise UserInputError(f"{value!r}: expected FILE or FILE,annotator=NAME")
-    return name, path, options[0] if options else None
-
-
-def read_span_input(given: Any, *, fmt: str | None, clip: bool, annotator: str | None = None):
-    """A span file read (a :class:`~mtpalette.io.spans.SpanSet` passes as it is), with only
-    ``annotator``'s rows when given (none of them: refused, naming the annotators there).
-
-    Examples
-    --------
-    >>> from mtpalette.io.spans import SpanRow, SpanSet
-    >>> ss = SpanSet((SpanRow(None, "A", None, 0, "x", (), annotator="r1"),), "m.tsv", "mqm")
-    >>> len(read_span_input(ss, fmt=None, clip=False, annotator="r1"))
-    1
-    """
-    from mtpalette.io.spans import SpanSet
-    from mtpalette.io.spans_read import read_spans
-
-    spans = given if isinstance(given, SpanSet) else read_spans(given, format=fmt, clip=clip)
-    if annotator is not None:
-        chosen = spans.filter(annotator=annotator)
-        if not len(chosen):
-            raise UserInputError(
-                f"no row of annotator {annotator!r} (annotators: "
-                f"{', '.join(str(a) for a in spans.annotators())})", path=spans.path)  # fmt: skip
-        return chosen
-    return spans
-
-
-def read_exclude(path: str | Path) -> set[tuple[str, str]]:
-    """``(lp, segment)`` pairs of a TSV with a header naming ``lp`` and ``sid``, ``segid`` or
-    ``segment`` (the WMT23 QE hallucination index's form); a damaged line refused.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> p = os.path.join(tempfile.mkdtemp(), "hal.tsv")
-    >>> _ = open(p, "w").write("lp\\tsegid\\nen-de\\t5\\n")
-    >>> read_exclude(p)
-    {('en-de', '5')}
-    """
-    with open(path, encoding="utf-8") as fh:
-        lines = fh.read().splitlines()
-    header = lines[0].split("\t") if lines else []
-    seg = next((c for c in ("sid", "segid", "segment", "seg_id") if c in header), None)
-    if "lp" not in header or seg is None:
-        raise UserInputError(f"expected a header with lp and sid (or segid, segment), got "
-                             f"{header!r}", path=str(path), line=1)  # fmt: skip
-    i, j = header.index("lp"), header.index(seg)
-    out = set()
-    for n, line in enumerate(lines[1:], 2):
-        if not line.strip():
-            continue
-        cells = line.split("\t")
-        if len(cells) != len(header):
-            raise UserInputError(f"expected {len(header)} tab-separated cells, got {len(cells)}",
-                                 path=str(path), line=n)  # fmt: skip
-        out.add((cells[i].strip(), cells[j].strip()))
-    return out
 
 
 def _check_options(names: list[str], penalty: float | None, partial_credit: float | None):
@@ -232,6 +141,7 @@ def spans(
 
     Examples
     --------
+    >>> from mtpalette.sources.spans import example_folder
     >>> ex = example_folder()
     >>> ev = spans(ex / "gold.jsonl", {"lexi": ex / "lexi.jsonl"}, n_resamples=0)
     >>> round(ev.row("wmt25", "lexi").f1, 4), ev.row("wmt25", "lexi", "en-de").segments
