@@ -149,3 +149,9 @@ def test_the_first_ngrams_are_the_first_of_the_full_ranking():
         cut = analyze(systems, [ref], analyses=["ngrams"], top=top).analyses
         for whole, part in zip(full, cut, strict=True):
             assert part.gains == whole.gains[:top] and part.losses == whole.losses[:top]
+
+
+@pytest.mark.parametrize("compat", [None, "compare-mt"])
+def test_an_empty_test_set_is_refused_by_name(compat):
+    with pytest.raises(mtpalette.errors.UserInputError, match="no segments: the reference"):
+        analyze({"A": [], "B": []}, [[]], analyses=["words", "ngrams"], compat=compat)

@@ -325,6 +325,8 @@ def _checked(systems, refs, analyses) -> list[str]:
     if len(systems) < 1:
         raise UserInputError("no system outputs given")
     ref = list(refs[0])
+    if not ref:
+        raise UserInputError("no segments: the reference is empty")
     for name, lines in systems.items():
         if len(lines) != len(ref):
             raise UserInputError(
