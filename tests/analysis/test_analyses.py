@@ -155,3 +155,23 @@ def test_the_first_ngrams_are_the_first_of_the_full_ranking():
 def test_an_empty_test_set_is_refused_by_name(compat):
     with pytest.raises(mtpalette.errors.UserInputError, match="no segments: the reference"):
         analyze({"A": [], "B": []}, [[]], analyses=["words", "ngrams"], compat=compat)
+
+
+@pytest.mark.parametrize("compat", [None, "compare-mt"])
+def test_a_line_that_is_no_string_is_refused_by_name(compat):
+    with pytest.raises(mtpalette.errors.UserInputError, match="the reference: line 2 is NoneType"):
+        analyze({"A": ["a", "b"]}, [["a", None]], compat=compat)
+    with pytest.raises(mtpalette.errors.UserInputError, match="system 'B': line 1 is int"):
+        analyze({"A": ["a", "b"], "B": [3, "b"]}, [["a", "b"]], compat=compat)
+    with pytest.raises(mtpalette.errors.UserInputError, match="system 'A': expected a list"):
+        analyze({"A": "ab"}, [["a", "b"]], compat=compat)
+
+
+def test_a_dataframe_of_systems_is_taken_column_by_column():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"A": ["a b", "c d"], "B": ["a x", "c d"]})
+    given = {"A": ["a b", "c d"], "B": ["a x", "c d"]}
+    for compat in (None, "compare-mt"):
+        got = analyze(frame, [["a b", "c e"]], analyses=["words", "ngrams"], compat=compat)
+        want = analyze(given, [["a b", "c e"]], analyses=["words", "ngrams"], compat=compat)
+        assert got.to_dict() == want.to_dict()

@@ -175,7 +175,7 @@ def analyze(
     >>> out.analyses[0].fmeasure["A"][1:3]  # words seen once: P 4/4, R 4/5; none seen twice
     [0.888888888888889, 0.0]
     """
-    ref = _checked(systems, refs, analyses)
+    ref, systems = _checked(systems, refs, analyses)
     check_settings(confidence, top, ("confidence", "top"))
     tokenize, sentence_metric, notes = _compat(compat, tokenize, sentence_metric, systems, ref)
     given = {"domain": domains, "document": documents, "label": labels}
@@ -312,8 +312,9 @@ def _compat(compat, tokenize, sentence_metric, systems, ref) -> tuple[str, str, 
     return tokenize or DEFAULT_TOKENIZE, sentence_metric or DEFAULT_SENTENCE_METRIC, notes
 
 
-def _checked(systems, refs, analyses) -> list[str]:
-    """The one reference stream, once the inputs and the analyses' names are checked."""
+def _checked(systems, refs, analyses) -> tuple[list[str], dict[str, list[str]]]:
+    """The one reference stream and the systems' lines as lists (a DataFrame's columns
+    too), once the inputs and the analyses' names are checked."""
     unknown = [a for a in analyses if a not in ANALYSES]
     if unknown:
         raise UserInputError(f"unknown analysis {unknown[0]!r}; expected {', '.join(ANALYSES)}")
@@ -327,12 +328,25 @@ def _checked(systems, refs, analyses) -> list[str]:
     ref = list(refs[0])
     if not ref:
         raise UserInputError("no segments: the reference is empty")
+    systems = dict(systems.items())
     for name, lines in systems.items():
+        if isinstance(lines, str):
+            raise UserInputError(f"system {name!r}: expected a list of outputs, got a string")
+        systems[name] = lines = list(lines)
         if len(lines) != len(ref):
             raise UserInputError(
                 f"system {name!r} has {len(lines)} lines, the reference {len(ref)}"
             )
-    return ref
+    for name, lines in [
+        ("the reference", ref),
+        *((f"system {s!r}", x) for s, x in systems.items()),
+    ]:
+        if not all(isinstance(line, str) for line in lines):
+            k, line = next((k, x) for k, x in enumerate(lines) if not isinstance(x, str))
+            raise UserInputError(
+                f"{name}: line {k + 1} is {type(line).__name__}, expected a string"
+            )
+    return ref, systems
 
 
 def check_settings(confidence: Any, top: Any, names: tuple[str, str]) -> None:
