@@ -10,10 +10,11 @@ use std::cell::RefCell;
 
 /// Buffers kept per type and thread (blocks of lines are 16 per thread).
 const KEEP: usize = 48;
-/// The largest buffer kept, and the most kept per type and thread, in bytes (a larger call
-/// allocates afresh: its work dwarfs the faults).
-const KEEP_BYTES: usize = 16 << 20;
-const KEEP_TOTAL: usize = 32 << 20;
+/// The largest buffer kept, and the most kept per type and thread, in bytes: enough for a
+/// call of some 20,000 sentence pairs; a larger call allocates afresh (its work dwarfs the
+/// faults), and at most 4 x 8 MB stay with a thread between calls.
+const KEEP_BYTES: usize = 4 << 20;
+const KEEP_TOTAL: usize = 8 << 20;
 
 /// A type whose buffers are kept: each has its own pool per thread.
 pub trait Pooled: Sized + 'static {
