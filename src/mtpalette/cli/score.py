@@ -302,6 +302,7 @@ def score(
     """
     from mtpalette.api.score_run import ScoreInputs, ScoreRun, ScoreTests, run_score
     from mtpalette.cli.render import corpus_records, records_report
+    from mtpalette.io.inputs import check_output
     from mtpalette.io.writers import opened
 
     wmt25 = wmt25_inputs(options, lp)
@@ -319,6 +320,8 @@ def score(
     # opened before the scoring: an output that cannot be written is refused before the work
     with opened("text", "-" if output is None else output) as put:
         result = run_score(run)
+        if output is not None:  # the inputs are read now: never replace one of them
+            check_output(output)
         fmt, named = fmt.value, len(result.scored) > 1
         if sentence:
             put(_sentences(result.scored, fmt, digits, signatures, named))
