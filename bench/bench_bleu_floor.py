@@ -1,7 +1,7 @@
 """Sentence BLEU at the floor: mtpalette against a tight C loop of the same work, per pair.
 
 Usage: python bench/bench_bleu_floor.py [--sizes 1875 18750] [--rounds 7] [--sacre-pairs 1875]
-                                        [--cc cc]
+                                        [--chunk 20] [--cc cc]
 
 The C loop is ``bench/bleu_floor.c``, compiled here with the system C compiler (``cc -O2``; a
 benchmark, not the product): 13a tokenization as sacrebleu's ``Tokenizer13a``, n-grams 1..4
@@ -10,7 +10,9 @@ smoothing and the effective order, one pair after the other, nothing kept betwee
 It runs on the same pairs as mtpalette's public call, ``mtpalette.sentence_scores(hyps,
 [refs], ["bleu"])`` (from the strings to the scores: tokenizing, counting, the formula and the
 Python around them), and its scores must equal mtpalette's within 1e-9, else the benchmark
-stops. ``sacrebleu.sentence_bleu`` is timed on the first ``--sacre-pairs`` pairs, for context.
+stops. ``sacrebleu.sentence_bleu`` is timed on the first ``--sacre-pairs`` pairs, for context,
+and mtpalette once more on the first size in calls of ``--chunk`` pairs (the cost per call
+that small batches pay).
 
 Data: WMT21 de-en (then the other into-English pairs, ``common.real_pairs``) from
 ../shared/data, reference A, the first N pairs for each size; the benchmark skips without it.
@@ -91,6 +93,21 @@ def time_ours(hyps: list[str], ref: list[str], calls: int = 3):
     return best_cpu, best_wall, scores
 
 
+def time_ours_chunked(hyps: list[str], ref: list[str], chunk: int, rounds: int) -> float:
+    """Best CPU seconds of scoring the pairs ``chunk`` at a time, one public call each: what
+    a caller pays per pair when its inputs come in small batches (the per-call overhead)."""
+    from mtpalette import sentence_scores
+
+    parts = [(hyps[i : i + chunk], [ref[i : i + chunk]]) for i in range(0, len(hyps), chunk)]
+    best = float("inf")
+    for _ in range(rounds):
+        c0 = time.process_time()
+        for h, r in parts:
+            sentence_scores(h, r, ["bleu"])
+        best = min(best, time.process_time() - c0)
+    return best
+
+
 def time_sacrebleu(hyps: list[str], ref: list[str], rounds: int):
     """(best CPU seconds, scores) of ``sacrebleu.sentence_bleu`` over the pairs."""
     import sacrebleu
@@ -131,8 +148,13 @@ def bench_size(exe: str, tmp: str, hyps: list[str], ref: list[str], rounds: int)
         c_cpu, c_wall = min(c_cpu, cpu), min(c_wall, wall)
         o_cpu, o_wall = min(o_cpu, ocpu), min(o_wall, owall)
     return {
-        "n": n, "c_cpu": c_cpu, "c_wall": c_wall, "ours_cpu": o_cpu, "ours_wall": o_wall,
-        "ratios": ratios, "diff": diff,
+        "n": n,
+        "c_cpu": c_cpu,
+        "c_wall": c_wall,
+        "ours_cpu": o_cpu,
+        "ours_wall": o_wall,
+        "ratios": ratios,
+        "diff": diff,
     }
 
 
@@ -142,6 +164,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--sacre-pairs", type=int, default=1875)
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    ap.add_argument(
+        "--chunk", type=int, default=20, help="pairs per call of the small-batch row (0: none)"
+    )
     args = ap.parse_args()
     if skip_without_shared_data("the WMT21 system outputs and references"):
         return
@@ -157,6 +182,8 @@ def main() -> None:
     sb_cpu, sb_scores = time_sacrebleu(hyps[:k], ref[:k], rounds=3)
     _, _, ours_k = time_ours(hyps[:k], ref[:k], calls=1)
     sb_pair = sb_cpu / k
+    n0 = args.sizes[0]
+    chunked = time_ours_chunked(hyps[:n0], ref[:n0], args.chunk, 5) if args.chunk else None
     print(
         f"C loop: {C_SOURCE.name}, {args.cc} -O2; scores equal to mtpalette's within "
         f"{TOLERANCE:g} (max difference {max(r['diff'] for r in rows):.1e}); "
@@ -177,14 +204,18 @@ def main() -> None:
         ):
             wall_s = "-" if wall != wall else f"{wall / n * 1e6:13.3f}"
             print(
-                f"{n:7,d} {name:34s} {cpu / n * 1e6:12.3f} {wall_s:>13s} "
-                f"{cpu / r['c_cpu']:15.2f}"
+                f"{n:7,d} {name:34s} {cpu / n * 1e6:12.3f} {wall_s:>13s} {cpu / r['c_cpu']:15.2f}"
             )
         print(
             f"{'':7s} mtpalette / C loop: {r['ours_cpu'] / r['c_cpu']:.2f}x CPU (best of "
             f"{len(r['ratios'])} rounds; rounds {lo:.2f}-{hi:.2f}x); sacrebleu / mtpalette "
             f"{sb_pair * n / r['ours_cpu']:.0f}x"
         )
+        if chunked is not None and n == n0:
+            print(
+                f"{n:7,d} {f'mtpalette, {args.chunk} pairs per call':34s} "
+                f"{chunked / n * 1e6:12.3f} {'-':>13s} {chunked / r['c_cpu']:15.2f}"
+            )
         print("         (C wall includes the process start and reading the files)")
     print(f"\nload average at the end: {machine()}")
 
