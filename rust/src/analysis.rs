@@ -24,7 +24,7 @@ pub fn clipped_matches(
     let (layers, t_len) = ids.dim();
     check_offsets(offsets, t_len, "offsets")?;
     let total = offsets.len() - 1;
-    ensure(n_rows > 0 && total % n_rows == 0 && total > 0, || {
+    ensure(n_rows > 0 && total.is_multiple_of(n_rows) && total > 0, || {
         format!("clipped_matches: {total} rows are not parts of {n_rows} rows")
     })?;
     ensure(n_ids.len() == layers, || {
