@@ -168,9 +168,9 @@ def test_a_report_of_texts_has_the_command_lines_sections_and_numbers(runs, tmp_
 def test_a_table_without_texts_is_reported(tmp_path):
     """A table made without texts (the engine's own) is reported, its error analysis named
     as missing."""
-    from mtpalette.api.orange_run import lists_and_metrics
     from mtpalette.metaeval.candidates import compare_candidates
     from mtpalette.metaeval.orange import evaluate
+    from mtpalette.sources.candidates import lists_and_metrics
 
     lists, parsed = lists_and_metrics([["a b c", "x y"], ["a b d", "x z"]],
                                       {"A": ["a b c", "x"], "B": ["a b", "y z"]}, "wer",

@@ -71,7 +71,7 @@ EXPORTS = {
     "compare_scored": "api.paired",
     "PairedRun": "api.paired",
     "run_paired": "api.paired",
-    "candidate_lists": "api.orange_run",
+    "candidate_lists": "sources.candidates",
     "orange": "api.orange_run",
     "OrangeRun": "api.orange_run",
     "OrangeOutputs": "api.orange_run",

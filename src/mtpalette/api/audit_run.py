@@ -22,12 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.api.orange_run import (
-    SEED,
-    TextsRun,
-    lists_and_metrics,
-    reference_agreement_of,
-)
+from mtpalette.api.orange_run import SEED, TextsRun
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
@@ -36,8 +31,10 @@ from mtpalette.metaeval.audit import Audit
 from mtpalette.metaeval.audit import audit as run_metric_audit
 from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.external import reference_names
+from mtpalette.metaeval.references import reference_agreement_of
 from mtpalette.metrics import parse_specs
 from mtpalette.progress import feedback_of
+from mtpalette.sources.candidates import lists_and_metrics
 from mtpalette.sources.checks import bootstrap_of, check_resampling, checked
 from mtpalette.sources.external import parse_scores
 from mtpalette.sources.inputs import CandidateInputs, JudgedInputs

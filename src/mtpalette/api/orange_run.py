@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -56,20 +56,17 @@ from mtpalette.metaeval.orange import (
     orange_curve,
     tie_weight,
 )
-from mtpalette.metaeval.orange_errors import error_analysis
+from mtpalette.metaeval.orange_errors import error_records
+from mtpalette.metaeval.references import reference_agreement_of
 from mtpalette.metrics import parse_specs
 from mtpalette.progress import feedback_of
 from mtpalette.records import out
+from mtpalette.sources.candidates import lists_and_metrics
 from mtpalette.sources.checks import (
     SACREBLEU_SEED,
-    as_systems,
     bootstrap_of,
     check_resampling,
     checked,
-    drop_reference_copies,
-    metric_specs,
-    note_on_stderr,
-    reference_streams,
 )
 from mtpalette.sources.external import (
     check_export_layout,
@@ -87,52 +84,6 @@ SEED = SACREBLEU_SEED
 CURVE_POINTS = 64
 #: the outranking candidates the error analysis lists per segment (``--errors-max``'s default)
 ERRORS_MAX = 20
-
-
-def candidate_lists(
-    refs: Sequence[Sequence[str]], candidates: Mapping[str, Sequence[str]] | Sequence[Any]
-) -> CandidateLists:
-    """Candidate lists from systems (``{name: outputs}``, one candidate per system and
-    segment) or from n-best lists (one list of candidates per segment).
-
-    Examples
-    --------
-    >>> cl = candidate_lists([["r1", "r2"], ["q1", "q2"]], [["a", "b", "c"], ["d"]])
-    >>> cl.offsets.tolist(), cl.origins
-    ([0, 3, 4], ['n-best #1', 'n-best #2', 'n-best #3', 'n-best #1'])
-    """
-    refs, candidates = reference_streams(refs), as_systems(candidates)
-    if candidates is None:
-        raise UserInputError("candidates is None; expected {system: outputs} or n-best lists")
-    if isinstance(candidates, Mapping):
-        names = [f"refs[{k}]" for k in range(len(refs))]
-        kept = drop_reference_copies(candidates, refs, names, note_on_stderr)
-        if candidates and not kept:
-            raise UserInputError("every system is a copy of a reference")
-        return CandidateLists.from_systems(kept, refs)
-    if isinstance(candidates, str) or not candidates:
-        raise UserInputError("candidates: a dict of system outputs or a list of n-best lists")
-    lists = [list(c) for c in candidates]
-    if any(isinstance(c, str) for c in candidates):
-        raise UserInputError("an n-best list must be a list of strings, not a string")
-    offsets = np.concatenate([[0], np.cumsum([len(c) for c in lists])])
-    origins = [f"n-best #{j + 1}" for c in lists for j in range(len(c))]
-    texts = [t for c in lists for t in c]
-    return CandidateLists(texts, offsets, refs, origins, None, {"kind": "nbest"})
-
-
-def lists_and_metrics(
-    refs: Sequence[Sequence[str]],
-    candidates: Mapping[str, Sequence[str]] | Sequence[Any],
-    metrics: Sequence[str] | str,
-    tokenize: str,
-    lowercase: bool,
-) -> tuple[CandidateLists, dict]:
-    """The :func:`candidate_lists` of a run on texts and its metrics parsed (spec to
-    :class:`~mtpalette.metrics.Metric`; none is allowed, for scores given from outside)."""
-    lists = candidate_lists(refs, candidates)
-    specs = metric_specs(metrics, required=False)
-    return lists, parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
 
 
 def orange(
@@ -497,60 +448,6 @@ def _staged_run(
 
 
 #: reference agreement is computed with at most this many of the run's metrics (the first)
-AGREEMENT_METRICS = 6
-
-
-def reference_agreement_of(lists: CandidateLists, parsed: list, run: Any, feedback: Feedback):
-    """Each reference against the others and the systems against the same references, when
-    the candidates are systems' outputs (one per segment each) and there are two or more
-    references; warns when a reference is closer to another than the best system is.
-    ``run`` gives the tokenizer and case (an ORANGE or audit run); a chunked run on Dask
-    computes it on a worker (its client may be a login node), any other here."""
-    from mtpalette.metaeval.references import reference_agreement_task
-    from mtpalette.parallel import run_tasks
-
-    if lists.origins is None or len(lists.refs) < 2 or not parsed:
-        return None
-    systems: dict[str, list[str]] = {}
-    for text, origin in zip(lists.texts, lists.origins, strict=True):
-        systems.setdefault(origin, []).append(text)
-    if any(len(v) != lists.n_segments for v in systems.values()):
-        return None  # n-best lists: no system to compare with
-    metrics = parsed[:AGREEMENT_METRICS]
-    if len(parsed) > AGREEMENT_METRICS:
-        feedback.note(f"reference agreement: with the first {AGREEMENT_METRICS} metrics")
-    chunking = getattr(run, "chunking", None)  # an audit run has none
-    where = None if chunking is None else chunking.dask_backend()
-    task = dict(refs=lists.refs, systems=systems, ref_names=data_names(lists),
-                tokenize=run.tokenize, lowercase=run.lowercase)  # fmt: skip
-    # a worker parses the specs itself, with the run's tokenizer and case
-    task["metrics"] = metrics if where is None else [m.spec for m in metrics]
-    try:
-        ((_, agreement),) = run_tasks(reference_agreement_task, [task], where)
-    except UserInputError as exc:  # e.g. a plugin that reads the sources
-        feedback.warn(f"note: reference agreement not computed: {exc}")
-        return None
-    for line in agreement.warnings():
-        feedback.warn(f"warning: {line}")
-    return agreement
-
-
-def data_names(lists: CandidateLists) -> list[str] | None:
-    """The references' names from the data (``ref``, ``refB``; ``A``, ``B`` of WMT's files),
-    not their file names (``ref.txt``).
-
-    Examples
-    --------
-    >>> lists = candidate_lists([["a"], ["b"]], {"S": ["c"]})
-    >>> lists.ref_names = ["data/ref.txt", "data/refB.txt"]
-    >>> data_names(lists)
-    ['ref', 'refB']
-    """
-    from mtpalette.reporting.names import reference_names
-
-    return reference_names(lists.ref_names) if lists.ref_names else None
-
-
 def _lists(run: OrangeRun, ref_lines: list[list[str]]) -> tuple[CandidateLists, list[Path]]:
     lists, files = run.candidates.load(ref_lines)
     if run.source is not None and run.limited is None:
@@ -596,16 +493,6 @@ def _write(
     if out.json is not None:
         outputs["run_json"] = str(out.json)
         _record(run, result, files).save(stage.path(out.json))
-
-
-def error_records(
-    comparisons: Sequence[Comparisons], lists: CandidateLists, *, ties: str, most: int
-) -> Iterator[dict[str, Any]]:
-    """Per metric and segment, the candidates that outrank the references (at most ``most``
-    listed): the records of ``errors.jsonl`` and of the report of :func:`orange`'s table."""
-    for c in comparisons:
-        yield from error_analysis(c, ties=ties, texts=lists.texts, origins=lists.origins,
-                                  references=lists.refs, max_per_segment=most)  # fmt: skip
 
 
 def _record(run: OrangeRun, result: OrangeResult, files: list[Path]) -> Run:

@@ -31,13 +31,7 @@ from typing import Any
 from mtpalette.api.agreement_run import AgreementResult
 from mtpalette.api.audit_run import AuditResult
 from mtpalette.api.correlation_run import CorrelationResult
-from mtpalette.api.orange_run import (
-    ERRORS_MAX,
-    OrangeResult,
-    TextsRun,
-    error_records,
-    reference_agreement_of,
-)
+from mtpalette.api.orange_run import ERRORS_MAX, OrangeResult, TextsRun
 from mtpalette.api.rank_run import RankResult
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import Run, load_run
@@ -45,6 +39,8 @@ from mtpalette.metaeval.agreement import Agreement
 from mtpalette.metaeval.audit import Audit
 from mtpalette.metaeval.correlation import CorrelationTable
 from mtpalette.metaeval.orange import OrangeTable
+from mtpalette.metaeval.orange_errors import error_records
+from mtpalette.metaeval.references import reference_agreement_of
 from mtpalette.metaeval.system_ranking import SystemRanking
 from mtpalette.progress import feedback_of
 from mtpalette.records import to_jsonable

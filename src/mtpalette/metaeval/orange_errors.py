@@ -139,3 +139,15 @@ def error_analysis(
             record["references"] = [ref[s] for ref in references]
         record["candidates"] = cands
         yield record
+
+
+def error_records(
+    comparisons: Sequence[Comparisons], lists: Any, *, ties: str, most: int
+) -> Iterator[dict[str, Any]]:
+    """Per metric and segment, the candidates that outrank the references (at most ``most``
+    listed): the records of ``errors.jsonl`` and of the report of :func:`orange`'s table.
+    ``lists``: the :class:`~mtpalette.metaeval.candidates.CandidateLists` compared (not
+    imported here: that module imports this one)."""
+    for c in comparisons:
+        yield from error_analysis(c, ties=ties, texts=lists.texts, origins=lists.origins,
+                                  references=lists.refs, max_per_segment=most)  # fmt: skip

@@ -39,6 +39,8 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
+from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metrics.base import Metric
 from mtpalette.metrics.registry import parse_specs
 from mtpalette.metrics.scoring import TextPairs, compute_stats
@@ -267,3 +269,60 @@ def reference_agreement_task(task: Mapping[str, Any]) -> ReferenceAgreement:
     ['ref1', 'ref2']
     """
     return reference_agreement(**task)
+
+
+#: the metrics the reference agreement of an ORANGE or audit run takes (its first ones)
+AGREEMENT_METRICS = 6
+
+
+def reference_agreement_of(
+    lists: CandidateLists, parsed: list, run: Any, feedback: Feedback
+) -> ReferenceAgreement | None:
+    """Each reference against the others and the systems against the same references, when
+    the candidates are systems' outputs (one per segment each) and there are two or more
+    references; warns when a reference is closer to another than the best system is.
+    ``run`` gives the tokenizer and case (an ORANGE or audit run); a chunked run on Dask
+    computes it on a worker (its client may be a login node), any other here."""
+    from mtpalette.parallel import run_tasks
+
+    if lists.origins is None or len(lists.refs) < 2 or not parsed:
+        return None
+    systems: dict[str, list[str]] = {}
+    for text, origin in zip(lists.texts, lists.origins, strict=True):
+        systems.setdefault(origin, []).append(text)
+    if any(len(v) != lists.n_segments for v in systems.values()):
+        return None  # n-best lists: no system to compare with
+    metrics = parsed[:AGREEMENT_METRICS]
+    if len(parsed) > AGREEMENT_METRICS:
+        feedback.note(f"reference agreement: with the first {AGREEMENT_METRICS} metrics")
+    chunking = getattr(run, "chunking", None)  # an audit run has none
+    where = None if chunking is None else chunking.dask_backend()
+    task = dict(refs=lists.refs, systems=systems, ref_names=data_names(lists),
+                tokenize=run.tokenize, lowercase=run.lowercase)  # fmt: skip
+    # a worker parses the specs itself, with the run's tokenizer and case
+    task["metrics"] = metrics if where is None else [m.spec for m in metrics]
+    try:
+        ((_, agreement),) = run_tasks(reference_agreement_task, [task], where)
+    except UserInputError as exc:  # e.g. a plugin that reads the sources
+        feedback.warn(f"note: reference agreement not computed: {exc}")
+        return None
+    for line in agreement.warnings():
+        feedback.warn(f"warning: {line}")
+    return agreement
+
+
+def data_names(lists: CandidateLists) -> list[str] | None:
+    """The references' names from the data (``ref``, ``refB``; ``A``, ``B`` of WMT's files),
+    not their file names (``ref.txt``).
+
+    Examples
+    --------
+    >>> from mtpalette.sources.candidates import candidate_lists
+    >>> lists = candidate_lists([["a"], ["b"]], {"S": ["c"]})
+    >>> lists.ref_names = ["data/ref.txt", "data/refB.txt"]
+    >>> data_names(lists)
+    ['ref', 'refB']
+    """
+    from mtpalette.reporting.names import reference_names
+
+    return reference_names(lists.ref_names) if lists.ref_names else None
