@@ -139,3 +139,31 @@ def test_correlate_exports_judged_texts_in_mtme_layout(cli, tmp_path):
     assert code == 2 and "50 of the 529 lines" in err and not (tmp_path / "short").exists()
     code, _, err = cli(*common, "-m", "chrf", "--export-mtme", "zh-en")
     assert code == 2 and "--export-mtme LP names the layout of --export-scores DIR" in err
+
+
+def test_export_mtme_scores_no_text_twice(cli, tmp_path, monkeypatch):
+    """With a system level, the run scores the folder's judged systems on every segment once;
+    ``--export-mtme`` takes those scores and scores only the outputs they lack (the other
+    reference, unjudged systems). The files equal those of a segment-level run, which scores
+    every output for the export itself."""
+    import mtpalette.sources.scoring as scoring
+
+    real, scored = scoring.score_systems, []
+    monkeypatch.setattr(
+        scoring, "score_systems", lambda systems, *a, **k: scored.extend(systems) or real(
+            systems, *a, **k)
+    )  # fmt: skip
+    files = {}
+    for levels in ("segment,system", "segment"):
+        folder = tmp_path / levels.replace(",", "_") / "wmt21.tedtalks"
+        shutil.copytree(FOLDER, folder)
+        scored.clear()
+        code, _, err = cli("correlate", "--mtme", folder, "--lp", "zh-en", "--level", levels,
+                           "-m", "chrf", "wer", *RESAMPLING, "--export-scores", folder,
+                           "--export-mtme", "zh-en")  # fmt: skip
+        assert code == 0, err
+        stored = folder / "metric-scores" / "zh-en"
+        files[levels] = {p.name: p.read_text() for p in sorted(stored.glob("[cw][hb]*-refB.*"))}
+        if levels == "segment,system":
+            assert len(scored) == len(set(scored)), "a system's texts were scored twice"
+    assert len(files["segment"]) == 4 and files["segment,system"] == files["segment"]

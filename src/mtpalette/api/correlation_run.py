@@ -468,7 +468,8 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
             system_score=run.system_score, external=external, full=full, feedback=feedback,
         )  # fmt: skip
         if out.export_scores is not None:  # the mtpalette layout, or MTME's (--export-mtme)
-            mtme = dict(mtme_lp=out.export_mtme, mtme_set=loaded.mtme_set, ref_names=ref_names)
+            mtme = dict(mtme_lp=out.export_mtme, mtme_set=loaded.mtme_set, ref_names=ref_names,
+                        computed=full)  # fmt: skip
             for path in export_judged(stage.path(out.export_scores), data, parsed, **mtme,
                                       tokenize=run.tokenize, lowercase=run.lowercase):  # fmt: skip
                 feedback.note(f"wrote {stage.final(path)}")

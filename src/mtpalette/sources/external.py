@@ -15,7 +15,7 @@ mt-metrics-eval's (``DIR/metric-scores/LP/<metric>-REF.LEVEL.score``, written by
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -233,6 +233,7 @@ def export_judged(
     ref_names: Sequence[str] | None = None,
     tokenize: str = "13a",
     lowercase: bool = False,
+    computed: Mapping[str, Any] | None = None,
 ) -> list[Path]:
     """``correlate --export-scores``: every built-in metric's scores of the rated translations
     of ``data`` (a :class:`~mtpalette.metaeval.segments.SegmentData`) in the mtpalette layout;
@@ -243,12 +244,14 @@ def export_judged(
     ``ref_names``, or the one ``mtme_set``, the folder's pair, uses), error metrics negated
     (MTME takes higher as better). From a folder, every output of the pair but that reference
     (judged or not, other references too: ``wmt`` may evaluate them); other judged texts must
-    be every line of their outputs."""
+    be every line of their outputs. ``computed``: the run's scores of the folder's systems on
+    all segments (:func:`~mtpalette.sources.system_scores.folder_scores`), taken as they are:
+    only the outputs it lacks are scored here, so no text is scored twice."""
     if mtme_lp is None:
         return export_all(directory, metrics, lambda m: export_segment_scores(data, m))
     from mtpalette.io.mtme_write import write_mtme_scores
     from mtpalette.io.scorefile import mtme_ref_name
-    from mtpalette.sources.folders import oriented_scores
+    from mtpalette.sources.folders import oriented_scores, oriented_view
 
     specs = [m.spec for m in metrics if not isinstance(m, ExternalMetric)]
     if not specs:
@@ -261,7 +264,19 @@ def export_judged(
         outputs, refs, srcs = _every_line(data)
         names = [mtme_ref_name(r) for r in reference_names(ref_names, len(refs))]
     text = dict(tokenize=tokenize, lowercase=lowercase)
-    scores, _ = oriented_scores(outputs, refs, specs, srcs=srcs, **text)
+    if computed is not None and mtme_set is not None:  # the judged systems scored already
+        from mtpalette.sources.scoring import score_systems
+
+        first = next(iter(computed.values()))
+        scored = {s: computed[s] for s in outputs if s in computed}
+        rest = {s: texts for s, texts in outputs.items() if s not in scored}
+        if rest:  # the same metrics under the same names (as the run typed them)
+            scored |= score_systems(rest, refs, first.names, progress=False, **text)
+        view, _ = oriented_view(scored, list(outputs))
+        canonical = dict(zip(first.names, first.specs, strict=True))  # the files' names
+        scores = {canonical[name]: levels for name, levels in view.items()}
+    else:
+        scores, _ = oriented_scores(outputs, refs, specs, srcs=srcs, **text)
     written = []
     for spec, levels in scores.items():
         tables = {level: dict(zip(outputs, levels[level], strict=True)) for level in ("seg", "sys")}
