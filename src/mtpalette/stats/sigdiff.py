@@ -70,16 +70,29 @@ def filter_order(human: np.ndarray, grouping: str) -> tuple[np.ndarray, np.ndarr
 
 
 def zscore(x: np.ndarray) -> np.ndarray:
-    """``(x - mean) / std`` (population std), computed as ``scipy.stats.zscore``.
+    """``(x - mean) / std`` (population std) of a vector, the floating-point operations of
+    ``scipy.stats.zscore`` (1.17: ``mean``, the mean of the squared deviations, ``** 0.5``;
+    NaN everywhere when ``std <= |eps * mean|``), bit for bit, without importing
+    ``scipy.stats`` (0.3-0.5 s of a process's start).
 
     Examples
     --------
     >>> zscore([1.0, 2.0, 3.0]).round(6).tolist()
     [-1.224745, 0.0, 1.224745]
     """
-    from scipy import stats as _scipy_stats
-
-    return np.asarray(_scipy_stats.zscore(np.asarray(x, dtype=np.float64)))
+    a = np.asarray(x, dtype=np.float64)
+    if a.ndim != 1:
+        raise ValueError(f"zscore takes a vector, not an array of shape {a.shape}")
+    if a.size == 0:
+        return a.copy()
+    mean = np.mean(a, keepdims=True)
+    dev = a - mean
+    std = np.mean(dev * dev, keepdims=True) ** 0.5
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = dev / std
+    if std[0] <= abs(np.finfo(np.float64).eps * mean[0]):
+        z[:] = np.nan
+    return z
 
 
 def group_statistic(
