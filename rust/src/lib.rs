@@ -30,6 +30,7 @@ pub mod encode_text;
 pub mod gtm;
 pub mod interning;
 pub mod lcs_bits;
+pub mod legacy_mt;
 pub mod local_ngrams;
 pub mod ngram;
 pub mod nist;

@@ -18,9 +18,9 @@ use crate::error::{Checked, InputError};
 use crate::grid::Grid;
 use crate::pairs::Pairs;
 use crate::{
-    acs, analysis, bleu_text, chrf, chrf_text, distinct, edit, encode_text, gtm, interning, ngram,
-    nist, pairwise, porter, rouge_lsum, rouge_score_tok, rouge_text, scores, skipbigram, stats,
-    subsequence, ter, text_pairs, tokenize, vocab,
+    acs, analysis, bleu_text, chrf, chrf_text, distinct, edit, encode_text, gtm, interning,
+    legacy_mt, ngram, nist, pairwise, porter, rouge_lsum, rouge_score_tok, rouge_text, scores,
+    skipbigram, stats, subsequence, ter, text_pairs, tokenize, vocab,
 };
 
 mod text;
@@ -479,6 +479,27 @@ fn pairwise_counts<'py>(
     array(py, out, &[offsets.len() - 1, 5])
 }
 
+/// The pairs test's swaps from numpy's legacy stream (`key`, numpy's MT19937 key, advanced in
+/// place; `pos`, its position): `((n_perm, len(upper)) uint8, new pos)`.
+#[pyfunction]
+fn legacy_pair_swaps<'py>(
+    py: Python<'py>,
+    mut key: PyReadwriteArray1<'py, u32>,
+    pos: usize,
+    n_perm: usize,
+    n_draws: usize,
+    upper: PyReadonlyArray1<'py, i64>,
+) -> PyResult<(Bound<'py, PyAny>, usize)> {
+    let upper = slice(&upper, "upper")?;
+    let key = slice_mut(&mut key, "key")?;
+    let (out, pos) = run(py, "legacy_pair_swaps", || {
+        let mut mt = legacy_mt::Mt { key, pos };
+        let out = legacy_mt::pair_swaps(&mut mt, n_perm, n_draws, upper)?;
+        Ok((out, mt.pos))
+    })?;
+    Ok((array(py, out, &[n_perm, upper.len()])?, pos))
+}
+
 /// BLEU of every statistics row (see `mtpalette.kernels.scores`).
 #[pyfunction]
 fn bleu_rows<'py>(
@@ -707,5 +728,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(set_threads, m)?)?;
     m.add_function(wrap_pyfunction!(pairwise_ngram_stats, m)?)?;
     m.add_function(wrap_pyfunction!(aggregate_ngram_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(legacy_pair_swaps, m)?)?;
     Ok(())
 }

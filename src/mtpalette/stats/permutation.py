@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mtpalette.kernels import legacy_draws
 from mtpalette.kernels.ragged import Delimited
 
 #: the p-value conventions of a permutation test: mt-metrics-eval's ``count / k``, or
@@ -118,10 +119,12 @@ def _entry_swaps(stream, n_perm: int, n: int) -> np.ndarray:
 def _pair_swaps(stream, n_perm: int, n_draws: int, upper: np.ndarray) -> np.ndarray:
     """``(n_perm, pairs)`` swap indicators of the ``pairs`` test for the pairs at positions
     ``upper``. The legacy stream draws an ``n x n`` matrix per group (``n_draws`` values per
-    permutation) as mt-metrics-eval; a ``Generator`` draws only the pairs asked for."""
+    permutation) as mt-metrics-eval (:func:`mtpalette.kernels.legacy_draws.pair_swaps`); a
+    ``Generator`` draws only the pairs asked for."""
     if isinstance(stream, np.random.Generator):
         return stream.random((n_perm, upper.size), dtype=np.float32) < 0.5
-    return stream.random_sample((n_perm, n_draws))[:, upper] > 0.5
+    # the compiled legacy stream: the same swaps, the unused draws skipped, not built
+    return legacy_draws.pair_swaps(stream, n_perm, n_draws, upper)
 
 
 def _blocks(k: int, block_size: int, per_perm: int):
@@ -393,7 +396,7 @@ def pairs_test(
     upper = layout.upper[changed]
     draws = np.empty((k, 2))
     count, used = 0, 0
-    per_perm = max(layout.n_draws if isinstance(stream, np.random.RandomState) else upper.size, 1)
+    per_perm = max(upper.size, 1)  # the swaps kept; the legacy kernel builds no doubles
     n_pairs = layout.n_pairs
     for lo, hi in _blocks(k, stopping.block_size, per_perm):
         w = _pair_swaps(stream, hi - lo, layout.n_draws, upper)
