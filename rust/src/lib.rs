@@ -41,6 +41,7 @@ pub mod rouge_score_tok;
 pub mod rouge_text;
 pub mod scores;
 pub mod scratch;
+pub mod sign_sums;
 pub mod skipbigram;
 pub mod stats;
 pub mod subsequence;

@@ -20,7 +20,7 @@ use crate::pairs::Pairs;
 use crate::{
     acs, analysis, bleu_text, chrf, chrf_text, distinct, edit, encode_text, gtm, interning,
     legacy_mt, ngram, nist, pairwise, porter, rouge_lsum, rouge_score_tok, rouge_text, scores,
-    skipbigram, stats, subsequence, ter, text_pairs, tokenize, vocab,
+    sign_sums, skipbigram, stats, subsequence, ter, text_pairs, tokenize, vocab,
 };
 
 mod text;
@@ -500,6 +500,25 @@ fn legacy_pair_swaps<'py>(
     Ok((array(py, out, &[n_perm, upper.len()])?, pos))
 }
 
+/// SPA's permuted totals in the fixed float32 order (see `mtpalette.kernels.sign_sums`).
+#[pyfunction]
+fn sign_products<'py>(
+    py: Python<'py>,
+    signs: PyReadonlyArray2<'py, f32>,
+    values: PyReadonlyArray2<'py, f32>,
+    rows: PyReadonlyArray1<'py, i64>,
+    cols: PyReadonlyArray1<'py, i64>,
+    bounds: PyReadonlyArray1<'py, i64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (signs, values) = (grid(&signs, "signs")?, grid(&values, "values")?);
+    let (rows, cols) = (slice(&rows, "rows")?, slice(&cols, "cols")?);
+    let bounds = slice(&bounds, "bounds")?;
+    let out = run(py, "sign_products", || {
+        sign_sums::sign_products(signs, values, rows, cols, bounds)
+    })?;
+    vector(py, out)
+}
+
 /// BLEU of every statistics row (see `mtpalette.kernels.scores`).
 #[pyfunction]
 fn bleu_rows<'py>(
@@ -729,5 +748,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pairwise_ngram_stats, m)?)?;
     m.add_function(wrap_pyfunction!(aggregate_ngram_stats, m)?)?;
     m.add_function(wrap_pyfunction!(legacy_pair_swaps, m)?)?;
+    m.add_function(wrap_pyfunction!(sign_products, m)?)?;
     Ok(())
 }

@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette.kernels import sign_sums
 from mtpalette.stats.averaging import grouped_rows
 from mtpalette.stats.grouping import as_matrix
 
@@ -124,22 +125,9 @@ def sign_products(
     >>> float(sign_products(np.ones_like(v), v, np.array([0]), np.array([0]))[0])
     1.0
     """
-    signs_t = np.ascontiguousarray(np.asarray(signs, dtype=np.float32).T)  # (items, k)
-    values_t = np.ascontiguousarray(np.asarray(values, dtype=np.float32).T)  # (items, cols)
-    total = np.zeros(len(rows), dtype=np.float32)
-    acc = np.empty_like(total)
-    term = np.empty_like(total)
-    other = np.empty_like(total)
-    with np.errstate(over="ignore", invalid="ignore"):  # as a matmul: inf and NaN, silently
-        for start, stop in sign_product_blocks(values_t.shape[0]):
-            acc.fill(0.0)
-            for k in range(start, stop):
-                np.take(signs_t[k], rows, out=term)
-                np.take(values_t[k], cols, out=other)
-                term *= other
-                acc += term
-            total += acc
-    return total
+    blocks = sign_product_blocks(np.shape(values)[1])
+    bounds = [0] + [stop for _, stop in blocks]
+    return sign_sums.sign_products(signs, values, rows, cols, bounds)  # compiled, no warnings
 
 
 def rated_rows(human: np.ndarray, *others: np.ndarray) -> tuple[np.ndarray, ...]:
