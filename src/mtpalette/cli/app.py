@@ -64,7 +64,7 @@ def load_command(name: str) -> Any:
 
 
 def reflowed(text: str | None) -> str | None:
-    """A command's help with each paragraph on one line (list items, ``- `` or ``* ``, on
+    r"""A command's help with each paragraph on one line (list items, ``- `` or ``* ``, on
     their own): typer's help keeps a docstring's line breaks and wraps the lines again at the
     terminal's width, which at 80 columns breaks sentences in the middle; one line per
     paragraph wraps at word boundaries only. Paragraphs are separated by a blank line.
