@@ -519,6 +519,32 @@ fn sign_products<'py>(
     vector(py, out)
 }
 
+/// SPA's screen of permuted differences (see `mtpalette.kernels.sign_sums`): sure hits
+/// `(batches, pairs)` and the near-ties' draw, batch and pair.
+#[pyfunction]
+fn spa_screen<'py>(
+    py: Python<'py>,
+    partial: PyReadonlyArray2<'py, f32>,
+    n_sys: usize,
+    above: PyReadonlyArray2<'py, f32>,
+    below: PyReadonlyArray2<'py, f32>,
+    odd: PyReadonlyArray1<'py, bool>,
+) -> PyResult<(Array<'py>, Array<'py>, Array<'py>, Array<'py>)> {
+    let partial = grid(&partial, "partial")?;
+    let (above, below) = (grid(&above, "above")?, grid(&below, "below")?);
+    let odd = slice(&odd, "odd")?;
+    let shape = [above.dim().0, above.dim().1];
+    let (hits, t, b, p) = run(py, "spa_screen", || {
+        sign_sums::spa_screen(partial, n_sys, above, below, odd)
+    })?;
+    Ok((
+        array(py, hits, &shape)?,
+        vector(py, t)?,
+        vector(py, b)?,
+        vector(py, p)?,
+    ))
+}
+
 /// BLEU of every statistics row (see `mtpalette.kernels.scores`).
 #[pyfunction]
 fn bleu_rows<'py>(
@@ -749,5 +775,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(aggregate_ngram_stats, m)?)?;
     m.add_function(wrap_pyfunction!(legacy_pair_swaps, m)?)?;
     m.add_function(wrap_pyfunction!(sign_products, m)?)?;
+    m.add_function(wrap_pyfunction!(spa_screen, m)?)?;
     Ok(())
 }

@@ -69,6 +69,94 @@ pub fn sign_products(
     Ok(out)
 }
 
+/// Sure hits ``(batches, pairs)`` and the near-ties' draws, batches and pairs.
+pub type Screen = (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>);
+
+/// The screen of SPA's permuted differences (``stats.pairwise.pairwise_p_values_batch``):
+/// ``partial`` is the BLAS product ``(columns, draws)`` with column ``b * n_sys + s`` for
+/// batch ``b`` and system ``s``; for every batch and system pair ``p = (i < j)`` (row-major
+/// pair order) the float32 difference ``null = partial[i, t] - partial[j, t]`` of each draw
+/// ``t`` is a sure hit when ``null > above[b, p]``, and a near-tie, to be decided in the
+/// reference order, when ``below[b, p] <= null`` but not a sure hit, or always when
+/// ``odd[b, p]``. Returns the sure hits ``(batches, pairs)`` and the near-ties ``(t, b, p)``.
+pub fn spa_screen(
+    partial: Grid<'_, f32>,
+    n_sys: usize,
+    above: Grid<'_, f32>,
+    below: Grid<'_, f32>,
+    odd: &[bool],
+) -> Checked<Screen> {
+    let (n_cols, _) = partial.dim();
+    let (n_batch, n_pairs) = above.dim();
+    ensure(n_sys >= 1 && n_cols == n_batch * n_sys, || {
+        format!("{n_cols} columns are not {n_batch} batches x {n_sys} systems")
+    })?;
+    ensure(n_pairs == n_sys * (n_sys - 1) / 2, || {
+        format!("{n_pairs} pairs for {n_sys} systems")
+    })?;
+    ensure(
+        below.dim() == above.dim() && odd.len() == n_batch * n_pairs,
+        || "above, below and odd differ in shape".into(),
+    )?;
+    let mut hits = vec![0i64; n_batch * n_pairs];
+    let (mut nt, mut nb, mut np) = (Vec::new(), Vec::new(), Vec::new());
+    for b in 0..n_batch {
+        let mut p = 0;
+        for i in 0..n_sys {
+            let xi = partial.row(b * n_sys + i);
+            for j in i + 1..n_sys {
+                let xj = partial.row(b * n_sys + j);
+                let (u, d, o) = (above[[b, p]], below[[b, p]], odd[b * n_pairs + p]);
+                // one pass over the draws, vectorised: sure hits, and whether any is near
+                let (mut count, mut near) = (0u32, 0u32);
+                for (&a, &c) in xi.iter().zip(xj) {
+                    let null = a - c;
+                    let sure = null > u;
+                    count += u32::from(sure);
+                    near += u32::from(!sure & (null >= d));
+                }
+                hits[b * n_pairs + p] = i64::from(count);
+                if o {
+                    for t in 0..xi.len() {
+                        nt.push(t as i64);
+                        nb.push(b as i64);
+                        np.push(p as i64);
+                    }
+                } else if near > 0 {
+                    // the near draws: chunks of 16 screened at once, the few with one scanned
+                    let mut left = near;
+                    for (k, (ca, cb)) in xi.chunks(16).zip(xj.chunks(16)).enumerate() {
+                        let is_near = |a: f32, c: f32| {
+                            let null = a - c;
+                            !(null > u) & (null >= d)
+                        };
+                        if !ca
+                            .iter()
+                            .zip(cb)
+                            .fold(false, |acc, (&a, &c)| acc | is_near(a, c))
+                        {
+                            continue;
+                        }
+                        for (l, (&a, &c)) in ca.iter().zip(cb).enumerate() {
+                            if is_near(a, c) {
+                                nt.push((k * 16 + l) as i64);
+                                nb.push(b as i64);
+                                np.push(p as i64);
+                                left -= 1;
+                            }
+                        }
+                        if left == 0 {
+                            break;
+                        }
+                    }
+                }
+                p += 1;
+            }
+        }
+    }
+    Ok((hits, nt, nb, np))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,3 +39,34 @@ def test_bad_inputs_are_refused():
         sign_sums.sign_products(a, a, [2], [0], [0, 3])
     with pytest.raises(ValueError, match="bounds"):
         sign_sums.sign_products(a, a, [0], [0], [0, 2])
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_sys=st.integers(1, 6),
+    n_batch=st.integers(1, 5),
+    n_draws=st.integers(0, 70),
+    width=st.sampled_from([0.0, 0.1, 1.0, np.inf]),
+)
+def test_screen_equals_twin(seed, n_sys, n_batch, n_draws, width):
+    rng = np.random.default_rng(seed)
+    partial = np.round(rng.normal(size=(n_batch * n_sys, n_draws)), 1).astype(np.float32)
+    partial[rng.random(partial.shape) < 0.02] = np.nan
+    n_pairs = n_sys * (n_sys - 1) // 2
+    obs = np.round(rng.normal(size=(n_batch, n_pairs)), 1).astype(np.float32)
+    above, below = obs + np.float32(width), obs - np.float32(width)
+    odd = rng.random(n_batch * n_pairs) < 0.1
+    got = sign_sums.spa_screen(partial, n_sys, above, below, odd)
+    want = twin.spa_screen(partial, n_sys, above, below, odd)
+    np.testing.assert_array_equal(got[0], want[0])
+    # near-ties: the same (draw, batch, pair) triples, in any order
+    key = lambda r: sorted(zip(r[1].tolist(), r[2].tolist(), r[3].tolist(), strict=True))  # noqa: E731
+    assert key(got) == key(want)
+
+
+def test_screen_refuses_bad_shapes():
+    a = np.zeros((6, 4), dtype=np.float32)
+    with pytest.raises(ValueError, match="pairs"):
+        sign_sums.spa_screen(a, 3, np.zeros((2, 2), np.float32), np.zeros((2, 2), np.float32),
+                             np.zeros(4, bool))  # fmt: skip

@@ -28,3 +28,24 @@ def sign_products(signs, values, rows, cols, bounds) -> np.ndarray:
         raise ValueError("signs and values: 2-d arrays expected")
     ints = [np.ascontiguousarray(x, dtype=np.int64).ravel() for x in (rows, cols, bounds)]
     return _core.sign_products(s, v, *ints)
+
+
+def spa_screen(partial, n_sys: int, above, below, odd):
+    """SPA's screen of permuted differences: ``partial`` the ``(batches * n_sys, draws)``
+    float32 product; ``above``, ``below`` (float32) and ``odd`` (bool) per ``(batch, pair)``,
+    pairs ``i < j`` in row-major order. A draw's ``null = partial[b * n_sys + i, t] -
+    partial[b * n_sys + j, t]`` (float32) is a sure hit when ``null > above``; a near-tie when
+    ``null >= below`` and not a sure hit, or when ``odd``. Returns the sure hits per
+    ``(batch, pair)`` (int64) and the near-ties' draw, batch and pair indices.
+
+    Examples
+    --------
+    >>> partial = np.array([[3.0, 1.0], [1.0, 1.0]], dtype=np.float32)  # 2 systems, 2 draws
+    >>> one = lambda v: np.array([[v]], dtype=np.float32)
+    >>> hits, t, b, p = spa_screen(partial, 2, one(1.5), one(-0.5), np.array([False]))
+    >>> hits.tolist(), t.tolist()  # draw 0: 2 > 1.5 sure; draw 1: 0 within [-0.5, 1.5]
+    ([[1]], [1])
+    """
+    arrays = [np.ascontiguousarray(x, dtype=np.float32) for x in (partial, above, below)]
+    flags = np.ascontiguousarray(odd, dtype=bool).ravel()
+    return _core.spa_screen(arrays[0], int(n_sys), arrays[1], arrays[2], flags)

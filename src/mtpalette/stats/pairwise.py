@@ -191,40 +191,26 @@ def pairwise_p_values_batch(
     s32 = np.ascontiguousarray(scores, dtype=np.float32)
     totals = np.sum(s32, axis=2)  # (B, S), float32 like mt-metrics-eval
     flat = s32.reshape(n_batch * n_sys, n_items)
-    partial = _blas_product(signs, flat)
-    # (S, k, B), contiguous per system: each pair's comparison runs on whole rows
-    partial = np.ascontiguousarray(
-        partial.reshape(n_permutations, n_batch, n_sys).transpose(2, 0, 1)
-    )
+    # (B * S, k): each column's draws contiguous for the screen (no copy: the product is
+    # computed in that layout)
+    partial = np.ascontiguousarray(_blas_product(signs, flat).T)
     slack = _rounding_margin(np.abs(flat)).reshape(n_batch, n_sys)
+    iu, ju = np.triu_indices(n_sys, 1)
+    observed = (totals[:, iu] - totals[:, ju]).astype(np.float64)  # float32 differences
+    margin = slack[:, iu] + slack[:, ju]  # (B, pairs)
+    above, below = _float32_outward(observed + margin, observed - margin)
+    odd = ~np.isfinite(margin)  # NaN, infinite or out of float32's range: every draw
+    # every draw of every pair: a hit when above the margin (in BLAS's order, so in the
+    # reference order too), a near-tie to sum in the reference order when within it
+    if iu.size:
+        hits, perm, batch, pair = sign_sums.spa_screen(partial, n_sys, above, below, odd)
+    else:  # fewer than two systems: no pair
+        hits, perm = np.zeros((n_batch, 0), dtype=np.int64), np.zeros(0, dtype=np.int64)
+        batch = pair = perm
     out = np.full((n_batch, n_sys, n_sys), np.nan)
-    null = np.empty((n_permutations, n_batch), dtype=np.float32)
-    sure = np.empty((n_permutations, n_batch), dtype=bool)
-    maybe = np.empty((n_permutations, n_batch), dtype=bool)
-    # hits counted as bytes into a 16-bit sum (4x count_nonzero's speed) when k allows
-    count_dtype = np.uint16 if n_permutations < 2**16 else np.int64
-    near: list[tuple[np.ndarray, np.ndarray, int, int]] = []
-    for i in range(n_sys):
-        for j in range(i + 1, n_sys):
-            np.subtract(partial[i], partial[j], out=null)  # float32, in BLAS's order
-            observed = (totals[:, i] - totals[:, j]).astype(np.float64)  # float32 difference
-            margin = slack[:, i] + slack[:, j]
-            above, below = _float32_outward(observed + margin, observed - margin)
-            np.greater(null, above, out=sure)  # a hit in the reference order
-            sure_hits = np.add.reduce(sure.view(np.uint8), axis=0, dtype=count_dtype)
-            np.greater_equal(null, below, out=maybe)  # not surely a miss
-            maybe_hits = np.add.reduce(maybe.view(np.uint8), axis=0, dtype=count_dtype)
-            out[:, i, j] = sure_hits
-            odd = ~np.isfinite(margin)  # NaN, infinite or out of float32's range: every draw
-            cols = np.flatnonzero((maybe_hits != sure_hits) | odd)
-            if cols.size:  # the near-ties, in the few columns that have some
-                band = np.take(maybe, cols, axis=1)
-                band &= ~np.take(sure, cols, axis=1)
-                band[:, odd[cols]] = True
-                perm, col = np.nonzero(band)
-                near.append((perm, cols[col], i, j))
-    if near:
-        _count_near_ties(out, near, signs, flat, totals, n_sys)
+    out[:, iu, ju] = hits
+    if perm.size:  # the few near-ties
+        _count_near_ties(out, perm, batch, iu[pair], ju[pair], signs, flat, totals, n_sys)
     out /= n_permutations
     return out
 
@@ -232,9 +218,10 @@ def pairwise_p_values_batch(
 def _blas_product(signs: np.ndarray, flat: np.ndarray) -> np.ndarray:
     """``signs @ flat.T`` in float32, summed in whatever order the BLAS takes (only within
     :func:`_rounding_margin` of the reference order matters); on one BLAS thread, as before,
-    so that pool workers do not oversubscribe the cores."""
+    so that pool workers do not oversubscribe the cores. Computed as ``(flat @ signs.T).T``,
+    a transposed view whose columns' draws are contiguous for the screen."""
     with _one_blas_thread():
-        return np.matmul(signs, flat.T)
+        return np.matmul(flat, signs.T).T
 
 
 def _float32_outward(upper: np.ndarray, lower: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -299,18 +286,18 @@ def _reference_depths(n_items: int) -> np.ndarray:
 
 def _count_near_ties(
     out: np.ndarray,
-    near: list[tuple[np.ndarray, np.ndarray, int, int]],
+    perm: np.ndarray,
+    batch: np.ndarray,
+    sys_i: np.ndarray,
+    sys_j: np.ndarray,
     signs: np.ndarray,
     flat: np.ndarray,
     totals: np.ndarray,
     n_sys: int,
 ) -> None:
-    """Add to the hit counts ``out[b, i, j]`` the near-tie draws of ``near``, decided with the
-    permuted totals summed in the reference float32 order."""
-    perm = np.concatenate([p for p, _, _, _ in near])
-    batch = np.concatenate([b for _, b, _, _ in near])
-    sys_i = np.concatenate([np.full(p.size, i) for p, _, i, _ in near])
-    sys_j = np.concatenate([np.full(p.size, j) for p, _, _, j in near])
+    """Add to the hit counts ``out[b, i, j]`` the near-tie draws ``perm`` of ``(batch,
+    sys_i, sys_j)``, decided with the permuted totals summed in the reference float32
+    order."""
     n_cols = flat.shape[0]
     first = perm * n_cols + batch * n_sys
     keys = np.concatenate([first + sys_i, first + sys_j])  # (draw, column) of each total
