@@ -39,7 +39,8 @@
 
 A run description (``*Run``) is a dataclass that validates, saves and loads itself
 (:mod:`~mtpalette.description`); its ``run_*`` function runs it and returns the result
-the command line prints. Every command of the command line is such a run.
+the command line prints. Every command that computes is such a run (``demo``, ``data`` and
+``report`` put runs together or copy files).
 
 Examples
 --------
