@@ -315,6 +315,11 @@ def _dask_client(backend: Backend):
             ) from None
         _wait_for_workers(client, backend.scheduler)
         _check_versions(client, _where(backend))
+        import logging
+
+        # a lost scheduler is said in one line (_dask); distributed's client thread would
+        # first log the closed connection at INFO with its traceback, racing that line
+        logging.getLogger("distributed.batched").setLevel(logging.WARNING)
     else:
         import logging
 
