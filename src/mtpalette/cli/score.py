@@ -301,7 +301,6 @@ def score(
     the observed one; * marks p < 0.05); --confidence adds each score's bootstrap interval.
     """
     from mtpalette.api.score_run import ScoreInputs, ScoreRun, ScoreTests, run_score
-    from mtpalette.cli.render import corpus_records, records_report
     from mtpalette.io.inputs import check_output
     from mtpalette.io.writers import opened
 
@@ -326,10 +325,18 @@ def score(
         if sentence:
             put(_sentences(result.scored, fmt, digits, signatures, named))
             return
-        records, sigs = corpus_records(result.scored, result.comparison, named=named)
         width = shutil.get_terminal_size().columns if output is None else None
-        put(records_report(records, fmt, signatures=sigs, digits=digits, details=details,
-                           full_signatures=signatures, width=width))  # fmt: skip
+        put(_corpus(result, fmt, digits, details, signatures, named, width))
+
+
+def _corpus(result, fmt: str, digits, details: bool, full_signatures: bool, named: bool,
+            width: int | None) -> str:  # fmt: skip
+    """The corpus scores' table (with the tests' and intervals' columns) in ``fmt``."""
+    from mtpalette.cli.render import corpus_records, records_report
+
+    records, sigs = corpus_records(result.scored, result.comparison, named=named)
+    return records_report(records, fmt, signatures=sigs, digits=digits, details=details,
+                          full_signatures=full_signatures, width=width)  # fmt: skip
 
 
 def _sentences(scored, fmt: str, digits, full_signatures: bool, named: bool) -> str:

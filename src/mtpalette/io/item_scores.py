@@ -34,7 +34,14 @@ import numpy as np
 from mtpalette.errors import UserInputError
 from mtpalette.io.jsonfile import loads
 from mtpalette.io.plain import display_name, read_lines
-from mtpalette.io.tabular import PARQUET_MAGIC, _head, cell_float, rows, table_format
+from mtpalette.io.tabular import (
+    PARQUET_MAGIC,
+    _check_header,
+    _head,
+    cell_float,
+    rows,
+    table_format,
+)
 
 #: the layouts :func:`read_item_scores` knows
 LAYOUTS = ("auto", "mtpalette", "mtme", "comet", "metricx")
@@ -199,11 +206,11 @@ def _long_scores_fast(path, columns, fmt, higher_is_better) -> ItemScores | None
     ):
         return None
     lines = read_lines(path)
-    header = lines[0].split("\t")
-    wanted = [c for c in columns if c]
-    if len(lines) < 2 or len(set(header)) != len(header) or any(c not in header for c in wanted):
-        return None
     if any('"' in line for line in lines):  # quoted fields: the row reader's rules
+        return None
+    header = lines[0].split("\t")
+    _check_header(display_name(path), header, [c for c in columns if c], "tab")
+    if len(lines) < 2:
         return None
     fields = [line.split("\t") for line in lines[1:]]
     if any(len(f) != len(header) for f in fields):
@@ -219,7 +226,8 @@ def _long_scores_fast(path, columns, fmt, higher_is_better) -> ItemScores | None
         return None
     try:
         items = [int(t) if t.lstrip("-").isdigit() else t for t in texts]
-        values = [float(f[header.index(score_col)]) for f in fields]
+        k = header.index(score_col)
+        values = [float(f[k]) for f in fields]
     except ValueError:
         return None
     if not all(map(math.isfinite, values)):
