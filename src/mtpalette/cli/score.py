@@ -301,7 +301,6 @@ def score(
     the observed one; * marks p < 0.05); --confidence adds each score's bootstrap interval.
     """
     from mtpalette.api.score_run import ScoreInputs, ScoreRun, ScoreTests, run_score
-    from mtpalette.io.inputs import check_output
     from mtpalette.io.writers import opened
 
     wmt25 = wmt25_inputs(options, lp)
@@ -318,9 +317,7 @@ def score(
         raise UserInputError("-f latex is for corpus scores (a paper's table); drop --sentence")
     # opened before the scoring: an output that cannot be written is refused before the work
     with opened("text", "-" if output is None else output) as put:
-        result = run_score(run)
-        if output is not None:  # the inputs are read now: never replace one of them
-            check_output(output)
+        result = run_score(run)  # an output that is one of the inputs is refused at the end
         fmt, named = fmt.value, len(result.scored) > 1
         if sentence:
             put(_sentences(result.scored, fmt, digits, signatures, named))

@@ -346,6 +346,7 @@ def atomic_writer(path: str | Path, *, newline: str | None = None, binary: bool 
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        inputs.check_output(target)  # again: the block may have read its inputs only now
         os.replace(tmp, target)
     except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
