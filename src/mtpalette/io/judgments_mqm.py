@@ -33,6 +33,7 @@ from mtpalette.io.judgments_parsing import (
     text_lines,
     tsv_rows,
 )
+from mtpalette.io.tabular import header_columns
 
 #: MQM error weights: ``severity[/category[/subcategory]]`` (lower case) -> weight
 MQM_WEIGHTS: dict[str, float] = {
@@ -101,15 +102,8 @@ def read_mqm(path: str | Path, *, weights: Mapping[str, float] | None = None) ->
     severities = {k.split("/")[0] for k in w}
     header, rows = tsv_rows(read_text(path), name)
     need = ("system", "seg_id", "rater", "category", "severity")
-    col = {h.strip(): k for k, h in enumerate(header)}
-    missing = [c for c in need if c not in col]
-    if missing:
-        raise UserInputError(
-            f"not an MQM TSV: no column(s) {', '.join(missing)} in the header "
-            f"(expected {' '.join(need)} ...)",
-            path=name,
-            line=1,
-        )
+    col = header_columns([h.strip() for h in header], need, name, "an MQM TSV",
+                         f" in the header (expected {' '.join(need)} ...)")  # fmt: skip
     width = len(header)
     sums: dict[tuple[str, int], dict[str, float]] = {}
     order: dict[str, None] = {}

@@ -28,6 +28,7 @@ from mtpalette.io.judgments_parsing import (
     text_lines,
     tsv_rows,
 )
+from mtpalette.io.tabular import header_columns
 
 WMT21_SEG_WARNING = (
     "the segment ids (SID) of WMT 'ad-seg-scores' files are not line numbers of the released "
@@ -168,15 +169,10 @@ def read_wmt12_rankings(path: str | Path, lp: str) -> RelativeRankings:
         header = next(reader)
     except StopIteration:
         raise UserInputError("the file is empty", path=name) from None
-    col = {h: k for k, h in enumerate(header)}
     need = ["srclang", "trglang", "srcIndex", "judgeId"] + [
         f"system{k}{x}" for k in range(1, 6) for x in ("Id", "rank")
     ]
-    missing = [c for c in need if c not in col]
-    if missing:
-        raise UserInputError(
-            f"not a WMT ranking file: no column(s) {', '.join(missing)}", path=name, line=1
-        )
+    col = header_columns(header, need, name, "a WMT ranking file")
     lines, judges, systems, ranks = [], [], [], []
     seen: set[str] = set()
     for k, fields in enumerate(reader, start=2):

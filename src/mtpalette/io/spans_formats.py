@@ -33,6 +33,7 @@ from mtpalette.io.spans import (
     omission,
     span_set,
 )
+from mtpalette.io.tabular import header_columns
 
 _MARK = re.compile(r"</?v>")
 #: three-letter language codes of Appraise exports -> the two-letter codes WMT's files use
@@ -239,15 +240,9 @@ def read_mqm_spans(path: str | Path, *, clip: bool = False) -> SpanSet:
     name = str(path)
     lines = read_lines(path)
     header = lines[0].split("\t")
-    col = {h.strip(): k for k, h in enumerate(header)}
     need = ("system", "doc", "seg_id", "rater", "source", "target", "category", "severity")
-    missing = [c for c in need if c not in col]
-    if missing:
-        raise UserInputError(
-            f"not an MQM TSV: no column(s) {', '.join(missing)} (expected {' '.join(need)})",
-            path=name,
-            line=1,
-        )
+    col = header_columns([h.strip() for h in header], need, name, "an MQM TSV",
+                         f" (expected {' '.join(need)})")  # fmt: skip
     m = re.search(r"_([a-z]{2,3})([a-z]{2,3})\.tsv", Path(name).name.removesuffix(".gz"))
     lp = f"{m.group(1)}-{m.group(2)}" if m else None
     groups: dict[tuple, dict[str, Any]] = {}
@@ -454,12 +449,8 @@ def read_wmt25_tsv(path: str | Path, *, clip: bool = False) -> SpanSet:
     name = str(path)
     lines = read_lines(path)
     header = next(csv.reader([lines[0]], delimiter="\t"))
-    col = {h: k for k, h in enumerate(header)}
-    missing = [c for c in WMT25_COLUMNS if c not in col and c != "reference_segment"]
-    if missing:
-        raise UserInputError(
-            f"not a WMT25 task-2 TSV: no column(s) {', '.join(missing)}", path=name, line=1
-        )
+    need = [c for c in WMT25_COLUMNS if c != "reference_segment"]
+    col = header_columns(header, need, name, "a WMT25 task-2 TSV")
     rows = []
     reader = csv.reader(lines[1:], delimiter="\t")
     for f in reader:

@@ -33,6 +33,7 @@ from mtpalette.io.spans import (
     span_set,
 )
 from mtpalette.io.spans_formats import appraise_spans, check_row_spans
+from mtpalette.io.tabular import header_columns
 
 
 def _json_lines(path: str | Path) -> Iterator[tuple[int, Any]]:
@@ -492,15 +493,8 @@ def read_generic_tsv(path: str | Path, *, clip: bool = False) -> SpanSet:
     name = str(path)
     lines = read_lines(path)
     header = lines[0].split("\t")
-    col = {h: k for k, h in enumerate(header)}
-    missing = [c for c in REQUIRED_TSV if c not in col]
-    if missing:
-        raise UserInputError(
-            f"not a generic span TSV: no column(s) {', '.join(missing)} "
-            f"(expected {' '.join(REQUIRED_TSV)} at least)",
-            path=name,
-            line=1,
-        )
+    col = header_columns(header, REQUIRED_TSV, name, "a generic span TSV",
+                         f" (expected {' '.join(REQUIRED_TSV)} at least)")  # fmt: skip
     groups: dict[tuple, dict[str, Any]] = {}
     last = None
     for k, text in enumerate(lines[1:], start=2):

@@ -252,6 +252,30 @@ def cell_float(value: Any) -> float:
         return math.inf
 
 
+def header_columns(
+    header: Sequence[str], need: Sequence[str], name: str, kind: str, expected: str = ""
+) -> dict[str, int]:
+    """Each column's index in the ``header`` of a file in a fixed format (a name given twice:
+    its last place), once every column in ``need`` is there; else the error on line 1 says
+    the file is not ``kind``, names the missing columns and adds ``expected``.
+
+    Examples
+    --------
+    >>> header_columns(["seg_id", "system"], ["system"], "f.tsv", "a ranking file")
+    {'seg_id': 0, 'system': 1}
+    >>> header_columns(["seg_id"], ["system", "rater"], "f.tsv", "a ranking file")
+    Traceback (most recent call last):
+    mtpalette.errors.UserInputError: f.tsv:1: not a ranking file: no column(s) system, rater
+    """
+    col = {h: k for k, h in enumerate(header)}
+    missing = [c for c in need if c not in col]
+    if missing:
+        raise UserInputError(
+            f"not {kind}: no column(s) {', '.join(missing)}{expected}", path=name, line=1
+        )
+    return col
+
+
 def _csv_fields(name: str, lines: list[str]) -> list[tuple[int, list[str]]]:
     """``(line number, fields)`` of every CSV record (quoted fields may span lines)."""
     out, error = _quoted_records(lines, ",")
