@@ -48,6 +48,27 @@ def twice_message(key: Any, kind: str = "key") -> str:
     )
 
 
+def json_type(value: Any) -> str:
+    """What a parsed JSON value is, for a message that names a field of the wrong type.
+
+    Examples
+    --------
+    >>> [json_type(v) for v in (None, True, 3, 0.5, "a", [], {})]
+    ['null', 'a boolean', 'a number', 'a number', 'a string', 'a list', 'an object']
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "a string"
+
+
 def loads(text: str, *, path: str, line: int | None = None, kind: str = "key") -> Any:
     """``text`` parsed as JSON, every object's keys given once.
 

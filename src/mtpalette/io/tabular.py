@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.jsonfile import loads
+from mtpalette.io.jsonfile import json_type, loads
 from mtpalette.io.plain import display_name, read_lines
 
 #: table formats and the file extensions that select them when none is given
@@ -439,7 +439,7 @@ def _jsonl_rows(name: str, lines: list[str], columns: Sequence[str]):
             ) from None
         if not isinstance(obj, dict):
             raise UserInputError(
-                f"expected a JSON object, found {_json_type(obj)}", path=name, line=number
+                f"expected a JSON object, found {json_type(obj)}", path=name, line=number
             )
         for col in columns:
             if col not in obj:
@@ -453,7 +453,7 @@ def _jsonl_rows(name: str, lines: list[str], columns: Sequence[str]):
 def _string(value: Any, col: str, where: tuple[str, int]) -> str:
     if not isinstance(value, str):
         raise UserInputError(
-            f"field {col!r} is {_json_type(value)}, expected a string",
+            f"field {col!r} is {json_type(value)}, expected a string",
             path=where[0],
             line=where[1],
         )
@@ -468,24 +468,10 @@ def _references(value: Any, col: str, where: tuple[str, int]) -> list[str]:
     if isinstance(value, str):
         return [value]
     raise UserInputError(
-        f"field {col!r} is {_json_type(value)}, expected a string, a list of strings or null",
+        f"field {col!r} is {json_type(value)}, expected a string, a list of strings or null",
         path=where[0],
         line=where[1],
     )
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return "a string"
 
 
 def read_long_segments(

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from mtpalette.errors import UserInputError
-from mtpalette.io.jsonfile import loads
+from mtpalette.io.jsonfile import json_type, loads
 from mtpalette.text.paragraphs import split_paragraphs
 
 #: the fields every test-set line needs, with their type
@@ -197,7 +197,7 @@ def _field(row: dict, key: str, kind: type, where: tuple[str, int], *, optional=
     value = row[key]
     if not isinstance(value, kind):
         raise UserInputError(
-            f"field {key!r} must be {_TYPE_NAMES[kind]}, found {_json_type(value)}",
+            f"field {key!r} must be {_TYPE_NAMES[kind]}, found {json_type(value)}",
             path=where[0],
             line=where[1],
         )
@@ -205,14 +205,6 @@ def _field(row: dict, key: str, kind: type, where: tuple[str, int], *, optional=
 
 
 _TYPE_NAMES = {str: "a string", dict: "an object", list: "a list"}
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {str: "a string", dict: "an object", list: "a list", bool: "true/false"}.get(
-        type(value), "a number"
-    )
 
 
 def reference_kind(name: str) -> str:
@@ -240,7 +232,7 @@ def _references(row: dict, where: tuple[str, int]) -> dict[str, Reference]:
         if not isinstance(entry, dict) or not isinstance(entry.get("ref"), str):
             raise UserInputError(
                 f"reference {name!r} must be an object with a string 'ref' (or a string), "
-                f"found {_json_type(entry)}",
+                f"found {json_type(entry)}",
                 path=where[0],
                 line=where[1],
             )
@@ -371,7 +363,7 @@ def read_system_output(path: str | Path, testset: DocumentSet, *, name: str | No
         hyp = row["hypothesis"]
         if hyp is not None and not isinstance(hyp, str):
             raise UserInputError(
-                f"field 'hypothesis' must be a string or null, found {_json_type(hyp)}",
+                f"field 'hypothesis' must be a string or null, found {json_type(hyp)}",
                 path=file,
                 line=n,
             )
