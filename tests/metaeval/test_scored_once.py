@@ -65,9 +65,9 @@ def test_segment_and_system_levels_score_the_texts_once(cli, tmp_path, scored):
 
 
 def test_one_scoring_gives_the_numbers_of_two(cli, tmp_path, monkeypatch):
-    import mtpalette.api.correlation_run as correlation_run
+    import mtpalette.sources.system_scores as system_scores
 
     once = _run(cli, tmp_path, "once", "segment,system")
-    monkeypatch.setattr(correlation_run, "folder_scores", lambda *a, **k: None)
+    monkeypatch.setattr(system_scores, "folder_scores", lambda *a, **k: None)
     twice = _run(cli, tmp_path, "twice", "segment,system")
     assert once["results"] == twice["results"] and once["signatures"] == twice["signatures"]

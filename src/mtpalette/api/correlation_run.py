@@ -24,57 +24,40 @@ Examples
 
 from __future__ import annotations
 
-import dataclasses
-import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from mtpalette.description import Description, TableOutputs
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
-from mtpalette.io.judgments import Judgments
-from mtpalette.io.plain import read_lines
 from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
-from mtpalette.io.runfile import Run, check_output_folders, write_csv
+from mtpalette.io.runfile import check_output_folders
 from mtpalette.metaeval.correlation import CorrelationTable
-from mtpalette.metaeval.external import reference_names
-from mtpalette.metaeval.pair_tables import against_baselines, table_of
-from mtpalette.metaeval.segments import SegmentData
+from mtpalette.metaeval.correlation_tables import baselines_noted, correlation_tables, table_title
 from mtpalette.metrics import parse_specs
 from mtpalette.progress import feedback_of
+from mtpalette.reporting.run_files import RunFiles
+from mtpalette.reporting.run_records import correlation_record
 from mtpalette.sources.checks import (
     SACREBLEU_SEED,
-    as_systems,
     bootstrap_of,
-    check_not_degenerate,
     check_resampling,
     checked,
     count_argument,
-    metric_specs,
+    parse_epsilon,
     probability_argument,
-    reference_streams,
-    system_outputs,
+    split_list,
 )
 from mtpalette.sources.correlation import (
-    corpus_system_table,
-    scored_pair,
-    segment_data_of,
+    judged_pair,
     segment_scores,
+    texts_tables,
     unaligned_tables,
 )
-from mtpalette.sources.external import check_exports, export_judged, parse_scores
+from mtpalette.sources.external import check_exports
 from mtpalette.sources.inputs import JudgedInputs, UnalignedJudgments
-from mtpalette.sources.scoring import score_systems
-from mtpalette.sources.system_scores import (
-    add_segment_means,
-    add_system_files,
-    folder_scores,
-    stored_system_scores,
-)
 from mtpalette.stats import catalogue
 from mtpalette.stats.permutation import P_CONVENTIONS
 
@@ -182,7 +165,7 @@ def correlate(
     common["n_permutations"] = count_argument(n_permutations, "n_permutations", **whole)
     feedback = feedback_of(progress)
     feedback.note("scoring every metric")
-    table = _scored_once(
+    table = texts_tables(
         systems, refs, human, metrics, levels, tokenize, lowercase, baselines, grouping, common,
         feedback, system_score=system_score, threshold=threshold,
     )  # fmt: skip
@@ -190,73 +173,9 @@ def correlate(
     tables = [table(lv, st) for lv, st in feedback.track(pairs, "correlation tables")]
     if single:
         return tables[0]
-    titles = [
-        f"{t.level.capitalize()}-level {catalogue.label(t.statistic)}"
-        + (f", grouping {t.grouping}" if t.level == "segment" else "")
-        for t in tables
-    ]
+    titles = [table_title(t) for t in tables]
     signatures = {r.metric: r.signature for t in tables for r in t.rows}
     return CorrelationResult(tables, titles, signatures, {})
-
-
-def _scored_once(
-    systems, refs, human, metrics, levels, tokenize, lowercase, baselines, grouping, common,
-    feedback, *, system_score: str, threshold: float,
-) -> Callable[[str, str], CorrelationTable]:  # fmt: skip
-    """Check the inputs and score every metric once; returns the maker of the table of one
-    (level, statistic) from those scores."""
-    names, _ = system_outputs(systems)
-    systems, refs = as_systems(systems), reference_streams(refs)
-    if not isinstance(human, Mapping):
-        raise UserInputError(
-            f"human is {type(human).__name__}; expected {{system: scores}} or {{system: score}}"
-        )
-    probability_argument(common["alpha"], "alpha")
-    missing = [s for s in names if s not in human]
-    if missing:
-        raise UserInputError(f"no human scores for system(s) {', '.join(map(repr, missing))}")
-    specs = metric_specs(metrics, required=False)
-    if all(isinstance(human[s], int | float | np.number) for s in names):
-        text = dict(tokenize=tokenize, lowercase=lowercase)
-        scored = score_systems(systems, refs, specs, progress=feedback, **text)
-        parsed = parse_specs(next(iter(scored.values())).specs)
-        human_by_system = {s: float(human[s]) for s in systems}  # type: ignore[arg-type]
-        check_not_degenerate(list(human_by_system.values()), "system")
-        return lambda _level, statistic: checked(
-            corpus_system_table, scored, human_by_system, parsed, statistic=statistic, **common
-        )
-    data = segment_data_of(systems, refs, human, names, levels)
-    parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
-    lp, scores, base_scores = checked(
-        scored_pair, data, parsed, tokenize=tokenize, lowercase=lowercase,
-        baselines=baselines and "segment" in levels, system_score=system_score,
-    )  # fmt: skip
-    names, base_names = [sc.name for sc in scores], [sc.name for sc in base_scores]
-
-    def table(level: str, statistic: str) -> CorrelationTable:
-        return checked(table_of, lp, names, base_names, level, statistic, grouping=grouping,
-                       system_score=system_score, threshold=threshold, common=common)  # fmt: skip
-
-    return table
-
-
-def parse_epsilon(text: str | None) -> float | None:
-    """``None`` or ``cal`` -> calibrate; a number -> a fixed metric tie threshold.
-
-    Examples
-    --------
-    >>> parse_epsilon("cal"), parse_epsilon("0.5")
-    (None, 0.5)
-    """
-    if text is None or text.strip().lower() in ("cal", "calibrate", "auto"):
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise UserInputError(f"--epsilon must be a number or 'cal', got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise UserInputError("--epsilon must be 0 or more")
-    return value
 
 
 @dataclass
@@ -423,10 +342,7 @@ def run_correlation(
     check_exports(out.export_scores, parsed, mtme_lp=out.export_mtme, overwrite=out.overwrite)
     with staged_folder(out.out_dir) as stage:  # the folder complete, or as it was
         result = _staged_run(run, out, stage, parsed, feedback)
-    if out.report is not None and out.json is not None:  # built from the run file in place
-        from mtpalette.reporting.html import write_report
-
-        result.outputs["report"] = str(write_report([out.json], out.report))
+    RunFiles(result.outputs).report(out.json, out.report)  # from the run file in place
     return result
 
 
@@ -434,7 +350,6 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
     """The work of :func:`run_correlation`; the files of the output folder go to ``stage``."""
     try:
         loaded = run.inputs.load(note=feedback.warn)
-        data, judged, inputs = loaded.data, loaded.judged, loaded.inputs
     except UnalignedJudgments as unaligned:
         if run.levels != ["system"] or run.scores:
             raise UserInputError(
@@ -444,182 +359,36 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
             unaligned, parsed, run.statistics, run.common(), feedback
         )
         data, judged, inputs, scores = None, unaligned.judged, unaligned.inputs, []
-        titles = [_unaligned_title(t, summary, judged) for t in tables]
+        where = (f"{summary['n_systems']} systems, human score = mean of {summary['n_rated']} "
+                 f"judged segments ({judged.kind}); metric score = corpus score of the whole "
+                 "output")  # fmt: skip
     else:
-        for level in run.levels:
-            check_not_degenerate(data.human, level)
-        if run.source is not None:
-            data = data.with_sources(read_lines(run.source), str(run.source))
-        if run.max_items is not None:
-            data = data.select_items(range(min(run.max_items, data.n_items)))
-        ref_names = [Path(r["path"]).name for r in inputs["refs"]] or None
-        # a system-level file (one score per system) serves a system-level run only
-        external = parse_scores(
-            run.scores,
-            reference_names(ref_names, len(data.refs)),
-            levels=("seg", "sys") if run.levels == ["system"] else ("seg",),
+        data, lp, scores, base_scores, pair, files = judged_pair(
+            run, loaded, parsed, out, stage, feedback
         )
-        per_system = [m for m in external if m.source.level == "sys"]
-        external = [m for m in external if m.source.level == "seg"] + loaded.stored
-        full = folder_scores(run, loaded.mtme_set, data, feedback)  # None: rated rows alone
-        segment = "segment" in run.levels and run.baselines
-        lp, scores, base_scores = scored_pair(
-            data, parsed, tokenize=run.tokenize, lowercase=run.lowercase, baselines=segment,
-            system_score=run.system_score, external=external, full=full, feedback=feedback,
-        )  # fmt: skip
-        if out.export_scores is not None:  # the mtpalette layout, or MTME's (--export-mtme)
-            mtme = dict(mtme_lp=out.export_mtme, mtme_set=loaded.mtme_set, ref_names=ref_names,
-                        computed=full)  # fmt: skip
-            for path in export_judged(stage.path(out.export_scores), data, parsed, **mtme,
-                                      tokenize=run.tokenize, lowercase=run.lowercase):  # fmt: skip
-                feedback.note(f"wrote {stage.final(path)}")
-        pair = stored_system_scores(run, loaded.mtme_set, feedback, computed=full)
-        if pair is not None:  # the --scores segment files' system scores beside the folder's
-            add_segment_means(pair, [m for m in external if m not in loaded.stored],
-                               loaded.mtme_set.n_segments)  # fmt: skip
-        if per_system:  # the system-level files beside the folder's or the texts' scores
-            pair = pair or dataclasses.replace(lp, metrics=dict(lp.metrics),
-                                               origins=dict(lp.origins))  # fmt: skip
-            add_system_files(pair, per_system, len(data.refs))
-        files = {m.label: (bool(m.higher_is_better), m.signature(n_refs=len(data.refs)))
-                 for m in per_system}  # fmt: skip
+        judged, inputs = loaded.judged, loaded.inputs
         names = ([sc.name for sc in scores], [sc.name for sc in base_scores])
-        tables = _tables(run, lp, names, feedback, pair, files)
-        with feedback.steps("each metric against the best length baseline") as progress:
-            for k, table in enumerate(tables):
-                if progress is not None:
-                    what = f"{table.level} {table.statistic}: metrics against the best baseline"
-                    progress(k, len(tables), what)
-                for sentence in against_baselines(table, lp, *names, test=run.test,
-                                                  n_permutations=run.permutations,
-                                                  alpha=run.alpha, seed=run.seed,
-                                                  epsilon=run.epsilon,
-                                                  chance=run.chance):  # fmt: skip
-                    feedback.warn(f"note: {sentence}")
+        tables = correlation_tables(run, lp, names, feedback, pair, files)
+        baselines_noted(run, tables, lp, names, feedback)
         signatures = {sc.name: sc.signature for sc in scores + base_scores}
         signatures |= {r.metric: r.signature for t in tables for r in t.rows}
-        summary = {
-            "n_systems": data.n_systems,
-            "n_items": data.n_items,
-            "n_rated": data.n_rated,
-            "systems": data.systems,
-        }
-        titles = [_title(t, data, judged) for t in tables]
-    result = CorrelationResult(tables, titles, signatures, {})
+        summary = {"n_systems": data.n_systems, "n_items": data.n_items,
+                   "n_rated": data.n_rated, "systems": data.systems}  # fmt: skip
+        where = (f"{data.n_systems} systems x {data.n_items} segments, {data.n_rated} rated "
+                 f"translations ({judged.kind})")  # fmt: skip
+    result = CorrelationResult(tables, [table_title(t, where) for t in tables], signatures, {})
     _write(run, out, stage, result, {**inputs, **summary}, data, scores)
     return result
 
 
-def split_list(value: str | Sequence[str]) -> list[str]:
-    """A comma-separated string or a list as a list of stripped, non-empty names.
-
-    Examples
-    --------
-    >>> split_list("segment, system"), split_list(["pearson", "kendall"])
-    (['segment', 'system'], ['pearson', 'kendall'])
-    """
-    parts = value.split(",") if isinstance(value, str) else list(value)
-    return [p.strip() for p in parts if p.strip()]
-
-
-def _tables(run, lp, names, feedback: Feedback, pair=None, files=None) -> list[CorrelationTable]:
-    """One table per (level, statistic) of the data object ``lp`` (``names``: its metrics
-    and its length baselines); at system level, ``pair`` (an mt-metrics-eval folder's data
-    object) gives the stored system scores. The progress bar counts the real work as it is
-    done: bootstrap resamples times metrics, then the permutation draws of each pair of
-    metrics the clusters compare (expected: one pair per metric but one; the total grows
-    when the clusters compare more)."""
-    metrics, baselines = names
-
-    def work(level: str) -> int:
-        m = len(metrics) + (len(baselines) if level == "segment" else 0)
-        perms = run.permutations if run.test == "permutation" else 0
-        return run.bootstrap * m + perms * max(m - 1, 0)
-
-    total = sum(work(level) for level in run.levels) * len(run.statistics)
-    tables: list[CorrelationTable] = []
-    gold = run.inputs.human if run.inputs.mtme is not None else None
-    with feedback.steps(f"bootstrap and {run.test} test") as progress:
-        state = {"done": 0, "total": max(total, 1), "what": ""}
-
-        def advance(n: int) -> None:
-            state["done"] += n
-            state["total"] = max(state["total"], state["done"])
-            progress(state["done"], state["total"], state["what"])
-
-        for level in run.levels:
-            for s in run.statistics:
-                if progress is None:
-                    feedback.note(f"{level} level, {s}: bootstrap and {run.test} test")
-                state["what"] = f"{level} {s}: resamples x metrics"
-                tables.append(table_of(
-                    lp, metrics, baselines, level, s, grouping=run.grouping,
-                    system_score=run.system_score, threshold=run.threshold, common=run.common(),
-                    pair=pair, files=files, gold=gold,
-                    progress=advance if progress is not None else None,
-                ))  # fmt: skip
-    return tables
-
-
 def _write(run, out: CorrelationOutputs, stage: StagedFolder, result, inputs, data, scores):
-    tables, outputs = result.tables, result.outputs
-    if out.csv is not None:
-        rows = [  # the table's degenerate groups said on each of its rows (note)
-            {"statistic": t.statistic, "grouping": t.grouping, "level": t.level, **r.to_dict(),
-             "note": "; ".join(t.info.get("degenerate", {}).get("notes", []))}
-            for t in tables
-            for r in t.rows
-        ]  # fmt: skip
-        write_csv(stage.path(out.csv), rows)
-        outputs["table_csv"] = str(out.csv)
-    if out.json is not None:
-        outputs["run_json"] = str(out.json)
-        kept = {"segment_scores": segment_scores(data, scores)} if out.keep_scores and data else {}
-        Run(
-            "correlate",
-            inputs=inputs,
-            settings={
-                "metric_specs": run.specs,
-                "score_files": list(run.scores or []),
-                "statistics": run.statistics,
-                "grouping": run.grouping,
-                "level": run.level if isinstance(run.level, str) else ",".join(run.levels),
-                "system_score": run.system_score,
-                "epsilon": "calibrated" if run.epsilon is None else run.epsilon,
-                "threshold": run.threshold,
-                "bootstrap": run.bootstrap,
-                "confidence": run.confidence,
-                "test": run.test,
-                "permutations": run.permutations,
-                "alpha": run.alpha,
-                "max_items": run.max_items,
-                "tokenize": run.tokenize,
-                "lowercase": run.lowercase,
-            },
-            signatures=result.signatures,
-            seeds={"bootstrap": run.seed, "permutation": [run.seed, 1]},
-            results={"tables": [t.to_dict() for t in tables], **kept},
-            outputs=outputs,
-        ).save(stage.path(out.json))
-
-
-def _unaligned_title(table: CorrelationTable, summary, judged: Judgments) -> str:
-    return (
-        f"System-level {catalogue.label(table.statistic)} with human scores: "
-        f"{summary['n_systems']} "
-        f"systems, human score = mean of {summary['n_rated']} judged segments ({judged.kind}); "
-        "metric score = corpus score of the whole output"
-    )
-
-
-def _title(table: CorrelationTable, data: SegmentData, judged: Judgments) -> str:
-    where = (
-        f"{data.n_systems} systems x {data.n_items} segments, {data.n_rated} rated "
-        f"translations ({judged.kind})"
-    )
-    if table.level == "system":
-        return f"System-level {catalogue.label(table.statistic)} with human scores: {where}"
-    return (
-        f"Segment-level {catalogue.label(table.statistic)} with human scores, grouping "
-        f"{table.grouping}: {where}"
-    )
+    files = RunFiles(result.outputs, stage)
+    # the table's degenerate groups said on each of its rows (note)
+    files.table("table_csv", "csv", out.csv, lambda: [
+        {"statistic": t.statistic, "grouping": t.grouping, "level": t.level, **r.to_dict(),
+         "note": "; ".join(t.info.get("degenerate", {}).get("notes", []))}
+        for t in result.tables
+        for r in t.rows
+    ])  # fmt: skip
+    kept = {"segment_scores": segment_scores(data, scores)} if out.keep_scores and data else {}
+    files.record("run_json", out.json, lambda: correlation_record(run, result, inputs, kept))

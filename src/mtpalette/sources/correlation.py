@@ -11,7 +11,7 @@ scores given per system (:func:`corpus_system_table`) correlate the corpus score
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -22,7 +22,16 @@ from mtpalette.metaeval.correlation import CorrelationTable, system_table
 from mtpalette.metaeval.external import external_segment_scores
 from mtpalette.metaeval.segments import SegmentData, rated_view, score_segments
 from mtpalette.metrics import Metric, parse_specs
-from mtpalette.sources.checks import as_list, check_not_degenerate
+from mtpalette.sources.checks import (
+    as_list,
+    as_systems,
+    check_not_degenerate,
+    checked,
+    metric_specs,
+    probability_argument,
+    reference_streams,
+    system_outputs,
+)
 from mtpalette.sources.scoring import score_systems
 
 #: the trivial baselines every segment-level correlation is shown with (metrics/length.py):
@@ -169,3 +178,108 @@ def unaligned_tables(unaligned, metrics: list[Metric], statistics: list[str],
     }
     first = next(iter(scored.values()))
     return tables, dict(first.signatures), summary
+
+
+def texts_tables(
+    systems, refs, human, metrics, levels, tokenize, lowercase, baselines, grouping, common,
+    feedback, *, system_score: str, threshold: float,
+) -> Callable[[str, str], CorrelationTable]:  # fmt: skip
+    """The Python lists of :func:`~mtpalette.api.correlation_run.correlate` checked and every
+    metric scored once; returns the maker of the table of one (level, statistic) from those
+    scores (``human`` per system: the corpus scores correlated across systems)."""
+    from mtpalette.metaeval.pair_tables import table_of
+
+    names, _ = system_outputs(systems)
+    systems, refs = as_systems(systems), reference_streams(refs)
+    if not isinstance(human, Mapping):
+        raise UserInputError(
+            f"human is {type(human).__name__}; expected {{system: scores}} or {{system: score}}"
+        )
+    probability_argument(common["alpha"], "alpha")
+    missing = [s for s in names if s not in human]
+    if missing:
+        raise UserInputError(f"no human scores for system(s) {', '.join(map(repr, missing))}")
+    specs = metric_specs(metrics, required=False)
+    if all(isinstance(human[s], int | float | np.number) for s in names):
+        text = dict(tokenize=tokenize, lowercase=lowercase)
+        scored = score_systems(systems, refs, specs, progress=feedback, **text)
+        parsed = parse_specs(next(iter(scored.values())).specs)
+        human_by_system = {s: float(human[s]) for s in systems}  # type: ignore[arg-type]
+        check_not_degenerate(list(human_by_system.values()), "system")
+        return lambda _level, statistic: checked(
+            corpus_system_table, scored, human_by_system, parsed, statistic=statistic, **common
+        )
+    data = segment_data_of(systems, refs, human, names, levels)
+    parsed = parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
+    lp, scores, base_scores = checked(
+        scored_pair, data, parsed, tokenize=tokenize, lowercase=lowercase,
+        baselines=baselines and "segment" in levels, system_score=system_score,
+    )  # fmt: skip
+    names, base_names = [sc.name for sc in scores], [sc.name for sc in base_scores]
+
+    def table(level: str, statistic: str) -> CorrelationTable:
+        return checked(table_of, lp, names, base_names, level, statistic, grouping=grouping,
+                       system_score=system_score, threshold=threshold, common=common)  # fmt: skip
+
+    return table
+
+
+def judged_pair(run, loaded, parsed: list[Metric], out, stage, feedback: Feedback):
+    """The data object of a correlation run's judged inputs (``loaded``): the run's source
+    lines and item limit applied, its score files read (a system-level file serves a
+    system-level run only), every metric scored once (a folder's segments scored whole), the
+    scores exported when ``out`` asks (into ``stage``), and the stored system scores beside
+    them. Returns ``(data, lp, scores, base_scores, pair, files)``: ``pair`` the system-level
+    data object (None: none stored or given), ``files`` the system-level files' directions
+    and signatures."""
+    import dataclasses
+    from pathlib import Path
+
+    from mtpalette.io.plain import read_lines
+    from mtpalette.metaeval.external import reference_names
+    from mtpalette.sources.external import export_judged, parse_scores
+    from mtpalette.sources.system_scores import (
+        add_segment_means,
+        add_system_files,
+        folder_scores,
+        stored_system_scores,
+    )
+
+    data, inputs = loaded.data, loaded.inputs
+    for level in run.levels:
+        check_not_degenerate(data.human, level)
+    if run.source is not None:
+        data = data.with_sources(read_lines(run.source), str(run.source))
+    if run.max_items is not None:
+        data = data.select_items(range(min(run.max_items, data.n_items)))
+    ref_names = [Path(r["path"]).name for r in inputs["refs"]] or None
+    external = parse_scores(
+        run.scores,
+        reference_names(ref_names, len(data.refs)),
+        levels=("seg", "sys") if run.levels == ["system"] else ("seg",),
+    )
+    per_system = [m for m in external if m.source.level == "sys"]
+    external = [m for m in external if m.source.level == "seg"] + loaded.stored
+    full = folder_scores(run, loaded.mtme_set, data, feedback)  # None: rated rows alone
+    segment = "segment" in run.levels and run.baselines
+    lp, scores, base_scores = scored_pair(
+        data, parsed, tokenize=run.tokenize, lowercase=run.lowercase, baselines=segment,
+        system_score=run.system_score, external=external, full=full, feedback=feedback,
+    )  # fmt: skip
+    if out.export_scores is not None:  # the mtpalette layout, or MTME's (--export-mtme)
+        mtme = dict(mtme_lp=out.export_mtme, mtme_set=loaded.mtme_set, ref_names=ref_names,
+                    computed=full)  # fmt: skip
+        for path in export_judged(stage.path(out.export_scores), data, parsed, **mtme,
+                                  tokenize=run.tokenize, lowercase=run.lowercase):  # fmt: skip
+            feedback.note(f"wrote {stage.final(path)}")
+    pair = stored_system_scores(run, loaded.mtme_set, feedback, computed=full)
+    if pair is not None:  # the --scores segment files' system scores beside the folder's
+        add_segment_means(pair, [m for m in external if m not in loaded.stored],
+                           loaded.mtme_set.n_segments)  # fmt: skip
+    if per_system:  # the system-level files beside the folder's or the texts' scores
+        pair = pair or dataclasses.replace(lp, metrics=dict(lp.metrics),
+                                           origins=dict(lp.origins))  # fmt: skip
+        add_system_files(pair, per_system, len(data.refs))
+    files = {m.label: (bool(m.higher_is_better), m.signature(n_refs=len(data.refs)))
+             for m in per_system}  # fmt: skip
+    return data, lp, scores, base_scores, pair, files
