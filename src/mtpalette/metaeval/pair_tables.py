@@ -46,18 +46,13 @@ def pair_table(
     level: str = "system",
     grouping: str = "none",
     gold: str | None = None,
-    n_resamples: int = 1000,
-    confidence: float = 0.95,
-    seed: int = 12345,
-    test: str = "permutation",
-    n_permutations: int = 1000,
-    alpha: float = 0.05,
-    epsilon: float | None = 0.0,
-    lang: str = "",
-    p_convention: str = "plus-one",
+    **common: Any,
 ) -> CorrelationTable:
     """The table of ``statistic`` for the ``metrics`` of ``lp`` (name -> (higher is better,
-    signature); their scores in ``lp`` are oriented, higher is better).
+    signature); their scores in ``lp`` are oriented, higher is better); ``common``: every
+    resampling and test setting of :func:`~mtpalette.metaeval.correlation.system_table`
+    (``n_resamples``, ``confidence``, ``seed``, ``test``, ``n_permutations``, ``alpha``,
+    ``epsilon``, ``lang``, ``p_convention``: a run's ``common``, as :func:`table_of` takes).
 
     SPA and PDP are tasks of the engine at ``level`` with ``grouping`` (SPA with its
     permutation test on the segment scores, mt-metrics-eval's
@@ -69,8 +64,7 @@ def pair_table(
     entry = catalogue_entry(statistic)
     statistic = entry.name
     if entry.group is None:  # no group kernel, so no bootstrap interval: a task
-        return _task_table(lp, statistic, level, grouping, names, metrics, gold, seed, test,
-                           n_permutations, alpha, confidence)  # fmt: skip
+        return _task_table(lp, statistic, level, grouping, names, metrics, gold, **common)
     h, vectors, systems = lp.selection("sys", gold)
     missing = [n for n in names if n not in vectors]
     if missing:
@@ -84,15 +78,7 @@ def pair_table(
         directions={n: metrics[n][0] for n in names},
         signatures={n: metrics[n][1] for n in names},
         statistic=statistic,
-        n_resamples=n_resamples,
-        confidence=confidence,
-        seed=seed,
-        test=test,
-        n_permutations=n_permutations,
-        alpha=alpha,
-        epsilon=epsilon,
-        lang=lang,
-        p_convention=p_convention,
+        **common,
     )
     table.info.update(_system_info(lp, gold, metrics, systems, h, vectors))
     return table
@@ -124,10 +110,12 @@ _LEVEL = {"segment": "seg", "system": "sys"}
 _AVG_BY = {"none": "none", "item": "item", "system": "sys"}
 
 
-def _task_table(lp, statistic, level, grouping, names, metrics, gold, seed, test,
-                n_permutations, alpha, confidence):  # fmt: skip
+def _task_table(lp, statistic, level, grouping, names, metrics, gold, *, seed, test,
+                n_permutations, alpha, confidence, **_other):  # fmt: skip
     """A table of a statistic the engine computes as a task (SPA; PDP): its value, and the
-    clusters of its own permutation test where it has one (SPA); no bootstrap interval."""
+    clusters of its own permutation test where it has one (SPA); no bootstrap interval. Of
+    the run's settings it takes those named; the others (``_other``: ``n_resamples``,
+    ``epsilon``, ``lang``, ``p_convention``) are not used here."""
     entry = catalogue_entry(statistic)
     spa = entry.from_segments  # SPA: from the segment scores, with its own test
     k = n_permutations if test != "none" and spa else 0
