@@ -8,16 +8,12 @@ Options -> :class:`~mtpalette.api.analyze_run.AnalyzeRun` ->
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated, NamedTuple
 
 import typer
 
 from mtpalette.cli import options as o
-from mtpalette.cli.console import emit_note, emit_table, result_console
-
-if TYPE_CHECKING:
-    from rich.table import Table
-
+from mtpalette.cli.console import emit_note, emit_rows, plain_console, result_console
 
 AnalysesOpt = Annotated[
     list[str] | None,
@@ -111,8 +107,6 @@ def analyze_cmd(
     outputs/ -a lengthdiff -m chrf --confidence 0.95 --csv buckets.csv`; `mtpalette analyze
     --mtme FOLDER --lp en-de -a domain document ngrams examples`.
     """
-    from rich.console import Console
-
     from mtpalette.api.analyze_run import AnalyzeRun, run_analyze
     from mtpalette.sources.score_inputs import ScoreInputs
 
@@ -127,98 +121,104 @@ def analyze_cmd(
         sentence_metric=sentence_metric,
         top=top, json=json, csv=csv, report=report, compat=compat,
     )  # fmt: skip
-    from mtpalette.progress import ConsoleFeedback
-
-    # quiet: no note is even rendered (rich renders a quiet console's text before dropping it)
-    feedback = ConsoleFeedback(Console(stderr=True, quiet=quiet), notes=not quiet)
-    result = run_analyze(run, feedback)
+    result = run_analyze(run, _feedback(quiet))
     if not quiet:
         for path in result.outputs.values():
             typer.echo(f"wrote {path}", err=True)
     show(result)
 
 
+def _feedback(quiet: bool):
+    """Notes and bars on standard error; none at all when quiet (and no rich: a quiet
+    console would render each note before dropping it)."""
+    if quiet:
+        from mtpalette.feedback import SILENT
+
+        return SILENT
+    from rich.console import Console
+
+    from mtpalette.progress import ConsoleFeedback
+
+    return ConsoleFeedback(Console(stderr=True))
+
+
+class _Grid(NamedTuple):
+    """A table as text (:func:`~mtpalette.cli.console.emit_rows`): the title, headers and
+    cells are rich markup, or the cells literal text (``literal``: n-grams and sentences)."""
+
+    title: str
+    columns: list[tuple[str, str]]
+    rows: list[list[str]]
+    literal: bool = False
+
+
 def show(result) -> None:
-    """One table per analysis."""
-    out = result_console()
+    """One table per analysis (piped: text, without importing rich)."""
+    out = plain_console() or result_console()
     for a in result.analyses:
         render = {"word-accuracy": _words, "sentence-buckets": _buckets,
                   "ngram-differences": _ngrams, "sentence-examples": _examples}[a.KIND]  # fmt: skip
-        for table in render(a):
-            emit_table(out, table)
+        for grid in render(a):
+            emit_rows(out, grid.title, grid.columns, grid.rows, literal=grid.literal)
     emit_note(out, "n: sentences (words) in the bucket; a bucket of a few is no finding "
                    "(--confidence gives intervals); -: an empty bucket, no score")  # fmt: skip
     for note in result.notes:
         emit_note(out, note)
 
 
-def _words(a) -> list[Table]:
-    from rich.table import Table
-
-    t = Table(title=_title(a))
-    t.add_column("Bucket")
-    t.add_column("Ref words", justify="right")
+def _words(a) -> list[_Grid]:
+    columns = [("Bucket", "left"), ("Ref words", "right")]
     for name in a.systems:
-        t.add_column(f"{name} F", justify="right")
-        t.add_column("P / R", justify="right")
+        columns += [(f"{name} F", "right"), ("P / R", "right")]
+    rows = []
     for b, label in enumerate(a.labels):
         cells = [_word_cells(a, s, b) for s in a.systems]
-        t.add_row(label, str(a.ref_words[b]), *(c for pair in cells for c in pair))
-    return [t]
+        rows.append([label, str(a.ref_words[b]), *(c for pair in cells for c in pair)])
+    return [_Grid(_title(a), columns, rows)]
 
 
-def _buckets(a) -> list[Table]:
-    from rich.table import Table
-
-    t = Table(title=_title(a))
-    t.add_column("Bucket" if a.edges else a.by.capitalize())
+def _buckets(a) -> list[_Grid]:
+    columns = [("Bucket" if a.edges else a.by.capitalize(), "left")]
     for name in a.systems:
-        t.add_column(f"{name}", justify="right")
-        t.add_column("n", justify="right")
+        columns += [(f"{name}", "right"), ("n", "right")]
+    rows = []
     for b, label in enumerate(a.labels):
         cells = [(_cell(a, s, b), str(a.counts[s][b])) for s in a.systems]
-        t.add_row(label, *(c for pair in cells for c in pair))
+        rows.append([label, *(c for pair in cells for c in pair)])
     if a.macro is not None:
-        t.add_row("macro average", *(c for s in a.systems for c in (f"{a.macro[s]:.2f}", "")))
-    return [t]
+        rows.append(["macro average",
+                     *(c for s in a.systems for c in (f"{a.macro[s]:.2f}", ""))])  # fmt: skip
+    return [_Grid(_title(a), columns, rows)]
 
 
-def _ngrams(a) -> list[Table]:
-    from rich.table import Table
-
+def _ngrams(a) -> list[_Grid]:
     out = []
-    for side, rows in (("matched more", a.gains), ("matched less", a.losses)):
-        t = Table(title=f"n-grams {a.system} {side} than {a.baseline} (share, alpha {a.alpha:g})")
-        for col in ("n-gram", a.system, a.baseline, "share"):
-            t.add_column(col, justify="left" if col == "n-gram" else "right")
-        for r in rows:
-            _row(t, r["ngram"], str(r["system"]), str(r["baseline"]), f"{r['share']:.3f}")
-        out.append(t)
+    columns = [(col, "left" if col == "n-gram" else "right")
+               for col in ("n-gram", a.system, a.baseline, "share")]  # fmt: skip
+    for side, found in (("matched more", a.gains), ("matched less", a.losses)):
+        rows = [_row(r["ngram"], str(r["system"]), str(r["baseline"]), f"{r['share']:.3f}")
+                for r in found]  # fmt: skip
+        title = f"n-grams {a.system} {side} than {a.baseline} (share, alpha {a.alpha:g})"
+        out.append(_Grid(title, columns, rows, literal=True))
     return out
 
 
-def _examples(a) -> list[Table]:
-    from rich.table import Table
-
+def _examples(a) -> list[_Grid]:
     out = []
-    for side, rows in (("better", a.better), ("worse", a.worse)):
-        t = Table(title=f"segments where {a.system} scores {side} than {a.baseline} ({a.metric})")
-        for col in ("Segment", "Diff", a.system, a.baseline, "Reference"):
-            t.add_column(col, justify="left" if col in (a.system, a.baseline, "Reference")
-                         else "right")  # fmt: skip
-        for r in rows:
-            _row(t, str(r["segment"]), f"{r['difference']:+.2f}", r["output"],
-                 r["baseline_output"], r["reference"])  # fmt: skip
-        out.append(t)
+    columns = [(col, "left" if col in (a.system, a.baseline, "Reference") else "right")
+               for col in ("Segment", "Diff", a.system, a.baseline, "Reference")]  # fmt: skip
+    for side, found in (("better", a.better), ("worse", a.worse)):
+        rows = [_row(str(r["segment"]), f"{r['difference']:+.2f}", r["output"],
+                     r["baseline_output"], r["reference"]) for r in found]  # fmt: skip
+        title = f"segments where {a.system} scores {side} than {a.baseline} ({a.metric})"
+        out.append(_Grid(title, columns, rows, literal=True))
     return out
 
 
-def _row(table: Table, *cells: str) -> None:
-    """A row of the texts as they are: an n-gram or a sentence is no markup (``[/b]`` in a
-    sentence would stop rich), and plain cells need no parsing."""
-    from rich.text import Text
-
-    table.add_row(*(Text(c.replace("\t", " ").replace("\n", " ")) for c in cells))
+def _row(*cells: str) -> list[str]:
+    """A row of the texts as they are (literal: an n-gram or a sentence is no markup, ``[/b]``
+    in a sentence would stop rich, and plain cells need no parsing), on one line each."""
+    return [c.replace("\t", " ").replace("\n", " ") for c in cells]
 
 
 def _word_cells(a, system: str, b: int) -> tuple[str, str]:

@@ -10,6 +10,7 @@ tables and their notes go to standard error (:func:`mtpalette.io.inputs.stdout_c
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Mapping
@@ -37,6 +38,68 @@ def result_console() -> Console:
     return Console(stderr=stderr, width=_UNWRAPPED, no_color=True, highlight=False, soft_wrap=True)
 
 
+class PlainConsole:
+    """What :func:`emit_table`, :func:`emit_rows` and :func:`emit_note` read of a console that
+    is no terminal: the stream they write to (:func:`plain_console`)."""
+
+    is_terminal = False
+
+    def __init__(self, file) -> None:
+        self.file = file
+
+
+def plain_console() -> PlainConsole | None:
+    """:func:`result_console`'s stream when rich would surely write plain text on it (no
+    terminal, and neither ``TTY_COMPATIBLE`` nor ``FORCE_COLOR`` set to tell rich otherwise),
+    so that a piped command writes its tables (:func:`emit_rows`) and notes without importing
+    rich (about 30 ms of a start); None otherwise (use :func:`result_console`)."""
+    file = sys.stderr if stdout_claimed() else sys.stdout
+    file = getattr(file, "rich_proxied_file", file)
+    if file is None or "TTY_COMPATIBLE" in os.environ or "FORCE_COLOR" in os.environ:
+        return None
+    try:
+        return None if file.isatty() else PlainConsole(file)
+    except (AttributeError, ValueError):
+        return None
+
+
+def emit_rows(
+    console: Console | PlainConsole,
+    title: str,
+    columns: list[tuple[str, str]],
+    rows: list[list[str]],
+    *,
+    literal: bool = False,
+) -> None:
+    """A table given as text: ``columns`` are ``(header, justify)``, the title, headers and
+    cells rich markup, or the cells literal text (``literal``, as a rich ``Text``). Written
+    as :func:`emit_table` writes it (on a terminal, a rich table), without importing rich
+    when ``console`` is no terminal.
+
+    Examples
+    --------
+    >>> import io
+    >>> out = PlainConsole(io.StringIO())
+    >>> emit_rows(out, "BLEU", [("System", "left"), ("BLEU", "right")], [["a", "12.5"]])
+    >>> out.file.getvalue().splitlines()
+    ['# BLEU', 'System\\tBLEU', 'a\\t12.5']
+    """
+    if not console.is_terminal:
+        cell = _literal if literal else _plain
+        _write_rows(console, title, [_plain(h) for h, _ in columns],
+                    (map(cell, row) for row in rows), None)  # fmt: skip
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=title)
+    for header, justify in columns:
+        table.add_column(header, justify=justify)
+    for row in rows:
+        table.add_row(*(map(Text, row) if literal else row))
+    emit_table(console, table)
+
+
 def emit_table(console: Console, table: Table) -> None:
     """``table`` as a rich table on a terminal; as TSV (``# title`` first) otherwise.
 
@@ -56,16 +119,19 @@ def emit_table(console: Console, table: Table) -> None:
     if console.is_terminal:
         console.print(_unbroken(table))
         return
-    lines = []
-    if table.title:
-        lines.append(f"# {_plain(table.title)}")
-    columns = table.columns
-    lines.append("\t".join(_plain(c.header) for c in columns))
-    cells = [list(c.cells) for c in columns]
-    for i in range(table.row_count):
-        lines.append("\t".join(_plain(column[i]) for column in cells))
-    if table.caption:
-        lines.append(f"# {_plain(table.caption)}")
+    cells = [list(c.cells) for c in table.columns]
+    rows = ((_plain(column[i]) for column in cells) for i in range(table.row_count))
+    _write_rows(console, table.title, [_plain(c.header) for c in table.columns], rows,
+                table.caption)  # fmt: skip
+
+
+def _write_rows(console, title, headers: list[str], rows, caption) -> None:
+    """``# title``, the headers, each row (plain texts), tab-separated, and ``# caption``."""
+    lines = [f"# {_plain(title)}"] if title else []
+    lines.append("\t".join(headers))
+    lines += ["\t".join(row) for row in rows]
+    if caption:
+        lines.append(f"# {_plain(caption)}")
     console.file.write("\n".join(lines) + "\n")
 
 
@@ -122,7 +188,17 @@ def emit_signatures(
         emit_note(console, text.rstrip("\n"))
 
 
+#: what rich's markup may read otherwise than as it is: a tag (``[`` then a letter, ``#``,
+#: ``/`` or ``@``), a backslash (an escape), two colons (an emoji code ``:name:``) and the
+#: control codes its ``Text`` strips (bell, backspace, vertical tab, form feed, return);
+#: ``[5,10)`` or ``bleu:compat=compare-mt`` read as they are
+_NOT_AS_IS = re.compile(r"\[[a-z#/@]|\\|:[^:]*:|[\x07\x08\x0b\x0c\r]")
+_CONTROL = re.compile(r"[\x07\x08\x0b\x0c\r]")
+
+
 def _plain(cell) -> str:
+    if isinstance(cell, str) and not _NOT_AS_IS.search(cell):  # rich's text would be the same
+        return cell.replace("\t", " ").replace("\n", " ")
     from rich.text import Text
 
     if isinstance(cell, Text):
@@ -130,6 +206,15 @@ def _plain(cell) -> str:
     if isinstance(cell, str):
         return Text.from_markup(cell).plain.replace("\t", " ").replace("\n", " ")
     return str(cell)
+
+
+def _literal(text: str) -> str:
+    """The plain text of ``rich.text.Text(text)`` (its control codes stripped)."""
+    if not _CONTROL.search(text):
+        return text
+    from rich.text import Text
+
+    return Text(text).plain
 
 
 def show_written(console: Console, outputs: dict[str, object]) -> None:
