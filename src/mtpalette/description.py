@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from mtpalette.errors import UserInputError
+from mtpalette.flags import JSON, OUT_DIR, OUTPUTS, REPORT, flag
 
 
 class Description:
@@ -113,13 +114,18 @@ class TableOutputs(Description):
     (PosixPath('o/run.json'), PosixPath('o/table.csv'), PosixPath('r/rep-run'))
     """
 
-    out_dir: Path | None = None
-    json: Path | None = None
-    csv: Path | None = None
-    export_scores: Path | None = None
+    out_dir: Path | None = OUT_DIR.field(None)
+    json: Path | None = JSON.field(None)
+    csv: Path | None = flag("--csv", panel=OUTPUTS, help="Table(s) as CSV.").field(None)
+    export_scores: Path | None = flag(
+        "--export-scores", panel=OUTPUTS,
+        help="Write each metric's segment scores to DIR/<metric>.tsv (for --scores).",
+    ).field(None)  # fmt: skip
     #: replace scores stored in ``export_scores`` (else a stored file is never overwritten)
-    overwrite: bool = False
-    report: Path | None = None
+    overwrite: bool = flag(
+        "--overwrite", panel=OUTPUTS, help="--export-scores: replace scores stored there."
+    ).field(False)
+    report: Path | None = REPORT.field(None)
 
     @property
     def report_folder(self) -> Path | None:

@@ -14,6 +14,11 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
+def note_on_stderr(text: str) -> None:
+    """The default ``note`` of the loaders: one line on standard error."""
+    print(text, file=sys.stderr)
+
+
 class Feedback:
     """Silent feedback; subclasses show it.
 

@@ -13,52 +13,26 @@ an :class:`~mtpalette.api.agreement_run.AgreementRun`.
 
 from __future__ import annotations
 
-from typing import Annotated
-
+from mtpalette.api.agreement_run import AgreementRun
 from mtpalette.cli import options as o
-from mtpalette.stats import catalogue
-
-MetricsOpt = Annotated[
-    list[str] | None,
-    o.opt("-m", "--metrics", panel=o.METRICS, help="Metric specs (default: the seeds')."),
-]
-StatOpt = Annotated[
-    str, o.opt("--stat", panel=o.CORRELATION, help=", ".join(catalogue.names(interval=True)))
-]
+from mtpalette.sources.inputs import JudgedInputs
 
 
-@o.with_options(
-    o.TEXT, o.JUDGMENTS, o.JUDGED_IDS, o.SYSTEM_FILES, o.RESAMPLING_OPTIONS, o.RUN_FILES, o.QUIET
-)
-def agree(
-    metrics: MetricsOpt = None,
-    max_items: o.MaxItemsOpt = None,
-    stat: StatOpt = "kendall",
-    grouping: o.GroupingOpt = "none",
-    epsilon: o.EpsilonOpt = None,
-    oracle: o.OracleOpt = "leave-one-out",
-    ties: o.TiesOpt = "mid",
-    **options,
-) -> None:
+@o.with_options(AgreementRun, JudgedInputs, o.QUIET)
+def agree(**options) -> None:
     """Rank metrics by ORANGE and by human correlation; Kendall tau between the orderings.
 
     Example: `mtpalette agree --bundled zhen -m 'bleus:1..4' chrf wer rouge-l --stat kendall`.
     """
     from rich.console import Console
 
-    from mtpalette.api.agreement_run import AgreementRun, run_agreement
-    from mtpalette.api.correlation_run import parse_epsilon
+    from mtpalette.api.agreement_run import run_agreement
     from mtpalette.cli.console import result_console, show_written
     from mtpalette.cli.tables import print_agreement
     from mtpalette.progress import ConsoleFeedback
-    from mtpalette.sources.inputs import JudgedInputs
 
     console = Console(stderr=True, quiet=options["quiet"])
-    run = o.fill(
-        AgreementRun, options, inputs=o.fill(JudgedInputs, options), metrics=metrics,
-        max_items=max_items, statistic=stat, grouping=grouping, epsilon=parse_epsilon(epsilon),
-        oracle=oracle, ties=ties,
-    )  # fmt: skip
+    run = o.fill(AgreementRun, options, inputs=o.fill(JudgedInputs, options))
     result = run_agreement(run, ConsoleFeedback(console))
     print_agreement(result_console(), result.agreement)
     show_written(console, result.outputs)

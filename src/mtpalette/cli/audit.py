@@ -16,13 +16,15 @@ See :mod:`mtpalette.metaeval.audit` for the definitions; the options become an
 
 from __future__ import annotations
 
+from mtpalette.api.audit_run import AuditRun
 from mtpalette.cli import options as o
+from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
 
 
 @o.with_options(
-    o.METRIC_SPECS, o.TEXT, o.JUDGMENTS, o.SYSTEM_FILES, o.NBEST, o.RESAMPLING_OPTIONS, o.QUIET
+    AuditRun, o.options_of(JudgedInputs, skip=("id_base",)), CandidateInputs, o.QUIET
 )
-def audit_cmd(json: o.JsonOpt = None, **options) -> None:
+def audit_cmd(**options) -> None:
     """Audit ORANGE's premise: how often candidates outrank the held-out reference.
 
     Examples: `mtpalette audit --bundled zhen -m bleus:4 chrf wer`; `mtpalette audit -r refA.txt
@@ -30,16 +32,15 @@ def audit_cmd(json: o.JsonOpt = None, **options) -> None:
     """
     from rich.console import Console
 
-    from mtpalette.api.audit_run import AuditRun, run_audit
+    from mtpalette.api.audit_run import run_audit
     from mtpalette.cli.console import result_console, show_written
     from mtpalette.cli.tables import print_audit, print_reference_agreement
     from mtpalette.progress import ConsoleFeedback
-    from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
 
     console = Console(stderr=True, quiet=options["quiet"])
     judged = o.fill(JudgedInputs, options, id_base=None)
     candidates = o.fill(CandidateInputs, options, refs=list(options["refs"] or []))
-    run = o.fill(AuditRun, options, judged=judged, candidates=candidates, json=json)
+    run = o.fill(AuditRun, options, judged=judged, candidates=candidates)
     result = run_audit(run, ConsoleFeedback(console))
     out = result_console()
     print_audit(out, result.audit)

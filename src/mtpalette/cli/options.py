@@ -20,6 +20,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
+from mtpalette import flags
 from mtpalette.cli.backend_opts import BackendOption
 from mtpalette.io.judgment_formats import FORMATS
 
@@ -401,8 +402,40 @@ CORRELATION_OUTPUTS: Group = {
 QUIET: Group = {"quiet": (QuietOpt, False)}
 
 
-def with_options(*groups: Group) -> Callable[[Callable[..., T]], Callable[..., T]]:
-    """Give a command the options of ``groups`` besides its own (its own win a name clash);
+def options_of(cls: type, *, skip: tuple[str, ...] = (), only: tuple[str, ...] = ()) -> Group:
+    """The options of a run description ``cls``: one per field that carries a
+    :class:`~mtpalette.flags.Flag`, typed and defaulted as the field (a list made per instance
+    defaults to none given; see :func:`fill`), named and helped as the flag says.
+
+    Examples
+    --------
+    >>> from mtpalette.api.chunked import Chunking
+    >>> group = options_of(Chunking, only=("chunk_size",))
+    >>> annotated, default = group["chunk_size"]
+    >>> flag_of(annotated), default
+    ('--chunk-size', 100)
+    """
+    hints = typing.get_type_hints(cls)
+    group = {}
+    for f in dataclasses.fields(cls):
+        spec = f.metadata.get(flags.KEY)
+        if spec is None or f.name in skip or (only and f.name not in only):
+            continue
+        kind = spec.cli if spec.cli is not None else hints[f.name]
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        else:  # a list made per instance, or a required field: none given on the command line
+            kind, default = kind | None, None
+        if spec.cli_default is not None:
+            default = spec.cli_default
+        info = typer.Option(*spec.names, help=spec.help, rich_help_panel=spec.panel)
+        group[f.name] = (Annotated[kind, info], default)
+    return group
+
+
+def with_options(*groups: Group | type) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Give a command the options of ``groups`` besides its own (its own win a name clash):
+    a group, or a run description whose flagged fields are options (:func:`options_of`);
     typer reads them from the signature, the command gets them in its ``**options``.
 
     Examples
@@ -423,6 +456,8 @@ def with_options(*groups: Group) -> Callable[[Callable[..., T]], Callable[..., T
         ]
         taken = {p.name for p in params}
         for group in groups:
+            if isinstance(group, type):
+                group = options_of(group)
             for name, (annotation, default) in group.items():
                 if name not in taken:
                     params.append(
@@ -448,7 +483,9 @@ def with_options(*groups: Group) -> Callable[[Callable[..., T]], Callable[..., T
 
 
 def fill(cls: type[T], options: Mapping[str, Any], **given: Any) -> T:
-    """``cls`` (a dataclass) from the options named as its fields, and ``given``.
+    """``cls`` (a dataclass) from the options named as its fields, and ``given``: a flagged
+    field's value goes through its flag's ``parse``, and a list made per instance keeps its
+    default when the option is not given.
 
     Examples
     --------
@@ -456,8 +493,15 @@ def fill(cls: type[T], options: Mapping[str, Any], **given: Any) -> T:
     >>> fill(JudgedInputs, {"bundled": "zhen", "quiet": True}).bundled
     'zhen'
     """
-    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    return cls(**{k: v for k, v in options.items() if k in names} | given)
+    values = {}
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        if f.name not in options or f.name in given:
+            continue
+        value, spec = options[f.name], f.metadata.get(flags.KEY)
+        if value is None and f.default_factory is not dataclasses.MISSING:
+            continue
+        values[f.name] = spec.parse(value) if spec and spec.parse and value is not None else value
+    return cls(**values | given)
 
 
 def flag_of(annotated: Any) -> str:

@@ -13,16 +13,15 @@ the flag repeated). The options become an :class:`~mtpalette.api.orange_run.Oran
 
 from __future__ import annotations
 
+from mtpalette.api.chunked import Chunking
+from mtpalette.api.orange_run import OrangeOutputs, OrangeRun
 from mtpalette.cli import options as o
+from mtpalette.sources.inputs import CandidateInputs
+from mtpalette.sources.limited import LimitedFeatures
 
 
-@o.with_options(
-    o.NBEST, o.SYSTEM_FILES, o.METRIC_SPECS, o.TEXT, o.ORANGE_SETTINGS, o.RESAMPLING_OPTIONS,
-    o.ORANGE_OUTPUTS, o.LIMITED_OPTIONS, o.CHUNKING_OPTIONS, o.QUIET,
-)  # fmt: skip
-def orange(
-    refs: o.OrangeRefsOpt = None, mtme: o.MtmeOpt = None, lp: o.LpOpt = None, **options
-) -> None:
+@o.with_options(CandidateInputs, OrangeRun, OrangeOutputs, LimitedFeatures, Chunking, o.QUIET)
+def orange(**options) -> None:
     """Rank the references among candidate translations (ORANGE, Lin and Och 2004).
 
     Examples: `mtpalette orange -r refA.txt refB.txt --systems-dir outputs/ -m 'bleus:1..9' wer
@@ -34,20 +33,16 @@ def orange(
     """
     from rich.console import Console
 
-    from mtpalette.api.chunked import Chunking
-    from mtpalette.api.orange_run import OrangeOutputs, OrangeRun, run_orange
+    from mtpalette.api.orange_run import run_orange
     from mtpalette.cli.tables import show_orange
     from mtpalette.progress import ConsoleFeedback
-    from mtpalette.sources.inputs import CandidateInputs
-    from mtpalette.sources.limited import LimitedFeatures
 
     console = Console(stderr=True, quiet=options["quiet"])
-    o.refuse_unless(options, o.LIMITED_OPTIONS, "pivot")
+    o.refuse_unless(options, o.options_of(LimitedFeatures), "pivot")
     limited = o.fill(LimitedFeatures, options) if options["pivot"] is not None else None
     chunked = options["run_dir"] is not None or options["resume"]
-    inputs = o.fill(CandidateInputs, options, refs=list(refs or []), mtme=mtme, lp=lp)
     run = o.fill(
-        OrangeRun, options, candidates=inputs,
+        OrangeRun, options, candidates=o.fill(CandidateInputs, options),
         limited=limited, chunking=o.fill(Chunking, options) if chunked else None,
         outputs=o.fill(OrangeOutputs, options),
     )  # fmt: skip

@@ -8,9 +8,7 @@ Options -> :class:`~mtpalette.api.rank_run.RankRun` -> :func:`~mtpalette.api.ran
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
-
+from mtpalette.api.rank_run import RankRun
 from mtpalette.cli import options as o
 from mtpalette.cli.console import (
     emit_note,
@@ -20,134 +18,9 @@ from mtpalette.cli.console import (
     show_written,
 )
 
-if TYPE_CHECKING:
-    pass
 
-
-RANKING = "Ranking"
-TABLE = "Long table of scores (--table)"
-
-ProtocolOpt = Annotated[
-    str,
-    o.opt(
-        "--protocol",
-        panel=RANKING,
-        help="wilcoxon, ttest, wmt24, wmt26, mannwhitney, bootstrap or ar.",
-    ),
-]
-RangeRuleOpt = Annotated[
-    str,
-    o.opt("--rank-range-rule", panel=RANKING,
-          help="wmt26's rank ranges: corrected (default; beating nobody below ends at N) or "
-          "wmt26 (the organisers' code: N - 1)."),
-]  # fmt: skip
-MissingOpt = Annotated[
-    str | None,
-    o.opt("--missing", panel=RANKING,
-          help="Items some systems lack: refuse (default; mark for wmt24, mannwhitney), common "
-          "(rank on the items every system has) or mark (each pair on its shared items)."),
-]  # fmt: skip
-CorrectionOpt = Annotated[
-    str, o.opt("--correction", panel=RANKING, help="none, holm (FWER) or bh (FDR) over pairs.")
-]
-AlphaOpt = Annotated[float, o.opt("--alpha", panel=RANKING, help="Significance level (0.05).")]
-ResamplesOpt = Annotated[
-    int | None,
-    o.opt("--resamples", panel=RANKING,
-          help="bootstrap resamples / ar trials (1000); wmt26 resamples per test (100)."),
-]  # fmt: skip
-ItemColOpt = Annotated[str, o.opt("--item-col", panel=TABLE, help="The item column (item).")]
-ScoreColOpt = Annotated[str, o.opt("--score-col", panel=TABLE, help="The score column (score).")]
-DomainColOpt = Annotated[
-    str | None, o.opt("--domain-col", panel=TABLE, help="The domain column (for wmt24).")
-]
-DocColOpt = Annotated[str | None, o.opt("--doc-col", panel=TABLE, help="The document column.")]
-LowerOpt = Annotated[
-    bool, o.opt("--lower-is-better", panel=TABLE, help="The table's scores are errors.")
-]
-ScoresOpt = Annotated[
-    list[str] | None,
-    o.opt("--scores", panel=o.METRICS,
-          help="Segment scores: NAME=FILE[,higher=no][,layout=comet|metricx|mtme|mtpalette]."),
-]  # fmt: skip
-TableOpt = Annotated[Path | None, o.opt("--table", panel=TABLE, help="Scores per system, item.")]
-LpColOpt = Annotated[
-    str | None,
-    o.opt("--lp-col", panel=TABLE,
-          help="The table's language-pair column: one ranking per pair (wmt26: a global order)."),
-]  # fmt: skip
-TsvOpt = Annotated[
-    Path | None,
-    o.opt(
-        "--tsv",
-        panel=o.OUTPUTS,
-        help="Rankings as TSV (pairs in FILE.pairs.tsv; -: stdout, rankings only).",
-    ),
-]
-WMT25 = "WMT25 automatic scores (AutoRank)"
-Wmt25ScoresOpt = Annotated[
-    Path | None,
-    o.opt("--wmt25-scores", panel=WMT25,
-          help="Folder of WMT25 automatic_scores/<system>.jsonl (with --lp): AutoRank alone."),
-]  # fmt: skip
-AutoRankOpt = Annotated[
-    str | None,
-    o.opt("--autorank", panel=WMT25,
-          help="wmt25 (robust z-scores; default with --wmt25-scores) or wmt24 (1..N rescaled; "
-          "default for several sources)."),
-]  # fmt: skip
-AutoRankMetricsOpt = Annotated[
-    list[str] | None,
-    o.opt("--autorank-metrics", panel=WMT25,
-          help="Metrics to combine (repeat; default: WMT25's choice for the pair)."),
-]  # fmt: skip
-MetadataOpt = Annotated[
-    Path | None,
-    o.opt("--systems-metadata", panel=WMT25,
-          help="WMT25 systems_metadata*.json: only the systems its supported_lps list for --lp."),
-]  # fmt: skip
-LatexOpt = Annotated[
-    Path | None, o.opt("--latex", panel=o.OUTPUTS, help="Rankings as LaTeX (WMT's style).")
-]
-
-
-def rank_cmd(
-    refs: o.RefsOpt = None,
-    systems: o.SystemsOpt = None,
-    systems_dir: o.SystemsDirOpt = None,
-    metrics: o.MetricsOpt = None,
-    scores: ScoresOpt = None,
-    table: TableOpt = None,
-    system_col: o.SystemColOpt = "system",
-    item_col: ItemColOpt = "item",
-    score_col: ScoreColOpt = "score",
-    domain_col: DomainColOpt = None,
-    doc_col: DocColOpt = None,
-    lp_col: LpColOpt = None,
-    lower_is_better: LowerOpt = False,
-    mtme: o.MtmeOpt = None,
-    lp: o.LpOpt = None,
-    human: o.HumanOpt = None,
-    mtme_metrics: o.MtmeMetricsOpt = None,
-    wmt25_scores: Wmt25ScoresOpt = None,
-    autorank: AutoRankOpt = None,
-    autorank_metrics: AutoRankMetricsOpt = None,
-    systems_metadata: MetadataOpt = None,
-    protocol: ProtocolOpt = "wilcoxon",
-    missing: MissingOpt = None,
-    correction: CorrectionOpt = "none",
-    alpha: AlphaOpt = 0.05,
-    resamples: ResamplesOpt = None,
-    rank_range_rule: RangeRuleOpt = "corrected",
-    seed: o.SeedOpt = 12345,
-    tokenize: o.TokenizeOpt = "13a",
-    lowercase: o.LowercaseOpt = False,
-    json: o.JsonOpt = None,
-    tsv: TsvOpt = None,
-    latex: LatexOpt = None,
-    report: o.ReportOpt = None,
-    quiet: o.QuietOpt = False,
-) -> None:
+@o.with_options(RankRun, o.QUIET)
+def rank_cmd(**options) -> None:
     """Rank systems with a test between every pair: rank ranges and clusters, as WMT.
 
     Examples: `mtpalette rank -r ref.txt --systems-dir outputs/ -m chrf --protocol bootstrap`;
@@ -157,23 +30,11 @@ def rank_cmd(
     """
     from rich.console import Console
 
-    from mtpalette.api.rank_run import RankRun, run_rank
+    from mtpalette.api.rank_run import run_rank
     from mtpalette.progress import ConsoleFeedback
 
-    console = Console(stderr=True, quiet=quiet)
-    run = RankRun(
-        refs=refs, systems=systems, systems_dir=systems_dir, metrics=metrics, scores=scores,
-        table=table, system_col=system_col, item_col=item_col, score_col=score_col,
-        domain_col=domain_col, doc_col=doc_col, lp_col=lp_col, lower_is_better=lower_is_better,
-        mtme=mtme,
-        lp=lp, human=human, mtme_metrics=mtme_metrics, wmt25_scores=wmt25_scores,
-        autorank=autorank, autorank_metrics=autorank_metrics, systems_metadata=systems_metadata,
-        protocol=protocol,
-        missing=missing, correction=correction, alpha=alpha, resamples=resamples, seed=seed,
-        rank_range_rule=rank_range_rule,
-        tokenize=tokenize, lowercase=lowercase, json=json, tsv=tsv, latex=latex, report=report,
-    )  # fmt: skip
-    result = run_rank(run, ConsoleFeedback(console))
+    console = Console(stderr=True, quiet=options["quiet"])
+    result = run_rank(o.fill(RankRun, options), ConsoleFeedback(console))
     show_written(console, result.outputs)
     show_rankings(result)
 

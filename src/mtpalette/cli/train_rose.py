@@ -32,81 +32,26 @@ Examples::
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated
-
-import typer
-
+from mtpalette.api.train_run import RoseTrainRun
 from mtpalette.cli import options as o
+from mtpalette.sources.inputs import JudgedInputs
 
-Opt = typer.Option
 
-
-@o.with_options(o.TEXT, o.JUDGMENTS, o.SYSTEM_FILES, o.QUIET)
-def train_rose_cmd(
-    objective: Annotated[str, Opt("--objective", help="reg (SVR) or rank (ranking SVM).")] = "reg",
-    output: Annotated[Path, Opt("--output", "-o", help="Model file to write.")] = Path("rose.json"),
-    rankings: Annotated[
-        Path | None, Opt("--rankings", help="WMT12 relative rankings (RNK_results.csv).")
-    ] = None,
-    lang: Annotated[str, Opt("--lang", help="Target language (function words).")] = "en",
-    function_words: Annotated[
-        str, Opt("--function-words", help="fw100 (100 words, the paper) or stopwordsiso.")
-    ] = "fw100",
-    pos: Annotated[bool, Opt("--pos", help="Add the POS features (English).")] = False,
-    holdout: Annotated[float, Opt("--holdout", help="Fraction held out for testing.")] = 0.0,
-    loss: Annotated[
-        str | None, Opt("--loss", help="reg: epsilon (default) or squared; rank: hinge or squared.")
-    ] = None,
-    kernel: Annotated[str, Opt("--kernel", help="linear, poly or rbf.")] = "linear",
-    epsilon: Annotated[
-        float | None,
-        Opt(
-            "--epsilon",
-            help="SVR tube in standard deviations of the human scores (default: chosen by "
-            "cross-validation; 0 with --loss squared).",
-        ),
-    ] = None,
-    degree: Annotated[
-        int | None, Opt("--degree", help="Polynomial kernel degree (default: chosen by CV).")
-    ] = None,
-    gamma: Annotated[
-        float | None, Opt("--gamma", help="Kernel gamma (default: chosen by CV).")
-    ] = None,
-    approx: Annotated[
-        str, Opt("--approx", help="auto, exact or nystroem (kernel machines).")
-    ] = "auto",
-    components: Annotated[int, Opt("--components", help="Nystroem landmarks.")] = 300,
-    C: Annotated[
-        float | None, Opt("--C", help="SVM soft-margin cost (default: chosen by CV).")
-    ] = None,
-    folds: Annotated[
-        int, Opt("--folds", help="Cross-validation folds (grouped by segment) of the search.")
-    ] = 5,
-    seed: Annotated[
-        int, Opt("--seed", help="Seed of the SVM solver, sampling and the CV folds.")
-    ] = 0,
-    **options,
-) -> None:
+@o.with_options(RoseTrainRun, JudgedInputs, o.QUIET)
+def train_rose_cmd(**options) -> None:
     """Train ROSE on human judgments; the model file is a metric spec (rose:@FILE)."""
     from rich.console import Console
 
-    from mtpalette.api.train_run import RoseTrainRun, run_train_rose
+    from mtpalette.api.train_run import run_train_rose
     from mtpalette.cli.console import result_console
     from mtpalette.progress import ConsoleFeedback
-    from mtpalette.sources.inputs import JudgedInputs
 
-    run = o.fill(
-        RoseTrainRun, options, objective=objective, inputs=o.fill(JudgedInputs, options),
-        rankings=rankings, output=output, lang=lang, function_words=function_words, pos=pos,
-        holdout=holdout, loss=loss, kernel=kernel, epsilon=epsilon, degree=degree, gamma=gamma,
-        approx=approx, components=components, C=C, folds=folds, seed=seed,
-    )  # fmt: skip
+    run = o.fill(RoseTrainRun, options, inputs=o.fill(JudgedInputs, options))
     feedback = ConsoleFeedback(Console(stderr=True, quiet=options["quiet"]))
     model = run_train_rose(run, feedback).model
     out = result_console()
-    what = f"ROSE-{objective}{' + POS' if pos else ''} ({lang}; {model.kernel} kernel, "
-    out.print(f"{what}{model.loss} loss) written to {output}")
+    what = f"ROSE-{run.objective}{' + POS' if run.pos else ''} ({run.lang}; {model.kernel} kernel, "
+    out.print(f"{what}{model.loss} loss) written to {run.output}")
     if "test_pearson" in model.info:
         out.print(
             f"  held-out segment Pearson: {model.info['test_pearson']:.4f} "

@@ -7,11 +7,10 @@ Options -> :class:`~mtpalette.api.wmt_run.WmtRun` -> :func:`~mtpalette.api.wmt_r
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
+from mtpalette.api.wmt_run import WmtRun
 from mtpalette.cli import options as o
-from mtpalette.cli.backend_opts import BackendOption
 from mtpalette.cli.console import (
     emit_note,
     emit_signatures,
@@ -24,56 +23,8 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
-TASKS = "Tasks"
-
-LpsOpt = Annotated[
-    list[str] | None,
-    o.opt("--lp", panel=TASKS, help="Language pairs of a built-in set: en-de,zh-en."),
-]
-TaskSetOpt = Annotated[
-    str | None,
-    o.opt("--task-set", panel=TASKS, help="wmt23, wmt24-on-wmt23, wmt24 (default) or wmt25."),
-]
-TasksOpt = Annotated[
-    Path | None,
-    o.opt("--tasks", panel=TASKS, help="A JSON/YAML task list (mt-metrics-eval's Task fields)."),
-]
-KOpt = Annotated[
-    int | None,
-    o.opt("-k", panel=TASKS, help="Resamples per test (WMT: 1000; 0, the default: none; "
-          "--tasks: for tasks without k, else their own or 1000)."),
-]  # fmt: skip
-DrawsOpt = Annotated[
-    str, o.opt("--draws", panel=TASKS, help="mtme (its draws exactly) or independent.")
-]
-PConventionOpt = Annotated[
-    str, o.opt("--p-convention", panel=TASKS,
-               help="mtme (count / k) or plus-one ((count + 1) / (k + 1), correlate's).")
-]  # fmt: skip
-PrimaryOpt = Annotated[
-    bool, o.opt("--primary", panel=TASKS, help="Stored metrics: primary submissions only.")
-]
-
-
-def wmt(
-    mtme: Annotated[Path, o.opt("--mtme", panel=o.HUMANS, help="The test set folder.")],
-    lp: LpsOpt = None,
-    task_set: TaskSetOpt = None,
-    tasks: TasksOpt = None,
-    metrics: o.MetricsOpt = None,
-    mtme_metrics: o.MtmeMetricsOpt = None,
-    k: KOpt = None,
-    seed: o.SeedOpt = 12345,
-    draws: DrawsOpt = "mtme",
-    p_convention: PConventionOpt = "mtme",
-    primary: PrimaryOpt = False,
-    tokenize: o.TokenizeOpt = "13a",
-    lowercase: o.LowercaseOpt = False,
-    json: o.JsonOpt = None,
-    backend: BackendOption = "inproc",
-    workers: o.WorkersOpt = 1,
-    quiet: o.QuietOpt = False,
-) -> None:
+@o.with_options(WmtRun, o.QUIET)
+def wmt(**options) -> None:
     """Rank metrics as WMT does: per-task correlations and clusters, global ranking.
 
     Examples: `mtpalette wmt --mtme wmt24 --task-set wmt24 -m bleu chrf --mtme-metrics all
@@ -82,18 +33,11 @@ def wmt(
     """
     from rich.console import Console
 
-    from mtpalette.api.wmt_run import WmtRun, run_wmt
+    from mtpalette.api.wmt_run import run_wmt
     from mtpalette.progress import ConsoleFeedback
 
-    console = Console(stderr=True, quiet=quiet)
-    lps = [x for v in lp or [] for x in v.split(",") if x] or None
-    run = WmtRun(
-        mtme, lps=lps, task_set=task_set or (None if tasks else "wmt24"), tasks=tasks,
-        metrics=metrics, mtme_metrics=mtme_metrics or (None if metrics else ["all"]), k=k,
-        seed=seed, draws=draws, p_convention=p_convention, primary=primary, tokenize=tokenize,
-        lowercase=lowercase, json=json, backend=backend, workers=workers,
-    )  # fmt: skip
-    show_wmt(run_wmt(run, ConsoleFeedback(console)), console)
+    console = Console(stderr=True, quiet=options["quiet"])
+    show_wmt(run_wmt(o.fill(WmtRun, options), ConsoleFeedback(console)), console)
 
 
 def show_wmt(out, console: Console) -> None:

@@ -8,7 +8,6 @@ Python API and the command line refuse the same input with the same words.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -18,11 +17,6 @@ from mtpalette.errors import UserInputError
 from mtpalette.metrics.scoring import TextPairs
 
 T = TypeVar("T")
-
-
-def note_on_stderr(text: str) -> None:
-    """The default ``note`` of the loaders: one line on standard error."""
-    print(text, file=sys.stderr)
 
 
 def checked(fn: Callable[..., T], *args, **kwargs) -> T:

@@ -12,32 +12,19 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
-from mtpalette.io.judgments import Judgments
-from mtpalette.io.judgments_mqm import bundled_mqm_ted
-from mtpalette.io.judgments_read import guess_format, read_judgments
-from mtpalette.io.judgments_wmt import read_wmt17_testset
-from mtpalette.io.nbest import (
-    read_nbest,
-    read_systems,
-    report_system_files,
-    select_system_files,
-    system_names,
-)
-from mtpalette.io.plain import expand_globs, read_lines
-from mtpalette.io.runfile import file_record
-from mtpalette.metaeval.candidates import CandidateLists
-from mtpalette.metaeval.external import ExternalMetric
-from mtpalette.metaeval.segments import SegmentData
-from mtpalette.sources.checks import (
-    check_distinct_references,
-    drop_reference_copies,
-    note_on_stderr,
-)
-from mtpalette.sources.folders import read_mtme_set
+from mtpalette.feedback import note_on_stderr
+from mtpalette.flags import HUMANS, INPUTS, flag
+from mtpalette.io.judgment_formats import FORMATS
+
+if TYPE_CHECKING:
+    from mtpalette.io.judgments import Judgments
+    from mtpalette.metaeval.candidates import CandidateLists
+    from mtpalette.metaeval.external import ExternalMetric
+    from mtpalette.metaeval.segments import SegmentData
 
 #: the fields of an mt-metrics-eval folder input
 MTME_FIELDS = (
@@ -53,6 +40,34 @@ MTME_FIELDS = (
 
 #: the fields of a long table input (one row per system and segment)
 TABLE_FIELDS = ("table", "table_format", "hyp_col", "ref_cols", "system_col", "human_col")
+
+
+#: the options of the candidates' files, shared by every description of inputs
+REFS = flag("--refs", "-r", panel=INPUTS, help="Reference files: -r A B.")
+SYSTEMS = flag(
+    "--systems", "-s", "--input", "-i", panel=INPUTS,
+    help="System output files or globs: -s A B C, -s 'outputs/*.txt'.",
+)  # fmt: skip
+SYSTEMS_DIR = flag("--systems-dir", panel=INPUTS, help="Folder of system outputs.")
+SYSTEMS_GLOB = flag("--systems-glob", panel=INPUTS, help="File pattern in the folder.")
+EXCLUDE = flag("--exclude", panel=INPUTS, help="File patterns to leave out.")
+MTME = flag("--mtme", panel=HUMANS, help="An mt-metrics-eval test set folder (with --lp).")
+LP = flag("--lp", panel=HUMANS, help="Language pair (WMT files).")
+HUMAN = flag(
+    "--human", panel=HUMANS, help="--mtme: the human scores (default: the set's standard)."
+)
+MTME_METRICS = flag(
+    "--mtme-metrics", panel=HUMANS,
+    help="--mtme: stored metric scores to add: names, globs (COMET*) or all.",
+)  # fmt: skip
+TABLE = flag(
+    "--table", panel=INPUTS,
+    help="One TSV/CSV/JSONL/Parquet row per system and segment (system, hyp, ref columns).",
+)  # fmt: skip
+TABLE_FORMAT = flag("--table-format", panel=INPUTS, help="auto, tsv, csv, jsonl or parquet.")
+HYP_COL = flag("--hyp-col", panel=INPUTS, help="--table: the output column.")
+REF_COLS = flag("--ref-col", panel=INPUTS, help="--table: reference column(s) (ref).")
+SYSTEM_COL = flag("--system-col", panel=INPUTS, help="--table: the system column (system).")
 
 
 @dataclass
@@ -84,10 +99,10 @@ class LongTable:
         fmt = None if self.table_format == "auto" else self.table_format
         if names is None:  # the header costs a read of the whole table
             names = header(self.path, fmt=fmt, quoting=self.table_quoting)
-        for col, flag in ((self.system_col, "--system-col"), *wanted):
+        for col, option in ((self.system_col, "--system-col"), *wanted):
             if col not in names:
                 raise UserInputError(
-                    f"no {col!r} column ({flag}); the table has: {', '.join(names)}",
+                    f"no {col!r} column ({option}); the table has: {', '.join(names)}",
                     path=str(self.path),
                 )
         return segment_column(names, self.path), fmt
@@ -122,7 +137,10 @@ class LongTable:
         """The human scores (``human_col``) aligned with the outputs and references."""
         import numpy as np
 
+        from mtpalette.io.judgments import Judgments
+        from mtpalette.io.runfile import file_record
         from mtpalette.io.tabular import read_long_judged
+        from mtpalette.metaeval.segments import SegmentData
 
         wanted = [(self.hyp_col, "--hyp-col"), (self.human_col, "--human-col")]
         wanted += [(c, "--ref-col") for c in self.ref_names()]
@@ -162,23 +180,27 @@ class CandidateInputs(Description):
     """
 
     kind = "candidates"
-    refs: list[Path] = field(default_factory=list)
-    nbest: Path | None = None
-    nbest_format: str = "auto"
-    id_base: int = 0
-    systems: list[Path] | None = None
-    systems_dir: Path | None = None
-    systems_glob: str = "*"
-    exclude: list[str] = field(default_factory=list)
+    refs: list[Path] = REFS.but(help="Reference files, 2 or more: -r A B.").field(factory=list)
+    nbest: Path | None = flag("--nbest", panel=INPUTS, help="n-best file (Moses or JSONL).").field(
+        None
+    )
+    nbest_format: str = flag("--nbest-format", panel=INPUTS, help="auto, moses or jsonl.").field(
+        "auto"
+    )
+    id_base: int = flag("--id-base", panel=INPUTS, help="First segment id of the n-best.").field(0)
+    systems: list[Path] | None = SYSTEMS.field(None)
+    systems_dir: Path | None = SYSTEMS_DIR.field(None)
+    systems_glob: str = SYSTEMS_GLOB.field("*")
+    exclude: list[str] = EXCLUDE.field(factory=list)
     #: an mt-metrics-eval folder and language pair: its references and system outputs
-    mtme: Path | None = None
-    lp: str | None = None
+    mtme: Path | None = MTME.field(None)
+    lp: str | None = LP.field(None)
     #: a long table (one row per system and segment; see :class:`LongTable`)
-    table: Path | None = None
-    table_format: str = "auto"
-    hyp_col: str = "hyp"
-    ref_cols: list[str] | None = None
-    system_col: str = "system"
+    table: Path | None = TABLE.field(None)
+    table_format: str = TABLE_FORMAT.field("auto")
+    hyp_col: str = HYP_COL.field("hyp")
+    ref_cols: list[str] | None = REF_COLS.field(None)
+    system_col: str = SYSTEM_COL.field("system")
 
     def _table(self) -> LongTable:
         return LongTable(self.table, self.table_format, self.hyp_col, self.ref_cols,
@@ -205,6 +227,8 @@ class CandidateInputs(Description):
             )
 
     def _mtme_set(self):
+        from mtpalette.sources.folders import read_mtme_set
+
         if getattr(self, "_evs", None) is None:
             evs = read_mtme_set(self.mtme, self.lp, judged_only=False)
             note_on_stderr(evs.left_out_line())
@@ -221,6 +245,9 @@ class CandidateInputs(Description):
 
     def read_refs(self) -> list[list[str]]:
         """The reference files' lines, every file as long as the first."""
+        from mtpalette.io.plain import read_lines
+        from mtpalette.sources.checks import check_distinct_references
+
         if self.table is not None:
             return self._table().read()[1]
         if self.mtme is not None:  # every reference of the folder (a missing line is "")
@@ -238,6 +265,9 @@ class CandidateInputs(Description):
 
     def load(self, ref_lines: list[list[str]] | None = None) -> tuple[CandidateLists, list[Path]]:
         """The candidate lists and the files they were read from."""
+        from mtpalette.io.nbest import read_nbest
+        from mtpalette.metaeval.candidates import CandidateLists
+
         self.validate()
         ref_lines = self.read_refs() if ref_lines is None else ref_lines
         names = self.ref_names()
@@ -261,6 +291,15 @@ class CandidateInputs(Description):
         """The system outputs of ``systems`` or ``systems_dir`` by name, and their files: a
         folder's references, sources and id lists set aside (said on stderr), and a system
         that copies a reference left out."""
+        from mtpalette.io.nbest import (
+            read_systems,
+            report_system_files,
+            select_system_files,
+            system_names,
+        )
+        from mtpalette.io.plain import expand_globs
+        from mtpalette.sources.checks import drop_reference_copies
+
         if self.systems_dir is not None:
             files, notes = select_system_files(
                 self.systems_dir,
@@ -337,32 +376,54 @@ class JudgedInputs(Description):
     """
 
     kind = "judged"
-    bundled: str | None = None
-    judgments: Path | None = None
-    fmt: str = "auto"
-    refs: list[Path] | None = None
-    systems: list[Path] | None = None
-    systems_dir: Path | None = None
-    systems_glob: str = "*"
-    exclude: list[str] | None = None
-    seg_ids: Path | None = None
-    id_base: int | None = None
-    lp: str | None = None
-    rename: str | None = None
-    mtme: Path | None = None
-    human: str | None = None
-    mtme_ref: str | None = None
-    mtme_metrics: list[str] | None = None
-    include_refs: bool = False
-    include_outliers: bool = False
-    strict_mtme: bool = False
+    bundled: str | None = flag(
+        "--bundled", panel=HUMANS, help="The bundled example data (invented): zhen or ende."
+    ).field(None)
+    judgments: Path | None = flag(
+        "--judgments", "-j", panel=HUMANS, help="Judgment file."
+    ).field(None)
+    fmt: str = flag(
+        "--format", panel=HUMANS, help="auto, " + ", ".join(FORMATS) + ", wmt17-testset"
+    ).field("auto")
+    refs: list[Path] | None = REFS.field(None)
+    systems: list[Path] | None = SYSTEMS.field(None)
+    systems_dir: Path | None = SYSTEMS_DIR.field(None)
+    systems_glob: str = SYSTEMS_GLOB.field("*")
+    exclude: list[str] | None = EXCLUDE.field(None)
+    seg_ids: Path | None = flag(
+        "--seg-ids", panel=HUMANS, help="The judgments' id of each text line."
+    ).field(None)
+    id_base: int | None = flag(
+        "--id-base", panel=HUMANS, help="Id of the first line (ids = lines)."
+    ).field(None)
+    lp: str | None = LP.field(None)
+    rename: str | None = flag(
+        "--rename", panel=HUMANS, help="Rename judged systems: A=a,B=b."
+    ).field(None)
+    mtme: Path | None = MTME.field(None)
+    human: str | None = HUMAN.field(None)
+    mtme_ref: str | None = flag(
+        "--mtme-ref", panel=HUMANS, help="--mtme: the reference (default: the set's standard)."
+    ).field(None)
+    mtme_metrics: list[str] | None = MTME_METRICS.field(None)
+    include_refs: bool = flag(
+        "--include-refs", panel=HUMANS, help="--mtme: score the other references too."
+    ).field(False)
+    include_outliers: bool = flag(
+        "--include-outliers", panel=HUMANS, help="--mtme: keep the outlier systems."
+    ).field(False)
+    strict_mtme: bool = flag(
+        "--strict-mtme", panel=HUMANS, help="--mtme: refuse systems without human scores."
+    ).field(False)
     #: a long table with the human scores inline (one row per system and segment)
-    table: Path | None = None
-    table_format: str = "auto"
-    hyp_col: str = "hyp"
-    ref_cols: list[str] | None = None
-    system_col: str = "system"
-    human_col: str = "score"
+    table: Path | None = TABLE.field(None)
+    table_format: str = TABLE_FORMAT.field("auto")
+    hyp_col: str = HYP_COL.field("hyp")
+    ref_cols: list[str] | None = REF_COLS.field(None)
+    system_col: str = SYSTEM_COL.field("system")
+    human_col: str = flag(
+        "--human-col", panel=HUMANS, help="--table: the human score column (score)."
+    ).field("score")
 
     def validate(self) -> None:
         parse_rename(self.rename)
@@ -400,6 +461,10 @@ class JudgedInputs(Description):
         return LoadedJudgments(*load_task(**task, note=note))
 
     def _load_mtme(self, note: Callable[[str], None]) -> LoadedJudgments:
+        from mtpalette.metaeval.external import ExternalMetric
+        from mtpalette.metaeval.segments import SegmentData
+        from mtpalette.sources.folders import read_mtme_set
+
         if self.lp is None:
             raise UserInputError("--mtme needs the language pair: --lp (e.g. --lp zh-en)")
         evs = read_mtme_set(
@@ -461,6 +526,18 @@ def load_task(
     UnalignedJudgments
         Judgments whose segment ids are not lines of the texts (usable at system level).
     """
+    from mtpalette.io.judgments_mqm import bundled_mqm_ted
+    from mtpalette.io.judgments_read import guess_format, read_judgments
+    from mtpalette.io.nbest import (
+        read_systems,
+        report_system_files,
+        select_system_files,
+        system_names,
+    )
+    from mtpalette.io.plain import expand_globs, read_lines
+    from mtpalette.io.runfile import file_record
+    from mtpalette.metaeval.segments import SegmentData
+
     if (
         judgments is not None
         and bundled is None
@@ -535,6 +612,11 @@ def load_task(
 
 def _wmt17_testset(judgments, lp, refs, systems, systems_dir, seg_ids):
     """A WMT17 test-set file: its own translations, references and scores."""
+    from mtpalette.io.judgments import Judgments
+    from mtpalette.io.judgments_wmt import read_wmt17_testset
+    from mtpalette.io.runfile import file_record
+    from mtpalette.metaeval.segments import SegmentData
+
     if refs or systems or systems_dir is not None or seg_ids is not None:
         raise UserInputError(
             "a WMT17 test-set file holds its own translations and "

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mtpalette.description import Description
-from mtpalette.feedback import SILENT, Feedback
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import SILENT, Feedback
+from mtpalette.flags import LIMITED, flag
 from mtpalette.io.plain import read_lines
 from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.limited import LimitedSetup, limited_comparisons, parse_weights
@@ -37,15 +38,31 @@ class LimitedFeatures(Description):
     """
 
     kind = "limited"
-    pivot: Path
-    features: str = "ade,flu,sim"
-    weights: str | None = None
-    mode: str = "pivot"
-    lm_text: list[Path] | None = None
-    tm_source: list[Path] | None = None
-    tm_target: list[Path] | None = None
-    synonyms: str | None = None
-    source_tokenize: str = "13a"
+    pivot: Path = flag(
+        "--pivot", panel=LIMITED, help="A pivot translation (one reference)."
+    ).field()
+    features: str = flag("--features", panel=LIMITED, help="ade,flu,sim.").field("ade,flu,sim")
+    weights: str | None = flag(
+        "--feature-weights", panel=LIMITED, help="One weight per feature."
+    ).field(None)
+    mode: str = flag("--feature-mode", panel=LIMITED, help="pivot (paper) or direct.").field(
+        "pivot"
+    )
+    lm_text: list[Path] | None = flag("--lm-text", panel=LIMITED, help="LM training text.").field(
+        None
+    )
+    tm_source: list[Path] | None = flag(
+        "--tm-source", panel=LIMITED, help="TM source side."
+    ).field(None)
+    tm_target: list[Path] | None = flag(
+        "--tm-target", panel=LIMITED, help="TM target side."
+    ).field(None)
+    synonyms: str | None = flag(
+        "--synonyms", panel=LIMITED, help="Similarity: cilin, wordnet, @FILE."
+    ).field(None)
+    source_tokenize: str = flag(
+        "--source-tokenize", panel=LIMITED, help="Source tokenizer."
+    ).field("13a")
 
     def validate(self) -> None:
         parse_weights(self.features, self.weights)

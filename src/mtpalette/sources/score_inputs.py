@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import note_on_stderr
 from mtpalette.io.plain import (
     STDIN,
     check_line_count,
@@ -31,7 +32,6 @@ from mtpalette.io.tabular import read_segments
 from mtpalette.sources.checks import (
     check_distinct_references,
     drop_reference_copies,
-    note_on_stderr,
 )
 from mtpalette.sources.wmt25 import Wmt25Inputs  # a part of the description (saved, loaded)
 

@@ -51,8 +51,8 @@ from typing import TYPE_CHECKING
 
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import note_on_stderr
 from mtpalette.records import Record
-from mtpalette.sources.checks import note_on_stderr
 
 if TYPE_CHECKING:  # the readers and paragraph rules are imported by the work that needs them,
     # so that a score run's description costs nothing where no WMT25 file is named

@@ -1,0 +1,167 @@
+"""How a field of a run description is given on the command line, declared once, on the field.
+
+A :class:`Flag` names a field's options (``--bootstrap``), its help and the help section it is
+listed in; ``Flag.field(default)`` is the dataclass field that carries it. The command line
+(:func:`mtpalette.cli.options.with_options`) builds every command's parameters from these fields:
+their type and default are the field's, so an option is declared in one place, beside the value it
+sets, and a new field of a run is a new option of its command.
+
+The flags that several runs share (metrics, text, resampling) are defined here once; a run's own
+flags are defined on the run.
+
+Examples
+--------
+>>> from dataclasses import dataclass, fields
+>>> @dataclass
+... class Demo:
+...     bootstrap: int = BOOTSTRAP.field(1000)
+>>> spec = fields(Demo)[0].metadata[KEY]
+>>> spec.names, spec.panel
+(('--bootstrap',), 'Resampling and significance')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import math
+from collections.abc import Callable
+from typing import Any
+
+from mtpalette.errors import UserInputError
+
+#: the key of a field's :class:`Flag` in its metadata
+KEY = "flag"
+
+#: help sections, in the order commands list them
+INPUTS = "Inputs: references and candidates"
+HUMANS = "Human judgments"
+METRICS = "Metrics and text"
+RESAMPLING = "Resampling and significance"
+OUTPUTS = "Outputs"
+RUNNING = "Running"
+ORANGE = "ORANGE"
+LIMITED = "Limited ORANGE (--pivot)"
+CORRELATION = "Correlation"
+TRAINING = "Training"
+
+
+@dataclasses.dataclass(frozen=True)
+class Flag:
+    """A field's options on the command line.
+
+    ``cli`` is the option's type where it differs from the field's (``--stat a,b`` is a string,
+    the field a list); ``parse`` turns the option's value into the field's; ``cli_default`` is
+    the option's default where the field's is not one (``None``: the field's default; a list
+    made per instance: none given).
+    """
+
+    names: tuple[str, ...]
+    help: str
+    panel: str
+    cli: Any = None
+    parse: Callable[[Any], Any] | None = None
+    cli_default: Any = None
+
+    def field(self, default: Any = dataclasses.MISSING, *, factory: Any = dataclasses.MISSING):
+        """The dataclass field with this flag (``factory``: a default made per instance)."""
+        return dataclasses.field(default=default, default_factory=factory, metadata={KEY: self})
+
+    def but(self, **changes: Any) -> Flag:
+        """This flag with other names, help or section (the same option, said for one run)."""
+        return dataclasses.replace(self, **changes)
+
+
+def flag(*names: str, help: str, panel: str, **kw: Any) -> Flag:
+    """A :class:`Flag` named ``names`` (long name first) in the help section ``panel``."""
+    return Flag(names, help, panel, **kw)
+
+
+#: an option given as ``on`` or ``off`` (``--chance off``)
+Switch = enum.StrEnum("Switch", {"on": "on", "off": "off"})
+
+
+def is_on(value: Any) -> bool:
+    """A :data:`Switch` option's value as a bool."""
+    return value == Switch.on
+
+
+def split_list(value: Any) -> list[str]:
+    """A comma-separated option as a list (each item of a list split too; empty items dropped).
+
+    Examples
+    --------
+    >>> split_list("pearson, kendall,"), split_list(["en-de,zh-en", "ja-en"])
+    (['pearson', 'kendall'], ['en-de', 'zh-en', 'ja-en'])
+    """
+    items = [value] if isinstance(value, str) else value
+    return [s.strip() for item in items for s in item.split(",") if s.strip()]
+
+
+def parse_epsilon(text: str | float | None) -> float | None:
+    """``--epsilon``: ``None`` or ``cal`` -> calibrate; a number -> a fixed metric tie threshold.
+
+    Examples
+    --------
+    >>> parse_epsilon("cal"), parse_epsilon("0.5")
+    (None, 0.5)
+    """
+    if text is None or str(text).strip().lower() in ("cal", "calibrate", "auto"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise UserInputError(f"--epsilon must be a number or 'cal', got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise UserInputError("--epsilon must be 0 or more")
+    return value
+
+
+# ----- shared by several runs --------------------------------------------------------------------
+METRIC_SPECS = flag(
+    "-m", "--metrics", panel=METRICS, help="Metric specs: -m 'bleus:1..9' chrf wer."
+)  # fmt: skip
+SCORES = flag(
+    "--scores", panel=METRICS,
+    help="Metric scores from a file: NAME=PATH[,higher=no][,layout=mtme].",
+)  # fmt: skip
+TOKENIZE = flag(
+    "--tokenize", "-tok", panel=METRICS,
+    help="13a, intl, zh, ja-mecab, ko-mecab, jieba, char, none.",
+)  # fmt: skip
+LOWERCASE = flag("--lowercase", "-lc", panel=METRICS, help="Lower-case first.")
+BOOTSTRAP = flag("--bootstrap", panel=RESAMPLING, help="Bootstrap resamples (0: none).")
+SEED = flag("--seed", panel=RESAMPLING, help="Seed of the resampling.")
+CONFIDENCE = flag("--confidence", panel=RESAMPLING, help="Interval coverage (0.95).")
+MAX_ITEMS = flag("--max-items", panel=INPUTS, help="Use the first N segments only.")
+SOURCE = flag(
+    "--source", panel=INPUTS, help="Source sentences (--pivot; plugins that read them)."
+)  # fmt: skip
+GROUPING = flag("--grouping", panel=CORRELATION, help="none, item or system.")
+EPSILON = flag(
+    "--epsilon", panel=CORRELATION, help="acc-eq/tau-eq threshold, or 'cal'.", cli=str | None,
+    parse=parse_epsilon,
+)
+ORACLE = flag("--oracle", panel=ORANGE, help="leave-one-out or average-score.")
+TIES = flag("--ties", panel=ORANGE, help="mid, optimistic, pessimistic.")
+MIN_CANDIDATES = flag("--min-candidates", panel=INPUTS, help="Leave out shorter lists.")
+MAX_CANDIDATES = flag("--max-candidates", panel=INPUTS, help="Keep the first N of each list.")
+EXPORT_MTME = flag(
+    "--export-mtme", panel=OUTPUTS,
+    help="--export-scores in mt-metrics-eval's layout, for this language pair (zh-en).",
+)  # fmt: skip
+STATISTICS = flag(
+    "--stat", panel=CORRELATION, help="Comma-separated statistics.", cli=str, parse=split_list
+)
+OUT_DIR = flag("--out-dir", panel=OUTPUTS, help="Write run.json and the tables here.")
+JSON = flag("--json", panel=OUTPUTS, help="Run file (JSON).")
+HOLDOUT = flag("--holdout", panel=TRAINING, help="Fraction held out for testing.")
+REPORT = flag("--report", panel=OUTPUTS, help="Also write an HTML report.")
+BACKEND = flag(
+    "--backend", panel=RUNNING,
+    help="inproc, processes or dask. On one machine inproc is fastest (the kernels use every "
+    "core; bench/bench_backends.py); workers pay off across machines.",
+)  # fmt: skip
+WORKERS = flag(
+    "--workers", panel=RUNNING, help="Local workers (processes, or a local Dask cluster)."
+)
