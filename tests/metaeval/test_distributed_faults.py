@@ -470,8 +470,7 @@ def test_a_list_too_large_for_the_memory_here_is_refused(
 def test_out_of_memory_in_process_is_one_line(data, cli, tmp_path, monkeypatch):
     """A MemoryError scoring a chunk, and one reading a streamed n-best file: one line each,
     naming the segments or the file, where a traceback was."""
-    from mtpalette.api import chunked as api_chunked
-    from mtpalette.metaeval import chunked
+    from mtpalette.metaeval import chunked, orange_runs
 
     def no_memory(lists, *args, **kwargs):
         raise MemoryError
@@ -488,7 +487,7 @@ def test_out_of_memory_in_process_is_one_line(data, cli, tmp_path, monkeypatch):
         yield from list(chunked.nbest_chunks(*args, **kwargs))[:2]
         raise MemoryError
 
-    monkeypatch.setattr(api_chunked, "nbest_chunks", stream)
+    monkeypatch.setattr(orange_runs, "nbest_chunks", stream)
     line = _failed(cli, _args(data, "nbest", tmp_path / "run2"))
     assert line.startswith(f"mtpalette: error: {data['nbest']}: out of memory reading the ")
     assert "one segment's list is never split" in line and "--resume" in line

@@ -26,15 +26,15 @@ from mtpalette.api.orange_run import SEED, TextsRun
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
-from mtpalette.io.runfile import Run
 from mtpalette.metaeval.audit import Audit
 from mtpalette.metaeval.audit import audit as run_metric_audit
-from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.external import reference_names
 from mtpalette.metaeval.references import reference_agreement_of
 from mtpalette.metrics import parse_specs
 from mtpalette.progress import feedback_of
-from mtpalette.sources.candidates import lists_and_metrics
+from mtpalette.reporting.run_files import RunFiles
+from mtpalette.reporting.run_records import audit_record
+from mtpalette.sources.candidates import judged_lists, lists_and_metrics
 from mtpalette.sources.checks import bootstrap_of, check_resampling, checked
 from mtpalette.sources.external import parse_scores
 from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
@@ -166,7 +166,7 @@ def run_audit(run: AuditRun, progress: bool | Feedback | None = None) -> AuditRe
     feedback = feedback_of(progress)
     cand_human = ref_human = None
     if run.judged.given:
-        lists, cand_human, ref_human, inputs = _judged(run.judged, feedback)
+        lists, cand_human, ref_human, inputs = judged_lists(run.judged, feedback)
     else:
         assert run.candidates is not None  # validate() said so
         lists, _ = run.candidates.load()
@@ -195,46 +195,10 @@ def run_audit(run: AuditRun, progress: bool | Feedback | None = None) -> AuditRe
         progress=lambda ms: feedback.track(ms, HELD_OUT),
     )
     outputs: dict[str, Any] = {}
-    if run.json is not None:
-        outputs["run_json"] = str(run.json)
-        Run(
-            "audit",
-            inputs=inputs,
-            settings={
-                "metric_specs": specs,
-                "score_files": list(run.scores or []),
-                "bootstrap": run.bootstrap,
-                "confidence": run.confidence,
-                "tokenize": run.tokenize,
-                "lowercase": run.lowercase,
-            },
-            signatures={m.spec: m.signature(n_refs=max(lists.n_refs - 1, 1)) for m in parsed},
-            seeds={"bootstrap": run.seed},
-            results={
-                "audit": result.to_dict(),
-                "reference_agreement": None if agreement is None else agreement.to_dict(),
-            },
-            outputs=dict(outputs),
-        ).save(run.json)
+    RunFiles(outputs).record("run_json", run.json, lambda: audit_record(
+        result, parsed, specs, score_files=list(run.scores or []), n_refs=lists.n_refs,
+        tokenize=run.tokenize, lowercase=run.lowercase, agreement=agreement,
+        bootstrap=run.bootstrap, confidence=run.confidence, seed=run.seed, inputs=inputs,
+        outputs=dict(outputs),
+    ))  # fmt: skip
     return AuditResult(result, outputs, agreement)
-
-
-def _judged(judged: JudgedInputs, feedback: Feedback):
-    """The candidate lists of judged systems, with the human scores of candidates and rated
-    references (``None`` when no reference was rated: the metric part only)."""
-    loaded = judged.load(note=feedback.warn)
-    data, judgments, inputs = loaded.data, loaded.judged, loaded.inputs
-    ref_files = [Path(r["path"]).name for r in inputs["refs"]]
-    lists = CandidateLists.from_systems(
-        {s: data.hyps[k] for k, s in enumerate(data.systems)}, data.refs, ref_names=ref_files
-    )
-    cand_human = data.human.T.ravel()
-    ref_human = np.full((len(data.refs), data.n_items), np.nan)
-    for k, name in enumerate(ref_files):
-        stem = name[: -len(Path(name).suffix)] if Path(name).suffix else name
-        if stem in judgments.systems:
-            ref_human[k] = judgments.scores[judgments.systems.index(stem)]
-    if np.isnan(ref_human).all():
-        feedback.note("note: the references were not rated; metric part only", style="yellow")
-        return lists, None, None, inputs
-    return lists, cand_human, ref_human, inputs

@@ -23,65 +23,50 @@ would be ranked against itself (a note on stderr says so).
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from mtpalette.api.chunked import ChunkedLists, Chunking
+from mtpalette.api.chunked import Chunking
 from mtpalette.description import Description, TableOutputs
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
-from mtpalette.io.plain import read_matching
 from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
-from mtpalette.io.runfile import Run, check_output_folders, figure_format, file_record
-from mtpalette.io.writers import write
+from mtpalette.io.runfile import check_output_folders, figure_format
 from mtpalette.metaeval.candidates import ONE_REFERENCE, CandidateLists, compare_candidates
-from mtpalette.metaeval.external import (
-    ExternalMetric,
-    export_orange_scores,
-    external_comparisons,
-    reference_names,
-)
 from mtpalette.metaeval.orange import (
     Comparisons,
     OrangeCurve,
     OrangeTable,
     check_oracle,
-    curve_cutoffs,
     evaluate,
-    orange_curve,
     tie_weight,
 )
 from mtpalette.metaeval.orange_errors import error_records
-from mtpalette.metaeval.references import reference_agreement_of
+from mtpalette.metaeval.orange_runs import ChunkedLists, compared, evaluated
 from mtpalette.metrics import parse_specs
 from mtpalette.progress import feedback_of
 from mtpalette.records import out
+from mtpalette.reporting.curves import curve_bytes
+from mtpalette.reporting.run_files import RunFiles
+from mtpalette.reporting.run_records import orange_record
 from mtpalette.sources.candidates import lists_and_metrics
 from mtpalette.sources.checks import (
     SACREBLEU_SEED,
-    bootstrap_of,
     check_resampling,
     checked,
 )
 from mtpalette.sources.external import (
     check_export_layout,
     check_exports,
-    export_all,
-    file_stem,
-    parse_scores,
+    export_orange,
 )
 from mtpalette.sources.inputs import CandidateInputs
 from mtpalette.sources.limited import LimitedFeatures
 
 #: seed of every resampling unless given (sacrebleu's)
 SEED = SACREBLEU_SEED
-#: curve points when an output folder is given without a curve step
-CURVE_POINTS = 64
 #: the outranking candidates the error analysis lists per segment (``--errors-max``'s default)
 ERRORS_MAX = 20
 
@@ -351,16 +336,8 @@ def run_orange(run: OrangeRun, progress: bool | Feedback | None = None) -> Orang
     check_exports(out.export_scores, parsed, mtme_lp=out.export_mtme, overwrite=out.overwrite)
     with staged_folder(out.out_dir) as stage:  # the folder complete, or as it was
         result = _staged_run(run, out, stage, ref_lines, parsed, feedback)
-    if out.report is not None and out.json is not None:  # built from the run file in place
-        from mtpalette.reporting.html import write_report
-
-        result.outputs["report"] = str(write_report([out.json], out.report))
+    RunFiles(result.outputs).report(out.json, out.report)  # from the run file in place
     return result
-
-
-def _curve_step(out: OrangeOutputs, longest: int) -> int:
-    """The curve's step: the one asked, else about :data:`CURVE_POINTS` points."""
-    return out.curve_step or max(1, math.ceil(longest / CURVE_POINTS))
 
 
 def _staged_run(
@@ -371,169 +348,39 @@ def _staged_run(
     parsed: list,
     feedback: Feedback,
 ) -> OrangeResult:
-    """The work of :func:`run_orange` once its inputs are checked; the files of the output
-    folder go to ``stage``."""
-    chunking, refs = run.chunking, ref_lines
-    oracle = run.oracle
-    text = dict(tokenize=run.tokenize, lowercase=run.lowercase)
-    if chunking is not None:
-        comparisons, files, whole = chunking.comparisons(
-            run.candidates, ref_lines, parsed, oracle=oracle, feedback=feedback,
-            cutoffs_for=lambda longest: curve_cutoffs(longest, _curve_step(out, longest)),
-            **text,
-        )  # fmt: skip
-        kind = "nbest" if run.candidates.nbest is not None else "systems"
-        lists = ChunkedLists(np.diff(comparisons[0].offsets), len(refs), {"kind": kind})
-    else:
-        lists, files = _lists(run, ref_lines)
-        whole = lists
-        if run.limited is not None:
-            comparisons = run.limited.comparisons(
-                lists, parsed, source=run.source, tokenize=run.tokenize, feedback=feedback
-            )
-            out.errors = None
-            oracle = "limited-features"  # the reference ranked by features against the pivot
-        else:
-            external = parse_scores(run.scores, reference_names(lists, lists.n_refs))
-            with feedback.steps("scoring") as progress:
-                # the error analysis lists errors_max candidates per segment: their scores
-                keep = max(out.errors_max, 1) if out.errors is not None else False
-                comparisons = compare_candidates(
-                    lists, parsed, oracle=oracle, keep_scores=keep, progress=progress
-                )
-            comparisons += [external_comparisons(lists, m, oracle=oracle) for m in external]
+    """The work of :func:`run_orange` once its inputs are checked
+    (:mod:`mtpalette.metaeval.orange_runs`); the files of the output folder go to ``stage``."""
+    done = compared(run, out, ref_lines, parsed, feedback)
     if out.export_scores is not None:
-        rows = lambda m: export_orange_scores(lists, m)  # noqa: E731
-        if out.export_mtme is not None:
-            from mtpalette.io.mtme_write import write_mtme_rows
-
-            names = reference_names(lists, lists.n_refs)
-            export = [
-                path
-                for m in parsed
-                if not isinstance(m, ExternalMetric)
-                # stored files are replaced only with --overwrite (check_exports)
-                for path in write_mtme_rows(
-                    stage.path(out.export_scores),
-                    out.export_mtme,
-                    file_stem(m.spec, mtme=True),
-                    rows(m),
-                    names,
-                    overwrite=True,
-                )  # fmt: skip
-            ]
-        else:
-            export = export_all(stage.path(out.export_scores), parsed, rows)
-        for path in export:
+        for path in export_orange(stage.path(out.export_scores), parsed, done.lists,
+                                  mtme_lp=out.export_mtme):  # fmt: skip
             feedback.note(f"wrote {stage.final(path)}")
-    common = dict(ties=run.ties, min_candidates=run.min_candidates)
-    table = evaluate(comparisons, **bootstrap_of(run), **common)
-    curve = None
-    if lists.info.get("kind") == "systems" and not run.outputs.wants_curve:
-        # the folder's default curve only where the candidates' order is a ranking
-        out.curve_csv = out.curve_plot = None
-        feedback.note(
-            "no ORANGE-vs-N curve: the candidates are system outputs, in the systems' order, "
-            "which ranks nothing (--curve-step draws it anyway)"
-        )
-    if out.wants_curve:
-        step = _curve_step(out, int(lists.n_candidates.max()))
-        curve = orange_curve(comparisons, step=step, **common)
-    agreement = None
-    if whole is not None and run.limited is None:  # a chunked run's too (same values)
-        agreement = reference_agreement_of(whole, parsed, run, feedback)
-    result = OrangeResult(table, curve, lists, oracle, {}, agreement)
-    _write(run, out, stage, result, comparisons, files)
+    table, curve, agreement = evaluated(run, out, done, parsed, feedback)
+    result = OrangeResult(table, curve, done.lists, done.oracle, {}, agreement)
+    _write(run, out, RunFiles(result.outputs, stage), result, done.comparisons, done.files)
     return result
-
-
-#: reference agreement is computed with at most this many of the run's metrics (the first)
-def _lists(run: OrangeRun, ref_lines: list[list[str]]) -> tuple[CandidateLists, list[Path]]:
-    lists, files = run.candidates.load(ref_lines)
-    if run.source is not None and run.limited is None:
-        lists.srcs = read_matching(run.source, lists.n_segments, "the candidate lists have")
-    if run.max_candidates is not None:
-        lists = lists.head(run.max_candidates)
-    return lists, files
 
 
 def _write(
     run: OrangeRun,
     out: OrangeOutputs,
-    stage: StagedFolder,
+    files: RunFiles,
     result: OrangeResult,
     comparisons: list[Comparisons],
-    files: list[Path],
+    read: list[Path],
 ) -> None:
-    """Write the table, curve, error analysis and run record that ``out`` names (the files of
-    the output folder into ``stage``; the record names them where they will be)."""
-    table, curve, lists, outputs = result.table, result.curve, result.lists, result.outputs
-    if out.csv is not None:
-        write("csv", [row.to_dict() for row in table.rows], stage.path(out.csv))
-        outputs["table_csv"] = str(out.csv)
-    if curve is not None and out.curve_csv is not None:
-        write("csv", curve.rows(), stage.path(out.curve_csv))
-        outputs["curve_csv"] = str(out.curve_csv)
-    if curve is not None and out.curve_plot is not None:
-        from mtpalette.parallel import run_tasks
-        from mtpalette.reporting.curves import curve_image
-
+    """Write the table, curve, error analysis and run record that ``out`` names."""
+    table, curve, lists = result.table, result.curve, result.lists
+    files.table("table_csv", "csv", out.csv, lambda: [row.to_dict() for row in table.rows])
+    if curve is not None:
+        files.table("curve_csv", "csv", out.curve_csv, curve.rows)
         # drawn on a worker of a Dask run (its client, perhaps a login node, never loads
         # matplotlib), else here
         where = run.chunking.dask_backend() if run.chunking is not None else None
-        task = (curve, figure_format(out.curve_plot))
-        ((_, image),) = run_tasks(curve_image, [task], where)
-        write("bytes", image, stage.path(out.curve_plot))
-        outputs["curve_plot"] = str(out.curve_plot)
+        draw = lambda: curve_bytes(curve, out.curve_plot, where)  # noqa: E731
+        files.table("curve_plot", "bytes", out.curve_plot, draw)
+    n = files.table("errors_jsonl", "jsonl", out.errors, lambda: error_records(
+        comparisons, lists, ties=run.ties, most=out.errors_max), plain=True)  # fmt: skip
     if out.errors is not None:
-        records = error_records(comparisons, lists, ties=run.ties, most=out.errors_max)
-        n = write("jsonl", records, stage.path(out.errors), plain=True)
-        outputs["errors_jsonl"] = str(out.errors)
-        outputs["errors_records"] = n
-    if out.json is not None:
-        outputs["run_json"] = str(out.json)
-        _record(run, result, files).save(stage.path(out.json))
-
-
-def _record(run: OrangeRun, result: OrangeResult, files: list[Path]) -> Run:
-    """The run record (``run.json``) the report and later comparisons read."""
-    table, lists = result.table, result.lists
-    n = lists.n_candidates
-    return Run(
-        "orange",
-        inputs={
-            "refs": [file_record(p) for p in run.candidates.refs] or run.candidates.ref_names(),
-            "candidates": {
-                "kind": lists.info.get("kind"),
-                "files": [file_record(p) for p in files],
-                "systems": lists.info.get("systems"),
-            },
-            "n_segments": lists.n_segments,
-            "n_candidates": {"total": int(n.sum()), "min": int(n.min()), "max": int(n.max())},
-        },
-        settings={
-            "oracle": table.oracle,
-            "ties": table.ties,
-            "bootstrap": table.n_resamples,
-            "confidence": table.confidence,
-            "metric_specs": run.specs,
-            "metrics": [row.metric for row in table.rows],
-            "tokenize": run.tokenize,
-            "lowercase": run.lowercase,
-            "id_base": run.candidates.id_base,
-            "min_candidates": run.min_candidates,
-            "max_candidates": run.max_candidates,
-            "errors_max": run.outputs.errors_max,
-        },
-        signatures={row.metric: row.signature for row in table.rows},
-        seeds={"bootstrap": table.seed},
-        results={
-            "table": table.to_dict(),
-            "curve": None if result.curve is None else result.curve.to_dict(),
-            "reference_agreement": None
-            if result.references is None
-            else result.references.to_dict(),
-        },
-        outputs={k: v for k, v in result.outputs.items() if k != "run_json"}
-        | {"run_json": result.outputs["run_json"]},
-    )
+        files.outputs["errors_records"] = n
+    files.record("run_json", out.json, lambda: orange_record(run, result, read))

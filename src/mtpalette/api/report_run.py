@@ -45,6 +45,7 @@ from mtpalette.metaeval.system_ranking import SystemRanking
 from mtpalette.progress import feedback_of
 from mtpalette.records import to_jsonable
 from mtpalette.reporting.html import write_runs
+from mtpalette.reporting.run_records import audit_record, orange_results, orange_settings
 
 #: what :func:`report` takes, for its error message
 KINDS = (
@@ -135,27 +136,14 @@ def _agreement(texts: TextsRun) -> Any:
 def _audit_of_texts(audit: Audit, texts: TextsRun | None) -> Run:
     """The run record of an audit; with the texts behind it (:func:`audit`'s), the reference
     agreement, signatures and settings the command's record holds."""
-    results: dict[str, Any] = {"audit": audit.to_dict(), "reference_agreement": None}
     if texts is None:
+        results = {"audit": audit.to_dict(), "reference_agreement": None}
         return Run("audit", results=results, command=[])
-    results["reference_agreement"] = _dict_of(_agreement(texts))
-    n_refs = max(texts.lists.n_refs - 1, 1)
-    settings = {
-        "metric_specs": [m.spec for m in texts.metrics],
-        "score_files": [],
-        "bootstrap": audit.n_resamples,
-        "confidence": audit.confidence,
-        "tokenize": texts.tokenize,
-        "lowercase": texts.lowercase,
-    }
-    return Run(
-        "audit",
-        settings=settings,
-        signatures={m.spec: m.signature(n_refs=n_refs) for m in texts.metrics},
-        seeds={"bootstrap": audit.seed},
-        results=results,
-        command=[],
-    )
+    specs = [m.spec for m in texts.metrics]
+    return audit_record(audit, texts.metrics, specs, score_files=[], n_refs=texts.lists.n_refs,
+                        tokenize=texts.tokenize, lowercase=texts.lowercase,
+                        agreement=_agreement(texts), bootstrap=audit.n_resamples,
+                        confidence=audit.confidence, seed=audit.seed, command=[])  # fmt: skip
 
 
 def _orange_of_texts(table: OrangeTable, texts: TextsRun | None) -> Run:
@@ -165,18 +153,9 @@ def _orange_of_texts(table: OrangeTable, texts: TextsRun | None) -> Run:
     settings: dict[str, Any] = {}
     if texts is not None:
         results["reference_agreement"] = _dict_of(_agreement(texts))
-        settings = {
-            "oracle": table.oracle,
-            "ties": table.ties,
-            "bootstrap": table.n_resamples,
-            "confidence": table.confidence,
-            "metric_specs": [m.spec for m in texts.metrics],
-            "metrics": [row.metric for row in table.rows],
-            "tokenize": texts.tokenize,
-            "lowercase": texts.lowercase,
-            "min_candidates": texts.min_candidates,
-            "errors_max": ERRORS_MAX,
-        }
+        settings = orange_settings(table, [m.spec for m in texts.metrics], tokenize=texts.tokenize,
+                                   lowercase=texts.lowercase, min_candidates=texts.min_candidates,
+                                   errors_max=ERRORS_MAX)  # fmt: skip
     return Run(
         "orange",
         settings=settings,
@@ -195,17 +174,8 @@ def _in_memory(result: Any) -> Run | None:
 
     if isinstance(result, OrangeResult):
         table = result.table
-        return record(
-            "orange",
-            {
-                "table": table.to_dict(),
-                "curve": None if result.curve is None else result.curve.to_dict(),
-                "reference_agreement": None
-                if result.references is None
-                else result.references.to_dict(),
-            },
-            {r.metric: r.signature for r in table.rows},
-        )
+        return record("orange", orange_results(table, result.curve, result.references),
+                      {r.metric: r.signature for r in table.rows})  # fmt: skip
     if isinstance(result, OrangeTable):
         return _orange_of_texts(result, getattr(result, "texts", None))
     if isinstance(result, CorrelationResult):

@@ -24,6 +24,7 @@ segment's list is never split, and a chunk whose scoring needs more memory than 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -51,6 +52,8 @@ from mtpalette.parallel import (
 )
 
 MANIFEST = "manifest.json"
+#: the errors of a disk that cannot take a file: full, over quota, too large, read-only, denied
+_DISK_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EPERM)
 
 
 @dataclass(frozen=True)
@@ -373,6 +376,33 @@ def prepare_run_dir(run_dir: Path, manifest: dict[str, Any], *, resume: bool) ->
             return
     run_dir.mkdir(parents=True, exist_ok=True)
     write_json(path, manifest)
+
+
+@contextlib.contextmanager
+def run_folder_faults(run_dir: Path, nbest: Path | None) -> Iterator[None]:
+    """Make ``run_dir`` (its parents too) for the block, and turn a disk that cannot take a
+    file (full, read-only) and memory too small for a streamed list into one line naming the
+    run folder or the n-best file, with the ``--resume`` hint. (The inputs' own errors are
+    named where they are read.)"""
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        yield
+    except OSError as exc:
+        if exc.errno not in _DISK_ERRNOS:
+            raise
+        raise UserInputError(
+            f"cannot write in this run folder ({os_reason(exc)}): make room there, then run "
+            "again with --resume; the chunks done are kept",
+            path=str(run_dir),
+        ) from None
+    except MemoryError:  # reading a streamed n-best file: one list larger than memory
+        room, where = memory_available()
+        raise UserInputError(
+            f"out of memory reading the candidate lists ({(room or 0) / 1e6:,.1f} MB {where}): "
+            "one segment's list is never split: keep fewer of its candidates, or run where "
+            "there is more memory; the chunks done are kept: run again with --resume",
+            path=str(nbest or run_dir),
+        ) from None
 
 
 @contextlib.contextmanager

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -95,6 +96,17 @@ def curve_image(task: tuple[OrangeCurve, str]) -> bytes:
     buffer = io.BytesIO()
     orange_curve_figure(curve).savefig(buffer, format=fmt)
     return buffer.getvalue()
+
+
+def curve_bytes(curve: OrangeCurve, path: str | Path, backend: Any = None) -> bytes:
+    """The ORANGE-vs-N figure as the bytes of a file in ``path``'s format, drawn on a worker
+    of ``backend`` (a Dask run's: its client, perhaps a login node, never loads matplotlib),
+    else (None) here."""
+    from mtpalette.io.runfile import figure_format
+    from mtpalette.parallel import run_tasks
+
+    ((_, image),) = run_tasks(curve_image, [(curve, figure_format(path))], backend)
+    return image
 
 
 def orange_curve_figure(

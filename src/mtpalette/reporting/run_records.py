@@ -46,3 +46,91 @@ def correlation_record(run: Any, result: Any, inputs: dict[str, Any],
         results={"tables": [t.to_dict() for t in result.tables], **kept},
         outputs=result.outputs,
     )
+
+
+def orange_settings(
+    table: Any, metric_specs: list[str], *, tokenize: str, lowercase: bool,
+    min_candidates: int, errors_max: int, **files: Any,
+) -> dict[str, Any]:  # fmt: skip
+    """An ORANGE run's settings as its record holds them; ``files`` (a run from files: its
+    ``id_base`` and ``max_candidates``) in their places."""
+    settings = {
+        "oracle": table.oracle,
+        "ties": table.ties,
+        "bootstrap": table.n_resamples,
+        "confidence": table.confidence,
+        "metric_specs": metric_specs,
+        "metrics": [row.metric for row in table.rows],
+        "tokenize": tokenize,
+        "lowercase": lowercase,
+    }
+    if "id_base" in files:
+        settings["id_base"] = files["id_base"]
+    settings["min_candidates"] = min_candidates
+    if "max_candidates" in files:
+        settings["max_candidates"] = files["max_candidates"]
+    settings["errors_max"] = errors_max
+    return settings
+
+
+def orange_results(table: Any, curve: Any, references: Any) -> dict[str, Any]:
+    """An ORANGE run's results: the table, the curve and the reference agreement."""
+    return {"table": table.to_dict(), "curve": _dict_of(curve),
+            "reference_agreement": _dict_of(references)}  # fmt: skip
+
+
+def orange_record(run: Any, result: Any, files: list[Any]) -> Run:
+    """The record of an ORANGE run from files (``run`` its description, ``result`` what it
+    computed and wrote, ``files`` the candidate files read)."""
+    from mtpalette.io.runfile import file_record
+
+    table, lists = result.table, result.lists
+    n = lists.n_candidates
+    settings = orange_settings(
+        table, run.specs, tokenize=run.tokenize, lowercase=run.lowercase,
+        id_base=run.candidates.id_base, min_candidates=run.min_candidates,
+        max_candidates=run.max_candidates,
+        errors_max=run.outputs.errors_max,
+    )  # fmt: skip
+    return Run(
+        "orange",
+        inputs={
+            "refs": [file_record(p) for p in run.candidates.refs] or run.candidates.ref_names(),
+            "candidates": {
+                "kind": lists.info.get("kind"),
+                "files": [file_record(p) for p in files],
+                "systems": lists.info.get("systems"),
+            },
+            "n_segments": lists.n_segments,
+            "n_candidates": {"total": int(n.sum()), "min": int(n.min()), "max": int(n.max())},
+        },
+        settings=settings,
+        signatures={row.metric: row.signature for row in table.rows},
+        seeds={"bootstrap": table.seed},
+        results=orange_results(table, result.curve, result.references),
+        outputs={k: v for k, v in result.outputs.items() if k != "run_json"}
+        | {"run_json": result.outputs["run_json"]},
+    )
+
+
+def audit_record(audit: Any, metrics: list[Any], specs: list[str], *, score_files: list[str],
+                 n_refs: int, tokenize: str, lowercase: bool, agreement: Any, bootstrap: int,
+                 confidence: float, seed: Any, **run: Any) -> Run:  # fmt: skip
+    """The record of an audit: its ``metrics`` (parsed; ``specs`` as given) and settings, the
+    signatures with one reference held out of ``n_refs``, the reference agreement; ``run``:
+    the record's inputs, outputs and command."""
+    return Run(
+        "audit",
+        settings={
+            "metric_specs": specs,
+            "score_files": score_files,
+            "bootstrap": bootstrap,
+            "confidence": confidence,
+            "tokenize": tokenize,
+            "lowercase": lowercase,
+        },
+        signatures={m.spec: m.signature(n_refs=max(n_refs - 1, 1)) for m in metrics},
+        seeds={"bootstrap": seed},
+        results={"audit": audit.to_dict(), "reference_agreement": _dict_of(agreement)},
+        **run,
+    )

@@ -5,11 +5,13 @@ run's metrics parsed."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
 from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metrics import parse_specs
 from mtpalette.sources.checks import (
@@ -65,3 +67,25 @@ def lists_and_metrics(
     lists = candidate_lists(refs, candidates)
     specs = metric_specs(metrics, required=False)
     return lists, parse_specs(specs, tokenize=tokenize, lowercase=lowercase)
+
+
+def judged_lists(judged: Any, feedback: Feedback):
+    """The candidate lists of judged systems (``judged``: a :class:`JudgedInputs`), with the
+    human scores of candidates and rated references (``None`` when no reference was rated:
+    the metric part only) and the inputs' record."""
+    loaded = judged.load(note=feedback.warn)
+    data, judgments, inputs = loaded.data, loaded.judged, loaded.inputs
+    ref_files = [Path(r["path"]).name for r in inputs["refs"]]
+    lists = CandidateLists.from_systems(
+        {s: data.hyps[k] for k, s in enumerate(data.systems)}, data.refs, ref_names=ref_files
+    )
+    cand_human = data.human.T.ravel()
+    ref_human = np.full((len(data.refs), data.n_items), np.nan)
+    for k, name in enumerate(ref_files):
+        stem = name[: -len(Path(name).suffix)] if Path(name).suffix else name
+        if stem in judgments.systems:
+            ref_human[k] = judgments.scores[judgments.systems.index(stem)]
+    if np.isnan(ref_human).all():
+        feedback.note("note: the references were not rated; metric part only", style="yellow")
+        return lists, None, None, inputs
+    return lists, cand_human, ref_human, inputs

@@ -223,6 +223,28 @@ def export_all(
     return written
 
 
+def export_orange(directory: Path, metrics: Sequence[Metric], lists: Any, *,
+                  mtme_lp: str | None = None) -> list[Path]:  # fmt: skip
+    """Every built-in metric's scores of an ORANGE run's candidate ``lists`` written to
+    ``directory``: the mtpalette layout, or with ``mtme_lp`` mt-metrics-eval's (stored files
+    replaced: :func:`check_exports` refused them before any work without ``--overwrite``)."""
+    from mtpalette.metaeval.external import export_orange_scores
+
+    rows = lambda m: export_orange_scores(lists, m)  # noqa: E731
+    if mtme_lp is None:
+        return export_all(directory, metrics, rows)
+    from mtpalette.io.mtme_write import write_mtme_rows
+
+    names = reference_names(lists, lists.n_refs)
+    return [
+        path
+        for m in metrics
+        if not isinstance(m, ExternalMetric)
+        for path in write_mtme_rows(directory, mtme_lp, file_stem(m.spec, mtme=True), rows(m),
+                                    names, overwrite=True)  # fmt: skip
+    ]
+
+
 def export_judged(
     directory: Path,
     data: Any,
