@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ from mtpalette.analysis.sentences import (
     score_edges,
     sentence_buckets,
 )
-from mtpalette.analysis.words import WordAccuracy, word_accuracy
+from mtpalette.analysis.words import WordAccuracy, token_matches, word_accuracy
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.metrics import parse_specs
@@ -215,9 +216,7 @@ class _Shared:
 
     def __post_init__(self) -> None:
         n = len(self.ref)  # every line tokenized in one call, the reference first
-        rows = self.encoder.encode(
-            [*self.ref, *(x for lines in self.systems.values() for x in lines)]
-        )
+        rows = self.encoder.encode([*self.ref, *chain.from_iterable(self.systems.values())])
         self.ref_rows = rows.span(0, n)
         self.out_rows = {s: rows.span(k * n, (k + 1) * n) for k, s in enumerate(self.systems, 1)}
         self.lengths = _lengths(self.ref_rows, self.out_rows)
@@ -233,12 +232,20 @@ class _Shared:
             self.counted = ngram_matches(self.out_rows, self.ref_rows, span)
         return self.counted
 
+    def word_matches(self, analyses: Sequence[str], orders: tuple[int, int]) -> dict:
+        """Every system's matches of every word id: order 1 of :meth:`matches` when the
+        n-grams are counted too, else straight from the word ids (no n-gram to number)."""
+        vocab = len(self.encoder.vocab)
+        if "ngrams" not in analyses:
+            return token_matches(self.out_rows, self.ref_rows, vocab)
+        counted = self.matches(analyses, orders)
+        return {s: counted.of_order(1, s, vocab) for s in self.out_rows}
+
 
 def _one(a: _Shared, name: str, analyses, corpus, orders, top) -> list:
     """The results of the analysis ``name``."""
     if name == "words":
-        counted, vocab = a.matches(analyses, orders), len(a.encoder.vocab)
-        matches = {s: counted.of_order(1, s, vocab) for s in a.out_rows}
+        matches = a.word_matches(analyses, orders)
         return [_words(a.encoder, a.out_rows, a.ref_rows, corpus, a.edges.get("words"), matches)]
     if name == "score":
         return [_score_buckets(a.stats_of, a.metric, a.sentence_metric, a.edges, a.resampling)]
@@ -341,7 +348,7 @@ def _checked(systems, refs, analyses) -> tuple[list[str], dict[str, list[str]]]:
         ("the reference", ref),
         *((f"system {s!r}", x) for s, x in systems.items()),
     ]:
-        if not all(isinstance(line, str) for line in lines):
+        if not all(map(isinstance, lines, repeat(str))):
             k, line = next((k, x) for k, x in enumerate(lines) if not isinstance(x, str))
             raise UserInputError(
                 f"{name}: line {k + 1} is {type(line).__name__}, expected a string"
@@ -434,7 +441,7 @@ class _StatsOf:
         self.systems, self.ref = systems, ref
         view = encoder.view
         self.text = dict(tokenize=view.tokenizer, lowercase=view.lowercase)
-        flat = [line for lines in systems.values() for line in lines]
+        flat = list(chain.from_iterable(systems.values()))
         seg = np.tile(np.arange(len(ref), dtype=np.int64), len(systems))
         self.pairs = TextPairs(flat, seg, [ref], _encoders={view: encoder})
         self.done: dict[str, tuple] = {}
