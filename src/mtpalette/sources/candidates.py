@@ -11,14 +11,13 @@ from typing import Any
 import numpy as np
 
 from mtpalette.errors import UserInputError
-from mtpalette.feedback import Feedback
+from mtpalette.feedback import Feedback, note_on_stderr
 from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metrics import parse_specs
 from mtpalette.sources.checks import (
     as_systems,
     drop_reference_copies,
     metric_specs,
-    note_on_stderr,
     reference_streams,
 )
 
