@@ -44,6 +44,7 @@ from mtpalette.analysis.words import WordAccuracy, token_matches, word_accuracy
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.metrics import parse_specs
+from mtpalette.metrics.base import Pairs
 from mtpalette.metrics.scoring import TextPairs, compute_stats
 from mtpalette.progress import feedback_of
 from mtpalette.records import Record, RowsFrame, out
@@ -216,11 +217,12 @@ class _Shared:
 
     def __post_init__(self) -> None:
         n = len(self.ref)  # every line tokenized in one call, the reference first
-        rows = self.encoder.encode([*self.ref, *chain.from_iterable(self.systems.values())])
+        numbers = self.encoder.rows([*self.ref, *chain.from_iterable(self.systems.values())])
+        rows = self.encoder.take(numbers)
         self.ref_rows = rows.span(0, n)
         self.out_rows = {s: rows.span(k * n, (k + 1) * n) for k, s in enumerate(self.systems, 1)}
         self.lengths = _lengths(self.ref_rows, self.out_rows)
-        self.stats_of = _StatsOf(self.systems, self.ref, self.encoder)
+        self.stats_of = _StatsOf(self.systems, self.ref, self.encoder, (numbers, rows))
 
     def matches(self, analyses: Sequence[str], orders: tuple[int, int]) -> NgramMatches:
         """Every system's matches of the words (order 1) and of the n-grams of ``orders``
@@ -435,15 +437,23 @@ class _StatsOf:
     """A metric's statistics for every system (:func:`~mtpalette.metrics.scoring.
     compute_stats`: the systems as one set of candidates sharing the references), computed
     once per spec, on the texts the analyses encoded (``encoder``: no line is tokenized
-    again for a metric that reads the same words)."""
+    again for a metric that reads the same words; ``encoded``: the row numbers and rows of
+    the reference's lines and then every system's, which such a metric reads as they are,
+    no line looked up again)."""
 
-    def __init__(self, systems, ref, encoder: Encoder) -> None:
+    def __init__(self, systems, ref, encoder: Encoder, encoded: tuple) -> None:
         self.systems, self.ref = systems, ref
         view = encoder.view
         self.text = dict(tokenize=view.tokenizer, lowercase=view.lowercase)
         flat = list(chain.from_iterable(systems.values()))
-        seg = np.tile(np.arange(len(ref), dtype=np.int64), len(systems))
+        n = len(ref)
+        seg = np.tile(np.arange(n, dtype=np.int64), len(systems))
         self.pairs = TextPairs(flat, seg, [ref], _encoders={view: encoder})
+        if view.for_refs() == view:  # as TextPairs.encoded would make them from ``encoder``
+            numbers, rows = encoded
+            self.pairs._pairs[view] = Pairs(rows.span(n, len(rows)), seg, rows.span(0, n),
+                                            self.pairs.ref_mask())  # fmt: skip
+            self.pairs._hyp_rows[view] = numbers[n:]
         self.done: dict[str, tuple] = {}
         self.sentbleu = False
 
