@@ -25,7 +25,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.feedback import Feedback
+from mtpalette.metaeval.rankings import rank_source, rank_sources
 from mtpalette.progress import feedback_of
+from mtpalette.reporting.run_files import RunFiles
+from mtpalette.reporting.run_files import pairs_path as _pairs_path
+from mtpalette.reporting.run_records import described_record
 from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
 from mtpalette.sources.rank import mapping_source, sources_of, texts_source
 
@@ -116,10 +120,10 @@ def rank(
     else:
         raise UserInputError("give scores, or systems with refs and a metric")
     with feedback.stage(f"{source.name}: {protocol} test of every pair"):
-        return _rank_source(source, source.domains_for(domains), protocol=protocol,
-                            correction=correction, alpha=alpha, n_resamples=n_resamples,
-                            seed=seed, missing=missing,
-                            rank_range_rule=rank_range_rule)  # fmt: skip
+        return rank_source(source, source.domains_for(domains), protocol=protocol,
+                           correction=correction, alpha=alpha, n_resamples=n_resamples,
+                           seed=seed, missing=missing,
+                           rank_range_rule=rank_range_rule)  # fmt: skip
 
 
 def default_resamples(protocol: str) -> int:
@@ -131,33 +135,6 @@ def default_resamples(protocol: str) -> int:
     (100, 1000)
     """
     return 100 if protocol == "wmt26" else 1000
-
-
-def _rank_source(source, domains, *, rank_range_rule="corrected", **settings) -> SystemRanking:
-    """One source ranked: the one call of :func:`rank_systems` (or, for ``wmt26``, of
-    :func:`~mtpalette.metaeval.wmt26_ranking.rank_wmt26`) behind both doors."""
-    from mtpalette.metaeval.system_ranking import rank_systems
-
-    if settings["protocol"] == "wmt26":
-        return _rank_wmt26(source, domains, rank_range_rule=rank_range_rule, **settings)
-    name, stats = source.ranked_as(settings["protocol"])
-    return rank_systems(
-        source.matrix, source.systems, domains=domains, higher_is_better=source.higher_is_better,
-        name=name, metric=source.metric, stats=stats, signature=source.signature, **settings,
-    )  # fmt: skip
-
-
-def _rank_wmt26(source, domains, *, protocol, correction, alpha, n_resamples, seed, missing,
-                rank_range_rule) -> SystemRanking:  # fmt: skip
-    from mtpalette.metaeval.wmt26_ranking import rank_wmt26
-
-    if correction != "none" or missing not in (None, "mark"):
-        raise UserInputError("the wmt26 protocol has no correction and tests each pair on the "
-                             "items it shares (--missing mark)")  # fmt: skip
-    return rank_wmt26(source.matrix, source.systems, domains=domains, n_resamples=n_resamples,
-                      seed=seed, alpha=alpha, higher_is_better=source.higher_is_better,
-                      name=source.name, signature=source.signature,
-                      rank_range_rule=rank_range_rule)  # fmt: skip
 
 
 @dataclass
@@ -353,8 +330,6 @@ class RankResult:
 def run_rank(run: RankRun, progress: bool | Feedback | None = None) -> RankResult:
     """Rank the systems of every source ``run`` names; write the outputs it asks for.
     ``progress``: as in :func:`rank`."""
-    from mtpalette.metaeval.autorank import autorank, autorank25
-
     run.validate()
     feedback = feedback_of(progress)
     if run.wmt25_scores is not None:
@@ -367,111 +342,30 @@ def run_rank(run: RankRun, progress: bool | Feedback | None = None) -> RankResul
         _write(run, result)
         return result
     sources = sources_of(run, feedback)
-    if run.lp_col is None:  # several sources are combined by AutoRank
-        _check_shared_systems(sources)
-    rankings = []
-    with feedback.steps("ranking") as step:
-        for k, src in enumerate(sources):
-            if step is not None:
-                step(k, len(sources), f"{src.name}: {run.protocol}")
-            rankings.append(
-                _rank_source(src, src.domains, protocol=run.protocol, correction=run.correction,
-                             alpha=run.alpha, n_resamples=run.resamples, seed=run.seed,
-                             missing=run.missing, rank_range_rule=run.rank_range_rule)  # fmt: skip
-            )
-    if run.lp_col is not None:  # language pairs ranked apart: no AutoRank across them
-        result = RankResult(rankings, None)
-        if run.protocol == "wmt26":
-            from mtpalette.metaeval.wmt26_ranking import domain_table, global_order
-
-            by_lp = {src.lp: r for src, r in zip(sources, rankings, strict=True)}
-            result.global_order = global_order(by_lp)
-            result.domain_tables = {lp: domain_table(r) for lp, r in by_lp.items()}
-        _write(run, result)
-        return result
-    auto = None
-    if len(rankings) > 1 and run.autorank == "wmt25":
-        auto = autorank25(
-            {r.name: {s.system: s.score for s in r.systems} for r in rankings},
-            higher_is_better={r.name: r.higher_is_better for r in rankings},
-        )
-    elif len(rankings) > 1:
-        auto = autorank(
-            {r.name: {s.system: s.score for s in r.systems} for r in rankings},
-            {r.name: r.higher_is_better for r in rankings},
-            only_shared=True,
-        )  # fmt: skip
-    result = RankResult(rankings, auto)
+    rankings, auto, order, tables = rank_sources(run, sources, feedback)
+    result = RankResult(rankings, auto, global_order=order, domain_tables=tables)
     _write(run, result)
     return result
 
 
-def _pairs_path(tsv: Path | None) -> Path | None:
-    """The pairs file written beside ``--tsv FILE`` (``out.tsv``: ``out.pairs.tsv``); none
-    for standard output.
-
-    Examples
-    --------
-    >>> _pairs_path(Path("out/rank.tsv")), _pairs_path(Path("-"))
-    (PosixPath('out/rank.pairs.tsv'), None)
-    """
-    if tsv is None or str(tsv) == "-":
-        return None
-    return tsv.with_name(tsv.stem + ".pairs" + (tsv.suffix or ".tsv"))
-
-
-def _check_shared_systems(sources) -> None:
-    """Several sources are combined by AutoRank, which needs two systems they all score:
-    refused before any test is run."""
-    if len(sources) < 2:
-        return
-    shared = set.intersection(*(set(s.systems) for s in sources))
-    if len(shared) < 2:
-        listed = "; ".join(f"{s.name}: {', '.join(s.systems[:4])}"
-                           + (" ..." if len(s.systems) > 4 else "") for s in sources)  # fmt: skip
-        raise UserInputError(
-            f"the score sources share {len(shared)} system(s) ({listed}); AutoRank combines "
-            "them on the systems every source scores and needs two: rank them in separate runs"
-        )
-
-
 def _write(run: RankRun, result: RankResult) -> None:
-    from mtpalette.io.runfile import Run, run_file_path
-    from mtpalette.io.writers import write
+    from mtpalette.io.runfile import run_file_path
 
     json_path = run_file_path(run.json, run.report)
-    if json_path is not None:
-        settings = {k: v for k, v in run.to_dict().items()
-                    if k not in ("json", "tsv", "latex", "report")}  # fmt: skip
-        from mtpalette.sources.recorded import recorded_inputs
-
-        inputs = recorded_inputs(
-            refs=run.refs, systems=run.systems, systems_dir=run.systems_dir, scores=run.scores,
-            table=run.table, mtme=run.mtme, lp=run.lp, wmt25_scores=run.wmt25_scores,
-            systems_metadata=run.systems_metadata,
-        )  # fmt: skip
-        Run(
-            "rank",
-            inputs=inputs,
-            settings=settings,
-            signatures={r.name: r.signature for r in result.rankings},
-            seeds={"resampling": run.seed} if run.protocol in ("bootstrap", "ar", "wmt26")
-            else {},
-            results=result.results(),
-        ).save(json_path)
-        result.outputs["json"] = str(json_path)
-    if run.tsv is not None:
-        written = [(run.tsv, result.to_pandas(), "tsv")]
-        pairs = _pairs_path(run.tsv)
-        if pairs is not None:  # none on standard output: it takes the rankings alone
-            written.append((pairs, result.pairs_frame(), "pairs_tsv"))
-        for path, frame, key in written:
-            write("tsv", frame, path)
-            result.outputs[key] = str(path)
-    if run.latex is not None:
-        write("latex", result.rankings, run.latex)
-        result.outputs["latex"] = str(run.latex)
-    if run.report is not None:
-        from mtpalette.reporting.html import write_report
-
-        result.outputs["report"] = str(write_report([json_path], run.report))
+    files = RunFiles(result.outputs)
+    inputs = dict(
+        refs=run.refs, systems=run.systems, systems_dir=run.systems_dir, scores=run.scores,
+        table=run.table, mtme=run.mtme, lp=run.lp, wmt25_scores=run.wmt25_scores,
+        systems_metadata=run.systems_metadata,
+    )  # fmt: skip
+    resampled = run.protocol in ("bootstrap", "ar", "wmt26")
+    files.record("json", json_path, lambda: described_record(
+        "rank", run, left_out=("json", "tsv", "latex", "report"), files=inputs,
+        signatures={r.name: r.signature for r in result.rankings},
+        seeds={"resampling": run.seed} if resampled else {}, results=result.results(),
+    ))  # fmt: skip
+    files.table("tsv", "tsv", run.tsv, result.to_pandas)
+    # none on standard output: it takes the rankings alone
+    files.table("pairs_tsv", "tsv", _pairs_path(run.tsv), result.pairs_frame)
+    files.table("latex", "latex", run.latex, lambda: result.rankings)
+    files.report(json_path, run.report)

@@ -67,14 +67,15 @@ class RunFiles:
         self.outputs["report"] = str(write_report([run_json], path))
 
 
-def described_settings(run: Any, *left_out: str) -> dict[str, Any]:
-    """A run description's fields as its record's settings, without ``left_out`` (its output
-    paths, the inputs recorded apart).
+def pairs_path(tsv: Path | None) -> Path | None:
+    """The pairs file written beside a ranking's ``--tsv FILE`` (``out.tsv``:
+    ``out.pairs.tsv``); none for standard output.
 
     Examples
     --------
-    >>> from types import SimpleNamespace
-    >>> described_settings(SimpleNamespace(to_dict=lambda: {"a": 1, "json": "x"}), "json")
-    {'a': 1}
+    >>> pairs_path(Path("out/rank.tsv")), pairs_path(Path("-"))
+    (PosixPath('out/rank.pairs.tsv'), None)
     """
-    return {k: v for k, v in run.to_dict().items() if k not in left_out}
+    if tsv is None or str(tsv) == "-":
+        return None
+    return tsv.with_name(tsv.stem + ".pairs" + (tsv.suffix or ".tsv"))

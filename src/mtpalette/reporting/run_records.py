@@ -134,3 +134,16 @@ def audit_record(audit: Any, metrics: list[Any], specs: list[str], *, score_file
         results={"audit": audit.to_dict(), "reference_agreement": _dict_of(agreement)},
         **run,
     )
+
+
+def described_record(kind: str, run: Any, *, left_out: tuple[str, ...], files: dict[str, Any],
+                     signatures: dict[str, Any], seeds: dict[str, Any],
+                     results: dict[str, Any]) -> Run:  # fmt: skip
+    """The record of a run whose settings are its description (``run``'s fields, without
+    its outputs and the inputs in ``left_out``) and whose inputs are ``files``, each file
+    recorded with its size, SHA-256 and lines (``rank``, ``spans``, ``errorfree``)."""
+    from mtpalette.sources.recorded import recorded_inputs
+
+    settings = {k: v for k, v in run.to_dict().items() if k not in left_out}
+    return Run(kind, inputs=recorded_inputs(**files), settings=settings, signatures=signatures,
+               seeds=seeds, results=results)  # fmt: skip
