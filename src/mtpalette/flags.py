@@ -62,6 +62,8 @@ class Flag:
     cli: Any = None
     parse: Callable[[Any], Any] | None = None
     cli_default: Any = None
+    #: more of typer's option settings (``min``, ``max``)
+    kw: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def field(self, default: Any = dataclasses.MISSING, *, factory: Any = dataclasses.MISSING):
         """The dataclass field with this flag (``factory``: a default made per instance)."""
@@ -72,13 +74,24 @@ class Flag:
         return dataclasses.replace(self, **changes)
 
 
-def flag(*names: str, help: str, panel: str, **kw: Any) -> Flag:
+def flag(*names: str, help: str, panel: str, **settings: Any) -> Flag:
     """A :class:`Flag` named ``names`` (long name first) in the help section ``panel``."""
-    return Flag(names, help, panel, **kw)
+    return Flag(names, help, panel, **settings)
 
 
 #: an option given as ``on`` or ``off`` (``--chance off``)
 Switch = enum.StrEnum("Switch", {"on": "on", "off": "off"})
+
+
+def choice(*values: str) -> type[enum.StrEnum]:
+    """An option's type offering only ``values`` (``parse=str`` turns it back into a string).
+
+    Examples
+    --------
+    >>> [str(v) for v in choice("tsv", "json")]
+    ['tsv', 'json']
+    """
+    return enum.StrEnum("Choice", {v: v for v in values})
 
 
 def is_on(value: Any) -> bool:
@@ -165,3 +178,7 @@ BACKEND = flag(
 WORKERS = flag(
     "--workers", panel=RUNNING, help="Local workers (processes, or a local Dask cluster)."
 )
+SCHEDULER = flag(
+    "--scheduler", panel=RUNNING,
+    help="Dask scheduler (tcp://host:8786; default $DASK_SCHEDULER_ADDRESS with --backend dask).",
+)  # fmt: skip

@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtpalette.api.correlation_run import parse_epsilon
+from mtpalette import flags
 from mtpalette.api.orange_run import SEED
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
+from mtpalette.flags import parse_epsilon
 from mtpalette.io.run_folder import check_out_dir, staged_folder
 from mtpalette.io.runfile import Run, check_output_folders
 from mtpalette.metaeval.agreement import Agreement, agreement
@@ -55,20 +56,24 @@ class AgreementRun(Description):
 
     kind = "agree"
     inputs: JudgedInputs = field(default_factory=JudgedInputs)
-    metrics: list[str] | None = None
-    tokenize: str = "13a"
-    lowercase: bool = False
-    max_items: int | None = None
-    statistic: str = "kendall"
-    grouping: str = "none"
-    epsilon: float | None = None
-    oracle: str = "leave-one-out"
-    ties: str = "mid"
-    bootstrap: int = 1000
-    seed: int = SEED
-    confidence: float = 0.95
-    out_dir: Path | None = None
-    json: Path | None = None
+    metrics: list[str] | None = flags.METRIC_SPECS.but(
+        help="Metric specs (default: the seeds')."
+    ).field(None)
+    tokenize: str = flags.TOKENIZE.field("13a")
+    lowercase: bool = flags.LOWERCASE.field(False)
+    max_items: int | None = flags.MAX_ITEMS.field(None)
+    statistic: str = flags.STATISTICS.but(
+        help=", ".join(catalogue.names(interval=True)), cli=None, parse=None
+    ).field("kendall")
+    grouping: str = flags.GROUPING.field("none")
+    epsilon: float | None = flags.EPSILON.field(None)
+    oracle: str = flags.ORACLE.field("leave-one-out")
+    ties: str = flags.TIES.field("mid")
+    bootstrap: int = flags.BOOTSTRAP.field(1000)
+    seed: int = flags.SEED.field(SEED)
+    confidence: float = flags.CONFIDENCE.field(0.95)
+    out_dir: Path | None = flags.OUT_DIR.field(None)
+    json: Path | None = flags.JSON.field(None)
 
     def validate(self) -> None:
         check_resampling(bootstrap=self.bootstrap, confidence=self.confidence, seed=self.seed)

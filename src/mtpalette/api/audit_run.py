@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from mtpalette import flags
 from mtpalette.api.orange_run import SEED, TextsRun
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
@@ -119,14 +120,14 @@ class AuditRun(Description):
     kind = "audit"
     judged: JudgedInputs = field(default_factory=JudgedInputs)
     candidates: CandidateInputs | None = None
-    metrics: list[str] | None = None
-    scores: list[str] | None = None
-    tokenize: str = "13a"
-    lowercase: bool = False
-    bootstrap: int = 1000
-    seed: int = SEED
-    confidence: float = 0.95
-    json: Path | None = None
+    metrics: list[str] | None = flags.METRIC_SPECS.field(None)
+    scores: list[str] | None = flags.SCORES.field(None)
+    tokenize: str = flags.TOKENIZE.field("13a")
+    lowercase: bool = flags.LOWERCASE.field(False)
+    bootstrap: int = flags.BOOTSTRAP.field(1000)
+    seed: int = flags.SEED.field(SEED)
+    confidence: float = flags.CONFIDENCE.field(0.95)
+    json: Path | None = flags.JSON.field(None)
 
     def validate(self) -> None:
         check_resampling(bootstrap=self.bootstrap, confidence=self.confidence, seed=self.seed)

@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mtpalette import flags
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
+from mtpalette.flags import RUNNING, flag
 from mtpalette.metaeval.orange_runs import ChunkedLists as ChunkedLists
 from mtpalette.metaeval.orange_runs import chunked_comparisons
 from mtpalette.metrics import Metric
@@ -30,14 +32,23 @@ class Chunking(Description):
     Backend(name='processes', workers=2, scheduler=None, threads=None)
     """
 
+    # fmt: off
     kind = "chunking"
-    run_dir: Path | None
-    resume: bool = False
-    chunk_size: int = 100
-    backend: str = "inproc"
-    workers: int = 1
-    scheduler: str | None = None
-    threads_per_worker: int | None = None
+    run_dir: Path | None = flag(
+        "--run-dir", panel=RUNNING, help="Chunked, resumable run folder."
+    ).field(None)
+    resume: bool = flag(
+        "--resume", panel=RUNNING, help="Continue the run in --run-dir."
+    ).field(False)
+    chunk_size: int = flag("--chunk-size", panel=RUNNING, help="Segments per chunk.").field(100)
+    backend: str = flags.BACKEND.field("inproc")
+    workers: int = flags.WORKERS.field(1)
+    scheduler: str | None = flags.SCHEDULER.field(None)
+    threads_per_worker: int | None = flag(
+        "--threads-per-worker", panel=RUNNING,
+        help="Kernel threads in each worker (default: a Dask worker's own thread count).",
+    ).field(None)
+    # fmt: on
 
     def validate(self) -> None:
         if self.run_dir is None:

@@ -29,12 +29,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mtpalette import flags
 from mtpalette.description import Description, TableOutputs
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
+from mtpalette.flags import (
+    CORRELATION,
+    OUTPUTS,
+    RESAMPLING,
+    Switch,
+    flag,
+    is_on,
+    parse_epsilon,
+    split_list,
+)
 from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
 from mtpalette.io.runfile import check_output_folders
-from mtpalette.metaeval.correlation import CorrelationTable
+from mtpalette.metaeval.correlation import SYSTEM_SCORES, CorrelationTable
 from mtpalette.metaeval.correlation_tables import baselines_noted, correlation_tables, table_title
 from mtpalette.metrics import parse_specs
 from mtpalette.progress import feedback_of
@@ -46,9 +57,7 @@ from mtpalette.sources.checks import (
     check_resampling,
     checked,
     count_argument,
-    parse_epsilon,
     probability_argument,
-    split_list,
 )
 from mtpalette.sources.correlation import (
     judged_pair,
@@ -60,6 +69,7 @@ from mtpalette.sources.external import check_exports
 from mtpalette.sources.inputs import JudgedInputs, UnalignedJudgments
 from mtpalette.stats import catalogue
 from mtpalette.stats.permutation import P_CONVENTIONS
+from mtpalette.stats.significance import LEVELS, TESTS
 
 #: seed of every resampling unless given (sacrebleu's)
 SEED = SACREBLEU_SEED
@@ -183,9 +193,11 @@ class CorrelationOutputs(TableOutputs):
     """Where a correlation run writes: a folder (``out_dir``) fills in every file not named."""
 
     kind = "correlation-outputs"
-    keep_scores: bool = False
+    keep_scores: bool = flag(
+        "--keep-scores", panel=OUTPUTS, help="Keep segment scores (for plots)."
+    ).field(False)
     #: write --export-scores in mt-metrics-eval's layout for this language pair
-    export_mtme: str | None = None
+    export_mtme: str | None = flags.EXPORT_MTME.field(None)
 
     def resolved(self) -> CorrelationOutputs:
         out = CorrelationOutputs(**vars(self))
@@ -210,30 +222,55 @@ class CorrelationRun(Description):
 
     kind = "correlate"
     inputs: JudgedInputs
-    metrics: list[str] | None = None
-    scores: list[str] | None = None
-    tokenize: str = "13a"
-    lowercase: bool = False
-    max_items: int | None = None
-    source: Path | None = None
-    statistics: list[str] = field(default_factory=lambda: ["pearson"])
-    grouping: str = "none"
+    metrics: list[str] | None = flags.METRIC_SPECS.field(None)
+    scores: list[str] | None = flags.SCORES.field(None)
+    tokenize: str = flags.TOKENIZE.field("13a")
+    lowercase: bool = flags.LOWERCASE.field(False)
+    max_items: int | None = flags.MAX_ITEMS.field(None)
+    source: Path | None = flags.SOURCE.field(None)
+    statistics: list[str] = flags.STATISTICS.but(
+        help="Comma-separated: " + ", ".join(catalogue.names()), cli_default="pearson"
+    ).field(factory=lambda: ["pearson"])
+    grouping: str = flags.GROUPING.field("none")
     #: ``segment``, ``system``, or several (``"segment,system"`` or a list): one table each
-    level: str | list[str] = "segment"
-    system_score: str = "corpus"
-    epsilon: float | None = None
-    threshold: float = 25.0
-    bootstrap: int = 1000
-    seed: int = SEED
-    confidence: float = 0.95
-    test: str = "permutation"
-    permutations: int = 1000
-    alpha: float = 0.05
-    p_convention: str = "plus-one"
-    baselines: bool = True
+    level: str | list[str] = flag(
+        "--level", panel=CORRELATION, help="Comma-separated: " + ", ".join(LEVELS), cli=str
+    ).field("segment")
+    system_score: str = flag(
+        "--system-score", panel=CORRELATION, help="System level: " + " or ".join(SYSTEM_SCORES)
+    ).field("corpus")
+    epsilon: float | None = flags.EPSILON.field(None)
+    threshold: float = flag(
+        "--threshold", panel=CORRELATION, help="kendall-like: min human difference."
+    ).field(25.0)
+    bootstrap: int = flags.BOOTSTRAP.field(1000)
+    seed: int = flags.SEED.field(SEED)
+    confidence: float = flags.CONFIDENCE.field(0.95)
+    test: str = flag(
+        "--test", panel=RESAMPLING, help="Clusters: " + ", ".join(TESTS)
+    ).field("permutation")
+    permutations: int = flag(
+        "--permutations", panel=RESAMPLING, help="Permutation test draws."
+    ).field(1000)
+    alpha: float = flag(
+        "--alpha", panel=RESAMPLING, help="Significance level of clusters."
+    ).field(0.05)
+    p_convention: str = flag(
+        "--p-convention", panel=RESAMPLING,
+        help="Permutation p-value: plus-one ((count + 1) / (k + 1)) or mtme (count / k).",
+    ).field("plus-one")  # fmt: skip
+    baselines: bool = flag(
+        "--baselines/--no-baselines", panel=CORRELATION,
+        help="Segment level: length baselines beside the metrics, each metric tested against "
+        "the best.",
+    ).field(True)  # fmt: skip
     #: pairwise statistics: the chance level under each table (a simulation with tie
     #: calibration, to :data:`mtpalette.stats.chance.TOLERANCE`); False: not computed
-    chance: bool = True
+    chance: bool = flag(
+        "--chance", panel=CORRELATION, cli=Switch, parse=is_on, cli_default=Switch.on,
+        help="Pairwise statistics: the chance level under the table (on; a simulation under "
+        "tie calibration) or off.",
+    ).field(True)  # fmt: skip
     outputs: CorrelationOutputs = field(default_factory=CorrelationOutputs)
 
     @property

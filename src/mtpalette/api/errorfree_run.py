@@ -22,58 +22,23 @@ Examples
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mtpalette import flags
 from mtpalette.api.results import EvaluationResult
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.feedback import Feedback
+from mtpalette.flags import OUTPUTS, flag
 from mtpalette.progress import feedback_of
 from mtpalette.sources.checks import SACREBLEU_SEED
 from mtpalette.sources.spans import file_option, read_span_input
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.errorfree import ErrorFreeEvaluation
-
-
-def _same_file(a: Any, b: Any) -> bool:
-    from mtpalette.io.spans import SpanSet
-
-    pa = a.path if isinstance(a, SpanSet) else str(a)
-    pb = b.path if isinstance(b, SpanSet) else str(b)
-    try:
-        return os.path.samefile(pa, pb)
-    except OSError:
-        return pa == pb
-
-
-def _tuned(name, dev, dev_gold, test_keys, *, read, span_rule, min_score, lower, test):
-    """The threshold of largest MCC on the dev split (refused: the test file, or a dev
-    segment that is also a test segment)."""
-    from mtpalette.metaeval.errorfree import aligned, gold_labels
-    from mtpalette.stats.binary import best_threshold
-
-    if _same_file(dev, test):
-        raise UserInputError(f"--tune-on {name}: the tuning file is the test file; a threshold "
-                             "chosen on the test data would score itself")  # fmt: skip
-    labels = gold_labels(read(dev_gold), min_score=min_score, span_rule=span_rule)
-    dev_set = read(dev)
-    keys, rows, _ = aligned(labels, dev_set, f"{name} (tuning)", on_missing="common")
-    shared = set(keys) & set(test_keys)
-    if shared:
-        first = "/".join(str(x) for x in sorted(shared, key=str)[0])
-        raise UserInputError(f"--tune-on {name}: {len(shared)} tuning segment(s) are test "
-                             f"segments (first: {first}); tune on another split",
-                             path=dev_set.path)  # fmt: skip
-    missing = [line for r, line in rows if r.score is None]
-    if missing:
-        raise UserInputError("a tuning segment has no score", path=dev_set.path, line=missing[0])
-    scores = [r.score for r, _ in rows]
-    return best_threshold(scores, [labels[k] for k in keys], higher_is_positive=not lower)
 
 
 def errorfree(
@@ -124,13 +89,7 @@ def errorfree(
     >>> list(r.to_dict())[:7], r.segments
     (['metric', 'kind', 'lp', 'mcc', 'precision', 'recall', 'f1'], 32)
     """
-    from mtpalette.metaeval.errorfree import (
-        aligned,
-        decisions,
-        evaluate_errorfree,
-        gold_labels,
-        source_of,
-    )
+    from mtpalette.metaeval.errorfree import decided, evaluate_errorfree, gold_labels
 
     tune_on = dict(tune_on or {})
     if tune_on and tune_gold is None:
@@ -145,33 +104,20 @@ def errorfree(
         )
     read = lambda x: read_span_input(x, fmt=format, clip=clip)  # noqa: E731
     labels = gold_labels(read(gold), min_score=min_score, span_rule=span_rule)
-    made, notes, sources, thresholds, tuned = {}, [], {}, {}, {}
-    for name, given in pred.items():
-        spans = read(given)
-        keys, rows, said = aligned(labels, spans, name, on_missing=on_missing)
-        notes += said
-        t = threshold
-        if name in tune_on:
-            t = _tuned(name, tune_on[name], tune_gold, keys, read=read, span_rule=span_rule,
-                       min_score=min_score, lower=lower_is_better, test=given)  # fmt: skip
-            tuned[name] = Path(str(getattr(tune_on[name], "path", tune_on[name]))).name
-        sources[name] = source_of(spans, "score" if name in tune_on else source, t)
-        thresholds[name] = t if sources[name] == "score" else None
-        made[name] = (
-            keys,
-            decisions(
-                rows,
-                sources[name],
-                path=spans.path,
-                threshold=t,
-                lower_is_better=lower_is_better,
-                span_rule=span_rule,
-            ),
-        )
-    settings = {"sources": sources, "min_score": min_score, "span_rule": span_rule,
-                "tuned_on": tuned}  # fmt: skip
-    return evaluate_errorfree(labels, made, thresholds=thresholds, n_resamples=n_resamples,
+    made, notes, chosen = decided(
+        labels, pred, read=read, source=source, threshold=threshold,
+        lower_is_better=lower_is_better, tune_on=tune_on, tune_gold=tune_gold,
+        span_rule=span_rule, min_score=min_score, on_missing=on_missing,
+    )  # fmt: skip
+    settings = {"sources": chosen["sources"], "min_score": min_score, "span_rule": span_rule,
+                "tuned_on": chosen["tuned_on"]}  # fmt: skip
+    return evaluate_errorfree(labels, made, thresholds=chosen["thresholds"],
+                              n_resamples=n_resamples,
                               seed=seed, settings=settings, notes=notes)  # fmt: skip
+
+
+#: the help section of the error-free options
+EF = "Error-free detection"
 
 
 @dataclass
@@ -179,23 +125,47 @@ class ErrorFreeRun(Description):
     """``mtpalette errorfree`` as a description."""
 
     kind: ClassVar[str] = "errorfree"
-    gold: str = ""
-    pred: list[str] = field(default_factory=list)
-    min_score: float | None = 85.0
-    span_rule: str = "any"
-    source: str = "auto"
-    threshold: float | None = None
-    lower_is_better: bool = False
-    tune_on: list[str] = field(default_factory=list)
-    tune_gold: str | None = None
-    format: str | None = None
-    clip: bool = False
-    on_missing: str = "refuse"
-    bootstrap: int = 1000
-    seed: int = SACREBLEU_SEED
-    json: Path | None = None
-    tsv: Path | None = None
-    latex: Path | None = None
+    gold: str = flag(
+        "--gold", panel=EF, help="Gold spans and scores: FILE[,annotator=A].", cli_default=...
+    ).field("")
+    pred: list[str] = flag(
+        "--pred", panel=EF, help="Predictions: NAME=FILE.", cli_default=...
+    ).field(factory=list)
+    min_score: float | None = flag(
+        "--min-score", panel=EF, help="Gold: error-free from this score up (85)."
+    ).field(85.0)
+    span_rule: str = flag(
+        "--spans", panel=EF, help="Gold spans that make an error: any, major or ignore."
+    ).field("any")
+    source: str = flag(
+        "--from", panel=EF, help="Decisions: auto, label, score or spans."
+    ).field("auto")
+    threshold: float | None = flag(
+        "--threshold", panel=EF, help="score >= T is error-free."
+    ).field(None)
+    lower_is_better: bool = flag(
+        "--lower-is-better", panel=EF, help="The score is an error score."
+    ).field(False)
+    tune_on: list[str] = flag(
+        "--tune-on", panel=EF, help="[NAME=]FILE: the threshold of max MCC there."
+    ).field(factory=list)
+    tune_gold: str | None = flag(
+        "--tune-gold", panel=EF, help="The tuning split's gold."
+    ).field(None)
+    format: str | None = flag(
+        "--format", panel=EF, help="The files' format (detected)."
+    ).field(None)
+    clip: bool = flag("--clip", panel=EF, help="Cut spans to their text (organisers').").field(
+        False
+    )
+    on_missing: str = flag("--on-missing", panel=EF, help="refuse or common.").field("refuse")
+    bootstrap: int = flags.BOOTSTRAP.field(1000)
+    seed: int = flags.SEED.field(SACREBLEU_SEED)
+    json: Path | None = flags.JSON.field(None)
+    tsv: Path | None = flag("--tsv", panel=OUTPUTS, help="Rows as TSV (-: stdout).").field(None)
+    latex: Path | None = flag(
+        "--latex", panel=OUTPUTS, help="The 'all' rows, LaTeX."
+    ).field(None)
 
     def validate(self) -> None:
         from mtpalette.metaeval.errorfree import SOURCES, SPAN_RULES
@@ -237,8 +207,8 @@ class ErrorFreeResult(EvaluationResult):
 
 def run_errorfree(run: ErrorFreeRun, progress: bool | Feedback | None = None) -> ErrorFreeResult:
     """Read, align and score what ``run`` names; write the outputs it asks for."""
-    from mtpalette.io.runfile import Run
-    from mtpalette.sources.recorded import recorded_inputs
+    from mtpalette.reporting.run_files import RunFiles
+    from mtpalette.reporting.run_records import described_record
 
     run.validate()
     feedback = feedback_of(progress)
@@ -256,14 +226,14 @@ def run_errorfree(run: ErrorFreeRun, progress: bool | Feedback | None = None) ->
                        on_missing=run.on_missing, n_resamples=run.bootstrap,
                        seed=run.seed)  # fmt: skip
     result = ErrorFreeResult(ev)
-    if run.json is not None:
-        settings = {k: v for k, v in run.to_dict().items() if k not in ("json", "tsv", "latex")}
+
+    def record():
         files = {"gold": gold_path, "pred": [file_option(p, named=True)[1] for p in run.pred],
                  "tune_on": list(run.tuning().values()), "tune_gold": run.tune_gold}  # fmt: skip
-        Run("errorfree", inputs=recorded_inputs(**files), settings=settings,
-            signatures=dict(ev.signatures),
-            seeds={"bootstrap": run.seed} if run.bootstrap else {},
-            results=ev.to_dict()).save(run.json)  # fmt: skip
-        result.outputs["json"] = str(run.json)
+        return described_record("errorfree", run, left_out=("json", "tsv", "latex"), files=files,
+                                signatures=dict(ev.signatures), results=ev.to_dict(),
+                                seeds={"bootstrap": run.seed} if run.bootstrap else {})  # fmt: skip
+
+    RunFiles(result.outputs).record("json", run.json, record)
     result.write_tables(run.tsv, run.latex)
     return result

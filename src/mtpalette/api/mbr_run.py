@@ -21,11 +21,35 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mtpalette import flags
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
+from mtpalette.flags import INPUTS, METRICS, OUTPUTS, flag
 from mtpalette.metrics.mbr import MbrSelection, mbr
 from mtpalette.metrics.mbr_rules import qe_rerank, qe_then_mbr, stored_mbr
+from mtpalette.sources import inputs
+
+#: the help section of the decoder's options
+DECODING = "Decoding"
+
+
+def parse_schedule(text: str | None) -> list[int] | None:
+    """``--schedule 8,16,32`` as integers (None: the decoder's default).
+
+    Examples
+    --------
+    >>> parse_schedule("8,16,32"), parse_schedule(None)
+    ([8, 16, 32], None)
+    """
+    if text is None:
+        return None
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise UserInputError(
+            f"--schedule {text!r}: expected reference counts separated by commas (8,16,32)"
+        ) from None
 
 
 @dataclass
@@ -35,9 +59,15 @@ class MbrOutputs(Description):
     .npz); each written atomically, none by default."""
 
     kind = "mbr-outputs"
-    output: Path | None = None
-    scores: Path | None = None
-    matrix: Path | None = None
+    output: Path | None = flag(
+        "--output", "-o", panel=OUTPUTS, help="Write the selection here."
+    ).field(None)
+    scores: Path | None = flag(
+        "--scores", panel=OUTPUTS, help="TSV: segment, index, utility, candidate."
+    ).field(None)
+    matrix: Path | None = flag(
+        "--matrix", panel=OUTPUTS, help="Save the utility matrices (.npz)."
+    ).field(None)
 
 
 @dataclass
@@ -55,30 +85,71 @@ class MbrRun(Description):
     """
 
     kind = "mbr"
-    candidates: Path
-    refs: list[Path] | None = None
-    metric: str = "chrf"
-    nbest_format: str = "auto"
-    id_base: int = 0
-    segments: int | None = None
-    include_self: bool | None = None
-    tokenize: str = "13a"
-    lowercase: bool = False
-    decoder: str = "pairwise"
-    partitions: int = 1
-    nbest: int = 1
-    alpha: float = 0.99
+    candidates: Path = flag(
+        panel=INPUTS, help="n-best or samples file (Moses or JSONL)."
+    ).field()
+    refs: list[Path] | None = inputs.REFS.but(
+        help="Rerank against these references instead of MBR."
+    ).field(None)
+    metric: str = flag("--metric", "-m", panel=METRICS, help="The utility metric spec.").field(
+        "chrf"
+    )
+    nbest_format: str = inputs.NBEST_FORMAT.field("auto")
+    id_base: int = inputs.NBEST_ID_BASE.but(help="The first segment id.").field(0)
+    segments: int | None = flag(
+        "--segments", panel=INPUTS, help="Number of segments (default: the highest id + 1)."
+    ).field(None)
+    include_self: bool | None = flag(
+        "--include-self/--exclude-self", panel=DECODING,
+        help="Count a candidate against itself (default: pairwise no; aggregate and pruning "
+        "always do, as mbrs).",
+    ).field(None)  # fmt: skip
+    tokenize: str = flags.TOKENIZE.but(help="Tokenizer.").field("13a")
+    lowercase: bool = flags.LOWERCASE.field(False)
+    decoder: str = flag(
+        "--decoder", panel=DECODING, help="pairwise, aggregate or pruning."
+    ).field("pairwise")
+    partitions: int = flag(
+        "--partitions", panel=DECODING, help="aggregate: reference blocks."
+    ).field(1)
+    nbest: int = flag(
+        "--nbest", panel=DECODING, help="Rank this many (the --scores table)."
+    ).field(1)
+    alpha: float = flag(
+        "--alpha", panel=DECODING, help="pruning: confidence threshold."
+    ).field(0.99)
     #: pruning's reference counts per step (None: the decoder's default)
-    schedule: list[int] | None = None
-    bootstrap: int = 500
-    seed: int = 0
-    reference_lprobs: Path | None = None
-    weights_from_scores: bool = False
-    selector: str = "nbest"
-    diversity: float = 0.1
-    from_matrix: Path | None = None
-    qe_scores: Path | None = None
-    qe_top: int | None = None
+    schedule: list[int] | None = flag(
+        "--schedule", panel=DECODING, cli=str | None, parse=parse_schedule,
+        help="pruning: reference counts per step (8,16,32,64,128,256).",
+    ).field(None)  # fmt: skip
+    bootstrap: int = flag(
+        "--bootstrap", panel=DECODING, help="pruning: resamples per step."
+    ).field(500)
+    seed: int = flag("--seed", panel=DECODING, help="pruning: the resamples' seed.").field(0)
+    reference_lprobs: Path | None = flag(
+        "--reference-lprobs", panel=DECODING, help="Log-probability per candidate line (weights)."
+    ).field(None)
+    weights_from_scores: bool = flag(
+        "--weights-from-scores", panel=DECODING, help="Weights: the n-best's score fields."
+    ).field(False)
+    selector: str = flag(
+        "--selector", panel=DECODING, help="nbest or diverse (with --nbest)."
+    ).field("nbest")
+    diversity: float = flag(
+        "--diversity", panel=DECODING, help="diverse: the weight lambda."
+    ).field(0.1)
+    from_matrix: Path | None = flag(
+        "--from-matrix", panel=DECODING,
+        help="MBR on stored utilities (.npz of --matrix, or TSV/JSONL segment, candidate, "
+        "reference, score).",
+    ).field(None)  # fmt: skip
+    qe_scores: Path | None = flag(
+        "--qe-scores", panel=DECODING, help="Rerank by a QE score per candidate line."
+    ).field(None)
+    qe_top: int | None = flag(
+        "--qe-top", panel=DECODING, help="With --qe-scores: MBR among the top K."
+    ).field(None)
     outputs: MbrOutputs = field(default_factory=MbrOutputs)
 
     def validate(self) -> None:
@@ -157,24 +228,6 @@ def _decide(lists, references, metric, include_self, lprobs, id_base, options) -
         return qe_rerank(lists, qe_lists, source=str(qe_path), **plain)
     return qe_then_mbr(lists, qe_lists, top, reference_lprobs=lprobs, metric=metric,
                        include_self=include_self, source=str(qe_path), **options)
-
-
-def parse_schedule(text: str | None) -> list[int] | None:
-    """``--schedule 8,16,32`` as integers (None: the decoder's default).
-
-    Examples
-    --------
-    >>> parse_schedule("8,16,32"), parse_schedule(None)
-    ([8, 16, 32], None)
-    """
-    if text is None:
-        return None
-    try:
-        return [int(x) for x in text.split(",")]
-    except ValueError:
-        raise UserInputError(
-            f"--schedule {text!r}: expected reference counts separated by commas (8,16,32)"
-        ) from None
 
 
 def _write(

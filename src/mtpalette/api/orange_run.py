@@ -28,10 +28,12 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from mtpalette import flags
 from mtpalette.api.chunked import Chunking
 from mtpalette.description import Description, TableOutputs
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
+from mtpalette.flags import OUTPUTS, flag
 from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
 from mtpalette.io.runfile import check_output_folders, figure_format
 from mtpalette.metaeval.candidates import ONE_REFERENCE, CandidateLists, compare_candidates
@@ -171,13 +173,21 @@ class OrangeOutputs(TableOutputs):
     """Where an ORANGE run writes: a folder (``out_dir``) fills in every file not named."""
 
     kind = "orange-outputs"
-    curve_step: int | None = None
-    curve_csv: Path | None = None
-    curve_plot: Path | None = None
-    errors: Path | None = None
-    errors_max: int = ERRORS_MAX
+    curve_step: int | None = flag(
+        "--curve-step", panel=OUTPUTS, help="ORANGE-vs-N step."
+    ).field(None)
+    curve_csv: Path | None = flag("--curve-csv", panel=OUTPUTS, help="Curve as CSV.").field(None)
+    curve_plot: Path | None = flag(
+        "--curve-plot", panel=OUTPUTS, help="Curve plot (.png)."
+    ).field(None)
+    errors: Path | None = flag("--errors", panel=OUTPUTS, help="Error analysis (JSONL).").field(
+        None
+    )
+    errors_max: int = flag(
+        "--errors-max", panel=OUTPUTS, help="Candidates kept per segment in errors."
+    ).field(ERRORS_MAX)
     #: write --export-scores in mt-metrics-eval's layout for this language pair
-    export_mtme: str | None = None
+    export_mtme: str | None = flags.EXPORT_MTME.field(None)
 
     def validate(self) -> None:
         check_export_layout(self.export_scores, self.export_mtme)
@@ -224,18 +234,18 @@ class OrangeRun(Description):
 
     kind = "orange"
     candidates: CandidateInputs
-    metrics: list[str] | None = None
-    scores: list[str] | None = None
-    tokenize: str = "13a"
-    lowercase: bool = False
-    oracle: str = "leave-one-out"
-    ties: str = "mid"
-    bootstrap: int = 1000
-    seed: int = SEED
-    confidence: float = 0.95
-    min_candidates: int = 1
-    max_candidates: int | None = None
-    source: Path | None = None
+    metrics: list[str] | None = flags.METRIC_SPECS.field(None)
+    scores: list[str] | None = flags.SCORES.field(None)
+    tokenize: str = flags.TOKENIZE.field("13a")
+    lowercase: bool = flags.LOWERCASE.field(False)
+    oracle: str = flags.ORACLE.field("leave-one-out")
+    ties: str = flags.TIES.field("mid")
+    bootstrap: int = flags.BOOTSTRAP.field(1000)
+    seed: int = flags.SEED.field(SEED)
+    confidence: float = flags.CONFIDENCE.field(0.95)
+    min_candidates: int = flags.MIN_CANDIDATES.field(1)
+    max_candidates: int | None = flags.MAX_CANDIDATES.field(None)
+    source: Path | None = flags.SOURCE.field(None)
     limited: LimitedFeatures | None = None
     chunking: Chunking | None = None
     outputs: OrangeOutputs = field(default_factory=OrangeOutputs)

@@ -25,10 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from mtpalette import flags
 from mtpalette.api.score_tests import ScoreTests
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
+from mtpalette.flags import METRICS, OUTPUTS, flag
 from mtpalette.progress import feedback_of
 from mtpalette.sources.checks import metric_specs
 from mtpalette.sources.score_inputs import ScoreInputs
@@ -50,16 +52,24 @@ class ScoreRun(Description):
 
     kind = "score"
     inputs: ScoreInputs
-    metrics: list[str] = field(default_factory=lambda: ["bleu"])
-    tokenize: str = "13a"
-    lowercase: bool = False
-    sentence: bool = False
-    sort: str | None = None
-    max_tokens: int | None = None
+    metrics: list[str] = flags.METRIC_SPECS.field(factory=lambda: ["bleu"])
+    tokenize: str = flags.TOKENIZE.field("13a")
+    lowercase: bool = flags.LOWERCASE.field(False)
+    sentence: bool = flag(
+        "--sentence", panel=OUTPUTS, help="One row of scores per segment."
+    ).field(False)
+    sort: str | None = flag(
+        "--sort", panel=OUTPUTS,
+        help="Order the systems by this metric, best first (lower first for ↓ metrics).",
+    ).field(None)  # fmt: skip
+    max_tokens: int | None = flag(
+        "--max-tokens", panel=METRICS, help="Refuse sentences longer than this (tokens).",
+        kw={"min": 1},
+    ).field(None)  # fmt: skip
     tests: ScoreTests = field(default_factory=ScoreTests)
-    backend: str = "inproc"
-    workers: int = 1
-    scheduler: str | None = None
+    backend: str = flags.BACKEND.field("inproc")
+    workers: int = flags.WORKERS.but(help="Local workers.").field(1)
+    scheduler: str | None = flags.SCHEDULER.field(None)
 
     def validate(self) -> None:
         metric_specs(self.metrics)

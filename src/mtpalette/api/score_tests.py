@@ -18,8 +18,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mtpalette import flags
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
+from mtpalette.flags import RESAMPLING, flag
 from mtpalette.sources.checks import SACREBLEU_SEED
 
 if TYPE_CHECKING:
@@ -42,14 +44,35 @@ class ScoreTests(Description):
     """
 
     kind = "score-tests"
-    paired_bs: bool = False
-    paired_ar: bool = False
-    paired_bs_n: int = 1000
-    paired_ar_n: int = 10000
-    baseline: str | None = None
-    confidence: bool = False
-    confidence_n: int = 1000
-    seed: int = SACREBLEU_SEED
+    paired_bs: bool = flag(
+        "--paired-bs", "-pbs", panel=RESAMPLING,
+        help="Paired bootstrap test against the baseline (Koehn 2004).",
+    ).field(False)  # fmt: skip
+    paired_ar: bool = flag(
+        "--paired-ar", "-par", panel=RESAMPLING,
+        help="Approximate randomization test against the baseline (Riezler & Maxwell 2005).",
+    ).field(False)  # fmt: skip
+    paired_bs_n: int = flag(
+        "--paired-bs-n", "-pbsn", panel=RESAMPLING, help="Bootstrap resamples.", kw={"min": 1}
+    ).field(1000)
+    paired_ar_n: int = flag(
+        "--paired-ar-n", "-parn", panel=RESAMPLING, help="Randomization trials.", kw={"min": 1}
+    ).field(10000)
+    baseline: str | None = flag(
+        "--baseline", panel=RESAMPLING,
+        help="The baseline system's name (default: the first); best: the best system by the "
+        "first metric.",
+    ).field(None)  # fmt: skip
+    confidence: bool = flag(
+        "--confidence", "-ci", panel=RESAMPLING, help="Bootstrap 95% interval of every score."
+    ).field(False)
+    confidence_n: int = flag(
+        "--confidence-n", "-cin", panel=RESAMPLING, help="Resamples of the intervals.",
+        kw={"min": 1},
+    ).field(1000)  # fmt: skip
+    seed: int = flags.SEED.but(
+        help="Seed of resampling (sacrebleu's 12345).", kw={"min": 0}
+    ).field(SACREBLEU_SEED)
 
     @property
     def test(self) -> str | None:

@@ -24,14 +24,16 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mtpalette import flags
 from mtpalette.api.results import EvaluationResult
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.feedback import Feedback
+from mtpalette.flags import OUTPUTS, flag
 from mtpalette.progress import feedback_of
 from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
 from mtpalette.sources.spans import file_option, read_exclude, read_span_input
@@ -77,10 +79,10 @@ def _check_options(names: list[str], penalty: float | None, partial_credit: floa
 
     given = ((penalty, "penalty", "--penalty"),
              (partial_credit, "partial_credit", "--partial-credit"))  # fmt: skip
-    for value, option, flag in given:
+    for value, option, name in given:
         takers = [n for n, p in PROTOCOLS.items() if p.option == option]
         if value is not None and not any(PROTOCOLS[n].option == option for n in names):
-            raise UserInputError(f"{flag} applies to {', '.join(takers)}; the run's protocols "
+            raise UserInputError(f"{name} applies to {', '.join(takers)}; the run's protocols "
                                  f"({', '.join(names)}) take none")  # fmt: skip
 
 
@@ -169,6 +171,10 @@ def spans(
                           alpha=alpha, clip=clip)  # fmt: skip
 
 
+#: the help section of the spans' options
+SPANS = "Spans"
+
+
 @dataclass
 class SpansRun(Description):
     """``mtpalette spans`` as a description: gold file(s) (a second one is the ceiling), named
@@ -176,27 +182,60 @@ class SpansRun(Description):
     rated with the same text, A the gold and B the ceiling), protocols and outputs."""
 
     kind: ClassVar[str] = "spans"
-    gold: list[str] = field(default_factory=list)
-    pred: list[str] = field(default_factory=list)
-    raters: str | None = None
-    protocol: str = "wmt25"
-    format: str | None = None
-    clip: bool = False
-    exclude: Path | None = None
-    on_missing: str = "refuse"
-    by: str = "lp"
-    average: str = "micro"
-    both_empty: str = "perfect"
-    penalty: float | None = None
-    partial_credit: float | None = None
-    bootstrap: int = 1000
-    seed: int = SACREBLEU_SEED
-    correction: str = "none"
-    alpha: float = 0.05
-    json: Path | None = None
-    tsv: Path | None = None
-    latex: Path | None = None
-    report: Path | None = None
+    gold: list[str] = flag(
+        "--gold", panel=SPANS,
+        help="Gold spans: FILE[,annotator=NAME]; twice: the second is the human ceiling.",
+        cli_default=...,
+    ).field(factory=list)  # fmt: skip
+    pred: list[str] = flag(
+        "--pred", panel=SPANS, help="Predicted spans: NAME=FILE[,annotator=NAME]."
+    ).field(factory=list)
+    raters: str | None = flag(
+        "--raters", panel=SPANS,
+        help="A,B: rater A of --gold as gold, B as the ceiling, on the segments both rated with "
+        "the same text.",
+    ).field(None)  # fmt: skip
+    protocol: str = flag(
+        "--protocol", panel=SPANS, help="wmt25, wmt23-qe, em, mp, mpp, chars (or P1,P2)."
+    ).field("wmt25")
+    format: str | None = flag(
+        "--format", panel=SPANS, help="The files' format (detected)."
+    ).field(None)
+    clip: bool = flag("--clip", panel=SPANS, help="Cut spans to their text (organisers').").field(
+        False
+    )
+    exclude: Path | None = flag(
+        "--exclude", panel=SPANS, help="lp/sid table of segments to leave out."
+    ).field(None)
+    on_missing: str = flag(
+        "--on-missing", panel=SPANS, help="Keys one side lacks: refuse, or common (score the "
+        "shared).",
+    ).field("refuse")  # fmt: skip
+    by: str = flag("--by", panel=SPANS, help="lp, system or domain (within each pair).").field(
+        "lp"
+    )
+    average: str = flag(
+        "--average", panel=SPANS, help="micro or macro within a group."
+    ).field("micro")
+    both_empty: str = flag(
+        "--both-empty", panel=SPANS, help="macro: perfect or skip."
+    ).field("perfect")
+    penalty: float | None = flag(
+        "--penalty", panel=SPANS, help="Severity penalty of em/mp/mpp/chars (0)."
+    ).field(None)
+    partial_credit: float | None = flag(
+        "--partial-credit", panel=SPANS, help="wmt25/wmt23-qe severity-mismatch credit (0.5)."
+    ).field(None)
+    bootstrap: int = flags.BOOTSTRAP.field(1000)
+    seed: int = flags.SEED.field(SACREBLEU_SEED)
+    correction: str = flag("--correction", panel=SPANS, help="none, holm or bh.").field("none")
+    alpha: float = flag("--alpha", panel=SPANS, help="Significance level (0.05).").field(0.05)
+    json: Path | None = flags.JSON.field(None)
+    tsv: Path | None = flag("--tsv", panel=OUTPUTS, help="Rows as TSV (-: stdout).").field(None)
+    latex: Path | None = flag(
+        "--latex", panel=OUTPUTS, help="The 'all' rows as LaTeX."
+    ).field(None)
+    report: Path | None = flags.REPORT.field(None)
 
     def validate(self) -> None:
         from mtpalette.metaeval.spans import BY, MISSING_RULES

@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mtpalette import flags
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
+from mtpalette.flags import CORRELATION, HUMANS, TRAINING, flag
 from mtpalette.io.runfile import check_output_folders, write_json
 from mtpalette.metaeval.segments import require_varied
 from mtpalette.metrics.blanc import BlancParams
@@ -62,25 +64,42 @@ class BlancTrainRun(Description):
     """
 
     kind = "train-blanc"
-    objective: str = "human"
+    objective: str = flag("--objective", panel=TRAINING, help="human or orange.").field("human")
     inputs: JudgedInputs = field(default_factory=JudgedInputs)
     candidates: CandidateInputs | None = None
-    output: Path | None = None
-    statistic: str = "pearson"
-    level: str = "segment"
-    grouping: str = "none"
-    holdout: float = 0.0
-    holdout_by: str = "docs"
-    n: int = 4
-    gap: str = "max"
-    pos: bool = False
-    posmix: bool = False
-    positive_only: bool = False
-    restarts: int = 4
-    seed: int = 0
-    max_evals: int = 600
-    tokenize: str = "13a"
-    lowercase: bool = False
+    output: Path | None = flag(
+        "--output", "-o", panel=TRAINING, help="Parameter file to write (JSON).",
+        cli_default=Path("blanc.json"),
+    ).field(None)  # fmt: skip
+    statistic: str = flags.STATISTICS.but(
+        help="Correlation statistic.", cli=None, parse=None
+    ).field("pearson")
+    level: str = flag("--level", panel=CORRELATION, help="segment or system.").field("segment")
+    grouping: str = flags.GROUPING.field("none")
+    holdout: float = flags.HOLDOUT.field(0.0)
+    holdout_by: str = flag(
+        "--holdout-by", panel=TRAINING, help="docs (whole documents, when known) or items."
+    ).field("docs")
+    n: int = flag(
+        "--n", panel=TRAINING, help="Largest skip-n-gram size (0: every size)."
+    ).field(4)
+    gap: str = flag("--gap", panel=TRAINING, help="Gap decay on max or cand gaps.").field("max")
+    pos: bool = flag(
+        "--pos", panel=TRAINING, help="Train the POS weights inside each match, lw and lt "
+        "(English).",
+    ).field(False)  # fmt: skip
+    posmix: bool = flag(
+        "--posmix", panel=TRAINING, help="Train the weight of the POS-tag scores mixed into P "
+        "and R.",
+    ).field(False)  # fmt: skip
+    positive_only: bool = flag(
+        "--positive-only", panel=TRAINING, help="Correlate only strictly positive BLANC scores."
+    ).field(False)
+    restarts: int = flag("--restarts", panel=TRAINING, help="Hill-climbing starts.").field(4)
+    seed: int = flags.SEED.but(help="Seed of the random restarts.").field(0)
+    max_evals: int = flag("--max-evals", panel=TRAINING, help="Evaluation budget.").field(600)
+    tokenize: str = flags.TOKENIZE.field("13a")
+    lowercase: bool = flags.LOWERCASE.field(False)
 
     def validate(self) -> None:
         check_resampling(seed=self.seed)
@@ -238,25 +257,51 @@ class RoseTrainRun(Description):
     """
 
     kind = "train-rose"
-    objective: str = "reg"
+    objective: str = flag(
+        "--objective", panel=TRAINING, help="reg (SVR) or rank (ranking SVM)."
+    ).field("reg")
     inputs: JudgedInputs = field(default_factory=JudgedInputs)
-    rankings: Path | None = None
-    output: Path | None = None
-    lang: str = "en"
-    function_words: str = "fw100"
-    pos: bool = False
-    holdout: float = 0.0
-    loss: str | None = None
-    kernel: str = "linear"
-    epsilon: float | None = None
-    degree: int | None = None
-    gamma: float | None = None
-    approx: str = "auto"
-    components: int = 300
-    C: float | None = None
-    folds: int = 5
-    seed: int = 0
-    tokenize: str = "13a"
+    rankings: Path | None = flag(
+        "--rankings", panel=HUMANS, help="WMT12 relative rankings (RNK_results.csv)."
+    ).field(None)
+    output: Path | None = flag(
+        "--output", "-o", panel=TRAINING, help="Model file to write.", cli_default=Path("rose.json")
+    ).field(None)
+    lang: str = flag("--lang", panel=TRAINING, help="Target language (function words).").field(
+        "en"
+    )
+    function_words: str = flag(
+        "--function-words", panel=TRAINING, help="fw100 (100 words, the paper) or stopwordsiso."
+    ).field("fw100")
+    pos: bool = flag("--pos", panel=TRAINING, help="Add the POS features (English).").field(False)
+    holdout: float = flags.HOLDOUT.field(0.0)
+    loss: str | None = flag(
+        "--loss", panel=TRAINING, help="reg: epsilon (default) or squared; rank: hinge or squared."
+    ).field(None)
+    kernel: str = flag("--kernel", panel=TRAINING, help="linear, poly or rbf.").field("linear")
+    epsilon: float | None = flag(
+        "--epsilon", panel=TRAINING,
+        help="SVR tube in standard deviations of the human scores (default: chosen by "
+        "cross-validation; 0 with --loss squared).",
+    ).field(None)  # fmt: skip
+    degree: int | None = flag(
+        "--degree", panel=TRAINING, help="Polynomial kernel degree (default: chosen by CV)."
+    ).field(None)
+    gamma: float | None = flag(
+        "--gamma", panel=TRAINING, help="Kernel gamma (default: chosen by CV)."
+    ).field(None)
+    approx: str = flag(
+        "--approx", panel=TRAINING, help="auto, exact or nystroem (kernel machines)."
+    ).field("auto")
+    components: int = flag("--components", panel=TRAINING, help="Nystroem landmarks.").field(300)
+    C: float | None = flag(
+        "--C", panel=TRAINING, help="SVM soft-margin cost (default: chosen by CV)."
+    ).field(None)
+    folds: int = flag(
+        "--folds", panel=TRAINING, help="Cross-validation folds (grouped by segment) of the search."
+    ).field(5)
+    seed: int = flags.SEED.but(help="Seed of the SVM solver, sampling and the CV folds.").field(0)
+    tokenize: str = flags.TOKENIZE.field("13a")
 
     def validate(self) -> None:
         check_resampling(seed=self.seed)

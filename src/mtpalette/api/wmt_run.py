@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from mtpalette import flags
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
+from mtpalette.flags import flag, split_list
 from mtpalette.io.writers import write
 
 # re-exported as the API's names (mtpalette.Task, mtpalette.TaskSet, mtpalette.task_set)
@@ -30,12 +32,17 @@ from mtpalette.metaeval.task_sets import task_set as task_set
 from mtpalette.metaeval.tasks import Task as Task
 from mtpalette.parallel import Backend
 from mtpalette.progress import feedback_of
+from mtpalette.sources import inputs
 from mtpalette.sources.folders import mtme_pair_data, read_mtme_set
 from mtpalette.stats.permutation import P_CONVENTIONS
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.task_results import TaskSetResult
     from mtpalette.metaeval.tasks import LanguagePairData
+
+
+#: the help section of the task set's options
+TASKS = "Tasks"
 
 
 @dataclass
@@ -56,25 +63,52 @@ class WmtRun(Description):
     """
 
     kind: ClassVar[str] = "wmt"
-    mtme: Path
-    lps: list[str] | None = None
-    task_set: str | None = "wmt24"
-    tasks: Path | None = None
-    metrics: list[str] | None = None
-    mtme_metrics: list[str] | None = field(default_factory=lambda: ["all"])
+    mtme: Path = inputs.MTME.but(help="The test set folder.").field()
+    lps: list[str] | None = inputs.LP.but(
+        panel=TASKS, help="Language pairs of a built-in set: en-de,zh-en.", parse=split_list
+    ).field(None)
+    #: a built-in set (``wmt24`` when neither it nor ``tasks`` is given)
+    task_set: str | None = flag(
+        "--task-set", panel=TASKS, help="wmt23, wmt24-on-wmt23, wmt24 (default) or wmt25."
+    ).field(None)
+    tasks: Path | None = flag(
+        "--tasks", panel=TASKS, help="A JSON/YAML task list (mt-metrics-eval's Task fields)."
+    ).field(None)
+    metrics: list[str] | None = flags.METRIC_SPECS.field(None)
+    #: stored metrics (``all`` when neither they nor ``metrics`` are given)
+    mtme_metrics: list[str] | None = inputs.MTME_METRICS.field(None)
     #: resamples per test; None: a built-in set's 0, a task file's own k (else 1000)
-    k: int | None = None
-    seed: int = 12345
-    draws: str = "mtme"
-    p_convention: str = "mtme"
-    primary: bool = False
-    tokenize: str = "13a"
-    lowercase: bool = False
-    json: Path | None = None
-    backend: str = "inproc"
-    workers: int = 1
+    k: int | None = flag(
+        "-k", panel=TASKS, help="Resamples per test (WMT: 1000; 0, the default: none; --tasks: "
+        "for tasks without k, else their own or 1000).",
+    ).field(None)  # fmt: skip
+    seed: int = flags.SEED.field(12345)
+    draws: str = flag(
+        "--draws", panel=TASKS, help="mtme (its draws exactly) or independent."
+    ).field("mtme")
+    p_convention: str = flag(
+        "--p-convention", panel=TASKS,
+        help="mtme (count / k) or plus-one ((count + 1) / (k + 1), correlate's).",
+    ).field("mtme")  # fmt: skip
+    primary: bool = flag(
+        "--primary", panel=TASKS, help="Stored metrics: primary submissions only."
+    ).field(False)
+    tokenize: str = flags.TOKENIZE.field("13a")
+    lowercase: bool = flags.LOWERCASE.field(False)
+    json: Path | None = flags.JSON.field(None)
+    backend: str = flags.BACKEND.field("inproc")
+    workers: int = flags.WORKERS.field(1)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.task_set is None and self.tasks is None:
+            self.task_set = "wmt24"
+        if self.mtme_metrics is None and not self.metrics:
+            self.mtme_metrics = ["all"]
 
     def validate(self) -> None:
+        if self.mtme is None:
+            raise UserInputError("give --mtme FOLDER (an mt-metrics-eval test set folder)")
         if (self.task_set is None) == (self.tasks is None):
             raise UserInputError("give one of --task-set NAME and --tasks FILE")
         if self.k is not None and self.k < 0:

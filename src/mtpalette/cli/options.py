@@ -428,7 +428,12 @@ def options_of(cls: type, *, skip: tuple[str, ...] = (), only: tuple[str, ...] =
             kind, default = kind | None, None
         if spec.cli_default is not None:
             default = spec.cli_default
-        info = typer.Option(*spec.names, help=spec.help, rich_help_panel=spec.panel)
+        if spec.names:
+            info = typer.Option(*spec.names, help=spec.help, rich_help_panel=spec.panel, **spec.kw)
+        else:  # no name: an argument, required unless the field has a default
+            info = typer.Argument(help=spec.help, **spec.kw)
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                kind, default = spec.cli or hints[f.name], ...
         group[f.name] = (Annotated[kind, info], default)
     return group
 

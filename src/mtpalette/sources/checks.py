@@ -414,35 +414,3 @@ def drop_reference_copies(
             + ", ".join(f"{s} (= {r})" for s, r in copies.items())
         )
     return {s: out for s, out in systems.items() if s not in copies}
-
-
-def parse_epsilon(text: str | None) -> float | None:
-    """``None`` or ``cal`` -> calibrate; a number -> a fixed metric tie threshold.
-
-    Examples
-    --------
-    >>> parse_epsilon("cal"), parse_epsilon("0.5")
-    (None, 0.5)
-    """
-    if text is None or text.strip().lower() in ("cal", "calibrate", "auto"):
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise UserInputError(f"--epsilon must be a number or 'cal', got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise UserInputError("--epsilon must be 0 or more")
-    return value
-
-
-
-def split_list(value: str | Sequence[str]) -> list[str]:
-    """A comma-separated string or a list as a list of stripped, non-empty names.
-
-    Examples
-    --------
-    >>> split_list("segment, system"), split_list(["pearson", "kendall"])
-    (['segment', 'system'], ['pearson', 'kendall'])
-    """
-    parts = value.split(",") if isinstance(value, str) else list(value)
-    return [p.strip() for p in parts if p.strip()]

@@ -48,6 +48,8 @@ SYSTEMS = flag(
     "--systems", "-s", "--input", "-i", panel=INPUTS,
     help="System output files or globs: -s A B C, -s 'outputs/*.txt'.",
 )  # fmt: skip
+NBEST_FORMAT = flag("--nbest-format", panel=INPUTS, help="auto, moses or jsonl.")
+NBEST_ID_BASE = flag("--id-base", panel=INPUTS, help="First segment id of the n-best.")
 SYSTEMS_DIR = flag("--systems-dir", panel=INPUTS, help="Folder of system outputs.")
 SYSTEMS_GLOB = flag("--systems-glob", panel=INPUTS, help="File pattern in the folder.")
 EXCLUDE = flag("--exclude", panel=INPUTS, help="File patterns to leave out.")
@@ -55,6 +57,9 @@ MTME = flag("--mtme", panel=HUMANS, help="An mt-metrics-eval test set folder (wi
 LP = flag("--lp", panel=HUMANS, help="Language pair (WMT files).")
 HUMAN = flag(
     "--human", panel=HUMANS, help="--mtme: the human scores (default: the set's standard)."
+)
+MTME_REF = flag(
+    "--mtme-ref", panel=HUMANS, help="--mtme: the reference (default: the set's standard)."
 )
 MTME_METRICS = flag(
     "--mtme-metrics", panel=HUMANS,
@@ -184,10 +189,8 @@ class CandidateInputs(Description):
     nbest: Path | None = flag("--nbest", panel=INPUTS, help="n-best file (Moses or JSONL).").field(
         None
     )
-    nbest_format: str = flag("--nbest-format", panel=INPUTS, help="auto, moses or jsonl.").field(
-        "auto"
-    )
-    id_base: int = flag("--id-base", panel=INPUTS, help="First segment id of the n-best.").field(0)
+    nbest_format: str = NBEST_FORMAT.field("auto")
+    id_base: int = NBEST_ID_BASE.field(0)
     systems: list[Path] | None = SYSTEMS.field(None)
     systems_dir: Path | None = SYSTEMS_DIR.field(None)
     systems_glob: str = SYSTEMS_GLOB.field("*")
@@ -402,9 +405,7 @@ class JudgedInputs(Description):
     ).field(None)
     mtme: Path | None = MTME.field(None)
     human: str | None = HUMAN.field(None)
-    mtme_ref: str | None = flag(
-        "--mtme-ref", panel=HUMANS, help="--mtme: the reference (default: the set's standard)."
-    ).field(None)
+    mtme_ref: str | None = MTME_REF.field(None)
     mtme_metrics: list[str] | None = MTME_METRICS.field(None)
     include_refs: bool = flag(
         "--include-refs", panel=HUMANS, help="--mtme: score the other references too."

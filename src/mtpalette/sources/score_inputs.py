@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mtpalette import flags
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import note_on_stderr
+from mtpalette.flags import INPUTS, choice, flag
 from mtpalette.io.plain import (
     STDIN,
     check_line_count,
@@ -29,6 +31,7 @@ from mtpalette.io.plain import (
     read_matching,
 )
 from mtpalette.io.tabular import read_segments
+from mtpalette.sources import inputs
 from mtpalette.sources.checks import (
     check_distinct_references,
     drop_reference_copies,
@@ -46,19 +49,46 @@ class ScoreInputs(Description):
 
     kind = "score-inputs"
 
-    refs: list[str] | None = None
-    hyps: list[str] | None = None
-    systems_dir: Path | None = None
-    table: str | None = None
-    table_format: str = "auto"
-    table_quoting: str = "auto"
-    hyp_cols: list[str] | None = None
-    ref_cols: list[str] | None = None
-    system_col: str | None = None
-    source: Path | None = None
-    mtme: Path | None = None
-    lp: str | None = None
-    mtme_ref: str | None = None
+    refs: list[str] | None = inputs.REFS.but(help="Reference files: -r REF [REF ...].").field(None)
+    hyps: list[str] | None = flag(
+        "--input", "-i", "--systems", "-s", panel=INPUTS,
+        help="System output files or globs: -i SYS [SYS ...] ('outputs/*.txt'); '-' (default) "
+        "is stdin.",
+    ).field(None)  # fmt: skip
+    systems_dir: Path | None = inputs.SYSTEMS_DIR.but(
+        help="Score every system output in this folder."
+    ).field(None)
+    table: str | None = inputs.TABLE.but(
+        help="A TSV, CSV, JSONL or Parquet file with named columns instead."
+    ).field(None)
+    table_format: str = inputs.TABLE_FORMAT.but(
+        help="Format of --table; auto: by its content and extension.",
+        cli=choice("auto", "tsv", "csv", "jsonl", "parquet"), parse=str,
+    ).field("auto")  # fmt: skip
+    table_quoting: str = flag(
+        "--table-quoting", panel=INPUTS,
+        help="TSV quoting: auto (CSV-quoted when written so), csv, none.",
+    ).field("auto")  # fmt: skip
+    hyp_cols: list[str] | None = inputs.HYP_COL.but(
+        help="Hypothesis column(s) of --table, one system each (default: hyp)."
+    ).field(None)
+    ref_cols: list[str] | None = inputs.REF_COLS.but(
+        help="Reference columns of --table (default: ref)."
+    ).field(None)
+    system_col: str | None = inputs.SYSTEM_COL.but(
+        help="A long --table: one row per system and segment (default: a 'system' column)."
+    ).field(None)
+    source: Path | None = flags.SOURCE.but(
+        help="Source sentences, for plugins that read them."
+    ).field(None)
+    mtme: Path | None = inputs.MTME.but(
+        panel=INPUTS,
+        help="Every system of an mt-metrics-eval test set folder (with --lp, --mtme-ref).",
+    ).field(None)
+    lp: str | None = inputs.LP.but(
+        panel=INPUTS, help="--mtme, --wmt25-testset: the language pair."
+    ).field(None)
+    mtme_ref: str | None = inputs.MTME_REF.but(panel=INPUTS).field(None)
     wmt25: Wmt25Inputs | None = None
 
     def validate(self) -> None:
@@ -80,20 +110,20 @@ class ScoreInputs(Description):
         if self.system_col is not None and self.table is None:
             raise UserInputError("--system-col names a column of --table")
         if self.table is not None:
-            for given, flag in (
+            for given, option in (
                 (self.refs, "-r/--refs files"),
                 (self.hyps, "-i/--input"),
                 (self.systems_dir, "--systems-dir"),
             ):
                 if given:
-                    raise UserInputError(f"give either --table or {flag}, not both")
-            for cols, flag in (
+                    raise UserInputError(f"give either --table or {option}, not both")
+            for cols, option in (
                 (self.hyp_cols or [], "--hyp-col"),
                 (self.ref_cols or [], "--ref-col"),
             ):
                 twice = sorted({c for c in cols if cols.count(c) > 1})
                 if twice:
-                    raise UserInputError(f"{flag} {', '.join(map(repr, twice))} given twice")
+                    raise UserInputError(f"{option} {', '.join(map(repr, twice))} given twice")
         elif self.mtme is None:
             if self.ref_cols or self.hyp_cols:
                 raise UserInputError("--ref-col and --hyp-col need --table")

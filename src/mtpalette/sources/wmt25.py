@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import note_on_stderr
+from mtpalette.flags import choice, flag
 from mtpalette.records import Record
 
 if TYPE_CHECKING:  # the readers and paragraph rules are imported by the work that needs them,
@@ -143,6 +144,10 @@ class Wmt25Pair:
                 for k in range(len(src))]  # fmt: skip
 
 
+#: the help section of the WMT25/26 options
+PANEL = "Inputs: WMT25/26 files"
+
+
 @dataclass
 class Wmt25Inputs(Description):
     """What to read of WMT25/26 files and how to score it (see the module docstring).
@@ -156,24 +161,47 @@ class Wmt25Inputs(Description):
     """
 
     kind = "wmt25-inputs"
-    wmt25_testset: str | Path | None = None
-    wmt25_systems: list[str | Path] | None = None
+    wmt25_testset: str | Path | None = flag(
+        "--wmt25-testset", panel=PANEL, cli=Path | None,
+        help="A WMT25/26 test set (JSONL of documents; with --wmt25-systems and --lp).",
+    ).field(None)  # fmt: skip
+    wmt25_systems: list[str | Path] | None = flag(
+        "--wmt25-systems", panel=PANEL, cli=list[Path] | None,
+        help="System outputs (JSONL, one per system) or folders of them.",
+    ).field(None)  # fmt: skip
     lp: str | None = None
-    set_id: str | None = None
-    wmt25_ref: list[str] | None = None
-    level: str = "paragraph"
-    system_score: str = "corpus"
-    paragraph_mismatch: str = "refuse"
-    strip_html: bool = False
+    set_id: str | None = flag(
+        "--set-id", panel=PANEL,
+        help="The set of the test set (collection_id; WMT25's official one is 'general').",
+    ).field(None)  # fmt: skip
+    wmt25_ref: list[str] | None = flag(
+        "--wmt25-ref", panel=PANEL,
+        help="References by name (default: every one all documents of the pair have).",
+    ).field(None)  # fmt: skip
+    level: str = flag(
+        "--level", panel=PANEL, cli=choice(*LEVELS), parse=str,
+        help="The segment: paragraph, document (paragraphs joined), system (no segment rows).",
+    ).field("paragraph")  # fmt: skip
+    system_score: str = flag(
+        "--system-score", panel=PANEL, cli=choice(*SYSTEM_SCORES), parse=str,
+        help="corpus: the corpus score; mean: the mean of segment scores (WMT25's).",
+    ).field("corpus")  # fmt: skip
+    paragraph_mismatch: str = flag(
+        "--paragraph-mismatch", panel=PANEL, cli=choice(*MISMATCH), parse=str,
+        help="Another paragraph count than the source: refuse, drop the system, align (WMT26).",
+    ).field("refuse")  # fmt: skip
+    strip_html: bool = flag(
+        "--strip-html", panel=PANEL, help="Remove HTML tags from hypotheses."
+    ).field(False)
 
     def validate(self) -> None:
-        for value, flag, allowed in (
+        for value, option, allowed in (
             (self.level, "--level", LEVELS),
             (self.system_score, "--system-score", SYSTEM_SCORES),
             (self.paragraph_mismatch, "--paragraph-mismatch", MISMATCH),
         ):
             if value not in allowed:
-                raise UserInputError(f"{flag} must be one of {', '.join(allowed)}, not {value!r}")
+                raise UserInputError(f"{option} must be one of {', '.join(allowed)}, not {value!r}")
         if self.wmt25_testset is None:
             raise UserInputError(
                 "--wmt25-systems, --set-id, --wmt25-ref, --level, --system-score, "
