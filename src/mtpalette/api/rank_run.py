@@ -22,14 +22,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mtpalette import flags
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.feedback import Feedback
+from mtpalette.flags import OUTPUTS, flag
 from mtpalette.metaeval.rankings import rank_source, rank_sources
 from mtpalette.progress import feedback_of
 from mtpalette.reporting.run_files import RunFiles
 from mtpalette.reporting.run_files import pairs_path as _pairs_path
 from mtpalette.reporting.run_records import described_record
+from mtpalette.sources import inputs
 from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
 from mtpalette.sources.rank import mapping_source, sources_of, texts_source
 
@@ -137,6 +140,12 @@ def default_resamples(protocol: str) -> int:
     return 100 if protocol == "wmt26" else 1000
 
 
+#: help sections of the ranking's own options
+RANKING = "Ranking"
+TABLE = "Long table of scores (--table)"
+WMT25 = "WMT25 automatic scores (AutoRank)"
+
+
 @dataclass
 class RankRun(Description):
     """A ranking run from files: every score source gives one ranking (and AutoRank of
@@ -160,40 +169,85 @@ class RankRun(Description):
     """
 
     kind: ClassVar[str] = "rank"
-    refs: list[Path] | None = None
-    systems: list[Path] | None = None
-    systems_dir: Path | None = None
-    metrics: list[str] | None = None
-    scores: list[str] | None = None
-    table: Path | None = None
-    system_col: str = "system"
-    item_col: str = "item"
-    score_col: str = "score"
-    domain_col: str | None = None
-    doc_col: str | None = None
-    lp_col: str | None = None
-    lower_is_better: bool = False
-    mtme: Path | None = None
-    lp: str | None = None
-    human: str | None = None
-    mtme_metrics: list[str] | None = None
-    wmt25_scores: Path | None = None
-    autorank: str | None = None
-    autorank_metrics: list[str] | None = None
-    systems_metadata: Path | None = None
-    protocol: str = "wilcoxon"
-    missing: str | None = None
-    correction: str = "none"
-    alpha: float = 0.05
-    resamples: int | None = None
-    rank_range_rule: str = "corrected"
-    seed: int = SACREBLEU_SEED
-    tokenize: str = "13a"
-    lowercase: bool = False
-    json: Path | None = None
-    tsv: Path | None = None
-    latex: Path | None = None
-    report: Path | None = None
+    refs: list[Path] | None = inputs.REFS.field(None)
+    systems: list[Path] | None = inputs.SYSTEMS.field(None)
+    systems_dir: Path | None = inputs.SYSTEMS_DIR.field(None)
+    metrics: list[str] | None = flags.METRIC_SPECS.field(None)
+    scores: list[str] | None = flags.SCORES.but(
+        help="Segment scores: NAME=FILE[,higher=no][,layout=comet|metricx|mtme|mtpalette]."
+    ).field(None)
+    table: Path | None = flag("--table", panel=TABLE, help="Scores per system, item.").field(None)
+    system_col: str = inputs.SYSTEM_COL.but(panel=TABLE).field("system")
+    item_col: str = flag("--item-col", panel=TABLE, help="The item column (item).").field("item")
+    score_col: str = flag("--score-col", panel=TABLE, help="The score column (score).").field(
+        "score"
+    )
+    domain_col: str | None = flag(
+        "--domain-col", panel=TABLE, help="The domain column (for wmt24)."
+    ).field(None)
+    doc_col: str | None = flag("--doc-col", panel=TABLE, help="The document column.").field(None)
+    lp_col: str | None = flag(
+        "--lp-col", panel=TABLE,
+        help="The table's language-pair column: one ranking per pair (wmt26: a global order).",
+    ).field(None)  # fmt: skip
+    lower_is_better: bool = flag(
+        "--lower-is-better", panel=TABLE, help="The table's scores are errors."
+    ).field(False)
+    mtme: Path | None = inputs.MTME.field(None)
+    lp: str | None = inputs.LP.field(None)
+    human: str | None = inputs.HUMAN.field(None)
+    mtme_metrics: list[str] | None = inputs.MTME_METRICS.field(None)
+    wmt25_scores: Path | None = flag(
+        "--wmt25-scores", panel=WMT25,
+        help="Folder of WMT25 automatic_scores/<system>.jsonl (with --lp): AutoRank alone.",
+    ).field(None)  # fmt: skip
+    autorank: str | None = flag(
+        "--autorank", panel=WMT25,
+        help="wmt25 (robust z-scores; default with --wmt25-scores) or wmt24 (1..N rescaled; "
+        "default for several sources).",
+    ).field(None)  # fmt: skip
+    autorank_metrics: list[str] | None = flag(
+        "--autorank-metrics", panel=WMT25,
+        help="Metrics to combine (repeat; default: WMT25's choice for the pair).",
+    ).field(None)  # fmt: skip
+    systems_metadata: Path | None = flag(
+        "--systems-metadata", panel=WMT25,
+        help="WMT25 systems_metadata*.json: only the systems its supported_lps list for --lp.",
+    ).field(None)  # fmt: skip
+    protocol: str = flag(
+        "--protocol", panel=RANKING,
+        help="wilcoxon, ttest, wmt24, wmt26, mannwhitney, bootstrap or ar.",
+    ).field("wilcoxon")  # fmt: skip
+    missing: str | None = flag(
+        "--missing", panel=RANKING,
+        help="Items some systems lack: refuse (default; mark for wmt24, mannwhitney), common "
+        "(rank on the items every system has) or mark (each pair on its shared items).",
+    ).field(None)  # fmt: skip
+    correction: str = flag(
+        "--correction", panel=RANKING, help="none, holm (FWER) or bh (FDR) over pairs."
+    ).field("none")
+    alpha: float = flag("--alpha", panel=RANKING, help="Significance level (0.05).").field(0.05)
+    resamples: int | None = flag(
+        "--resamples", panel=RANKING,
+        help="bootstrap resamples / ar trials (1000); wmt26 resamples per test (100).",
+    ).field(None)  # fmt: skip
+    rank_range_rule: str = flag(
+        "--rank-range-rule", panel=RANKING,
+        help="wmt26's rank ranges: corrected (default; beating nobody below ends at N) or "
+        "wmt26 (the organisers' code: N - 1).",
+    ).field("corrected")  # fmt: skip
+    seed: int = flags.SEED.field(SACREBLEU_SEED)
+    tokenize: str = flags.TOKENIZE.field("13a")
+    lowercase: bool = flags.LOWERCASE.field(False)
+    json: Path | None = flags.JSON.field(None)
+    tsv: Path | None = flag(
+        "--tsv", panel=OUTPUTS,
+        help="Rankings as TSV (pairs in FILE.pairs.tsv; -: stdout, rankings only).",
+    ).field(None)  # fmt: skip
+    latex: Path | None = flag(
+        "--latex", panel=OUTPUTS, help="Rankings as LaTeX (WMT's style)."
+    ).field(None)
+    report: Path | None = flags.REPORT.field(None)
 
     def validate(self) -> None:
         from mtpalette.metaeval.system_ranking import MISSING_RULES, PROTOCOLS
