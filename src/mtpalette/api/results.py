@@ -26,11 +26,8 @@ class EvaluationResult:
     def write_tables(self, tsv, latex) -> None:
         """The evaluation's rows to ``tsv`` and its table to ``latex`` (None: not asked),
         through the writers' registry, each recorded in :attr:`outputs`."""
-        from mtpalette.io.writers import write
+        from mtpalette.reporting.run_files import RunFiles
 
-        if tsv is not None:
-            write("tsv", self.evaluation.to_pandas(), tsv)
-            self.outputs["tsv"] = str(tsv)
-        if latex is not None:
-            write("latex", self.evaluation, latex)
-            self.outputs["latex"] = str(latex)
+        files = RunFiles(self.outputs)
+        files.table("tsv", "tsv", tsv, self.evaluation.to_pandas)
+        files.table("latex", "latex", latex, lambda: self.evaluation)

@@ -330,3 +330,68 @@ def errorfree_signature(name: str, threshold: float | None, n_resamples: int,
     if n_resamples:
         fields |= {"resamples": n_resamples, "seed": seed}
     return Signature(name, fields, __version__)
+
+
+def _same_file(a: Any, b: Any) -> bool:
+    import os
+
+    pa = a.path if isinstance(a, SpanSet) else str(a)
+    pb = b.path if isinstance(b, SpanSet) else str(b)
+    try:
+        return os.path.samefile(pa, pb)
+    except OSError:
+        return pa == pb
+
+
+def tuned_threshold(name, dev, dev_gold, test_keys, *, read, span_rule, min_score, lower, test):
+    """The threshold of largest MCC on the dev split (refused: the test file, or a dev
+    segment that is also a test segment)."""
+    from mtpalette.stats.binary import best_threshold
+
+    if _same_file(dev, test):
+        raise UserInputError(f"--tune-on {name}: the tuning file is the test file; a threshold "
+                             "chosen on the test data would score itself")  # fmt: skip
+    labels = gold_labels(read(dev_gold), min_score=min_score, span_rule=span_rule)
+    dev_set = read(dev)
+    keys, rows, _ = aligned(labels, dev_set, f"{name} (tuning)", on_missing="common")
+    shared = set(keys) & set(test_keys)
+    if shared:
+        first = "/".join(str(x) for x in sorted(shared, key=str)[0])
+        raise UserInputError(f"--tune-on {name}: {len(shared)} tuning segment(s) are test "
+                             f"segments (first: {first}); tune on another split",
+                             path=dev_set.path)  # fmt: skip
+    missing = [line for r, line in rows if r.score is None]
+    if missing:
+        raise UserInputError("a tuning segment has no score", path=dev_set.path, line=missing[0])
+    scores = [r.score for r, _ in rows]
+    return best_threshold(scores, [labels[k] for k in keys], higher_is_positive=not lower)
+
+
+def decided(labels: Mapping[Key, bool], pred: Mapping[str, Any], *, read, source: str,
+            threshold: float | None, lower_is_better: bool, tune_on: Mapping[str, Any],
+            tune_gold: Any, span_rule: str, min_score: float | None, on_missing: str):  # fmt: skip
+    """Every predictor's decisions aligned with the gold ``labels``: ``pred`` maps names to
+    span files or sets (``read`` reads them), each decided from its ``source`` with the
+    ``threshold``, or the one tuned on its ``tune_on`` split (:func:`tuned_threshold`).
+    Returns ``(made, notes, settings)``: name to (keys, decisions), the alignment notes, and
+    each predictor's source, threshold and tuning file (``sources``, ``thresholds``,
+    ``tuned_on``)."""
+    from pathlib import Path
+
+    made, notes, sources, thresholds, tuned = {}, [], {}, {}, {}
+    for name, given in pred.items():
+        spans = read(given)
+        keys, rows, said = aligned(labels, spans, name, on_missing=on_missing)
+        notes += said
+        t = threshold
+        if name in tune_on:
+            t = tuned_threshold(name, tune_on[name], tune_gold, keys, read=read,
+                                span_rule=span_rule, min_score=min_score, lower=lower_is_better,
+                                test=given)  # fmt: skip
+            tuned[name] = Path(str(getattr(tune_on[name], "path", tune_on[name]))).name
+        sources[name] = source_of(spans, "score" if name in tune_on else source, t)
+        thresholds[name] = t if sources[name] == "score" else None
+        made[name] = (keys, decisions(rows, sources[name], path=spans.path, threshold=t,
+                                      lower_is_better=lower_is_better, span_rule=span_rule))
+    return made, notes, {"sources": sources, "thresholds": thresholds, "tuned_on": tuned}
+

@@ -4,10 +4,11 @@ mtpalette; for :mod:`mtpalette.api.spans_run` and :mod:`mtpalette.api.errorfree_
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, did_you_mean
 
 
 def example_folder() -> Path:
@@ -100,3 +101,68 @@ def read_exclude(path: str | Path) -> set[tuple[str, str]]:
                                  path=str(path), line=n)  # fmt: skip
         out.add((cells[i].strip(), cells[j].strip()))
     return out
+
+
+def protocol_list(protocol: str | Sequence[str]) -> list[str]:
+    """``"wmt25,mpp"`` or a list as a list of known protocol names (unknown ones refused).
+
+    Examples
+    --------
+    >>> protocol_list("wmt25, mpp")
+    ['wmt25', 'mpp']
+    >>> protocol_list("wmt52")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: unknown span protocol 'wmt52'; expected one of ...
+    """
+    from mtpalette.stats.spans import PROTOCOLS
+
+    names = (
+        [p.strip() for p in protocol.split(",")] if isinstance(protocol, str) else list(protocol)
+    )
+    names = [p for p in names if p]
+    if not names:
+        raise UserInputError("give a span protocol: --protocol wmt25")
+    for p in names:
+        if p not in PROTOCOLS:
+            known = ", ".join(PROTOCOLS)
+            raise UserInputError(
+                f"unknown span protocol {p!r}; expected one of {known}.{did_you_mean(p, PROTOCOLS)}"
+            )
+    if len(set(names)) != len(names):
+        raise UserInputError(f"a protocol is given twice: {', '.join(names)}")
+    return names
+
+
+def check_protocol_options(names: list[str], penalty: float | None, partial_credit: float | None):
+    """Refuse an option no protocol of the run takes (it would be ignored silently)."""
+    from mtpalette.stats.spans import PROTOCOLS
+
+    given = ((penalty, "penalty", "--penalty"),
+             (partial_credit, "partial_credit", "--partial-credit"))  # fmt: skip
+    for value, option, name in given:
+        takers = [n for n, p in PROTOCOLS.items() if p.option == option]
+        if value is not None and not any(PROTOCOLS[n].option == option for n in names):
+            raise UserInputError(f"{name} applies to {', '.join(takers)}; the run's protocols "
+                                 f"({', '.join(names)}) take none")  # fmt: skip
+
+
+def span_inputs(run: Any):
+    """The gold sets of a spans run (``run``: its description; with ``raters`` the two raters'
+    same-text segments of one gold file) and its named predictions (a name given twice
+    refused)."""
+    read = lambda spec: read_span_input(spec[1], fmt=run.format, clip=run.clip,  # noqa: E731
+                                  annotator=spec[2])  # fmt: skip
+    golds = [read(file_option(g, named=False)) for g in run.gold]
+    if run.raters is not None:
+        from mtpalette.metaeval.spans import same_text_pair
+
+        first, second = (r.strip() for r in run.raters.split(","))
+        golds = list(same_text_pair(golds[0], first, second))
+    preds = {}
+    for p in run.pred:
+        spec = file_option(p, named=True)
+        if spec[0] in preds:
+            raise UserInputError(f"--pred {spec[0]} is given twice")
+        preds[spec[0]] = read(spec)
+    return golds, preds
