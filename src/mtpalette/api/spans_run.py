@@ -36,54 +36,17 @@ from mtpalette.feedback import Feedback
 from mtpalette.flags import OUTPUTS, flag
 from mtpalette.progress import feedback_of
 from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
-from mtpalette.sources.spans import file_option, read_exclude, read_span_input
+from mtpalette.sources.spans import (
+    check_protocol_options,
+    file_option,
+    protocol_list,
+    read_exclude,
+    read_span_input,
+    span_inputs,
+)
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.spans import SpanEvaluation
-
-
-def protocol_list(protocol: str | Sequence[str]) -> list[str]:
-    """``"wmt25,mpp"`` or a list as a list of known protocol names (unknown ones refused).
-
-    Examples
-    --------
-    >>> protocol_list("wmt25, mpp")
-    ['wmt25', 'mpp']
-    >>> protocol_list("wmt52")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    mtpalette.errors.UserInputError: unknown span protocol 'wmt52'; expected one of ...
-    """
-    from mtpalette.stats.spans import PROTOCOLS
-
-    names = (
-        [p.strip() for p in protocol.split(",")] if isinstance(protocol, str) else list(protocol)
-    )
-    names = [p for p in names if p]
-    if not names:
-        raise UserInputError("give a span protocol: --protocol wmt25")
-    for p in names:
-        if p not in PROTOCOLS:
-            known = ", ".join(PROTOCOLS)
-            raise UserInputError(
-                f"unknown span protocol {p!r}; expected one of {known}.{did_you_mean(p, PROTOCOLS)}"
-            )
-    if len(set(names)) != len(names):
-        raise UserInputError(f"a protocol is given twice: {', '.join(names)}")
-    return names
-
-
-def _check_options(names: list[str], penalty: float | None, partial_credit: float | None):
-    """Refuse an option no protocol of the run takes (it would be ignored silently)."""
-    from mtpalette.stats.spans import PROTOCOLS
-
-    given = ((penalty, "penalty", "--penalty"),
-             (partial_credit, "partial_credit", "--partial-credit"))  # fmt: skip
-    for value, option, name in given:
-        takers = [n for n, p in PROTOCOLS.items() if p.option == option]
-        if value is not None and not any(PROTOCOLS[n].option == option for n in names):
-            raise UserInputError(f"{name} applies to {', '.join(takers)}; the run's protocols "
-                                 f"({', '.join(names)}) take none")  # fmt: skip
 
 
 def spans(
@@ -153,7 +116,7 @@ def spans(
     from mtpalette.sources.checks import count_argument
 
     names = protocol_list(protocol)
-    _check_options(names, penalty, partial_credit)
+    check_protocol_options(names, penalty, partial_credit)
     n_resamples = count_argument(n_resamples, "n_resamples", allow_none=False)
     probability_argument(alpha, "alpha")
     if not pred and not baselines:
@@ -273,24 +236,6 @@ class SpansResult(EvaluationResult):
     evaluation: SpanEvaluation
 
 
-def _inputs(run: SpansRun):
-    read = lambda spec: read_span_input(spec[1], fmt=run.format, clip=run.clip,  # noqa: E731
-                                  annotator=spec[2])  # fmt: skip
-    golds = [read(file_option(g, named=False)) for g in run.gold]
-    if run.raters is not None:
-        from mtpalette.metaeval.spans import same_text_pair
-
-        first, second = (r.strip() for r in run.raters.split(","))
-        golds = list(same_text_pair(golds[0], first, second))
-    preds = {}
-    for p in run.pred:
-        spec = file_option(p, named=True)
-        if spec[0] in preds:
-            raise UserInputError(f"--pred {spec[0]} is given twice")
-        preds[spec[0]] = read(spec)
-    return golds, preds
-
-
 def run_spans(run: SpansRun, progress: bool | Feedback | None = None) -> SpansResult:
     """Read, align and score what ``run`` names; write the outputs it asks for."""
     run.validate()
@@ -298,7 +243,7 @@ def run_spans(run: SpansRun, progress: bool | Feedback | None = None) -> SpansRe
     from mtpalette.metaeval.spans import collector_paused
 
     with feedback.stage("reading the span files"), collector_paused():
-        golds, preds = _inputs(run)
+        golds, preds = span_inputs(run)
     with feedback.stage(f"scoring ({run.protocol})"):
         ev = spans(golds[0], preds, protocol=run.protocol,
                    ceiling=golds[1] if len(golds) > 1 else None, on_missing=run.on_missing,
@@ -312,24 +257,19 @@ def run_spans(run: SpansRun, progress: bool | Feedback | None = None) -> SpansRe
 
 
 def _write(run: SpansRun, result: SpansResult) -> None:
-    from mtpalette.io.runfile import Run, run_file_path
-    from mtpalette.sources.recorded import recorded_inputs
+    from mtpalette.io.runfile import run_file_path
+    from mtpalette.reporting.run_files import RunFiles
+    from mtpalette.reporting.run_records import described_record
 
     ev = result.evaluation
     json_path = run_file_path(run.json, run.report)
-    if json_path is not None:
-        settings = {k: v for k, v in run.to_dict().items()
-                    if k not in ("json", "tsv", "latex", "report", "gold", "pred")}  # fmt: skip
-        files = {"gold": [file_option(g, named=False)[1] for g in run.gold],
-                 "pred": [file_option(p, named=True)[1] for p in run.pred],
-                 "exclude": run.exclude}  # fmt: skip
-        Run("spans", inputs=recorded_inputs(**files), settings=settings,
-            signatures=dict(ev.signatures),
-            seeds={"bootstrap": run.seed} if run.bootstrap else {},
-            results={**ev.to_dict(), "viewer": ev.viewer}).save(json_path)  # fmt: skip
-        result.outputs["json"] = str(json_path)
+    files = {"gold": [file_option(g, named=False)[1] for g in run.gold],
+             "pred": [file_option(p, named=True)[1] for p in run.pred],
+             "exclude": run.exclude}  # fmt: skip
+    RunFiles(result.outputs).record("json", json_path, lambda: described_record(
+        "spans", run, left_out=("json", "tsv", "latex", "report", "gold", "pred"), files=files,
+        signatures=dict(ev.signatures), seeds={"bootstrap": run.seed} if run.bootstrap else {},
+        results={**ev.to_dict(), "viewer": ev.viewer},
+    ))  # fmt: skip
     result.write_tables(run.tsv, run.latex)
-    if run.report is not None:
-        from mtpalette.reporting.html import write_report
-
-        result.outputs["report"] = str(write_report([json_path], run.report))
+    RunFiles(result.outputs).report(json_path, run.report)
