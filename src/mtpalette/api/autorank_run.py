@@ -12,13 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mtpalette.errors import UserInputError
+# the AutoRank methods, re-exported: RankRun checks --autorank against them
+from mtpalette.metaeval.autorank import AUTORANK_METHODS as AUTORANK_METHODS
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.autorank import AutoRank, AutoRank25
-
-#: the AutoRank methods: WMT24's rescaled ranks, WMT25's robust z-scores
-AUTORANK_METHODS = ("wmt24", "wmt25")
 
 
 def autorank_wmt25(
@@ -61,39 +59,7 @@ def autorank_wmt25(
     >>> [(s.system, round(s.autorank, 6)) for s in a.systems]
     [('A', 1.0), ('C', 2.0), ('B', 3.0)]
     """
-    from mtpalette.io.wmt25_scores import read_wmt25_scores, supported_systems
-    from mtpalette.metaeval.autorank import autorank, autorank25, wmt25_metrics
+    from mtpalette.metaeval.autorank import autorank_of_folder
 
-    if method not in AUTORANK_METHODS:
-        raise UserInputError(f"--autorank must be one of {', '.join(AUTORANK_METHODS)} (got "
-                             f"{method!r})")  # fmt: skip
-    scores = read_wmt25_scores(directory)
-    keep = None
-    if metadata is not None:
-        from mtpalette.io.jsonfile import read_json
-
-        meta = read_json(metadata, "WMT25's systems metadata (systems_metadata*.json)")
-        if not isinstance(meta, dict):
-            raise UserInputError("expected an object of systems", path=str(metadata))
-        keep = supported_systems(meta, lp, path=str(metadata))
-    by_metric, notes = scores.system_scores(lp, domain=domain, systems=keep)
-    if not by_metric:
-        pairs = ", ".join(scores.language_pairs()) or "none"
-        where = f" in domain {domain!r}" if domain else ""
-        raise UserInputError(f"no system has {lp} documents{where} (the files' pairs: {pairs})",
-                             path=str(directory))  # fmt: skip
-    if keep is not None:
-        with_lp = {s for s, docs in scores.documents.items()
-                   if any(d.language_pair == lp for d in docs)}  # fmt: skip
-        dropped = sorted(with_lp - keep)
-        left = f"; not listed, left out: {', '.join(dropped)}" if dropped else ""
-        notes.insert(0, f"{len(with_lp & keep)} system(s) listed for {lp} in {metadata}{left}")
-    if metrics:
-        combined, shown = list(metrics), list(metrics)
-    else:
-        combined, shown, chosen = wmt25_metrics(lp, list(by_metric))
-        notes += chosen
-    if method == "wmt24":
-        return autorank({m: by_metric[m] for m in combined if m in by_metric})
-    return autorank25({m: by_metric[m] for m in shown if m in by_metric}, metrics=combined,
-                      language_pair=lp, notes=notes)  # fmt: skip
+    return autorank_of_folder(directory, lp, metrics=metrics, metadata=metadata, domain=domain,
+                              method=method)  # fmt: skip

@@ -30,6 +30,8 @@ import numpy as np
 from mtpalette.errors import UserInputError
 from mtpalette.records import Record, out
 
+#: the AutoRank methods: WMT24's rescaled ranks, WMT25's robust z-scores
+AUTORANK_METHODS = ("wmt24", "wmt25")
 #: WMT25's language pairs with references (the others were scored in QE mode)
 WMT25_REFERENCE_PAIRS = frozenset({
     "cs-uk_UA", "en-ar_EG", "en-cs_CZ", "en-et_EE", "en-is_IS", "en-ja_JP", "en-ko_KR",
@@ -281,3 +283,48 @@ def wmt25_metrics(lp: str, available: Sequence[str]) -> tuple[list[str], list[st
     if not shown:
         raise UserInputError(f"no metric left for WMT25's AutoRank on {lp}")
     return list(shown), list(shown), notes
+
+
+def autorank_of_folder(directory, lp: str, *, metrics: Sequence[str] | None = None,
+                       metadata=None, domain: str | None = None,
+                       method: str = "wmt25") -> AutoRank25 | AutoRank:  # fmt: skip
+    """AutoRank of the systems of a folder of WMT25's ``automatic_scores`` on ``lp`` (see
+    :func:`mtpalette.api.autorank_run.autorank_wmt25`, whose parameters these are): the
+    scores read (:mod:`mtpalette.io.wmt25_scores`), the systems the ``metadata`` lists kept,
+    WMT25's metrics for the pair chosen unless ``metrics`` are given, and the notes of what
+    was left out."""
+    from mtpalette.io.wmt25_scores import read_wmt25_scores, supported_systems
+
+    if method not in AUTORANK_METHODS:
+        raise UserInputError(f"--autorank must be one of {', '.join(AUTORANK_METHODS)} (got "
+                             f"{method!r})")  # fmt: skip
+    scores = read_wmt25_scores(directory)
+    keep = None
+    if metadata is not None:
+        from mtpalette.io.jsonfile import read_json
+
+        meta = read_json(metadata, "WMT25's systems metadata (systems_metadata*.json)")
+        if not isinstance(meta, dict):
+            raise UserInputError("expected an object of systems", path=str(metadata))
+        keep = supported_systems(meta, lp, path=str(metadata))
+    by_metric, notes = scores.system_scores(lp, domain=domain, systems=keep)
+    if not by_metric:
+        pairs = ", ".join(scores.language_pairs()) or "none"
+        where = f" in domain {domain!r}" if domain else ""
+        raise UserInputError(f"no system has {lp} documents{where} (the files' pairs: {pairs})",
+                             path=str(directory))  # fmt: skip
+    if keep is not None:
+        with_lp = {s for s, docs in scores.documents.items()
+                   if any(d.language_pair == lp for d in docs)}  # fmt: skip
+        dropped = sorted(with_lp - keep)
+        left = f"; not listed, left out: {', '.join(dropped)}" if dropped else ""
+        notes.insert(0, f"{len(with_lp & keep)} system(s) listed for {lp} in {metadata}{left}")
+    if metrics:
+        combined, shown = list(metrics), list(metrics)
+    else:
+        combined, shown, chosen = wmt25_metrics(lp, list(by_metric))
+        notes += chosen
+    if method == "wmt24":
+        return autorank({m: by_metric[m] for m in combined if m in by_metric})
+    return autorank25({m: by_metric[m] for m in shown if m in by_metric}, metrics=combined,
+                      language_pair=lp, notes=notes)  # fmt: skip
