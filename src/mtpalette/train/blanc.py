@@ -347,3 +347,62 @@ def train_blanc(
         best = _params(base, climb.best)
     value = climb.value if isinstance(objective, HumanObjective) else -climb.value
     return BlancTraining(best, value, climb, objective.describe())
+
+
+def trained_blanc(run: Any, feedback: Any) -> tuple[BlancTraining, float, dict[str, Any] | None]:
+    """BLANC trained as ``run`` (a BLANC training run's description) says: on its judged
+    inputs (a part held out) or on ORANGE over its candidates, with a bar counting the
+    evaluations. Returns the training, the objective's value with the default parameters and
+    the held-out evaluation (None: nothing held out)."""
+    from mtpalette.train.split import holdout_split
+
+    base = run.base()
+    common = dict(base=base, tokenize=run.tokenize, lowercase=run.lowercase)
+    test_obj = split = None
+    if run.objective == "human":
+        data = run.inputs.load(note=feedback.warn).data
+        train_data, test_data = holdout_split(data, run.holdout, by=run.holdout_by)
+        split = train_data.info.get("split")
+        kw = dict(
+            statistic=run.statistic,
+            level=run.level,
+            grouping=run.grouping,
+            pos_feature=run.pos,
+            posmix_feature=run.posmix,
+            positive_only=run.positive_only,
+            **common,
+        )
+        obj: HumanObjective | OrangeObjective = HumanObjective([train_data], **kw)
+        if test_data is not None:
+            test_obj = HumanObjective([test_data], **kw)
+    else:
+        assert run.candidates is not None  # the run's validate() checked it
+        lists, _ = run.candidates.load()
+        obj = OrangeObjective(lists, **common)
+    space = (
+        *DEFAULT_SPACE,
+        *(POS_DIMENSIONS if run.pos else ()),
+        *((POSMIX_DIMENSION,) if run.posmix else ()),
+    )
+    with feedback.counter("training BLANC", total=run.max_evals) as advance:
+        training = train_blanc(
+            obj,
+            space=space,
+            restarts=run.restarts,
+            seed=run.seed,
+            max_evaluations=run.max_evals,
+            on_evaluation=lambda record: advance(),
+        )
+    default_value = obj.value_of(base)
+    if run.objective == "orange":
+        default_value = -default_value
+    test = None
+    if test_obj is not None:
+        test = {
+            "value": test_obj.value_of(training.params),
+            "default_value": test_obj.value_of(base),
+            "items": test_obj.tasks[0].data.n_items,
+            "split": split,
+        }
+    return training, default_value, test
+
