@@ -16,7 +16,6 @@ from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.flags import CORRELATION, HUMANS, TRAINING, flag
 from mtpalette.io.runfile import check_output_folders, write_json
-from mtpalette.metaeval.segments import require_varied
 from mtpalette.metrics.blanc import BlancParams
 from mtpalette.progress import feedback_of
 from mtpalette.sources.checks import check_resampling, checked
@@ -24,30 +23,15 @@ from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
 from mtpalette.stats import catalogue
 from mtpalette.stats.grouping import GROUPINGS
 from mtpalette.stats.significance import LEVELS
+from mtpalette.train import rose_training
 from mtpalette.train.blanc import (
-    DEFAULT_SPACE,
-    POS_DIMENSIONS,
-    POSMIX_DIMENSION,
     BlancTraining,
-    HumanObjective,
-    OrangeObjective,
-    train_blanc,
+    trained_blanc,
 )
 from mtpalette.train.rose import (
-    FeatureExtractor,
     RoseModel,
     SvmSettings,
-    fit_ranking,
-    fit_regression,
 )
-from mtpalette.train.rose_data import pairs_in, preference_pairs, rankings_task, rated_features
-from mtpalette.train.rose_search import (
-    CrossValidation,
-    grid,
-    search_ranking,
-    search_regression,
-)
-from mtpalette.train.split import holdout_split
 
 
 @dataclass
@@ -187,55 +171,7 @@ def run_train_blanc(
     """
     run.validate()
     check_output_folders({"-o": run.output})  # before any work
-    feedback = feedback_of(progress)
-    base = run.base()
-    common = dict(base=base, tokenize=run.tokenize, lowercase=run.lowercase)
-    test_obj = split = None
-    if run.objective == "human":
-        data = run.inputs.load(note=feedback.warn).data
-        train_data, test_data = holdout_split(data, run.holdout, by=run.holdout_by)
-        split = train_data.info.get("split")
-        kw = dict(
-            statistic=run.statistic,
-            level=run.level,
-            grouping=run.grouping,
-            pos_feature=run.pos,
-            posmix_feature=run.posmix,
-            positive_only=run.positive_only,
-            **common,
-        )
-        obj: HumanObjective | OrangeObjective = HumanObjective([train_data], **kw)
-        if test_data is not None:
-            test_obj = HumanObjective([test_data], **kw)
-    else:
-        assert run.candidates is not None  # validate() checked it
-        lists, _ = run.candidates.load()
-        obj = OrangeObjective(lists, **common)
-    space = (
-        *DEFAULT_SPACE,
-        *(POS_DIMENSIONS if run.pos else ()),
-        *((POSMIX_DIMENSION,) if run.posmix else ()),
-    )
-    with feedback.counter("training BLANC", total=run.max_evals) as advance:
-        training = train_blanc(
-            obj,
-            space=space,
-            restarts=run.restarts,
-            seed=run.seed,
-            max_evaluations=run.max_evals,
-            on_evaluation=lambda record: advance(),
-        )
-    default_value = obj.value_of(base)
-    if run.objective == "orange":
-        default_value = -default_value
-    test = None
-    if test_obj is not None:
-        test = {
-            "value": test_obj.value_of(training.params),
-            "default_value": test_obj.value_of(base),
-            "items": test_obj.tasks[0].data.n_items,
-            "split": split,
-        }
+    training, default_value, test = trained_blanc(run, feedback_of(progress))
     result = BlancTrainResult(training, default_value, test, run.output)
     if run.output is not None:
         write_json(run.output, result.to_dict())
@@ -390,8 +326,7 @@ def searched(run: RoseTrainRun) -> str:
     >>> searched(RoseTrainRun(C=1.0, epsilon=0.1))
     'nothing (every parameter given)'
     """
-    names = list(grid(run.settings(), run.objective, 1, run.fixed())[0])
-    return ", ".join(names) if names else "nothing (every parameter given)"
+    return rose_training.searched(run)
 
 
 def run_train_rose(run: RoseTrainRun, progress: bool | Feedback | None = None) -> RoseTrainResult:
@@ -404,67 +339,7 @@ def run_train_rose(run: RoseTrainRun, progress: bool | Feedback | None = None) -
     """
     run.validate()
     check_output_folders({"-o": run.output})  # before any work
-    feedback = feedback_of(progress)
-    settings = run.settings()
-    prefs = None
-    if run.rankings is not None:
-        i = run.inputs
-        assert i.lp is not None and i.refs and i.systems_dir is not None  # validate() checked
-        data, prefs = rankings_task(run.rankings, i.lp, i.refs, i.systems_dir)
-    else:
-        data = run.inputs.load(note=feedback.warn).data
-        require_varied(data.human)  # a regression on constant scores learns nothing
-    train, test = holdout_split(data, run.holdout)
-    ex = FeatureExtractor(
-        lang=run.lang, pos=run.pos, tokenize=run.tokenize, function_words=run.function_words
-    )
-    feedback.note(f"features of {train.n_rated} rated translations")
-    with feedback.stage("features"):
-        X, y, _, item = rated_features(train, ex)
-    info: dict[str, Any] = {"trained_on": run.source(), "holdout": run.holdout}
-    if run.objective == "rank":
-        b, w = preference_pairs(y, item) if prefs is None else pairs_in(train, prefs)
-        if not len(b):
-            raise UserInputError("no pair of translations of one segment with different scores")
-    feedback.note(f"choosing {searched(run)} by {run.folds}-fold CV")
-    n_settings = len(grid(settings, run.objective, 1, run.fixed()))
-    with feedback.counter(f"{run.folds}-fold CV", total=n_settings) as advance:
-
-        def show(row: dict[str, Any]) -> None:
-            params = " ".join(f"{k}={v:.4g}" for k, v in row["params"].items())
-            feedback.note(f"  {params}: {row['mean']:.4f} ± {row['sd']:.4f}")
-            advance()
-
-        cv = CrossValidation(item, run.folds, run.seed, run.fixed(), show)
-        if run.objective == "reg":
-            found = search_regression(X, y, ex, settings, cv)
-        else:
-            found = search_ranking(X, (b, w), ex, settings, cv)
-    if found is not None:
-        settings = found.settings
-        info.update(found.to_info())
-    else:
-        info["cv"] = {"skipped": "every searched parameter given by hand"}
-    if run.objective == "reg":
-        model = fit_regression(X, y, ex, settings=settings, info=info)
-    else:
-        model = fit_ranking(X[b], X[w], ex, settings=settings, info=info)
-    if test is not None:
-        _evaluate(model, test, ex, prefs)
+    model = rose_training.trained_rose(run, feedback_of(progress))
     if run.output is not None:
         model.save(run.output)
     return RoseTrainResult(model, run.output)
-
-
-def _evaluate(model: RoseModel, test, ex: FeatureExtractor, prefs) -> None:
-    """The held-out segment Pearson (and WMT12 Kendall tau on rankings) in ``model.info``."""
-    from mtpalette.stats.correlation import pearson, rr_kendall
-
-    Xt, yt, _, _ = rated_features(test, ex)
-    scores = model.score(Xt)
-    model.info["test_pearson"] = pearson(yt, scores)
-    model.info["test_items"] = test.n_items
-    if prefs is not None:
-        tb, tw = pairs_in(test, prefs)
-        model.info["test_wmt12_tau"] = rr_kendall(scores[tb], scores[tw])
-        model.info["test_pairs"] = int(len(tb))
