@@ -322,3 +322,51 @@ def task_set(name: str, **kwargs: Any) -> TaskSet:
     if name not in TASK_SETS:
         raise UserInputError(f"unknown task set {name!r}; expected one of {', '.join(TASK_SETS)}")
     return TASK_SETS[name](**kwargs)
+
+
+def run_noted(ts: TaskSet, data: Mapping[str, LanguagePairData], *, seed: int, draws: str,
+              backend: Backend, plus_one: bool, feedback: Any) -> TaskSetResult:  # fmt: skip
+    """:meth:`TaskSet.run` with what a run says of it: a note of the tasks, pairs and
+    resamples, and a bar counting the metric-pair tests of each task, task after task."""
+    lps = sorted({lp for t in ts.tasks for lp in t.lang.split(",")})
+    feedback.note(f"{len(ts.tasks)} task(s) over {len(lps)} language pair(s), {resamples(ts)}")
+    with feedback.steps("significance tests") as step:
+        progress = None
+        if step is not None:  # the metric-pair tests of each task, task after task
+
+            def progress(task: int, done: int, total: int) -> None:
+                step(done, total, f"task {task + 1}/{len(ts.tasks)}")
+
+        return ts.run(data, seed=seed, draws=draws, backend=backend, progress=progress,
+                      plus_one=plus_one)  # fmt: skip
+
+
+def resamples(ts: TaskSet) -> str:
+    """The resamples the tasks draw, as the run's note says them (k 0: none, no test).
+
+    Examples
+    --------
+    >>> resamples(TaskSet([Task(k=0), Task(k=0)]))
+    'no resamples (k 0: no significance test)'
+    >>> resamples(TaskSet([Task(k=1000), Task(k=0)]))
+    '1000 resamples (1 task of k 0: not tested)'
+    """
+    total, untested = sum(t.k for t in ts.tasks), sum(t.k == 0 for t in ts.tasks)
+    if not total:
+        return "no resamples (k 0: no significance test)"
+    if not untested:
+        return f"{total} resamples"
+    return f"{total} resamples ({untested} task{'s' * (untested > 1)} of k 0: not tested)"
+
+
+def task_names(ts: TaskSet) -> list[str]:
+    """Each task in a line: pair, level, statistic, averaging and resamples."""
+    return [f"{t.lang} {t.level} {t.corr_fcn} (avg_by {t.avg_by}, k {t.k})" for t in ts.tasks]
+
+
+def human_as_systems(ts: TaskSet, data: Mapping[str, LanguagePairData]) -> dict[str, list[str]]:
+    """Per language pair, the human translations that its tasks with ``human=True`` rank as
+    systems (mt-metrics-eval's ``include_human``)."""
+    return {lp: sorted(d.references) for lp, d in data.items() if d.references and any(
+        t.human and lp in t.lang.split(",") for t in ts.tasks)}  # fmt: skip
+

@@ -158,3 +158,34 @@ def oriented_view(
         metrics[score.metric] = {"seg": seg, "sys": sys_}
         signatures[score.metric] = score.signature
     return metrics, signatures
+
+
+def wmt_pairs(
+    root: str | Path, lps: Sequence[str], *, mtme_metrics: list[str] | None,
+    metrics: list[str] | None, primary: bool, tokenize: str, lowercase: bool, feedback: Any,
+) -> tuple[dict[str, Any], dict[str, dict[str, str]], dict[str, str]]:  # fmt: skip
+    """The language pairs ``lps`` of an mt-metrics-eval folder as a task set takes them
+    (references kept as systems), with a bar counting them: each pair's data object, what its
+    reading left out and why, and the signatures of the metrics computed here (see
+    :func:`mtpalette.api.wmt_run.load_wmt`)."""
+    data: dict[str, Any] = {}
+    left_out: dict[str, dict[str, str]] = {}
+    signatures: dict[str, str] = {}
+    for lp in feedback.track(lps, "reading language pairs"):
+        evs = read_mtme_set(
+            root, lp, metrics=mtme_metrics or None, include_refs=True, judged_only=False
+        )
+        for line in evs.notes:
+            feedback.note(f"note: {line}")
+        left_out[lp] = dict(evs.left_out)
+        data[lp], sigs = mtme_pair_data(
+            evs,
+            specs=metrics,
+            tokenize=tokenize,
+            lowercase=lowercase,
+            primary=primary,
+            note=feedback.note,
+        )
+        signatures.update(sigs)
+    return data, left_out, signatures
+
