@@ -24,7 +24,6 @@ from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.flags import flag, split_list
-from mtpalette.io.writers import write
 
 # re-exported as the API's names (mtpalette.Task, mtpalette.TaskSet, mtpalette.task_set)
 from mtpalette.metaeval.task_sets import TaskSet as TaskSet
@@ -33,7 +32,7 @@ from mtpalette.metaeval.tasks import Task as Task
 from mtpalette.parallel import Backend
 from mtpalette.progress import feedback_of
 from mtpalette.sources import inputs
-from mtpalette.sources.folders import mtme_pair_data, read_mtme_set
+from mtpalette.sources.folders import wmt_pairs
 from mtpalette.stats.permutation import P_CONVENTIONS
 
 if TYPE_CHECKING:
@@ -201,26 +200,9 @@ def load_wmt(
     lps = [lps] if isinstance(lps, str) else as_list(lps, "lps", "language pairs")
     if isinstance(mtme_metrics, str):
         mtme_metrics = [mtme_metrics]
-    data: dict[str, LanguagePairData] = {}
-    left_out: dict[str, dict[str, str]] = {}
-    signatures: dict[str, str] = {}
-    for lp in feedback.track(lps, "reading language pairs"):
-        evs = read_mtme_set(
-            root, lp, metrics=mtme_metrics or None, include_refs=True, judged_only=False
-        )
-        for line in evs.notes:
-            feedback.note(f"note: {line}")
-        left_out[lp] = dict(evs.left_out)
-        data[lp], sigs = mtme_pair_data(
-            evs,
-            specs=metrics,
-            tokenize=tokenize,
-            lowercase=lowercase,
-            primary=primary,
-            note=feedback.note,
-        )
-        signatures.update(sigs)
-    return WmtData(data, left_out, signatures)
+    return WmtData(*wmt_pairs(root, lps, mtme_metrics=mtme_metrics, metrics=metrics,
+                              primary=primary, tokenize=tokenize, lowercase=lowercase,
+                              feedback=feedback))  # fmt: skip
 
 
 def run_wmt(run: WmtRun, progress: bool | Feedback | None = None) -> WmtResult:
@@ -231,9 +213,11 @@ def run_wmt(run: WmtRun, progress: bool | Feedback | None = None) -> WmtResult:
     always offered, with notes; ``False``: silent; or a
     :class:`~mtpalette.feedback.Feedback`.
     """
-    run.validate()
     from mtpalette.io.runfile import check_output_folders
+    from mtpalette.metaeval.task_sets import human_as_systems, run_noted, task_names
+    from mtpalette.reporting.run_files import RunFiles
 
+    run.validate()
     check_output_folders({"--json": run.json})  # before any work
     feedback = feedback_of(progress)
     ts = run.build_task_set()
@@ -248,41 +232,11 @@ def run_wmt(run: WmtRun, progress: bool | Feedback | None = None) -> WmtResult:
         lowercase=run.lowercase,
         progress=feedback,
     )
-    data, left_out, signatures = loaded.data, loaded.left_out, loaded.signatures
-    feedback.note(f"{len(ts.tasks)} task(s) over {len(lps)} language pair(s), {_resamples(ts)}")
-    with feedback.steps("significance tests") as step:
-        progress = None
-        if step is not None:  # the metric-pair tests of each task, task after task
-
-            def progress(task: int, done: int, total: int) -> None:
-                step(done, total, f"task {task + 1}/{len(ts.tasks)}")
-
-        backend = Backend(run.backend, run.workers)
-        result = ts.run(data, seed=run.seed, draws=run.draws, backend=backend, progress=progress,
-                        plus_one=run.p_convention == "plus-one")  # fmt: skip
-    names = [f"{t.lang} {t.level} {t.corr_fcn} (avg_by {t.avg_by}, k {t.k})" for t in ts.tasks]
+    backend = Backend(run.backend, run.workers)
+    result = run_noted(ts, loaded.data, seed=run.seed, draws=run.draws, backend=backend,
+                       plus_one=run.p_convention == "plus-one", feedback=feedback)  # fmt: skip
     outputs: dict[str, str] = {}
-    if run.json is not None:
-        write("text", result.to_json(), run.json)  # the results' own JSON document
-        outputs["json"] = str(run.json)
-    human = {lp: sorted(d.references) for lp, d in data.items() if d.references and any(
-        t.human and lp in t.lang.split(",") for t in ts.tasks)}  # fmt: skip
-    return WmtResult(result, names, left_out, signatures, outputs, human)
-
-
-def _resamples(ts: TaskSet) -> str:
-    """The resamples the tasks draw, as the run's note says them (k 0: none, no test).
-
-    Examples
-    --------
-    >>> _resamples(TaskSet([Task(k=0), Task(k=0)]))
-    'no resamples (k 0: no significance test)'
-    >>> _resamples(TaskSet([Task(k=1000), Task(k=0)]))
-    '1000 resamples (1 task of k 0: not tested)'
-    """
-    total, untested = sum(t.k for t in ts.tasks), sum(t.k == 0 for t in ts.tasks)
-    if not total:
-        return "no resamples (k 0: no significance test)"
-    if not untested:
-        return f"{total} resamples"
-    return f"{total} resamples ({untested} task{'s' * (untested > 1)} of k 0: not tested)"
+    # the results' own JSON document
+    RunFiles(outputs).table("json", "text", run.json, result.to_json)
+    return WmtResult(result, task_names(ts), loaded.left_out, loaded.signatures, outputs,
+                     human_as_systems(ts, loaded.data))
