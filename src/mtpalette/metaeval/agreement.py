@@ -30,10 +30,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
 from mtpalette.metaeval.candidates import CandidateLists, compare_candidates
 from mtpalette.metaeval.orange import check_oracle, segment_ranks, tie_weight
 from mtpalette.metaeval.segments import MetricScores, SegmentData, require_varied, score_segments
@@ -327,3 +329,56 @@ def _tau_distribution(orange_dist: np.ndarray, corr_dist: np.ndarray) -> np.ndar
             for r in range(len(orange_dist))
         ]
     )
+
+
+def agreement_of_run(run: Any, specs: list[str], feedback: Feedback):
+    """The agreement ``run`` (an agreement run's description) asks for, of the metrics
+    ``specs``: its judged inputs read (the bundled zh-en data unless some are given), at most
+    its ``max_items`` segments, the references' human scores where they were rated, every
+    metric scored once. Returns ``(agreement, data, inputs, scores)``: the data read, the
+    inputs' record and the metrics' segment scores."""
+    from pathlib import Path
+
+    from mtpalette.metrics import parse_specs
+    from mtpalette.sources.checks import bootstrap_of
+    from mtpalette.sources.inputs import JudgedInputs
+
+    judged_inputs = run.inputs
+    if not judged_inputs.given:
+        judged_inputs = JudgedInputs(**{**vars(judged_inputs), "bundled": "zhen"})
+    loaded = judged_inputs.load(note=feedback.warn)
+    data, judged, inputs = loaded.data, loaded.judged, loaded.inputs
+    ref_paths = [Path(r["path"]) for r in inputs["refs"]]
+    if len(ref_paths) < 2:
+        raise UserInputError("ORANGE needs at least 2 references (--refs A B)")
+    n = data.n_items if run.max_items is None else min(run.max_items, data.n_items)
+    keep = list(range(n))
+    data = data.select_items(keep)
+    rated_refs = {}
+    for p in ref_paths:
+        name = p.name[: -len(p.suffix)] if p.suffix else p.name
+        if name in judged.systems:
+            rated_refs[name] = judged.scores[judged.systems.index(name)][keep]
+    parsed = parse_specs(specs, tokenize=run.tokenize, lowercase=run.lowercase)
+    require_varied(data.human)
+    feedback.note(
+        f"ORANGE ({run.oracle}) and {run.statistic} of {len(parsed)} metrics on "
+        f"{data.n_items} segments"
+    )
+    with feedback.stage(f"scoring {len(parsed)} metrics"):
+        scores = score_segments(data, parsed)
+    with feedback.stage(f"ORANGE and {run.statistic}"):
+        result = agreement(
+            data,
+            parsed,
+            statistic=run.statistic,
+            grouping=run.grouping,
+            oracle=run.oracle,
+            ties=run.ties,
+            **bootstrap_of(run),
+            epsilon=run.epsilon,
+            reference_scores=rated_refs,
+            scores=scores,
+        )
+    return result, data, inputs, scores
+

@@ -76,6 +76,19 @@ def known_metrics() -> list[str]:
     return sorted(set(_REGISTRY) | set(BUILTIN_FAMILIES))
 
 
+def registered(specs: list[str]) -> tuple[list[str], list[str]]:
+    """The specs whose metric family is registered (built in or a plugin's), and the others.
+
+    Examples
+    --------
+    >>> registered(["bleus:1..4", "no-such-family:3", "rouge-s:0..9,*"])
+    (['bleus:1..4', 'rouge-s:0..9,*'], ['no-such-family:3'])
+    """
+    known = set(known_metrics())
+    ok = [s for s in specs if s.split(":")[0].split(",")[0].strip().lower() in known]
+    return ok, [s for s in specs if s not in ok]
+
+
 def metric_class(name: str) -> type[Metric]:
     if name not in _REGISTRY and name in BUILTIN_FAMILIES:
         importlib.import_module(f"mtpalette.metrics.{BUILTIN_FAMILIES[name]}")

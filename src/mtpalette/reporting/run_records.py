@@ -147,3 +147,33 @@ def described_record(kind: str, run: Any, *, left_out: tuple[str, ...], files: d
     settings = {k: v for k, v in run.to_dict().items() if k not in left_out}
     return Run(kind, inputs=recorded_inputs(**files), settings=settings, signatures=signatures,
                seeds=seeds, results=results)  # fmt: skip
+
+
+def agreement_record(run: Any, specs: list[str], skipped: list[str], result: Any, data: Any,
+                     inputs: dict[str, Any], scores: list[Any],
+                     outputs: dict[str, Any]) -> Run:  # fmt: skip
+    """The record of an agreement run (``run`` its description; ``specs`` the metrics
+    compared, ``skipped`` those left out; ``data`` and ``scores`` what was read and scored)."""
+    return Run(
+        "agree",
+        inputs={**inputs, "n_segments": data.n_items, "systems": data.systems},
+        settings={
+            "metric_specs": specs,
+            "skipped_specs": skipped,
+            "statistic": run.statistic,
+            "grouping": run.grouping,
+            "epsilon": "calibrated" if run.epsilon is None else run.epsilon,
+            "oracle": run.oracle,
+            "ties": run.ties,
+            "bootstrap": run.bootstrap,
+            "confidence": run.confidence,
+            "max_items": run.max_items,
+            "tokenize": run.tokenize,
+            "lowercase": run.lowercase,
+        },
+        signatures={s.name: s.signature for s in scores},
+        seeds={"bootstrap": run.seed},
+        results={"agreement": result.to_dict()},
+        outputs=outputs,
+    )
+
