@@ -20,18 +20,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from mtpalette.analysis import compare_mt
-from mtpalette.analysis.examples import SentenceExamples, sentence_examples
-from mtpalette.analysis.ngrams import (
-    NgramDifferences,
-    NgramMatches,
-    ngram_differences,
-    ngram_matches,
-)
 from mtpalette.analysis.sentences import (
     BUCKETINGS,
     LABELS,
@@ -51,6 +44,10 @@ from mtpalette.records import Record, RowsFrame, out
 from mtpalette.sources.checks import probability_argument
 from mtpalette.sources.score_inputs import ScoreInputs
 from mtpalette.text.encode import Encoder, TextView
+
+if TYPE_CHECKING:  # imported by the analyses that make them (not by words and length)
+    from mtpalette.analysis.examples import SentenceExamples
+    from mtpalette.analysis.ngrams import NgramDifferences, NgramMatches
 
 ANALYSES = ("words", *BUCKETINGS, *LABELS, "ngrams", "examples")
 DEFAULT_METRIC = "bleu:compat=compare-mt"
@@ -231,6 +228,8 @@ class _Shared:
             lo, hi = orders
             ngrams = "ngrams" in analyses and 1 <= lo <= hi
             span = (1 if "words" in analyses else lo, hi) if ngrams else (1, 1)
+            from mtpalette.analysis.ngrams import ngram_matches
+
             self.counted = ngram_matches(self.out_rows, self.ref_rows, span)
         return self.counted
 
@@ -259,10 +258,14 @@ def _one(a: _Shared, name: str, analyses, corpus, orders, top) -> list:
         m, stats = a.stats_of(a.metric)
         return [label_groups(m, stats, list(a.given[name]), by=name, **a.resampling)]
     if name == "ngrams":
+        from mtpalette.analysis.ngrams import ngram_differences
+
         counted = a.matches(analyses, orders) if 1 <= orders[0] <= orders[1] else None
         return ngram_differences(a.out_rows, a.ref_rows, a.encoder.vocab.decode, baseline=a.base,
                                  orders=orders, top=top or DEFAULT_TOP["ngrams"],
                                  counted=counted)  # fmt: skip
+    from mtpalette.analysis.examples import sentence_examples
+
     spec, _, scores = a.stats_of.sentence(a.sentence_metric)  # examples
     return sentence_examples(spec, scores, a.systems, a.ref, baseline=a.base,
                              top=top or DEFAULT_TOP["examples"])  # fmt: skip
