@@ -188,8 +188,14 @@ def _grouped(
     if confidence is not None:  # numpy's random generators only when an interval is asked
         from mtpalette.stats.bootstrap import bootstrap_ci
     counts, scores, low, high = {}, {}, {}, {}
+    # the default corpus score, the score of the summed rows: every group's in one call
+    summed = confidence is None and type(metric).corpus_score is Metric.corpus_score
     for name, rows in stats.items():
         counts[name] = [int(x) for x in np.bincount(where[name], minlength=n_groups)]
+        if summed:
+            scores[name] = _summed_scores(metric, rows, where[name], counts[name])
+            low[name] = high[name] = [None] * n_groups
+            continue
         scores[name], low[name], high[name] = [], [], []
         for b in range(n_groups):
             part = rows[where[name] == b]
@@ -202,3 +208,19 @@ def _grouped(
             low[name].append(lo)
             high[name].append(hi)
     return counts, scores, low, high
+
+
+def _summed_scores(
+    metric: Metric, rows: np.ndarray, where: np.ndarray, counts: list[int]
+) -> list[float | None]:
+    """Each group's :meth:`~mtpalette.metrics.base.Metric.corpus_score` (the score of its
+    rows' summed statistics, summed as it sums them; None for an empty group), the scores of
+    all groups from one call of the row-wise ``corpus_scores_of_sums``."""
+    filled = [b for b, n in enumerate(counts) if n]
+    if not filled:
+        return [None] * len(counts)
+    sums = np.concatenate([rows[where == b].sum(axis=0, keepdims=True) for b in filled])
+    out: list[float | None] = [None] * len(counts)
+    for b, score in zip(filled, metric.corpus_scores_of_sums(sums).tolist(), strict=True):
+        out[b] = float(score)
+    return out
