@@ -17,31 +17,20 @@ from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.flags import parse_epsilon
 from mtpalette.io.run_folder import check_out_dir, staged_folder
-from mtpalette.io.runfile import Run, check_output_folders
-from mtpalette.metaeval.agreement import Agreement, agreement
+from mtpalette.io.runfile import check_output_folders
+from mtpalette.metaeval.agreement import Agreement, agreement_of_run
 from mtpalette.metaeval.orange import check_oracle, tie_weight
-from mtpalette.metaeval.segments import require_varied, score_segments
-from mtpalette.metrics import known_metrics, parse_specs
+from mtpalette.metrics import known_metrics
+from mtpalette.metrics.registry import registered
 from mtpalette.progress import feedback_of
-from mtpalette.sources.checks import bootstrap_of, check_resampling, checked
+from mtpalette.reporting.run_files import RunFiles
+from mtpalette.reporting.run_records import agreement_record
+from mtpalette.sources.checks import check_resampling, checked
 from mtpalette.sources.inputs import JudgedInputs
 from mtpalette.stats import catalogue
 
 #: the metrics of Lin and Och (2004)'s tables and chrF/TER, where registered
 SEED_METRICS = "bleus:4 nist wer per rouge-l rouge-w:1.2 rouge-s:4 chrf ter".split()
-
-
-def available(specs: list[str]) -> tuple[list[str], list[str]]:
-    """The specs whose family is registered, and the others.
-
-    Examples
-    --------
-    >>> available(["bleus:4", "no-such-metric:2"])
-    (['bleus:4'], ['no-such-metric:2'])
-    """
-    known = set(known_metrics())
-    ok = [s for s in specs if s.split(":")[0].split(",")[0].strip().lower() in known]
-    return ok, [s for s in specs if s not in ok]
 
 
 @dataclass
@@ -117,78 +106,20 @@ def run_agreement(run: AgreementRun, progress: bool | Feedback | None = None) ->
     """
     run.validate()
     feedback = feedback_of(progress)
-    specs, skipped = available(list(run.metrics or SEED_METRICS))
+    specs, skipped = registered(list(run.metrics or SEED_METRICS))
     if run.metrics and skipped:
         raise UserInputError(
             f"unknown metric(s) {', '.join(skipped)}; known: {', '.join(known_metrics())}"
         )
     for s in skipped:
         feedback.note(f"note: {s} is not available yet; left out", style="yellow")
-    judged_inputs = run.inputs
-    if not judged_inputs.given:
-        judged_inputs = JudgedInputs(**{**vars(judged_inputs), "bundled": "zhen"})
-    loaded = judged_inputs.load(note=feedback.warn)
-    data, judged, inputs = loaded.data, loaded.judged, loaded.inputs
-    ref_paths = [Path(r["path"]) for r in inputs["refs"]]
-    if len(ref_paths) < 2:
-        raise UserInputError("ORANGE needs at least 2 references (--refs A B)")
-    n = data.n_items if run.max_items is None else min(run.max_items, data.n_items)
-    keep = list(range(n))
-    data = data.select_items(keep)
-    rated_refs = {}
-    for p in ref_paths:
-        name = p.name[: -len(p.suffix)] if p.suffix else p.name
-        if name in judged.systems:
-            rated_refs[name] = judged.scores[judged.systems.index(name)][keep]
-    parsed = parse_specs(specs, tokenize=run.tokenize, lowercase=run.lowercase)
-    require_varied(data.human)
-    feedback.note(
-        f"ORANGE ({run.oracle}) and {run.statistic} of {len(parsed)} metrics on "
-        f"{data.n_items} segments"
-    )
-    with feedback.stage(f"scoring {len(parsed)} metrics"):
-        scores = score_segments(data, parsed)
-    with feedback.stage(f"ORANGE and {run.statistic}"):
-        result = agreement(
-            data,
-            parsed,
-            statistic=run.statistic,
-            grouping=run.grouping,
-            oracle=run.oracle,
-            ties=run.ties,
-            **bootstrap_of(run),
-            epsilon=run.epsilon,
-            reference_scores=rated_refs,
-            scores=scores,
-        )
+    result, data, inputs, scores = agreement_of_run(run, specs, feedback)
     outputs: dict[str, Any] = {}
     json_out = run.json
     if run.out_dir is not None:
         json_out = json_out or run.out_dir / "run.json"
     if json_out is not None:
-        outputs["run_json"] = str(json_out)
-        record = Run(
-            "agree",
-            inputs={**inputs, "n_segments": data.n_items, "systems": data.systems},
-            settings={
-                "metric_specs": specs,
-                "skipped_specs": skipped,
-                "statistic": run.statistic,
-                "grouping": run.grouping,
-                "epsilon": "calibrated" if run.epsilon is None else run.epsilon,
-                "oracle": run.oracle,
-                "ties": run.ties,
-                "bootstrap": run.bootstrap,
-                "confidence": run.confidence,
-                "max_items": run.max_items,
-                "tokenize": run.tokenize,
-                "lowercase": run.lowercase,
-            },
-            signatures={s.name: s.signature for s in scores},
-            seeds={"bootstrap": run.seed},
-            results={"agreement": result.to_dict()},
-            outputs=dict(outputs),
-        )
         with staged_folder(run.out_dir) as stage:  # a new folder made only with its file
-            record.save(stage.path(json_out))
+            RunFiles(outputs, stage).record("run_json", json_out, lambda: agreement_record(
+                run, specs, skipped, result, data, inputs, scores, dict(outputs)))  # fmt: skip
     return AgreementResult(result, outputs)

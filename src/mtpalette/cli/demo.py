@@ -51,10 +51,9 @@ def available(specs: list[str]) -> list[str]:
     >>> available(["bleus:1..4", "no-such-family:3"])
     ['bleus:1..4']
     """
-    from mtpalette.metrics import known_metrics
+    from mtpalette.metrics.registry import registered
 
-    known = set(known_metrics())
-    return [s for s in specs if s.partition(":")[0].partition(",")[0] in known]
+    return registered(specs)[0]
 
 
 def demo(
