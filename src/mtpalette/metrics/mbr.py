@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -365,3 +366,22 @@ def selection(
         nbest_text=[[cands[s][i] for i in order] for s, order in enumerate(ranked)],
         signature=Signature("mbr", fields, __version__),
     )
+
+
+def score_rows(sel: MbrSelection, id_base: int = 0) -> tuple[list[dict[str, Any]], list[str]]:
+    """A decision's rows for its scores table and their columns: per segment (numbered from
+    ``id_base``) the chosen candidate's index, utility and text; with ``nbest`` > 1, every
+    rank's."""
+    if max(map(len, sel.nbest), default=1) > 1:  # --nbest: every rank
+        rows = [
+            {"segment": s + id_base, "rank": r + 1, "index": int(i),
+             "utility": float(sel.utilities[s][i]), "candidate": sel.nbest_text[s][r]}
+            for s, order in enumerate(sel.nbest) for r, i in enumerate(order)
+        ]  # fmt: skip
+        return rows, ["segment", "rank", "index", "utility", "candidate"]
+    rows = [
+        {"segment": s + id_base, "index": int(i), "utility": float(u), "candidate": t}
+        for s, (i, u, t) in enumerate(zip(sel.index, sel.utility, sel.text, strict=True))
+    ]
+    return rows, ["segment", "index", "utility", "candidate"]
+

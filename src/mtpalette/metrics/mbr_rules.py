@@ -162,3 +162,6 @@ def qe_then_mbr(
         nbest_text=inner.nbest_text,
         signature=type(inner.signature)("mbr", fields, inner.signature.version),
     )  # fmt: skip
+
+
+
