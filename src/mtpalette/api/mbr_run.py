@@ -26,8 +26,7 @@ from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.flags import INPUTS, METRICS, OUTPUTS, flag
-from mtpalette.metrics.mbr import MbrSelection, mbr
-from mtpalette.metrics.mbr_rules import qe_rerank, qe_then_mbr, stored_mbr
+from mtpalette.metrics.mbr import MbrSelection
 from mtpalette.sources import inputs
 
 #: the help section of the decoder's options
@@ -164,6 +163,7 @@ def run_mbr(run: MbrRun, progress: bool | Feedback | None = None) -> MbrSelectio
     ``text``: one line per segment; its ``signature``: the rule, decoder and options).
     ``progress``: as every run's (a bar per stage: reading, deciding)."""
     from mtpalette.io.runfile import check_output_folders
+    from mtpalette.metrics.mbr_rules import decide
     from mtpalette.progress import feedback_of
     from mtpalette.sources.mbr import mbr_inputs
 
@@ -185,49 +185,11 @@ def run_mbr(run: MbrRun, progress: bool | Feedback | None = None) -> MbrSelectio
     if run.schedule is not None:
         options["schedule"] = run.schedule
     with feedback.stage(f"{len(lists):,} segments: {run.metric}, {run.decoder}"):
-        sel = _decide(lists, references, run.metric, run.include_self, lprobs, run.id_base,
+        sel = decide(lists, references, run.metric, run.include_self, lprobs, run.id_base,
                       options)  # fmt: skip
     _write(sel, "".join(f"{t}\n" for t in sel.text), run.id_base, out.output, out.scores,
            out.matrix)  # fmt: skip
     return sel
-
-
-#: the options of the stored-score rules, besides mbr()'s
-_RULES = ("from_matrix", "qe_scores", "qe_top")
-#: mbr()'s options that a stored matrix or QE reranking does not use
-_DECODING = ("decoder", "partitions", "alpha", "schedule", "bootstrap", "lowercase", "tokenize")
-
-
-def _decide(lists, references, metric, include_self, lprobs, id_base, options) -> MbrSelection:
-    """The rule the options name: MBR (a decoder), MBR from a stored matrix, QE reranking or
-    QE top-k then MBR (:mod:`mtpalette.metrics.mbr_rules`)."""
-    from_matrix, qe, top = (options.pop(k, None) for k in _RULES)
-    qe_path, qe_lists = qe if qe is not None else (None, None)
-    if from_matrix is None and qe_path is None:
-        if top is not None:
-            raise UserInputError("--qe-top needs --qe-scores")
-        return mbr(lists, references, metric, include_self=include_self,
-                   reference_lprobs=lprobs, **options)  # fmt: skip
-    if references is not None:
-        raise UserInputError("--from-matrix and --qe-scores decide without -r references")
-    if from_matrix is not None and qe_path is not None:
-        raise UserInputError("give --from-matrix or --qe-scores, not both")
-    plain = {k: v for k, v in options.items() if k not in _DECODING}
-    if from_matrix is not None or top is None:
-        if options.get("decoder", "pairwise") != "pairwise" or options.get("partitions", 1) != 1:
-            raise UserInputError("a stored matrix or QE scores are not decoded: no --decoder")
-    if from_matrix is not None:
-        from mtpalette.io.utility_matrix import read_utility_matrices
-
-        matrices = read_utility_matrices(from_matrix, [len(c) for c in lists], id_base=id_base)
-        return stored_mbr(lists, matrices, include_self=bool(include_self),
-                          reference_lprobs=lprobs, source=str(from_matrix), **plain)
-    if top is None:
-        if lprobs is not None:
-            raise UserInputError("QE reranking takes no weights (--reference-lprobs)")
-        return qe_rerank(lists, qe_lists, source=str(qe_path), **plain)
-    return qe_then_mbr(lists, qe_lists, top, reference_lprobs=lprobs, metric=metric,
-                       include_self=include_self, source=str(qe_path), **options)
 
 
 def _write(
@@ -240,21 +202,12 @@ def _write(
 ) -> None:
     """The outputs of a run that are named (:class:`MbrOutputs`)."""
     from mtpalette.io.writers import write
+    from mtpalette.metrics.mbr import score_rows
 
     if output is not None:
         write("text", text, output)
-    if scores is not None and max(map(len, sel.nbest), default=1) > 1:  # --nbest: every rank
-        rows = [
-            {"segment": s + id_base, "rank": r + 1, "index": int(i),
-             "utility": float(sel.utilities[s][i]), "candidate": sel.nbest_text[s][r]}
-            for s, order in enumerate(sel.nbest) for r, i in enumerate(order)
-        ]  # fmt: skip
-        write("tsv", rows, scores, columns=["segment", "rank", "index", "utility", "candidate"])
-    elif scores is not None:
-        rows = [
-            {"segment": s + id_base, "index": int(i), "utility": float(u), "candidate": t}
-            for s, (i, u, t) in enumerate(zip(sel.index, sel.utility, sel.text, strict=True))
-        ]
-        write("tsv", rows, scores, columns=["segment", "index", "utility", "candidate"])
+    if scores is not None:  # with --nbest, every rank
+        rows, columns = score_rows(sel, id_base)
+        write("tsv", rows, scores, columns=columns)
     if matrix is not None:  # as every output: a link followed, a full disk one error
         write("npz", {f"segment_{s + id_base}": m for s, m in enumerate(sel.matrices)}, matrix)

@@ -164,4 +164,41 @@ def qe_then_mbr(
     )  # fmt: skip
 
 
+#: the options of the stored-score rules, besides mbr()'s
+_RULES = ("from_matrix", "qe_scores", "qe_top")
+#: mbr()'s options that a stored matrix or QE reranking does not use
+_DECODING = ("decoder", "partitions", "alpha", "schedule", "bootstrap", "lowercase", "tokenize")
 
+
+def decide(lists, references, metric, include_self, lprobs, id_base, options) -> MbrSelection:
+    """The rule the options name: MBR (a decoder), MBR from a stored matrix, QE reranking or
+    QE top-k then MBR: ``options`` are :func:`~mtpalette.metrics.mbr.mbr`'s, with the
+    stored-score rules' ``from_matrix``, ``qe_scores`` (its path and lists) and ``qe_top``
+    (popped); ``id_base`` numbers a stored matrix's segments."""
+    from_matrix, qe, top = (options.pop(k, None) for k in _RULES)
+    qe_path, qe_lists = qe if qe is not None else (None, None)
+    if from_matrix is None and qe_path is None:
+        if top is not None:
+            raise UserInputError("--qe-top needs --qe-scores")
+        return mbr(lists, references, metric, include_self=include_self,
+                   reference_lprobs=lprobs, **options)  # fmt: skip
+    if references is not None:
+        raise UserInputError("--from-matrix and --qe-scores decide without -r references")
+    if from_matrix is not None and qe_path is not None:
+        raise UserInputError("give --from-matrix or --qe-scores, not both")
+    plain = {k: v for k, v in options.items() if k not in _DECODING}
+    if from_matrix is not None or top is None:
+        if options.get("decoder", "pairwise") != "pairwise" or options.get("partitions", 1) != 1:
+            raise UserInputError("a stored matrix or QE scores are not decoded: no --decoder")
+    if from_matrix is not None:
+        from mtpalette.io.utility_matrix import read_utility_matrices
+
+        matrices = read_utility_matrices(from_matrix, [len(c) for c in lists], id_base=id_base)
+        return stored_mbr(lists, matrices, include_self=bool(include_self),
+                          reference_lprobs=lprobs, source=str(from_matrix), **plain)
+    if top is None:
+        if lprobs is not None:
+            raise UserInputError("QE reranking takes no weights (--reference-lprobs)")
+        return qe_rerank(lists, qe_lists, source=str(qe_path), **plain)
+    return qe_then_mbr(lists, qe_lists, top, reference_lprobs=lprobs, metric=metric,
+                       include_self=include_self, source=str(qe_path), **options)
