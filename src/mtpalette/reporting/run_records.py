@@ -177,3 +177,46 @@ def agreement_record(run: Any, specs: list[str], skipped: list[str], result: Any
         outputs=outputs,
     )
 
+
+
+def _texts_agreement(texts: Any) -> Any:
+    """The reference agreement of a run on texts (``texts``: what it computed its table
+    from): the command's function, on the same lists and metrics (None: one reference, or
+    n-best lists)."""
+    from mtpalette.metaeval.references import reference_agreement_of
+    from mtpalette.progress import feedback_of
+
+    return reference_agreement_of(texts.lists, texts.metrics, texts, feedback_of(False))
+
+
+def audit_texts_record(audit: Any, texts: Any) -> Run:
+    """The record of an audit made in memory; with the texts behind it (``audit()``'s), the
+    reference agreement, signatures and settings the command's record holds."""
+    if texts is None:
+        results = {"audit": audit.to_dict(), "reference_agreement": None}
+        return Run("audit", results=results, command=[])
+    specs = [m.spec for m in texts.metrics]
+    return audit_record(audit, texts.metrics, specs, score_files=[], n_refs=texts.lists.n_refs,
+                        tokenize=texts.tokenize, lowercase=texts.lowercase,
+                        agreement=_texts_agreement(texts), bootstrap=audit.n_resamples,
+                        confidence=audit.confidence, seed=audit.seed, command=[])  # fmt: skip
+
+
+def orange_texts_record(table: Any, texts: Any, errors_max: int) -> Run:
+    """The record of an ORANGE table made in memory; with the texts behind it (``orange()``'s),
+    the reference agreement and the settings the command's record holds."""
+    results: dict[str, Any] = {"table": table.to_dict()}
+    settings: dict[str, Any] = {}
+    if texts is not None:
+        results["reference_agreement"] = _dict_of(_texts_agreement(texts))
+        settings = orange_settings(table, [m.spec for m in texts.metrics], tokenize=texts.tokenize,
+                                   lowercase=texts.lowercase, min_candidates=texts.min_candidates,
+                                   errors_max=errors_max)  # fmt: skip
+    return Run(
+        "orange",
+        settings=settings,
+        signatures={r.metric: r.signature for r in table.rows},
+        seeds={"bootstrap": table.seed},
+        results=results,
+        command=[],
+    )
