@@ -31,7 +31,7 @@ from typing import Any
 from mtpalette.api.agreement_run import AgreementResult
 from mtpalette.api.audit_run import AuditResult
 from mtpalette.api.correlation_run import CorrelationResult
-from mtpalette.api.orange_run import ERRORS_MAX, OrangeResult, TextsRun
+from mtpalette.api.orange_run import ERRORS_MAX, OrangeResult
 from mtpalette.api.rank_run import RankResult
 from mtpalette.errors import UserInputError
 from mtpalette.io.runfile import Run, load_run
@@ -40,12 +40,14 @@ from mtpalette.metaeval.audit import Audit
 from mtpalette.metaeval.correlation import CorrelationTable
 from mtpalette.metaeval.orange import OrangeTable
 from mtpalette.metaeval.orange_errors import error_records
-from mtpalette.metaeval.references import reference_agreement_of
 from mtpalette.metaeval.system_ranking import SystemRanking
-from mtpalette.progress import feedback_of
 from mtpalette.records import to_jsonable
 from mtpalette.reporting.html import write_runs
-from mtpalette.reporting.run_records import audit_record, orange_results, orange_settings
+from mtpalette.reporting.run_records import (
+    audit_texts_record,
+    orange_results,
+    orange_texts_record,
+)
 
 #: what :func:`report` takes, for its error message
 KINDS = (
@@ -127,45 +129,6 @@ def _dict_of(result: Any) -> dict[str, Any] | None:
     return None if result is None else result.to_dict()
 
 
-def _agreement(texts: TextsRun) -> Any:
-    """The reference agreement of a run on texts: the command's function, on the same lists
-    and metrics (None: one reference, or n-best lists)."""
-    return reference_agreement_of(texts.lists, texts.metrics, texts, feedback_of(False))
-
-
-def _audit_of_texts(audit: Audit, texts: TextsRun | None) -> Run:
-    """The run record of an audit; with the texts behind it (:func:`audit`'s), the reference
-    agreement, signatures and settings the command's record holds."""
-    if texts is None:
-        results = {"audit": audit.to_dict(), "reference_agreement": None}
-        return Run("audit", results=results, command=[])
-    specs = [m.spec for m in texts.metrics]
-    return audit_record(audit, texts.metrics, specs, score_files=[], n_refs=texts.lists.n_refs,
-                        tokenize=texts.tokenize, lowercase=texts.lowercase,
-                        agreement=_agreement(texts), bootstrap=audit.n_resamples,
-                        confidence=audit.confidence, seed=audit.seed, command=[])  # fmt: skip
-
-
-def _orange_of_texts(table: OrangeTable, texts: TextsRun | None) -> Run:
-    """The run record of an ORANGE table; with the texts behind it (:func:`orange`'s), the
-    reference agreement and the settings the command's record holds."""
-    results: dict[str, Any] = {"table": table.to_dict()}
-    settings: dict[str, Any] = {}
-    if texts is not None:
-        results["reference_agreement"] = _dict_of(_agreement(texts))
-        settings = orange_settings(table, [m.spec for m in texts.metrics], tokenize=texts.tokenize,
-                                   lowercase=texts.lowercase, min_candidates=texts.min_candidates,
-                                   errors_max=ERRORS_MAX)  # fmt: skip
-    return Run(
-        "orange",
-        settings=settings,
-        signatures={r.metric: r.signature for r in table.rows},
-        seeds={"bootstrap": table.seed},
-        results=results,
-        command=[],
-    )
-
-
 def _in_memory(result: Any) -> Run | None:
     """A run record of a result that wrote no run file (None: not a result of a run)."""
 
@@ -177,7 +140,7 @@ def _in_memory(result: Any) -> Run | None:
         return record("orange", orange_results(table, result.curve, result.references),
                       {r.metric: r.signature for r in table.rows})  # fmt: skip
     if isinstance(result, OrangeTable):
-        return _orange_of_texts(result, getattr(result, "texts", None))
+        return orange_texts_record(result, getattr(result, "texts", None), ERRORS_MAX)
     if isinstance(result, CorrelationResult):
         return record("correlate", {"tables": [t.to_dict() for t in result.tables]},
                       dict(result.signatures))  # fmt: skip
@@ -188,7 +151,7 @@ def _in_memory(result: Any) -> Run | None:
         return record("audit", {"audit": result.audit.to_dict(),
                                 "reference_agreement": _dict_of(result.agreement)}, {})  # fmt: skip
     if isinstance(result, Audit):
-        return _audit_of_texts(result, getattr(result, "texts", None))
+        return audit_texts_record(result, getattr(result, "texts", None))
     if isinstance(result, AgreementResult):
         result = result.agreement
     if isinstance(result, Agreement):
