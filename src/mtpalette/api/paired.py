@@ -12,7 +12,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,15 +21,13 @@ from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.io.nbest import read_systems, system_names
 from mtpalette.io.plain import read_lines
-from mtpalette.metrics import parse_specs
 from mtpalette.progress import feedback_of
 from mtpalette.sources.checks import (
     SACREBLEU_SEED,
     check_resampling,
-    count_argument,
     probability_argument,
 )
-from mtpalette.sources.scoring import Scores, best_system, score_systems
+from mtpalette.sources.scoring import Scores, paired_comparison, score_systems
 
 if TYPE_CHECKING:
     from mtpalette.stats.paired import SystemComparison
@@ -117,34 +115,9 @@ def compare_scored(
     seed: int | None = SACREBLEU_SEED,
 ) -> SystemComparison:
     """:func:`paired_test` of systems already scored by :func:`score_systems`."""
-    from mtpalette.stats.paired import compare_systems
-
-    n_trials = count_argument(n_trials, "n_trials")
-    n_resamples = count_argument(n_resamples, "n_resamples")
-    names = list(scored)
-    if baseline == "best" and "best" not in scored:
-        baseline = best_system(scored)
-    if baseline is not None and baseline not in scored:
-        raise UserInputError(f"baseline {baseline!r} is not one of the systems: {', '.join(names)}")
-    first = next(iter(scored.values()))
-    parsed = parse_specs(first.specs)
-    try:
-        result = compare_systems(
-            parsed,
-            [[s.stats[name] for name in first.names] for s in scored.values()],
-            names,
-            test=test,
-            baseline=0 if baseline is None else names.index(baseline),
-            n_trials=n_trials,
-            n_resamples=n_resamples,
-            level=level,
-            alpha=alpha,
-            seed=seed,
-            signatures=dict(first.signatures),
-        )
-    except ValueError as e:
-        raise UserInputError(str(e)) from None
-    return replace(result, metrics=first.names)  # the names the user gave
+    return paired_comparison(scored, test=test, baseline=baseline, n_trials=n_trials,
+                             n_resamples=n_resamples, level=level, alpha=alpha,
+                             seed=seed)  # fmt: skip
 
 
 @dataclass

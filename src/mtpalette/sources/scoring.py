@@ -447,3 +447,45 @@ def sentence_scores(
     text = dict(tokenize=tokenize, lowercase=lowercase, max_tokens=None)
     parsed, stats = _stats(text_pairs(hyps, refs), metrics, None, None, progress, **text)
     return _sentence_by_name(parsed, stats)
+
+
+def paired_comparison(
+    scored: Mapping[str, Scores], *, test: str | None, baseline: str | None,
+    n_trials: int | None, n_resamples: int | None, level: float, alpha: float, seed: int | None,
+):  # fmt: skip
+    """The paired tests and intervals of systems already scored (see
+    :func:`mtpalette.api.paired.compare_scored`): the counts checked, ``baseline`` (a name,
+    ``best``, or None: the first) resolved, :func:`~mtpalette.stats.paired.compare_systems`
+    run on every system's statistics, the metrics named as the user named them."""
+    from dataclasses import replace
+
+    from mtpalette.metrics import parse_specs
+    from mtpalette.sources.checks import count_argument
+    from mtpalette.stats.paired import compare_systems
+
+    n_trials = count_argument(n_trials, "n_trials")
+    n_resamples = count_argument(n_resamples, "n_resamples")
+    names = list(scored)
+    if baseline == "best" and "best" not in scored:
+        baseline = best_system(scored)
+    if baseline is not None and baseline not in scored:
+        raise UserInputError(f"baseline {baseline!r} is not one of the systems: {', '.join(names)}")
+    first = next(iter(scored.values()))
+    parsed = parse_specs(first.specs)
+    try:
+        result = compare_systems(
+            parsed,
+            [[s.stats[name] for name in first.names] for s in scored.values()],
+            names,
+            test=test,
+            baseline=0 if baseline is None else names.index(baseline),
+            n_trials=n_trials,
+            n_resamples=n_resamples,
+            level=level,
+            alpha=alpha,
+            seed=seed,
+            signatures=dict(first.signatures),
+        )
+    except ValueError as e:
+        raise UserInputError(str(e)) from None
+    return replace(result, metrics=first.names)  # the names the user gave
