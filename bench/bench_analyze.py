@@ -35,8 +35,9 @@ Both tools start as installed: their modules run from byte code cached by an unt
 run of each command (``common.bytecode_env``: ``PYTHONPYCACHEPREFIX``, a temporary folder;
 without ``PYTHONDONTWRITEBYTECODE``, which a shell may set: from a source checkout every
 mtpalette process would then compile its modules again, about 0.2 s). Each command is timed as the
-best wall time and the best CPU time (user + system of the process) of ``--repeat`` runs; on
-a loaded machine the CPU ratio is the steadier one.
+best wall time and the best CPU time (user + system of the process) of ``--repeat`` runs, the
+two commands of a row taking turns run by run (a burst of load on the shared machine falls on
+both); on a loaded machine the CPU ratio is the steadier one.
 """
 
 from __future__ import annotations
@@ -95,12 +96,13 @@ def main() -> None:
         for job in (1, 2):
             for S in args.systems:
                 sys_files = [str(h) for h in hyps[:S]]
-                ours = _best(_mtpalette(job, str(ref), sys_files), args.repeat, env)
-                theirs = None
+                commands = [_mtpalette(job, str(ref), sys_files)]
                 if cmt is not None:
-                    command = _compare_mt(cmt, job, str(ref), sys_files, tmp, args.same_pairs)
-                    theirs = _best(command, args.repeat, env)
-                rows.append((job, S, n, ours, theirs))
+                    commands.append(
+                        _compare_mt(cmt, job, str(ref), sys_files, tmp, args.same_pairs)
+                    )
+                ours, *theirs = _best(commands, args.repeat, env)
+                rows.append((job, S, n, ours, theirs[0] if theirs else None))
                 print(f"  job {job}, {S} systems: done", file=sys.stderr)
     _table(rows)
     print(
@@ -144,24 +146,26 @@ def _compare_mt(
     return command + ["--output_directory", str(out_dir)]
 
 
-def _best(command: list[str], repeat: int, env: dict) -> tuple[float, float]:
-    """Best wall time and best CPU time (user + system) of ``repeat`` whole runs, after one
-    untimed run (it fills the byte-code cache); a non-zero exit ends the benchmark."""
-    best, cpu = float("inf"), float("inf")
+def _best(commands: list[list[str]], repeat: int, env: dict) -> list[tuple[float, float]]:
+    """Best wall time and best CPU time (user + system) of ``repeat`` whole runs of each
+    command, after one untimed run (it fills the byte-code cache); the commands take turns,
+    so that a burst of load on the shared machine falls on both; a non-zero exit ends the
+    benchmark."""
+    best = [[float("inf"), float("inf")] for _ in commands]
     for k in range(repeat + 1):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              text=True, check=False, env=env)  # fmt: skip
-        wall = time.perf_counter() - t0
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if done.returncode != 0:
-            sys.exit(f"{' '.join(command)} exited {done.returncode}:\n{done.stderr[-1500:]}")
-        if k > 0:
-            best = min(best, wall)
-            used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-            cpu = min(cpu, used)
-    return best, cpu
+        for command, found in zip(commands, best, strict=True):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  text=True, check=False, env=env)  # fmt: skip
+            wall = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if done.returncode != 0:
+                sys.exit(f"{' '.join(command)} exited {done.returncode}:\n{done.stderr[-1500:]}")
+            if k > 0:
+                used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+                found[:] = min(found[0], wall), min(found[1], used)
+    return [tuple(found) for found in best]
 
 
 def _head(path: Path, tmp: str, lines: int) -> Path:
