@@ -12,6 +12,7 @@ from typing import Any
 
 from mtpalette import flags
 from mtpalette.api.orange_run import SEED
+from mtpalette.api.results import RecordResult
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
@@ -79,22 +80,13 @@ class AgreementRun(Description):
 
 
 @dataclass
-class AgreementResult:
-    """The agreement and the files written."""
+class AgreementResult(RecordResult):
+    """The agreement and the files written (its frame and JSON: :class:`RecordResult`)."""
+
+    record = "agreement"
 
     agreement: Agreement
     outputs: dict[str, Any]
-
-    def to_pandas(self):
-        """One row per metric: ORANGE and the human correlation with their intervals and
-        ranks (flat columns)."""
-        return self.agreement.to_pandas()
-
-    def to_json(self) -> str:
-        """The agreement (:meth:`Agreement.to_dict`) and the files written, as JSON."""
-        from mtpalette.records import dumps
-
-        return dumps({"agreement": self.agreement.to_dict(), "outputs": self.outputs})
 
 
 def run_agreement(run: AgreementRun, progress: bool | Feedback | None = None) -> AgreementResult:

@@ -24,6 +24,7 @@ import numpy as np
 
 from mtpalette import flags
 from mtpalette.api.orange_run import SEED, TextsRun
+from mtpalette.api.results import RecordResult
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
@@ -137,24 +138,16 @@ class AuditRun(Description):
 
 
 @dataclass
-class AuditResult:
-    """The audit and the files written."""
+class AuditResult(RecordResult):
+    """The audit and the files written (its frame and JSON: :class:`RecordResult`)."""
+
+    record = "audit"
 
     audit: Audit
     outputs: dict[str, Any]
     #: each reference scored against the others beside the systems (part of the premise
     #: check: a reference derived from another makes every metric look good), or None
     references: Any = None
-
-    def to_pandas(self):
-        """One row per metric, flat (see :meth:`Audit.to_pandas`)."""
-        return self.audit.to_pandas()
-
-    def to_json(self) -> str:
-        """The audit (:meth:`Audit.to_dict`) and the files written, as JSON."""
-        from mtpalette.records import dumps
-
-        return dumps({"audit": self.audit.to_dict(), "outputs": self.outputs})
 
 
 def run_audit(run: AuditRun, progress: bool | Feedback | None = None) -> AuditResult:
