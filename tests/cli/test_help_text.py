@@ -92,17 +92,25 @@ def test_the_check_catches_a_docstring_line_break(monkeypatch):
 
 @pytest.mark.parametrize("command", [c for c in COMMANDS if c not in CATALOGUE_HELP])
 def test_help_imports_neither_numpy_rich_nor_the_library(command):
+    """A command's options come from its run's description (mtpalette.flags), so its help
+    imports the descriptions, and they import what a run needs only when it runs: the
+    sources the help may load are the descriptions' modules, nothing that reads or scores."""
     code = (
         "import sys\nfrom mtpalette.cli.app import main\n"
         f"sys.argv = ['mtpalette', {command!r}, '--help']\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "heavy = ('numpy', 'scipy', 'pandas', 'mtpalette.sources', 'mtpalette.metrics', "
-        "'mtpalette.stats', 'mtpalette.metaeval', 'mtpalette.io.writers', 'rich')\n"
-        "print('IMPORTED', *[m for m in heavy if m in sys.modules])"
+        "heavy = ('numpy', 'scipy', 'pandas', 'mtpalette.metrics', 'mtpalette.stats', "
+        "'mtpalette.metaeval', 'mtpalette.io.writers', 'mtpalette.io.tabular', 'rich')\n"
+        "sources = [m for m in sys.modules if m.startswith('mtpalette.sources.')]\n"
+        "print('IMPORTED', *[m for m in heavy if m in sys.modules])\n"
+        "print('SOURCES', *sorted(sources))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[-1].split() == ["IMPORTED"]
+    imported, sources = out.stdout.splitlines()[-2:]
+    assert imported.split() == ["IMPORTED"]
+    descriptions = {"checks", "inputs", "limited", "score_inputs", "wmt25"}
+    assert {m.rsplit(".", 1)[1] for m in sources.split()[1:]} <= descriptions
 
 
 def test_a_table_keeps_intervals_and_p_values_on_one_line():

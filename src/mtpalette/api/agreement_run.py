@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtpalette import flags
 from mtpalette.api.orange_run import SEED
@@ -17,18 +17,12 @@ from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.flags import parse_epsilon
-from mtpalette.io.run_folder import check_out_dir, staged_folder
-from mtpalette.io.runfile import check_output_folders
-from mtpalette.metaeval.agreement import Agreement, agreement_of_run
-from mtpalette.metaeval.orange import check_oracle, tie_weight
-from mtpalette.metrics import known_metrics
-from mtpalette.metrics.registry import registered
-from mtpalette.progress import feedback_of
-from mtpalette.reporting.run_files import RunFiles
-from mtpalette.reporting.run_records import agreement_record
 from mtpalette.sources.checks import check_resampling, checked
 from mtpalette.sources.inputs import JudgedInputs
 from mtpalette.stats import catalogue
+
+if TYPE_CHECKING:
+    from mtpalette.metaeval.agreement import Agreement
 
 #: the metrics of Lin and Och (2004)'s tables and chrF/TER, where registered
 SEED_METRICS = "bleus:4 nist wer per rouge-l rouge-w:1.2 rouge-s:4 chrf ter".split()
@@ -66,6 +60,10 @@ class AgreementRun(Description):
     json: Path | None = flags.JSON.field(None)
 
     def validate(self) -> None:
+        from mtpalette.io.run_folder import check_out_dir
+        from mtpalette.io.runfile import check_output_folders
+        from mtpalette.metaeval.orange import check_oracle, tie_weight
+
         check_resampling(bootstrap=self.bootstrap, confidence=self.confidence, seed=self.seed)
         checked(catalogue.statistic, self.statistic, interval=True)
         if self.max_items is not None and self.max_items < 2:
@@ -96,6 +94,14 @@ def run_agreement(run: AgreementRun, progress: bool | Feedback | None = None) ->
     bars alone when it is a terminal or in a notebook; ``False``: silent; or a
     :class:`~mtpalette.feedback.Feedback`.
     """
+    from mtpalette.io.run_folder import staged_folder
+    from mtpalette.metaeval.agreement import agreement_of_run
+    from mtpalette.metrics import known_metrics
+    from mtpalette.metrics.registry import registered
+    from mtpalette.progress import feedback_of
+    from mtpalette.reporting.run_files import RunFiles
+    from mtpalette.reporting.run_records import agreement_record
+
     run.validate()
     feedback = feedback_of(progress)
     specs, skipped = registered(list(run.metrics or SEED_METRICS))

@@ -16,30 +16,24 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from mtpalette import flags
-from mtpalette.api.orange_run import SEED, TextsRun
+from mtpalette.api.orange_run import SEED
 from mtpalette.api.results import RecordResult
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
-from mtpalette.metaeval.audit import Audit
-from mtpalette.metaeval.audit import audit as run_metric_audit
-from mtpalette.metaeval.external import reference_names
-from mtpalette.metaeval.references import reference_agreement_of
-from mtpalette.metrics import parse_specs
-from mtpalette.progress import feedback_of
-from mtpalette.reporting.run_files import RunFiles
-from mtpalette.reporting.run_records import audit_record
-from mtpalette.sources.candidates import judged_lists, lists_and_metrics
 from mtpalette.sources.checks import bootstrap_of, check_resampling, checked
-from mtpalette.sources.external import parse_scores
 from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
+
+if TYPE_CHECKING:
+    from mtpalette.metaeval.audit import Audit
+
+if TYPE_CHECKING:
+    pass
 
 #: the metrics audited when none is named
 DEFAULT_METRICS = ["bleus:4", "chrf", "rouge-l", "wer"]
@@ -75,6 +69,13 @@ def audit(
     >>> a.n_segments, a.n_refs
     (2, 2)
     """
+    import numpy as np
+
+    from mtpalette.metaeval.audit import audit as run_metric_audit
+    from mtpalette.metaeval.of_texts import AuditOfTexts, TextsRun
+    from mtpalette.progress import feedback_of
+    from mtpalette.sources.candidates import lists_and_metrics
+
     check_resampling(bootstrap=n_resamples, confidence=confidence, seed=seed, least=0)
     if (candidate_human is None) != (reference_human is None):
         raise UserInputError(
@@ -96,16 +97,7 @@ def audit(
         progress=lambda ms: feedback.track(ms, HELD_OUT),
     )
     texts = TextsRun(lists, parsed, None, tokenize, lowercase)
-    return AuditOfTexts(**{f.name: getattr(result, f.name) for f in fields(Audit)}, texts=texts)
-
-
-@dataclass(frozen=True)
-class AuditOfTexts(Audit):
-    """The :class:`~mtpalette.metaeval.audit.Audit` :func:`audit` returns, with the texts
-    behind it (``texts``: not compared, not written), for :func:`mtpalette.report`'s reference
-    agreement."""
-
-    texts: TextsRun | None = field(default=None, repr=False, compare=False)
+    return AuditOfTexts.of(result, texts)
 
 
 @dataclass
@@ -153,6 +145,16 @@ class AuditResult(RecordResult):
 def run_audit(run: AuditRun, progress: bool | Feedback | None = None) -> AuditResult:
     """Run the audit ``run`` describes, write its run record and return the result
     (``progress`` as in :func:`audit`; ``True`` adds notes)."""
+    from mtpalette.metaeval.audit import audit as run_metric_audit
+    from mtpalette.metaeval.external import reference_names
+    from mtpalette.metaeval.references import reference_agreement_of
+    from mtpalette.metrics import parse_specs
+    from mtpalette.progress import feedback_of
+    from mtpalette.reporting.run_files import RunFiles
+    from mtpalette.reporting.run_records import audit_record
+    from mtpalette.sources.candidates import judged_lists
+    from mtpalette.sources.external import parse_scores
+
     run.validate()
     from mtpalette.io.runfile import check_output_folders
 

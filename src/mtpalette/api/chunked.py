@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtpalette import flags
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.flags import RUNNING, flag
-from mtpalette.metaeval.orange_runs import ChunkedLists as ChunkedLists
-from mtpalette.metaeval.orange_runs import chunked_comparisons
-from mtpalette.metrics import Metric
-from mtpalette.parallel import Backend
 from mtpalette.sources.inputs import CandidateInputs
+
+if TYPE_CHECKING:
+    from mtpalette.metrics import Metric
+    from mtpalette.parallel import Backend
 
 
 @dataclass
@@ -57,6 +57,8 @@ class Chunking(Description):
 
     def backend_choice(self) -> Backend:
         """The :class:`~mtpalette.parallel.Backend` of the run."""
+        from mtpalette.parallel import Backend
+
         return Backend(self.backend, self.workers, self.scheduler, self.threads_per_worker)
 
     def dask_backend(self) -> Backend | None:
@@ -76,4 +78,6 @@ class Chunking(Description):
                     parsed: list[Metric], **options: Any):  # fmt: skip
         """Score every missing chunk, then combine all chunks into comparisons
         (:func:`~mtpalette.metaeval.orange_runs.chunked_comparisons`, with its options)."""
+        from mtpalette.metaeval.orange_runs import chunked_comparisons
+
         return chunked_comparisons(self, candidates, ref_lines, parsed, **options)

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtpalette import flags
 from mtpalette.description import Description, TableOutputs
@@ -43,14 +43,7 @@ from mtpalette.flags import (
     parse_epsilon,
     split_list,
 )
-from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
-from mtpalette.io.runfile import check_output_folders
-from mtpalette.metaeval.correlation import SYSTEM_SCORES, CorrelationTable
-from mtpalette.metaeval.correlation_tables import baselines_noted, correlation_tables, table_title
-from mtpalette.metrics import parse_specs
-from mtpalette.progress import feedback_of
-from mtpalette.reporting.run_files import RunFiles
-from mtpalette.reporting.run_records import correlation_record
+from mtpalette.metaeval.correlation import SYSTEM_SCORES
 from mtpalette.sources.checks import (
     SACREBLEU_SEED,
     bootstrap_of,
@@ -59,17 +52,13 @@ from mtpalette.sources.checks import (
     count_argument,
     probability_argument,
 )
-from mtpalette.sources.correlation import (
-    judged_pair,
-    segment_scores,
-    texts_tables,
-    unaligned_tables,
-)
-from mtpalette.sources.external import check_exports
 from mtpalette.sources.inputs import JudgedInputs, UnalignedJudgments
 from mtpalette.stats import catalogue
-from mtpalette.stats.permutation import P_CONVENTIONS
 from mtpalette.stats.significance import LEVELS, TESTS
+
+if TYPE_CHECKING:
+    from mtpalette.io.run_folder import StagedFolder
+    from mtpalette.metaeval.correlation import CorrelationTable
 
 #: seed of every resampling unless given (sacrebleu's)
 SEED = SACREBLEU_SEED
@@ -159,6 +148,11 @@ def correlate(
     >>> list(r.to_pandas().columns[:4])
     ['level', 'statistic', 'grouping', 'metric']
     """
+    from mtpalette.metaeval.correlation_tables import table_title
+    from mtpalette.progress import feedback_of
+    from mtpalette.sources.correlation import texts_tables
+    from mtpalette.stats.permutation import P_CONVENTIONS
+
     levels, statistics = split_list(level), split_list(statistic)
     single = isinstance(level, str) and isinstance(statistic, str) and "," not in level + statistic
     if not levels or not statistics:
@@ -286,6 +280,7 @@ class CorrelationRun(Description):
         return split_list(self.level)
 
     def validate(self) -> None:
+        from mtpalette.stats.permutation import P_CONVENTIONS
         from mtpalette.stats.significance import LEVELS
 
         if not self.levels:
@@ -370,6 +365,13 @@ def run_correlation(
     bars alone when it is a terminal or in a notebook; ``False``: silent; or a
     :class:`~mtpalette.feedback.Feedback`.
     """
+    from mtpalette.io.run_folder import check_out_dir, staged_folder
+    from mtpalette.io.runfile import check_output_folders
+    from mtpalette.metrics import parse_specs
+    from mtpalette.progress import feedback_of
+    from mtpalette.reporting.run_files import RunFiles
+    from mtpalette.sources.external import check_exports
+
     run.validate()
     feedback = feedback_of(progress)
     out = run.outputs.resolved()
@@ -385,6 +387,13 @@ def run_correlation(
 
 def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> CorrelationResult:
     """The work of :func:`run_correlation`; the files of the output folder go to ``stage``."""
+    from mtpalette.metaeval.correlation_tables import (
+        baselines_noted,
+        correlation_tables,
+        table_title,
+    )
+    from mtpalette.sources.correlation import judged_pair, unaligned_tables
+
     try:
         loaded = run.inputs.load(note=feedback.warn)
     except UnalignedJudgments as unaligned:
@@ -419,6 +428,10 @@ def _staged_run(run, out, stage: StagedFolder, parsed, feedback: Feedback) -> Co
 
 
 def _write(run, out: CorrelationOutputs, stage: StagedFolder, result, inputs, data, scores):
+    from mtpalette.reporting.run_files import RunFiles
+    from mtpalette.reporting.run_records import correlation_record
+    from mtpalette.sources.correlation import segment_scores
+
     files = RunFiles(result.outputs, stage)
     # the table's degenerate groups said on each of its rows (note)
     files.table("table_csv", "csv", out.csv, lambda: [

@@ -33,9 +33,10 @@ from mtpalette.description import Description
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.feedback import Feedback
 from mtpalette.flags import OUTPUTS, flag
-from mtpalette.progress import feedback_of
 from mtpalette.sources.checks import SACREBLEU_SEED
-from mtpalette.sources.spans import file_option, read_span_input
+
+if TYPE_CHECKING:
+    pass
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.errorfree import ErrorFreeEvaluation
@@ -90,6 +91,7 @@ def errorfree(
     (['metric', 'kind', 'lp', 'mcc', 'precision', 'recall', 'f1'], 32)
     """
     from mtpalette.metaeval.errorfree import decided, evaluate_errorfree, gold_labels
+    from mtpalette.sources.spans import read_span_input
 
     tune_on = dict(tune_on or {})
     if tune_on and tune_gold is None:
@@ -186,6 +188,8 @@ class ErrorFreeRun(Description):
 
     def tuning(self) -> dict[str, str]:
         """``--tune-on [NAME=]FILE`` as ``{name: file}`` (a bare FILE: the one --pred)."""
+        from mtpalette.sources.spans import file_option
+
         names = [file_option(p, named=True)[0] for p in self.pred]
         out = {}
         for value in self.tune_on:
@@ -207,8 +211,10 @@ class ErrorFreeResult(EvaluationResult):
 
 def run_errorfree(run: ErrorFreeRun, progress: bool | Feedback | None = None) -> ErrorFreeResult:
     """Read, align and score what ``run`` names; write the outputs it asks for."""
+    from mtpalette.progress import feedback_of
     from mtpalette.reporting.run_files import RunFiles
     from mtpalette.reporting.run_records import described_record
+    from mtpalette.sources.spans import file_option, read_span_input
 
     run.validate()
     feedback = feedback_of(progress)
@@ -228,6 +234,8 @@ def run_errorfree(run: ErrorFreeRun, progress: bool | Feedback | None = None) ->
     result = ErrorFreeResult(ev)
 
     def record():
+        from mtpalette.sources.spans import file_option
+
         files = {"gold": gold_path, "pred": [file_option(p, named=True)[1] for p in run.pred],
                  "tune_on": list(run.tuning().values()), "tune_gold": run.tune_gold}  # fmt: skip
         return described_record("errorfree", run, left_out=("json", "tsv", "latex"), files=files,

@@ -20,14 +20,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mtpalette import flags
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.flags import INPUTS, METRICS, OUTPUTS, flag
-from mtpalette.metrics.mbr import MbrSelection
 from mtpalette.sources import inputs
+
+if TYPE_CHECKING:
+    from mtpalette.metrics.mbr import MbrSelection
 
 #: the help section of the decoder's options
 DECODING = "Decoding"

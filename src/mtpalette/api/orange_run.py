@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtpalette import flags
 from mtpalette.api.chunked import Chunking
@@ -34,38 +34,26 @@ from mtpalette.description import Description, TableOutputs
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.flags import OUTPUTS, flag
-from mtpalette.io.run_folder import StagedFolder, check_out_dir, staged_folder
-from mtpalette.io.runfile import check_output_folders, figure_format
-from mtpalette.metaeval.candidates import ONE_REFERENCE, CandidateLists, compare_candidates
-from mtpalette.metaeval.orange import (
-    Comparisons,
-    OrangeCurve,
-    OrangeTable,
-    check_oracle,
-    evaluate,
-    tie_weight,
-)
-from mtpalette.metaeval.orange_errors import error_records
-from mtpalette.metaeval.orange_runs import ChunkedLists, compared, evaluated
-from mtpalette.metrics import parse_specs
-from mtpalette.progress import feedback_of
-from mtpalette.records import out
-from mtpalette.reporting.curves import curve_bytes
-from mtpalette.reporting.run_files import RunFiles
-from mtpalette.reporting.run_records import orange_record
-from mtpalette.sources.candidates import lists_and_metrics
 from mtpalette.sources.checks import (
     SACREBLEU_SEED,
     check_resampling,
     checked,
 )
-from mtpalette.sources.external import (
-    check_export_layout,
-    check_exports,
-    export_orange,
-)
 from mtpalette.sources.inputs import CandidateInputs
 from mtpalette.sources.limited import LimitedFeatures
+
+if TYPE_CHECKING:
+    from mtpalette.metaeval.orange import OrangeTable
+
+if TYPE_CHECKING:
+    from mtpalette.io.run_folder import StagedFolder
+    from mtpalette.metaeval.candidates import CandidateLists
+    from mtpalette.metaeval.orange import (
+        Comparisons,
+        OrangeCurve,
+    )
+    from mtpalette.metaeval.orange_runs import ChunkedLists
+    from mtpalette.reporting.run_files import RunFiles
 
 #: seed of every resampling unless given (sacrebleu's)
 SEED = SACREBLEU_SEED
@@ -123,6 +111,12 @@ def orange(
     Lin and Och (2004), "ORANGE: a Method for Evaluating Automatic Evaluation Metrics for
     Machine Translation".
     """
+    from mtpalette.metaeval.candidates import compare_candidates
+    from mtpalette.metaeval.of_texts import OrangeOfTexts, TextsRun
+    from mtpalette.metaeval.orange import evaluate
+    from mtpalette.progress import feedback_of
+    from mtpalette.sources.candidates import lists_and_metrics
+
     check_resampling(bootstrap=n_resamples, confidence=confidence, seed=seed, least=0)
     lists, parsed = lists_and_metrics(refs, candidates, metrics, tokenize, lowercase)
     with feedback_of(progress).steps("scoring") as step:
@@ -139,33 +133,7 @@ def orange(
         min_candidates=min_candidates,
     )
     texts = TextsRun(lists, parsed, comparisons, tokenize, lowercase, min_candidates)
-    return OrangeOfTexts(**{f.name: getattr(table, f.name) for f in fields(OrangeTable)},
-                         texts=texts)  # fmt: skip
-
-
-@dataclass(frozen=True)
-class TextsRun:
-    """What a run on texts (:func:`orange`, :func:`~mtpalette.api.audit_run.audit`) computed
-    its table from, kept beside the table so that :func:`mtpalette.report` shows what the
-    command's report shows (the error analysis, the reference agreement) with the same
-    functions: :func:`error_records` and :func:`reference_agreement_of`."""
-
-    lists: CandidateLists
-    metrics: list
-    #: the metrics' comparisons, each keeping :data:`ERRORS_MAX` outranking scores per segment
-    comparisons: list[Comparisons] | None
-    tokenize: str
-    lowercase: bool
-    min_candidates: int = 1
-
-
-@dataclass(frozen=True)
-class OrangeOfTexts(OrangeTable):
-    """The :class:`~mtpalette.metaeval.orange.OrangeTable` :func:`orange` returns, with the
-    texts and comparisons behind it (``texts``: not compared, not written)."""
-
-    texts: TextsRun | None = field(default=None, repr=False, compare=False,
-                                   metadata=out(skip=True))  # fmt: skip
+    return OrangeOfTexts.of(table, texts)
 
 
 @dataclass
@@ -190,6 +158,9 @@ class OrangeOutputs(TableOutputs):
     export_mtme: str | None = flags.EXPORT_MTME.field(None)
 
     def validate(self) -> None:
+        from mtpalette.io.runfile import figure_format
+        from mtpalette.sources.external import check_export_layout
+
         check_export_layout(self.export_scores, self.export_mtme)
         if self.curve_plot is not None:
             figure_format(self.curve_plot)  # before any work: an unknown suffix named
@@ -256,6 +227,8 @@ class OrangeRun(Description):
         return list(self.metrics or ([] if self.scores else ["bleus:4"]))
 
     def validate(self) -> None:
+        from mtpalette.metaeval.orange import check_oracle, tie_weight
+
         check_oracle(self.oracle)
         tie_weight(self.ties)
         check_resampling(bootstrap=self.bootstrap, confidence=self.confidence, seed=self.seed)
@@ -327,6 +300,14 @@ def run_orange(run: OrangeRun, progress: bool | Feedback | None = None) -> Orang
     bars alone when it is a terminal or in a notebook; ``False``: silent; or a
     :class:`~mtpalette.feedback.Feedback`.
     """
+    from mtpalette.io.run_folder import check_out_dir, staged_folder
+    from mtpalette.io.runfile import check_output_folders
+    from mtpalette.metaeval.candidates import ONE_REFERENCE
+    from mtpalette.metrics import parse_specs
+    from mtpalette.progress import feedback_of
+    from mtpalette.reporting.run_files import RunFiles
+    from mtpalette.sources.external import check_exports
+
     run.validate()
     feedback = feedback_of(progress)
     chunking = run.chunking
@@ -360,6 +341,10 @@ def _staged_run(
 ) -> OrangeResult:
     """The work of :func:`run_orange` once its inputs are checked
     (:mod:`mtpalette.metaeval.orange_runs`); the files of the output folder go to ``stage``."""
+    from mtpalette.metaeval.orange_runs import compared, evaluated
+    from mtpalette.reporting.run_files import RunFiles
+    from mtpalette.sources.external import export_orange
+
     done = compared(run, out, ref_lines, parsed, feedback)
     if out.export_scores is not None:
         for path in export_orange(stage.path(out.export_scores), parsed, done.lists,
@@ -380,6 +365,10 @@ def _write(
     read: list[Path],
 ) -> None:
     """Write the table, curve, error analysis and run record that ``out`` names."""
+    from mtpalette.metaeval.orange_errors import error_records
+    from mtpalette.reporting.curves import curve_bytes
+    from mtpalette.reporting.run_records import orange_record
+
     table, curve, lists = result.table, result.curve, result.lists
     files.table("table_csv", "csv", out.csv, lambda: [row.to_dict() for row in table.rows])
     if curve is not None:

@@ -27,14 +27,11 @@ from mtpalette.description import Description
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.feedback import Feedback
 from mtpalette.flags import OUTPUTS, flag
-from mtpalette.metaeval.rankings import rank_source, rank_sources
-from mtpalette.progress import feedback_of
-from mtpalette.reporting.run_files import RunFiles
-from mtpalette.reporting.run_files import pairs_path as _pairs_path
-from mtpalette.reporting.run_records import described_record
 from mtpalette.sources import inputs
 from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
-from mtpalette.sources.rank import mapping_source, sources_of, texts_source
+
+if TYPE_CHECKING:
+    pass
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.autorank import AutoRank25
@@ -106,7 +103,10 @@ def rank(
     >>> r.systems[0].system, r.protocol, r.pairs[0].n_items
     ('A', 'bootstrap', 2)
     """
+    from mtpalette.metaeval.rankings import rank_source
+    from mtpalette.progress import feedback_of
     from mtpalette.sources.checks import count_argument
+    from mtpalette.sources.rank import mapping_source, texts_source
 
     if n_resamples is None:
         n_resamples = default_resamples(protocol)
@@ -251,6 +251,7 @@ class RankRun(Description):
 
     def validate(self) -> None:
         from mtpalette.metaeval.system_ranking import MISSING_RULES, PROTOCOLS
+        from mtpalette.reporting.run_files import pairs_path as _pairs_path
         from mtpalette.stats.ranking import CORRECTIONS
 
         if self.protocol not in PROTOCOLS:
@@ -384,6 +385,10 @@ class RankResult:
 def run_rank(run: RankRun, progress: bool | Feedback | None = None) -> RankResult:
     """Rank the systems of every source ``run`` names; write the outputs it asks for.
     ``progress``: as in :func:`rank`."""
+    from mtpalette.metaeval.rankings import rank_sources
+    from mtpalette.progress import feedback_of
+    from mtpalette.sources.rank import sources_of
+
     run.validate()
     feedback = feedback_of(progress)
     if run.wmt25_scores is not None:
@@ -404,6 +409,9 @@ def run_rank(run: RankRun, progress: bool | Feedback | None = None) -> RankResul
 
 def _write(run: RankRun, result: RankResult) -> None:
     from mtpalette.io.runfile import run_file_path
+    from mtpalette.reporting.run_files import RunFiles
+    from mtpalette.reporting.run_files import pairs_path as _pairs_path
+    from mtpalette.reporting.run_records import described_record
 
     json_path = run_file_path(run.json, run.report)
     files = RunFiles(result.outputs)

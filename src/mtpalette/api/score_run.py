@@ -31,9 +31,11 @@ from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.flags import METRICS, OUTPUTS, flag
-from mtpalette.progress import feedback_of
 from mtpalette.sources.checks import metric_specs
 from mtpalette.sources.score_inputs import ScoreInputs
+
+if TYPE_CHECKING:
+    pass
 
 if TYPE_CHECKING:
     from mtpalette.sources.scoring import Scores
@@ -128,6 +130,7 @@ def run_score(run: ScoreRun, progress: bool | Feedback | None = None) -> ScoreRe
     :func:`~mtpalette.sources.scoring.score_systems`; notes on what was read (left-out files,
     folded columns) go to standard error."""
     from mtpalette.parallel import Backend
+    from mtpalette.progress import feedback_of
     from mtpalette.sources.scoring import score_systems, sort_systems
 
     run.validate()

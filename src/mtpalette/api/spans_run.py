@@ -34,16 +34,10 @@ from mtpalette.description import Description
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.feedback import Feedback
 from mtpalette.flags import OUTPUTS, flag
-from mtpalette.progress import feedback_of
 from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
-from mtpalette.sources.spans import (
-    check_protocol_options,
-    file_option,
-    protocol_list,
-    read_exclude,
-    read_span_input,
-    span_inputs,
-)
+
+if TYPE_CHECKING:
+    pass
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.spans import SpanEvaluation
@@ -114,6 +108,12 @@ def spans(
     """
     from mtpalette.metaeval.spans import align_spans, collector_paused, evaluate_spans
     from mtpalette.sources.checks import count_argument
+    from mtpalette.sources.spans import (
+        check_protocol_options,
+        protocol_list,
+        read_exclude,
+        read_span_input,
+    )
 
     names = protocol_list(protocol)
     check_protocol_options(names, penalty, partial_credit)
@@ -202,6 +202,7 @@ class SpansRun(Description):
 
     def validate(self) -> None:
         from mtpalette.metaeval.spans import BY, MISSING_RULES
+        from mtpalette.sources.spans import file_option, protocol_list
         from mtpalette.stats.ranking import CORRECTIONS
         from mtpalette.stats.span_scores import AVERAGES, BOTH_EMPTY
 
@@ -238,6 +239,9 @@ class SpansResult(EvaluationResult):
 
 def run_spans(run: SpansRun, progress: bool | Feedback | None = None) -> SpansResult:
     """Read, align and score what ``run`` names; write the outputs it asks for."""
+    from mtpalette.progress import feedback_of
+    from mtpalette.sources.spans import span_inputs
+
     run.validate()
     feedback = feedback_of(progress)
     from mtpalette.metaeval.spans import collector_paused
@@ -260,6 +264,7 @@ def _write(run: SpansRun, result: SpansResult) -> None:
     from mtpalette.io.runfile import run_file_path
     from mtpalette.reporting.run_files import RunFiles
     from mtpalette.reporting.run_records import described_record
+    from mtpalette.sources.spans import file_option
 
     ev = result.evaluation
     json_path = run_file_path(run.json, run.report)

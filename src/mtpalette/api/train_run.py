@@ -8,30 +8,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtpalette import flags
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.flags import CORRELATION, HUMANS, TRAINING, flag
-from mtpalette.io.runfile import check_output_folders, write_json
-from mtpalette.metrics.blanc import BlancParams
-from mtpalette.progress import feedback_of
 from mtpalette.sources.checks import check_resampling, checked
 from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
-from mtpalette.stats import catalogue
-from mtpalette.stats.grouping import GROUPINGS
-from mtpalette.stats.significance import LEVELS
-from mtpalette.train import rose_training
-from mtpalette.train.blanc import (
-    BlancTraining,
-    trained_blanc,
-)
-from mtpalette.train.rose import (
-    RoseModel,
-    SvmSettings,
-)
+
+if TYPE_CHECKING:
+    from mtpalette.metrics.blanc import BlancParams
+    from mtpalette.train.blanc import BlancTraining
+    from mtpalette.train.rose import RoseModel, SvmSettings
 
 
 @dataclass
@@ -86,6 +76,10 @@ class BlancTrainRun(Description):
     lowercase: bool = flags.LOWERCASE.field(False)
 
     def validate(self) -> None:
+        from mtpalette.stats import catalogue
+        from mtpalette.stats.grouping import GROUPINGS
+        from mtpalette.stats.significance import LEVELS
+
         check_resampling(seed=self.seed)
         if self.restarts < 1 or self.max_evals < 1:
             raise UserInputError(
@@ -113,6 +107,8 @@ class BlancTrainRun(Description):
 
     def base(self) -> BlancParams:
         """The starting parameters (BLANC's defaults with this run's n, gap and POS use)."""
+        from mtpalette.metrics.blanc import BlancParams
+
         try:
             return BlancParams(
                 n=self.n,
@@ -169,6 +165,10 @@ def run_train_blanc(
     ``None`` (the default) the bar alone when it is a terminal or in a notebook; ``False``:
     silent; or a :class:`~mtpalette.feedback.Feedback`.
     """
+    from mtpalette.io.runfile import check_output_folders, write_json
+    from mtpalette.progress import feedback_of
+    from mtpalette.train.blanc import trained_blanc
+
     run.validate()
     check_output_folders({"-o": run.output})  # before any work
     training, default_value, test = trained_blanc(run, feedback_of(progress))
@@ -265,6 +265,8 @@ class RoseTrainRun(Description):
 
     def settings(self) -> SvmSettings:
         """The SVM settings before the search (checked against the objective)."""
+        from mtpalette.train.rose import SvmSettings
+
         return SvmSettings(
             loss=self.loss,
             kernel=self.kernel,
@@ -326,6 +328,8 @@ def searched(run: RoseTrainRun) -> str:
     >>> searched(RoseTrainRun(C=1.0, epsilon=0.1))
     'nothing (every parameter given)'
     """
+    from mtpalette.train import rose_training
+
     return rose_training.searched(run)
 
 
@@ -337,6 +341,10 @@ def run_train_rose(run: RoseTrainRun, progress: bool | Feedback | None = None) -
     terminal or in a notebook; ``False``: silent; or a
     :class:`~mtpalette.feedback.Feedback`.
     """
+    from mtpalette.io.runfile import check_output_folders
+    from mtpalette.progress import feedback_of
+    from mtpalette.train import rose_training
+
     run.validate()
     check_output_folders({"-o": run.output})  # before any work
     model = rose_training.trained_rose(run, feedback_of(progress))

@@ -24,16 +24,11 @@ from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.flags import flag, split_list
-
-# re-exported as the API's names (mtpalette.Task, mtpalette.TaskSet, mtpalette.task_set)
-from mtpalette.metaeval.task_sets import TaskSet as TaskSet
-from mtpalette.metaeval.task_sets import task_set as task_set
-from mtpalette.metaeval.tasks import Task as Task
-from mtpalette.parallel import Backend
-from mtpalette.progress import feedback_of
 from mtpalette.sources import inputs
-from mtpalette.sources.folders import wmt_pairs
-from mtpalette.stats.permutation import P_CONVENTIONS
+
+if TYPE_CHECKING:
+    from mtpalette.metaeval.task_sets import TaskSet
+    pass
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.task_results import TaskSetResult
@@ -106,6 +101,9 @@ class WmtRun(Description):
             self.mtme_metrics = ["all"]
 
     def validate(self) -> None:
+        from mtpalette.parallel import Backend
+        from mtpalette.stats.permutation import P_CONVENTIONS
+
         if self.mtme is None:
             raise UserInputError("give --mtme FOLDER (an mt-metrics-eval test set folder)")
         if (self.task_set is None) == (self.tasks is None):
@@ -130,6 +128,8 @@ class WmtRun(Description):
         super().validate()
 
     def build_task_set(self) -> TaskSet:
+        from mtpalette.metaeval.task_sets import TaskSet, task_set
+
         if self.tasks is not None:  # -k for the tasks that name no k of their own
             return TaskSet.from_file(self.tasks, defaults=None if self.k is None else {"k": self.k})
         return task_set(self.task_set, lps=self.lps, primary=self.primary, k=self.k or 0)
@@ -194,7 +194,9 @@ def load_wmt(
     >>> sorted(d.data["en-de"].metrics) == sorted(d.data["zh-en"].metrics) == ["BLEU", "chrF"]
     True
     """
+    from mtpalette.progress import feedback_of
     from mtpalette.sources.checks import as_list
+    from mtpalette.sources.folders import wmt_pairs
 
     feedback = feedback_of(progress)
     lps = [lps] if isinstance(lps, str) else as_list(lps, "lps", "language pairs")
@@ -215,6 +217,8 @@ def run_wmt(run: WmtRun, progress: bool | Feedback | None = None) -> WmtResult:
     """
     from mtpalette.io.runfile import check_output_folders
     from mtpalette.metaeval.task_sets import human_as_systems, run_noted, task_names
+    from mtpalette.parallel import Backend
+    from mtpalette.progress import feedback_of
     from mtpalette.reporting.run_files import RunFiles
 
     run.validate()

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mtpalette.errors import UserInputError
-from mtpalette.metrics.scoring import TextPairs
+
+if TYPE_CHECKING:
+    from mtpalette.metrics.scoring import TextPairs
 
 T = TypeVar("T")
 
@@ -96,6 +96,8 @@ def check_resampling(
     ...
     mtpalette.errors.UserInputError: --bootstrap 1 is too few for a 95% interval: ...
     """
+    import numpy as np
+
     if not 0.0 < confidence < 1.0:
         raise UserInputError(f"--confidence must be between 0 and 1 (got {confidence}), e.g. 0.95")
     if bootstrap is not None:
@@ -216,6 +218,8 @@ def probability_argument(value: Any, name: str) -> float:
     ...
     mtpalette.errors.UserInputError: alpha is '0.05'; expected a number between 0 and 1
     """
+    import numpy as np
+
     if isinstance(value, bool) or not isinstance(value, int | float | np.number):
         raise UserInputError(f"{name} is {value!r}; expected a number between 0 and 1")
     if not 0.0 < value < 1.0:
@@ -244,6 +248,8 @@ def count_argument(
     ...
     mtpalette.errors.UserInputError: n_trials is 100.5; expected a whole number (0 or more)
     """
+    import numpy as np
+
     if value is None and allow_none:
         return None
     if (
@@ -272,6 +278,8 @@ def text_pairs(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> Tex
     >>> text_pairs(["a b", "c"], [["a b", None], ["a", "c"]]).n_refs
     2
     """
+    from mtpalette.metrics.scoring import TextPairs
+
     if isinstance(hyps, str):
         raise UserInputError("hyps must be a list of strings (one per segment), not a string")
     hyps = as_list(hyps, "hyps", "a list of strings (one per segment)")
@@ -349,6 +357,8 @@ def check_not_degenerate(human: Any, level: str) -> None:
     ...
     mtpalette.errors.UserInputError: every human score is 1: no correlation is defined ...
     """
+    import numpy as np
+
     h = np.asarray(human, dtype=np.float64)
     rated = h[~np.isnan(h)]
     if rated.size and np.all(rated == rated[0]):

@@ -12,20 +12,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import SILENT, Feedback
 from mtpalette.flags import LIMITED, flag
-from mtpalette.io.plain import read_lines
-from mtpalette.metaeval.candidates import CandidateLists
-from mtpalette.metaeval.limited import LimitedSetup, limited_comparisons, parse_weights
-from mtpalette.metaeval.orange import Comparisons
-from mtpalette.metrics import Metric
-from mtpalette.models.ibm1 import IBMModel1
-from mtpalette.models.ngram_lm import KneserNeyLM
-from mtpalette.text.synonyms import load_synonyms
-from mtpalette.text.tokenizers import get_tokenizer
+
+if TYPE_CHECKING:
+    from mtpalette.metaeval.candidates import CandidateLists
+    from mtpalette.metaeval.orange import Comparisons
+    from mtpalette.metrics import Metric
+    from mtpalette.models.ibm1 import IBMModel1
 
 
 @dataclass
@@ -65,6 +63,8 @@ class LimitedFeatures(Description):
     ).field("13a")
 
     def validate(self) -> None:
+        from mtpalette.metaeval.limited import parse_weights
+
         parse_weights(self.features, self.weights)
 
     def comparisons(
@@ -77,6 +77,12 @@ class LimitedFeatures(Description):
         feedback: Feedback = SILENT,
     ) -> list[Comparisons]:
         """Train what the features need, then one Comparisons per metric."""
+        from mtpalette.io.plain import read_lines
+        from mtpalette.metaeval.limited import LimitedSetup, limited_comparisons, parse_weights
+        from mtpalette.models.ngram_lm import KneserNeyLM
+        from mtpalette.text.synonyms import load_synonyms
+        from mtpalette.text.tokenizers import get_tokenizer
+
         w = parse_weights(self.features, self.weights)
         tok = get_tokenizer(tokenize)
         lm = tm = None
@@ -102,6 +108,10 @@ class LimitedFeatures(Description):
         ]
 
     def _translation_model(self, tok, feedback: Feedback) -> IBMModel1:
+        from mtpalette.io.plain import read_lines
+        from mtpalette.models.ibm1 import IBMModel1
+        from mtpalette.text.tokenizers import get_tokenizer
+
         if not self.tm_source or not self.tm_target or len(self.tm_source) != len(self.tm_target):
             raise UserInputError(
                 "the adequacy feature needs --tm-source and --tm-target files "

@@ -21,22 +21,15 @@ from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import note_on_stderr
 from mtpalette.flags import INPUTS, choice, flag
-from mtpalette.io.plain import (
-    STDIN,
-    check_line_count,
-    check_stdin_once,
-    display_name,
-    expand_globs,
-    read_lines,
-    read_matching,
-)
-from mtpalette.io.tabular import read_segments
 from mtpalette.sources import inputs
 from mtpalette.sources.checks import (
     check_distinct_references,
     drop_reference_copies,
 )
 from mtpalette.sources.wmt25 import Wmt25Inputs  # a part of the description (saved, loaded)
+
+if TYPE_CHECKING:
+    pass
 
 if TYPE_CHECKING:
     from mtpalette.sources.inputs import LongTable
@@ -134,6 +127,8 @@ class ScoreInputs(Description):
         self, note: Callable[[str], None] = note_on_stderr
     ) -> tuple[dict[str, list[str]], list[list[str]], list[str] | None]:
         """``({system: outputs}, reference streams, sources or None)``."""
+        from mtpalette.io.plain import read_matching
+
         self.validate()
         if self.wmt25 is not None:
             return self.wmt25.load(note).segments(self.wmt25.level)
@@ -157,6 +152,8 @@ class ScoreInputs(Description):
         return dict(zip(evs.systems, evs.texts(), strict=True)), [evs.reference()]
 
     def _table(self):
+        from mtpalette.io.tabular import read_segments
+
         cols = self.hyp_cols or ["hyp"]
         rcols = self.ref_cols or ["ref"]
         from mtpalette.io.tabular import header
@@ -218,6 +215,14 @@ class ScoreInputs(Description):
         )  # fmt: skip
 
     def _files(self, note):
+        from mtpalette.io.plain import (
+            check_line_count,
+            check_stdin_once,
+            display_name,
+            expand_globs,
+            read_lines,
+        )
+
         refs = self.refs or []
         hyps = expand_globs(self.hyps) if self.hyps else None
         check_stdin_once([*(hyps or []), *refs])
@@ -239,6 +244,7 @@ class ScoreInputs(Description):
 
     def _system_paths(self, hyps, n_lines: int) -> list[str]:
         from mtpalette.io.nbest import report_system_files, select_system_files
+        from mtpalette.io.plain import STDIN
 
         if self.systems_dir is None:
             hyps = hyps or [STDIN]
@@ -270,6 +276,7 @@ def system_file_names(paths: list[str]) -> list[str]:
     ['SMU']
     """
     from mtpalette.io.nbest import system_names
+    from mtpalette.io.plain import display_name
 
     names = system_names(paths)
     if len(set(names)) < len(names):
