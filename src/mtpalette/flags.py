@@ -182,3 +182,12 @@ SCHEDULER = flag(
     "--scheduler", panel=RUNNING,
     help="Dask scheduler (tcp://host:8786; default $DASK_SCHEDULER_ADDRESS with --backend dask).",
 )  # fmt: skip
+# ----- the span commands' (spans, errorfree) ------------------------------------------------
+SPAN_FORMAT = flag("--format", panel=INPUTS, help="The files' format (detected).")
+CLIP = flag("--clip", panel=INPUTS, help="Cut spans to their text (organisers').")
+ON_MISSING = flag(
+    "--on-missing", panel=INPUTS,
+    help="Keys one side lacks: refuse, or common (score the shared).",
+)  # fmt: skip
+ROWS_TSV = flag("--tsv", panel=OUTPUTS, help="Rows as TSV (-: stdout).")
+ROWS_LATEX = flag("--latex", panel=OUTPUTS, help="The 'all' rows as LaTeX.")

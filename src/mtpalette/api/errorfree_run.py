@@ -32,7 +32,7 @@ from mtpalette.api.results import EvaluationResult
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.feedback import Feedback
-from mtpalette.flags import OUTPUTS, flag
+from mtpalette.flags import flag
 from mtpalette.sources.checks import SACREBLEU_SEED
 
 if TYPE_CHECKING:
@@ -154,20 +154,14 @@ class ErrorFreeRun(Description):
     tune_gold: str | None = flag(
         "--tune-gold", panel=EF, help="The tuning split's gold."
     ).field(None)
-    format: str | None = flag(
-        "--format", panel=EF, help="The files' format (detected)."
-    ).field(None)
-    clip: bool = flag("--clip", panel=EF, help="Cut spans to their text (organisers').").field(
-        False
-    )
-    on_missing: str = flag("--on-missing", panel=EF, help="refuse or common.").field("refuse")
+    format: str | None = flags.SPAN_FORMAT.field(None)
+    clip: bool = flags.CLIP.field(False)
+    on_missing: str = flags.ON_MISSING.field("refuse")
     bootstrap: int = flags.BOOTSTRAP.field(1000)
     seed: int = flags.SEED.field(SACREBLEU_SEED)
     json: Path | None = flags.JSON.field(None)
-    tsv: Path | None = flag("--tsv", panel=OUTPUTS, help="Rows as TSV (-: stdout).").field(None)
-    latex: Path | None = flag(
-        "--latex", panel=OUTPUTS, help="The 'all' rows, LaTeX."
-    ).field(None)
+    tsv: Path | None = flags.ROWS_TSV.field(None)
+    latex: Path | None = flags.ROWS_LATEX.field(None)
 
     def validate(self) -> None:
         from mtpalette.metaeval.errorfree import SOURCES, SPAN_RULES

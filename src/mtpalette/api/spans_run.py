@@ -33,7 +33,7 @@ from mtpalette.api.results import EvaluationResult
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError, did_you_mean
 from mtpalette.feedback import Feedback
-from mtpalette.flags import OUTPUTS, flag
+from mtpalette.flags import flag
 from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
 
 if TYPE_CHECKING:
@@ -161,19 +161,12 @@ class SpansRun(Description):
     protocol: str = flag(
         "--protocol", panel=SPANS, help="wmt25, wmt23-qe, em, mp, mpp, chars (or P1,P2)."
     ).field("wmt25")
-    format: str | None = flag(
-        "--format", panel=SPANS, help="The files' format (detected)."
-    ).field(None)
-    clip: bool = flag("--clip", panel=SPANS, help="Cut spans to their text (organisers').").field(
-        False
-    )
+    format: str | None = flags.SPAN_FORMAT.field(None)
+    clip: bool = flags.CLIP.field(False)
     exclude: Path | None = flag(
         "--exclude", panel=SPANS, help="lp/sid table of segments to leave out."
     ).field(None)
-    on_missing: str = flag(
-        "--on-missing", panel=SPANS, help="Keys one side lacks: refuse, or common (score the "
-        "shared).",
-    ).field("refuse")  # fmt: skip
+    on_missing: str = flags.ON_MISSING.field("refuse")
     by: str = flag("--by", panel=SPANS, help="lp, system or domain (within each pair).").field(
         "lp"
     )
@@ -194,10 +187,8 @@ class SpansRun(Description):
     correction: str = flag("--correction", panel=SPANS, help="none, holm or bh.").field("none")
     alpha: float = flag("--alpha", panel=SPANS, help="Significance level (0.05).").field(0.05)
     json: Path | None = flags.JSON.field(None)
-    tsv: Path | None = flag("--tsv", panel=OUTPUTS, help="Rows as TSV (-: stdout).").field(None)
-    latex: Path | None = flag(
-        "--latex", panel=OUTPUTS, help="The 'all' rows as LaTeX."
-    ).field(None)
+    tsv: Path | None = flags.ROWS_TSV.field(None)
+    latex: Path | None = flags.ROWS_LATEX.field(None)
     report: Path | None = flags.REPORT.field(None)
 
     def validate(self) -> None:
