@@ -47,8 +47,8 @@ def train_blanc_cmd(**options) -> None:
         BlancTrainRun, options, inputs=o.fill(JudgedInputs, options), candidates=candidates
     )
     result = run_train_blanc(run, ConsoleFeedback(Console(stderr=True, quiet=options["quiet"])))
-    level, pos, posmix = run.level, run.pos, run.posmix
-    what = f"{run.statistic} ({level})" if run.objective == "human" else "ORANGE (lower is better)"
+    human = f"{run.statistic} ({run.level})"
+    what = human if run.objective == "human" else "ORANGE (lower is better)"
     p = result.params
     out = result_console()
     out.print(
@@ -56,10 +56,10 @@ def train_blanc_cmd(**options) -> None:
         f"bf={p.bf:.4g} n={p.n or '*'} gap={p.gap}"
         + (
             (f" lw={p.lw:.4g} lt={p.lt:.4g}" if p.tagged else " lw=off (tags did not help)")
-            if pos
+            if run.pos
             else ""
         )
-        + (f" posmix={p.posmix:.4g}" if posmix else "")
+        + (f" posmix={p.posmix:.4g}" if run.posmix else "")
     )
     train, default = result.training.value, result.default_value
     out.print(f"  train: {train:.4f} (default parameters {default:.4f})")
