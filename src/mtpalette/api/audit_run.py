@@ -26,7 +26,7 @@ from mtpalette.api.results import RecordResult
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
-from mtpalette.sources.checks import bootstrap_of, check_resampling, checked
+from mtpalette.sources.checks import check_resampling, checked
 from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
 
 if TYPE_CHECKING:
@@ -34,11 +34,6 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     pass
-
-#: the metrics audited when none is named
-DEFAULT_METRICS = ["bleus:4", "chrf", "rouge-l", "wer"]
-#: the label of the audit's progress bar
-HELD_OUT = "scoring with each reference held out"
 
 
 def audit(
@@ -71,6 +66,7 @@ def audit(
     """
     import numpy as np
 
+    from mtpalette.metaeval.audit import HELD_OUT
     from mtpalette.metaeval.audit import audit as run_metric_audit
     from mtpalette.metaeval.of_texts import AuditOfTexts, TextsRun
     from mtpalette.progress import feedback_of
@@ -145,51 +141,15 @@ class AuditResult(RecordResult):
 def run_audit(run: AuditRun, progress: bool | Feedback | None = None) -> AuditResult:
     """Run the audit ``run`` describes, write its run record and return the result
     (``progress`` as in :func:`audit`; ``True`` adds notes)."""
-    from mtpalette.metaeval.audit import audit as run_metric_audit
-    from mtpalette.metaeval.external import reference_names
-    from mtpalette.metaeval.references import reference_agreement_of
-    from mtpalette.metrics import parse_specs
+    from mtpalette.io.runfile import check_output_folders
+    from mtpalette.metaeval.audit import audit_of_run
     from mtpalette.progress import feedback_of
     from mtpalette.reporting.run_files import RunFiles
     from mtpalette.reporting.run_records import audit_record
-    from mtpalette.sources.candidates import judged_lists
-    from mtpalette.sources.external import parse_scores
 
     run.validate()
-    from mtpalette.io.runfile import check_output_folders
-
     check_output_folders({"--json": run.json})  # before any work
-    feedback = feedback_of(progress)
-    cand_human = ref_human = None
-    if run.judged.given:
-        lists, cand_human, ref_human, inputs = judged_lists(run.judged, feedback)
-    else:
-        assert run.candidates is not None  # validate() said so
-        lists, _ = run.candidates.load()
-        inputs = {"refs": [str(p) for p in run.candidates.refs]}
-    specs = list(run.metrics or ([] if run.scores else DEFAULT_METRICS))
-    if lists.n_refs < 2:
-        if run.metrics or run.scores:
-            raise UserInputError(
-                "the metric part of the audit needs at least 2 references; with one, give no "
-                "-m/--scores for the human part alone"
-            )
-        specs = []
-    parsed = parse_specs(specs, tokenize=run.tokenize, lowercase=run.lowercase)
-    agreement = reference_agreement_of(lists, parsed, run, feedback)
-    parsed += parse_scores(run.scores, reference_names(lists, lists.n_refs))
-    feedback.note(
-        f"auditing {lists.n_segments} segments, {lists.n_refs} reference(s), "
-        f"{len(parsed)} metric(s)"
-    )
-    result = run_metric_audit(
-        lists,
-        parsed,
-        candidate_human=cand_human,
-        reference_human=ref_human,
-        **bootstrap_of(run),
-        progress=lambda ms: feedback.track(ms, HELD_OUT),
-    )
+    result, lists, parsed, specs, agreement, inputs = audit_of_run(run, feedback_of(progress))
     outputs: dict[str, Any] = {}
     RunFiles(outputs).record("run_json", run.json, lambda: audit_record(
         result, parsed, specs, score_files=list(run.scores or []), n_refs=lists.n_refs,

@@ -49,6 +49,11 @@ from mtpalette.stats.resampling import (
     resolve_seed,
 )
 
+#: the metrics audited when none is named
+DEFAULT_METRICS = ["bleus:4", "chrf", "rouge-l", "wer"]
+#: the label of the audit's progress bar
+HELD_OUT = "scoring with each reference held out"
+
 
 def heldout_scores(lists: CandidateLists, metric: Metric) -> tuple[np.ndarray, np.ndarray]:
     """``(cand (R, P), refs (R, S))``: with reference ``k`` held out, every candidate's and
@@ -278,3 +283,51 @@ def audit(
         confidence,
         recorded,
     )
+
+
+def audit_of_run(run: Any, feedback: Any):
+    """The audit ``run`` (an audit run's description) asks for: its judged systems (with the
+    human scores of candidates and rated references) or its candidates read, its metrics
+    (:data:`DEFAULT_METRICS` unless named; none with one reference: the human part alone)
+    and score files, the reference agreement, and the audit with a bar counting the metrics
+    scored with each reference held out. Returns ``(audit, lists, metrics, specs, agreement,
+    inputs)``: ``metrics`` parsed (the score files' last), ``specs`` as named, ``inputs`` the
+    record of what was read."""
+    from mtpalette.metaeval.references import reference_agreement_of
+    from mtpalette.metrics import parse_specs
+    from mtpalette.sources.candidates import judged_lists
+    from mtpalette.sources.checks import bootstrap_of
+    from mtpalette.sources.external import parse_scores
+
+    cand_human = ref_human = None
+    if run.judged.given:
+        lists, cand_human, ref_human, inputs = judged_lists(run.judged, feedback)
+    else:
+        assert run.candidates is not None  # the run's validate() said so
+        lists, _ = run.candidates.load()
+        inputs = {"refs": [str(p) for p in run.candidates.refs]}
+    specs = list(run.metrics or ([] if run.scores else DEFAULT_METRICS))
+    if lists.n_refs < 2:
+        if run.metrics or run.scores:
+            raise UserInputError(
+                "the metric part of the audit needs at least 2 references; with one, give no "
+                "-m/--scores for the human part alone"
+            )
+        specs = []
+    parsed = parse_specs(specs, tokenize=run.tokenize, lowercase=run.lowercase)
+    agreement = reference_agreement_of(lists, parsed, run, feedback)
+    parsed += parse_scores(run.scores, reference_names(lists, lists.n_refs))
+    feedback.note(
+        f"auditing {lists.n_segments} segments, {lists.n_refs} reference(s), "
+        f"{len(parsed)} metric(s)"
+    )
+    result = audit(
+        lists,
+        parsed,
+        candidate_human=cand_human,
+        reference_human=ref_human,
+        **bootstrap_of(run),
+        progress=lambda ms: feedback.track(ms, HELD_OUT),
+    )
+    return result, lists, parsed, specs, agreement, inputs
+
