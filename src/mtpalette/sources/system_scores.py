@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 
-from mtpalette.feedback import Feedback
-from mtpalette.sources.folders import mtme_pair_data
 from mtpalette.errors import UserInputError
+from mtpalette.feedback import Feedback
 from mtpalette.metaeval.candidates import display_names
 from mtpalette.metrics import parse_specs
+from mtpalette.sources.folders import mtme_pair_data
 
 
 def folder_scores(run, evs, data, feedback: Feedback):
