@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from mtpalette.errors import UserInputError
-from mtpalette.flags import JSON, OUT_DIR, OUTPUTS, REPORT, flag
+from mtpalette.flags import CSV, JSON, OUT_DIR, OUTPUTS, REPORT, flag
 
 
 class Description:
@@ -116,7 +116,7 @@ class TableOutputs(Description):
 
     out_dir: Path | None = OUT_DIR.field(None)
     json: Path | None = JSON.field(None)
-    csv: Path | None = flag("--csv", panel=OUTPUTS, help="Table(s) as CSV.").field(None)
+    csv: Path | None = CSV.field(None)
     export_scores: Path | None = flag(
         "--export-scores", panel=OUTPUTS,
         help="Write each metric's segment scores to DIR/<metric>.tsv (for --scores).",

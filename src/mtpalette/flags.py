@@ -168,6 +168,7 @@ STATISTICS = flag(
 )
 OUT_DIR = flag("--out-dir", panel=OUTPUTS, help="Write run.json and the tables here.")
 JSON = flag("--json", panel=OUTPUTS, help="Run file (JSON).")
+CSV = flag("--csv", panel=OUTPUTS, help="Table(s) as CSV.")
 HOLDOUT = flag("--holdout", panel=TRAINING, help="Fraction held out for testing.")
 REPORT = flag("--report", panel=OUTPUTS, help="Also write an HTML report.")
 BACKEND = flag(

@@ -11,6 +11,7 @@ import pytest
 
 from mtpalette import flags
 from mtpalette.api.agreement_run import AgreementRun
+from mtpalette.api.analyze_run import AnalyzeRun
 from mtpalette.api.audit_run import AuditRun
 from mtpalette.api.chunked import Chunking
 from mtpalette.api.correlation_run import CorrelationOutputs, CorrelationRun
@@ -31,7 +32,7 @@ from mtpalette.sources.score_inputs import ScoreInputs
 from mtpalette.sources.wmt25 import Wmt25Inputs
 
 DESCRIPTIONS = [
-    AgreementRun, AuditRun, Chunking, CorrelationOutputs, CorrelationRun, ErrorFreeRun,
+    AgreementRun, AnalyzeRun, AuditRun, Chunking, CorrelationOutputs, CorrelationRun, ErrorFreeRun,
     MbrOutputs, MbrRun, OrangeOutputs, OrangeRun, RankRun, ScoreRun, ScoreTests, SpansRun,
     BlancTrainRun, RoseTrainRun, WmtRun, CandidateInputs, JudgedInputs, LimitedFeatures,
     ScoreInputs, Wmt25Inputs,

@@ -22,34 +22,27 @@ from itertools import chain, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from mtpalette.analysis import compare_mt
-from mtpalette.analysis.sentences import (
-    BUCKETINGS,
-    LABELS,
-    SentenceBuckets,
-    label_groups,
-    score_edges,
-    sentence_buckets,
-)
-from mtpalette.analysis.words import WordAccuracy, token_matches, word_accuracy
+from mtpalette import flags
+from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
-from mtpalette.metrics import parse_specs
-from mtpalette.metrics.base import Pairs
-from mtpalette.metrics.scoring import TextPairs, compute_stats
-from mtpalette.progress import feedback_of
+from mtpalette.flags import INPUTS, METRICS, OUTPUTS, flag
 from mtpalette.records import Record, RowsFrame, out
-from mtpalette.sources.checks import probability_argument
 from mtpalette.sources.score_inputs import ScoreInputs
-from mtpalette.text.encode import Encoder, TextView
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from mtpalette.analysis.sentences import (
+        SentenceBuckets,
+    )
+    from mtpalette.analysis.words import WordAccuracy
+    from mtpalette.text.encode import Encoder
 
 if TYPE_CHECKING:  # imported by the analyses that make them (not by words and length)
     from mtpalette.analysis.examples import SentenceExamples
     from mtpalette.analysis.ngrams import NgramDifferences, NgramMatches
 
-ANALYSES = ("words", *BUCKETINGS, *LABELS, "ngrams", "examples")
 DEFAULT_METRIC = "bleu:compat=compare-mt"
 #: the word splitting by default: punctuation split off, as compare-mt's users tokenize
 DEFAULT_TOKENIZE = "13a"
@@ -87,6 +80,8 @@ class AnalysisResult(Record, RowsFrame):
 
     def rows(self) -> list[dict[str, Any]]:
         """Every analysis's rows, each with the analysis it comes from."""
+        from mtpalette.analysis.sentences import SentenceBuckets
+
         out = []
         for a in self.analyses:
             name = a.by if isinstance(a, SentenceBuckets) else OPTION_OF[a.KIND]
@@ -126,7 +121,7 @@ def analyze(
     refs:
         One reference stream.
     analyses:
-        Any of :data:`ANALYSES`: ``words``, ``length``, ``hyp-length``, ``lengthdiff``,
+        Any of ``words``, ``length``, ``hyp-length``, ``lengthdiff``,
         ``score`` (by the sentence metric's score), ``domain``, ``document``, ``label``,
         ``ngrams``, ``examples``.
     metric:
@@ -174,6 +169,10 @@ def analyze(
     >>> out.analyses[0].fmeasure["A"][1:3]  # words seen once: P 4/4, R 4/5; none seen twice
     [0.888888888888889, 0.0]
     """
+    from mtpalette.analysis import compare_mt
+    from mtpalette.progress import feedback_of
+    from mtpalette.text.encode import Encoder, TextView
+
     ref, systems = _checked(systems, refs, analyses)
     check_settings(confidence, top, ("confidence", "top"))
     tokenize, sentence_metric, notes = _compat(compat, tokenize, sentence_metric, systems, ref)
@@ -236,6 +235,8 @@ class _Shared:
     def word_matches(self, analyses: Sequence[str], orders: tuple[int, int]) -> dict:
         """Every system's matches of every word id: order 1 of :meth:`matches` when the
         n-grams are counted too, else straight from the word ids (no n-gram to number)."""
+        from mtpalette.analysis.words import token_matches
+
         vocab = len(self.encoder.vocab)
         if "ngrams" not in analyses:
             return token_matches(self.out_rows, self.ref_rows, vocab)
@@ -245,6 +246,8 @@ class _Shared:
 
 def _one(a: _Shared, name: str, analyses, corpus, orders, top) -> list:
     """The results of the analysis ``name``."""
+    from mtpalette.analysis.sentences import BUCKETINGS, LABELS, label_groups, sentence_buckets
+
     if name == "words":
         matches = a.word_matches(analyses, orders)
         return [_words(a.encoder, a.out_rows, a.ref_rows, corpus, a.edges.get("words"), matches)]
@@ -288,6 +291,9 @@ def _specs_needed(analyses: Sequence[str], metric: str, sentence_metric: str) ->
     >>> _specs_needed(["words", "length", "examples"], "chrf", "sentbleu")
     ['chrf', 'bleu:compat=compare-mt']
     """
+    from mtpalette.analysis import compare_mt
+    from mtpalette.analysis.sentences import BUCKETINGS, LABELS
+
     out = []
     if any(a in BUCKETINGS or a in LABELS for a in analyses):
         out.append(metric)
@@ -301,6 +307,8 @@ def _compat(compat, tokenize, sentence_metric, systems, ref) -> tuple[str, str, 
     """The tokenizer and sentence metric of a run, and its notes: ``compat="compare-mt"``
     splits as compare-mt does (no other tokenizer taken); otherwise the lines whose
     whitespace a tokenizer folds are counted."""
+    from mtpalette.analysis import compare_mt
+
     if compat is not None and compat not in COMPATS:
         raise UserInputError(f"compat {compat!r}; expected one of {', '.join(COMPATS)}")
     if compat is not None:
@@ -327,9 +335,12 @@ def _compat(compat, tokenize, sentence_metric, systems, ref) -> tuple[str, str, 
 def _checked(systems, refs, analyses) -> tuple[list[str], dict[str, list[str]]]:
     """The one reference stream and the systems' lines as lists (a DataFrame's columns
     too), once the inputs and the analyses' names are checked."""
-    unknown = [a for a in analyses if a not in ANALYSES]
+    from mtpalette.analysis.sentences import BUCKETINGS, LABELS
+
+    known = ("words", *BUCKETINGS, *LABELS, "ngrams", "examples")
+    unknown = [a for a in analyses if a not in known]
     if unknown:
-        raise UserInputError(f"unknown analysis {unknown[0]!r}; expected {', '.join(ANALYSES)}")
+        raise UserInputError(f"unknown analysis {unknown[0]!r}; expected {', '.join(known)}")
     if len(refs) != 1:
         raise UserInputError(
             f"analyze takes one reference stream (compare-mt's definitions have one); got "
@@ -374,6 +385,10 @@ def check_settings(confidence: Any, top: Any, names: tuple[str, str]) -> None:
     ...
     mtpalette.errors.UserInputError: --top is -1; expected a whole number, 1 or more: ...
     """
+    import numpy as np
+
+    from mtpalette.sources.checks import probability_argument
+
     if confidence is not None:
         probability_argument(confidence, names[0])
     if top is None:
@@ -390,6 +405,8 @@ def _check_groups(
 ) -> None:
     """Refuse a domain, document or label analysis without its labels, labels of another
     length than the reference (``n`` lines), and a missing or blank label."""
+    from mtpalette.analysis.sentences import LABELS
+
     where = {"label": "--labels FILE (one label per sentence)"}
     for name in LABELS:
         if name in analyses and given[name] is None:
@@ -420,6 +437,8 @@ def _lengths(ref_rows, out_rows) -> dict[str, dict[str, np.ndarray]]:
 
 def _score_buckets(stats_of, metric, sentence_metric, edges, resampling) -> SentenceBuckets:
     """``metric`` by bucket of the sentence metric's score."""
+    from mtpalette.analysis.sentences import score_edges, sentence_buckets
+
     m, stats = stats_of(metric)
     spec, scale, values = stats_of.sentence(sentence_metric)
     cuts = edges.get("score") or score_edges(scale)
@@ -445,6 +464,11 @@ class _StatsOf:
     no line looked up again)."""
 
     def __init__(self, systems, ref, encoder: Encoder, encoded: tuple) -> None:
+        import numpy as np
+
+        from mtpalette.metrics.base import Pairs
+        from mtpalette.metrics.scoring import TextPairs
+
         self.systems, self.ref = systems, ref
         view = encoder.view
         self.text = dict(tokenize=view.tokenizer, lowercase=view.lowercase)
@@ -461,6 +485,8 @@ class _StatsOf:
         self.sentbleu = False
 
     def signatures(self) -> dict[str, str]:
+        from mtpalette.analysis import compare_mt
+
         out = {spec: str(sig) for spec, (_, _, sig) in self.done.items()}
         if self.sentbleu:
             out[compare_mt.SENTENCE_BLEU] = compare_mt.SENTENCE_BLEU_SIGNATURE
@@ -470,6 +496,8 @@ class _StatsOf:
         """``(spec, scale, scores)``: a sentence metric's score of every sentence, per
         system; ``sentbleu`` (compare-mt's NLTK sentence BLEU) from the statistics of
         compare-mt's BLEU, which the buckets share."""
+        from mtpalette.analysis import compare_mt
+
         if spec == compare_mt.SENTENCE_BLEU:
             _, stats = self(compare_mt.SENTENCE_BLEU_STATS)
             self.sentbleu = True
@@ -480,6 +508,9 @@ class _StatsOf:
     def prefetch(self, specs: Sequence[str]) -> None:
         """Score every spec not done yet in one call, so that the metrics of one family (the
         buckets' BLEU and the examples' sentence BLEU) share one count of the n-grams."""
+        from mtpalette.metrics import parse_specs
+        from mtpalette.metrics.scoring import compute_stats
+
         todo = [s for s in dict.fromkeys(specs) if s not in self.done]
         if not todo:
             return
@@ -503,6 +534,10 @@ class _StatsOf:
 
 
 def _words(encoder, out_rows, ref_rows, corpus, edges, matches) -> WordAccuracy:
+    import numpy as np
+
+    from mtpalette.analysis.words import word_accuracy
+
     freq, source = None, "reference"
     if corpus is not None:  # encoded last: the vocabulary then holds every word
         ids = encoder.encode(list(corpus)).ids
@@ -514,32 +549,64 @@ def _words(encoder, out_rows, ref_rows, corpus, edges, matches) -> WordAccuracy:
 
 
 @dataclass
-class AnalyzeRun:
+class AnalyzeRun(Description):
     """An ``analyze`` run: where the texts are, what to compute, where to write.
 
     The domains and documents come from ``docs`` (MTME's ``documents/LP.docs`` layout: one
     ``DOMAIN DOCUMENT`` line per sentence) or, for an MTME folder, from its own file."""
 
+    kind = "analyze"
     inputs: ScoreInputs
-    analyses: list[str] = field(default_factory=lambda: ["words", "length"])
-    metric: str = DEFAULT_METRIC
-    tokenize: str | None = None
-    lowercase: bool = False
-    frequency_corpus: Path | None = None
-    confidence: float | None = None
+    analyses: list[str] = flag(
+        "--analyses", "-a", panel=METRICS,
+        help="words, length, hyp-length, lengthdiff, score, domain, document, label, ngrams, "
+        "examples (default: words length).",
+    ).field(factory=lambda: ["words", "length"])  # fmt: skip
+    metric: str = flag(
+        "-m", "--metric", panel=METRICS, help="Metric of the sentence buckets."
+    ).field(DEFAULT_METRIC)
+    tokenize: str | None = flags.TOKENIZE.but(
+        help="13a (default: punctuation split), intl, zh, char, none (whitespace)..."
+    ).field(None)
+    lowercase: bool = flags.LOWERCASE.field(False)
+    frequency_corpus: Path | None = flag(
+        "--freq-corpus", panel=INPUTS, help="Word frequencies from this text (a train set)."
+    ).field(None)
+    confidence: float | None = flags.CONFIDENCE.but(
+        help="Bootstrap intervals per bucket at this level, between 0 and 1 (0.95)."
+    ).field(None)
     n_resamples: int = 1000
-    seed: int = 12345
-    docs: Path | None = None
-    domain_col: str | None = None
-    doc_col: str | None = None
-    labels_file: Path | None = None
-    baseline: str | None = None
-    sentence_metric: str | None = None
-    top: int | None = None
-    json: Path | None = None
-    csv: Path | None = None
-    report: Path | None = None
-    compat: str | None = None
+    seed: int = flags.SEED.field(12345)
+    docs: Path | None = flag(
+        "--docs", panel=INPUTS, help="'DOMAIN DOCUMENT' per sentence (MTME's .docs)."
+    ).field(None)
+    domain_col: str | None = flag(
+        "--domain-col", panel=INPUTS, help="--table: the domain column."
+    ).field(None)
+    doc_col: str | None = flag(
+        "--doc-col", panel=INPUTS, help="--table: the document column."
+    ).field(None)
+    labels_file: Path | None = flag(
+        "--labels", panel=INPUTS, help="A label per sentence, none blank (-a label)."
+    ).field(None)
+    baseline: str | None = flag(
+        "--baseline", panel=METRICS, help="ngrams, examples: against (1st)."
+    ).field(None)
+    sentence_metric: str | None = flag(
+        "--sentence-metric", panel=METRICS,
+        help="examples, score: the metric (bleus:4; --compat compare-mt: sentbleu).",
+    ).field(None)  # fmt: skip
+    top: int | None = flag(
+        "--top", panel=OUTPUTS,
+        help="Examples and n-grams each way per system, 1 or more (10 and 50).",
+    ).field(None)  # fmt: skip
+    json: Path | None = flags.JSON.field(None)
+    csv: Path | None = flags.CSV.field(None)
+    report: Path | None = flags.REPORT.field(None)
+    compat: str | None = flag(
+        "--compat", panel=METRICS,
+        help="compare-mt: split words as compare-mt 0.2.10 (single spaces), its sentbleu.",
+    ).field(None)  # fmt: skip
 
     def validate(self) -> None:
         """Refuse settings the run could not mean, naming the command line's options."""

@@ -7,99 +7,23 @@ Options -> :class:`~mtpalette.api.analyze_run.AnalyzeRun` ->
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated, NamedTuple
+from typing import NamedTuple
 
 import typer
 
+from mtpalette.api.analyze_run import AnalyzeRun
 from mtpalette.cli import options as o
 from mtpalette.cli.console import emit_note, emit_rows, plain_console, result_console
+from mtpalette.sources.score_inputs import ScoreInputs
 
-AnalysesOpt = Annotated[
-    list[str] | None,
-    o.opt("--analyses", "-a", panel=o.METRICS,
-          help="words, length, hyp-length, lengthdiff, score, domain, document, label, "
-               "ngrams, examples (default: words length)."),
-]  # fmt: skip
-MetricOpt = Annotated[
-    str, o.opt("-m", "--metric", panel=o.METRICS, help="Metric of the sentence buckets.")
-]
-FreqOpt = Annotated[
-    Path | None,
-    o.opt("--freq-corpus", panel=o.INPUTS, help="Word frequencies from this text (a train set)."),
-]
-DocsOpt = Annotated[
-    Path | None,
-    o.opt("--docs", panel=o.INPUTS, help="'DOMAIN DOCUMENT' per sentence (MTME's .docs)."),
-]
-DomainColOpt = Annotated[
-    str | None, o.opt("--domain-col", panel=o.INPUTS, help="--table: the domain column.")
-]
-DocColOpt = Annotated[
-    str | None, o.opt("--doc-col", panel=o.INPUTS, help="--table: the document column.")
-]
-LabelsOpt = Annotated[
-    Path | None,
-    o.opt("--labels", panel=o.INPUTS, help="A label per sentence, none blank (-a label)."),
-]
-BaselineOpt = Annotated[
-    str | None, o.opt("--baseline", panel=o.METRICS, help="ngrams, examples: against (1st).")
-]
-SentenceMetricOpt = Annotated[
-    str | None,
-    o.opt("--sentence-metric", panel=o.METRICS,
-          help="examples, score: the metric (bleus:4; --compat compare-mt: sentbleu)."),
-]  # fmt: skip
-TopOpt = Annotated[
-    int | None,
-    o.opt("--top", panel=o.OUTPUTS,
-          help="Examples and n-grams each way per system, 1 or more (10 and 50)."),
-]  # fmt: skip
-CompatOpt = Annotated[
-    str | None,
-    o.opt("--compat", panel=o.METRICS,
-          help="compare-mt: split words as compare-mt 0.2.10 (single spaces), its sentbleu."),
-]  # fmt: skip
-AnalyzeTokenizeOpt = Annotated[
-    str | None,
-    o.opt("--tokenize", "-tok", panel=o.METRICS,
-          help="13a (default: punctuation split), intl, zh, char, none (whitespace)..."),
-]  # fmt: skip
-IntervalOpt = Annotated[
-    float | None,
-    o.opt("--confidence", panel=o.RESAMPLING,
-          help="Bootstrap intervals per bucket at this level, between 0 and 1 (0.95)."),
-]  # fmt: skip
+#: the inputs analyze reads (score's: plain files, a folder, a table, an MTME folder)
+INPUTS = o.options_of(
+    ScoreInputs, only=("refs", "hyps", "systems_dir", "table", "system_col", "mtme", "lp")
+)
 
 
-def analyze_cmd(
-    refs: o.RefsOpt = None,
-    systems: o.SystemsOpt = None,
-    systems_dir: o.SystemsDirOpt = None,
-    table: o.TableOpt = None,
-    system_col: o.SystemColOpt = None,
-    mtme: o.MtmeOpt = None,
-    lp: o.LpOpt = None,
-    analyses: AnalysesOpt = None,
-    metric: MetricOpt = "bleu:compat=compare-mt",
-    freq_corpus: FreqOpt = None,
-    docs: DocsOpt = None,
-    domain_col: DomainColOpt = None,
-    doc_col: DocColOpt = None,
-    labels: LabelsOpt = None,
-    baseline: BaselineOpt = None,
-    sentence_metric: SentenceMetricOpt = None,
-    top: TopOpt = None,
-    tokenize: AnalyzeTokenizeOpt = None,
-    lowercase: o.LowercaseOpt = False,
-    compat: CompatOpt = None,
-    confidence: IntervalOpt = None,
-    seed: o.SeedOpt = 12345,
-    json: o.JsonOpt = None,
-    csv: o.CsvOpt = None,
-    report: o.ReportOpt = None,
-    quiet: o.QuietOpt = False,
-) -> None:
+@o.with_options(INPUTS, AnalyzeRun, o.QUIET)
+def analyze_cmd(**options) -> None:
     """Compare systems by word frequency and by sentence bucket, as compare-mt does.
 
     Examples: `mtpalette analyze -r ref.txt -s A.txt B.txt` (word F-measure by frequency,
@@ -107,20 +31,10 @@ def analyze_cmd(
     outputs/ -a lengthdiff -m chrf --confidence 0.95 --csv buckets.csv`; `mtpalette analyze
     --mtme FOLDER --lp en-de -a domain document ngrams examples`.
     """
-    from mtpalette.api.analyze_run import AnalyzeRun, run_analyze
-    from mtpalette.sources.score_inputs import ScoreInputs
+    from mtpalette.api.analyze_run import run_analyze
 
-    inputs = ScoreInputs(refs=[str(r) for r in refs or []] or None,
-                         hyps=[str(s) for s in systems or []] or None, systems_dir=systems_dir,
-                         table=None if table is None else str(table), system_col=system_col,
-                         mtme=mtme, lp=lp)  # fmt: skip
-    run = AnalyzeRun(
-        inputs, analyses or ["words", "length"], metric, tokenize, lowercase, freq_corpus,
-        confidence, seed=seed, docs=docs, domain_col=domain_col, doc_col=doc_col,
-        labels_file=labels, baseline=baseline,
-        sentence_metric=sentence_metric,
-        top=top, json=json, csv=csv, report=report, compat=compat,
-    )  # fmt: skip
+    run = o.fill(AnalyzeRun, options, inputs=o.fill(ScoreInputs, options))
+    quiet = options["quiet"]
     result = run_analyze(run, _feedback(quiet))
     if not quiet:
         for path in result.outputs.values():

@@ -15,23 +15,12 @@ import functools
 import inspect
 import typing
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 
 from mtpalette import flags
-from mtpalette.flags import (  # the help sections, for the options of the command line alone
-    CORRELATION,
-    HUMANS,
-    INPUTS,
-    LIMITED,
-    METRICS,
-    ORANGE,
-    OUTPUTS,
-    RESAMPLING,
-    RUNNING,
-)
+from mtpalette.flags import RUNNING
 
 T = TypeVar("T")
 #: a group of options: parameter name -> (annotated type, default)
@@ -51,37 +40,6 @@ QUIET: Group = {
     "quiet": (Annotated[bool, opt("--quiet", "-q", panel=RUNNING, help="No progress messages.")],
               False),
 }  # fmt: skip
-
-# the options analyze still declares itself (until its run's fields carry them)
-RefsOpt = Annotated[
-    list[Path] | None, opt("--refs", "-r", panel=INPUTS, help="Reference files: -r A B.")
-]
-SystemsOpt = Annotated[
-    list[Path] | None,
-    opt("--systems", "-s", "--input", "-i", panel=INPUTS,
-        help="System output files or globs: -s A B C, -s 'outputs/*.txt'."),
-]  # fmt: skip
-SystemsDirOpt = Annotated[
-    Path | None, opt("--systems-dir", panel=INPUTS, help="Folder of system outputs.")
-]
-TableOpt = Annotated[Path | None, opt("--table", panel=INPUTS, help="A long table.")]
-SystemColOpt = Annotated[
-    str, opt("--system-col", panel=INPUTS, help="--table: the system column (system).")
-]
-MtmeOpt = Annotated[
-    Path | None, opt("--mtme", panel=HUMANS, help="An mt-metrics-eval test set folder (with --lp).")
-]
-LpOpt = Annotated[str | None, opt("--lp", panel=HUMANS, help="Language pair (WMT files).")]
-LowercaseOpt = Annotated[bool, opt("--lowercase", "-lc", panel=METRICS, help="Lower-case first.")]
-SeedOpt = Annotated[int, opt("--seed", panel=RESAMPLING, help="Seed of the resampling.")]
-JsonOpt = Annotated[Path | None, opt("--json", panel=OUTPUTS, help="Run file (JSON).")]
-CsvOpt = Annotated[Path | None, opt("--csv", panel=OUTPUTS, help="Table(s) as CSV.")]
-ReportOpt = Annotated[
-    Path | None, opt("--report", panel=OUTPUTS, help="Also write an HTML report.")
-]
-QuietOpt = QUIET["quiet"][0]
-
-__all__ = ["CORRELATION", "LIMITED", "ORANGE"]
 
 
 def options_of(cls: type, *, skip: tuple[str, ...] = (), only: tuple[str, ...] = ()) -> Group:
@@ -196,8 +154,8 @@ def flag_of(annotated: Any) -> str:
 
     Examples
     --------
-    >>> flag_of(FeatureModeOpt)
-    '--feature-mode'
+    >>> flag_of(QUIET["quiet"][0])
+    '--quiet'
     """
     info = typing.get_args(annotated)[1]
     names = (info.default, *info.param_decls)  # typer keeps the first name as the default

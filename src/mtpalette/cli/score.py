@@ -18,8 +18,9 @@ repeated. Output goes to stdout or, written atomically, to ``-o FILE``.
 # options' annotation strings back into objects (typing.get_type_hints: a compile and an eval
 # each), 8 ms of every ``mtpalette score`` run; evaluated once at import they cost 1 ms.
 
-# The module holds the options only (typer builds `score --help` from them, with no numpy);
-# the scoring path is imported by the command when it runs.
+# The options are the fields of score's descriptions (ScoreInputs, ScoreRun, ScoreTests,
+# Wmt25Inputs) and the rendering options below; the descriptions' modules import no numpy, so
+# `score --help` needs none, and the scoring path is imported by the command when it runs.
 
 import shutil
 from pathlib import Path
@@ -29,9 +30,9 @@ import typer
 
 from mtpalette.api.score_run import ScoreRun
 from mtpalette.api.score_tests import ScoreTests
-from mtpalette.cli.options import OUTPUT_FORMATS, OUTPUTS, Group, opt, options_of, with_options
+from mtpalette.cli.options import OUTPUT_FORMATS, Group, opt, options_of, with_options
 from mtpalette.errors import UserInputError
-from mtpalette.flags import choice
+from mtpalette.flags import OUTPUTS, choice
 from mtpalette.sources.score_inputs import ScoreInputs
 from mtpalette.sources.wmt25 import Wmt25Inputs
 
