@@ -168,7 +168,9 @@ def refuse_unless(options: Mapping[str, Any], group: Group, key: str) -> None:
 
     Examples
     --------
-    >>> refuse_unless({"pivot": None, "features": "sim"}, LIMITED_OPTIONS, "pivot")
+    >>> from mtpalette.sources.limited import LimitedFeatures
+    >>> limited = options_of(LimitedFeatures)
+    >>> refuse_unless({"pivot": None, "features": "sim"}, limited, "pivot")
     Traceback (most recent call last):
     ...
     mtpalette.errors.UserInputError: --features needs --pivot (without it, it would be ignored)
