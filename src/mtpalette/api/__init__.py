@@ -108,7 +108,7 @@ EXPORTS = {
     "autorank_wmt25": "api.autorank_run",
     "analyze": "api.analyze_run",
     "AnalyzeRun": "api.analyze_run",
-    "AnalysisResult": "api.analyze_run",
+    "AnalysisResult": "analysis.pipeline",
     "run_analyze": "api.analyze_run",
     "RankRun": "api.rank_run",
     "RankResult": "api.rank_run",
