@@ -52,8 +52,9 @@ class Flag:
 
     ``cli`` is the option's type where it differs from the field's (``--stat a,b`` is a string,
     the field a list); ``parse`` turns the option's value into the field's; ``cli_default`` is
-    the option's default where the field's is not one (``None``: the field's default; a list
-    made per instance: none given).
+    the option's default where the field's is not one (``None``: the field's default, and a
+    list made per instance: none given; ``...``: the option is required). A flag without a
+    name is an argument.
     """
 
     names: tuple[str, ...]
@@ -75,7 +76,7 @@ class Flag:
 
 
 def flag(*names: str, help: str, panel: str, **settings: Any) -> Flag:
-    """A :class:`Flag` named ``names`` (long name first) in the help section ``panel``."""
+    """A :class:`Flag` named ``names`` (as typer takes them) in the help section ``panel``."""
     return Flag(names, help, panel, **settings)
 
 
