@@ -99,11 +99,14 @@ def with_options(*groups: Group | type) -> Callable[[Callable[..., T]], Callable
             for p in inspect.signature(fn).parameters.values()
             if p.kind is not p.VAR_KEYWORD
         ]
-        taken = {p.name for p in params}
+        taken = {p.name: p.annotation for p in params}
         for group in groups:
             if isinstance(group, type):
                 group = options_of(group)
             for name, (annotation, default) in group.items():
+                if name in taken and _names(taken[name]) != _names(annotation):
+                    raise TypeError(f"{name}: two options under one name, "
+                                    f"{_names(taken[name])} and {_names(annotation)}")  # fmt: skip
                 if name not in taken:
                     params.append(
                         inspect.Parameter(
@@ -113,7 +116,7 @@ def with_options(*groups: Group | type) -> Callable[[Callable[..., T]], Callable
                             annotation=annotation,
                         )  # fmt: skip
                     )
-                    taken.add(name)
+                    taken[name] = annotation
 
         @functools.wraps(fn)
         def command(**kwargs: Any) -> T:
@@ -125,6 +128,14 @@ def with_options(*groups: Group | type) -> Callable[[Callable[..., T]], Callable
         return command
 
     return wrap
+
+
+def _names(annotated: Any) -> set[str]:
+    """The names an annotated option answers to (several descriptions may share an option:
+    ``--refs`` of the judged inputs and of the candidates is one option, filling both)."""
+    info = typing.get_args(annotated)[1] if typing.get_origin(annotated) is Annotated else None
+    decls = (getattr(info, "default", None), *getattr(info, "param_decls", ()))
+    return {d for d in decls if isinstance(d, str) and d.startswith("-")}
 
 
 def fill(cls: type[T], options: Mapping[str, Any], **given: Any) -> T:
