@@ -104,9 +104,11 @@ def with_options(*groups: Group | type) -> Callable[[Callable[..., T]], Callable
             if isinstance(group, type):
                 group = options_of(group)
             for name, (annotation, default) in group.items():
-                if name in taken and _names(taken[name]) != _names(annotation):
-                    raise TypeError(f"{name}: two options under one name, "
-                                    f"{_names(taken[name])} and {_names(annotation)}")  # fmt: skip
+                # several descriptions may share an option (--refs of the judged inputs and
+                # of the candidates is one option, filling both); two options may not share
+                ours, theirs = names_of(taken.get(name)), names_of(annotation)
+                if name in taken and set(ours) != set(theirs):
+                    raise TypeError(f"{name}: two options under one name, {ours} and {theirs}")
                 if name not in taken:
                     params.append(
                         inspect.Parameter(
@@ -130,12 +132,19 @@ def with_options(*groups: Group | type) -> Callable[[Callable[..., T]], Callable
     return wrap
 
 
-def _names(annotated: Any) -> set[str]:
-    """The names an annotated option answers to (several descriptions may share an option:
-    ``--refs`` of the judged inputs and of the candidates is one option, filling both)."""
-    info = typing.get_args(annotated)[1] if typing.get_origin(annotated) is Annotated else None
-    decls = (getattr(info, "default", None), *getattr(info, "param_decls", ()))
-    return {d for d in decls if isinstance(d, str) and d.startswith("-")}
+def names_of(annotated: Any) -> list[str]:
+    """The names an ``Annotated[..., opt(...)]`` option answers to, in order (``-x`` too).
+
+    Examples
+    --------
+    >>> names_of(QUIET["quiet"][0])
+    ['--quiet', '-q']
+    """
+    if typing.get_origin(annotated) is not Annotated:
+        return []
+    info = typing.get_args(annotated)[1]
+    decls = (info.default, *(info.param_decls or ()))  # typer keeps the first name as default
+    return [d for d in decls if isinstance(d, str) and d.startswith("-")]
 
 
 def fill(cls: type[T], options: Mapping[str, Any], **given: Any) -> T:
@@ -168,9 +177,18 @@ def flag_of(annotated: Any) -> str:
     >>> flag_of(QUIET["quiet"][0])
     '--quiet'
     """
-    info = typing.get_args(annotated)[1]
-    names = (info.default, *info.param_decls)  # typer keeps the first name as the default
-    return next(n for n in names if isinstance(n, str) and n.startswith("--"))
+    return next(n for n in names_of(annotated) if n.startswith("--"))
+
+
+def set_away(options: Mapping[str, Any], group: Group) -> list[str]:
+    """The options of ``group`` that ``options`` set away from their defaults.
+
+    Examples
+    --------
+    >>> set_away({"quiet": True, "n": 1}, QUIET), set_away({"quiet": False}, QUIET)
+    (['quiet'], [])
+    """
+    return [n for n, (_, default) in group.items() if n in options and options[n] != default]
 
 
 def refuse_unless(options: Mapping[str, Any], group: Group, key: str) -> None:
@@ -188,11 +206,7 @@ def refuse_unless(options: Mapping[str, Any], group: Group, key: str) -> None:
     """
     if options.get(key) is not None:
         return
-    given = [
-        flag_of(annotated)
-        for name, (annotated, default) in group.items()
-        if name != key and name in options and options[name] != default
-    ]
+    given = [flag_of(group[name][0]) for name in set_away(options, group) if name != key]
     if given:
         from mtpalette.errors import UserInputError
 

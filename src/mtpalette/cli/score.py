@@ -54,9 +54,8 @@ RENDERING: Group = {
     "output": (Annotated[Path | None, opt("--output", "-o", panel=OUTPUTS,
                                           help="Write here (atomically).")], None),
 }  # fmt: skip
-#: the WMT25/26 options, and their defaults (none given: no WMT25/26 inputs)
+#: the WMT25/26 options (none set: no WMT25/26 inputs)
 WMT25 = options_of(Wmt25Inputs)
-WMT25_DEFAULTS = {name: default for name, (_, default) in WMT25.items()}
 
 
 @with_options(ScoreInputs, RENDERING, ScoreRun, ScoreTests, WMT25)
@@ -76,11 +75,10 @@ def score(**options) -> None:
     the observed one; * marks p < 0.05); --confidence adds each score's bootstrap interval.
     """
     from mtpalette.api.score_run import run_score
-    from mtpalette.cli.options import fill
+    from mtpalette.cli.options import fill, set_away
     from mtpalette.io.writers import opened
 
-    given = any(options[k] != d for k, d in WMT25_DEFAULTS.items())
-    wmt25 = fill(Wmt25Inputs, options, lp=options["lp"]) if given else None
+    wmt25 = fill(Wmt25Inputs, options) if set_away(options, WMT25) else None
     inputs = fill(ScoreInputs, options, wmt25=wmt25)
     run = fill(ScoreRun, options, inputs=inputs, tests=fill(ScoreTests, options))
     fmt, digits, output = str(options["fmt"]), options["digits"], options["output"]
