@@ -201,6 +201,20 @@ def _value(x: np.ndarray, statistic: Statistic | None) -> np.ndarray:
     return np.asarray(statistic(x), dtype=np.float64)
 
 
+def _values_and_draws(
+    data: Any, statistic: Statistic | None, n_resamples: int, confidence: float, method: str,
+    seed: Seed,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int | None]:  # fmt: skip
+    """``data`` checked, the statistic on it (flat: one value per component) and on
+    ``n_resamples`` resamples of its rows ``(n_resamples, components)``, and the recorded seed;
+    the statistic sees the sample before its resamples."""
+    x = _check(data, n_resamples, confidence, method)
+    rng, recorded = resolve_seed(seed)
+    values = np.atleast_1d(_value(x, statistic)).reshape(-1)
+    dist = bootstrap_distribution(x, statistic, n_resamples=n_resamples, rng=rng)
+    return x, values, dist.reshape(n_resamples, -1), recorded
+
+
 def bootstrap_cis(
     data: Any,
     statistic: Statistic | None = None,
@@ -221,12 +235,9 @@ def bootstrap_cis(
     >>> a.value, b.value, round(b.low / a.low, 6), round(b.high / a.high, 6)
     (4.5, 9.0, 2.0, 2.0)
     """
-    x = _check(data, n_resamples, confidence, method)
-    rng, recorded = resolve_seed(seed)
-    value = np.atleast_1d(_value(x, statistic))
-    dist = bootstrap_distribution(x, statistic, n_resamples=n_resamples, rng=rng)
-    dist = dist.reshape(n_resamples, -1)
-    value = value.reshape(-1)
+    x, value, dist, recorded = _values_and_draws(
+        data, statistic, n_resamples, confidence, method, seed
+    )
     lo, hi = bootstrap_interval(dist, confidence, method=method, value=value, omit_nan=False)
     return [
         BootstrapCI(
@@ -388,11 +399,9 @@ def compare_with_best(
     >>> c.best in (0, 1), c.equivalent.tolist()[2]
     (True, False)
     """
-    x = _check(data, n_resamples, confidence, method)
-    rng, recorded = resolve_seed(seed)
-    values = np.atleast_1d(_value(x, statistic)).reshape(-1)
-    dist = bootstrap_distribution(x, statistic, n_resamples=n_resamples, rng=rng)
-    dist = dist.reshape(n_resamples, -1)
+    x, values, dist, recorded = _values_and_draws(
+        data, statistic, n_resamples, confidence, method, seed
+    )
     if dist.shape[1] != values.shape[0]:
         raise ValueError("the statistic must return one value per column")
     best = int(np.argmax(values) if higher_is_better else np.argmin(values))
