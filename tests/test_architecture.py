@@ -20,7 +20,7 @@ PACKAGE = "mtpalette"
 
 #: the floors, lowest first; a module may import its own floor and the floors below it
 LAYERS: list[set[str]] = [
-    {"_version", "errors", "records", "signature", "_core", "feedback", "flags"},
+    {"_version", "errors", "records", "signature", "_core", "feedback", "flags", "exports"},
     {"io", "text", "kernels", "models", "parallel", "progress", "description"},
     {"metrics"},
     {"stats"},

@@ -8,19 +8,9 @@ stays fast. Nothing inside the package imports this module: ``__version__`` live
 
 from __future__ import annotations
 
-from typing import Any
-
 from mtpalette import api
 from mtpalette._version import __version__
+from mtpalette.exports import lazy_exports
 
 __all__ = ["__version__", *api.EXPORTS]
-
-
-def __getattr__(name: str) -> Any:
-    if name in api.EXPORTS:
-        return getattr(api, name)
-    raise AttributeError(f"module 'mtpalette' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)  # the public names only (no typing or __future__ leftovers)
+__getattr__, __dir__ = lazy_exports(__name__, api.EXPORTS, globals())

@@ -52,8 +52,7 @@ Examples
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from mtpalette.exports import lazy_exports
 
 #: public name -> the module that defines it (under ``mtpalette``: ``api.*`` or a lower floor)
 EXPORTS = {
@@ -144,13 +143,4 @@ EXPORTS = {
 }
 
 __all__ = list(EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    if name in EXPORTS:
-        return getattr(importlib.import_module(f"mtpalette.{EXPORTS[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(EXPORTS))
+__getattr__, __dir__ = lazy_exports("mtpalette", EXPORTS, globals())

@@ -7,8 +7,7 @@ ORANGE's modules (and the other way round).
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from mtpalette.exports import lazy_exports
 
 #: name -> the module of this package that defines it
 EXPORTS = {
@@ -29,13 +28,4 @@ EXPORTS = {
 }
 
 __all__ = sorted(EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    if name in EXPORTS:
-        return getattr(importlib.import_module(f"mtpalette.metaeval.{EXPORTS[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, EXPORTS, globals())

@@ -8,8 +8,7 @@ Every draw, interval and Monte Carlo p-value comes from one engine,
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from mtpalette.exports import lazy_exports
 
 #: the names of :mod:`mtpalette.stats.bootstrap` offered here, imported on first use (a
 #: statistic that draws nothing, a WMT task at k = 0 or WMT24's ranking, does not load the
@@ -25,13 +24,4 @@ __all__ = [
     "paired_bootstrap",
     "resolve_seed",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        return getattr(importlib.import_module("mtpalette.stats.bootstrap"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, dict.fromkeys(__all__, "bootstrap"), globals())
