@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from mtpalette.errors import UserInputError
-from mtpalette.flags import CSV, JSON, OUT_DIR, OUTPUTS, REPORT, flag
+from mtpalette.flags import CSV, JSON, KEY, OUT_DIR, OUTPUTS, REPORT, flag
 
 
 class Description:
@@ -51,11 +51,14 @@ class Description:
                 object.__setattr__(self, name, _paths(value, hint))
 
     def validate(self) -> None:
-        """Refuse an inconsistent description (a :class:`UserInputError`); nothing by default."""
+        """Refuse an inconsistent description (a :class:`UserInputError`): by default a value
+        outside its option's choices (:meth:`~mtpalette.flags.Flag.check`), and the parts'."""
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
             part = getattr(self, f.name)
             if isinstance(part, Description):
                 part.validate()
+            elif KEY in f.metadata:
+                f.metadata[KEY].check(part)
 
     def to_dict(self) -> dict[str, Any]:
         """The description as JSON-ready values (paths as strings)."""

@@ -28,7 +28,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, did_you_mean
 
 #: the key of a field's :class:`Flag` in its metadata
 KEY = "flag"
@@ -65,6 +65,9 @@ class Flag:
     cli_default: Any = None
     #: more of typer's option settings (``min``, ``max``)
     kw: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: the values the option takes, checked by ``Description.validate`` (``None`` passes):
+    #: a tuple, or ``"module:NAME"`` of one, imported only when a value is checked
+    choices: tuple[str, ...] | str | None = None
 
     def field(self, default: Any = dataclasses.MISSING, *, factory: Any = dataclasses.MISSING):
         """The dataclass field with this flag (``factory``: a default made per instance)."""
@@ -73,6 +76,32 @@ class Flag:
     def but(self, **changes: Any) -> Flag:
         """This flag with other names, help or section (the same option, said for one run)."""
         return dataclasses.replace(self, **changes)
+
+    def check(self, value: Any) -> None:
+        """Refuse a value outside :attr:`choices` (each item of a list), naming the option
+        and the closest choice.
+
+        Examples
+        --------
+        >>> flag("--ties", help="", panel=ORANGE, choices=("mid", "max")).check("mdi")
+        Traceback (most recent call last):
+        ...
+        mtpalette.errors.UserInputError: --ties must be one of mid, max (got 'mdi'). Did you ...
+        """
+        if self.choices is None or value is None:
+            return
+        allowed = self.choices
+        if isinstance(allowed, str):
+            import importlib
+
+            module, _, name = allowed.partition(":")
+            allowed = tuple(getattr(importlib.import_module(module), name))
+        for item in value if isinstance(value, list) else [value]:
+            if item not in allowed:
+                raise UserInputError(
+                    f"{self.names[0]} must be one of {', '.join(allowed)} (got {item!r})."
+                    f"{did_you_mean(str(item), allowed)}"
+                )
 
 
 def flag(*names: str, help: str, panel: str, **settings: Any) -> Flag:
@@ -151,6 +180,15 @@ MAX_ITEMS = flag("--max-items", panel=INPUTS, help="Use the first N segments onl
 SOURCE = flag(
     "--source", panel=INPUTS, help="Source sentences (--pivot; plugins that read them)."
 )  # fmt: skip
+P_CONVENTION = flag(
+    "--p-convention", panel=RESAMPLING, choices="mtpalette.stats.permutation:P_CONVENTIONS",
+    help="Permutation p-value: plus-one ((count + 1) / (k + 1)) or mtme (count / k).",
+)  # fmt: skip
+CORRECTION = flag(
+    "--correction", panel=RESAMPLING, choices="mtpalette.stats.ranking:CORRECTIONS",
+    help="none, holm (FWER) or bh (FDR) over pairs.",
+)  # fmt: skip
+ALPHA = flag("--alpha", panel=RESAMPLING, help="Significance level (0.05).")
 GROUPING = flag("--grouping", panel=CORRELATION, help="none, item or system.")
 EPSILON = flag(
     "--epsilon", panel=CORRELATION, help="acc-eq/tau-eq threshold, or 'cal'.", cli=str | None,
@@ -188,7 +226,7 @@ SCHEDULER = flag(
 SPAN_FORMAT = flag("--format", panel=INPUTS, help="The files' format (detected).")
 CLIP = flag("--clip", panel=INPUTS, help="Cut spans to their text (organisers').")
 ON_MISSING = flag(
-    "--on-missing", panel=INPUTS,
+    "--on-missing", panel=INPUTS, choices="mtpalette.metaeval.spans:MISSING_RULES",
     help="Keys one side lacks: refuse, or common (score the shared).",
 )  # fmt: skip
 ROWS_TSV = flag("--tsv", panel=OUTPUTS, help="Rows as TSV (-: stdout).")

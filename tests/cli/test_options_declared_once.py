@@ -10,6 +10,7 @@ import dataclasses
 import pytest
 
 from mtpalette import flags
+from mtpalette.errors import UserInputError
 from mtpalette.api.agreement_run import AgreementRun
 from mtpalette.api.analyze_run import AnalyzeRun
 from mtpalette.api.audit_run import AuditRun
@@ -85,3 +86,18 @@ def test_no_command_declares_an_option_twice(name):
             assert opt not in seen, f"{name}: {opt} declared by {seen[opt]} and {param.name}"
             seen[opt] = param.name
     assert seen, f"{name} has no option"
+
+
+@pytest.mark.parametrize("cls", DESCRIPTIONS, ids=lambda c: c.__name__)
+def test_an_options_choices_are_declared_on_it_and_hold_its_default(cls):
+    """A flag's choices (a tuple or "module:NAME", imported only when checked) name a tuple
+    of strings that holds the field's default, and validate() refuses a value outside them
+    with the option's name and the choices."""
+    for f in dataclasses.fields(cls):
+        spec = f.metadata.get(flags.KEY)
+        if spec is None or spec.choices is None:
+            continue
+        spec.check(_default(f))  # the default is one of them (or None: the default rule)
+        with pytest.raises(UserInputError, match=f"^{spec.names[0]} must be one of .+ "
+                                                 r"\(got 'no-such-choice'\)\.$"):  # fmt: skip
+            spec.check("no-such-choice")

@@ -249,10 +249,7 @@ class CorrelationRun(Description):
     alpha: float = flag(
         "--alpha", panel=RESAMPLING, help="Significance level of clusters."
     ).field(0.05)
-    p_convention: str = flag(
-        "--p-convention", panel=RESAMPLING,
-        help="Permutation p-value: plus-one ((count + 1) / (k + 1)) or mtme (count / k).",
-    ).field("plus-one")  # fmt: skip
+    p_convention: str = flags.P_CONVENTION.field("plus-one")
     baselines: bool = flag(
         "--baselines/--no-baselines", panel=CORRELATION,
         help="Segment level: length baselines beside the metrics, each metric tested against "
@@ -280,14 +277,11 @@ class CorrelationRun(Description):
         return split_list(self.level)
 
     def validate(self) -> None:
-        from mtpalette.stats.permutation import P_CONVENTIONS
         from mtpalette.stats.significance import LEVELS
 
+        super().validate()  # the options' choices first
         if not self.levels:
             raise UserInputError("no level given; expected segment, system or both")
-        if self.p_convention not in P_CONVENTIONS:
-            raise UserInputError(f"--p-convention must be one of {', '.join(P_CONVENTIONS)} "
-                                 f"(got {self.p_convention!r})")  # fmt: skip
         for level in self.levels:
             if level not in LEVELS:
                 raise UserInputError(
@@ -316,7 +310,6 @@ class CorrelationRun(Description):
             raise UserInputError(
                 f"--threshold must be a human score difference >= 0 (got {self.threshold})"
             )
-        super().validate()
 
     def common(self) -> dict[str, Any]:
         """The resampling and test settings of every table."""

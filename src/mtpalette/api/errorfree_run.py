@@ -137,11 +137,13 @@ class ErrorFreeRun(Description):
         "--min-score", panel=EF, help="Gold: error-free from this score up (85)."
     ).field(85.0)
     span_rule: str = flag(
-        "--spans", panel=EF, help="Gold spans that make an error: any, major or ignore."
-    ).field("any")
+        "--spans", panel=EF, choices="mtpalette.metaeval.errorfree:SPAN_RULES",
+        help="Gold spans that make an error: any, major or ignore.",
+    ).field("any")  # fmt: skip
     source: str = flag(
-        "--from", panel=EF, help="Decisions: auto, label, score or spans."
-    ).field("auto")
+        "--from", panel=EF, choices="mtpalette.metaeval.errorfree:SOURCES",
+        help="Decisions: auto, label, score or spans.",
+    ).field("auto")  # fmt: skip
     threshold: float | None = flag(
         "--threshold", panel=EF, help="score >= T is error-free."
     ).field(None)
@@ -164,21 +166,14 @@ class ErrorFreeRun(Description):
     latex: Path | None = flags.ROWS_LATEX.field(None)
 
     def validate(self) -> None:
-        from mtpalette.metaeval.errorfree import SOURCES, SPAN_RULES
-
+        super().validate()  # the options' choices first
         if not self.gold or not self.pred:
             raise UserInputError("give --gold FILE and at least one --pred NAME=FILE")
-        checks = ((self.span_rule, SPAN_RULES, "--spans"), (self.source, SOURCES, "--from"),
-                  (self.on_missing, ("refuse", "common"), "--on-missing"))  # fmt: skip
-        for value, known, opt in checks:
-            if value not in known:
-                raise UserInputError(f"{opt} must be one of {', '.join(known)} (got {value!r})")
         if self.bootstrap < 0:
             raise UserInputError(f"--bootstrap must be 0 or more (got {self.bootstrap})")
         from mtpalette.io.runfile import check_output_folders
 
         check_output_folders({"--json": self.json, "--tsv": self.tsv, "--latex": self.latex})
-        super().validate()
 
     def tuning(self) -> dict[str, str]:
         """``--tune-on [NAME=]FILE`` as ``{name: file}`` (a bare FILE: the one --pred)."""

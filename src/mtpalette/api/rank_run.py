@@ -24,14 +24,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtpalette import flags
 from mtpalette.description import Description
-from mtpalette.errors import UserInputError, did_you_mean
+from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.flags import OUTPUTS, flag
 from mtpalette.sources import inputs
 from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
-
-if TYPE_CHECKING:
-    pass
 
 if TYPE_CHECKING:
     from mtpalette.metaeval.autorank import AutoRank25
@@ -202,7 +199,7 @@ class RankRun(Description):
         help="Folder of WMT25 automatic_scores/<system>.jsonl (with --lp): AutoRank alone.",
     ).field(None)  # fmt: skip
     autorank: str | None = flag(
-        "--autorank", panel=WMT25,
+        "--autorank", panel=WMT25, choices="mtpalette.metaeval.autorank:AUTORANK_METHODS",
         help="wmt25 (robust z-scores; default with --wmt25-scores) or wmt24 (1..N rescaled; "
         "default for several sources).",
     ).field(None)  # fmt: skip
@@ -215,24 +212,23 @@ class RankRun(Description):
         help="WMT25 systems_metadata*.json: only the systems its supported_lps list for --lp.",
     ).field(None)  # fmt: skip
     protocol: str = flag(
-        "--protocol", panel=RANKING,
+        "--protocol", panel=RANKING, choices="mtpalette.metaeval.system_ranking:PROTOCOLS",
         help="wilcoxon, ttest, wmt24, wmt26, mannwhitney, bootstrap or ar.",
     ).field("wilcoxon")  # fmt: skip
     missing: str | None = flag(
-        "--missing", panel=RANKING,
+        "--missing", panel=RANKING, choices="mtpalette.metaeval.system_ranking:MISSING_RULES",
         help="Items some systems lack: refuse (default; mark for wmt24, mannwhitney), common "
         "(rank on the items every system has) or mark (each pair on its shared items).",
     ).field(None)  # fmt: skip
-    correction: str = flag(
-        "--correction", panel=RANKING, help="none, holm (FWER) or bh (FDR) over pairs."
-    ).field("none")
-    alpha: float = flag("--alpha", panel=RANKING, help="Significance level (0.05).").field(0.05)
+    correction: str = flags.CORRECTION.but(panel=RANKING).field("none")
+    alpha: float = flags.ALPHA.but(panel=RANKING).field(0.05)
     resamples: int | None = flag(
         "--resamples", panel=RANKING,
         help="bootstrap resamples / ar trials (1000); wmt26 resamples per test (100).",
     ).field(None)  # fmt: skip
     rank_range_rule: str = flag(
         "--rank-range-rule", panel=RANKING,
+        choices="mtpalette.metaeval.system_ranking:RANK_RANGE_RULES",
         help="wmt26's rank ranges: corrected (default; beating nobody below ends at N) or "
         "wmt26 (the organisers' code: N - 1).",
     ).field("corrected")  # fmt: skip
@@ -250,24 +246,9 @@ class RankRun(Description):
     report: Path | None = flags.REPORT.field(None)
 
     def validate(self) -> None:
-        from mtpalette.metaeval.system_ranking import MISSING_RULES, PROTOCOLS
         from mtpalette.reporting.run_files import pairs_path as _pairs_path
-        from mtpalette.stats.ranking import CORRECTIONS
 
-        if self.protocol not in PROTOCOLS:
-            raise UserInputError(
-                f"--protocol must be one of {', '.join(PROTOCOLS)} (got "
-                f"{self.protocol!r}).{did_you_mean(self.protocol, PROTOCOLS)}"
-            )
-        if self.correction not in CORRECTIONS:
-            raise UserInputError(
-                f"--correction must be one of {', '.join(CORRECTIONS)} (got {self.correction!r})"
-            )
-        if self.missing is not None and self.missing not in MISSING_RULES:
-            raise UserInputError(
-                f"--missing must be one of {', '.join(MISSING_RULES)} (got {self.missing!r})"
-                f"{did_you_mean(self.missing, MISSING_RULES)}"
-            )
+        super().validate()  # the options' choices first
         probability_argument(self.alpha, "--alpha")
         if self.lp_col is not None and (self.table is None or self.metrics or self.scores
                                         or self.mtme is not None):  # fmt: skip
@@ -277,14 +258,6 @@ class RankRun(Description):
             )
         if self.resamples is None:
             self.resamples = default_resamples(self.protocol)
-        if self.rank_range_rule != "corrected":  # the default is one; the list's module
-            # imports WMT26's bootstrap and scipy.special, which other protocols may not need
-            from mtpalette.metaeval.wmt26_ranking import RANK_RANGE_RULES
-
-            if self.rank_range_rule not in RANK_RANGE_RULES:
-                rules = ", ".join(RANK_RANGE_RULES)
-                raise UserInputError(f"--rank-range-rule must be one of {rules} (got "
-                                     f"{self.rank_range_rule!r})")  # fmt: skip
         if self.resamples < 1:
             raise UserInputError(f"--resamples must be 1 or more (got {self.resamples})")
         self._validate_autorank()
@@ -307,16 +280,8 @@ class RankRun(Description):
         check_output_folders({run_file: run_file_path(self.json, self.report), "--tsv": self.tsv,
                               "--tsv's pairs file": _pairs_path(self.tsv), "--latex": self.latex,
                               "--report": self.report})  # fmt: skip
-        super().validate()
 
     def _validate_autorank(self) -> None:
-        from mtpalette.api.autorank_run import AUTORANK_METHODS
-
-        if self.autorank is not None and self.autorank not in AUTORANK_METHODS:
-            raise UserInputError(
-                f"--autorank must be one of {', '.join(AUTORANK_METHODS)} (got "
-                f"{self.autorank!r}){did_you_mean(self.autorank, AUTORANK_METHODS)}"
-            )
         if self.wmt25_scores is None:
             if self.autorank_metrics or self.systems_metadata is not None:
                 raise UserInputError("--autorank-metrics and --systems-metadata go with "

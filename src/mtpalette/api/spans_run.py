@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mtpalette import flags
 from mtpalette.api.results import EvaluationResult
 from mtpalette.description import Description
-from mtpalette.errors import UserInputError, did_you_mean
+from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.flags import flag
 from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
@@ -167,15 +167,18 @@ class SpansRun(Description):
         "--exclude", panel=SPANS, help="lp/sid table of segments to leave out."
     ).field(None)
     on_missing: str = flags.ON_MISSING.field("refuse")
-    by: str = flag("--by", panel=SPANS, help="lp, system or domain (within each pair).").field(
-        "lp"
-    )
+    by: str = flag(
+        "--by", panel=SPANS, choices="mtpalette.metaeval.spans:BY",
+        help="lp, system or domain (within each pair).",
+    ).field("lp")  # fmt: skip
     average: str = flag(
-        "--average", panel=SPANS, help="micro or macro within a group."
-    ).field("micro")
+        "--average", panel=SPANS, choices="mtpalette.stats.span_scores:AVERAGES",
+        help="micro or macro within a group.",
+    ).field("micro")  # fmt: skip
     both_empty: str = flag(
-        "--both-empty", panel=SPANS, help="macro: perfect or skip."
-    ).field("perfect")
+        "--both-empty", panel=SPANS, choices="mtpalette.stats.span_scores:BOTH_EMPTY",
+        help="macro: perfect or skip.",
+    ).field("perfect")  # fmt: skip
     penalty: float | None = flag(
         "--penalty", panel=SPANS, help="Severity penalty of em/mp/mpp/chars (0)."
     ).field(None)
@@ -184,31 +187,22 @@ class SpansRun(Description):
     ).field(None)
     bootstrap: int = flags.BOOTSTRAP.field(1000)
     seed: int = flags.SEED.field(SACREBLEU_SEED)
-    correction: str = flag("--correction", panel=SPANS, help="none, holm or bh.").field("none")
-    alpha: float = flag("--alpha", panel=SPANS, help="Significance level (0.05).").field(0.05)
+    correction: str = flags.CORRECTION.but(panel=SPANS).field("none")
+    alpha: float = flags.ALPHA.but(panel=SPANS).field(0.05)
     json: Path | None = flags.JSON.field(None)
     tsv: Path | None = flags.ROWS_TSV.field(None)
     latex: Path | None = flags.ROWS_LATEX.field(None)
     report: Path | None = flags.REPORT.field(None)
 
     def validate(self) -> None:
-        from mtpalette.metaeval.spans import BY, MISSING_RULES
         from mtpalette.sources.spans import file_option, protocol_list
-        from mtpalette.stats.ranking import CORRECTIONS
-        from mtpalette.stats.span_scores import AVERAGES, BOTH_EMPTY
 
+        super().validate()  # the options' choices first
         protocol_list(self.protocol)
         if not self.gold or len(self.gold) > 2:
             raise UserInputError("give --gold FILE once (twice: the second is the human ceiling)")
         if self.raters is not None and (len(self.gold) != 1 or len(self.raters.split(",")) != 2):
             raise UserInputError("--raters A,B takes two raters of one --gold file")
-        for value, known, opt in ((self.on_missing, MISSING_RULES, "--on-missing"),
-                                  (self.by, BY, "--by"), (self.average, AVERAGES, "--average"),
-                                  (self.both_empty, BOTH_EMPTY, "--both-empty"),
-                                  (self.correction, CORRECTIONS, "--correction")):  # fmt: skip
-            if value not in known:
-                raise UserInputError(f"{opt} must be one of {', '.join(known)} (got {value!r})"
-                                     f"{did_you_mean(value, known)}")  # fmt: skip
         if self.bootstrap < 0:
             raise UserInputError(f"--bootstrap must be 0 or more (got {self.bootstrap})")
         probability_argument(self.alpha, "--alpha")
@@ -218,7 +212,6 @@ class SpansRun(Description):
 
         check_output_folders({"--json": run_file_path(self.json, self.report), "--tsv": self.tsv,
                               "--latex": self.latex, "--report": self.report})  # fmt: skip
-        super().validate()
 
 
 @dataclass

@@ -78,12 +78,12 @@ class WmtRun(Description):
     ).field(None)  # fmt: skip
     seed: int = flags.SEED.field(12345)
     draws: str = flag(
-        "--draws", panel=TASKS, help="mtme (its draws exactly) or independent."
-    ).field("mtme")
-    p_convention: str = flag(
-        "--p-convention", panel=TASKS,
-        help="mtme (count / k) or plus-one ((count + 1) / (k + 1), correlate's).",
+        "--draws", panel=TASKS, choices="mtpalette.metaeval.tasks:DRAWS",
+        help="mtme (its draws exactly) or independent.",
     ).field("mtme")  # fmt: skip
+    p_convention: str = flags.P_CONVENTION.but(
+        panel=TASKS, help="mtme (count / k) or plus-one ((count + 1) / (k + 1), correlate's)."
+    ).field("mtme")
     primary: bool = flag(
         "--primary", panel=TASKS, help="Stored metrics: primary submissions only."
     ).field(False)
@@ -102,8 +102,8 @@ class WmtRun(Description):
 
     def validate(self) -> None:
         from mtpalette.parallel import Backend
-        from mtpalette.stats.permutation import P_CONVENTIONS
 
+        super().validate()  # the options' choices first
         if self.mtme is None:
             raise UserInputError("give --mtme FOLDER (an mt-metrics-eval test set folder)")
         if (self.task_set is None) == (self.tasks is None):
@@ -112,11 +112,6 @@ class WmtRun(Description):
             raise UserInputError(f"-k must be 0 (no tests) or more resamples, got {self.k}")
         if not 0 <= self.seed < 2**32:  # numpy's RandomState, as mt-metrics-eval draws
             raise UserInputError(f"--seed must be between 0 and 2**32 - 1 (got {self.seed})")
-        if self.draws not in ("mtme", "independent"):
-            raise UserInputError(f"--draws must be mtme or independent, got {self.draws!r}")
-        if self.p_convention not in P_CONVENTIONS:
-            raise UserInputError(f"--p-convention must be one of {', '.join(P_CONVENTIONS)} "
-                                 f"(got {self.p_convention!r})")  # fmt: skip
         Backend(self.backend, self.workers)  # a clear error for a bad name or count
         if self.backend != "inproc" and self.draws == "mtme":
             raise UserInputError(
@@ -125,7 +120,6 @@ class WmtRun(Description):
             )
         if not self.metrics and not self.mtme_metrics:
             raise UserInputError("no metric: give -m SPEC... or --mtme-metrics NAME...|all")
-        super().validate()
 
     def build_task_set(self) -> TaskSet:
         from mtpalette.metaeval.task_sets import TaskSet, task_set

@@ -53,6 +53,10 @@ PROTOCOLS = ("wmt24", "wmt26", "wilcoxon", "ttest", "mannwhitney", "bootstrap", 
 #: shared items favour the system ranked lower is never significant, and is named)
 MISSING_RULES = ("refuse", "common", "mark")
 
+#: ``wmt26``'s rank-range rules: ``corrected`` ends a range that beats nobody below at N,
+#: ``wmt26`` at N - 1 as the organisers' code does
+RANK_RANGE_RULES = ("corrected", "wmt26")
+
 
 @dataclass(frozen=True)
 class RankedSystem(Record):

@@ -29,6 +29,7 @@ import numpy as np
 
 from mtpalette.errors import UserInputError
 from mtpalette.metaeval.system_ranking import (
+    RANK_RANGE_RULES,
     RankedSystem,
     SystemPair,
     SystemRanking,
@@ -36,10 +37,6 @@ from mtpalette.metaeval.system_ranking import (
 )
 from mtpalette.metrics.base import Signature
 from mtpalette.stats import wmt26_bootstrap as wb
-
-#: rank-range rules: ``corrected`` ends a range that beats nobody below at N, ``wmt26`` at
-#: N - 1 as the organisers' code does
-RANK_RANGE_RULES = ("corrected", "wmt26")
 
 
 def rank_wmt26(

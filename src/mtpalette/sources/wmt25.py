@@ -179,15 +179,15 @@ class Wmt25Inputs(Description):
         help="References by name (default: every one all documents of the pair have).",
     ).field(None)  # fmt: skip
     level: str = flag(
-        "--level", panel=PANEL, cli=choice(*LEVELS), parse=str,
+        "--level", panel=PANEL, cli=choice(*LEVELS), parse=str, choices=LEVELS,
         help="The segment: paragraph, document (paragraphs joined), system (no segment rows).",
     ).field("paragraph")  # fmt: skip
     system_score: str = flag(
-        "--system-score", panel=PANEL, cli=choice(*SYSTEM_SCORES), parse=str,
+        "--system-score", panel=PANEL, cli=choice(*SYSTEM_SCORES), parse=str, choices=SYSTEM_SCORES,
         help="corpus: the corpus score; mean: the mean of segment scores (WMT25's).",
     ).field("corpus")  # fmt: skip
     paragraph_mismatch: str = flag(
-        "--paragraph-mismatch", panel=PANEL, cli=choice(*MISMATCH), parse=str,
+        "--paragraph-mismatch", panel=PANEL, cli=choice(*MISMATCH), parse=str, choices=MISMATCH,
         help="Another paragraph count than the source: refuse, drop the system, align (WMT26).",
     ).field("refuse")  # fmt: skip
     strip_html: bool = flag(
@@ -195,13 +195,7 @@ class Wmt25Inputs(Description):
     ).field(False)
 
     def validate(self) -> None:
-        for value, option, allowed in (
-            (self.level, "--level", LEVELS),
-            (self.system_score, "--system-score", SYSTEM_SCORES),
-            (self.paragraph_mismatch, "--paragraph-mismatch", MISMATCH),
-        ):
-            if value not in allowed:
-                raise UserInputError(f"{option} must be one of {', '.join(allowed)}, not {value!r}")
+        super().validate()  # the options' choices
         if self.wmt25_testset is None:
             raise UserInputError(
                 "--wmt25-systems, --set-id, --wmt25-ref, --level, --system-score, "
