@@ -101,3 +101,15 @@ def test_an_options_choices_are_declared_on_it_and_hold_its_default(cls):
         with pytest.raises(UserInputError, match=f"^{spec.names[0]} must be one of .+ "
                                                  r"\(got 'no-such-choice'\)\.$"):  # fmt: skip
             spec.check("no-such-choice")
+
+
+@pytest.mark.parametrize("cls", DESCRIPTIONS, ids=lambda c: c.__name__)
+def test_a_description_with_choices_checks_them_in_validate(cls):
+    """Description.validate checks the choices: a run that has some and validates itself
+    must call it (else a wrong value would pass until the engine, or unseen)."""
+    import inspect
+
+    has_choices = any(f.metadata.get(flags.KEY) and f.metadata[flags.KEY].choices
+                      for f in dataclasses.fields(cls))  # fmt: skip
+    if has_choices and "validate" in vars(cls):
+        assert "super().validate()" in inspect.getsource(cls.validate), cls.__name__
