@@ -32,9 +32,6 @@ from mtpalette.sources.inputs import CandidateInputs, JudgedInputs
 if TYPE_CHECKING:
     from mtpalette.metaeval.audit import Audit
 
-if TYPE_CHECKING:
-    pass
-
 
 def audit(
     refs: Sequence[Sequence[str]],

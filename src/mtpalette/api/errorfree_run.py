@@ -36,9 +36,6 @@ from mtpalette.flags import flag
 from mtpalette.sources.checks import SACREBLEU_SEED
 
 if TYPE_CHECKING:
-    pass
-
-if TYPE_CHECKING:
     from mtpalette.metaeval.errorfree import ErrorFreeEvaluation
 
 

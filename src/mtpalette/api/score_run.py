@@ -35,9 +35,6 @@ from mtpalette.sources.checks import metric_specs
 from mtpalette.sources.score_inputs import ScoreInputs
 
 if TYPE_CHECKING:
-    pass
-
-if TYPE_CHECKING:
     from mtpalette.sources.scoring import Scores
     from mtpalette.stats.paired import SystemComparison
 

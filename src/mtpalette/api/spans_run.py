@@ -37,9 +37,6 @@ from mtpalette.flags import flag
 from mtpalette.sources.checks import SACREBLEU_SEED, probability_argument
 
 if TYPE_CHECKING:
-    pass
-
-if TYPE_CHECKING:
     from mtpalette.metaeval.spans import SpanEvaluation
 
 

@@ -29,9 +29,6 @@ from mtpalette.sources.checks import (
 from mtpalette.sources.wmt25 import Wmt25Inputs  # a part of the description (saved, loaded)
 
 if TYPE_CHECKING:
-    pass
-
-if TYPE_CHECKING:
     from mtpalette.sources.inputs import LongTable
 
 
