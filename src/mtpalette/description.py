@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from mtpalette.errors import UserInputError
-from mtpalette.flags import CSV, JSON, KEY, OUT_DIR, OUTPUTS, REPORT, flag
+from mtpalette.flags import KEY
 
 
 class Description:
@@ -102,69 +102,6 @@ class Description:
         description = cls.from_dict(data.get("description"), where=str(path))
         description.validate()
         return description
-
-
-@dataclasses.dataclass
-class TableOutputs(Description):
-    """Where a run that writes a table writes (the command line's ``TABLE_OUTPUTS``): its run
-    file, the table, exported scores and an HTML report; a folder (``out_dir``) names the run
-    file and the table when they are not named (see :meth:`in_folder`).
-
-    Examples
-    --------
-    >>> out = TableOutputs(out_dir=Path("o"), report=Path("r/rep.html"))
-    >>> out.in_folder(); out.json, out.csv, out.report_folder
-    (PosixPath('o/run.json'), PosixPath('o/table.csv'), PosixPath('r/rep-run'))
-    """
-
-    out_dir: Path | None = OUT_DIR.field(None)
-    json: Path | None = JSON.field(None)
-    csv: Path | None = CSV.field(None)
-    export_scores: Path | None = flag(
-        "--export-scores", panel=OUTPUTS,
-        help="Write each metric's segment scores to DIR/<metric>.tsv (for --scores).",
-    ).field(None)  # fmt: skip
-    #: replace scores stored in ``export_scores`` (else a stored file is never overwritten)
-    overwrite: bool = flag(
-        "--overwrite", panel=OUTPUTS, help="--export-scores: replace scores stored there."
-    ).field(False)
-    report: Path | None = REPORT.field(None)
-
-    @property
-    def report_folder(self) -> Path | None:
-        """The run folder beside the HTML report (``rep.html``: ``rep-run``), if one is asked."""
-        return None if self.report is None else self.report.parent / (self.report.stem + "-run")
-
-    def in_folder(self) -> None:
-        """Name the run file (``run.json``) and the table (``table.csv``) in ``out_dir``
-        where they are not named (a report with ``--json -`` refused: it is built from the
-        run file)."""
-        from mtpalette.io.runfile import check_report_source
-
-        check_report_source(self.json, self.report)
-        if self.out_dir is not None:
-            self.json = self.json or self.out_dir / "run.json"
-            self.csv = self.csv or self.out_dir / "table.csv"
-
-    def by_option(self, given: TableOutputs, *fields: str) -> dict[str, Path | None]:
-        """These outputs' files (resolved: the folder's defaults filled in) by the option that
-        names them, for :func:`~mtpalette.io.runfile.check_output_folders`: ``--json`` where
-        ``given`` (the outputs as asked) names the file, else the run folder's default.
-
-        Examples
-        --------
-        >>> given = TableOutputs(out_dir=Path("o"), csv=Path("t.csv"))
-        >>> out = dataclasses.replace(given); out.in_folder()
-        >>> out.by_option(given, "json", "csv")
-        {"the run folder's run.json": PosixPath('o/run.json'), '--csv': PosixPath('t.csv')}
-        """
-        named: dict[str, Path | None] = {}
-        for name in fields:
-            path, option = getattr(self, name), "--" + name.replace("_", "-")
-            if path is not None and getattr(given, name) is None:
-                option = f"the run folder's {Path(path).name}"
-            named[option] = path
-        return named
 
 
 @functools.cache

@@ -30,12 +30,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mtpalette import flags
-from mtpalette.description import Description, TableOutputs
+from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
 from mtpalette.flags import (
     CORRELATION,
-    OUTPUTS,
     RESAMPLING,
     Switch,
     flag,
@@ -44,6 +43,7 @@ from mtpalette.flags import (
     split_list,
 )
 from mtpalette.metaeval.correlation import SYSTEM_SCORES
+from mtpalette.reporting.outputs import CorrelationOutputs
 from mtpalette.sources.checks import (
     SACREBLEU_SEED,
     bootstrap_of,
@@ -180,27 +180,6 @@ def correlate(
     titles = [table_title(t) for t in tables]
     signatures = {r.metric: r.signature for t in tables for r in t.rows}
     return CorrelationResult(tables, titles, signatures, {})
-
-
-@dataclass
-class CorrelationOutputs(TableOutputs):
-    """Where a correlation run writes: a folder (``out_dir``) fills in every file not named."""
-
-    kind = "correlation-outputs"
-    keep_scores: bool = flag(
-        "--keep-scores", panel=OUTPUTS, help="Keep segment scores (for plots)."
-    ).field(False)
-    #: write --export-scores in mt-metrics-eval's layout for this language pair
-    export_mtme: str | None = flags.EXPORT_MTME.field(None)
-
-    def resolved(self) -> CorrelationOutputs:
-        out = CorrelationOutputs(**vars(self))
-        if out.report is not None:
-            out.keep_scores = True
-            if out.out_dir is None and out.json is None:
-                out.out_dir = out.report_folder
-        out.in_folder()
-        return out
 
 
 @dataclass

@@ -26,7 +26,8 @@ from mtpalette import flags
 from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
-from mtpalette.flags import INPUTS, METRICS, OUTPUTS, flag
+from mtpalette.flags import INPUTS, METRICS, flag
+from mtpalette.reporting.outputs import MbrOutputs
 from mtpalette.sources import inputs
 
 if TYPE_CHECKING:
@@ -52,24 +53,6 @@ def parse_schedule(text: str | None) -> list[int] | None:
         raise UserInputError(
             f"--schedule {text!r}: expected reference counts separated by commas (8,16,32)"
         ) from None
-
-
-@dataclass
-class MbrOutputs(Description):
-    """Where a decision goes: the selection (``output``, one line per segment), a TSV of
-    segment, index, utility and candidate (``scores``), the utility matrices (``matrix``,
-    .npz); each written atomically, none by default."""
-
-    kind = "mbr-outputs"
-    output: Path | None = flag(
-        "--output", "-o", panel=OUTPUTS, help="Write the selection here."
-    ).field(None)
-    scores: Path | None = flag(
-        "--scores", panel=OUTPUTS, help="TSV: segment, index, utility, candidate."
-    ).field(None)
-    matrix: Path | None = flag(
-        "--matrix", panel=OUTPUTS, help="Save the utility matrices (.npz)."
-    ).field(None)
 
 
 @dataclass

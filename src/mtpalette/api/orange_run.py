@@ -22,7 +22,6 @@ would be ranked against itself (a note on stderr says so).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,10 +29,10 @@ from typing import TYPE_CHECKING, Any
 
 from mtpalette import flags
 from mtpalette.api.chunked import Chunking
-from mtpalette.description import Description, TableOutputs
+from mtpalette.description import Description
 from mtpalette.errors import UserInputError
 from mtpalette.feedback import Feedback
-from mtpalette.flags import OUTPUTS, flag
+from mtpalette.reporting.outputs import ERRORS_MAX, OrangeOutputs
 from mtpalette.sources.checks import (
     SACREBLEU_SEED,
     check_resampling,
@@ -57,8 +56,6 @@ if TYPE_CHECKING:
 
 #: seed of every resampling unless given (sacrebleu's)
 SEED = SACREBLEU_SEED
-#: the outranking candidates the error analysis lists per segment (``--errors-max``'s default)
-ERRORS_MAX = 20
 
 
 def orange(
@@ -134,57 +131,6 @@ def orange(
     )
     texts = TextsRun(lists, parsed, comparisons, tokenize, lowercase, min_candidates)
     return OrangeOfTexts.of(table, texts)
-
-
-@dataclass
-class OrangeOutputs(TableOutputs):
-    """Where an ORANGE run writes: a folder (``out_dir``) fills in every file not named."""
-
-    kind = "orange-outputs"
-    curve_step: int | None = flag(
-        "--curve-step", panel=OUTPUTS, help="ORANGE-vs-N step."
-    ).field(None)
-    curve_csv: Path | None = flag("--curve-csv", panel=OUTPUTS, help="Curve as CSV.").field(None)
-    curve_plot: Path | None = flag(
-        "--curve-plot", panel=OUTPUTS, help="Curve plot (.png)."
-    ).field(None)
-    errors: Path | None = flag("--errors", panel=OUTPUTS, help="Error analysis (JSONL).").field(
-        None
-    )
-    errors_max: int = flag(
-        "--errors-max", panel=OUTPUTS, help="Candidates kept per segment in errors."
-    ).field(ERRORS_MAX)
-    #: write --export-scores in mt-metrics-eval's layout for this language pair
-    export_mtme: str | None = flags.EXPORT_MTME.field(None)
-
-    def validate(self) -> None:
-        from mtpalette.io.runfile import figure_format
-        from mtpalette.sources.external import check_export_layout
-
-        check_export_layout(self.export_scores, self.export_mtme)
-        if self.curve_plot is not None:
-            figure_format(self.curve_plot)  # before any work: an unknown suffix named
-        if self.errors_max < 0 or (self.curve_step is not None and self.curve_step < 1):
-            raise UserInputError(
-                "--max-candidates and --curve-step must be positive, --errors-max 0 or more"
-            )
-
-    def resolved(self, run_dir: Path | None) -> OrangeOutputs:
-        """Every file named: the folder's defaults filled in (a chunked run keeps no errors)."""
-        out = dataclasses.replace(self)
-        out.out_dir = out.out_dir or out.report_folder
-        if run_dir is not None:
-            out.out_dir = out.out_dir or run_dir
-        out.in_folder()
-        if out.out_dir is not None:
-            out.curve_csv = out.curve_csv or out.out_dir / "curve.csv"
-            out.curve_plot = out.curve_plot or out.out_dir / "curve.png"
-            out.errors = out.errors or (out.out_dir / "errors.jsonl" if run_dir is None else None)
-        return out
-
-    @property
-    def wants_curve(self) -> bool:
-        return any(x is not None for x in (self.curve_step, self.curve_csv, self.curve_plot))
 
 
 @dataclass
