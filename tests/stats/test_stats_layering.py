@@ -15,6 +15,7 @@ import mtpalette.stats
 ALLOWED = (
     "mtpalette.stats",
     "mtpalette.errors",
+    "mtpalette.exports",
     "mtpalette.records",
     "mtpalette.kernels",
     "mtpalette._core",
