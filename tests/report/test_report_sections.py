@@ -304,7 +304,7 @@ def test_rank_report_names_its_correction_and_no_empty_data_set(tmp_path):
     navigation showed '()' for a run without a data set name."""
     from typer.testing import CliRunner
 
-    from mtpalette.api.data import bundled_data
+    from mtpalette.sources.bundled import bundled_data
     from mtpalette.cli.app import app
 
     folder = bundled_data()["example_zhen"].path

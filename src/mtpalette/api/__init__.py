@@ -32,7 +32,7 @@
   :func:`run_train_rose`);
 * :mod:`~mtpalette.sources.wmt25` - WMT25/26 test sets and system outputs scored per
   paragraph, document or system (:func:`score_wmt25`; :class:`Wmt25Inputs`);
-* :mod:`~mtpalette.api.data` - the example data shipped with mtpalette, invented by the
+* :mod:`~mtpalette.sources.bundled` - the example data shipped with mtpalette, invented by the
   project (:func:`bundled_data`, :func:`copy_bundled`);
 * :mod:`~mtpalette.api.report_run` - the HTML report of results (:func:`report`), the page
   ``mtpalette report`` writes.
@@ -99,10 +99,10 @@ EXPORTS = {
     "Task": "metaeval.tasks",
     "TaskSet": "metaeval.task_sets",
     "task_set": "metaeval.task_sets",
-    "bundled_data": "api.data",
+    "bundled_data": "sources.bundled",
     "score_wmt25": "sources.wmt25",
     "Wmt25Inputs": "sources.wmt25",
-    "copy_bundled": "api.data",
+    "copy_bundled": "sources.bundled",
     "rank": "api.rank_run",
     "autorank_wmt25": "api.autorank_run",
     "analyze": "api.analyze_run",
