@@ -140,17 +140,34 @@ def checked_lprobs(reference_lprobs, refs) -> list[np.ndarray | None]:
     """
     if reference_lprobs is None:
         return [None] * len(refs)
-    if len(reference_lprobs) != len(refs):
-        raise UserInputError(
-            f"{len(reference_lprobs):,} segments of log-probabilities for {len(refs):,} segments"
-        )
+    return finite_per_segment(reference_lprobs, refs, "log-probabilities", "reference", got=True)
+
+
+def finite_per_segment(
+    values, items, what: str, per: str, *, got: bool = False
+) -> list[np.ndarray]:
+    """Per segment, its ``values`` as float64, checked to be finite and one per entry of its
+    ``items``; the messages name the values (``what``), an entry (``per``) and, with ``got``,
+    how many values the segment has.
+
+    Examples
+    --------
+    >>> finite_per_segment([[0.5, 1]], [["a", "b"]], "QE scores", "candidate")[0].tolist()
+    [0.5, 1.0]
+    >>> finite_per_segment([[0.5]], [["a", "b"]], "QE scores", "candidate")
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: segment 1: expected 2 finite QE scores, one per candidate
+    """
+    if len(values) != len(items):
+        raise UserInputError(f"{len(values):,} segments of {what} for {len(items):,} segments")
     out = []
-    for s, (lp, r) in enumerate(zip(reference_lprobs, refs, strict=True)):
-        a = np.asarray(lp, dtype=np.float64)
-        if a.shape != (len(r),) or not np.all(np.isfinite(a)):
+    for s, (v, c) in enumerate(zip(values, items, strict=True)):
+        a = np.asarray(v, dtype=np.float64)
+        if a.shape != (len(c),) or not np.all(np.isfinite(a)):
+            found = f", got {a.shape[0] if a.ndim == 1 else a.shape}" if got else ""
             raise UserInputError(
-                f"segment {s + 1}: expected {len(r)} finite log-probabilities, one per "
-                f"reference, got {a.shape[0] if a.ndim == 1 else a.shape}"
+                f"segment {s + 1}: expected {len(c)} finite {what}, one per {per}{found}"
             )
         out.append(a)
     return out

@@ -31,23 +31,10 @@ from mtpalette.metrics.mbr import (
     MbrSelection,
     checked_lprobs,
     expected_utilities,
+    finite_per_segment,
     mbr,
     selection,
 )
-
-
-def _per_candidate(values, cands, what: str) -> list[np.ndarray]:
-    if len(values) != len(cands):
-        raise UserInputError(f"{len(values):,} segments of {what} for {len(cands):,} segments")
-    out = []
-    for s, (v, c) in enumerate(zip(values, cands, strict=True)):
-        a = np.asarray(v, dtype=np.float64)
-        if a.shape != (len(c),) or not np.all(np.isfinite(a)):
-            raise UserInputError(
-                f"segment {s + 1}: expected {len(c)} finite {what}, one per candidate"
-            )
-        out.append(a)
-    return out
 
 
 def stored_mbr(
@@ -105,7 +92,7 @@ def qe_rerank(
     >>> sel.text, sel.signature.fields["rule"]
     (['b', 'c'], 'qe')
     """
-    scores = _per_candidate(qe, candidates, "QE scores")
+    scores = finite_per_segment(qe, candidates, "QE scores", "candidate")
     sign = 1.0 if higher_is_better else -1.0
     utilities = [sign * q for q in scores]
     fields = {"rule": "qe", "scores": source or "given", "higher": higher_is_better}
@@ -135,14 +122,14 @@ def qe_then_mbr(
     """
     if top < 1:
         raise UserInputError(f"--qe-top must be at least 1 (got {top})")
-    scores = _per_candidate(qe, candidates, "QE scores")
+    scores = finite_per_segment(qe, candidates, "QE scores", "candidate")
     sign = 1.0 if higher_is_better else -1.0
     kept = [np.sort(np.argsort(-sign * q, kind="stable")[:top]) for q in scores]
     lists = [[c[i] for i in k] for c, k in zip(candidates, kept, strict=True)]
     lps = None
     if reference_lprobs is not None:
-        lps = [np.asarray(lp)[k] for lp, k in zip(_per_candidate(
-            reference_lprobs, candidates, "log-probabilities"), kept, strict=True)]  # fmt: skip
+        given = finite_per_segment(reference_lprobs, candidates, "log-probabilities", "candidate")
+        lps = [lp[k] for lp, k in zip(given, kept, strict=True)]
     inner = mbr(lists, None, reference_lprobs=lps, **options)
     utilities = []
     for c, k, u in zip(candidates, kept, inner.utilities, strict=True):
