@@ -98,6 +98,10 @@ def describe(domain: Any) -> str:
     return "true or false" if isinstance(domain, YesNo) else domain.describe()
 
 
+#: the domains whose values are checked by their JSON type alone, and that type
+_JSON_TYPES = ((Object, dict), (YesNo, bool), (Text, str))
+
+
 def value_of(
     value: Any, domain: Any, *, name: str, path: str | None, expected: str | None = None
 ) -> Any:
@@ -122,22 +126,15 @@ def value_of(
                     f'"{name}" holds {shown(item)}; expected {domain.plural}', path=path
                 ) from None
         return value
-    if isinstance(domain, Object):
-        if not isinstance(value, dict):
-            raise bad()
-        return value
-    if isinstance(domain, YesNo):
-        if not isinstance(value, bool):
-            raise bad()
-        return value
+    for kind, json_type in _JSON_TYPES:
+        if isinstance(domain, kind):
+            if not isinstance(value, json_type):
+                raise bad()
+            return value
     if isinstance(domain, Choice):
         if not isinstance(value, str) or value not in domain.values:
             hint = did_you_mean(value, domain.values) if isinstance(value, str) else ""
             raise bad(f".{hint}" if hint else "")
-        return value
-    if isinstance(domain, Text):
-        if not isinstance(value, str):
-            raise bad()
         return value
     if isinstance(domain, Real):
         special = domain.special
