@@ -47,6 +47,8 @@ class _SynonymMetric(TextMetric):
     default_arg: ClassVar[str] = ""
     #: options passed on to the plain metric (``bleus-syn:4,smooth=yu``)
     plain_options: ClassVar[tuple[str, ...]] = ()
+    #: the options every -syn metric takes (its own add the plain metric's)
+    options: ClassVar[dict[str, Any]] = {"syn": SYNONYMS, "sst": Choice(SST_READINGS)}
 
     def __init__(self, *, syn: str = "cilin", sst: str = "types", **kw: Any) -> None:
         if sst not in SST_READINGS:
@@ -146,8 +148,7 @@ class BleusSyn(_SynonymMetric):
     positional = "n"
     options: ClassVar[dict[str, Any]] = {
         "n": Integer(1, 20),
-        "syn": SYNONYMS,
-        "sst": Choice(SST_READINGS),
+        **_SynonymMetric.options,
         "smooth": Choice(BLEUS_SMOOTHING),
     }
     plain_options = ("smooth",)
@@ -163,7 +164,6 @@ class RougeLSyn(_SynonymMetric):
 
     name = "rouge-l-syn"
     base = "rouge-l"
-    options: ClassVar[dict[str, Any]] = {"syn": SYNONYMS, "sst": Choice(SST_READINGS)}
 
 
 @register
@@ -178,6 +178,5 @@ class RougeSSyn(_SynonymMetric):
     positional = "d"
     options: ClassVar[dict[str, Any]] = {
         "d": Integer(0, 1000, special={"*": None}),
-        "syn": SYNONYMS,
-        "sst": Choice(SST_READINGS),
+        **_SynonymMetric.options,
     }
