@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby, repeat
 from pathlib import Path
@@ -310,11 +310,7 @@ def read_jsonl_field(path: str | Path, key: str) -> list[str | None]:
     """
     name = str(path)
     out: list[str | None] = []
-    for line, text in enumerate(read_lines(path, allow_empty=True), start=1):
-        try:
-            obj = loads(text, path=name, line=line)
-        except json.JSONDecodeError as exc:
-            raise UserInputError(f"invalid JSON ({exc.msg})", path=name, line=line) from None
+    for line, obj in _json_lines(path):
         if not isinstance(obj, dict) or key not in obj:
             raise UserInputError(
                 f'expected a JSON object with the key "{key}"', path=name, line=line
@@ -332,17 +328,24 @@ def read_jsonl_field(path: str | Path, key: str) -> list[str | None]:
 
 def read_jsonl_objects(path: str | Path) -> list[dict]:
     """Every line of a JSON Lines file as an object (MTME's ``metadata/LP/SYS.jsonl``)."""
-    name = str(path)
     out = []
+    for line, obj in _json_lines(path):
+        if not isinstance(obj, dict):
+            raise UserInputError("expected a JSON object per line", path=str(path), line=line)
+        out.append(obj)
+    return out
+
+
+def _json_lines(path: str | Path) -> Iterator[tuple[int, Any]]:
+    """Every line of a JSON Lines file parsed, with its number (from 1); invalid JSON is
+    refused."""
+    name = str(path)
     for line, text in enumerate(read_lines(path, allow_empty=True), start=1):
         try:
             obj = loads(text, path=name, line=line)
         except json.JSONDecodeError as exc:
             raise UserInputError(f"invalid JSON ({exc.msg})", path=name, line=line) from None
-        if not isinstance(obj, dict):
-            raise UserInputError("expected a JSON object per line", path=name, line=line)
-        out.append(obj)
-    return out
+        yield line, obj
 
 
 # ----------------------------------------------------------------------------------------
