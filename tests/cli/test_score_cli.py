@@ -515,7 +515,7 @@ def test_help_imports_no_command_and_no_numpy():
     own = {m for m in modules if m.startswith("mtpalette")}
     assert own == {
         "mtpalette", "mtpalette._version", "mtpalette.api", "mtpalette.cli",
-        "mtpalette.cli.app", "mtpalette.cli.pipes", "mtpalette.errors",
+        "mtpalette.cli.app", "mtpalette.cli.pipes", "mtpalette.errors", "mtpalette.exports",
     }  # fmt: skip
     assert "numpy" not in modules and "rich" not in modules
 
