@@ -20,16 +20,14 @@ def lazy_exports(
     package: str, table: Mapping[str, str], namespace: dict[str, Any]
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """The ``__getattr__`` and ``__dir__`` of ``package``: a name of ``table`` (name -> module,
-    relative to ``package``) is imported from its module on first use and kept in
-    ``namespace`` (the package's ``globals()``); ``dir()`` lists the table's names and
-    ``__all__``, not the package's imports."""
+    relative to ``package``) is imported from its module on each use (a name that is also a
+    submodule's stays the module once imported); ``dir()`` lists the table's names and the
+    ``__all__`` of ``namespace`` (the package's ``globals()``), not the package's imports."""
 
     def __getattr__(name: str) -> Any:
         if name not in table:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{package}.{table[name]}"), name)
-        namespace[name] = value
-        return value
+        return getattr(importlib.import_module(f"{package}.{table[name]}"), name)
 
     def __dir__() -> list[str]:
         return sorted(set(table) | set(namespace.get("__all__", ())))
