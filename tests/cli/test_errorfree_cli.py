@@ -127,3 +127,16 @@ def test_refusals(cli, tmp_path):
     assert code == 2 and "7 gold segment(s) without a prediction" in err
     code, _, err = cli("errorfree", "--gold", gold, "--pred", f"x={labels}", "--from", "votes")
     assert code == 2 and "--from must be one of" in err
+
+
+def test_a_name_given_twice_is_refused_before_any_file_is_read(cli, tmp_path):
+    """Two predictions under one name would keep the last without a word (as spans refuses
+    it); the files need not exist: the names are checked first."""
+    gold, labels, scores = _files(tmp_path)
+    missing = tmp_path / "never-read.jsonl"
+    code, _, err = cli("errorfree", "--gold", missing, "--pred", f"s={labels}",
+                       "--pred", f"s={scores}")  # fmt: skip
+    assert code == 2 and "--pred s is given twice" in err
+    code, _, err = cli("errorfree", "--gold", gold, "--pred", f"s={scores}", "--tune-on",
+                       f"s={missing}", "--tune-on", f"s={labels}", "--tune-gold", gold)  # fmt: skip
+    assert code == 2 and "--tune-on s is given twice" in err

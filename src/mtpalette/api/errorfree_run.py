@@ -166,6 +166,7 @@ class ErrorFreeRun(Description):
         super().validate()  # the options' choices first
         if not self.gold or not self.pred:
             raise UserInputError("give --gold FILE and at least one --pred NAME=FILE")
+        self.tuning()  # the names of --pred and --tune-on checked before any file is read
         if self.bootstrap < 0:
             raise UserInputError(f"--bootstrap must be 0 or more (got {self.bootstrap})")
         from mtpalette.io.runfile import check_output_folders
@@ -174,9 +175,9 @@ class ErrorFreeRun(Description):
 
     def tuning(self) -> dict[str, str]:
         """``--tune-on [NAME=]FILE`` as ``{name: file}`` (a bare FILE: the one --pred)."""
-        from mtpalette.sources.spans import file_option
+        from mtpalette.sources.spans import pred_names
 
-        names = [file_option(p, named=True)[0] for p in self.pred]
+        names = pred_names(self.pred)
         out = {}
         for value in self.tune_on:
             name, sep, path = value.partition("=")
@@ -184,6 +185,8 @@ class ErrorFreeRun(Description):
                 if len(names) != 1:
                     raise UserInputError("--tune-on FILE with several --pred: write NAME=FILE")
                 name, path = names[0], value
+            if name in out:
+                raise UserInputError(f"--tune-on {name} is given twice")
             out[name] = path
         return out
 
@@ -200,16 +203,13 @@ def run_errorfree(run: ErrorFreeRun, progress: bool | Feedback | None = None) ->
     from mtpalette.progress import feedback_of
     from mtpalette.reporting.run_files import RunFiles
     from mtpalette.reporting.run_records import described_record
-    from mtpalette.sources.spans import file_option, read_span_input
+    from mtpalette.sources.spans import file_option, predictions, read_span_input
 
     run.validate()
     feedback = feedback_of(progress)
     _, gold_path, gold_annotator = file_option(run.gold, named=False)
     gold = read_span_input(gold_path, fmt=run.format, clip=run.clip, annotator=gold_annotator)
-    preds = {}
-    for p in run.pred:
-        name, path, annotator = file_option(p, named=True)
-        preds[name] = read_span_input(path, fmt=run.format, clip=run.clip, annotator=annotator)
+    preds = predictions(run.pred, fmt=run.format, clip=run.clip)
     with feedback.stage("scoring the error-free decisions"):
         ev = errorfree(gold, preds, min_score=run.min_score, span_rule=run.span_rule,
                        source=run.source, threshold=run.threshold,

@@ -192,7 +192,7 @@ class SpansRun(Description):
     report: Path | None = flags.REPORT.field(None)
 
     def validate(self) -> None:
-        from mtpalette.sources.spans import file_option, protocol_list
+        from mtpalette.sources.spans import pred_names, protocol_list
 
         super().validate()  # the options' choices first
         protocol_list(self.protocol)
@@ -203,8 +203,7 @@ class SpansRun(Description):
         if self.bootstrap < 0:
             raise UserInputError(f"--bootstrap must be 0 or more (got {self.bootstrap})")
         probability_argument(self.alpha, "--alpha")
-        for p in self.pred:
-            file_option(p, named=True)
+        pred_names(self.pred)  # before any file is read
         from mtpalette.io.runfile import check_output_folders, run_file_path
 
         check_output_folders({"--json": run_file_path(self.json, self.report), "--tsv": self.tsv,

@@ -159,10 +159,34 @@ def span_inputs(run: Any):
 
         first, second = (r.strip() for r in run.raters.split(","))
         golds = list(same_text_pair(golds[0], first, second))
-    preds = {}
-    for p in run.pred:
-        spec = file_option(p, named=True)
-        if spec[0] in preds:
-            raise UserInputError(f"--pred {spec[0]} is given twice")
-        preds[spec[0]] = read(spec)
-    return golds, preds
+    return golds, predictions(run.pred, fmt=run.format, clip=run.clip)
+
+
+def pred_names(pred: list[str]) -> list[str]:
+    """The names of the predictions (``--pred NAME=FILE[,annotator=A]``), each checked; a name
+    given twice is refused (one of the two would be dropped without a word).
+
+    Examples
+    --------
+    >>> pred_names(["a=x.jsonl", "b=y.jsonl,annotator=r1"])
+    ['a', 'b']
+    >>> pred_names(["a=x.jsonl", "a=y.jsonl"])
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: --pred a is given twice
+    """
+    names: list[str] = []
+    for p in pred:
+        name = file_option(p, named=True)[0]
+        if name in names:
+            raise UserInputError(f"--pred {name} is given twice")
+        names.append(str(name))
+    return names
+
+
+def predictions(pred: list[str], *, fmt: str | None, clip: bool) -> dict[str, Any]:
+    """The named predictions (``--pred NAME=FILE[,annotator=A]``) read, by name
+    (:func:`pred_names`)."""
+    read = lambda spec: read_span_input(spec[1], fmt=fmt, clip=clip, annotator=spec[2])  # noqa: E731
+    return dict(zip(pred_names(pred), (read(file_option(p, named=True)) for p in pred),
+                    strict=True))  # fmt: skip
