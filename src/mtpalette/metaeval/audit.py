@@ -315,8 +315,9 @@ def audit_of_run(run: Any, feedback: Any):
             )
         specs = []
     parsed = parse_specs(specs, tokenize=run.tokenize, lowercase=run.lowercase)
+    external = parse_scores(run.scores, reference_names(lists, lists.n_refs), beside=parsed)
     agreement = reference_agreement_of(lists, parsed, run, feedback)
-    parsed += parse_scores(run.scores, reference_names(lists, lists.n_refs))
+    parsed += external
     feedback.note(
         f"auditing {lists.n_segments} segments, {lists.n_refs} reference(s), "
         f"{len(parsed)} metric(s)"

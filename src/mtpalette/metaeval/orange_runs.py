@@ -121,7 +121,7 @@ def compared(run: Any, out: Any, ref_lines: list[list[str]], parsed: list[Metric
         out.errors = None
         # the reference ranked by features against the pivot
         return OrangeCompared(comparisons, lists, lists, files, "limited-features")
-    external = parse_scores(run.scores, reference_names(lists, lists.n_refs))
+    external = parse_scores(run.scores, reference_names(lists, lists.n_refs), beside=parsed)
     with feedback.steps("scoring") as progress:
         # the error analysis lists errors_max candidates per segment: their scores
         keep = max(out.errors_max, 1) if out.errors is not None else False

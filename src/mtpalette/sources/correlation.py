@@ -32,6 +32,7 @@ from mtpalette.sources.checks import (
     reference_streams,
     system_outputs,
 )
+from mtpalette.sources.external import distinct_names
 from mtpalette.sources.scoring import score_systems
 
 #: the trivial baselines every segment-level correlation is shown with (metrics/length.py):
@@ -53,10 +54,13 @@ def scored_pair(
 ):  # fmt: skip
     """Score every metric once on ``data`` and return ``(pair, scores, baseline_scores)``:
     the data object of the correlation, the metrics' :class:`MetricScores` (computed, then
-    the ``external`` stored ones) and the length baselines' (when ``baselines``).
+    the ``external`` stored ones) and the length baselines' (when ``baselines``); two of them
+    under one name are refused first (:func:`~mtpalette.sources.external.distinct_names`).
 
     ``full``: a folder's scores of every segment (system to scores), whose rated rows are
     taken instead of scoring again."""
+    base = baseline_metrics(parsed, tokenize, lowercase) if baselines else []
+    distinct_names([*parsed, *external], baselines=base)
     if full is not None:  # scored once: the rated rows of every segment's statistics
         stats = [[full[s].stats[m.spec] for s in full] for m in parsed]
         scores = rated_view(data, parsed, stats)
@@ -65,7 +69,6 @@ def scored_pair(
             feedback.note(f"scoring {data.n_rated} rated translations with {len(parsed)} metric(s)")
         scores = score_segments(data, parsed) if parsed else []
     scores += [external_segment_scores(data, m) for m in external]
-    base = baseline_metrics(parsed, tokenize, lowercase) if baselines else []
     base_scores = score_segments(data, base) if base else []
     return data.pair_data(scores + base_scores, system_score=system_score), scores, base_scores
 

@@ -34,13 +34,14 @@ from mtpalette.metrics.domains import YesNo
 
 
 def parse_scores(values: Sequence[str] | None, ref_names: Sequence[str], *,
-                 levels: Sequence[str] = ("seg",),
-                 feedback: Feedback | None = None) -> list[ExternalMetric]:  # fmt: skip
+                 levels: Sequence[str] = ("seg",), feedback: Feedback | None = None,
+                 beside: Sequence[Metric] = ()) -> list[ExternalMetric]:  # fmt: skip
     """The external metrics named by ``--scores`` values, each file of one of the ``levels``
     the run takes (``seg``; ``correlate --level system`` also takes ``sys`` files, a system
     score per system). A file whose name says it was computed with another number of
     references than the run's is read with a warning naming both counts
-    (:func:`check_nrefs`; ``feedback``'s, standard error without one).
+    (:func:`check_nrefs`; ``feedback``'s, standard error without one). A name that another
+    ``--scores`` or a metric ``beside`` them has is refused (:func:`distinct_names`).
 
     Examples
     --------
@@ -64,10 +65,37 @@ def parse_scores(values: Sequence[str] | None, ref_names: Sequence[str], *,
             )
         check_nrefs(name, source, len(ref_names), feedback or Feedback())
         out.append(ExternalMetric(name, source, higher_is_better=higher))
-    labels = [m.label for m in out]
-    if len(set(labels)) != len(labels):
-        raise UserInputError("two --scores share a name")
+    distinct_names([*beside, *out])
     return out
+
+
+def distinct_names(metrics: Sequence[Metric], baselines: Sequence[Metric] = ()) -> None:
+    """Refuse two metrics of a run under one name (an ``-m`` spec, a score file, a length
+    baseline): its tables, signatures and records are keyed by name, so one would take the
+    other's place without a word.
+
+    Examples
+    --------
+    >>> from mtpalette.metrics import parse_specs
+    >>> distinct_names(parse_specs(["chrf", "bleu"]))
+    >>> distinct_names(parse_specs(["chrf"]), baselines=parse_specs(["chrf"]))
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: two metrics of the run are named 'chrf' (-m chrf and the length ...
+    """
+    first: dict[str, str] = {}
+    for m in [*metrics, *baselines]:
+        origin = f"-m {m.spec}"
+        if isinstance(m, ExternalMetric):
+            origin = f"the score file {m.source.path}"
+        elif any(m is b for b in baselines):
+            origin = f"the length baseline {m.spec}"
+        if m.spec in first:
+            raise UserInputError(
+                f"two metrics of the run are named {m.spec!r} ({first[m.spec]} and {origin}): "
+                "leave one out, or give the score file another name (--scores OTHER=FILE)"
+            )
+        first[m.spec] = origin
 
 
 def check_nrefs(name: str, source: Any, n_refs: int, feedback: Feedback) -> str | None:
