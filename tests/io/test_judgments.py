@@ -335,3 +335,11 @@ def test_ambiguous_judgment_columns_are_refused(tmp_path, content, message):
     path.write_text(content, encoding="utf-8")
     with pytest.raises(UserInputError, match=message):
         read_judgments(path)
+
+
+def test_a_name_renamed_twice_is_refused():
+    from mtpalette.sources.inputs import parse_rename
+
+    assert parse_rename("a=b, b=a") == {"a": "b", "b": "a"}  # a swap is two renamings
+    with pytest.raises(UserInputError, match=r"--rename: a is renamed twice \(x, y\)"):
+        parse_rename("a=x,a=y")

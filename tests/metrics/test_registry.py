@@ -57,3 +57,11 @@ def test_a_tokenizer_named_in_the_spec_stays_in_it():
     assert toks == ["zh", "jieba", "13a", "13a"] and "|case:lc|" in str(scores[3].signature)
     assert scores[0].value == corpus_score(hyps, refs, "bleu", tokenize="zh")[0].value
     assert [m.spec for m in parse_specs([s.metric for s in scores])] == [s.metric for s in scores]
+
+
+@pytest.mark.parametrize("spec", ["rouge-l,beta=2,beta=3", "bleus:4,tok=zh,tok=13a"])
+def test_a_keyword_given_twice_in_a_spec_is_refused(spec):
+    """Which of the two values to take would be a guess (the last used to win unseen)."""
+    key = spec.rsplit(",", 1)[1].split("=")[0]
+    with pytest.raises(UserInputError, match=f"metric spec '{spec}': {key} is given twice"):
+        parse_specs([spec])

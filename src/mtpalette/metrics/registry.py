@@ -160,6 +160,8 @@ def _split_spec(spec: str) -> tuple[str, list[str], dict[str, str]]:
             part = part.strip()
             if "=" in part:
                 key, _, value = part.partition("=")
+                if key.strip() in keywords:  # which one to take would be a guess
+                    raise UserInputError(f"metric spec {spec!r}: {key.strip()} is given twice")
                 keywords[key.strip()] = value.strip()
             else:
                 positional.append(part)

@@ -350,7 +350,10 @@ def parse_rename(text: str | None) -> dict[str, str]:
         old, eq, new = part.partition("=")
         if not eq or not old.strip() or not new.strip():
             raise UserInputError(f"bad --rename entry {part.strip()!r}; expected OLD=NEW")
-        out[old.strip()] = new.strip()
+        old, new = old.strip(), new.strip()
+        if old in out:  # which one to take would be a guess
+            raise UserInputError(f"--rename: {old} is renamed twice ({out[old]}, {new})")
+        out[old] = new
     return out
 
 
