@@ -263,7 +263,9 @@ class ScoreInputs(Description):
 
 def system_file_names(paths: list[str]) -> list[str]:
     """Short system names (the file names without their shared parts; one file's name
-    without its suffix); the paths as given when two short names coincide.
+    without its suffix); the paths as given when two short names coincide. One file given
+    twice, however spelled (``A.txt ./A.txt``, two globs that both match it), is refused: it
+    would be scored as two systems.
 
     Examples
     --------
@@ -271,10 +273,25 @@ def system_file_names(paths: list[str]) -> list[str]:
     ['A', 'B']
     >>> system_file_names(["out/SMU.txt"])
     ['SMU']
+    >>> system_file_names(["out/SMU.txt", "out/../out/SMU.txt"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: the same system file is given twice: out/SMU.txt and ...
     """
-    from mtpalette.io.nbest import system_names
-    from mtpalette.io.plain import display_name
+    import os
 
+    from mtpalette.io.nbest import system_names
+    from mtpalette.io.plain import STDIN, display_name
+
+    first: dict[str, str] = {}
+    for path in paths:
+        key = STDIN if path == STDIN else os.path.realpath(path)
+        if key in first:
+            raise UserInputError(
+                f"the same system file is given twice: {display_name(first[key])} and "
+                f"{display_name(path)}; give each system once"
+            )
+        first[key] = path
     names = system_names(paths)
     if len(set(names)) < len(names):
         names = [display_name(p) for p in paths]
