@@ -34,3 +34,28 @@ def test_two_files_of_one_name_in_two_folders_are_two_systems(cli, files):
     code, out, err = cli("score", "-i", "A.txt", "sub/A.txt", "-r", "ref.txt", "-m", "bleu")
     assert code == 0, err
     assert "sub/A.txt" in out
+
+
+@pytest.mark.parametrize(
+    "specs", [["chrf", "chrf:n=6"], ["chrf", "chrf"], ["bleus:1..2", "bleus:2"]]
+)
+def test_rank_refuses_one_metric_given_twice(cli, files, specs):
+    """Each spelling was ranked on its own and AutoRank counted the metric twice."""
+    code, out, err = cli("rank", "-s", "A.txt", "B.txt", "C.txt", "-r", "ref.txt", "-m", *specs)
+    assert code != 0 and "Traceback" not in err
+    assert f"-m {specs[0]} and -m {specs[1]} are the same metric" in err
+
+
+def test_rank_ranks_each_metric_of_a_grid(cli, files):
+    code, out, err = cli("rank", "-s", "A.txt", "B.txt", "C.txt", "-r", "ref.txt",
+                         "-m", "bleus:1..2", "chrf")  # fmt: skip
+    assert code == 0, err
+    assert "mean(sentence bleus:1)\tmean(sentence bleus:2)\tmean(sentence chrf)" in out
+
+
+def test_the_rank_api_refuses_a_grid():
+    from mtpalette import rank
+    from mtpalette.errors import UserInputError
+
+    with pytest.raises(UserInputError, match="names 2 metrics"):
+        rank(systems={"A": HYPS, "B": OTHER}, refs=[REFS], metric="bleus:1..2", progress=False)

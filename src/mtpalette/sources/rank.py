@@ -112,6 +112,11 @@ def texts_source(systems, refs, metric: str, *, tokenize: str, lowercase: bool,
     from mtpalette.metrics import parse_specs
     from mtpalette.sources.scoring import score_systems
 
+    if len(parse_specs([metric])) != 1:
+        raise UserInputError(
+            f"metric {metric!r} names {len(parse_specs([metric]))} metrics (a grid); a ranking "
+            "ranks one: give each spec on its own"
+        )
     scored = score_systems(systems, refs, [metric], tokenize=tokenize, lowercase=lowercase,
                            progress=progress)  # fmt: skip
     first = next(iter(scored.values()))
@@ -154,15 +159,48 @@ def _texts(run: Any, feedback: Feedback) -> list[Source]:
 
     inputs = CandidateInputs(list(run.refs or []), systems=run.systems,
                              systems_dir=run.systems_dir)  # fmt: skip
+    specs = rank_specs(run.metrics, tokenize=run.tokenize, lowercase=run.lowercase)
     refs = inputs.read_refs()
     outputs, _ = inputs.system_outputs(refs)
-    feedback.note(f"scoring {len(outputs)} systems with {len(run.metrics)} metric(s)")
+    feedback.note(f"scoring {len(outputs)} systems with {len(specs)} metric(s)")
     return [
         texts_source(
             outputs, refs, spec, tokenize=run.tokenize, lowercase=run.lowercase, progress=feedback
         )  # fmt: skip
-        for spec in run.metrics
+        for spec in specs
     ]
+
+
+def rank_specs(specs: Sequence[str], **common: Any) -> list[str]:
+    """The ``-m`` specs of a ranking, one per metric: a grid's metrics by their canonical
+    specs. One metric given twice, however spelled, is refused: it would be two rankings of
+    the same scores, and AutoRank would count it twice (``common``: the run's ``tokenize``
+    and ``lowercase``, as the metrics are scored).
+
+    Examples
+    --------
+    >>> rank_specs(["chrF++", "bleus:1..2"])
+    ['chrF++', 'bleus:1', 'bleus:2']
+    >>> rank_specs(["chrf", "chrf:n=6"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: -m chrf and -m chrf:n=6 are the same metric (chrf); ...
+    """
+    from mtpalette.metrics.registry import parse_spec
+
+    first: dict[Any, str] = {}
+    out: list[str] = []
+    for spec in specs:
+        metrics = parse_spec(spec, **common)
+        for metric in metrics:
+            if metric in first:
+                raise UserInputError(
+                    f"-m {first[metric]} and -m {spec.strip()} are the same metric "
+                    f"({metric.spec}); give it once (AutoRank would count it twice)"
+                )
+            first[metric] = spec.strip()
+            out.append(spec.strip() if len(metrics) == 1 else metric.spec)
+    return out
 
 
 def _from_items(name: str, scores, higher: bool, signature: str) -> Source:
