@@ -541,6 +541,7 @@ def load_task(
     from mtpalette.io.plain import expand_globs, read_lines
     from mtpalette.io.runfile import file_record
     from mtpalette.metaeval.segments import SegmentData
+    from mtpalette.sources.checks import check_distinct_references, drop_reference_copies
 
     if (
         judgments is not None
@@ -585,7 +586,11 @@ def load_task(
         raise UserInputError("no system file left once the references are set aside")
     judged = read_judgments(judgments, fmt, lp=lp, id_base=id_base).rename(parse_rename(rename))
     ref_lines = [read_lines(p) for p in refs]
+    check_distinct_references(ref_lines, [str(p) for p in refs])
     outputs = read_systems(files, system_names(files))
+    kept = drop_reference_copies(outputs, ref_lines, [Path(p).name for p in refs], note)
+    files = [f for f, s in zip(files, outputs, strict=True) if s in kept]
+    outputs = kept
     inputs = {
         "judgments": file_record(judgments),
         "format": judged.kind,
@@ -596,6 +601,8 @@ def load_task(
     }
     if judged.unaligned is not None:
         raise UnalignedJudgments(judged, outputs, ref_lines, inputs)
+    if not outputs:
+        raise UserInputError("every system is a copy of a reference")
     ids = read_lines(seg_ids) if seg_ids is not None else None
     data = SegmentData.from_judgments(
         judged,
