@@ -151,6 +151,8 @@ def test_mismatch_refused_naming_the_document(monkeypatch, capsys):
         (["-r", "x.txt", "--lp", "en-de_DE"], "--wmt25-testset replaces -r"),
         ([], "needs the language pair: --lp"),
         (["--lp", "en-de_DE", "--set-id", "nope"], "no document of set 'nope'"),
+        # one reference twice: one stream was scored, the note named two
+        (["--lp", "en-de_DE", "--wmt25-ref", "refA", "refA"], "--wmt25-ref refA is given twice"),
     ],
 )
 def test_refused(monkeypatch, capsys, args, message):

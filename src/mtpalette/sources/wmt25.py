@@ -262,6 +262,10 @@ def _reference_names(testset: DocumentSet, docs: list[SourceDocument],
                 path=testset.path,
             )
         return common
+    twice = sorted({n for n in wanted if wanted.count(n) > 1})
+    if twice:
+        raise UserInputError(f"--wmt25-ref {', '.join(twice)} is given twice; name each "
+                             "reference once (two copies are not two references)")  # fmt: skip
     for name in wanted:
         lacking = [d for d, h in zip(docs, have, strict=True) if name not in h]
         if lacking:
