@@ -59,3 +59,19 @@ def test_the_rank_api_refuses_a_grid():
 
     with pytest.raises(UserInputError, match="names 2 metrics"):
         rank(systems={"A": HYPS, "B": OTHER}, refs=[REFS], metric="bleus:1..2", progress=False)
+
+
+def test_rank_refuses_an_autorank_metric_given_twice(cli, tmp_path):
+    """The mean z counted it twice: m1 m1 m2 ranked A first where m1 m2 rank B first."""
+    import json
+
+    folder = tmp_path / "automatic_scores"
+    folder.mkdir()
+    for name, (m1, m2) in {"A": (3.0, 1.0), "B": (2.0, 3.0), "C": (1.0, 2.0)}.items():
+        row = {"language_pair": "en-xx_XX", "domain": "news", "document_id": "n1",
+               "metric_scores": {"m1": [m1], "m2": [m2]}}  # fmt: skip
+        (folder / f"{name}.jsonl").write_text(json.dumps(row) + "\n")
+    code, out, err = cli("rank", "--wmt25-scores", folder, "--lp", "en-xx_XX",
+                         "--autorank-metrics", "m1", "m1", "m2")  # fmt: skip
+    assert code != 0 and "Traceback" not in err
+    assert "AutoRank metric(s) m1 given twice" in err

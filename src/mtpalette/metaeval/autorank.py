@@ -214,6 +214,10 @@ def autorank25(
             f"AutoRank metric(s) {', '.join(unknown) or '(none)'} not among the scores' "
             f"metrics ({', '.join(shown) or 'none'})"
         )
+    twice = sorted({m for m in combined if combined.count(m) > 1})
+    if twice:  # the mean would weight it twice
+        raise UserInputError(f"AutoRank metric(s) {', '.join(twice)} given twice; name each "
+                             "once")  # fmt: skip
     directions = dict(higher_is_better or {})
     z: dict[str, dict[str, float]] = {}
     for m in shown:
