@@ -32,3 +32,20 @@ def test_a_system_that_copies_a_reference_is_left_out_and_said():
     assert any("a copy of a reference: ref (= ref.txt)" in n for n in notes)
     assert data.n_systems == base.n_systems == 2
     assert inputs["systems"] == base_inputs["systems"]
+
+
+@pytest.mark.parametrize("twice", ["file", "rater"])
+def test_the_gold_given_again_as_its_ceiling_is_refused(tmp_path, twice):
+    from mtpalette.api.spans_run import SpansRun, run_spans
+    from mtpalette.sources.spans import example_folder
+
+    gold, lexi = example_folder() / "gold.jsonl", example_folder() / "lexi.jsonl"
+    if twice == "file":
+        run = SpansRun(gold=[str(gold), str(gold)], pred=[f"lexi={lexi}"], bootstrap=0)
+    else:  # one file of two raters, the same rater named twice
+        both = tmp_path / "both.jsonl"
+        both.write_text(gold.read_text() + (example_folder() / "gold_ben.jsonl").read_text())
+        run = SpansRun(gold=[str(both)], raters="anna,anna", pred=[f"lexi={lexi}"],
+                       on_missing="common", bootstrap=0)  # fmt: skip
+    with pytest.raises(UserInputError, match="the ceiling is the gold's own annotation"):
+        run_spans(run)

@@ -145,6 +145,28 @@ def one_row_per_key(spans: SpanSet, what: str) -> dict[Key, tuple[SpanRow, int |
     return rows
 
 
+def check_ceiling_not_gold(gold_rows: Mapping, ceiling_rows: Mapping, keys: Sequence[Key],
+                           path: str | None) -> None:  # fmt: skip
+    """Refuse a ceiling whose every scored row is the gold's own (the same annotator, text and
+    spans: the gold file or rater given twice), which would score a perfect human ceiling.
+
+    Examples
+    --------
+    >>> row = SpanRow("en-de", "A", "d", 0, "x", (), annotator="anna")
+    >>> check_ceiling_not_gold({row.key(): (row, 1)}, {row.key(): (row, 1)}, [row.key()],
+    ...                        "g")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: g: the ceiling is the gold's own annotation (annotator ...
+    """
+    if all(ceiling_rows[k][0] == gold_rows[k][0] for k in keys):
+        who = sorted({str(gold_rows[k][0].annotator) for k in keys})
+        raise UserInputError(
+            f"the ceiling is the gold's own annotation (annotator {', '.join(map(repr, who))}, "
+            "every segment the same): give a second human's annotation (--gold FILE2 or "
+            "--raters A,B)", path=path)  # fmt: skip
+
+
 def _arrays(rows: Sequence[SpanRow], lengths: np.ndarray) -> tuple[SpanArrays, int]:
     """Target-side spans of ``rows`` as arrays, and the number of source-side spans left out."""
     seg, start, end, sev, dropped = [], [], [], [], 0
@@ -243,6 +265,8 @@ def align_spans(
     common = [k for k in keys if all(k in t for t in tables.values())]
     if not common:
         raise UserInputError("no segment is in the gold and every prediction", path=gold.path)
+    if ceiling is not None:
+        check_ceiling_not_gold(gold_rows, tables["ceiling"], common, ceiling.path)
     if len(common) < len(keys):
         notes.append(f"--on-missing common: {len(common)} of {len(keys)} gold segments scored")
     return _job(common, gold_rows, tables, notes, gold_path=gold.path,
