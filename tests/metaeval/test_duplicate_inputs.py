@@ -49,3 +49,20 @@ def test_the_gold_given_again_as_its_ceiling_is_refused(tmp_path, twice):
                        on_missing="common", bootstrap=0)  # fmt: skip
     with pytest.raises(UserInputError, match="the ceiling is the gold's own annotation"):
         run_spans(run)
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    ({"ref_cols": ["ref", "ref"]}, "--ref-col 'ref' given twice"),
+    ({"hyp_col": "ref"}, "--hyp-col and --ref-col both name column 'ref'"),
+    ({"human_col": "ref"}, "--human-col and --ref-col both name column 'ref'"),
+])  # fmt: skip
+def test_a_table_column_named_by_two_options_is_refused(tmp_path, options, said):
+    from mtpalette.sources.inputs import LongTable
+
+    table = tmp_path / "t.tsv"
+    table.write_text("system\tsegment\thyp\tref\tscore\nA\t0\ta b\ta c\t1\nB\t0\tx\ta c\t2\n")
+    with pytest.raises(UserInputError, match=said):
+        LongTable(table, **options).task()
+    if "human_col" not in options:
+        with pytest.raises(UserInputError, match=said):
+            LongTable(table, **options).read()
