@@ -72,6 +72,25 @@ def test_rank_refuses_an_autorank_metric_given_twice(cli, tmp_path):
                "metric_scores": {"m1": [m1], "m2": [m2]}}  # fmt: skip
         (folder / f"{name}.jsonl").write_text(json.dumps(row) + "\n")
     code, out, err = cli("rank", "--wmt25-scores", folder, "--lp", "en-xx_XX",
-                         "--autorank-metrics", "m1", "m1", "m2")  # fmt: skip
+                         *[a for m in ("m1", "m1", "m2") for a in ("--autorank-metrics", m)])
     assert code != 0 and "Traceback" not in err
     assert "AutoRank metric(s) m1 given twice" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--alpha", "0.5"], "--alpha is an option of --decoder pruning"),
+        (["--decoder", "aggregate", "--schedule", "2,4"], "--schedule is an option of"),
+        (["--bootstrap", "10"], "--bootstrap is an option of --decoder pruning"),
+        (["--diversity", "0.5"], "--diversity is an option of --selector diverse"),
+        (["-r", "ref.txt", "--exclude-self"], "are options of MBR"),
+    ],
+)
+def test_mbr_refuses_an_option_its_decoder_would_not_read(cli, files, args, message):
+    """Each was dropped without a word: the selection and signature were the defaults'."""
+    (files / "nb.txt").write_text("".join(f"{i} ||| {a}\n{i} ||| {b}\n" for i, (a, b)
+                                          in enumerate(zip(HYPS, OTHER, strict=True))))  # fmt: skip
+    code, out, err = cli("mbr", "nb.txt", *args)
+    assert code != 0 and "Traceback" not in err
+    assert message in err

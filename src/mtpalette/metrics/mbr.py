@@ -238,6 +238,8 @@ def mbr(
 
     _check_options(decoder, nbest, include_self is False and references is None, partitions,
                    selector)  # fmt: skip
+    _check_unused(decoder, selector, references is not None, include_self=include_self,
+                  alpha=alpha, schedule=schedule, bootstrap=bootstrap, diversity=diversity)
     (spec,) = parse_specs([metric], tokenize=tokenize, lowercase=lowercase)
     cands, refs = _check(candidates, references)
     lps = checked_lprobs(reference_lprobs, refs)
@@ -302,6 +304,42 @@ def _check_options(
         raise UserInputError(
             f"selector {selector!r}: expected one of {', '.join(SELECTORS)}; pruning takes "
             "nbest only (as mbrs: its pruning keeps the n best, not a diverse set)"
+        )
+
+
+#: the options only one decoder or selector reads, at their defaults (another value given
+#: with another decoder or selector would be dropped without a word)
+_PRUNING = {"alpha": 0.99, "schedule": (8, 16, 32, 64, 128, 256), "bootstrap": 500}
+_DIVERSE = {"diversity": 0.1}
+
+
+def _check_unused(decoder: str, selector: str, rerank: bool, *, include_self: bool | None,
+                  **options: Any) -> None:  # fmt: skip
+    """Refuse an option the run would not read: a pruning option (``alpha``, ``schedule``,
+    ``bootstrap``) off its default with another decoder, ``diversity`` without the diverse
+    selector, ``include_self`` when reranking against references (no candidate is a
+    reference there).
+
+    Examples
+    --------
+    >>> _check_unused("pairwise", "nbest", False, include_self=None, alpha=0.5)
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: --alpha is an option of --decoder pruning (the pairwise ...
+    """
+    for name, value in options.items():
+        if name in _PRUNING and decoder != "pruning":
+            default = _PRUNING[name]
+            if (tuple(value) if name == "schedule" else value) != default:
+                raise UserInputError(f"--{name} is an option of --decoder pruning (the "
+                                     f"{decoder} decoder would not read it)")  # fmt: skip
+        if name in _DIVERSE and selector != "diverse" and value != _DIVERSE[name]:
+            raise UserInputError("--diversity is an option of --selector diverse")
+    if rerank and include_self is not None:
+        raise UserInputError(
+            "--include-self/--exclude-self are options of MBR, where the candidates are the "
+            "pseudo-references; reranking against -r references never compares a candidate "
+            "with itself"
         )
 
 
