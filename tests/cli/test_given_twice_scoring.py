@@ -94,3 +94,11 @@ def test_mbr_refuses_an_option_its_decoder_would_not_read(cli, files, args, mess
     code, out, err = cli("mbr", "nb.txt", *args)
     assert code != 0 and "Traceback" not in err
     assert message in err
+
+
+def test_analyze_refuses_an_analysis_given_twice(cli, files):
+    """Its table was printed twice, and its rows were in the CSV twice under one name."""
+    code, out, err = cli("analyze", "-i", "A.txt", "B.txt", "-r", "ref.txt",
+                         "-a", "length", "words", "length")  # fmt: skip
+    assert code != 0 and "Traceback" not in err
+    assert "analysis 'length' is given twice" in err

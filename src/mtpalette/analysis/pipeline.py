@@ -265,6 +265,10 @@ def _checked(systems, refs, analyses) -> tuple[list[str], dict[str, list[str]]]:
     unknown = [a for a in analyses if a not in known]
     if unknown:
         raise UserInputError(f"unknown analysis {unknown[0]!r}; expected {', '.join(known)}")
+    twice = sorted({a for a in analyses if list(analyses).count(a) > 1})
+    if twice:  # its table would be there twice, its rows twice under one name
+        raise UserInputError(f"analysis {', '.join(map(repr, twice))} is given twice; name "
+                             "each once")  # fmt: skip
     if len(refs) != 1:
         raise UserInputError(
             f"analyze takes one reference stream (compare-mt's definitions have one); got "
