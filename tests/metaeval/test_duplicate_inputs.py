@@ -66,3 +66,20 @@ def test_a_table_column_named_by_two_options_is_refused(tmp_path, options, said)
     if "human_col" not in options:
         with pytest.raises(UserInputError, match=said):
             LongTable(table, **options).read()
+
+
+def test_a_table_reference_copied_or_scored_as_a_system_is_refused_or_left_out(tmp_path):
+    from mtpalette.sources.inputs import CandidateInputs, LongTable
+
+    table = tmp_path / "t.tsv"
+    table.write_text("system\tsegment\thyp\tref\trefB\tscore\n"
+                     "A\t0\ta b\ta c\ta c\t1\nB\t0\tx\ta c\ta c\t2\n")  # fmt: skip
+    with pytest.raises(UserInputError, match="hold the same text; give each reference once"):
+        LongTable(table, ref_cols=["ref", "refB"]).task()
+    copy = tmp_path / "c.tsv"
+    copy.write_text("system\tsegment\thyp\tref\trefB\tscore\nA\t0\ta b\ta c\ta d\t1\n"
+                    "B\t0\ta c\ta c\ta d\t2\nC\t0\tx\ta c\ta d\t3\n")  # fmt: skip
+    data, judged, _ = LongTable(copy, ref_cols=["ref", "refB"]).task()
+    assert judged.systems == ["A", "C"]
+    lists, _ = CandidateInputs(table=copy, ref_cols=["ref", "refB"]).load()
+    assert lists.n_candidates.tolist() == [2]

@@ -138,10 +138,14 @@ class LongTable:
         return outputs, self._complete(refs) if complete else refs
 
     def _complete(self, refs) -> list[list[str]]:
+        """``refs``, each segment with every reference, no two columns the same text."""
+        from mtpalette.sources.checks import check_distinct_references
+
         if any(r is None for stream in refs for r in stream):
             raise UserInputError(
                 "every segment needs the same number of references here", path=str(self.path)
             )
+        check_distinct_references(refs, [f"{self.path}:{c}" for c in self.ref_names()])
         return refs
 
     def task(self) -> tuple[SegmentData, Judgments, dict[str, Any]]:
@@ -152,6 +156,7 @@ class LongTable:
         from mtpalette.io.runfile import file_record
         from mtpalette.io.tabular import read_long_judged
         from mtpalette.metaeval.segments import SegmentData
+        from mtpalette.sources.checks import drop_reference_copies
 
         wanted = [(self.hyp_col, "--hyp-col"), (self.human_col, "--human-col")]
         wanted += [(c, "--ref-col") for c in self.ref_names()]
@@ -161,6 +166,7 @@ class LongTable:
             segment_col=segment, fmt=fmt, quoting=self.table_quoting,
         )  # fmt: skip
         refs = self._complete(refs)
+        outputs = drop_reference_copies(outputs, refs, self.ref_names(), note_on_stderr)
         systems = list(outputs)
         n = len(refs[0])
         scores = np.array([human[s] for s in systems], dtype=np.float64)
@@ -276,12 +282,14 @@ class CandidateInputs(Description):
         """The candidate lists and the files they were read from."""
         from mtpalette.io.nbest import read_nbest
         from mtpalette.metaeval.candidates import CandidateLists
+        from mtpalette.sources.checks import drop_reference_copies
 
         self.validate()
         ref_lines = self.read_refs() if ref_lines is None else ref_lines
         names = self.ref_names()
         if self.table is not None:
-            outputs, _ = self._table().read()
+            outputs = drop_reference_copies(self._table().read()[0], ref_lines, names,
+                                            note_on_stderr)  # fmt: skip
             return CandidateLists.from_systems(outputs, ref_lines, ref_names=names), [self.table]
         if self.mtme is not None:
             evs = self._mtme_set()
