@@ -34,6 +34,10 @@ def _file(tmp_path, records):
         ([{"lang": "zh-en", "weight": "NaN"}], "weight 'NaN' is not a number"),
         ([{"lang": "zh-en", "pval": 5}], "pval must be between 0 and 1"),
         ([{"lang": "zh-en", "human": "no"}], "human is 'no'; expected bool"),
+        (
+            [{"lang": "zh-en", "level": "seg"}, {"lang": "zh-en", "level": "seg", "weight": 2}],
+            r"task 2 is task 1 again \(zh-en seg pearson\); give each task once",
+        ),
     ],
 )
 def test_bad_task_files_are_refused_naming_the_file(tmp_path, records, message):
