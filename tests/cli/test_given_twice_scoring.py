@@ -102,3 +102,20 @@ def test_analyze_refuses_an_analysis_given_twice(cli, files):
                          "-a", "length", "words", "length")  # fmt: skip
     assert code != 0 and "Traceback" not in err
     assert "analysis 'length' is given twice" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--degree", "3"], "--degree is a parameter of --kernel poly, not linear"),
+        (["--kernel", "rbf", "--degree", "3"], "--degree is a parameter of --kernel poly"),
+        (["--gamma", "0.1"], "--gamma is a parameter of --kernel poly and rbf"),
+        (["--objective", "rank", "--epsilon", "0.2"], "ROSE-rank does not read it"),
+    ],
+)
+def test_train_rose_refuses_a_setting_the_fit_would_not_read(cli, tmp_path, args, message):
+    """Each was dropped without a word (and --epsilon recorded in the model's info)."""
+    code, out, err = cli("train-rose", "--bundled", "zhen", "-o", tmp_path / "m.json", "-q",
+                         *args)  # fmt: skip
+    assert code != 0 and "Traceback" not in err
+    assert message in err

@@ -99,11 +99,24 @@ class SvmSettings:
             raise UserInputError("degree must be >= 1 and components >= 2")
         if self.gamma is not None and not (self.gamma > 0 and np.isfinite(self.gamma)):
             raise UserInputError(f"gamma must be a positive number (got {self.gamma})")
+        self._check_read(kind)
         if self.kernel != "linear" and self.approx == "exact" and loss == "squared":
             raise UserInputError(
                 "an exact kernel machine has no squared loss (libsvm): use --approx nystroem"
             )
         return replace(self, loss=loss, epsilon=float(eps))
+
+    def _check_read(self, kind: str) -> None:
+        """Refuse a setting the fit would not read (it was dropped without a word): a
+        ranking's epsilon (the regression tube), a linear kernel's gamma, a degree other
+        than the default off the poly kernel."""
+        if kind == "rank" and self.epsilon:  # None, or 0.0 once checked: not given
+            raise UserInputError("--epsilon is the regression tube of ROSE-reg; ROSE-rank "
+                                 "does not read it")  # fmt: skip
+        if self.kernel == "linear" and self.gamma is not None:
+            raise UserInputError("--gamma is a parameter of --kernel poly and rbf, not linear")
+        if self.kernel != "poly" and self.degree != 2:
+            raise UserInputError(f"--degree is a parameter of --kernel poly, not {self.kernel}")
 
     def kernel_params(self, n_features: int) -> dict[str, Any]:
         if self.kernel == "linear":
