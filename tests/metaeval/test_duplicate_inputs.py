@@ -83,3 +83,11 @@ def test_a_table_reference_copied_or_scored_as_a_system_is_refused_or_left_out(t
     assert judged.systems == ["A", "C"]
     lists, _ = CandidateInputs(table=copy, ref_cols=["ref", "refB"]).load()
     assert lists.n_candidates.tolist() == [2]
+
+
+@pytest.mark.parametrize("name", ["wmt23", "wmt24"])
+def test_a_language_pair_given_twice_to_a_task_set_is_refused(name):
+    from mtpalette.metaeval.task_sets import task_set
+
+    with pytest.raises(UserInputError, match="language pair en-de given twice"):
+        task_set(name, lps=["en-de", "zh-en", "en-de"])

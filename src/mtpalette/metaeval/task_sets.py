@@ -323,9 +323,18 @@ def task_set(name: str, **kwargs: Any) -> TaskSet:
     >>> [(t.lang, t.level, t.corr_fcn) for t in ts.tasks]  # doctest: +NORMALIZE_WHITESPACE
     [('en-de', 'sys', 'pce'), ('en-de', 'seg', 'KendallWithTiesOpt'),
      ('ja-zh', 'sys', 'pce'), ('ja-zh', 'seg', 'KendallWithTiesOpt')]
+    >>> task_set("wmt24", lps=["en-de", "en-de"])
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: language pair en-de given twice (--lp)
     """
     if name not in TASK_SETS:
         raise UserInputError(f"unknown task set {name!r}; expected one of {', '.join(TASK_SETS)}")
+    lps = kwargs.get("lps")
+    lps = [] if lps is None or isinstance(lps, str) else list(lps)
+    twice = sorted({lp for lp in lps if lps.count(lp) > 1})
+    if twice:  # each of its tasks would be weighted twice, unseen
+        raise UserInputError(f"language pair {', '.join(twice)} given twice (--lp)")
     return TASK_SETS[name](**kwargs)
 
 
