@@ -119,3 +119,12 @@ def test_train_rose_refuses_a_setting_the_fit_would_not_read(cli, tmp_path, args
                          *args)  # fmt: skip
     assert code != 0 and "Traceback" not in err
     assert message in err
+
+
+def test_train_blanc_refuses_a_grouping_at_system_level(cli, tmp_path):
+    """The grouping was dropped at system level, yet written into the parameter file."""
+    code, out, err = cli("train-blanc", "--bundled", "zhen", "-o", tmp_path / "b.json",
+                         "--restarts", "1", "--max-evals", "5", "--level", "system",
+                         "--grouping", "item")  # fmt: skip
+    assert code != 0 and "Traceback" not in err
+    assert "--grouping item groups segment scores" in err

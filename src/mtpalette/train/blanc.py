@@ -130,6 +130,11 @@ class HumanObjective:
     ) -> None:
         if level not in ("segment", "system"):
             raise UserInputError(f"unknown level {level!r}; expected segment or system")
+        if level == "system" and grouping != "none":  # it would be dropped, yet recorded
+            raise UserInputError(
+                f"--grouping {grouping} groups segment scores; --level system correlates the "
+                "systems' means (leave out --grouping)"
+            )
         self.base, self.statistic, self.level, self.grouping = base, statistic, level, grouping
         self.positive_only = positive_only
         self.pos_feature = pos_feature or base.tagged
