@@ -182,8 +182,9 @@ class TaskSet:
                 raise UserInputError(f"task {n}: {exc}", path=path) from None
             if task in tasks:  # weighted twice in the global ranking, unseen
                 raise UserInputError(
-                    f"task {n} is task {tasks.index(task) + 1} again ({task.lang} {task.level} {task.corr_fcn}); give each "
-                    "task once (a larger weight counts it more)", path=path)  # fmt: skip
+                    f"task {n} is task {tasks.index(task) + 1} again ({task.lang} {task.level} "
+                    f"{task.corr_fcn}); give each task once (a larger weight counts it more)",
+                    path=path)  # fmt: skip
             tasks.append(task)
             weights.append(rec.get("weight", 1.0))
         if not tasks:

@@ -105,8 +105,9 @@ class LongTable:
         taken: dict[str, str] = {}
         for col, option in ((self.system_col, "--system-col"), *wanted):
             if col in taken:  # one column read twice: a reference against its own copy
-                raise UserInputError(f"{option} {col!r} given twice" if taken[col] == option
-                                     else f"{taken[col]} and {option} both name column {col!r}")  # fmt: skip
+                said = (f"{option} {col!r} given twice" if taken[col] == option
+                        else f"{taken[col]} and {option} both name column {col!r}")  # fmt: skip
+                raise UserInputError(said)
             taken[col] = option
         if names is None:  # the header costs a read of the whole table
             names = header(self.path, fmt=fmt, quoting=self.table_quoting)
