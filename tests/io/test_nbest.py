@@ -166,3 +166,13 @@ def test_system_folder_and_files(tmp_path):
         list_system_files(tmp_path, pattern="*.de")
     with pytest.raises(UserInputError, match="not a directory"):
         list_system_files(tmp_path / "sysA.txt")
+
+
+def test_a_jsonl_list_given_twice_for_one_segment_is_refused(tmp_path):
+    path = tmp_path / "nb.jsonl"
+    path.write_text('{"id": 0, "hyps": ["a b", "a c"]}\n{"id": 1, "hyps": ["x"]}\n'
+                    '{"id": 0, "hyps": ["q"]}\n')  # fmt: skip
+    with pytest.raises(UserInputError, match=r"nb.jsonl:3: segment id 0 again \(first on line 1\)"):
+        read_nbest(path)
+    path.write_text('{"id": 0, "hyp": "a b"}\n{"id": 0, "hyp": "a c"}\n{"id": 1, "hyp": "x"}\n')
+    assert len(read_nbest(path)) == 3  # one line per hypothesis: an id on several lines

@@ -304,6 +304,7 @@ def _moses_lines(
 def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:
     rows: list[_Row] = []
     shape = 'expected {"id": N, "hyp": "..."} or {"id": N, "hyps": [...]}'
+    first_line: dict[int, tuple[int, bool]] = {}  # id -> its first line, and whether a list
     end = _trailing_blank_start(lines)
     for number, line in enumerate(lines[:end], start=1):
         if not line.strip():
@@ -351,6 +352,7 @@ def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:
             features = None if obj.get("features") is None else [obj["features"]]
         else:
             raise UserInputError(f"no 'hyp' or 'hyps' key; {shape}", path=path, line=number)
+        _check_one_list(first_line, seg_id, "hyps" in obj, path, number)
         for j, text in enumerate(texts):
             if not isinstance(text, str):
                 raise UserInputError(f"hypothesis {text!r} is not a string", path=path, line=number)
@@ -369,6 +371,17 @@ def _parse_jsonl(lines: Sequence[str], path: str) -> NBestList:
             feature = feature if isinstance(feature, str) else json.dumps(feature)
             rows.append((seg_id, text, feature, score, number))
     return _make(rows, path)
+
+
+def _check_one_list(first_line: dict, seg_id: int, listed: bool, path: str, number: int):
+    """Refuse a segment id on a second line when either line is a whole list (``"hyps"``):
+    the two lists would be merged into one, in no order the file states."""
+    if seg_id in first_line and (listed or first_line[seg_id][1]):
+        raise UserInputError(
+            f"segment id {seg_id} again (first on line {first_line[seg_id][0]}); a \"hyps\" "
+            "line holds a segment's whole list: give each id one \"hyps\" line, or one "
+            "\"hyp\" line per hypothesis", path=path, line=number)  # fmt: skip
+    first_line.setdefault(seg_id, (number, listed))
 
 
 def _make(rows: list[_Row], path: str) -> NBestList:
