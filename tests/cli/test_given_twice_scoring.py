@@ -128,3 +128,14 @@ def test_train_blanc_refuses_a_grouping_at_system_level(cli, tmp_path):
                          "--grouping", "item")  # fmt: skip
     assert code != 0 and "Traceback" not in err
     assert "--grouping item groups segment scores" in err
+
+
+def test_rank_refuses_an_lp_that_nothing_reads(cli, tmp_path):
+    """A table of several pairs was ranked whole, pooled, under --lp zh-en."""
+    table = tmp_path / "t.tsv"
+    rows = [f"{s}\t{i}\t{x}\t{lp}" for lp in ("en-de", "zh-en") for i in range(1, 4)
+            for s, x in (("A", 0.1 * i), ("B", 0.3))]  # fmt: skip
+    table.write_text("system\titem\tscore\tlp\n" + "\n".join(rows) + "\n")
+    code, out, err = cli("rank", "--table", table, "--lp", "zh-en")
+    assert code != 0 and "Traceback" not in err
+    assert "--lp names the language pair of --mtme or --wmt25-scores" in err

@@ -274,6 +274,9 @@ class RankRun(Description):
             )
         if self.mtme is not None and not self.lp:
             raise UserInputError("--mtme needs the language pair: --lp (e.g. --lp zh-en)")
+        if self.lp and self.mtme is None and self.wmt25_scores is None:  # read by nothing else
+            raise UserInputError("--lp names the language pair of --mtme or --wmt25-scores; "
+                                 "a --table's pairs are told apart by --lp-col COLUMN")  # fmt: skip
         from mtpalette.io.runfile import check_output_folders, run_file_path
 
         run_file = "--json" if self.json is not None else "--report's run file"
