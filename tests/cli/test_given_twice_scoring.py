@@ -139,3 +139,23 @@ def test_rank_refuses_an_lp_that_nothing_reads(cli, tmp_path):
     code, out, err = cli("rank", "--table", table, "--lp", "zh-en")
     assert code != 0 and "Traceback" not in err
     assert "--lp names the language pair of --mtme or --wmt25-scores" in err
+
+
+@pytest.mark.parametrize("columns", [["A", "B", "A"], [1, "B", "1"]])
+@pytest.mark.parametrize("call", ["score_systems", "analyze", "rank"])
+def test_the_api_refuses_a_dataframe_naming_one_system_twice(columns, call):
+    """score_systems stopped with an AttributeError; analyze and (for 1 and "1") the others
+    kept one of the two columns without a word."""
+    import mtpalette
+    from mtpalette.errors import UserInputError
+
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({k: col for k, col in enumerate((HYPS, OTHER, HYPS[::-1]))})
+    df.columns = columns
+    run = {
+        "score_systems": lambda: mtpalette.score_systems(df, [REFS], ["bleu"]),
+        "analyze": lambda: mtpalette.analyze(df, [REFS], analyses=["length"], progress=False),
+        "rank": lambda: mtpalette.rank(systems=df, refs=[REFS], metric="bleu", progress=False),
+    }[call]
+    with pytest.raises(UserInputError, match="the DataFrame has two columns named"):
+        run()

@@ -279,7 +279,9 @@ def _checked(systems, refs, analyses) -> tuple[list[str], dict[str, list[str]]]:
     ref = list(refs[0])
     if not ref:
         raise UserInputError("no segments: the reference is empty")
-    systems = dict(systems.items())
+    from mtpalette.sources.checks import as_systems  # a DataFrame: a column per system
+
+    systems = dict(as_systems(systems).items())
     for name, lines in systems.items():
         if isinstance(lines, str):
             raise UserInputError(f"system {name!r}: expected a list of outputs, got a string")

@@ -149,9 +149,17 @@ def as_systems(systems: Any) -> Any:
     >>> import pandas as pd
     >>> as_systems(pd.DataFrame({"A": ["a b", "c"], "B": ["a", "c d"]}))
     {'A': ['a b', 'c'], 'B': ['a', 'c d']}
+
+    Two columns of one name (``1`` and ``"1"`` too) are refused: one system would take the
+    other's place.
     """
     if _is_frame(systems):
-        return {str(c): systems[c].tolist() for c in systems.columns}
+        names = [str(c) for c in systems.columns]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise UserInputError(f"the DataFrame has two columns named {', '.join(twice)}: "
+                                 "name each system's column once")  # fmt: skip
+        return {n: systems.iloc[:, k].tolist() for k, n in enumerate(names)}
     return systems
 
 
