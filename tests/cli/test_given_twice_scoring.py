@@ -159,3 +159,22 @@ def test_the_api_refuses_a_dataframe_naming_one_system_twice(columns, call):
     }[call]
     with pytest.raises(UserInputError, match="the DataFrame has two columns named"):
         run()
+
+
+@pytest.mark.parametrize("call", ["score_systems", "analyze", "rank"])
+def test_the_api_refuses_two_keys_of_one_name(call):
+    """{1: ..., "1": ...}: score_systems kept one system without a word, rank said it had
+    fewer than two."""
+    import mtpalette
+    from mtpalette.errors import UserInputError
+
+    systems = {1: HYPS, "1": OTHER}
+    run = {
+        "score_systems": lambda: mtpalette.score_systems(systems, [REFS], ["bleu"]),
+        "analyze": lambda: mtpalette.analyze(systems, [REFS], analyses=["length"],
+                                             progress=False),
+        "rank": lambda: mtpalette.rank(systems=systems, refs=[REFS], metric="bleu",
+                                       progress=False),
+    }[call]  # fmt: skip
+    with pytest.raises(UserInputError, match="two systems are named 1"):
+        run()

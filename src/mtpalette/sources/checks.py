@@ -150,8 +150,8 @@ def as_systems(systems: Any) -> Any:
     >>> as_systems(pd.DataFrame({"A": ["a b", "c"], "B": ["a", "c d"]}))
     {'A': ['a b', 'c'], 'B': ['a', 'c d']}
 
-    Two columns of one name (``1`` and ``"1"`` too) are refused: one system would take the
-    other's place.
+    Two columns of one name, or two keys of one name (``1`` and ``"1"``), are refused: one
+    system would take the other's place.
     """
     if _is_frame(systems):
         names = [str(c) for c in systems.columns]
@@ -160,6 +160,12 @@ def as_systems(systems: Any) -> Any:
             raise UserInputError(f"the DataFrame has two columns named {', '.join(twice)}: "
                                  "name each system's column once")  # fmt: skip
         return {n: systems.iloc[:, k].tolist() for k, n in enumerate(names)}
+    if isinstance(systems, Mapping):
+        names = [str(k) for k in systems]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            keys = ", ".join(repr(k) for k in systems if str(k) in twice)
+            raise UserInputError(f"two systems are named {', '.join(twice)} (keys {keys})")
     return systems
 
 
