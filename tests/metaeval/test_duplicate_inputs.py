@@ -1,8 +1,11 @@
-"""Ambiguous inputs of the judged and span runs are refused (or a reference copy left out, said),
-never silently read: a reference given twice, a system that copies a reference, a gold file
-given as its own ceiling."""
+"""Ambiguous inputs of the meta-evaluation runs are refused (or a reference copy left out,
+said), never silently read: a reference given twice (as a file or a table column), a system
+that copies a reference, a gold file given as its own ceiling, a language pair or a Limited
+ORANGE feature given twice."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -91,3 +94,10 @@ def test_a_language_pair_given_twice_to_a_task_set_is_refused(name):
 
     with pytest.raises(UserInputError, match="language pair en-de given twice"):
         task_set(name, lps=["en-de", "zh-en", "en-de"])
+
+
+def test_a_limited_orange_feature_given_twice_is_refused():
+    from mtpalette.sources.limited import LimitedFeatures
+
+    with pytest.raises(UserInputError, match="--features sim given twice"):
+        LimitedFeatures(Path("pivot.txt"), features="sim,ade,sim", weights="0.2,0.3,0.5").validate()

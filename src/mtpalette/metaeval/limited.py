@@ -192,10 +192,17 @@ def parse_weights(features: str, weights: str | None) -> dict[str, float]:
     --------
     >>> parse_weights("sim,flu", None)
     {'sim': 0.5, 'flu': 0.5}
+    >>> parse_weights("sim,ade,sim", "0.2,0.3,0.5")
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: --features sim given twice
     """
     names = [f.strip() for f in features.split(",") if f.strip()]
     if not names:
         raise UserInputError("--features needs at least one of ade, flu, sim")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:  # the last weight of a feature would win, the first one dropped
+        raise UserInputError(f"--features {', '.join(twice)} given twice")
     if weights is None:
         return dict.fromkeys(names, 1 / len(names))
     try:
