@@ -101,3 +101,11 @@ def test_a_limited_orange_feature_given_twice_is_refused():
 
     with pytest.raises(UserInputError, match="--features sim given twice"):
         LimitedFeatures(Path("pivot.txt"), features="sim,ade,sim", weights="0.2,0.3,0.5").validate()
+
+
+@pytest.mark.parametrize("spec", ["c=c.tsv,higher=no,higher=yes", "c=c.tsv,layout=mtme,layout=tsv"])
+def test_a_scores_option_given_twice_is_refused(spec):
+    from mtpalette.sources.external import parse_scores
+
+    with pytest.raises(UserInputError, match="given twice"):
+        parse_scores([spec], ["ref"])

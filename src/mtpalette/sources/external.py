@@ -139,6 +139,10 @@ def scores_option(value: str, layouts: Sequence[str]) -> tuple[str, str, bool, d
     --------
     >>> scores_option("comet=c.json,layout=comet", ("comet", "metricx"))
     ('comet', 'c.json', True, {'layout': 'comet'})
+    >>> scores_option("c=f,higher=no,higher=no", ())
+    Traceback (most recent call last):
+    ...
+    mtpalette.errors.UserInputError: --scores 'c=f,higher=no,higher=no': higher given twice
     """
     name, eq, rest = value.partition("=")
     if not eq or not name.strip() or not rest:
@@ -152,6 +156,8 @@ def scores_option(value: str, layouts: Sequence[str]) -> tuple[str, str, bool, d
                 f"--scores {value!r}: unknown option {part!r}; expected higher=yes|no or "
                 f"layout={'|'.join(layouts)}"
             )
+        if key in options:  # the last value would win, unseen (higher=no,higher=yes)
+            raise UserInputError(f"--scores {value!r}: {key} given twice")
         options[key] = val
     if "layout" in options and options["layout"] not in layouts:
         raise UserInputError(
