@@ -109,3 +109,8 @@ def test_a_scores_option_given_twice_is_refused(spec):
 
     with pytest.raises(UserInputError, match="given twice"):
         parse_scores([spec], ["ref"])
+
+
+def test_seg_ids_and_id_base_together_are_refused():
+    with pytest.raises(UserInputError, match="give --seg-ids .* or --id-base .*, not both"):
+        _judged(id_base=5)  # the id list won, the base was dropped without a word

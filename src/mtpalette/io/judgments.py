@@ -136,6 +136,10 @@ class Judgments:
         """
         if self.unaligned is not None:
             raise UserInputError(self.unaligned, path=self.path)
+        if seg_ids is not None and id_base is not None:  # one would be dropped, unseen
+            raise UserInputError(
+                f"give --seg-ids (the id of each line) or --id-base (ids are line numbers from "
+                f"{id_base}), not both")  # fmt: skip
         if seg_ids is not None:
             where: dict[Hashable, int] = {}
             for line, sid in enumerate(seg_ids):
