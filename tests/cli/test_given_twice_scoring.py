@@ -178,3 +178,18 @@ def test_the_api_refuses_two_keys_of_one_name(call):
     }[call]  # fmt: skip
     with pytest.raises(UserInputError, match="two systems are named 1"):
         run()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--alpha", "0.5"], "(a stored matrix or QE scores would not read it)"),
+        (["--diversity", "0.5"], "--diversity is an option of --selector diverse"),
+    ],
+)
+def test_mbr_qe_reranking_refuses_a_decoder_option(cli, files, args, message):
+    (files / "nb.txt").write_text("0 ||| a b\n0 ||| a c\n")
+    (files / "qe.txt").write_text("0.1\n0.9\n")
+    code, out, err = cli("mbr", "nb.txt", "--qe-scores", "qe.txt", *args)
+    assert code != 0 and "Traceback" not in err
+    assert message in err

@@ -238,8 +238,9 @@ def mbr(
 
     _check_options(decoder, nbest, include_self is False and references is None, partitions,
                    selector)  # fmt: skip
-    _check_unused(decoder, selector, references is not None, include_self=include_self,
-                  alpha=alpha, schedule=schedule, bootstrap=bootstrap, diversity=diversity)
+    check_unused_options(decoder, selector, references is not None, include_self=include_self,
+                         alpha=alpha, schedule=schedule, bootstrap=bootstrap,
+                         diversity=diversity)  # fmt: skip
     (spec,) = parse_specs([metric], tokenize=tokenize, lowercase=lowercase)
     cands, refs = _check(candidates, references)
     lps = checked_lprobs(reference_lprobs, refs)
@@ -313,16 +314,18 @@ _PRUNING = {"alpha": 0.99, "schedule": (8, 16, 32, 64, 128, 256), "bootstrap": 5
 _DIVERSE = {"diversity": 0.1}
 
 
-def _check_unused(decoder: str, selector: str, rerank: bool, *, include_self: bool | None,
-                  **options: Any) -> None:  # fmt: skip
+def check_unused_options(
+    decoder: str, selector: str, rerank: bool, *, include_self: bool | None,
+    what: str | None = None, **options: Any,
+) -> None:  # fmt: skip
     """Refuse an option the run would not read: a pruning option (``alpha``, ``schedule``,
     ``bootstrap``) off its default with another decoder, ``diversity`` without the diverse
     selector, ``include_self`` when reranking against references (no candidate is a
-    reference there).
+    reference there). ``what``: the run that would not read them (default: the decoder).
 
     Examples
     --------
-    >>> _check_unused("pairwise", "nbest", False, include_self=None, alpha=0.5)
+    >>> check_unused_options("pairwise", "nbest", False, include_self=None, alpha=0.5)
     Traceback (most recent call last):
     ...
     mtpalette.errors.UserInputError: --alpha is an option of --decoder pruning (the pairwise ...
@@ -331,8 +334,9 @@ def _check_unused(decoder: str, selector: str, rerank: bool, *, include_self: bo
         if name in _PRUNING and decoder != "pruning":
             default = _PRUNING[name]
             if (tuple(value) if name == "schedule" else value) != default:
-                raise UserInputError(f"--{name} is an option of --decoder pruning (the "
-                                     f"{decoder} decoder would not read it)")  # fmt: skip
+                raise UserInputError(f"--{name} is an option of --decoder pruning ("
+                                     f"{what or f'the {decoder} decoder'} would not read "
+                                     "it)")  # fmt: skip
         if name in _DIVERSE and selector != "diverse" and value != _DIVERSE[name]:
             raise UserInputError("--diversity is an option of --selector diverse")
     if rerank and include_self is not None:

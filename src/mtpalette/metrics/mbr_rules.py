@@ -29,6 +29,7 @@ import numpy as np
 from mtpalette.errors import UserInputError
 from mtpalette.metrics.mbr import (
     MbrSelection,
+    check_unused_options,
     checked_lprobs,
     expected_utilities,
     finite_per_segment,
@@ -177,6 +178,11 @@ def decide(lists, references, metric, include_self, lprobs, id_base, options) ->
     if from_matrix is not None or top is None:
         if options.get("decoder", "pairwise") != "pairwise" or options.get("partitions", 1) != 1:
             raise UserInputError("a stored matrix or QE scores are not decoded: no --decoder")
+        unused = {k: options[k] for k in ("alpha", "schedule", "bootstrap", "diversity")
+                  if k in options}  # fmt: skip
+        check_unused_options("pairwise", options.get("selector", "nbest"), False,
+                             include_self=None, what="a stored matrix or QE scores",
+                             **unused)  # fmt: skip
     if from_matrix is not None:
         from mtpalette.io.utility_matrix import read_utility_matrices
 
