@@ -114,3 +114,14 @@ def test_a_scores_option_given_twice_is_refused(spec):
 def test_seg_ids_and_id_base_together_are_refused():
     with pytest.raises(UserInputError, match="give --seg-ids .* or --id-base .*, not both"):
         _judged(id_base=5)  # the id list won, the base was dropped without a word
+
+
+def test_an_errorfree_prediction_named_as_a_baseline_is_refused():
+    import numpy as np
+
+    from mtpalette.metaeval.errorfree import evaluate_errorfree
+
+    gold = {("en-de", "A", None, i): v for i, v in enumerate([True, False])}
+    with pytest.raises(UserInputError, match="always-erroneous are taken by a baseline"):
+        evaluate_errorfree(gold, {"always-erroneous": (list(gold), np.array([True, False]))},
+                           n_resamples=0)  # fmt: skip

@@ -275,6 +275,10 @@ def evaluate_errorfree(
     >>> ev.row("always-error-free").mcc, ev.row("always-error-free").recall
     (0.0, 1.0)
     """
+    clash = [n for n in predictions if n in BASELINES]
+    if clash:  # two rows of one name: row() and the thresholds would take either
+        raise UserInputError(f"prediction name(s) {', '.join(clash)} are taken by a baseline: "
+                             "choose other names")  # fmt: skip
     shared = [k for k in gold if all(k in set(keys) for keys, _ in predictions.values())]
     at = {k: i for i, k in enumerate(shared)}
     g = np.array([gold[k] for k in shared], dtype=bool)
