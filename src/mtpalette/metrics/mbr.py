@@ -308,10 +308,10 @@ def _check_options(
         )
 
 
-#: the options only one decoder or selector reads, at their defaults (another value given
-#: with another decoder or selector would be dropped without a word)
-_PRUNING = {"alpha": 0.99, "schedule": (8, 16, 32, 64, 128, 256), "bootstrap": 500}
-_DIVERSE = {"diversity": 0.1}
+#: the options only the pruning decoder, or the diverse selector, reads (another value than
+#: :func:`mbr`'s default, given with another decoder or selector, would be dropped unseen)
+_PRUNING = ("alpha", "schedule", "bootstrap")
+_DIVERSE = ("diversity",)
 
 
 def check_unused_options(
@@ -330,14 +330,18 @@ def check_unused_options(
     ...
     mtpalette.errors.UserInputError: --alpha is an option of --decoder pruning (the pairwise ...
     """
+    import inspect
+
+    defaults = inspect.signature(mbr).parameters  # the defaults declared once, on mbr()
     for name, value in options.items():
+        given = tuple(value) if name == "schedule" else value
+        if given == defaults[name].default:
+            continue
         if name in _PRUNING and decoder != "pruning":
-            default = _PRUNING[name]
-            if (tuple(value) if name == "schedule" else value) != default:
-                raise UserInputError(f"--{name} is an option of --decoder pruning ("
-                                     f"{what or f'the {decoder} decoder'} would not read "
-                                     "it)")  # fmt: skip
-        if name in _DIVERSE and selector != "diverse" and value != _DIVERSE[name]:
+            raise UserInputError(f"--{name} is an option of --decoder pruning ("
+                                 f"{what or f'the {decoder} decoder'} would not read "
+                                 "it)")  # fmt: skip
+        if name in _DIVERSE and selector != "diverse":
             raise UserInputError("--diversity is an option of --selector diverse")
     if rerank and include_self is not None:
         raise UserInputError(
