@@ -81,7 +81,7 @@ def distinct_names(metrics: Sequence[Metric], baselines: Sequence[Metric] = ()) 
     >>> distinct_names(parse_specs(["chrf"]), baselines=parse_specs(["chrf"]))
     Traceback (most recent call last):
     ...
-    mtpalette.errors.UserInputError: two metrics of the run are named 'chrf' (-m chrf and the length ...
+    mtpalette.errors.UserInputError: two metrics of the run are named 'chrf' (-m chrf and ...)
     """
     first: dict[str, str] = {}
     for m in [*metrics, *baselines]:
