@@ -126,11 +126,3 @@ def test_an_errorfree_prediction_named_as_a_baseline_is_refused():
         evaluate_errorfree(gold, {"always-erroneous": (list(gold), np.array([True, False]))},
                            n_resamples=0)  # fmt: skip
 
-
-def test_a_task_file_with_language_pairs_is_refused(tmp_path):
-    from mtpalette.api.wmt_run import WmtRun
-
-    tasks = tmp_path / "tasks.json"
-    tasks.write_text('[{"lang": "zh-en"}]')
-    with pytest.raises(UserInputError, match="--lp picks the pairs of a built-in --task-set"):
-        WmtRun(tmp_path, tasks=tasks, lps=["en-de"], metrics=["chrf"]).validate()

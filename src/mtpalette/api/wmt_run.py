@@ -108,9 +108,6 @@ class WmtRun(Description):
             raise UserInputError("give --mtme FOLDER (an mt-metrics-eval test set folder)")
         if (self.task_set is None) == (self.tasks is None):
             raise UserInputError("give one of --task-set NAME and --tasks FILE")
-        if self.tasks is not None and self.lps:  # it was ignored without a word
-            raise UserInputError("--lp picks the pairs of a built-in --task-set; a --tasks file "
-                                 "names each task's lang")  # fmt: skip
         if self.k is not None and self.k < 0:
             raise UserInputError(f"-k must be 0 (no tests) or more resamples, got {self.k}")
         if not 0 <= self.seed < 2**32:  # numpy's RandomState, as mt-metrics-eval draws
