@@ -92,3 +92,17 @@ def did_you_mean(name: str, choices: Iterable[str]) -> str:
 
     close = difflib.get_close_matches(name, list(choices), n=2, cutoff=0.6)
     return f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
+
+def repeated(names: Iterable[str]) -> list[str]:
+    """The names that stand more than once in ``names``, sorted: what a refusal of a name given
+    twice lists.
+
+    Examples
+    --------
+    >>> repeated(["en-de", "zh-en", "en-de"]), repeated(["a", "b"])
+    (['en-de'], [])
+    """
+    from collections import Counter
+
+    return sorted(n for n, k in Counter(names).items() if k > 1)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, repeated
 from mtpalette.feedback import Feedback
 from mtpalette.records import Record, RowsFrame, out
 
@@ -265,7 +265,7 @@ def _checked(systems, refs, analyses) -> tuple[list[str], dict[str, list[str]]]:
     unknown = [a for a in analyses if a not in known]
     if unknown:
         raise UserInputError(f"unknown analysis {unknown[0]!r}; expected {', '.join(known)}")
-    twice = sorted({a for a in analyses if list(analyses).count(a) > 1})
+    twice = repeated(analyses)
     if twice:  # its table would be there twice, its rows twice under one name
         raise UserInputError(f"analysis {', '.join(map(repr, twice))} is given twice; name "
                              "each once")  # fmt: skip

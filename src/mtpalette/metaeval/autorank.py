@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, repeated
 from mtpalette.records import Record, out
 
 #: the AutoRank methods: WMT24's rescaled ranks, WMT25's robust z-scores
@@ -214,7 +214,7 @@ def autorank25(
             f"AutoRank metric(s) {', '.join(unknown) or '(none)'} not among the scores' "
             f"metrics ({', '.join(shown) or 'none'})"
         )
-    twice = sorted({m for m in combined if combined.count(m) > 1})
+    twice = repeated(combined)
     if twice:  # the mean would weight it twice
         raise UserInputError(f"AutoRank metric(s) {', '.join(twice)} given twice; name each "
                              "once")  # fmt: skip

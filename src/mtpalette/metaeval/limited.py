@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, repeated
 from mtpalette.metaeval.candidates import CandidateLists
 from mtpalette.metaeval.orange import Comparisons
 from mtpalette.metrics.base import Metric
@@ -200,7 +200,7 @@ def parse_weights(features: str, weights: str | None) -> dict[str, float]:
     names = [f.strip() for f in features.split(",") if f.strip()]
     if not names:
         raise UserInputError("--features needs at least one of ade, flu, sim")
-    twice = sorted({n for n in names if names.count(n) > 1})
+    twice = repeated(names)
     if twice:  # the last weight of a feature would win, the first one dropped
         raise UserInputError(f"--features {', '.join(twice)} given twice")
     if weights is None:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, repeated
 from mtpalette.metaeval.task_results import TaskSetResult
 from mtpalette.metaeval.tasks import LanguagePairData, Task
 from mtpalette.parallel import Backend
@@ -333,7 +333,7 @@ def task_set(name: str, **kwargs: Any) -> TaskSet:
         raise UserInputError(f"unknown task set {name!r}; expected one of {', '.join(TASK_SETS)}")
     lps = kwargs.get("lps")
     lps = [] if lps is None or isinstance(lps, str) else list(lps)
-    twice = sorted({lp for lp in lps if lps.count(lp) > 1})
+    twice = repeated(lps)
     if twice:  # each of its tasks would be weighted twice, unseen
         raise UserInputError(f"language pair {', '.join(twice)} given twice (--lp)")
     return TASK_SETS[name](**kwargs)

@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, repeated
 
 if TYPE_CHECKING:
     from mtpalette.metrics.scoring import TextPairs
@@ -155,14 +155,14 @@ def as_systems(systems: Any) -> Any:
     """
     if _is_frame(systems):
         names = [str(c) for c in systems.columns]
-        twice = sorted({n for n in names if names.count(n) > 1})
+        twice = repeated(names)
         if twice:
             raise UserInputError(f"the DataFrame has two columns named {', '.join(twice)}: "
                                  "name each system's column once")  # fmt: skip
         return {n: systems.iloc[:, k].tolist() for k, n in enumerate(names)}
     if isinstance(systems, Mapping):
         names = [str(k) for k in systems]
-        twice = sorted({n for n in names if names.count(n) > 1})
+        twice = repeated(names)
         if twice:
             keys = ", ".join(repr(k) for k in systems if str(k) in twice)
             raise UserInputError(f"two systems are named {', '.join(twice)} (keys {keys})")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from mtpalette import flags
 from mtpalette.description import Description
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, repeated
 from mtpalette.feedback import note_on_stderr
 from mtpalette.flags import INPUTS, choice, flag
 from mtpalette.sources import inputs
@@ -111,7 +111,7 @@ class ScoreInputs(Description):
                 (self.hyp_cols or [], "--hyp-col"),
                 (self.ref_cols or [], "--ref-col"),
             ):
-                twice = sorted({c for c in cols if cols.count(c) > 1})
+                twice = repeated(cols)
                 if twice:
                     raise UserInputError(f"{option} {', '.join(map(repr, twice))} given twice")
         elif self.mtme is None:

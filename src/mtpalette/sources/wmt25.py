@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtpalette.description import Description
-from mtpalette.errors import UserInputError
+from mtpalette.errors import UserInputError, repeated
 from mtpalette.feedback import note_on_stderr
 from mtpalette.flags import choice, flag
 from mtpalette.records import Record
@@ -262,7 +262,7 @@ def _reference_names(testset: DocumentSet, docs: list[SourceDocument],
                 path=testset.path,
             )
         return common
-    twice = sorted({n for n in wanted if wanted.count(n) > 1})
+    twice = repeated(wanted)
     if twice:
         raise UserInputError(f"--wmt25-ref {', '.join(twice)} is given twice; name each "
                              "reference once (two copies are not two references)")  # fmt: skip
