@@ -27,8 +27,8 @@ def data_cmd(
     mydata/example_zhen/ref.txt -i mydata/example_zhen/Aurora.txt -m bleu chrf`; `mtpalette
     data --copy mydata --shared ../shared/data` for the README's real-data examples.
     """
-    from mtpalette.sources.bundled import bundled_data, check_shared, copy_bundled, copy_shared
     from mtpalette.errors import UserInputError
+    from mtpalette.sources.bundled import bundled_data, check_shared, copy_bundled, copy_shared
 
     if shared is not None and copy is None:
         raise UserInputError("--shared sets up the real data in a folder: give --copy DIR too")

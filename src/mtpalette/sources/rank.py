@@ -112,10 +112,11 @@ def texts_source(systems, refs, metric: str, *, tokenize: str, lowercase: bool,
     from mtpalette.metrics import parse_specs
     from mtpalette.sources.scoring import score_systems
 
-    if len(parse_specs([metric])) != 1:
+    n_metrics = len(parse_specs([metric]))
+    if n_metrics != 1:
         raise UserInputError(
-            f"metric {metric!r} names {len(parse_specs([metric]))} metrics (a grid); a ranking "
-            "ranks one: give each spec on its own"
+            f"metric {metric!r} names {n_metrics} metrics (a grid); a ranking ranks one: give "
+            "each spec on its own"
         )
     scored = score_systems(systems, refs, [metric], tokenize=tokenize, lowercase=lowercase,
                            progress=progress)  # fmt: skip

@@ -115,7 +115,8 @@ class SvmSettings:
                                  "does not read it")  # fmt: skip
         if self.kernel == "linear" and self.gamma is not None:
             raise UserInputError("--gamma is a parameter of --kernel poly and rbf, not linear")
-        if self.kernel != "poly" and self.degree != 2:
+        default_degree = type(self).__dataclass_fields__["degree"].default  # declared once
+        if self.kernel != "poly" and self.degree != default_degree:
             raise UserInputError(f"--degree is a parameter of --kernel poly, not {self.kernel}")
 
     def kernel_params(self, n_features: int) -> dict[str, Any]:
